@@ -1,0 +1,114 @@
+"""Cards as small integers, card codes, decks and numbered deals.
+
+A card is ``rank * 4 + suit``: rank 1 (Ace) … 13 (King), suit 0..3 for clubs, diamonds,
+hearts, spades. So ``card >> 2`` is the rank and ``card & 3`` the suit, and every card fits
+in a byte, which keeps positions compact and hashing cheap. Two decks hold the same card
+twice; identical cards are interchangeable.
+
+>>> card_code(parse_card("TS"))
+'TS'
+>>> [card_code(c) for c in numbered_deck(1)[:4]]
+['7D', '9C', '4D', '8H']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from patience.errors import DealError
+
+RANK_CHARS = "A23456789TJQK"
+SUIT_CHARS = "CDHS"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+SUIT_SYMBOLS = "♣♦♥♠"
+RED_SUITS = frozenset({1, 2})
+RED, BLACK = 1, 0
+
+MASK64 = (1 << 64) - 1
+
+
+def make_card(rank: int, suit: int) -> int:
+    return rank * 4 + suit
+
+
+def rank_of(card: int) -> int:
+    return card >> 2
+
+
+def suit_of(card: int) -> int:
+    return card & 3
+
+
+def color_of(card: int) -> int:
+    return RED if card & 3 in RED_SUITS else BLACK
+
+
+def card_code(card: int) -> str:
+    """The two-character code of a card, e.g. ``'TS'``."""
+    return RANK_CHARS[(card >> 2) - 1] + SUIT_CHARS[card & 3]
+
+
+def parse_card(code: str) -> int:
+    """The card with a two-character code such as ``'7D'``; raises DealError otherwise."""
+    text = code.strip()
+    if len(text) == 2:
+        rank = RANK_CHARS.find(text[0].upper())
+        suit = SUIT_CHARS.find(text[1].upper())
+        if rank >= 0 and suit >= 0:
+            return make_card(rank + 1, suit)
+    raise DealError(
+        f"unknown card {code!r}: a card is a rank from {RANK_CHARS} and a suit from "
+        f"{SUIT_CHARS}, e.g. 'TS'"
+    )
+
+
+def new_deck(decks: int = 1, ranks: int = 13) -> list[int]:
+    """New-deck order: for each deck, for suit in C D H S, for rank A upward."""
+    return [make_card(rank, suit) for _ in range(decks) for suit in range(4)
+            for rank in range(1, ranks + 1)]
+
+
+def splitmix64(state: int) -> Iterable[int]:
+    """The SplitMix64 stream seeded with ``state``, exactly as RULES.md specifies."""
+    state &= MASK64
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & MASK64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        yield z ^ (z >> 31)
+
+
+def numbered_deck(number: int, decks: int = 1, ranks: int = 13) -> list[int]:
+    """The deck order of deal ``number``: Fisher–Yates driven by SplitMix64 (RULES.md)."""
+    if not 0 <= number <= MASK64:
+        raise DealError(f"deal number {number!r} is not an unsigned 64-bit integer")
+    cards = new_deck(decks, ranks)
+    draws = splitmix64(number)
+    for i in range(len(cards) - 1, 0, -1):
+        j = next(draws) % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def parse_cards(text: str | Sequence[str]) -> list[int]:
+    """Cards from codes separated by spaces (or commas), or from a list of codes."""
+    codes = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    return [parse_card(code) for code in codes]
+
+
+def check_deck(cards: Sequence[int], decks: int = 1, ranks: int = 13) -> None:
+    """Raise DealError unless ``cards`` is exactly the variant's deck in some order."""
+    expected = Counter(new_deck(decks, ranks))
+    if len(cards) != sum(expected.values()):
+        raise DealError(
+            f"a deal has {sum(expected.values())} cards for this variant, got {len(cards)}")
+    got = Counter(cards)
+    for card, count in sorted(got.items()):
+        if card not in expected:
+            raise DealError(f"card {card_code(card)} is not in this variant's deck")
+        if count > expected[card]:
+            times = "once" if expected[card] == 1 else f"{expected[card]} times"
+            raise DealError(f"card {card_code(card)} appears {count} times; "
+                            f"the deck holds it {times}")

@@ -1,0 +1,133 @@
+"""The ``patience`` command group and the kernel's commands.
+
+Output meant for other programs is plain and stable: one item per line, sorted where the
+order means nothing, the perft total always a bare integer on the last line.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from patience.cli.common import fail, handles_errors, load_game, load_variant, start_options
+from patience.errors import PatienceError, VariantError
+from patience.variant import find_variant, shipped_variants
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="patience")
+def main() -> None:
+    """Patience card games whose rules are data.
+
+    VARIANT is a shipped variant name (see 'patience variants') or the path of a .yaml file.
+    """
+
+
+@main.command()
+def variants() -> None:
+    """List the shipped variants: id and one-line description."""
+    for name in shipped_variants():
+        variant = find_variant(name)
+        click.echo(f"{variant.id}\t{variant.description}")
+
+
+@main.command()
+@click.argument("variant")
+@handles_errors
+def rules(variant: str) -> None:
+    """Print the rules of VARIANT, generated from its definition."""
+    click.echo(load_variant(variant).rules_text())
+
+
+@main.command()
+@click.argument("file")
+def check(file: str) -> None:
+    """Validate a variant file: exit 1 with located errors, 0 with a summary."""
+    try:
+        variant = find_variant(file)
+    except VariantError as error:
+        click.echo(error.render(), err=True)
+        count = len(getattr(error, "errors", [error]))
+        click.echo(f"{file}: {count} error{'s' if count != 1 else ''}", err=True)
+        sys.exit(1)
+    except PatienceError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)
+    piles = ", ".join(f"{g.count} {g.name}" for g in variant.groups)
+    click.echo(f"{file}: ok: {variant.id} ({variant.name}): {len(variant.deck)} cards, "
+               f"{piles}, {variant.deals} deals, rules hash {variant.rules_hash}")
+
+
+@main.command()
+@click.argument("variant")
+@start_options
+@click.option("--format", "format_", type=click.Choice(["board", "text", "json"]),
+              default="board", help="board: drawn; text: one-line position; json.")
+def show(variant: str, seed, deal_text, position, moves_text, format_: str) -> None:
+    """Draw the position of VARIANT at START (--seed/--deal/--position), after --moves."""
+    game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
+    if format_ == "text":
+        click.echo(game.text())
+    elif format_ == "json":
+        import json
+
+        click.echo(json.dumps(game.to_json()))
+    else:
+        click.echo(game.drawing())
+        if game.is_won():
+            click.echo("won")
+        elif not game.has_moves():
+            click.echo("no move is left")
+
+
+@main.command()
+@click.argument("variant")
+@start_options
+def moves(variant: str, seed, deal_text, position, moves_text) -> None:
+    """The legal moves at START after --moves, one per line, sorted as plain strings."""
+    game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
+    for text in sorted(game.notation(move) for move in game.generate_moves()):
+        click.echo(text)
+
+
+@main.command()
+@click.argument("variant")
+@start_options
+@click.option("--depth", type=click.IntRange(0, 64), required=True, help="Plies to count.")
+@click.option("--divide", is_flag=True, help="First one 'MOVE COUNT' line per legal move.")
+def perft(variant: str, seed, deal_text, position, moves_text, depth: int,
+          divide: bool) -> None:
+    """Count the leaves of the move tree of --depth plies; the total is the last line."""
+    from patience.perft import divide as divide_rows
+    from patience.perft import perft as count
+
+    game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
+    if divide and depth >= 1:
+        rows = divide_rows(game, depth)
+        for text, leaves in rows:
+            click.echo(f"{text} {leaves}")
+        click.echo(sum(leaves for _, leaves in rows))
+    else:
+        click.echo(count(game, depth))
+
+
+# --- commands of other areas register here ---------------------------------------------
+def _register_optional() -> None:
+    import importlib
+
+    for module in ("patience.cli.solving", "patience.cli.playing", "patience.cli.testing",
+                   "patience.cli.studies"):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as error:
+            if error.name != module:
+                raise
+
+
+_register_optional()
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
+
+__all__ = ["main", "fail"]

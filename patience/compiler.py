@@ -1,0 +1,450 @@
+"""Compile checked rule expressions into Python ``ast`` expressions.
+
+The compiler never sees user text: it walks patience's own AST (``patience.language``) and
+builds ``ast`` nodes, which ``patience.generator`` assembles into the per-variant move
+generator and ``compile()``s. What is fixed per variant is decided here, once:
+
+* parameters and rank names are constants and fold away (``wrap and …`` with ``wrap: false``
+  disappears);
+* named predicates are inlined at each call, except those whose arguments are all cards and
+  whose body reads nothing but them: those are evaluated for every pair of cards when the
+  variant loads and become a table lookup;
+* ``source in columns`` folds to true or false where the source group is known.
+
+Cards are ints (``rank * 4 + suit``), so ``card.rank`` is ``card >> 2``.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from patience.cards import new_deck
+from patience.language import (
+    BUILTIN_CONSTANTS,
+    Arithmetic,
+    Attribute,
+    Boolean,
+    BoolOp,
+    Call,
+    Compare,
+    Integer,
+    Member,
+    Name,
+    Negate,
+    Node,
+    Not,
+    Pairs,
+    Predicate,
+    Quantifier,
+    Type,
+    walk,
+)
+
+# --- values the compiler manipulates ---------------------------------------------------
+
+
+@attrs.frozen
+class Const:
+    """A value known when the variant compiles."""
+
+    value: Any
+
+
+@attrs.frozen
+class Code:
+    """A scalar (int, bool, card, suit, colour) computed by a Python expression."""
+
+    expr: ast.expr
+
+
+@attrs.frozen
+class Pile:
+    """A pile: the Python expression for its card list, its index, and its group if known."""
+
+    cards: ast.expr
+    index: ast.expr | None
+    group: str | None
+
+
+@attrs.frozen
+class Run:
+    """The top ``count`` cards of the card list ``cards``."""
+
+    cards: ast.expr
+    count: ast.expr | int
+
+
+Value = Const | Code | Pile | Run
+
+# --- small ast helpers -----------------------------------------------------------------
+
+
+def name(identifier: str) -> ast.Name:
+    return ast.Name(id=identifier, ctx=ast.Load())
+
+
+def constant(value: Any) -> ast.expr:
+    return ast.Constant(value=value)
+
+
+def subscript(value: ast.expr, index: ast.expr | int) -> ast.expr:
+    if isinstance(index, int):
+        index = constant(index) if index >= 0 else ast.UnaryOp(ast.USub(), constant(-index))
+    return ast.Subscript(value=value, slice=index, ctx=ast.Load())
+
+
+def call(function: ast.expr | str, *args: ast.expr) -> ast.expr:
+    if isinstance(function, str):
+        function = name(function)
+    return ast.Call(func=function, args=list(args), keywords=[])
+
+
+def negative(value: ast.expr | int) -> ast.expr | int:
+    return -value if isinstance(value, int) else ast.UnaryOp(ast.USub(), value)
+
+
+def as_expr(value: ast.expr | int) -> ast.expr:
+    return constant(value) if isinstance(value, int) else value
+
+
+_BINARY = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult, "//": ast.FloorDiv, "%": ast.Mod}
+_COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt,
+            ">=": ast.GtE}
+_FOLD_BINARY: Mapping[str, Callable[[int, int], int]] = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b, "%": lambda a, b: a % b}
+_FOLD_COMPARE: Mapping[str, Callable[[Any, Any], bool]] = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def conjunction(values: Sequence[ast.expr]) -> ast.expr:
+    if not values:
+        return constant(True)
+    if len(values) == 1:
+        return values[0]
+    return ast.BoolOp(op=ast.And(), values=list(values))
+
+
+def is_true(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Constant) and expr.value is True
+
+
+def is_false(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Constant) and expr.value is False
+
+
+# --- the compiler ----------------------------------------------------------------------
+
+
+@attrs.define
+class Layout:
+    """What the compiler needs to know about the piles: each group's index range."""
+
+    groups: Mapping[str, range]  # pile indices of each group
+    piles_name: str = "piles"  # the variable holding the list of piles in generated code
+
+
+class Tables:
+    """Lookup tables made when the variant compiles, passed into the generated code."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+        self._by_key: dict[Any, str] = {}
+
+    def add(self, key: Any, make: Callable[[], Any]) -> str:
+        if key not in self._by_key:
+            identifier = f"T{len(self._by_key)}"
+            self._by_key[key] = identifier
+            self.values[identifier] = make()
+        return self._by_key[key]
+
+
+class Compiler:
+    """Compiles checked expressions of one variant.
+
+    ``constants`` are the variant's parameters; ``predicates`` its named predicates (already
+    checked); ``layout`` the pile groups. Bindings map expression variables (``pile``,
+    ``run``, ``source``, quantifier names) to compiled values.
+    """
+
+    def __init__(self, constants: Mapping[str, Any], predicates: Mapping[str, Predicate],
+                 layout: Layout, tables: Tables, cards: Sequence[int] | None = None,
+                 tabulate: bool = True) -> None:
+        self.constants = {**{k: v for k, (_, v) in BUILTIN_CONSTANTS.items()}, **constants}
+        self.predicates = predicates
+        self.layout = layout
+        self.tables = tables
+        self.cards = sorted(set(cards if cards is not None else new_deck()))
+        self.tabulate = tabulate
+        self._fresh = itertools.count()
+        self._tabulable: dict[str, bool] = {}
+
+    def fresh(self, stem: str) -> str:
+        """A new local name for generated code (never derived from user text)."""
+        return f"_{stem}{next(self._fresh)}"
+
+    # -- entry points --
+
+    def expression(self, node: Node, bindings: Mapping[str, Value]) -> ast.expr:
+        """A Python expression for a bool/int/card node."""
+        return self.to_expr(self.value(node, bindings))
+
+    def to_expr(self, value: Value) -> ast.expr:
+        if isinstance(value, Const):
+            return constant(value.value)
+        if isinstance(value, Code):
+            return value.expr
+        raise TypeError(f"{value!r} is not a scalar")
+
+    # -- the walk --
+
+    def value(self, node: Node, bindings: Mapping[str, Value]) -> Value:
+        method = getattr(self, "_" + type(node).__name__.lower())
+        return method(node, bindings)
+
+    def _integer(self, node: Integer, bindings) -> Value:
+        return Const(node.value)
+
+    def _boolean(self, node: Boolean, bindings) -> Value:
+        return Const(node.value)
+
+    def _name(self, node: Name, bindings) -> Value:
+        if node.id in bindings:
+            return bindings[node.id]
+        if node.id in self.constants:
+            return Const(self.constants[node.id])
+        raise KeyError(node.id)  # the checker rules this out
+
+    def _attribute(self, node: Attribute, bindings) -> Value:
+        owner = self.value(node.value, bindings)
+        if isinstance(owner, Pile):
+            cards = owner.cards
+            if node.name == "empty":
+                return Code(ast.UnaryOp(ast.Not(), cards))
+            if node.name == "size":
+                return Code(call("len", cards))
+            return Code(subscript(cards, -1 if node.name == "top" else 0))
+        if isinstance(owner, Run):
+            if node.name == "size":
+                return Const(owner.count) if isinstance(owner.count, int) else Code(owner.count)
+            if node.name == "top":
+                return Code(subscript(owner.cards, -1))
+            return Code(subscript(owner.cards, negative(owner.count)))
+        # a card
+        if isinstance(owner, Const):
+            card = owner.value
+            return Const({"rank": card >> 2, "suit": card & 3,
+                          "color": ((card & 3) + 1) >> 1 & 1}[node.name])
+        card_expr = self.to_expr(owner)
+        if node.name == "rank":
+            return Code(ast.BinOp(card_expr, ast.RShift(), constant(2)))
+        if node.name == "suit":
+            return Code(ast.BinOp(card_expr, ast.BitAnd(), constant(3)))
+        suit = ast.BinOp(card_expr, ast.BitAnd(), constant(3))
+        plus_one = ast.BinOp(suit, ast.Add(), constant(1))
+        return Code(ast.BinOp(ast.BinOp(plus_one, ast.RShift(), constant(1)), ast.BitAnd(),
+                              constant(1)))
+
+    def _negate(self, node: Negate, bindings) -> Value:
+        operand = self.value(node.operand, bindings)
+        if isinstance(operand, Const):
+            return Const(-operand.value)
+        return Code(ast.UnaryOp(ast.USub(), self.to_expr(operand)))
+
+    def _not(self, node: Not, bindings) -> Value:
+        operand = self.value(node.operand, bindings)
+        if isinstance(operand, Const):
+            return Const(not operand.value)
+        return Code(ast.UnaryOp(ast.Not(), self.to_expr(operand)))
+
+    def _arithmetic(self, node: Arithmetic, bindings) -> Value:
+        left = self.value(node.left, bindings)
+        right = self.value(node.right, bindings)
+        if isinstance(left, Const) and isinstance(right, Const):
+            return Const(_FOLD_BINARY[node.op](left.value, right.value))
+        return Code(ast.BinOp(self.to_expr(left), _BINARY[node.op](), self.to_expr(right)))
+
+    def _compare(self, node: Compare, bindings) -> Value:
+        left = self.value(node.left, bindings)
+        right = self.value(node.right, bindings)
+        if isinstance(left, Const) and isinstance(right, Const):
+            return Const(_FOLD_COMPARE[node.op](left.value, right.value))
+        return Code(ast.Compare(self.to_expr(left), [_COMPARE[node.op]()],
+                                [self.to_expr(right)]))
+
+    def _boolop(self, node: BoolOp, bindings) -> Value:
+        return self._combine(node.op == "and",
+                             [self.value(child, bindings) for child in node.values])
+
+    def _combine(self, is_and: bool, values: list[Value]) -> Value:
+        parts: list[ast.expr] = []
+        for value in values:
+            if isinstance(value, Const):
+                if bool(value.value) == is_and:
+                    continue  # true in an 'and', false in an 'or': no effect
+                return Const(not is_and)  # decides the whole operation
+            parts.append(self.to_expr(value))
+        if not parts:
+            return Const(is_and)
+        if len(parts) == 1:
+            return Code(parts[0])
+        return Code(ast.BoolOp(op=ast.And() if is_and else ast.Or(), values=parts))
+
+    def _member(self, node: Member, bindings) -> Value:
+        pile = self.value(node.value, bindings)
+        assert isinstance(pile, Pile)
+        if pile.group is not None:
+            return Const((pile.group == node.group) != node.negated)
+        indices = self.layout.groups[node.group]
+        assert pile.index is not None
+        test = ast.Compare(constant(indices.start), [ast.LtE(), ast.Lt()],
+                           [pile.index, constant(indices.stop)])
+        return Code(ast.UnaryOp(ast.Not(), test) if node.negated else test)
+
+    def _call(self, node: Call, bindings) -> Value:
+        predicate = self.predicates[node.function]
+        args = [self.value(arg, bindings) for arg in node.args]
+        if self.tabulate and self._is_tabulable(predicate) and 1 <= len(args) <= 2:
+            if all(isinstance(arg, Const) for arg in args):
+                return Const(self._evaluate(predicate, [arg.value for arg in args]))
+            table = self.tables.add(("predicate", node.function),
+                                    lambda: self._table(predicate))
+            result: ast.expr = name(table)
+            for arg in args:
+                result = subscript(result, self.to_expr(arg))
+            return Code(result)
+        inner = {parameter.name: arg
+                 for parameter, arg in zip(predicate.signature.parameters, args)}
+        return self.value(predicate.body, inner)
+
+    def _quantifier(self, node: Quantifier, bindings) -> Value:
+        builtin = "all" if node.kind == "all" else "any"
+        if isinstance(node.domain, Pairs):
+            run = self.value(node.domain.run, bindings)
+            assert isinstance(run, Run)
+            below, above = node.names
+            below_name, above_name = self.fresh("below"), self.fresh("above")
+            inner = {**bindings, below: Code(name(below_name)), above: Code(name(above_name))}
+            body = self.expression(node.body, inner)
+            if isinstance(body, ast.Constant):
+                return Const(bool(body.value))
+            # zip(cards[-k:], cards[-k+1:]) written with len() so that k == 1 gives no pairs
+            size = call("len", run.cards)
+            start = ast.BinOp(size, ast.Sub(), as_expr(run.count))
+            lows = ast.Subscript(run.cards, ast.Slice(lower=start), ast.Load())
+            highs = ast.Subscript(run.cards, ast.Slice(
+                lower=ast.BinOp(start, ast.Add(), constant(1))), ast.Load())
+            target = ast.Tuple([ast.Name(below_name, ast.Store()),
+                                ast.Name(above_name, ast.Store())], ast.Store())
+            iterable = call("zip", lows, highs)
+        else:
+            assert isinstance(node.domain, Name)
+            group = node.domain.id
+            indices = self.layout.groups[group]
+            if len(indices) <= 16:  # unrolled: short-circuits with no generator overhead
+                piles = name(self.layout.piles_name)
+                values = [self.value(node.body, {**bindings, node.names[0]: Pile(
+                    subscript(piles, index), constant(index), group)}) for index in indices]
+                combined = BoolOp(node.span, "and" if node.kind == "all" else "or",
+                                  tuple(Boolean(node.span, True) for _ in values))
+                return self._combine(combined.op == "and", values)
+            pile_name = self.fresh("pile")
+            index_name = self.fresh("i")
+            inner = {**bindings, node.names[0]: Pile(name(pile_name), name(index_name), group)}
+            body = self.expression(node.body, inner)
+            if isinstance(body, ast.Constant):
+                return Const(bool(body.value) if len(indices) else node.kind == "all")
+            target = ast.Tuple([ast.Name(index_name, ast.Store()),
+                                ast.Name(pile_name, ast.Store())], ast.Store())
+            piles = ast.Subscript(name(self.layout.piles_name),
+                                  ast.Slice(constant(indices.start), constant(indices.stop)),
+                                  ast.Load())
+            iterable = call("enumerate", piles, constant(indices.start))
+        generator = ast.GeneratorExp(body, [ast.comprehension(target, iterable, [], 0)])
+        return Code(call(builtin, generator))
+
+    # -- tabulation of card-only predicates --
+
+    def _is_tabulable(self, predicate: Predicate) -> bool:
+        key = predicate.signature.name
+        if key not in self._tabulable:
+            self._tabulable[key] = False  # guards recursion; the checker forbids cycles
+            ok = all(p.type is Type.CARD for p in predicate.signature.parameters)
+            for sub in walk(predicate.body):
+                if isinstance(sub, (Member, Quantifier)) and not (
+                        isinstance(sub, Quantifier) and isinstance(sub.domain, Pairs)):
+                    ok = False
+                if isinstance(sub, Call) and not self._is_tabulable(
+                        self.predicates[sub.function]):
+                    ok = False
+            self._tabulable[key] = ok
+        return self._tabulable[key]
+
+    def _evaluate(self, predicate: Predicate, cards: list[int]) -> bool:
+        inner = {p.name: Const(card) for p, card in zip(predicate.signature.parameters, cards)}
+        result = self.value(predicate.body, inner)
+        assert isinstance(result, Const)
+        return bool(result.value)
+
+    def _table(self, predicate: Predicate) -> tuple:
+        size = max(self.cards) + 1
+        arity = len(predicate.signature.parameters)
+        if arity == 1:
+            return tuple(c in self.cards and self._evaluate(predicate, [c])
+                         for c in range(size))
+        return tuple(tuple(a in self.cards and b in self.cards
+                           and self._evaluate(predicate, [a, b]) for b in range(size))
+                     for a in range(size))
+
+
+def inline_calls(node: Node, predicates: Mapping[str, Predicate],
+                 keep: Callable[[Predicate], bool]) -> Node:
+    """``node`` with every call of a named predicate replaced by the predicate's body.
+
+    Calls for which ``keep(predicate)`` is true stay (they compile to table lookups).
+    Quantifier names inside an inlined body get fresh names that no user can write, so an
+    argument expression can never be captured by them.
+    """
+    counter = itertools.count()
+
+    def substitute(current: Node, renaming: Mapping[str, Node]) -> Node:
+        if isinstance(current, Name):
+            return renaming.get(current.id, current)
+        if isinstance(current, Call):
+            args = tuple(substitute(arg, renaming) for arg in current.args)
+            predicate = predicates[current.function]
+            if keep(predicate):
+                return attrs.evolve(current, args=args)
+            inner = {p.name: arg for p, arg in zip(predicate.signature.parameters, args)}
+            return substitute(predicate.body, inner)
+        if isinstance(current, Quantifier):
+            fresh = {n: Name(current.span, f"{n}#{next(counter)}") for n in current.names}
+            inner = {**renaming, **fresh}
+            return attrs.evolve(current, names=tuple(f.id for f in fresh.values()),
+                                domain=(substitute(current.domain, renaming)
+                                        if isinstance(current.domain, Pairs)
+                                        else current.domain),
+                                body=substitute(current.body, inner))
+        changes = {}
+        for field in attrs.fields(type(current)):
+            item = getattr(current, field.name)
+            if isinstance(item, Node):
+                changes[field.name] = substitute(item, renaming)
+            elif isinstance(item, tuple) and item and isinstance(item[0], Node):
+                changes[field.name] = tuple(substitute(x, renaming) for x in item)
+        return attrs.evolve(current, **changes) if changes else current
+
+    return substitute(node, {})
+
+
+def conjuncts(node: Node) -> list[Node]:
+    """The parts of a top-level 'and' (the node itself when it is not one)."""
+    if isinstance(node, BoolOp) and node.op == "and":
+        return [part for value in node.values for part in conjuncts(value)]
+    return [node]

@@ -1,0 +1,509 @@
+"""Variant files: reading, ``extends`` inheritance, and validation into a definition.
+
+A variant file is YAML (schema in ``docs/authoring.md``). This module reads it with
+locations (``patience.source``), merges it over its parent when it says ``extends``,
+validates every key and type, parses and checks every rule expression, and returns a
+:class:`Definition`: plain data, not yet compiled. All problems found in one pass are
+reported together, each with file, line, column and a caret.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from patience.errors import VariantError, VariantErrors
+from patience.language import (
+    Checker,
+    Node,
+    ParseError,
+    Predicate,
+    Scope,
+    Signature,
+    Type,
+    parse_expression,
+    parse_signature,
+)
+from patience.source import Item, Mapping, Origin, Scalar, Sequence, read_yaml
+
+RESERVED_IDS = frozenset({"d"})
+IDENTITY_KEYS = ("id", "aliases")  # never inherited through 'extends'
+
+
+@attrs.frozen
+class Rule:
+    """One expression from the file: its text, its AST, and where it was written."""
+
+    text: str
+    node: Node
+    origin: Origin | None
+    key: str  # e.g. "piles.columns.accepts", for messages
+
+
+@attrs.frozen
+class GroupDefinition:
+    name: str
+    id: str
+    count: int
+    deal: int
+    moves: Rule
+    accepts: Rule
+    target: str  # "each" | "first"
+    removal: str  # "optional" | "forced"
+    show: str  # "fan" | "stack"
+
+
+@attrs.frozen
+class StockDefinition:
+    deals_to: tuple[str, ...]  # group names or pile ids, in dealing order
+    empty_piles: str  # "include" | "skip"
+    deal_when: Rule
+
+
+@attrs.frozen
+class Definition:
+    """A validated variant definition (what the file says, merged over its parents)."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    description: str
+    sources: tuple[str, ...]
+    decks: int
+    ranks: int
+    parameters: dict[str, int | bool]
+    predicates: dict[str, Predicate]
+    groups: tuple[GroupDefinition, ...]
+    stock: StockDefinition
+    win: Rule
+    path: str
+    flat: dict[str, Any]  # the merged definition as plain data (for hashing and export)
+
+    @property
+    def rules_hash(self) -> str:
+        """A hash of everything that affects play (not names, descriptions or sources)."""
+        rules = {k: v for k, v in self.flat.items()
+                 if k not in ("id", "name", "aliases", "description", "sources")}
+        blob = json.dumps(rules, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+# --- reading and merging ---------------------------------------------------------------
+
+
+def load_definition(path: str | Path, resolve: Callable[[str, Path], Path],
+                    text: str | None = None) -> Definition:
+    """Read, merge and validate the variant file at ``path``.
+
+    ``resolve(name, directory)`` finds the file a parent name refers to (shipped variant
+    names and paths relative to the child's directory).
+    """
+    merged = _read_merged(Path(path), resolve, [], text)
+    return _Validator(str(path)).definition(merged)
+
+
+def _read_merged(path: Path, resolve: Callable[[str, Path], Path], chain: list[Path],
+                 text: str | None = None, via: Origin | None = None) -> Mapping:
+    if text is None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            location = via.location() if via is not None else None
+            raise VariantError(f"cannot read {str(path)!r}: {error.strerror}",
+                               location) from None
+    item = read_yaml(str(path), text)
+    if not isinstance(item, Mapping):
+        raise VariantError("a variant file is a mapping of keys to values (id: …, name: …)",
+                           item.origin.location())
+    parent_item = item.items.get("extends")
+    if parent_item is None:
+        return item
+    if not isinstance(parent_item, Scalar) or parent_item.tag != "str":
+        raise VariantError("'extends' names one variant (a name or a path)",
+                           parent_item.origin.location())
+    resolved = path.resolve()
+    if resolved in chain or any(resolved == p for p in chain):
+        cycle = " -> ".join(p.name for p in [*chain, resolved])
+        raise VariantError(f"'extends' makes a cycle: {cycle}",
+                           parent_item.origin.location())
+    try:
+        parent_path = resolve(parent_item.value, path.parent)
+    except Exception as error:  # the resolver's own message names the missing variant
+        raise VariantError(f"'extends' names no variant: {error}",
+                           parent_item.origin.location()) from None
+    parent = _read_merged(parent_path, resolve, [*chain, resolved], via=parent_item.origin)
+    return _merge(parent, item)
+
+
+def _merge(parent: Mapping, child: Mapping, top: bool = True) -> Mapping:
+    items: dict[str, Item] = {}
+    keys: dict[str, Origin] = {}
+    for key, value in parent.items.items():
+        if top and (key in IDENTITY_KEYS or key == "extends"):
+            continue
+        items[key], keys[key] = value, parent.keys[key]
+    for key, value in child.items.items():
+        if top and key == "extends":
+            continue
+        old = items.get(key)
+        if top and key == "predicates" and isinstance(old, Mapping) and isinstance(value, Mapping):
+            items[key] = _merge_predicates(old, value)
+        elif isinstance(old, Mapping) and isinstance(value, Mapping):
+            items[key] = _merge(old, value, top=False)
+        else:
+            items[key] = value
+        keys[key] = child.keys[key]
+    return Mapping(items, keys, child.origin)
+
+
+def _merge_predicates(parent: Mapping, child: Mapping) -> Mapping:
+    """Predicates are overridden by name, whatever their parameter lists look like."""
+    def name_of(key: str) -> str:
+        return key.split("(", 1)[0].strip()
+
+    overridden = {name_of(key) for key in child.items}
+    items = {k: v for k, v in parent.items.items() if name_of(k) not in overridden}
+    keys = {k: parent.keys[k] for k in items}
+    items.update(child.items)
+    keys.update(child.keys)
+    return Mapping(items, keys, child.origin)
+
+
+# --- validation ------------------------------------------------------------------------
+
+TOP_KEYS = ("id", "name", "aliases", "description", "sources", "extends", "decks", "ranks",
+            "parameters", "predicates", "piles", "stock", "win")
+GROUP_KEYS = ("id", "count", "deal", "moves", "accepts", "target", "removal", "show")
+STOCK_KEYS = ("deals_to", "empty_piles", "deal_when")
+
+
+class _Validator:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.errors: list[VariantError] = []
+
+    # -- helpers --
+
+    def error(self, message: str, origin: Origin | None) -> None:
+        self.errors.append(VariantError(message, origin.location() if origin else None))
+
+    def unknown_keys(self, mapping: Mapping, allowed: tuple[str, ...], where: str) -> None:
+        for key, origin in mapping.keys.items():
+            if key not in allowed:
+                close = difflib.get_close_matches(key, allowed, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                self.error(f"unknown key {key!r} in {where}{hint}", origin)
+
+    def required(self, mapping: Mapping, key: str, where: str) -> Item | None:
+        item = mapping.items.get(key)
+        if item is None:
+            self.error(f"{where} needs the key {key!r}", mapping.origin)
+        return item
+
+    def string(self, item: Item | None, what: str, default: str | None = None) -> str | None:
+        if item is None:
+            return default
+        if not isinstance(item, Scalar) or item.tag == "null":
+            self.error(f"{what} must be text", item.origin)
+            return default
+        return item.value
+
+    def integer(self, item: Item | None, what: str, default: int, low: int = 0,
+                high: int | None = None) -> int:
+        if item is None:
+            return default
+        if not isinstance(item, Scalar) or item.tag != "int":
+            shown = item.value if isinstance(item, Scalar) else type(item).__name__.lower()
+            self.error(f"{what} must be a whole number, not {shown!r}", item.origin)
+            return default
+        value = int(item.value.replace("_", ""), 0)
+        if value < low or (high is not None and value > high):
+            bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+            self.error(f"{what} must be {bound}, not {value}", item.origin)
+            return default
+        return value
+
+    def choice(self, item: Item | None, what: str, choices: tuple[str, ...]) -> str:
+        value = self.string(item, what)
+        if value is None:
+            return choices[0]
+        if value not in choices:
+            assert item is not None
+            self.error(f"{what} must be one of {', '.join(choices)}; not {value!r}",
+                       item.origin)
+            return choices[0]
+        return value
+
+    def strings(self, item: Item | None, what: str) -> tuple[str, ...]:
+        if item is None:
+            return ()
+        if isinstance(item, Scalar) and item.tag == "str":
+            return (item.value,)
+        if not isinstance(item, Sequence):
+            self.error(f"{what} must be a list of text", item.origin)
+            return ()
+        values = []
+        for element in item.items:
+            value = self.string(element, f"each entry of {what}")
+            if value is not None:
+                values.append(value)
+        return tuple(values)
+
+    def mapping(self, item: Item | None, what: str) -> Mapping | None:
+        if item is None:
+            return None
+        if not isinstance(item, Mapping):
+            self.error(f"{what} must be a mapping (key: value lines)", item.origin)
+            return None
+        return item
+
+    def expression_text(self, item: Item | None, what: str, default: str) -> tuple[str, Origin | None]:
+        if item is None:
+            return default, None
+        if isinstance(item, Scalar) and item.tag == "bool":
+            return item.value.lower(), item.origin
+        if not isinstance(item, Scalar) or item.tag not in ("str", "int"):
+            self.error(f"{what} must be a rule expression (text)", item.origin)
+            return default, None
+        return item.value, item.origin
+
+    def located(self, origin: Origin | None, text: str, span: tuple[int, int]):
+        if origin is None:
+            return None
+        return origin.location_of_span(text, span)
+
+    def parse(self, text: str, origin: Origin | None, key: str) -> Rule | None:
+        try:
+            node = parse_expression(text)
+        except ParseError as error:
+            self.errors.append(VariantError(f"syntax error in {key}: {error.message}",
+                                            self.located(origin, text, error.span)))
+            return None
+        return Rule(text, node, origin, key)
+
+    def check(self, rule: Rule | None, scope: Scope) -> None:
+        if rule is None:
+            return
+        for problem in Checker(scope).check(rule.node, Type.BOOL):
+            self.errors.append(VariantError(f"in {rule.key}: {problem.message}",
+                                            self.located(rule.origin, rule.text,
+                                                         problem.span)))
+
+    # -- the definition --
+
+    def definition(self, top: Mapping) -> Definition:
+        self.unknown_keys(top, TOP_KEYS, "a variant file")
+        id_ = self.string(self.required(top, "id", "a variant file"), "id") or "?"
+        name = self.string(self.required(top, "name", "a variant file"), "name") or id_
+        description = self.string(self.required(top, "description", "a variant file"),
+                                  "description") or ""
+        if "\n" in description.strip():
+            self.error("description must be one line", top.items["description"].origin)
+        aliases = self.strings(top.items.get("aliases"), "aliases")
+        sources = self.strings(top.items.get("sources"), "sources")
+        decks = self.integer(top.items.get("decks"), "decks", 1, low=1, high=8)
+        ranks = self.integer(top.items.get("ranks"), "ranks", 13, low=1, high=13)
+
+        parameters = self.parameters(self.mapping(top.items.get("parameters"), "parameters"))
+        groups_item = self.mapping(self.required(top, "piles", "a variant file"), "piles")
+        group_names = tuple(groups_item.items) if groups_item else ()
+        predicates = self.predicates(self.mapping(top.items.get("predicates"), "predicates"),
+                                     parameters, group_names)
+        base = Scope(constants={k: (Type.BOOL if isinstance(v, bool) else Type.INT, v)
+                                for k, v in parameters.items()},
+                     groups=frozenset(group_names), predicates=predicates, variables={})
+        groups = self.groups(groups_item, base) if groups_item else ()
+        stock = self.stock(self.mapping(top.items.get("stock"), "stock"), groups, base)
+        win_text, win_origin = self.expression_text(
+            self.required(top, "win", "a variant file"), "win", "false")
+        win = self.parse(win_text, win_origin, "win")
+        self.check(win, base)
+        if self.errors:
+            raise self.errors[0] if len(self.errors) == 1 else VariantErrors(self.errors)
+        assert win is not None
+        flat = _plain(top)
+        return Definition(id_, name, aliases, description.strip(), sources, decks, ranks,
+                          parameters, predicates, groups, stock, win, self.path, flat)
+
+    def parameters(self, item: Mapping | None) -> dict[str, int | bool]:
+        values: dict[str, int | bool] = {}
+        if item is None:
+            return values
+        for key, value in item.items.items():
+            if not key.isidentifier():
+                self.error(f"parameter name {key!r} is not a name", item.keys[key])
+            elif not isinstance(value, Scalar) or value.tag not in ("int", "bool"):
+                self.error(f"parameter {key!r} must be true, false or a whole number",
+                           value.origin)
+            elif value.tag == "bool":
+                if value.value not in ("true", "false", "True", "False"):
+                    self.error(f"write true or false, not {value.value!r}", value.origin)
+                values[key] = value.value.lower() == "true"
+            else:
+                values[key] = int(value.value.replace("_", ""), 0)
+        return values
+
+    def predicates(self, item: Mapping | None, parameters: dict[str, int | bool],
+                   group_names: tuple[str, ...]) -> dict[str, Predicate]:
+        predicates: dict[str, Predicate] = {}
+        if item is None:
+            return predicates
+        signatures: dict[str, tuple[Signature, str, Origin, str, Origin | None]] = {}
+        for key, value in item.items.items():
+            key_origin = item.keys[key]
+            try:
+                signature = parse_signature(key)
+            except ParseError as error:
+                self.errors.append(VariantError(
+                    f"a predicate is written 'name(a, b: type): expression': {error.message}",
+                    key_origin.location_of_span(key, error.span)))
+                continue
+            text, origin = self.expression_text(value, f"predicate {signature.name}", "false")
+            if signature.name in signatures:
+                self.error(f"predicate {signature.name!r} is defined twice", key_origin)
+                continue
+            if signature.name in parameters or signature.name in group_names:
+                self.error(f"predicate {signature.name!r} has the name of a "
+                           f"{'parameter' if signature.name in parameters else 'pile group'}",
+                           key_origin)
+                continue
+            signatures[signature.name] = (signature, key, key_origin, text, origin)
+        parsed: dict[str, Predicate] = {}
+        for pname, (signature, key, key_origin, text, origin) in signatures.items():
+            rule = self.parse(text, origin, f"predicate {pname}")
+            if rule is not None:
+                parsed[pname] = Predicate(signature, rule.node, text, (origin, key_origin))
+        scope = Scope(constants={k: (Type.BOOL if isinstance(v, bool) else Type.INT, v)
+                                 for k, v in parameters.items()},
+                      groups=frozenset(group_names), predicates=parsed, variables={})
+        for pname, predicate in parsed.items():
+            variables = {p.name: p.type for p in predicate.signature.parameters}
+            rule = Rule(predicate.text, predicate.body, predicate.origin[0], f"predicate {pname}")
+            self.check(rule, scope.with_variables(variables))
+        for pname in _cycles(parsed):
+            origin = signatures[pname][2]
+            self.error(f"predicate {pname!r} calls itself (directly or through others); "
+                       "predicates cannot be recursive", origin)
+        return parsed
+
+    def groups(self, item: Mapping, base: Scope) -> tuple[GroupDefinition, ...]:
+        groups = []
+        ids: dict[str, str] = {}
+        for gname, value in item.items.items():
+            where = f"piles.{gname}"
+            group = self.mapping(value, where)
+            if group is None:
+                continue
+            self.unknown_keys(group, GROUP_KEYS, where)
+            if not gname.isidentifier():
+                self.error(f"pile group name {gname!r} must be a name", item.keys[gname])
+            pid = self.string(self.required(group, "id", where), f"{where}.id") or "?"
+            if not (pid.isalpha() and pid.islower()) or pid in RESERVED_IDS:
+                self.error(f"{where}.id must be lower-case letters other than "
+                           f"{', '.join(sorted(RESERVED_IDS))}, e.g. 'c'", group.items["id"].origin
+                           if "id" in group.items else group.origin)
+            elif pid in ids:
+                self.error(f"{where}.id {pid!r} is already the id of piles.{ids[pid]}",
+                           group.items["id"].origin)
+            ids[pid] = gname
+            count = self.integer(self.required(group, "count", where), f"{where}.count", 1,
+                                 low=1, high=64)
+            deal = self.integer(group.items.get("deal"), f"{where}.deal", 0, low=0, high=104)
+            target = self.choice(group.items.get("target"), f"{where}.target",
+                                 ("each", "first"))
+            removal = self.choice(group.items.get("removal"), f"{where}.removal",
+                                  ("optional", "forced"))
+            show = self.choice(group.items.get("show"), f"{where}.show", ("fan", "stack"))
+            moves_text, moves_origin = self.expression_text(group.items.get("moves"),
+                                                            f"{where}.moves", "false")
+            accepts_text, accepts_origin = self.expression_text(group.items.get("accepts"),
+                                                                f"{where}.accepts", "false")
+            moves = self.parse(moves_text, moves_origin, f"{where}.moves")
+            accepts = self.parse(accepts_text, accepts_origin, f"{where}.accepts")
+            self.check(moves, base.with_variables({"pile": Type.PILE, "run": Type.RUN},
+                                                  nonempty=frozenset({"pile"})))
+            self.check(accepts, base.with_variables(
+                {"pile": Type.PILE, "run": Type.RUN, "source": Type.PILE},
+                nonempty=frozenset({"source"})))
+            if moves is None or accepts is None:
+                continue
+            groups.append(GroupDefinition(gname, pid, count, deal, moves, accepts, target,
+                                          removal, show))
+        if not groups and not self.errors:
+            self.error("piles must define at least one pile group", item.origin)
+        return tuple(groups)
+
+    def stock(self, item: Mapping | None, groups: tuple[GroupDefinition, ...],
+              base: Scope) -> StockDefinition:
+        if item is None:
+            return StockDefinition((), "include", Rule("true", parse_expression("true"),
+                                                       None, "stock.deal_when"))
+        self.unknown_keys(item, STOCK_KEYS, "stock")
+        targets = self.strings(item.items.get("deals_to"), "stock.deals_to")
+        known = {g.name for g in groups} | _pile_ids(groups)
+        for target in targets:
+            if target not in known and groups:
+                close = difflib.get_close_matches(target, sorted(known), n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                self.error(f"stock.deals_to names {target!r}, which is neither a pile group "
+                           f"nor a pile{hint}", item.items["deals_to"].origin)
+        empty = self.choice(item.items.get("empty_piles"), "stock.empty_piles",
+                            ("include", "skip"))
+        text, origin = self.expression_text(item.items.get("deal_when"), "stock.deal_when",
+                                            "true")
+        deal_when = self.parse(text, origin, "stock.deal_when")
+        self.check(deal_when, base)
+        return StockDefinition(targets, empty, deal_when or Rule(
+            "true", parse_expression("true"), None, "stock.deal_when"))
+
+
+def pile_names(group: GroupDefinition) -> list[str]:
+    """The notation names of a group's piles: 'c1'…'c4', or just 't' for a single pile."""
+    if group.count == 1:
+        return [group.id]
+    return [f"{group.id}{i}" for i in range(1, group.count + 1)]
+
+
+def _pile_ids(groups: tuple[GroupDefinition, ...]) -> set[str]:
+    return {pile for group in groups for pile in pile_names(group)}
+
+
+def _cycles(predicates: dict[str, Predicate]) -> list[str]:
+    from patience.language import Call, walk
+
+    calls = {name: {n.function for n in walk(p.body) if isinstance(n, Call)}
+             for name, p in predicates.items()}
+    cyclic = []
+    for start in predicates:
+        seen: set[str] = set()
+        stack = list(calls[start])
+        while stack:
+            current = stack.pop()
+            if current == start:
+                cyclic.append(start)
+                break
+            if current in seen or current not in calls:
+                continue
+            seen.add(current)
+            stack.extend(calls[current])
+    return cyclic
+
+
+def _plain(item: Item) -> Any:
+    if isinstance(item, Mapping):
+        return {key: _plain(value) for key, value in item.items.items()}
+    if isinstance(item, Sequence):
+        return [_plain(value) for value in item.items]
+    if item.tag == "int":
+        return int(item.value.replace("_", ""), 0)
+    if item.tag == "bool":
+        return item.value.lower() == "true"
+    if item.tag == "null":
+        return None
+    return item.value

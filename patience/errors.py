@@ -1,0 +1,84 @@
+"""The exceptions patience raises, rooted in one base class.
+
+Every error a user can cause by what they write (a variant file, a deal, a move, a
+position) is a :class:`PatienceError` mixed with the builtin that fits, so callers can catch
+either. Errors about a place in a file carry a :class:`Location` and render the offending
+line with a caret under the problem, as lark and compilers do.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+
+class PatienceError(Exception):
+    """Base class of every error patience raises on purpose."""
+
+
+@attrs.frozen
+class Location:
+    """A span in a text file: 1-based line and column, plus the span's width on that line."""
+
+    path: str
+    line: int
+    column: int
+    width: int = 1
+    source_line: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+    def excerpt(self) -> str:
+        """The line of the file with carets under the span, or '' when the text is unknown."""
+        if self.source_line is None:
+            return ""
+        text = self.source_line.rstrip("\n").expandtabs(1)
+        gutter = f"{self.line:>5} | "
+        width = max(1, min(self.width, len(text) - self.column + 1))
+        caret = " " * (len(gutter) - 2) + "| " + " " * (self.column - 1) + "^" * width
+        return f"{gutter}{text}\n{caret}"
+
+
+class VariantError(PatienceError, ValueError):
+    """A variant definition is wrong; says where (file, line, column) and what."""
+
+    def __init__(self, message: str, location: Location | None = None) -> None:
+        self.message = message
+        self.location = location
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        if self.location is None:
+            return self.message
+        excerpt = self.location.excerpt()
+        head = f"{self.location}: {self.message}"
+        return f"{head}\n{excerpt}" if excerpt else head
+
+
+class VariantErrors(VariantError):
+    """Several independent problems found in one file, reported together."""
+
+    def __init__(self, errors: list[VariantError]) -> None:
+        self.errors = errors
+        PatienceError.__init__(self, "\n".join(error.render() for error in errors))
+        self.message = errors[0].message
+        self.location = errors[0].location
+
+    def render(self) -> str:
+        return "\n".join(error.render() for error in self.errors)
+
+
+class UnknownVariantError(PatienceError, ValueError):
+    """No shipped variant has that name or alias, and no file has that path."""
+
+
+class DealError(PatienceError, ValueError):
+    """A deal's card list is malformed: wrong count, unknown or duplicate card."""
+
+
+class MoveError(PatienceError, ValueError):
+    """A move is malformed (cannot be parsed) or illegal in the position."""
+
+
+class PositionError(PatienceError, ValueError):
+    """A position's text or JSON form cannot be read, or does not fit the variant."""

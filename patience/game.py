@@ -1,0 +1,444 @@
+"""The kernel: a game in progress, its moves, notation and position formats.
+
+Modelled on python-chess's ``Board``: mutable state (piles as lists of int cards, the stock
+as a list whose last card is dealt next), ``push``/``pop`` with a move stack, and legal
+moves made by the variant's generated move generator.
+
+>>> from patience import find_variant
+>>> game = find_variant("tabbycat").deal(1)
+>>> [game.notation(move) for move in sorted(game.legal_moves, key=str)][:3]
+['c1:1-c2', 'c1:1-c3', 'c1:1-c4']
+>>> game.push_text("d")
+>>> game.text()
+'c:7D8D/9C5S/4DJD/8H6D t: f:/// s:KS7SJH2C…'
+>>> game.pop()
+Move(source=-1, count=0, target=-1)
+
+Position text (one line): the pile groups in order, each as ``ID:`` followed by its piles
+separated by ``/``, each pile its cards from bottom to top as two-character codes run
+together, then ``s:`` and the stock in dealing order (next card first). ``Game.text()``
+abbreviates nothing; the doctests above cut the stock with ``…`` only for display.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from patience.cards import RANK_CHARS, SUIT_CHARS, card_code, check_deck, parse_card
+from patience.errors import DealError, MoveError, PositionError
+
+if TYPE_CHECKING:
+    from patience.variant import Variant
+
+
+class Move(NamedTuple):
+    """A move: the top ``count`` cards of pile ``source`` onto pile ``target``.
+
+    Pile numbers index ``variant.pile_names``. The deal is ``Move(-1, 0, -1)``. Any
+    3-tuple with the same numbers is the same move.
+    """
+
+    source: int
+    count: int
+    target: int
+
+    @property
+    def is_deal(self) -> bool:
+        return self.source < 0
+
+
+DEAL = Move(-1, 0, -1)
+_MOVE = re.compile(r"^\s*([a-z]+)(\d*):(\d+)-([a-z]+)(\d*)\s*$")
+
+
+class Game:
+    """A position of a variant plus the moves that led to it."""
+
+    def __init__(self, variant: Variant, piles: list[list[int]], stock: list[int],
+                 deal_number: int | None = None) -> None:
+        self.variant = variant
+        self.piles = piles
+        self.stock = stock  # the next card to deal is stock[-1]
+        self.deal_number = deal_number
+        self.move_stack: list[Move] = []
+        self._undo: list[tuple[Any, ...]] = []
+        self._initial = (tuple(map(tuple, piles)), tuple(stock))
+
+    # -- construction --
+
+    @classmethod
+    def from_cards(cls, variant: Variant, cards: Sequence[int],
+                   deal_number: int | None = None) -> Game:
+        """Deal ``cards`` (in dealing order): the layout, pile by pile in rounds, then the
+        stock."""
+        piles: list[list[int]] = [[] for _ in variant.pile_names]
+        position = 0
+        needs = [(group.deal, index) for group in variant.groups for index in group.indices]
+        for round_ in range(max((n for n, _ in needs), default=0)):
+            for count, index in needs:
+                if round_ < count:
+                    piles[index].append(cards[position])
+                    position += 1
+        stock = list(reversed(cards[position:]))
+        game = cls(variant, piles, stock, deal_number)
+        game._settle([])  # a layout may complete a set under forced removal
+        game._initial = (tuple(map(tuple, game.piles)), tuple(game.stock))
+        return game
+
+    def copy(self) -> Game:
+        """An independent copy of the position and its move stack."""
+        other = Game(self.variant, [list(p) for p in self.piles], list(self.stock),
+                     self.deal_number)
+        other.move_stack = list(self.move_stack)
+        other._undo = list(self._undo)
+        other._initial = self._initial
+        return other
+
+    def start(self) -> Game:
+        """A new game at this game's starting position."""
+        piles, stock = self._initial
+        return Game(self.variant, [list(p) for p in piles], list(stock), self.deal_number)
+
+    # -- moves --
+
+    def generate_moves(self) -> list[tuple[int, int, int]]:
+        """The legal moves as plain tuples (the fast path used by perft and the solver)."""
+        return self.variant.generate_moves(self.piles, self.stock)
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        """The legal moves in this position."""
+        return [Move(*move) for move in self.variant.generate_moves(self.piles, self.stock)]
+
+    def has_moves(self) -> bool:
+        """Whether any move is left."""
+        return bool(self.variant.generate_moves(self.piles, self.stock))
+
+    def is_legal(self, move: tuple[int, int, int]) -> bool:
+        return tuple(move) in self.variant.generate_moves(self.piles, self.stock)
+
+    def is_won(self) -> bool:
+        return bool(self.variant.is_won(self.piles, self.stock))
+
+    def is_lost(self) -> bool:
+        """Not won, and no move is left."""
+        return not self.is_won() and not self.has_moves()
+
+    def push(self, move: tuple[int, int, int] | str) -> None:
+        """Make a legal move (a Move, a 3-tuple, or notation); MoveError explains an illegal
+        one and leaves the game unchanged."""
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        move = Move(*move)
+        if not self.is_legal(move):
+            raise MoveError(self.explain(move) or f"{self.notation(move)} is not legal here")
+        self.push_unchecked(move)
+
+    def push_text(self, text: str) -> None:
+        self.push(self.parse_move(text))
+
+    def push_unchecked(self, move: tuple[int, int, int]) -> None:
+        """Make a move known to be legal (no check: the caller generated it)."""
+        piles = self.piles
+        source, count, target = move
+        if source < 0:
+            received = self._deal()
+        else:
+            pile = piles[source]
+            cut = len(pile) - count
+            piles[target].extend(pile[cut:])
+            del pile[cut:]
+            received = None
+        forced: list[tuple[int, int, int]] = []
+        self._settle(forced)
+        self.move_stack.append(Move(*move))
+        self._undo.append((received, forced))
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        move = self.move_stack.pop()
+        received, forced = self._undo.pop()
+        piles = self.piles
+        for source, count, target in reversed(forced):
+            self._move_back(source, count, target)
+        if move.source < 0:
+            for index in reversed(received):
+                self.stock.append(piles[index].pop())
+        else:
+            self._move_back(*move)
+        return move
+
+    def _move_back(self, source: int, count: int, target: int) -> None:
+        pile = self.piles[target]
+        cut = len(pile) - count
+        self.piles[source].extend(pile[cut:])
+        del pile[cut:]
+
+    def _deal(self) -> tuple[int, ...]:
+        piles, stock = self.piles, self.stock
+        received = []
+        skip = self.variant.deal_skips_empty
+        for index in self.variant.deal_targets:
+            if not stock:
+                break
+            if skip and not piles[index]:
+                continue
+            piles[index].append(stock.pop())
+            received.append(index)
+        return tuple(received)
+
+    def _settle(self, log: list[tuple[int, int, int]]) -> None:
+        """Make every forced move (complete sets leaving), in order, until none is left."""
+        first_forced = self.variant.first_forced
+        if first_forced is None:
+            return
+        piles = self.piles
+        while (move := first_forced(piles)) is not None:
+            source, count, target = move
+            pile = piles[source]
+            cut = len(pile) - count
+            piles[target].extend(pile[cut:])
+            del pile[cut:]
+            log.append(move)
+
+    def forced_moves_of_last_move(self) -> list[Move]:
+        """The forced removals the last move (or deal) caused, in order."""
+        if not self._undo:
+            return []
+        return [Move(*m) for m in self._undo[-1][1]]
+
+    # -- notation --
+
+    def notation(self, move: tuple[int, int, int]) -> str:
+        """A move in RULES.md's notation, e.g. ``c1:3-c4``, ``c3:13-f``, ``d``."""
+        source, count, target = move
+        if source < 0:
+            return "d"
+        names = self.variant.pile_names
+        target_group = self.variant.group_of_pile[target]
+        target_name = target_group.id if target_group.target == "first" else names[target]
+        return f"{names[source]}:{count}-{target_name}"
+
+    def parse_move(self, text: str) -> Move:
+        """The move written ``text`` in this position; MoveError if it cannot be read.
+
+        The move need not be legal. A move into a group whose moves name the group (the
+        foundations' ``f``) goes to the first pile there that accepts it, or to the group's
+        first pile when none does.
+        """
+        stripped = text.strip()
+        if stripped == "d":
+            return DEAL
+        match = _MOVE.match(stripped)
+        if not match:
+            raise MoveError(f"cannot read move {text!r}: write 'd' to deal or SOURCE:N-TARGET, "
+                            "e.g. 'c1:3-c4'")
+        source_name = match.group(1) + match.group(2)
+        count = int(match.group(3))
+        target_name = match.group(4) + match.group(5)
+        variant = self.variant
+        if source_name not in variant.pile_index:
+            raise MoveError(f"move {text!r}: there is no pile {source_name!r} "
+                            f"(piles: {' '.join(variant.pile_names)})")
+        source = variant.pile_index[source_name]
+        first_groups = {g.id: g for g in variant.groups if g.target == "first"}
+        if target_name in first_groups:
+            group = first_groups[target_name]
+            for move in self.generate_moves():
+                if move[0] == source and move[1] == count and move[2] in group.indices:
+                    return Move(*move)
+            return Move(source, count, group.indices.start)
+        if target_name not in variant.pile_index:
+            raise MoveError(f"move {text!r}: there is no pile {target_name!r} "
+                            f"(piles: {' '.join(variant.pile_names)})")
+        target = variant.pile_index[target_name]
+        group = variant.group_of_pile[target]
+        if group.target == "first":
+            raise MoveError(f"move {text!r}: a move to the {group.name} names the group: "
+                            f"write '{group.id}', not {target_name!r}")
+        if count < 1:
+            raise MoveError(f"move {text!r}: a move takes at least one card")
+        return Move(source, count, target)
+
+    def parse_moves(self, text: str) -> list[Move]:
+        """Parse and play a space-separated move list on a copy; MoveError at the first bad
+        move, naming it and its position in the list."""
+        probe = self.copy()
+        moves = []
+        for number, word in enumerate(text.split(), start=1):
+            try:
+                move = probe.parse_move(word)
+                probe.push(move)
+            except MoveError as error:
+                raise MoveError(f"move {number} ({word!r}): {error}") from None
+            moves.append(move)
+        return moves
+
+    def explain(self, move: tuple[int, int, int] | str) -> str | None:
+        """None when the move is legal; otherwise which rule forbids it, in the rule's words."""
+        from patience.explain import explain
+
+        if isinstance(move, str):
+            try:
+                move = self.parse_move(move)
+            except MoveError as error:
+                return str(error)
+        return explain(self, Move(*move))
+
+    # -- state queries --
+
+    def key(self) -> bytes:
+        """The exact position as bytes (piles then stock): equal keys, equal positions."""
+        return b"\0".join(map(bytes, self.piles)) + b"\1" + bytes(self.stock)
+
+    def pile(self, name: str) -> list[int]:
+        return self.piles[self.variant.pile_index[name]]
+
+    @property
+    def deals_left(self) -> int:
+        per_deal = len(self.variant.deal_targets)
+        return -(-len(self.stock) // per_deal) if per_deal else 0
+
+    def sets_completed(self) -> int:
+        """How many piles of groups that only receive whole sets (foundations) are full."""
+        return sum(1 for group in self.variant.groups if group.target == "first"
+                   for index in group.indices if self.piles[index])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.variant is other.variant and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        return f"<Game {self.variant.id} {self.text()!r}>"
+
+    # -- position formats --
+
+    def text(self) -> str:
+        """The one-line position text (see the module docstring); round-trips through
+        ``variant.position(text)``."""
+        parts = []
+        for group in self.variant.groups:
+            piles = ("".join(card_code(c) for c in self.piles[i]) for i in group.indices)
+            parts.append(f"{group.id}:{'/'.join(piles)}")
+        parts.append("s:" + "".join(card_code(c) for c in reversed(self.stock)))
+        return " ".join(parts)
+
+    @classmethod
+    def from_text(cls, variant: Variant, text: str) -> Game:
+        fields: dict[str, str] = {}
+        for word in text.split():
+            if ":" not in word:
+                raise PositionError(f"position {text!r}: {word!r} is not 'ID:piles'")
+            key, _, value = word.partition(":")
+            if key in fields:
+                raise PositionError(f"position {text!r}: {key!r} appears twice")
+            fields[key] = value
+        piles: list[list[int]] = []
+        for group in variant.groups:
+            if group.id not in fields:
+                raise PositionError(f"position {text!r}: the {group.name} ({group.id}:) are "
+                                    "missing")
+            values = fields.pop(group.id).split("/")
+            if len(values) != group.count:
+                raise PositionError(f"position {text!r}: {group.id}: has {len(values)} "
+                                    f"piles; the {group.name} have {group.count}")
+            piles.extend(_cards(value, text) for value in values)
+        stock = list(reversed(_cards(fields.pop("s", ""), text)))
+        if fields:
+            raise PositionError(f"position {text!r}: unknown field {next(iter(fields))!r}:")
+        return cls._checked(variant, piles, stock, text)
+
+    @classmethod
+    def _checked(cls, variant: Variant, piles: list[list[int]], stock: list[int],
+                 shown: str) -> Game:
+        try:
+            check_deck([c for pile in piles for c in pile] + stock, variant.decks,
+                       variant.ranks)
+        except DealError as error:
+            raise PositionError(f"position {shown!r}: {error}") from None
+        return cls(variant, piles, stock)
+
+    def to_json(self) -> dict[str, Any]:
+        """The position as JSON-ready data; round-trips through ``variant.from_json``."""
+        return {
+            "variant": self.variant.id,
+            "piles": {name: [card_code(c) for c in self.piles[i]]
+                      for i, name in enumerate(self.variant.pile_names)},
+            "stock": [card_code(c) for c in reversed(self.stock)],
+        }
+
+    @classmethod
+    def from_json(cls, variant: Variant, data: dict[str, Any] | str) -> Game:
+        shown = data if isinstance(data, str) else json.dumps(data)
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as error:
+                raise PositionError(f"position JSON is not valid JSON: {error}") from None
+        if not isinstance(data, dict) or not isinstance(data.get("piles"), dict):
+            raise PositionError("position JSON needs an object with 'piles' and 'stock'")
+        piles_data = data["piles"]
+        unknown = set(piles_data) - set(variant.pile_names)
+        if unknown:
+            raise PositionError(f"position JSON names unknown piles: {sorted(unknown)}")
+        try:
+            piles = [[parse_card(c) for c in piles_data.get(name, [])]
+                     for name in variant.pile_names]
+            stock = [parse_card(c) for c in reversed(data.get("stock", []))]
+        except (DealError, TypeError, AttributeError) as error:
+            raise PositionError(f"position JSON: {error}") from None
+        return cls._checked(variant, piles, stock, shown)
+
+    # -- drawing --
+
+    def __str__(self) -> str:
+        return self.drawing()
+
+    def drawing(self) -> str:
+        """The position drawn as text, one pile per line."""
+        lines = []
+        width = max(len(name) for name in self.variant.pile_names)
+        for group in self.variant.groups:
+            for index in group.indices:
+                pile = self.piles[index]
+                name = self.variant.pile_names[index]
+                lines.append(f"{name:<{width}} | {_pile_text(pile, group.show)}".rstrip())
+        deals = self.deals_left
+        lines.append(f"{'s':<{width}} | {len(self.stock)} cards, "
+                     f"{deals} deal{'s' if deals != 1 else ''} left")
+        return "\n".join(lines)
+
+
+def _pile_text(pile: list[int], show: str) -> str:
+    if not pile:
+        return ""
+    if show == "stack" and len(pile) > 1:
+        return f"{card_code(pile[0])}…{card_code(pile[-1])} ({len(pile)} cards)"
+    return " ".join(card_code(c) for c in pile)
+
+
+def _cards(text: str, shown: str) -> list[int]:
+    if len(text) % 2:
+        raise PositionError(f"position {shown!r}: {text!r} is not a list of two-character "
+                            "card codes")
+    try:
+        return [parse_card(text[i:i + 2]) for i in range(0, len(text), 2)]
+    except DealError as error:
+        raise PositionError(f"position {shown!r}: {error}") from None
+
+
+def card_pattern() -> str:
+    """A regular expression matching one card code."""
+    return f"[{RANK_CHARS}][{SUIT_CHARS}]"
+
+
+def iter_moves_text(game: Game) -> Iterator[str]:
+    """The legal moves' notation, sorted as plain strings (as the CLI prints them)."""
+    return iter(sorted(game.notation(move) for move in game.generate_moves()))

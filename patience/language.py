@@ -1,0 +1,622 @@
+"""The rule expression language: parsing to patience's own AST, and checking it.
+
+Expressions are parsed with lark (grammar in ``rules.lark``) into the small AST below, then
+checked against a :class:`Scope` that says which names exist and what type each has. The
+checker finds unknown names, wrong arity, type errors and reads of ``pile.top`` where the
+pile may be empty, and reports each with a character span inside the expression so the
+variant loader can point into the YAML file. ``patience.compiler`` turns checked ASTs into
+Python code.
+
+>>> node = parse_expression("pile.empty or goes_on(run.bottom, pile.top)")
+>>> type(node).__name__, len(node.values)
+('BoolOp', 2)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Mapping
+from functools import cache
+from importlib import resources
+
+import attrs
+import lark
+from lark import Token, Transformer, v_args
+
+# --- the AST ---------------------------------------------------------------------------
+
+Span = tuple[int, int]
+
+
+@attrs.frozen
+class Node:
+    span: Span
+
+
+@attrs.frozen
+class Integer(Node):
+    value: int
+
+
+@attrs.frozen
+class Boolean(Node):
+    value: bool
+
+
+@attrs.frozen
+class Name(Node):
+    id: str
+
+
+@attrs.frozen
+class Attribute(Node):
+    value: Node
+    name: str
+
+
+@attrs.frozen
+class Call(Node):
+    function: str
+    args: tuple[Node, ...]
+
+
+@attrs.frozen
+class Not(Node):
+    operand: Node
+
+
+@attrs.frozen
+class Negate(Node):
+    operand: Node
+
+
+@attrs.frozen
+class Arithmetic(Node):
+    op: str  # + - * // %
+    left: Node
+    right: Node
+
+
+@attrs.frozen
+class Compare(Node):
+    op: str  # == != < <= > >=
+    left: Node
+    right: Node
+
+
+@attrs.frozen
+class BoolOp(Node):
+    op: str  # "and" | "or"
+    values: tuple[Node, ...]
+
+
+@attrs.frozen
+class Member(Node):
+    """``pile in group`` (or ``not in``)."""
+
+    value: Node
+    group: str
+    negated: bool
+
+
+@attrs.frozen
+class Quantifier(Node):
+    """``all a, b in pairs(run): body`` or ``any p in columns: body``."""
+
+    kind: str  # "all" | "any"
+    names: tuple[str, ...]
+    domain: Node  # Pairs or Name (a group)
+    body: Node
+
+
+@attrs.frozen
+class Pairs(Node):
+    run: Node
+
+
+@attrs.frozen
+class Parameter:
+    name: str
+    type: Type
+    span: Span
+
+
+@attrs.frozen
+class Signature:
+    name: str
+    parameters: tuple[Parameter, ...]
+    span: Span
+
+
+def children(node: Node) -> Iterator[Node]:
+    """The direct sub-expressions of a node."""
+    if isinstance(node, Attribute):
+        yield node.value
+    elif isinstance(node, Call):
+        yield from node.args
+    elif isinstance(node, (Not, Negate)):
+        yield node.operand
+    elif isinstance(node, (Arithmetic, Compare)):
+        yield node.left
+        yield node.right
+    elif isinstance(node, BoolOp):
+        yield from node.values
+    elif isinstance(node, Member):
+        yield node.value
+    elif isinstance(node, Quantifier):
+        yield node.domain
+        yield node.body
+    elif isinstance(node, Pairs):
+        yield node.run
+
+
+def walk(node: Node) -> Iterator[Node]:
+    yield node
+    for child in children(node):
+        yield from walk(child)
+
+
+# --- parsing ---------------------------------------------------------------------------
+
+
+class ParseError(Exception):
+    """A syntax error at a character offset of the expression text."""
+
+    def __init__(self, message: str, span: Span) -> None:
+        super().__init__(message)
+        self.message = message
+        self.span = span
+
+
+@cache
+def _parser(start: str) -> lark.Lark:
+    grammar = resources.files("patience").joinpath("rules.lark").read_text(encoding="utf-8")
+    return lark.Lark(grammar, parser="lalr", start=start, propagate_positions=True,
+                     maybe_placeholders=False)
+
+
+def _span(meta: object) -> Span:
+    return (getattr(meta, "start_pos", 0), getattr(meta, "end_pos", 0))
+
+
+def _token_span(token: Token) -> Span:
+    start = token.start_pos or 0
+    return (start, start + len(token))
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    def integer(self, meta, children):
+        return Integer(_span(meta), int(children[0]))
+
+    def true(self, meta, children):
+        return Boolean(_span(meta), True)
+
+    def false(self, meta, children):
+        return Boolean(_span(meta), False)
+
+    def name(self, meta, children):
+        return Name(_token_span(children[0]), str(children[0]))
+
+    def attribute(self, meta, children):
+        value, name = children
+        return Attribute((value.span[0], _token_span(name)[1]), value, str(name))
+
+    def call(self, meta, children):
+        name, *args = children
+        return Call(_span(meta), str(name), tuple(args))
+
+    def not_test(self, meta, children):
+        return Not(_span(meta), children[0])
+
+    def negate(self, meta, children):
+        return Negate(_span(meta), children[0])
+
+    def arithmetic(self, meta, children):
+        left, op, right = children
+        return Arithmetic(_span(meta), str(op), left, right)
+
+    def compare(self, meta, children):
+        left, op, right = children
+        return Compare(_span(meta), str(op), left, right)
+
+    def _boolop(self, op, meta, children):
+        values: list[Node] = []
+        for child in children:
+            if isinstance(child, BoolOp) and child.op == op:
+                values.extend(child.values)
+            else:
+                values.append(child)
+        return BoolOp(_span(meta), op, tuple(values))
+
+    def or_test(self, meta, children):
+        return self._boolop("or", meta, children)
+
+    def and_test(self, meta, children):
+        return self._boolop("and", meta, children)
+
+    def member(self, meta, children):
+        return Member(_span(meta), children[0], str(children[1]), False)
+
+    def not_member(self, meta, children):
+        return Member(_span(meta), children[0], str(children[1]), True)
+
+    def quantifier(self, meta, children):
+        kind, *rest = children
+        names = tuple(str(token) for token in rest[:-2])
+        return Quantifier(_span(meta), str(kind), names, rest[-2], rest[-1])
+
+    def pairs_domain(self, meta, children):
+        return Pairs(_span(meta), children[0])
+
+    def group_domain(self, meta, children):
+        return Name(_token_span(children[0]), str(children[0]))
+
+    def parameter(self, meta, children):
+        name = children[0]
+        # without an annotation: a parameter named after a type has that type, else a card
+        default = str(name) if Type.from_name(str(name)) not in (None, Type.GROUP) else "card"
+        type_name = str(children[1]) if len(children) > 1 else default
+        type_ = Type.from_name(type_name)
+        if type_ is None or type_ is Type.GROUP:
+            token = children[1]
+            raise ParseError(f"unknown parameter type {type_name!r}; use one of "
+                             f"{', '.join(Type.parameter_names())}", _token_span(token))
+        return Parameter(str(name), type_, _span(meta))
+
+    def signature(self, meta, children):
+        name, *parameters = children
+        return Signature(str(name), tuple(parameters), _span(meta))
+
+
+_EXPECTED_WORDS = {
+    "RPAR": "')'", "LPAR": "'('", "NAME": "a name", "INT": "a number", "COLON": "':'",
+    "COMMA": "','", "DOT": "'.'", "COMPARE": "a comparison", "$END": "the end",
+}
+
+
+def _describe_expected(expected: set[str]) -> str:
+    words = sorted({_EXPECTED_WORDS.get(name, name.lower().strip('"')) for name in expected})
+    if len(words) > 6:
+        return ""
+    return f"; expected {', '.join(words)}"
+
+
+def _parse(text: str, start: str) -> object:
+    try:
+        tree = _parser(start).parse(text)
+        return _ToAst().transform(tree)
+    except lark.exceptions.VisitError as error:
+        if isinstance(error.orig_exc, ParseError):
+            raise error.orig_exc from None
+        raise
+    except lark.exceptions.UnexpectedCharacters as error:
+        raise ParseError(f"unexpected character {text[error.pos_in_stream]!r}",
+                         (error.pos_in_stream, error.pos_in_stream + 1)) from None
+    except lark.exceptions.UnexpectedToken as error:
+        token = error.token
+        if token.type == "$END":
+            position = len(text.rstrip())
+            raise ParseError("the expression ends too early" +
+                             _describe_expected(error.expected),
+                             (position, position + 1)) from None
+        raise ParseError(f"unexpected {str(token)!r}" + _describe_expected(error.expected),
+                         _token_span(token)) from None
+    except lark.exceptions.UnexpectedEOF as error:
+        position = len(text.rstrip())
+        raise ParseError("the expression ends too early" + _describe_expected(
+            set(error.expected)), (position, position + 1)) from None
+
+
+def parse_expression(text: str) -> Node:
+    """Parse a rule expression; raises ParseError with a span on bad syntax."""
+    if not text.strip():
+        raise ParseError("the expression is empty", (0, 1))
+    result = _parse(text, "start")
+    assert isinstance(result, Node)
+    return result
+
+
+def parse_signature(text: str) -> Signature:
+    """Parse a predicate's left-hand side, e.g. ``goes_on(card, base)``."""
+    result = _parse(text, "signature")
+    assert isinstance(result, Signature)
+    return result
+
+
+# --- types and scopes ------------------------------------------------------------------
+
+
+class Type(enum.Enum):
+    INT = "int"
+    BOOL = "bool"
+    CARD = "card"
+    RUN = "run"
+    PILE = "pile"
+    GROUP = "group"
+    SUIT = "suit"
+    COLOR = "color"
+
+    @classmethod
+    def from_name(cls, name: str) -> Type | None:
+        for member in cls:
+            if member.value == name:
+                return member
+        return None
+
+    @classmethod
+    def parameter_names(cls) -> list[str]:
+        return [member.value for member in cls if member is not cls.GROUP]
+
+
+ATTRIBUTES: Mapping[Type, Mapping[str, Type]] = {
+    Type.CARD: {"rank": Type.INT, "suit": Type.SUIT, "color": Type.COLOR},
+    Type.PILE: {"empty": Type.BOOL, "size": Type.INT, "top": Type.CARD, "bottom": Type.CARD},
+    Type.RUN: {"size": Type.INT, "top": Type.CARD, "bottom": Type.CARD},
+}
+
+# Names every expression knows: rank names, suits and colours.
+BUILTIN_CONSTANTS: Mapping[str, tuple[Type, int]] = {
+    "A": (Type.INT, 1), "J": (Type.INT, 11), "Q": (Type.INT, 12), "K": (Type.INT, 13),
+    "C": (Type.SUIT, 0), "D": (Type.SUIT, 1), "H": (Type.SUIT, 2), "S": (Type.SUIT, 3),
+    "clubs": (Type.SUIT, 0), "diamonds": (Type.SUIT, 1), "hearts": (Type.SUIT, 2),
+    "spades": (Type.SUIT, 3), "black": (Type.COLOR, 0), "red": (Type.COLOR, 1),
+}
+
+
+@attrs.frozen
+class Predicate:
+    """A named predicate as written in a variant file (checked separately)."""
+
+    signature: Signature
+    body: Node
+    text: str
+    origin: object = None  # where it was written; the loader uses it to locate errors
+
+
+@attrs.frozen
+class Scope:
+    """What names an expression may use, and their types."""
+
+    constants: Mapping[str, tuple[Type, int | bool]]
+    groups: frozenset[str]
+    predicates: Mapping[str, Predicate]
+    variables: Mapping[str, Type]  # e.g. pile, run, source
+    nonempty: frozenset[str] = frozenset()  # pile variables that are never empty
+
+    def with_variables(self, variables: Mapping[str, Type],
+                       nonempty: frozenset[str] = frozenset()) -> Scope:
+        return attrs.evolve(self, variables={**self.variables, **variables},
+                            nonempty=self.nonempty | nonempty)
+
+
+@attrs.frozen
+class Problem:
+    message: str
+    span: Span
+
+
+class Checker:
+    """Type-checks one expression in a scope and collects every problem it finds."""
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+        self.problems: list[Problem] = []
+
+    def check(self, node: Node, expected: Type = Type.BOOL) -> list[Problem]:
+        found = self._type(node, self.scope.variables, frozenset(self.scope.nonempty))
+        if found is not None and found is not expected:
+            self._problem(f"this is a {found.value}, but a {expected.value} is needed here",
+                          node)
+        return self.problems
+
+    def _problem(self, message: str, node: Node | Span) -> None:
+        span = node if isinstance(node, tuple) else node.span
+        self.problems.append(Problem(message, span))
+
+    def _expect(self, node: Node, expected: Type, variables, nonempty, what: str) -> None:
+        found = self._type(node, variables, nonempty)
+        if found is not None and found is not expected:
+            self._problem(f"{what} must be a {expected.value}, not a {found.value}", node)
+
+    def _type(self, node: Node, variables: Mapping[str, Type],
+              nonempty: frozenset[str]) -> Type | None:
+        """The node's type, or None after reporting a problem in it."""
+        if isinstance(node, Integer):
+            return Type.INT
+        if isinstance(node, Boolean):
+            return Type.BOOL
+        if isinstance(node, Name):
+            return self._name(node, variables)
+        if isinstance(node, Attribute):
+            return self._attribute(node, variables, nonempty)
+        if isinstance(node, Call):
+            return self._call(node, variables, nonempty)
+        if isinstance(node, Not):
+            self._expect(node.operand, Type.BOOL, variables, nonempty, "the operand of 'not'")
+            return Type.BOOL
+        if isinstance(node, Negate):
+            self._expect(node.operand, Type.INT, variables, nonempty, "the operand of '-'")
+            return Type.INT
+        if isinstance(node, Arithmetic):
+            self._expect(node.left, Type.INT, variables, nonempty,
+                         f"the left side of '{node.op}'")
+            self._expect(node.right, Type.INT, variables, nonempty,
+                         f"the right side of '{node.op}'")
+            if node.op in ("%", "//") and not self._is_constant(node.right, variables):
+                self._problem(f"the right side of '{node.op}' must be a constant "
+                              "(a number, a rank name or a parameter)", node.right)
+            return Type.INT
+        if isinstance(node, Compare):
+            return self._compare(node, variables, nonempty)
+        if isinstance(node, BoolOp):
+            known = set(nonempty)
+            for value in node.values:
+                self._expect(value, Type.BOOL, variables, frozenset(known),
+                             f"each side of '{node.op}'")
+                known |= guarded_piles(value, node.op == "and")
+            return Type.BOOL
+        if isinstance(node, Member):
+            self._expect(node.value, Type.PILE, variables, nonempty, "the left side of 'in'")
+            if node.group not in self.scope.groups:
+                self._unknown(node.group, node.span, "pile group", sorted(self.scope.groups))
+            return Type.BOOL
+        if isinstance(node, Quantifier):
+            return self._quantifier(node, variables, nonempty)
+        self._problem("this cannot be used here", node)
+        return None
+
+    def _is_constant(self, node: Node, variables: Mapping[str, Type]) -> bool:
+        return all(
+            not isinstance(sub, (Attribute, Call, Quantifier, Member))
+            and not (isinstance(sub, Name) and sub.id in variables)
+            for sub in walk(node))
+
+    def _name(self, node: Name, variables: Mapping[str, Type]) -> Type | None:
+        if node.id in variables:
+            return variables[node.id]
+        if node.id in self.scope.constants:
+            return self.scope.constants[node.id][0]
+        if node.id in BUILTIN_CONSTANTS:
+            return BUILTIN_CONSTANTS[node.id][0]
+        if node.id in self.scope.groups:
+            return Type.GROUP
+        if node.id in self.scope.predicates:
+            self._problem(f"{node.id!r} is a predicate: call it with arguments, "
+                          f"e.g. {node.id}(…)", node)
+            return None
+        known = [*variables, *self.scope.constants, *self.scope.groups]
+        self._unknown(node.id, node.span, "name", known)
+        return None
+
+    def _unknown(self, name: str, span: Span, kind: str, known: list[str]) -> None:
+        import difflib
+
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        self._problem(f"unknown {kind} {name!r}{hint}", span)
+
+    def _attribute(self, node: Attribute, variables, nonempty) -> Type | None:
+        owner = self._type(node.value, variables, nonempty)
+        if owner is None:
+            return None
+        fields = ATTRIBUTES.get(owner, {})
+        if node.name not in fields:
+            if fields:
+                self._problem(f"a {owner.value} has no attribute {node.name!r}; it has "
+                              f"{', '.join(fields)}", node)
+            else:
+                self._problem(f"a {owner.value} has no attributes", node)
+            return None
+        if owner is Type.PILE and node.name in ("top", "bottom"):
+            if not (isinstance(node.value, Name) and node.value.id in nonempty):
+                pile = _text_of(node.value)
+                self._problem(f"{pile}.{node.name} is read where {pile} may be empty; "
+                              f"check it first, e.g. '{pile}.empty or …' or "
+                              f"'not {pile}.empty and …'", node)
+        return fields[node.name]
+
+    def _call(self, node: Call, variables, nonempty) -> Type | None:
+        predicate = self.scope.predicates.get(node.function)
+        if predicate is None:
+            for arg in node.args:
+                self._type(arg, variables, nonempty)
+            self._unknown(node.function, (node.span[0], node.span[0] + len(node.function)),
+                          "predicate", sorted(self.scope.predicates))
+            return None
+        parameters = predicate.signature.parameters
+        if len(node.args) != len(parameters):
+            expected = ", ".join(f"{p.name}: {p.type.value}" for p in parameters)
+            self._problem(f"{node.function}({expected}) takes {len(parameters)} "
+                          f"argument{'s' if len(parameters) != 1 else ''}, "
+                          f"not {len(node.args)}", node)
+        for arg, parameter in zip(node.args, parameters):
+            self._expect(arg, parameter.type, variables, nonempty,
+                         f"argument {parameter.name!r} of {node.function}")
+        return Type.BOOL
+
+    def _compare(self, node: Compare, variables, nonempty) -> Type | None:
+        left = self._type(node.left, variables, nonempty)
+        right = self._type(node.right, variables, nonempty)
+        if left is None or right is None:
+            return Type.BOOL
+        if node.op in ("==", "!="):
+            if left is not right:
+                self._problem(f"cannot compare a {left.value} with a {right.value}", node)
+            elif left in (Type.RUN, Type.PILE, Type.GROUP):
+                self._problem(f"a {left.value} cannot be compared; compare its attributes",
+                              node)
+        elif left is not Type.INT or right is not Type.INT:
+            bad = left if left is not Type.INT else right
+            self._problem(f"'{node.op}' compares numbers, not a {bad.value}", node)
+        return Type.BOOL
+
+    def _quantifier(self, node: Quantifier, variables, nonempty) -> Type | None:
+        inner = dict(variables)
+        if isinstance(node.domain, Pairs):
+            self._expect(node.domain.run, Type.RUN, variables, nonempty,
+                         "the argument of pairs()")
+            if len(node.names) != 2:
+                self._problem("pairs() gives two cards at a time: name both, "
+                              "e.g. 'all below, above in pairs(run): …'", node)
+            for name in node.names:
+                inner[name] = Type.CARD
+        else:
+            assert isinstance(node.domain, Name)
+            if node.domain.id not in self.scope.groups:
+                self._unknown(node.domain.id, node.domain.span, "pile group",
+                              sorted(self.scope.groups))
+            if len(node.names) != 1:
+                self._problem("a quantifier over a pile group names one pile, "
+                              "e.g. 'all p in columns: …'", node)
+            for name in node.names:
+                inner[name] = Type.PILE
+        inner_nonempty = nonempty - set(node.names)
+        self._expect(node.body, Type.BOOL, inner, inner_nonempty,
+                     f"the body of '{node.kind}'")
+        return Type.BOOL
+
+
+def guarded_piles(node: Node, truth: bool) -> frozenset[str]:
+    """Pile variables known to be non-empty when ``node`` evaluates to ``truth``."""
+    if isinstance(node, Not):
+        return guarded_piles(node.operand, not truth)
+    if isinstance(node, Attribute) and node.name == "empty" and isinstance(node.value, Name):
+        return frozenset({node.value.id}) if not truth else frozenset()
+    if isinstance(node, BoolOp):
+        if (node.op == "and") == truth:  # all of the values have that truth
+            return frozenset().union(*(guarded_piles(value, truth) for value in node.values))
+        return frozenset()
+    if isinstance(node, Compare):
+        size, other, op = _size_comparison(node)
+        if size is not None and isinstance(other, Integer):
+            n = other.value
+            holds_nonempty = {"==": n >= 1, "!=": n == 0, ">": n >= 0, ">=": n >= 1,
+                              "<": False, "<=": False}
+            fails_nonempty = {"==": n == 0, "!=": n >= 1, "<": n <= 1, "<=": n == 0,
+                              ">": False, ">=": False}
+            table = holds_nonempty if truth else fails_nonempty
+            if table[op]:
+                return frozenset({size})
+    return frozenset()
+
+
+_MIRROR = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _size_comparison(node: Compare) -> tuple[str | None, Node, str]:
+    """For ``X.size OP n`` (either way round): (X, n-node, OP as if X.size is on the left)."""
+    for pile_side, other, op in ((node.left, node.right, node.op),
+                                 (node.right, node.left, _MIRROR[node.op])):
+        if (isinstance(pile_side, Attribute) and pile_side.name == "size"
+                and isinstance(pile_side.value, Name)):
+            return pile_side.value.id, other, op
+    return None, node, node.op
+
+
+def _text_of(node: Node) -> str:
+    if isinstance(node, Name):
+        return node.id
+    if isinstance(node, Attribute):
+        return f"{_text_of(node.value)}.{node.name}"
+    return "it"

@@ -1,0 +1,109 @@
+"""The rules of a variant in words, generated from its definition alone.
+
+Each rule is shown as written in the file, with the author's comment on the same line (or
+on the lines just above it) as its words: the variant file is the single source of truth,
+and nothing here is written per variant.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from patience.cards import RANK_CHARS
+from patience.definition import Rule
+from patience.source import Origin
+
+if TYPE_CHECKING:
+    from patience.variant import Group, Variant
+
+
+def comment_at(origin: Origin | None) -> str:
+    """The comment written after a value on its line, or on the comment lines above it."""
+    if origin is None:
+        return ""
+    text = origin.source.text
+    line_start = text.rfind("\n", 0, origin.start) + 1
+    line_end = text.find("\n", origin.end)
+    line_end = len(text) if line_end < 0 else line_end
+    rest = text[origin.end:line_end]
+    if "#" in rest:
+        return rest.split("#", 1)[1].strip()
+    above = []
+    position = line_start - 1
+    while position > 0:
+        previous_start = text.rfind("\n", 0, position) + 1
+        line = text[previous_start:position].strip()
+        if not line.startswith("#"):
+            break
+        above.append(line.lstrip("#").strip())
+        position = previous_start - 1
+    return " ".join(reversed(above))
+
+
+def _rule(label: str, rule: Rule) -> list[str]:
+    words = comment_at(rule.origin)
+    lines = [f"    {label}: {rule.text.strip()}"]
+    if words:
+        lines.append(f"      ({words})")
+    return lines
+
+
+def _range(group: Group) -> str:
+    names = group.pile_names
+    return names[0] if len(names) == 1 else f"{names[0]}-{names[-1]}"
+
+
+def rules_text(variant: Variant) -> str:
+    lines = [f"{variant.name} ({variant.id})", variant.description, ""]
+    ranks = RANK_CHARS[: variant.ranks]
+    deck = "one deck" if variant.decks == 1 else f"{variant.decks} decks"
+    lines.append(f"Cards: {deck}, {len(variant.deck)} cards, ranks {ranks[0]}-{ranks[-1]} "
+                 "(A=1 ... K=13) in suits C D H S, all face up.")
+    if variant.parameters:
+        shown = ", ".join(f"{k} = {str(v).lower()}" for k, v in variant.parameters.items())
+        lines.append(f"Parameters: {shown}")
+    lines += ["", "Piles (in a rule, 'pile' is the pile itself, 'run' the cards moving, "
+              "'source' the pile they come from):"]
+    for group in variant.groups:
+        head = f"  {group.name} ({_range(group)}): {group.count} pile{'s' if group.count > 1 else ''}"
+        if group.deal:
+            head += f", each dealt {group.deal} card{'s' if group.deal > 1 else ''} at the start"
+        lines.append(head + ".")
+        if group.target == "first":
+            lines.append(f"    A move to them is written '{group.id}' and goes to the first "
+                         "one that takes the cards.")
+        if group.removal == "forced":
+            lines.append("    Cards go to them by themselves, at once: after every move and "
+                         "every deal, pile by pile, until none is left (forced removal).")
+        lines += _rule("Cards may leave when", group.moves)
+        lines += _rule("Takes cards when", group.accepts)
+    lines.append("")
+    targets = [variant.pile_names[i] for i in variant.deal_targets]
+    if targets and variant.stock_size:
+        empty = "skipping empty piles" if variant.deal_skips_empty else "empty piles included"
+        lines.append(f"Stock: {variant.stock_size} cards. A deal ('d') gives one card to each "
+                     f"of {', '.join(targets)} in that order, {empty}: {variant.deals} deals, "
+                     "no redeal.")
+        if variant.deal_when.text.strip() != "true":
+            lines += _rule("A deal is allowed when", variant.deal_when)
+    else:
+        lines.append("Stock: none.")
+    lines.append("")
+    lines.append(f"Win: {variant.win.text.strip()}")
+    words = comment_at(variant.win.origin)
+    if words:
+        lines.append(f"  ({words})")
+    if variant.predicates:
+        lines += ["", "Definitions:"]
+        for name, predicate in variant.predicates.items():
+            parameters = ", ".join(f"{p.name}" if p.type.value == "card" or p.name == p.type.value
+                                   else f"{p.name}: {p.type.value}"
+                                   for p in predicate.signature.parameters)
+            lines.append(f"  {name}({parameters}) = {predicate.text.strip()}")
+            origin = predicate.origin[1] if isinstance(predicate.origin, tuple) else None
+            words = comment_at(origin)
+            if words:
+                lines.append(f"    ({words})")
+    lines += ["", "Moves are written 'd' (deal) or SOURCE:N-TARGET, e.g. "
+              f"'{variant.pile_names[0]}:1-{variant.pile_names[1]}'."]
+    return "\n".join(lines)

@@ -1,0 +1,268 @@
+"""The compiled :class:`Variant`, and finding variants by name, alias or path.
+
+A variant file compiles into one ``Variant``: its settings (pile groups, deal, win) plus the
+generated functions of ``patience.generator``. The kernel (``patience.game``), the solver,
+the player and the test battery only ever see this object; nothing outside the loader
+branches on a variant's name.
+
+>>> tabbycat = find_variant("tabbycat")
+>>> tabbycat.pile_names
+('c1', 'c2', 'c3', 'c4', 't', 'f1', 'f2', 'f3', 'f4')
+>>> game = tabbycat.deal(1)
+>>> game.text()
+'c:7D/9C/4D/8H t: f:/// s:8D5SJD6D…'
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import attrs
+
+from patience.cards import check_deck, new_deck, numbered_deck, parse_cards
+from patience.definition import Definition, GroupDefinition, Rule, load_definition, pile_names
+from patience.errors import UnknownVariantError, VariantError
+from patience.generator import Generated, build
+
+if TYPE_CHECKING:
+    from patience.game import Game
+
+
+@attrs.frozen
+class Group:
+    """One group of piles (columns, tail, foundations…) with its place in the pile list."""
+
+    name: str
+    id: str
+    indices: range
+    deal: int
+    target: str  # "each": a move names the pile; "first": it names the group
+    removal: str  # "optional" | "forced"
+    show: str  # "fan" | "stack"
+    moves: Rule
+    accepts: Rule
+    pile_names: tuple[str, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.indices)
+
+
+class Variant:
+    """A variant compiled from its definition. Load one with :func:`find_variant`."""
+
+    def __init__(self, definition: Definition, text: str, tabulate: bool = True) -> None:
+        self.definition = definition
+        self.text = text  # the file as written (a child file still names its parent)
+        self.id = definition.id
+        self.name = definition.name
+        self.aliases = definition.aliases
+        self.description = definition.description
+        self.sources = definition.sources
+        self.path = definition.path
+        self.decks = definition.decks
+        self.ranks = definition.ranks
+        self.parameters = definition.parameters
+        self.predicates = definition.predicates
+        self.deck = tuple(new_deck(self.decks, self.ranks))
+        groups = []
+        start = 0
+        for group in definition.groups:
+            indices = range(start, start + group.count)
+            groups.append(Group(group.name, group.id, indices, group.deal, group.target,
+                                group.removal, group.show, group.moves, group.accepts,
+                                tuple(pile_names(group))))
+            start += group.count
+        self.groups: tuple[Group, ...] = tuple(groups)
+        self.group_by_name = {group.name: group for group in groups}
+        self.pile_names: tuple[str, ...] = tuple(n for g in groups for n in g.pile_names)
+        self.pile_index = {pile: i for i, pile in enumerate(self.pile_names)}
+        self.group_of_pile: tuple[Group, ...] = tuple(g for g in groups for _ in g.indices)
+        self.deal_targets: tuple[int, ...] = self._deal_targets(definition)
+        self.deal_skips_empty = definition.stock.empty_piles == "skip"
+        self.layout_size = sum(g.deal * g.count for g in groups)
+        if self.layout_size > len(self.deck):
+            raise VariantError(f"the initial deal needs {self.layout_size} cards but the deck "
+                               f"has {len(self.deck)}", None)
+        self.stock_size = len(self.deck) - self.layout_size
+        self.win = definition.win
+        self.deal_when = definition.stock.deal_when
+        self.generated: Generated = build(
+            [(g.name, g.indices, g.moves.node, g.accepts.node, g.target, g.removal)
+             for g in groups],
+            dict(self.predicates), dict(self.parameters), self.deck,
+            self.deal_when.node, self.win.node, self.id, tabulate=tabulate)
+        # the fast interface used by the kernel, the solver and perft
+        self.generate_moves = self.generated.generate_moves
+        self.first_forced = self.generated.first_forced
+        self.can_deal = self.generated.can_deal
+        self.is_won = self.generated.is_won
+
+    @functools.cached_property
+    def card_attributes_read(self) -> frozenset[str]:
+        """Which card attributes ('rank', 'suit', 'color') any rule of the variant reads.
+
+        A solver may treat cards that agree on these as identical: a variant that never
+        reads suits plays the same with the suits relabelled.
+        """
+        from patience.language import Attribute, walk
+
+        nodes = [g.moves.node for g in self.groups] + [g.accepts.node for g in self.groups]
+        nodes += [self.win.node, self.deal_when.node]
+        nodes += [p.body for p in self.predicates.values()]
+        return frozenset(sub.name for node in nodes for sub in walk(node)
+                         if isinstance(sub, Attribute) and sub.name in ("rank", "suit", "color"))
+
+    def _deal_targets(self, definition: Definition) -> tuple[int, ...]:
+        targets: list[int] = []
+        for name in definition.stock.deals_to:
+            if name in self.group_by_name:
+                targets.extend(self.group_by_name[name].indices)
+            else:
+                targets.append(self.pile_index[name])
+        return tuple(targets)
+
+    def __repr__(self) -> str:
+        return f"<Variant {self.id!r} from {self.path}>"
+
+    @property
+    def rules_hash(self) -> str:
+        """A short hash of everything in the definition that affects play."""
+        return self.definition.rules_hash
+
+    @property
+    def deals(self) -> int:
+        """How many deals the stock makes when every deal target receives a card."""
+        per_deal = len(self.deal_targets)
+        return -(-self.stock_size // per_deal) if per_deal else 0
+
+    # -- starting games --
+
+    def deal(self, number: int) -> Game:
+        """The game of numbered deal ``number`` (RULES.md: SplitMix64 + Fisher–Yates)."""
+        from patience.game import Game
+
+        cards = numbered_deck(number, self.decks, self.ranks)
+        return Game.from_cards(self, cards, deal_number=number)
+
+    def deal_cards(self, cards: str | Sequence[str] | Sequence[int]) -> Game:
+        """The game dealt from an explicit card list, in dealing order."""
+        from patience.game import Game
+
+        if isinstance(cards, str) or (cards and isinstance(cards[0], str)):
+            values = parse_cards(cards)  # type: ignore[arg-type]
+        else:
+            values = list(cards)  # type: ignore[arg-type]
+        check_deck(values, self.decks, self.ranks)
+        return Game.from_cards(self, values)
+
+    def position(self, text: str) -> Game:
+        """The game at a position written in the one-line text form (see ``Game.text``)."""
+        from patience.game import Game
+
+        return Game.from_text(self, text)
+
+    def from_json(self, data: dict | str) -> Game:
+        from patience.game import Game
+
+        return Game.from_json(self, data)
+
+    def rules_text(self) -> str:
+        """The rules in words, generated from the definition."""
+        from patience.rulestext import rules_text
+
+        return rules_text(self)
+
+
+# --- finding variants ------------------------------------------------------------------
+
+
+def variants_directory() -> Path:
+    """The shipped variant files: inside the installed package, or the repository's."""
+    packaged = resources.files("patience").joinpath("variants")
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent / "variants"
+
+
+@functools.cache
+def _shipped() -> dict[str, Path]:
+    """Every name and alias of the shipped variants, lower-cased, to its file."""
+    import yaml
+
+    names: dict[str, Path] = {}
+    for path in sorted(variants_directory().glob("*.yaml")):
+        names[path.stem.lower()] = path
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError:
+            continue
+        if isinstance(data, dict):
+            for alias in [data.get("id"), *(data.get("aliases") or [])]:
+                if isinstance(alias, str):
+                    names.setdefault(alias.lower(), path)
+    return names
+
+
+def shipped_variants() -> list[str]:
+    """The ids of the shipped variants (file names without .yaml), sorted."""
+    return sorted(path.stem for path in variants_directory().glob("*.yaml"))
+
+
+def resolve(name_or_path: str, directory: Path | None = None) -> Path:
+    """The file a variant name, alias or path refers to; UnknownVariantError otherwise."""
+    looks_like_path = name_or_path.endswith((".yaml", ".yml")) or "/" in name_or_path
+    if looks_like_path:
+        candidates = [Path(name_or_path)]
+        if directory is not None and not Path(name_or_path).is_absolute():
+            candidates.insert(0, directory / name_or_path)
+        for candidate in candidates:
+            if candidate.is_file():
+                return candidate
+        raise UnknownVariantError(f"no variant file at {name_or_path!r}")
+    shipped = _shipped()
+    path = shipped.get(name_or_path.lower())
+    if path is None:
+        import difflib
+
+        close = difflib.get_close_matches(name_or_path.lower(), list(shipped), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise UnknownVariantError(
+            f"unknown variant {name_or_path!r}{hint} (shipped: {', '.join(shipped_variants())};"
+            " or give the path of a .yaml file)")
+    return path
+
+
+@functools.lru_cache(maxsize=64)
+def _load(path: Path, text: str, tabulate: bool) -> Variant:
+    definition = load_definition(path, lambda name, directory: resolve(name, directory), text)
+    return Variant(definition, text, tabulate=tabulate)
+
+
+def find_variant(name_or_path: str | Path, *, tabulate: bool = True) -> Variant:
+    """The compiled variant for a shipped name or alias (case-insensitive) or a file path.
+
+    Raises UnknownVariantError for a name that is not shipped and no file, and
+    VariantError (with file, line and column) for a file that is wrong.
+    """
+    path = resolve(str(name_or_path))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise UnknownVariantError(f"cannot read {str(path)!r}: {error.strerror}") from None
+    return _load(path, text, tabulate)
+
+
+def load_variant_text(text: str, path: str = "<text>") -> Variant:
+    """Compile a variant from its file content (e.g. sent to a worker process)."""
+    definition = load_definition(Path(path), lambda name, directory: resolve(name, directory),
+                                 text)
+    return Variant(definition, text)
+
+
+def group_definitions(variant: Variant) -> tuple[GroupDefinition, ...]:
+    return variant.definition.groups
