@@ -32,7 +32,7 @@ from patience.language import (
 )
 from patience.source import Item, Mapping, Origin, Scalar, Sequence, read_yaml
 
-RESERVED_IDS = frozenset({"d"})
+RESERVED_IDS = frozenset({"d", "s"})  # the deal move and the stock in position text
 IDENTITY_KEYS = ("id", "aliases")  # never inherited through 'extends'
 
 
@@ -190,6 +190,13 @@ class _Validator:
 
     # -- helpers --
 
+    def _order(self, error: VariantError) -> tuple:
+        """This file's errors first, in line order; then those found in parent files."""
+        location = error.location
+        if location is None:
+            return (1, "", 0, 0)
+        return (location.path != self.path, location.path, location.line, location.column)
+
     def error(self, message: str, origin: Origin | None) -> None:
         self.errors.append(VariantError(message, origin.location() if origin else None))
 
@@ -325,6 +332,7 @@ class _Validator:
         win = self.parse(win_text, win_origin, "win")
         self.check(win, base)
         if self.errors:
+            self.errors.sort(key=self._order)
             raise self.errors[0] if len(self.errors) == 1 else VariantErrors(self.errors)
         assert win is not None
         flat = _plain(top)
@@ -375,14 +383,19 @@ class _Validator:
                 continue
             signatures[signature.name] = (signature, key, key_origin, text, origin)
         parsed: dict[str, Predicate] = {}
+        broken: set[str] = set()
         for pname, (signature, key, key_origin, text, origin) in signatures.items():
             rule = self.parse(text, origin, f"predicate {pname}")
-            if rule is not None:
-                parsed[pname] = Predicate(signature, rule.node, text, (origin, key_origin))
+            if rule is None:  # reported; a stand-in keeps calls to it from cascading
+                broken.add(pname)
+                rule = Rule("true", parse_expression("true"), origin, f"predicate {pname}")
+            parsed[pname] = Predicate(signature, rule.node, rule.text, (origin, key_origin))
         scope = Scope(constants={k: (Type.BOOL if isinstance(v, bool) else Type.INT, v)
                                  for k, v in parameters.items()},
                       groups=frozenset(group_names), predicates=parsed, variables={})
         for pname, predicate in parsed.items():
+            if pname in broken:
+                continue
             variables = {p.name: p.type for p in predicate.signature.parameters}
             rule = Rule(predicate.text, predicate.body, predicate.origin[0], f"predicate {pname}")
             self.check(rule, scope.with_variables(variables))

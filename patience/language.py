@@ -406,7 +406,7 @@ class Checker:
     def check(self, node: Node, expected: Type = Type.BOOL) -> list[Problem]:
         found = self._type(node, self.scope.variables, frozenset(self.scope.nonempty))
         if found is not None and found is not expected:
-            self._problem(f"this is a {found.value}, but a {expected.value} is needed here",
+            self._problem(f"this is {article(found.value)}, but {article(expected.value)} is needed here",
                           node)
         return self.problems
 
@@ -417,7 +417,7 @@ class Checker:
     def _expect(self, node: Node, expected: Type, variables, nonempty, what: str) -> None:
         found = self._type(node, variables, nonempty)
         if found is not None and found is not expected:
-            self._problem(f"{what} must be a {expected.value}, not a {found.value}", node)
+            self._problem(f"{what} must be {article(expected.value)}, not {article(found.value)}", node)
 
     def _type(self, node: Node, variables: Mapping[str, Type],
               nonempty: frozenset[str]) -> Type | None:
@@ -503,10 +503,10 @@ class Checker:
         fields = ATTRIBUTES.get(owner, {})
         if node.name not in fields:
             if fields:
-                self._problem(f"a {owner.value} has no attribute {node.name!r}; it has "
+                self._problem(f"{article(owner.value)} has no attribute {node.name!r}; it has "
                               f"{', '.join(fields)}", node)
             else:
-                self._problem(f"a {owner.value} has no attributes", node)
+                self._problem(f"{article(owner.value)} has no attributes", node)
             return None
         if owner is Type.PILE and node.name in ("top", "bottom"):
             if not (isinstance(node.value, Name) and node.value.id in nonempty):
@@ -542,13 +542,13 @@ class Checker:
             return Type.BOOL
         if node.op in ("==", "!="):
             if left is not right:
-                self._problem(f"cannot compare a {left.value} with a {right.value}", node)
+                self._problem(f"cannot compare {article(left.value)} with {article(right.value)}", node)
             elif left in (Type.RUN, Type.PILE, Type.GROUP):
-                self._problem(f"a {left.value} cannot be compared; compare its attributes",
+                self._problem(f"{article(left.value)} cannot be compared; compare its attributes",
                               node)
         elif left is not Type.INT or right is not Type.INT:
             bad = left if left is not Type.INT else right
-            self._problem(f"'{node.op}' compares numbers, not a {bad.value}", node)
+            self._problem(f"'{node.op}' compares numbers, not {article(bad.value)}", node)
         return Type.BOOL
 
     def _quantifier(self, node: Quantifier, variables, nonempty) -> Type | None:
@@ -575,6 +575,11 @@ class Checker:
         self._expect(node.body, Type.BOOL, inner, inner_nonempty,
                      f"the body of '{node.kind}'")
         return Type.BOOL
+
+
+def article(word: str) -> str:
+    """'a card', 'an int'."""
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
 
 
 def guarded_piles(node: Node, truth: bool) -> frozenset[str]:

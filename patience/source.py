@@ -123,6 +123,8 @@ def read_yaml(path: str, text: str) -> Item:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "not valid YAML"
         location = source.location(mark.index) if mark is not None else None
+        if "mapping values are not allowed" in problem:
+            problem += " (a value that contains ': ' must be quoted, e.g. \"all a, b in …: …\")"
         raise VariantError(f"not valid YAML: {problem}", location) from None
     except yaml.YAMLError as error:
         raise VariantError(f"not valid YAML: {error}", source.location(0)) from None

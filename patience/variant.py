@@ -134,6 +134,17 @@ class Variant:
         """A short hash of everything in the definition that affects play."""
         return self.definition.rules_hash
 
+    def flat_text(self) -> str:
+        """The whole definition as one self-contained YAML text (parents merged in).
+
+        ``load_variant_text(variant.flat_text())`` compiles the same rules (same
+        ``rules_hash``) without needing the parent files: this is what to send to a worker.
+        """
+        import yaml
+
+        return yaml.safe_dump(self.definition.flat, sort_keys=False, allow_unicode=True,
+                              width=1000)
+
     @property
     def deals(self) -> int:
         """How many deals the stock makes when every deal target receives a card."""
