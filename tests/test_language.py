@@ -1,0 +1,155 @@
+"""The rule language: parsing, checking and compiling expressions."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import patience
+from patience.errors import VariantError
+from patience.language import (
+    BoolOp,
+    Checker,
+    ParseError,
+    Quantifier,
+    Scope,
+    Type,
+    parse_expression,
+    parse_signature,
+)
+from patience.variant import find_variant
+
+SCOPE = Scope(constants={"wrap": (Type.BOOL, True)}, groups=frozenset({"columns", "tail"}),
+              predicates={}, variables={"pile": Type.PILE, "run": Type.RUN,
+                                        "source": Type.PILE},
+              nonempty=frozenset({"source"}))
+
+
+def problems(text: str) -> list[tuple[str, str]]:
+    """(message, the quoted text under the caret) for each problem found."""
+    return [(p.message, text[p.span[0]:p.span[1]])
+            for p in Checker(SCOPE).check(parse_expression(text))]
+
+
+def test_and_or_chains_flatten_and_keep_spans():
+    node = parse_expression("pile.empty or run.size == 1 or source in columns")
+    assert isinstance(node, BoolOp) and node.op == "or" and len(node.values) == 3
+    text = "pile.empty or run.size == 1 or source in columns"
+    assert [text[v.span[0]:v.span[1]] for v in node.values] == [
+        "pile.empty", "run.size == 1", "source in columns"]
+
+
+def test_quantifier_over_pairs_parses_names_and_body():
+    node = parse_expression("all below, above in pairs(run): above.rank < below.rank")
+    assert isinstance(node, Quantifier)
+    assert (node.kind, node.names) == ("all", ("below", "above"))
+
+
+def test_keywords_are_not_names_but_longer_names_are():
+    assert problems("android and not pile.empty")[0][0].startswith("unknown name 'android'")
+    with pytest.raises(ParseError):
+        parse_expression("pile.empty and")
+
+
+@pytest.mark.parametrize("text, message, under", [
+    ("pile.sise == 1", "a pile has no attribute 'sise'; it has empty, size, top, bottom",
+     "pile.sise"),
+    ("run.bottom.rank == H", "cannot compare an int with a suit", "run.bottom.rank == H"),
+    ("run.size", "this is an int, but a bool is needed here", "run.size"),
+    ("pile.top.rank == K", "pile.top is read where pile may be empty; check it first, "
+     "e.g. 'pile.empty or …' or 'not pile.empty and …'", "pile.top"),
+    ("colums", "unknown name 'colums'; did you mean 'columns'?", "colums"),
+    ("source in colums", "unknown pile group 'colums'; did you mean 'columns'?",
+     "source in colums"),
+    ("run.size % run.size == 0", "the right side of '%' must be a constant (a number, a "
+     "rank name or a parameter)", "run.size"),
+    ("run < pile", "'<' compares numbers, not a run", "run < pile"),
+    ("all p in columns: p.size", "the body of 'all' must be a bool, not an int", "p.size"),
+])
+def test_checker_reports_the_problem_and_where(text, message, under):
+    assert problems(text) == [(message, under)]
+
+
+@pytest.mark.parametrize("text", [
+    "pile.empty or pile.top.rank == K",
+    "not pile.empty and pile.top.rank == K",
+    "pile.size > 0 and pile.bottom.rank == K",
+    "pile.size >= 1 and pile.top.rank == K",
+    "source.top.rank == K",  # the source of a move always holds the run
+    "all p in columns: p.empty or p.top.rank == K",
+])
+def test_guarded_reads_of_top_are_accepted(text):
+    assert problems(text) == []
+
+
+def test_unguarded_read_inside_a_quantifier_is_rejected():
+    assert problems("all p in columns: p.top.rank == K")[0][1] == "p.top"
+
+
+def test_parameter_types_come_from_names_or_annotations():
+    signature = parse_signature("f(run, pile, base, n: int)")
+    assert [p.type for p in signature.parameters] == [Type.RUN, Type.PILE, Type.CARD, Type.INT]
+    with pytest.raises(ParseError, match="unknown parameter type 'runn'"):
+        parse_signature("f(r: runn)")
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return str(path)
+
+
+def test_a_false_parameter_folds_away(tmp_path):
+    # with wrap false the King-on-Ace clause is gone from the table, not tested per move
+    nowrap = find_variant("tabbycat-nowrap")
+    king, ace = 13 * 4, 1 * 4
+    table = nowrap.generated.generate_moves.__globals__["T0"]
+    assert table[king][ace] is False
+    assert find_variant("tabbycat").generated.generate_moves.__globals__["T0"][king][ace]
+
+
+def test_recursive_predicates_are_rejected(tmp_path):
+    path = write(tmp_path, "loop.yaml", """\
+        extends: tabbycat
+        id: loop
+        predicates:
+          a(card): b(card)
+          b(card): a(card)
+    """)
+    with pytest.raises(VariantError, match="calls itself"):
+        find_variant(path)
+
+
+def test_inlining_does_not_capture_argument_names(tmp_path):
+    # q's quantifier binds 'above'; the caller passes its own 'above' as q's card. With
+    # capture, q would compare each card with itself and always hold, so a run of three
+    # could never move; correctly, q(8, 9 8 7) is false (8 <= 7 fails) and it may move.
+    path = write(tmp_path, "capture.yaml", """\
+        extends: tabbycat
+        id: capture
+        predicates:
+          q(card, run): "all below, above in pairs(run): card.rank <= above.rank"
+        piles:
+          columns:
+            moves: "in_sequence(run) and (run.size <= 2 or not (all below, above in pairs(run): q(above, run)))"
+    """)
+    variant = find_variant(path)
+    rest = [c for c in variant.deck if c not in (9 * 4, 8 * 4, 7 * 4)]
+    from patience.cards import card_code
+    game = variant.position("c:9C8C7C/// t: f:/// s:" + "".join(card_code(c) for c in rest))
+    moves = {game.notation(m) for m in game.generate_moves()}
+    assert {"c1:3-c2", "c1:2-c2", "c1:1-c2"} <= moves
+
+
+def test_generated_code_holds_no_user_identifiers():
+    variant = find_variant("tabbycat")
+    source = variant.generated.source
+    for name in ("goes_on", "in_sequence", "complete_set", "wrap", "columns", "foundations"):
+        assert name not in source
+    assert "eval" not in source and "exec" not in source
+
+
+def test_every_shipped_variant_reads_only_ranks():
+    for name in patience.shipped_variants():
+        assert find_variant(name).card_attributes_read == {"rank"}
