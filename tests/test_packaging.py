@@ -1,0 +1,21 @@
+"""The built wheel carries the shipped variants, the grammar and the type marker."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_wheel_contains_the_variant_files_and_the_grammar(tmp_path):
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
+                    str(tmp_path), str(ROOT)], check=True, capture_output=True)
+    (wheel,) = tmp_path.glob("patience-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    shipped = {f"patience/variants/{p.name}" for p in (ROOT / "variants").glob("*.yaml")}
+    assert len(shipped) == 8
+    assert shipped <= names
+    assert {"patience/rules.lark", "patience/py.typed"} <= names
