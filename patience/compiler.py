@@ -333,7 +333,14 @@ class Compiler:
             inner = {**bindings, below: Code(name(below_name)), above: Code(name(above_name))}
             body = self.expression(node.body, inner)
             if isinstance(body, ast.Constant):
-                return Const(bool(body.value))
+                # the answer for a run with no pairs (one card) is all: true, any: false
+                if bool(body.value) == (node.kind == "all"):
+                    return Const(bool(body.value))
+                if isinstance(run.count, int):
+                    return Const((run.count >= 2) == (node.kind == "any"))
+                has_pairs = ast.Compare(as_expr(run.count), [ast.GtE()], [constant(2)])
+                return Code(has_pairs if node.kind == "any"
+                            else ast.UnaryOp(ast.Not(), has_pairs))
             # zip(cards[-k:], cards[-k+1:]) written with len() so that k == 1 gives no pairs
             size = call("len", run.cards)
             start = ast.BinOp(size, ast.Sub(), as_expr(run.count))

@@ -20,6 +20,9 @@ import attrs
 
 from patience.errors import VariantError, VariantErrors
 from patience.language import (
+    BUILTIN_CONSTANTS,
+    CONTEXT_VARIABLES,
+    KEYWORDS,
     Checker,
     Node,
     ParseError,
@@ -324,9 +327,15 @@ class _Validator:
                                      parameters, group_names)
         base = Scope(constants={k: (Type.BOOL if isinstance(v, bool) else Type.INT, v)
                                 for k, v in parameters.items()},
-                     groups=frozenset(group_names), predicates=predicates, variables={})
+                     groups=frozenset(group_names), predicates=predicates, variables={},
+                     broken=getattr(self, "broken_predicates", frozenset()))
+        for clash in sorted(set(parameters) & set(group_names)):
+            self.error(f"parameter {clash!r} has the name of a pile group",
+                       top.items["parameters"].keys[clash])  # type: ignore[union-attr]
         groups = self.groups(groups_item, base) if groups_item else ()
-        stock = self.stock(self.mapping(top.items.get("stock"), "stock"), groups, base)
+        stock = self.stock(self.mapping(top.items.get("stock"), "stock"), groups, base,
+                           group_names)
+        self.check_sizes(top, groups, stock, decks, ranks)
         win_text, win_origin = self.expression_text(
             self.required(top, "win", "a variant file"), "win", "false")
         win = self.parse(win_text, win_origin, "win")
@@ -346,6 +355,12 @@ class _Validator:
         for key, value in item.items.items():
             if not key.isidentifier():
                 self.error(f"parameter name {key!r} is not a name", item.keys[key])
+            elif key in KEYWORDS or key in BUILTIN_CONSTANTS or key in CONTEXT_VARIABLES:
+                kind = ("a word of the rule language" if key in KEYWORDS else
+                        "a built-in constant" if key in BUILTIN_CONSTANTS else
+                        "a variable every rule sees")
+                self.error(f"parameter name {key!r} is {kind}; choose another name",
+                           item.keys[key])
             elif not isinstance(value, Scalar) or value.tag not in ("int", "bool"):
                 self.error(f"parameter {key!r} must be true, false or a whole number",
                            value.origin)
@@ -363,6 +378,7 @@ class _Validator:
         if item is None:
             return predicates
         signatures: dict[str, tuple[Signature, str, Origin, str, Origin | None]] = {}
+        unreadable: set[str] = set()
         for key, value in item.items.items():
             key_origin = item.keys[key]
             try:
@@ -371,6 +387,7 @@ class _Validator:
                 self.errors.append(VariantError(
                     f"a predicate is written 'name(a, b: type): expression': {error.message}",
                     key_origin.location_of_span(key, error.span)))
+                unreadable.add(key.split("(", 1)[0].strip())
                 continue
             text, origin = self.expression_text(value, f"predicate {signature.name}", "false")
             if signature.name in signatures:
@@ -390,9 +407,11 @@ class _Validator:
                 broken.add(pname)
                 rule = Rule("true", parse_expression("true"), origin, f"predicate {pname}")
             parsed[pname] = Predicate(signature, rule.node, rule.text, (origin, key_origin))
+        self.broken_predicates = frozenset(broken | unreadable)
         scope = Scope(constants={k: (Type.BOOL if isinstance(v, bool) else Type.INT, v)
                                  for k, v in parameters.items()},
-                      groups=frozenset(group_names), predicates=parsed, variables={})
+                      groups=frozenset(group_names), predicates=parsed, variables={},
+                      broken=self.broken_predicates)
         for pname, predicate in parsed.items():
             if pname in broken:
                 continue
@@ -452,8 +471,22 @@ class _Validator:
             self.error("piles must define at least one pile group", item.origin)
         return tuple(groups)
 
+    def check_sizes(self, top: Mapping, groups: tuple[GroupDefinition, ...],
+                    stock: StockDefinition, decks: int, ranks: int) -> None:
+        deck = decks * 4 * ranks
+        layout = sum(group.count * group.deal for group in groups)
+        piles = top.items.get("piles")
+        where = piles.origin if piles is not None else top.origin
+        if layout > deck:
+            self.error(f"the initial deal needs {layout} cards but the deck has {deck}", where)
+        elif layout < deck and not stock.deals_to and groups:
+            stock_item = top.items.get("stock")
+            self.error(f"{deck - layout} cards are left for the stock, but no stock.deals_to "
+                       "says which piles a deal feeds", stock_item.origin if stock_item
+                       else where)
+
     def stock(self, item: Mapping | None, groups: tuple[GroupDefinition, ...],
-              base: Scope) -> StockDefinition:
+              base: Scope, group_names: tuple[str, ...] = ()) -> StockDefinition:
         if item is None:
             return StockDefinition((), "include", Rule("true", parse_expression("true"),
                                                        None, "stock.deal_when"))
@@ -461,6 +494,8 @@ class _Validator:
         targets = self.strings(item.items.get("deals_to"), "stock.deals_to")
         known = {g.name for g in groups} | _pile_ids(groups)
         for target in targets:
+            if target in group_names:  # a group that failed to read is reported already
+                continue
             if target not in known and groups:
                 close = difflib.get_close_matches(target, sorted(known), n=1)
                 hint = f"; did you mean {close[0]!r}?" if close else ""

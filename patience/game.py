@@ -348,7 +348,8 @@ class Game:
             values = fields.pop(group.id).split("/")
             if len(values) != group.count:
                 raise PositionError(f"position {text!r}: {group.id}: has {len(values)} "
-                                    f"piles; the {group.name} have {group.count}")
+                                    f"pile{'s' if len(values) != 1 else ''}; the {group.name} "
+                                    f"have {group.count}")
             piles.extend(_cards(value, text) for value in values)
         stock = list(reversed(_cards(fields.pop("s", ""), text)))
         if fields:

@@ -272,7 +272,13 @@ class _ToAst(Transformer):
 _EXPECTED_WORDS = {
     "RPAR": "')'", "LPAR": "'('", "NAME": "a name", "INT": "a number", "COLON": "':'",
     "COMMA": "','", "DOT": "'.'", "COMPARE": "a comparison", "$END": "the end",
+    "ADD": "'+' or '-'", "MULTIPLY": "'*', '//' or '%'", "QUANTIFIER": "'all' or 'any'",
+    "MINUS": "'-'", "AND": "'and'", "OR": "'or'", "NOT": "'not'", "IN": "'in'",
 }
+
+# Words a variant file may not use as a parameter name.
+KEYWORDS = frozenset({"and", "or", "not", "in", "all", "any", "true", "false", "pairs"})
+CONTEXT_VARIABLES = frozenset({"pile", "run", "source"})
 
 
 def _describe_expected(expected: set[str]) -> str:
@@ -383,6 +389,7 @@ class Scope:
     predicates: Mapping[str, Predicate]
     variables: Mapping[str, Type]  # e.g. pile, run, source
     nonempty: frozenset[str] = frozenset()  # pile variables that are never empty
+    broken: frozenset[str] = frozenset()  # predicates whose definition failed to read
 
     def with_variables(self, variables: Mapping[str, Type],
                        nonempty: frozenset[str] = frozenset()) -> Scope:
@@ -443,9 +450,13 @@ class Checker:
                          f"the left side of '{node.op}'")
             self._expect(node.right, Type.INT, variables, nonempty,
                          f"the right side of '{node.op}'")
-            if node.op in ("%", "//") and not self._is_constant(node.right, variables):
-                self._problem(f"the right side of '{node.op}' must be a constant "
-                              "(a number, a rank name or a parameter)", node.right)
+            if node.op in ("%", "//"):
+                if not self._is_constant(node.right, variables):
+                    self._problem(f"the right side of '{node.op}' must be a constant "
+                                  "(a number, a rank name or a parameter)", node.right)
+                elif self._constant_value(node.right) == 0:
+                    self._problem(f"division by zero: the right side of '{node.op}' is 0",
+                                  node.right)
             return Type.INT
         if isinstance(node, Compare):
             return self._compare(node, variables, nonempty)
@@ -464,6 +475,28 @@ class Checker:
         if isinstance(node, Quantifier):
             return self._quantifier(node, variables, nonempty)
         self._problem("this cannot be used here", node)
+        return None
+
+    def _constant_value(self, node: Node) -> object:
+        """The value of a constant int expression, or None if it cannot be worked out."""
+        if isinstance(node, Integer):
+            return node.value
+        if isinstance(node, Name):
+            if node.id in self.scope.constants:
+                return self.scope.constants[node.id][1]
+            return BUILTIN_CONSTANTS.get(node.id, (None, None))[1]
+        if isinstance(node, Negate):
+            value = self._constant_value(node.operand)
+            return -value if isinstance(value, int) else None
+        if isinstance(node, Arithmetic):
+            left, right = self._constant_value(node.left), self._constant_value(node.right)
+            if not isinstance(left, int) or not isinstance(right, int):
+                return None
+            if node.op in ("%", "//") and right == 0:
+                return None
+            return {"+": lambda: left + right, "-": lambda: left - right,
+                    "*": lambda: left * right, "//": lambda: left // right,
+                    "%": lambda: left % right}[node.op]()
         return None
 
     def _is_constant(self, node: Node, variables: Mapping[str, Type]) -> bool:
@@ -518,6 +551,10 @@ class Checker:
 
     def _call(self, node: Call, variables, nonempty) -> Type | None:
         predicate = self.scope.predicates.get(node.function)
+        if node.function in self.scope.broken:  # its definition is wrong, reported there
+            for arg in node.args:
+                self._type(arg, variables, nonempty)
+            return Type.BOOL
         if predicate is None:
             for arg in node.args:
                 self._type(arg, variables, nonempty)

@@ -57,8 +57,9 @@ def rules_text(variant: Variant) -> str:
     lines = [f"{variant.name} ({variant.id})", variant.description, ""]
     ranks = RANK_CHARS[: variant.ranks]
     deck = "one deck" if variant.decks == 1 else f"{variant.decks} decks"
+    values = "A=1 ... K=13" if variant.ranks == 13 else f"A=1 ... {ranks[-1]}={variant.ranks}"
     lines.append(f"Cards: {deck}, {len(variant.deck)} cards, ranks {ranks[0]}-{ranks[-1]} "
-                 "(A=1 ... K=13) in suits C D H S, all face up.")
+                 f"({values}) in suits C D H S, all face up.")
     if variant.parameters:
         shown = ", ".join(f"{k} = {str(v).lower()}" for k, v in variant.parameters.items())
         lines.append(f"Parameters: {shown}")
@@ -69,7 +70,7 @@ def rules_text(variant: Variant) -> str:
         if group.deal:
             head += f", each dealt {group.deal} card{'s' if group.deal > 1 else ''} at the start"
         lines.append(head + ".")
-        if group.target == "first":
+        if group.target == "first" and group.removal != "forced":
             lines.append(f"    A move to them is written '{group.id}' and goes to the first "
                          "one that takes the cards.")
         if group.removal == "forced":
@@ -82,8 +83,8 @@ def rules_text(variant: Variant) -> str:
     if targets and variant.stock_size:
         empty = "skipping empty piles" if variant.deal_skips_empty else "empty piles included"
         lines.append(f"Stock: {variant.stock_size} cards. A deal ('d') gives one card to each "
-                     f"of {', '.join(targets)} in that order, {empty}: {variant.deals} deals, "
-                     "no redeal.")
+                     f"of {', '.join(targets)} in that order, {empty}: {variant.deals} "
+                     f"deal{'s' if variant.deals != 1 else ''}, no redeal.")
         if variant.deal_when.text.strip() != "true":
             lines += _rule("A deal is allowed when", variant.deal_when)
     else:

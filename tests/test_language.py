@@ -153,3 +153,55 @@ def test_generated_code_holds_no_user_identifiers():
 def test_every_shipped_variant_reads_only_ranks():
     for name in patience.shipped_variants():
         assert find_variant(name).card_attributes_read == {"rank"}
+
+
+@pytest.mark.parametrize("rule, expected", [
+    # a one-card run has no pairs: 'any' over no pairs is false, 'all' is true
+    ("pile.empty and (any below, above in pairs(run): true)", set()),
+    ("pile.empty and source in columns and (all below, above in pairs(run): false)",
+     {"c1:1-t", "c2:1-t", "c3:1-t", "c4:1-t"}),
+])
+def test_quantifier_with_a_constant_body_respects_runs_without_pairs(tmp_path, rule, expected):
+    path = write(tmp_path, "constant.yaml", f"""\
+        extends: tabbycat
+        id: constant
+        piles:
+          tail:
+            accepts: "{rule}"
+    """)
+    game = find_variant(path).deal(1)
+    to_tail = {game.notation(m) for m in game.generate_moves() if game.notation(m).endswith("-t")}
+    assert to_tail == expected
+    for move in game.legal_moves:
+        assert game.explain(move) is None
+
+
+@pytest.mark.parametrize("fragment, message", [
+    ("piles:\n  columns:\n    accepts: \"pile.empty or pile.top.rank % 0 == 1\"\n",
+     "division by zero: the right side of '%' is 0"),
+    ("parameters:\n  zero: 0\npiles:\n  columns:\n    accepts: \"pile.empty or pile.top.rank // zero == 1\"\n",
+     "division by zero: the right side of '//' is 0"),
+    ("parameters:\n  K: 3\n", "parameter name 'K' is a built-in constant; choose another name"),
+    ("parameters:\n  pairs: 3\n", "parameter name 'pairs' is a word of the rule language"),
+    ("parameters:\n  columns: 3\n", "parameter 'columns' has the name of a pile group"),
+    ("stock:\n  deals_to: []\n", "48 cards are left for the stock, but no stock.deals_to"),
+])
+def test_loader_rejects(tmp_path, fragment, message):
+    path = write(tmp_path, "bad.yaml", "extends: tabbycat\nid: bad\n" + fragment)
+    with pytest.raises(VariantError) as caught:
+        find_variant(path)
+    assert message in str(caught.value)
+    assert "Traceback" not in str(caught.value)
+
+
+def test_a_broken_signature_does_not_cascade(tmp_path):
+    path = write(tmp_path, "sig.yaml", """\
+        extends: tabbycat
+        id: sig
+        predicates:
+          "goes_on(card, base: deck)": card.rank == base.rank - 1
+    """)
+    with pytest.raises(VariantError) as caught:
+        find_variant(path)
+    assert "unknown parameter type 'deck'" in str(caught.value)
+    assert "unknown predicate" not in str(caught.value)

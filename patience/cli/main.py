@@ -55,8 +55,9 @@ def check(file: str) -> None:
         click.echo(f"error: {error}", err=True)
         sys.exit(1)
     piles = ", ".join(f"{g.count} {g.name}" for g in variant.groups)
+    deals = f"{variant.deals} deal{'s' if variant.deals != 1 else ''}"
     click.echo(f"{file}: ok: {variant.id} ({variant.name}): {len(variant.deck)} cards, "
-               f"{piles}, {variant.deals} deals, rules hash {variant.rules_hash}")
+               f"{piles}, {deals}, rules hash {variant.rules_hash}")
 
 
 @main.command()
