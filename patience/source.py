@@ -123,6 +123,11 @@ def read_yaml(path: str, text: str) -> Item:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "not valid YAML"
         location = source.location(mark.index) if mark is not None else None
+        context = error.context_mark
+        if context is not None and mark is not None and context.index != mark.index \
+                and error.context:
+            where = source.location(context.index)
+            problem += f" ({error.context} at line {where.line}, column {where.column})"
         if "mapping values are not allowed" in problem:
             problem += " (a value that contains ': ' must be quoted, e.g. \"all a, b in …: …\")"
         raise VariantError(f"not valid YAML: {problem}", location) from None

@@ -9,8 +9,8 @@ branches on a variant's name.
 >>> tabbycat.pile_names
 ('c1', 'c2', 'c3', 'c4', 't', 'f1', 'f2', 'f3', 'f4')
 >>> game = tabbycat.deal(1)
->>> game.text()
-'c:7D/9C/4D/8H t: f:/// s:8D5SJD6D…'
+>>> game.text()[:36]
+'c:7D/9C/4D/8H t: f:/// s:8D5SJD6D9SJ'
 """
 
 from __future__ import annotations
