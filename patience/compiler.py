@@ -69,6 +69,7 @@ class Pile:
     cards: ast.expr
     index: ast.expr | None
     group: str | None
+    top: ast.expr | None = None  # a local already holding the top card, where known non-empty
 
 
 @attrs.frozen
@@ -229,6 +230,8 @@ class Compiler:
                 return Code(ast.UnaryOp(ast.Not(), cards))
             if node.name == "size":
                 return Code(call("len", cards))
+            if node.name == "top" and owner.top is not None:
+                return Code(owner.top)
             return Code(subscript(cards, -1 if node.name == "top" else 0))
         if isinstance(owner, Run):
             if node.name == "size":

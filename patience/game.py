@@ -63,7 +63,7 @@ class Game:
         self.piles = piles
         self.stock = stock  # the next card to deal is stock[-1]
         self.deal_number = deal_number
-        self.move_stack: list[Move] = []
+        self._moves: list[tuple[int, int, int]] = []  # as pushed (Moves or plain tuples)
         self._undo: list[tuple[Any, ...]] = []
         self._initial = (tuple(map(tuple, piles)), tuple(stock))
 
@@ -92,7 +92,7 @@ class Game:
         """An independent copy of the position and its move stack."""
         other = Game(self.variant, [list(p) for p in self.piles], list(self.stock),
                      self.deal_number)
-        other.move_stack = list(self.move_stack)
+        other._moves = list(self._moves)
         other._undo = list(self._undo)
         other._initial = self._initial
         return other
@@ -103,6 +103,14 @@ class Game:
         return Game(self.variant, [list(p) for p in piles], list(stock), self.deal_number)
 
     # -- moves --
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves made since the start, oldest first."""
+        return [Move(*move) for move in self._moves]
+
+    def moves_made(self) -> int:
+        return len(self._moves)
 
     def generate_moves(self) -> list[tuple[int, int, int]]:
         """The legal moves as plain tuples (the fast path used by perft and the solver)."""
@@ -145,31 +153,38 @@ class Game:
         piles = self.piles
         source, count, target = move
         if source < 0:
-            received = self._deal()
+            received: tuple[int, ...] | None = self._deal()
         else:
             pile = piles[source]
             cut = len(pile) - count
             piles[target].extend(pile[cut:])
             del pile[cut:]
             received = None
-        forced: list[tuple[int, int, int]] = []
-        self._settle(forced)
-        self.move_stack.append(Move(*move))
+        if self.variant.first_forced is None:
+            forced: list[tuple[int, int, int]] | tuple[()] = ()
+        else:
+            forced = []
+            self._settle(forced)
+        self._moves.append(move)
         self._undo.append((received, forced))
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
-        move = self.move_stack.pop()
+        move = self._moves.pop()
         received, forced = self._undo.pop()
         piles = self.piles
-        for source, count, target in reversed(forced):
-            self._move_back(source, count, target)
-        if move.source < 0:
+        for forced_move in reversed(forced):
+            self._move_back(*forced_move)
+        source, count, target = move
+        if source < 0:
             for index in reversed(received):
                 self.stock.append(piles[index].pop())
         else:
-            self._move_back(*move)
-        return move
+            pile = piles[target]
+            cut = len(pile) - count
+            piles[source].extend(pile[cut:])
+            del pile[cut:]
+        return move if type(move) is Move else Move(*move)
 
     def _move_back(self, source: int, count: int, target: int) -> None:
         pile = self.piles[target]

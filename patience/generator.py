@@ -45,7 +45,17 @@ from patience.compiler import (
     name,
     subscript,
 )
-from patience.language import Attribute, Compare, Name, Node, Pairs, Quantifier, walk
+from patience.language import (
+    Attribute,
+    BoolOp,
+    Compare,
+    Name,
+    Node,
+    Pairs,
+    Quantifier,
+    guarded_piles,
+    walk,
+)
 
 DEAL = (-1, 0, -1)
 
@@ -60,6 +70,16 @@ class GroupPlan:
     accepts: Node  # inlined
     first: bool  # moves to it land on the first pile that accepts
     forced: bool
+
+
+@attrs.frozen
+class _Pairing:
+    """One source group sending runs to one target group, with the target's rule split up."""
+
+    target: GroupPlan
+    fixed: Node | None  # E of a 'run.size == E' conjunct of the target's accepts rule
+    hoisted: list[Node]  # conjuncts that do not read the receiving pile
+    per_pile: list[Node]  # conjuncts that do
 
 
 @attrs.frozen
@@ -153,49 +173,48 @@ class Generator:
 
     def _source_loop(self, out: _Writer, source: GroupPlan, targets: list[GroupPlan],
                      found: Callable[[_Writer, GroupPlan], None]) -> bool:
-        """Write the loop over one source group's piles; False when it can give nothing."""
+        """Write the code for one source group's piles; False when it can give nothing."""
         gives = conjuncts(source.moves)
         scans = [node for node in gives if _is_scan(node)]
-        fixed = next((e for e in map(lambda n: _fixed_size(n, ("run",)), gives) if e), None)
+        fixed = next((e for e in (_fixed_size(n, ("run",)) for n in gives) if e is not None),
+                     None)
         rest = [node for node in gives if node not in scans
                 and (fixed is None or _fixed_size(node, ("run",)) is not fixed)]
-        source_bindings = self._bindings(source, None)
-        rest_expr = self._expr(rest, source_bindings)
-        if is_false(rest_expr):
+        if is_false(self._expr(rest, self._bindings(source, None))):
             return False
         pairings = []
         for target in targets:
+            if target is source and len(target.indices) == 1:
+                continue  # a single pile never moves onto itself
             accepts = conjuncts(target.accepts)
             target_fixed = next((e for e in (_fixed_size(n, ("run", "pile")) for n in accepts)
                                  if e is not None), None)
             others = [n for n in accepts if target_fixed is None
                       or _fixed_size(n, ("run", "pile")) is not target_fixed]
-            hoisted = [n for n in others if not _mentions(n, "pile")]
-            per_pile = [n for n in others if _mentions(n, "pile")]
             bindings = self._bindings(source, target)
-            guard_parts = []
-            if target_fixed is not None:
-                size = self.compiler.expression(target_fixed, bindings)
-                guard_parts.append(ast.Compare(name("k"), [ast.Eq()], [size]))
-            hoisted_expr = self._expr(hoisted, bindings)
-            if is_false(hoisted_expr):
-                continue
-            per_pile_expr = self._expr(per_pile, bindings)
-            if is_false(per_pile_expr):
-                continue
-            if not is_true(hoisted_expr):
-                guard_parts.append(hoisted_expr)
-            pairings.append((target, conjunction(guard_parts), per_pile_expr))
+            if any(is_false(self._expr([n], bindings)) for n in others):
+                continue  # e.g. 'source in columns' for a source that is not a column
+            pairings.append(_Pairing(target, target_fixed,
+                                     [n for n in others if not _mentions(n, "pile")],
+                                     [n for n in others if _mentions(n, "pile")]))
         if not pairings:
             return False
 
         lo, hi = source.indices.start, source.indices.stop
-        out.line(f"for s in range({lo}, {hi}):")
-        out.indent()
-        out.line("src = piles[s]")
-        out.line("n = len(src)")
-        out.line("if not n:")
-        out.line("    continue")
+        if hi - lo == 1:  # one pile: straight-line code
+            out.line(f"s = {lo}")
+            out.line("src = piles[s]")
+            out.line("n = len(src)")
+            out.line("if n:")
+            out.indent()
+        else:
+            out.line(f"for s in range({lo}, {hi}):")
+            out.indent()
+            out.line("src = piles[s]")
+            out.line("n = len(src)")
+            out.line("if not n:")
+            out.line("    continue")
+        source_bindings = self._bindings(source, None)
         if scans:
             depth = ast.BinOp(name("n"), ast.Sub(), name("m"))
             below = Code(subscript(name("src"), ast.BinOp(depth, ast.Sub(), constant(1))))
@@ -205,45 +224,184 @@ class Generator:
                 assert isinstance(scan, Quantifier)
                 inner = {**source_bindings, scan.names[0]: below, scan.names[1]: above}
                 body_parts.append(self.compiler.expression(scan.body, inner))
-            body = _source(conjunction(body_parts))
             out.line("m = 1")
-            out.line(f"while m < n and {body}:")
+            out.line(f"while m < n and {_source(conjunction(body_parts))}:")
             out.line("    m += 1")
+            whole = "m"
         else:
-            out.line("m = n")
+            whole = "n"  # no sequence rule: any number of cards up to the whole pile
+        single_k: str | None = None
         if fixed is not None:
-            out.line(f"k = {_source(self.compiler.expression(fixed, source_bindings))}")
-            out.line("if 1 <= k <= m:")
+            size = _source(self.compiler.expression(fixed, source_bindings))
+            out.line(f"k0 = {size}")
+            if scans or size not in ("len(src)", "n"):
+                out.line(f"if 1 <= k0 <= {whole}:")
+            else:
+                out.line("if True:")
+            out.indent()
+            single_k = "k0"
+        for pairing in pairings:
+            if pairing.fixed is not None or pairing.target.first:
+                self._k_outer(out, source, pairing, rest, whole, single_k, found)
+            else:
+                self._target_outer(out, source, pairing, rest, whole, single_k, found)
+        if fixed is not None:
+            out.dedent()
+        out.dedent()
+        return True
+
+    def _k_outer(self, out: _Writer, source: GroupPlan, pairing: _Pairing, rest: list[Node],
+                 whole: str, single_k: str | None,
+                 found: Callable[[_Writer, GroupPlan], None]) -> None:
+        """k outside, targets inside: for a fixed run size, or a group taking the first pile
+        that accepts (so the search stops at the first pile for each k)."""
+        target = pairing.target
+        bindings = self._bindings(source, target)
+        opened = 0
+        if pairing.fixed is not None:
+            size = _source(self.compiler.expression(pairing.fixed, bindings))
+            if single_k is not None:
+                out.line(f"if {single_k} == {size}:")
+                out.line(f"    k = {single_k}")
+            else:
+                out.line(f"k = {size}")
+                out.line(f"if 1 <= k <= {whole}:")
+            out.indent()
+            opened += 1
+        elif single_k is not None:
+            out.line(f"k = {single_k}")
         else:
-            out.line("for k in range(1, m + 1):")
-        out.indent()
-        if not is_true(rest_expr):
-            out.line(f"if not ({_source(rest_expr)}):")
-            out.line("    continue")
-        for target, guard, per_pile_expr in pairings:
-            if not is_true(guard):
-                out.line(f"if {_source(guard)}:")
-                out.indent()
-            lo2, hi2 = target.indices.start, target.indices.stop
-            out.line(f"for t in range({lo2}, {hi2}):")
+            out.line(f"for k in range(1, {whole} + 1):")
+            out.indent()
+            opened += 1
+        condition = self._expr(rest + pairing.hoisted, bindings)
+        if not is_true(condition):
+            out.line(f"if {_source(condition)}:")
+            out.indent()
+            opened += 1
+        self._emit_targets(out, source, target, self._expr(pairing.per_pile, bindings), found)
+        for _ in range(opened):
+            out.dedent()
+
+    def _emit_targets(self, out: _Writer, source: GroupPlan, target: GroupPlan,
+                      condition: ast.expr, found: Callable[[_Writer, GroupPlan], None]) -> None:
+        lo, hi = target.indices.start, target.indices.stop
+        if hi - lo == 1:
+            out.line(f"t = {lo}")
+            out.line("tgt = piles[t]")
+        else:
+            out.line(f"for t in range({lo}, {hi}):")
             out.indent()
             if target is source:
                 out.line("if t == s:")
                 out.line("    continue")
             out.line("tgt = piles[t]")
-            if is_true(per_pile_expr):
+        if is_true(condition):
+            found(out, target)
+        else:
+            out.line(f"if {_source(condition)}:")
+            out.indent()
+            found(out, target)
+            out.dedent()
+        if hi - lo > 1:
+            out.dedent()
+
+    def _target_outer(self, out: _Writer, source: GroupPlan, pairing: _Pairing,
+                      rest: list[Node], whole: str, single_k: str | None,
+                      found: Callable[[_Writer, GroupPlan], None]) -> None:
+        """Targets outside, k inside: what does not depend on the run is tested once per
+        target; an 'or' whose other side ignores the run takes every k at once."""
+        target = pairing.target
+        bindings = self._bindings(source, target)
+        lo, hi = target.indices.start, target.indices.stop
+        if hi - lo == 1:
+            out.line(f"t = {lo}")
+            out.line("tgt = piles[t]")
+            loops = 0
+        else:
+            out.line(f"for t in range({lo}, {hi}):")
+            out.indent()
+            if target is source:
+                out.line("if t == s:")
+                out.line("    continue")
+            out.line("tgt = piles[t]")
+            loops = 1
+        run_free = [n for n in pairing.per_pile if not _mentions(n, "run")]
+        run_bound = [n for n in pairing.per_pile if _mentions(n, "run")]
+        opened = 0
+        free_expr = self._expr(run_free, bindings)
+        if not is_true(free_expr):
+            out.line(f"if {_source(free_expr)}:")
+            out.indent()
+            opened += 1
+        common = rest + pairing.hoisted
+        split = next((n for n in run_bound if isinstance(n, BoolOp) and n.op == "or"
+                      and any(not _mentions(v, "run") for v in n.values)
+                      and any(_mentions(v, "run") for v in n.values)), None)
+        if split is None:
+            self._k_loop(out, source, target, bindings, common + run_bound, whole, single_k,
+                         found)
+        else:
+            assert isinstance(split, BoolOp)
+            others = [n for n in run_bound if n is not split]
+            free_side = [v for v in split.values if not _mentions(v, "run")]
+            bound_side = [v for v in split.values if _mentions(v, "run")]
+            free_node = free_side[0] if len(free_side) == 1 else BoolOp(split.span, "or",
+                                                                         tuple(free_side))
+            bound_node = bound_side[0] if len(bound_side) == 1 else BoolOp(
+                split.span, "or", tuple(bound_side))
+            out.line(f"if {_source(self.compiler.expression(free_node, bindings))}:")
+            out.indent()
+            self._k_loop(out, source, target, bindings, common + others, whole, single_k,
+                         found)
+            out.dedent()
+            out.line("else:")
+            out.indent()
+            inner = bindings
+            if "pile" in guarded_piles(free_node, False):  # here the pile is not empty
+                out.line("top = tgt[-1]")
+                pile = bindings["pile"]
+                inner = {**bindings, "pile": Pile(pile.cards, pile.index, pile.group,
+                                                  name("top"))}
+            self._k_loop(out, source, target, inner, common + others + [bound_node], whole,
+                         single_k, found)
+            out.dedent()
+        for _ in range(opened + loops):
+            out.dedent()
+
+    def _k_loop(self, out: _Writer, source: GroupPlan, target: GroupPlan,
+                bindings: dict[str, Any], conditions: list[Node], whole: str,
+                single_k: str | None, found: Callable[[_Writer, GroupPlan], None]) -> None:
+        """Every k (1..whole, or the one fixed k) for which the conditions hold."""
+        def body(k_bindings: dict[str, Any]) -> None:
+            condition = self._expr(conditions, k_bindings)
+            if is_false(condition):
+                out.line("pass")
+            elif is_true(condition):
                 found(out, target)
             else:
-                out.line(f"if {_source(per_pile_expr)}:")
+                out.line(f"if {_source(condition)}:")
                 out.indent()
                 found(out, target)
                 out.dedent()
-            out.dedent()
-            if not is_true(guard):
-                out.dedent()
+
+        if single_k is not None:
+            out.line(f"k = {single_k}")
+            body(bindings)
+            return
+        one = {**bindings, "run": Run(name("src"), 1)}
+        out.line(f"if {whole} == 1:")  # runs of one card are by far the most common
+        out.indent()
+        out.line("k = 1")
+        body(one)
+        out.dedent()
+        out.line("else:")
+        out.indent()
+        out.line(f"for k in range(1, {whole} + 1):")
+        out.indent()
+        body(bindings)
         out.dedent()
         out.dedent()
-        return True
 
     # -- the functions --
 
