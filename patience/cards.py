@@ -14,7 +14,7 @@ twice; identical cards are interchangeable.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterator, Sequence
 
 from patience.errors import DealError
 
@@ -69,7 +69,7 @@ def new_deck(decks: int = 1, ranks: int = 13) -> list[int]:
             for rank in range(1, ranks + 1)]
 
 
-def splitmix64(state: int) -> Iterable[int]:
+def splitmix64(state: int) -> Iterator[int]:
     """The SplitMix64 stream seeded with ``state``, exactly as RULES.md specifies."""
     state &= MASK64
     while True:

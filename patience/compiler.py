@@ -314,8 +314,9 @@ class Compiler:
         predicate = self.predicates[node.function]
         args = [self.value(arg, bindings) for arg in node.args]
         if self.tabulate and self._is_tabulable(predicate) and 1 <= len(args) <= 2:
-            if all(isinstance(arg, Const) for arg in args):
-                return Const(self._evaluate(predicate, [arg.value for arg in args]))
+            constants = [arg.value for arg in args if isinstance(arg, Const)]
+            if len(constants) == len(args):
+                return Const(self._evaluate(predicate, constants))
             table = self.tables.add(("predicate", node.function),
                                     lambda: self._table(predicate))
             result: ast.expr = name(table)
@@ -372,10 +373,10 @@ class Compiler:
                 return Const(bool(body.value) if len(indices) else node.kind == "all")
             target = ast.Tuple([ast.Name(index_name, ast.Store()),
                                 ast.Name(pile_name, ast.Store())], ast.Store())
-            piles = ast.Subscript(name(self.layout.piles_name),
-                                  ast.Slice(constant(indices.start), constant(indices.stop)),
-                                  ast.Load())
-            iterable = call("enumerate", piles, constant(indices.start))
+            group_piles = ast.Subscript(name(self.layout.piles_name),
+                                        ast.Slice(constant(indices.start),
+                                                  constant(indices.stop)), ast.Load())
+            iterable = call("enumerate", group_piles, constant(indices.start))
         generator = ast.GeneratorExp(body, [ast.comprehension(target, iterable, [], 0)])
         return Code(call(builtin, generator))
 
@@ -441,7 +442,7 @@ def inline_calls(node: Node, predicates: Mapping[str, Predicate],
                                         if isinstance(current.domain, Pairs)
                                         else current.domain),
                                 body=substitute(current.body, inner))
-        changes = {}
+        changes: dict[str, Any] = {}
         for field in attrs.fields(type(current)):
             item = getattr(current, field.name)
             if isinstance(item, Node):

@@ -137,7 +137,7 @@ def _read_merged(path: Path, resolve: Callable[[str, Path], Path], chain: list[P
                            parent_item.origin.location())
     try:
         parent_path = resolve(parent_item.value, path.parent)
-    except Exception as error:  # the resolver's own message names the missing variant
+    except Exception as error:  # noqa: BLE001 (the resolver's message names the variant)
         raise VariantError(f"'extends' names no variant: {error}",
                            parent_item.origin.location()) from None
     parent = _read_merged(parent_path, resolve, [*chain, resolved], via=parent_item.origin)

@@ -132,6 +132,7 @@ class Interpreter:
             cards = run.cards
             return [dict(zip(node.names, (cards[i], cards[i + 1])))
                     for i in range(len(cards) - 1)]
+        assert isinstance(node.domain, Name)
         group = self.game.variant.group_by_name[node.domain.id]
         return [{node.names[0]: self.pile(index)} for index in group.indices]
 

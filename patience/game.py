@@ -42,7 +42,7 @@ class Move(NamedTuple):
     """
 
     source: int
-    count: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count on purpose: the notation's N
     target: int
 
     @property

@@ -18,6 +18,7 @@ import enum
 from collections.abc import Iterator, Mapping
 from functools import cache
 from importlib import resources
+from typing import Any
 
 import attrs
 import lark
@@ -297,8 +298,9 @@ def _parse(text: str, start: str) -> object:
             raise error.orig_exc from None
         raise
     except lark.exceptions.UnexpectedCharacters as error:
-        raise ParseError(f"unexpected character {text[error.pos_in_stream]!r}",
-                         (error.pos_in_stream, error.pos_in_stream + 1)) from None
+        position = error.pos_in_stream or 0
+        raise ParseError(f"unexpected character {text[position]!r}",
+                         (position, position + 1)) from None
     except lark.exceptions.UnexpectedToken as error:
         token = error.token
         if token.type == "$END":
@@ -377,7 +379,7 @@ class Predicate:
     signature: Signature
     body: Node
     text: str
-    origin: object = None  # where it was written; the loader uses it to locate errors
+    origin: Any = None  # where it was written: (value origin, key origin), for messages
 
 
 @attrs.frozen
@@ -541,12 +543,12 @@ class Checker:
             else:
                 self._problem(f"{article(owner.value)} has no attributes", node)
             return None
-        if owner is Type.PILE and node.name in ("top", "bottom"):
-            if not (isinstance(node.value, Name) and node.value.id in nonempty):
-                pile = _text_of(node.value)
-                self._problem(f"{pile}.{node.name} is read where {pile} may be empty; "
-                              f"check it first, e.g. '{pile}.empty or …' or "
-                              f"'not {pile}.empty and …'", node)
+        guarded = isinstance(node.value, Name) and node.value.id in nonempty
+        if owner is Type.PILE and node.name in ("top", "bottom") and not guarded:
+            pile = _text_of(node.value)
+            self._problem(f"{pile}.{node.name} is read where {pile} may be empty; "
+                          f"check it first, e.g. '{pile}.empty or …' or "
+                          f"'not {pile}.empty and …'", node)
         return fields[node.name]
 
     def _call(self, node: Call, variables, nonempty) -> Type | None:

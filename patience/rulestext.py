@@ -63,8 +63,8 @@ def rules_text(variant: Variant) -> str:
     if variant.parameters:
         shown = ", ".join(f"{k} = {str(v).lower()}" for k, v in variant.parameters.items())
         lines.append(f"Parameters: {shown}")
-    lines += ["", "Piles (in a rule, 'pile' is the pile itself, 'run' the cards moving, "
-              "'source' the pile they come from):"]
+    lines += ["", ("Piles (in a rule, 'pile' is the pile itself, 'run' the cards moving, "
+                   "'source' the pile they come from):")]
     for group in variant.groups:
         head = f"  {group.name} ({_range(group)}): {group.count} pile{'s' if group.count > 1 else ''}"
         if group.deal:
@@ -105,6 +105,6 @@ def rules_text(variant: Variant) -> str:
             words = comment_at(origin)
             if words:
                 lines.append(f"    ({words})")
-    lines += ["", "Moves are written 'd' (deal) or SOURCE:N-TARGET, e.g. "
-              f"'{variant.pile_names[0]}:1-{variant.pile_names[1]}'."]
+    example = f"{variant.pile_names[0]}:1-{variant.pile_names[1]}"
+    lines += ["", f"Moves are written 'd' (deal) or SOURCE:N-TARGET, e.g. '{example}'."]
     return "\n".join(lines)

@@ -105,7 +105,7 @@ class Mapping:
     origin: Origin
 
 
-Item = Union[Scalar, Sequence, Mapping]
+Item = Union[Scalar, Sequence, Mapping]  # noqa: UP007 (a runtime alias, for Python 3.10)
 
 _TAGS = {
     "tag:yaml.org,2002:str": "str", "tag:yaml.org,2002:int": "int",

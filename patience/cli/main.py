@@ -131,4 +131,4 @@ _register_optional()
 if __name__ == "__main__":  # pragma: no cover
     main()
 
-__all__ = ["main", "fail"]
+__all__ = ["fail", "main"]
