@@ -262,6 +262,8 @@ def reason_against(game: Game, move: Move) -> str | None:
         for index in target_group.indices:
             if index == move.target:
                 break
+            if index == move.source:
+                continue
             env = {"pile": interpreter.pile(index), "run": run, "source": source_pile}
             if interpreter.evaluate(accepts.node, env):
                 return (f"{shown}: moves to the {target_group.name} go to the first pile that "

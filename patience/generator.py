@@ -225,7 +225,7 @@ class Generator:
                 inner = {**source_bindings, scan.names[0]: below, scan.names[1]: above}
                 body_parts.append(self.compiler.expression(scan.body, inner))
             out.line("m = 1")
-            out.line(f"while m < n and {_source(conjunction(body_parts))}:")
+            out.line(f"while m < n and ({_source(conjunction(body_parts))}):")
             out.line("    m += 1")
             whole = "m"
         else:
@@ -429,7 +429,7 @@ class Generator:
         if is_true(deal_expr):
             out.line("if stock:")
         else:
-            out.line(f"if stock and {_source(deal_expr)}:")
+            out.line(f"if stock and ({_source(deal_expr)}):")
         out.line(f"    append({DEAL!r})")
         out.line("return moves")
         out.dedent()
@@ -443,14 +443,18 @@ class Generator:
             def return_move(writer: _Writer, target: GroupPlan) -> None:
                 writer.line("return (s, k, t)")
 
+            # Sources are the piles outside forced groups: each forced move then adds cards
+            # to the forced groups, so forced removals always come to an end.
             for source in self.plans:
+                if source.forced:
+                    continue
                 has_forced |= self._source_loop(out, source, forced, return_move)
             out.line("return None")
             out.dedent()
             out.line("")
 
         out.line("def can_deal(piles, stock):")
-        out.line(f"    return bool(stock) and {_source(deal_expr)}" if not is_true(deal_expr)
+        out.line(f"    return bool(stock) and ({_source(deal_expr)})" if not is_true(deal_expr)
                  else "    return bool(stock)")
         out.line("")
         out.line("def is_won(piles, stock):")

@@ -1,0 +1,700 @@
+"""The invariant battery every variant must pass, run on random reachable positions.
+
+Each :class:`Check` states one promise the kernel makes for *any* variant file (every card
+exactly once, ``pop`` undoes ``push`` exactly, the move generator and the rule interpreter of
+``patience.explain`` agree, …) and tests it with hypothesis on positions reached by random
+legal play. A failure is shrunk by hypothesis and reported as a position and a move list in
+notation, with the command line that reproduces it.
+
+>>> from patience import find_variant
+>>> outcome = run_check(find_variant("manx"), CHECKS["cards_exactly_once"], examples=5)
+>>> outcome.status
+'passed'
+
+The same checks run three ways: ``patience test FILE`` (:func:`run_battery`), ``pytest
+--patience-variant FILE`` (the pytest plugin) and directly from a test with
+:func:`run_check` or :func:`assert_check`.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import shutil
+import tempfile
+import traceback
+from collections import Counter
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import attrs
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+
+from patience.cards import card_code
+from patience.game import DEAL, Game, Move
+from patience.testing.strategies import deal_numbers, positions
+
+if TYPE_CHECKING:
+    from patience.variant import Variant
+
+__all__ = [
+    "CHECKS",
+    "BatteryFailure",
+    "Check",
+    "Outcome",
+    "Report",
+    "assert_check",
+    "check_cards_exactly_once",
+    "counterexample",
+    "run_battery",
+    "run_check",
+    "run_play_machine",
+]
+
+MAX_MOVES = 40  # the longest random path to a position
+
+
+class BatteryFailure(AssertionError):
+    """A battery check found a position where a promise does not hold."""
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+
+def _interpreter(game: Game) -> Any:
+    from patience.explain import Interpreter
+
+    return Interpreter(game)
+
+
+def _rule_allows(game: Game, source: int, count: int, target: int) -> bool:
+    """Whether the rules (read by the interpreter, not the generated code) let the top
+    ``count`` cards of ``source`` go onto ``target`` — ignoring 'first' and 'forced'."""
+    from patience.explain import RunValue
+
+    interpreter = _interpreter(game)
+    variant = game.variant
+    pile = game.piles[source]
+    if source == target or not 1 <= count <= len(pile):
+        return False
+    run = RunValue(tuple(pile[-count:]))
+    source_pile = interpreter.pile(source)
+    if not interpreter.evaluate(variant.group_of_pile[source].moves.node,
+                                {"pile": source_pile, "run": run}):
+        return False
+    return bool(interpreter.evaluate(variant.group_of_pile[target].accepts.node,
+                                     {"pile": interpreter.pile(target), "run": run,
+                                      "source": source_pile}))
+
+
+def _replay(game: Game) -> Iterable[tuple[Game, Move]]:
+    """Each position on the path to ``game`` and the move made from it.
+
+    One fresh game is played along the path: use each position before asking for the next.
+    """
+    replay = game.start()
+    for move in game.move_stack:
+        yield replay, move
+        replay.push_unchecked(move)
+
+
+def _with_end(game: Game) -> Iterable[tuple[Game, Move | None]]:
+    """Like :func:`_replay`, then the final position with no move."""
+    yield from _replay(game)
+    yield game, None
+
+
+def notations(game: Game) -> list[str]:
+    """The move stack of ``game`` in notation, each written in the position it was made."""
+    return [position.notation(move) for position, move in _replay(game)]
+
+
+def counterexample(game: Game) -> str:
+    """The position and its move list, and the command that shows it again."""
+    start = game.start()
+    moves = " ".join(notations(game))
+    variant = game.variant
+    name = variant.path if variant.path and Path(variant.path).exists() else variant.id
+    if game.deal_number is not None:
+        shown_start = f"deal {game.deal_number}"
+        option = f"--seed {game.deal_number}"
+    else:
+        shown_start = start.text()
+        option = f"--position '{start.text()}'"
+    lines = [f"  start:    {shown_start}",
+             f"  moves:    {moves or '(none)'}",
+             f"  position: {game.text()}",
+             f"  show it:  patience show {name} {option}"
+             + (f" --moves '{moves}'" if moves else "")]
+    return "\n".join(lines)
+
+
+def _fail(message: str) -> None:
+    raise BatteryFailure(message)
+
+
+# --- the checks --------------------------------------------------------------------------
+
+
+def check_cards_exactly_once(game: Game) -> None:
+    """Every card of the deck is somewhere, exactly as often as the deck holds it."""
+    seen = Counter(card for pile in game.piles for card in pile) + Counter(game.stock)
+    expected = Counter(game.variant.deck)
+    if seen != expected:
+        missing = sorted((expected - seen).elements())
+        extra = sorted((seen - expected).elements())
+        parts = []
+        if missing:
+            parts.append("missing " + " ".join(map(card_code, missing)))
+        if extra:
+            parts.append("one time too many: " + " ".join(map(card_code, extra)))
+        _fail(f"the cards are not each there exactly once: {'; '.join(parts)}")
+
+
+def check_arrivals_obey_rules(game: Game) -> None:
+    """Pile capacities: every card that lands on a pile was let in by the rules.
+
+    Along the path to the position, a move changes only its source and target, by exactly
+    its run, and the interpreter agrees that the source gives it and the target accepts it;
+    each forced removal likewise; a deal puts one card on each of ``stock.deals_to``'s piles
+    (skipping empty ones only under ``empty_piles: skip``) and nothing elsewhere.
+    """
+    variant = game.variant
+    for position, move in _replay(game):
+        before = [list(pile) for pile in position.piles]
+        shown = position.notation(move)
+        if move.is_deal:
+            stock = list(position.stock)
+            position.push_unchecked(move)
+            expected = [list(pile) for pile in before]
+            for index in variant.deal_targets:
+                if not stock:
+                    break
+                if variant.deal_skips_empty and not before[index]:
+                    continue
+                expected[index].append(stock.pop())
+            after = _forced_piles(position, expected, position.forced_moves_of_last_move())
+            if after != position.piles:
+                changed = [variant.pile_names[i] for i, (a, b) in
+                           enumerate(zip(after, position.piles)) if a != b]
+                _fail(f"the deal did not put one card on each of stock.deals_to's piles "
+                      f"(empty_piles: {'skip' if variant.deal_skips_empty else 'include'}): "
+                      f"{', '.join(changed)} differ from what the file says, after "
+                      f"{position.start().text()} and {len(position.move_stack) - 1} moves")
+            position.pop()
+            continue
+        source, count, target = move
+        if not _rule_allows(position, source, count, target):
+            _fail(f"{shown} was played although the rules do not allow it: "
+                  f"{position.explain(move) or 'the interpreter says no'} "
+                  f"(in {position.text()})")
+        position.push_unchecked(move)
+        expected = [list(pile) for pile in before]
+        _apply(expected, move)
+        after = _forced_piles(position, expected, position.forced_moves_of_last_move())
+        if after != position.piles:
+            changed = [variant.pile_names[i] for i, (a, b) in
+                       enumerate(zip(after, position.piles)) if a != b]
+            _fail(f"after {shown} piles {', '.join(changed)} hold other cards than the move "
+                  f"and its forced removals put there: {position.text()}")
+        position.pop()
+
+
+def _apply(piles: list[list[int]], move: tuple[int, int, int]) -> None:
+    source, count, target = move
+    cut = len(piles[source]) - count
+    piles[target].extend(piles[source][cut:])
+    del piles[source][cut:]
+
+
+def _forced_piles(position: Game, piles: list[list[int]],
+                  forced: list[Move]) -> list[list[int]]:
+    """The piles after ``forced`` removals from ``piles``, each checked against the rules."""
+    variant = position.variant
+    scratch = Game(variant, [list(p) for p in piles], list(position.stock))
+    for f in forced:
+        group = variant.group_of_pile[f.target]
+        if group.removal != "forced":
+            _fail(f"cards went to {variant.pile_names[f.target]} by themselves, but "
+                  f"piles.{group.name}.removal is optional")
+        if not _rule_allows(scratch, *f):
+            _fail(f"the forced removal {scratch.notation(f)} happened although the rules do "
+                  f"not allow it in {scratch.text()}")
+        _apply(scratch.piles, f)
+    return scratch.piles
+
+
+def check_push_pop_restores(game: Game) -> None:
+    """Every generated move is accepted by ``push``, and ``pop`` restores the exact position
+    and its key."""
+    key, text = game.key(), game.text()
+    depth = len(game.move_stack)
+    for raw in game.generate_moves():
+        move = Move(*raw)
+        shown = game.notation(move)
+        try:
+            game.push(move)
+        except Exception as error:  # noqa: BLE001 - any error is a finding
+            _fail(f"push refused the generated move {shown}: {error}")
+        popped = game.pop()
+        if popped != move:
+            _fail(f"pop() after {shown} returned {popped}, not the move")
+        if game.key() != key or game.text() != text or len(game.move_stack) != depth:
+            _fail(f"pop() after {shown} left {game.text()}, not the position before it")
+
+
+def check_generated_iff_explained(game: Game) -> None:
+    """A move is generated if and only if ``explain`` finds no rule against it.
+
+    Tried: the deal, and every count of cards from every pile onto every pile.
+    """
+    from patience.explain import reason_against  # the interpreter alone
+
+    generated = {(s, k, t) for s, k, t in game.generate_moves()}
+    candidates: list[tuple[int, int, int]] = [(DEAL.source, DEAL.count, DEAL.target)]
+    size = len(game.piles)
+    for source in range(size):
+        for count in range(1, len(game.piles[source]) + 1):
+            candidates.extend((source, count, target) for target in range(size))
+    for move in candidates:
+        why = reason_against(game, Move(*move))
+        legal = move in generated
+        if legal and why is not None:
+            _fail(f"{game.notation(move)} is generated, but explain says: {why}")
+        if not legal and why is None:
+            _fail(f"{game.notation(move)} is not generated, but explain finds no rule against "
+                  f"it (moves: {' '.join(sorted(game.notation(m) for m in generated))})")
+    stray = generated - set(candidates)
+    if stray:
+        _fail(f"the move generator made moves that name no real pile or card count: "
+              f"{sorted(stray)}")
+
+
+def check_round_trips(game: Game) -> None:
+    """Position text, JSON and move notation read back to the same position and moves."""
+    variant = game.variant
+    text = game.text()
+    again = variant.position(text)
+    if again.key() != game.key() or again.text() != text:
+        _fail(f"position text does not round-trip: {text!r} reads back as {again.text()!r}")
+    data = json.loads(json.dumps(game.to_json()))
+    from_json = variant.from_json(data)
+    if from_json.key() != game.key():
+        _fail(f"position JSON does not round-trip: {data} reads back as {from_json.text()}")
+    for raw in game.generate_moves():
+        move = Move(*raw)
+        written = game.notation(move)
+        read = game.parse_move(written)
+        if read != move or game.notation(read) != written:
+            _fail(f"move notation does not round-trip: {move} is written {written!r}, which "
+                  f"reads back as {read} ({game.notation(read)!r})")
+    words = notations(game)
+    moves = game.start().parse_moves(" ".join(words))
+    if moves != game.move_stack:
+        _fail(f"the move list {' '.join(words)!r} reads back as other moves: "
+              f"{' '.join(map(str, moves))}")
+
+
+def check_forced_removal_complete(game: Game) -> None:
+    """Under forced removal, no forced move is left undone (no complete set is left on a
+    column): neither the generated ``first_forced`` nor the interpreter finds one."""
+    variant = game.variant
+    forced = [group for group in variant.groups if group.removal == "forced"]
+    if variant.first_forced is not None:
+        left = variant.first_forced(game.piles)
+        if left is not None:
+            _fail(f"{game.notation(left)} should have happened by itself "
+                  f"(piles.{variant.group_of_pile[left[2]].name}.removal: forced)")
+    forced_piles = {index for group in forced for index in group.indices}
+    for group in forced:
+        for source in range(len(game.piles)):
+            if source in forced_piles:  # forced moves start outside the forced groups
+                continue
+            for count in range(1, len(game.piles[source]) + 1):
+                for target in group.indices:
+                    if _rule_allows(game, source, count, target):
+                        _fail(f"the rules let the top {count} cards of "
+                              f"{variant.pile_names[source]} go to "
+                              f"{variant.pile_names[target]}, which piles.{group.name}.removal: "
+                              "forced makes happen at once, but they are still there")
+
+
+def check_won_has_no_moves(game: Game) -> None:
+    """``is_won`` agrees with the interpreter's reading of ``win``; a won position has no
+    moves."""
+    variant = game.variant
+    won = game.is_won()
+    interpreted = bool(_interpreter(game).evaluate(variant.win.node, {}))
+    if won != interpreted:
+        _fail(f"is_won() says {won} but 'win: {variant.win.text}' reads {interpreted}")
+    if won and game.generate_moves():
+        moves = " ".join(sorted(game.notation(m) for m in game.generate_moves()))
+        _fail(f"the position is won but has moves: {moves}")
+
+
+def check_deals_deterministic(game: Game) -> None:
+    """Numbered deal N is RULES.md's SplitMix64 + Fisher–Yates order, every time."""
+    number = game.deal_number
+    assert number is not None
+    variant = game.variant
+    expected = reference_deck(number, variant.decks, variant.ranks)
+    again = variant.deal(number)
+    if again.key() != game.key():
+        _fail(f"deal {number} came out differently the second time: {again.text()}")
+    explicit = variant.deal_cards([card_code(card) for card in expected])
+    if explicit.key() != game.key():
+        _fail(f"deal {number} is not the deck order RULES.md specifies: expected "
+              f"{explicit.text()}, got {game.text()}")
+
+
+def reference_deck(number: int, decks: int, ranks: int) -> list[int]:
+    """RULES.md's numbered deal written out again, independently of ``patience.cards``."""
+    mask = (1 << 64) - 1
+    cards = [rank * 4 + suit for _ in range(decks) for suit in range(4)
+             for rank in range(1, ranks + 1)]
+    state = number
+    for i in range(len(cards) - 1, 0, -1):
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        j = (z ^ (z >> 31)) % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+SOLVER_POSITIONS = 20_000
+SOLVER_SECONDS = 2.0
+
+
+def _solver() -> Any:
+    try:
+        from patience import solver
+    except ImportError:
+        return None
+    return solver if hasattr(solver, "solve") else None
+
+
+def check_solver_lines_replay(game: Game) -> None:
+    """Where the solver finds a win cheaply, its line replays with ``push`` to a won
+    position."""
+    solver = _solver()
+    result = solver.solve(game, max_positions=SOLVER_POSITIONS, time_limit=SOLVER_SECONDS)
+    if result.verdict != "won":
+        return
+    replay = game.copy()
+    for number, word in enumerate(result.moves, start=1):
+        try:
+            replay.push(word)
+        except Exception as error:  # noqa: BLE001 - any error is a finding
+            _fail(f"the solver's winning line fails at move {number} ({word!r}): {error}; "
+                  f"line: {' '.join(result.moves)}")
+    if not replay.is_won():
+        _fail(f"the solver's winning line does not end in a won position: "
+              f"{' '.join(result.moves)} ends at {replay.text()}")
+
+
+# --- metamorphic checks ------------------------------------------------------------------
+
+
+def suit_relabellings(variant: Variant) -> st.SearchStrategy[tuple[int, ...]]:
+    """Permutations of the four suits that the variant's rules cannot tell apart."""
+    read = variant.card_attributes_read
+    if "color" in read:  # only colour-preserving relabellings: C<->S, D<->H
+        return st.sampled_from([(3, 1, 2, 0), (0, 2, 1, 3), (3, 2, 1, 0)])
+    return st.permutations((0, 1, 2, 3)).map(tuple).filter(lambda p: p != (0, 1, 2, 3))
+
+
+def check_suits_relabelled(game: Game, relabel: tuple[int, ...]) -> None:
+    """For a variant that never reads suits, relabelling the suits of a deal changes no
+    move, no perft count and no solver verdict."""
+    from patience.perft import perft
+
+    variant = game.variant
+
+    def swap(cards: Iterable[int]) -> list[int]:
+        return [card & ~3 | relabel[card & 3] for card in cards]
+
+    start = game.start()
+    other = Game(variant, [swap(pile) for pile in start.piles], swap(start.stock))
+    shown = "".join("CDHS"[s] for s in relabel)
+    for position, move in _with_end(game):
+        mine = position.generate_moves()
+        theirs = other.generate_moves()
+        if mine != theirs:
+            _fail(f"with the suits relabelled CDHS -> {shown} the legal moves differ at "
+                  f"{position.text()}: {sorted(map(position.notation, mine))} against "
+                  f"{sorted(map(other.notation, theirs))} (the rules never read suits)")
+        if move is not None:
+            other.push_unchecked(move)
+    if perft(game, 2) != perft(other, 2):
+        _fail(f"with the suits relabelled CDHS -> {shown}, perft 2 differs "
+              f"({perft(game, 2)} against {perft(other, 2)})")
+    solver = _solver()
+    if solver is not None:
+        a = solver.solve(game, max_positions=2_000, time_limit=1.0).verdict
+        b = solver.solve(other, max_positions=2_000, time_limit=1.0).verdict
+        if "unknown" not in (a, b) and a != b:
+            _fail(f"with the suits relabelled CDHS -> {shown} the solver's verdict changes "
+                  f"from {a!r} to {b!r}")
+
+
+@cache
+def _empty_child(path: str, text: str) -> Variant:
+    """A child file that extends ``path`` and overrides nothing but its id."""
+    from patience.variant import find_variant, load_variant_text
+
+    parent = load_variant_text(text, path)
+    directory = Path(tempfile.mkdtemp(prefix="patience-child-"))
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
+    child = directory / "child.yaml"
+    child.write_text(f"extends: {json.dumps(str(Path(path).resolve()))}\n"
+                     f"id: {parent.id}-child\n", encoding="utf-8")
+    return find_variant(child)
+
+
+def check_child_matches_parent(game: Game) -> None:
+    """A file that says only ``extends: PARENT`` (and an id) plays exactly like PARENT."""
+    variant = game.variant
+    child = _empty_child(str(variant.path), variant.text)
+    if child.rules_hash != variant.rules_hash:
+        _fail(f"a child file that overrides nothing has rules hash {child.rules_hash}, its "
+              f"parent {variant.rules_hash}")
+    if child.pile_names != variant.pile_names or child.deck != variant.deck:
+        _fail("a child file that overrides nothing has other piles or another deck")
+    start = game.start()
+    other = Game(child, [list(p) for p in start.piles], list(start.stock))
+    for position, move in _with_end(game):
+        if position.generate_moves() != other.generate_moves() or \
+                position.text() != other.text():
+            _fail(f"a child file that overrides nothing plays differently at "
+                  f"{position.text()}: moves {sorted(map(other.notation, other.generate_moves()))}")
+        if move is not None:
+            other.push_unchecked(move)
+    if game.deal_number is not None and child.deal(game.deal_number).text() != \
+            variant.deal(game.deal_number).text():
+        _fail(f"a child file that overrides nothing deals deal {game.deal_number} differently")
+
+
+# --- the registry ------------------------------------------------------------------------
+
+
+def _always(variant: Variant) -> str | None:
+    return None
+
+
+def _needs_forced(variant: Variant) -> str | None:
+    if any(group.removal == "forced" for group in variant.groups):
+        return None
+    return "no pile group has removal: forced"
+
+
+def _needs_solver(variant: Variant) -> str | None:
+    return None if _solver() is not None else "patience.solver is not available"
+
+
+def _needs_suitless(variant: Variant) -> str | None:
+    if "suit" in variant.card_attributes_read:
+        return "the rules read card suits"
+    return None
+
+
+def _needs_file(variant: Variant) -> str | None:
+    if not variant.path or not Path(variant.path).is_file():
+        return "the variant has no file to extend"
+    return None
+
+
+@attrs.frozen
+class Check:
+    """One promise of the battery, the strategy that tests it, and when it applies."""
+
+    name: str
+    promise: str
+    function: Callable[..., None]
+    strategy: Callable[[Variant, bool], st.SearchStrategy[tuple[Any, ...]]]  # (variant,
+    # near_wins) -> the arguments of ``function``
+    skip_reason: Callable[[Variant], str | None] = _always
+    cost: int = 1  # examples are divided by this
+
+
+def _positions(variant: Variant, near_wins: bool) -> st.SearchStrategy[tuple[Any, ...]]:
+    return st.tuples(positions(variant, MAX_MOVES, near_wins=near_wins))
+
+
+def _short_positions(variant: Variant, near_wins: bool) -> st.SearchStrategy[tuple[Any, ...]]:
+    return st.tuples(positions(variant, 12))
+
+
+def _numbered(variant: Variant, near_wins: bool) -> st.SearchStrategy[tuple[Any, ...]]:
+    return st.tuples(deal_numbers().map(variant.deal))
+
+
+def _relabelled(variant: Variant, near_wins: bool) -> st.SearchStrategy[tuple[Any, ...]]:
+    return st.tuples(positions(variant, 12, near_wins=near_wins), suit_relabellings(variant))
+
+
+_CHECK_LIST = [
+    Check("cards_exactly_once", "every card exactly once across all piles and the stock",
+          check_cards_exactly_once, _positions),
+    Check("pile_capacities", "every card that lands on a pile was let in by that pile's rules "
+          "(moves, forced removals, deals)", check_arrivals_obey_rules, _positions, cost=2),
+    Check("push_pop_restores", "every generated move is accepted by push, and pop restores "
+          "the exact position and its key", check_push_pop_restores, _positions),
+    Check("generated_iff_explained", "a move is generated if and only if explain finds no "
+          "rule against it", check_generated_iff_explained, _positions, cost=4),
+    Check("round_trips", "position text, JSON, move notation and move lists round-trip",
+          check_round_trips, _positions),
+    Check("deals_deterministic", "numbered deals are RULES.md's deck order, every time",
+          check_deals_deterministic, _numbered),
+    Check("forced_removal_complete", "under forced removal no complete set is left where it "
+          "could leave", check_forced_removal_complete, _positions, _needs_forced, cost=2),
+    Check("won_has_no_moves", "is_won agrees with the win rule, and a won position has no "
+          "moves", check_won_has_no_moves, _positions),
+    Check("solver_lines_replay", "solver lines replay to a win (where cheap)",
+          check_solver_lines_replay, _numbered, _needs_solver, cost=20),
+    Check("suits_relabelled", "relabelling suits changes no move, perft or verdict (variants "
+          "that never read suits)", check_suits_relabelled, _relabelled, _needs_suitless,
+          cost=10),
+    Check("child_matches_parent", "a child file that overrides nothing plays exactly like "
+          "its parent", check_child_matches_parent, _short_positions, _needs_file, cost=2),
+]
+CHECKS: dict[str, Check] = {check.name: check for check in _CHECK_LIST}
+
+
+# --- running -----------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Outcome:
+    """The result of one check: ``passed``, ``failed`` or ``skipped``, and why."""
+
+    name: str
+    status: str
+    message: str = ""
+    examples: int = 0
+
+
+def _settings(examples: int, derandomize: bool) -> settings:
+    return settings(max_examples=max(1, examples), deadline=None, database=None,
+                    derandomize=derandomize, report_multiple_bugs=False,
+                    suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
+                    phases=[Phase.explicit, Phase.generate, Phase.shrink])
+
+
+def _wrapped(check: Check) -> Callable[..., None]:
+    def test(subject: tuple[Any, ...]) -> None:
+        game = subject[0]
+        try:
+            check.function(*subject)
+        except BatteryFailure as failure:
+            raise BatteryFailure(f"{check.name}: {failure}\n{counterexample(game)}") from None
+        except Exception as error:  # noqa: BLE001 - any error is a finding
+            where = "".join(traceback.format_exception(type(error), error,
+                                                       error.__traceback__)[-3:])
+            raise BatteryFailure(f"{check.name}: the kernel raised {type(error).__name__}: "
+                                 f"{error}\n{counterexample(game)}\n{where}") from None
+    return test
+
+
+def run_check(variant: Variant, check: Check, *, examples: int = 100, seed: int | None = None,
+              derandomize: bool = False, near_wins: bool | None = None) -> Outcome:
+    """Run one check with hypothesis; a failure comes back shrunk, as text.
+
+    ``near_wins`` (default: when ``examples`` is at least 50) adds positions on winning
+    lines the solver finds, where sets complete and games are won.
+    """
+    reason = check.skip_reason(variant)
+    if reason is not None:
+        return Outcome(check.name, "skipped", reason)
+    count = max(1, examples // check.cost)
+    near = examples >= 50 if near_wins is None else near_wins
+    test = given(check.strategy(variant, near))(_wrapped(check))
+    test = _settings(count, derandomize)(test)
+    if seed is not None:
+        test = hypothesis_seed(seed)(test)
+    try:
+        test()
+    except BatteryFailure as failure:
+        return Outcome(check.name, "failed", str(failure), count)
+    return Outcome(check.name, "passed", "", count)
+
+
+def assert_check(variant: Variant, check: Check, *, examples: int = 100,
+                 seed: int | None = None) -> None:
+    """Run one check and raise :class:`BatteryFailure` if it fails (skips are passes)."""
+    outcome = run_check(variant, check, examples=examples, seed=seed)
+    if outcome.status == "failed":
+        raise BatteryFailure(outcome.message)
+
+
+def run_play_machine(variant: Variant, *, examples: int = 100, seed: int | None = None,
+                     derandomize: bool = False) -> Outcome:
+    """Run the generic state machine (deal, play, undo, redo) on ``variant``."""
+    from hypothesis.stateful import run_state_machine_as_test
+
+    from patience.testing.strategies import play_machine
+
+    machine = play_machine(variant)
+    count = max(1, examples // 5)
+    options = _settings(count, derandomize)
+    options = settings(options, stateful_step_count=25)
+    try:
+        run_state_machine_as_test(machine, settings=options)
+    except Exception as error:  # noqa: BLE001 - any error is a finding
+        kind = "" if isinstance(error, BatteryFailure) else f"{type(error).__name__}: "
+        return Outcome("play_undo_redo", "failed", f"play_undo_redo: {kind}{error}", count)
+    return Outcome("play_undo_redo", "passed", "", count)
+
+
+@attrs.frozen
+class Report:
+    """Everything ``patience test`` found for one variant."""
+
+    variant: Variant
+    outcomes: tuple[Outcome, ...]
+    findings: tuple[Any, ...]  # patience.testing.lint.Finding
+
+    @property
+    def failed(self) -> bool:
+        return any(o.status == "failed" for o in self.outcomes) or bool(self.findings)
+
+
+def run_battery(variant: Variant, *, examples: int = 100, seed: int | None = None,
+                derandomize: bool = False, near_wins: bool | None = None,
+                only: Iterable[str] | None = None,
+                on_outcome: Callable[[Outcome], None] | None = None) -> Report:
+    """Run every check (or those named in ``only``), the state machine and the lint."""
+    from patience.testing.lint import lint
+
+    names = list(only) if only is not None else [*CHECKS, "play_undo_redo", "lint"]
+    outcomes = []
+    findings: tuple[Any, ...] = ()
+    for name in names:
+        if name == "lint":
+            findings = tuple(lint(variant))
+            outcome = Outcome("lint", "failed" if findings else "passed",
+                              "\n".join(str(f) for f in findings))
+        elif name == "play_undo_redo":
+            outcome = run_play_machine(variant, examples=examples, seed=seed,
+                                       derandomize=derandomize)
+        else:
+            outcome = run_check(variant, CHECKS[name], examples=examples, seed=seed,
+                                derandomize=derandomize, near_wins=near_wins)
+        outcomes.append(outcome)
+        if on_outcome is not None:
+            on_outcome(outcome)
+    return Report(variant, tuple(outcomes), findings)
+
+
+def default_examples() -> int:
+    """Examples per check: ``PATIENCE_EXAMPLES`` from the environment, else 100."""
+    try:
+        return max(1, int(os.environ.get("PATIENCE_EXAMPLES", "100")))
+    except ValueError:
+        return 100

@@ -1,0 +1,404 @@
+"""Checks that compare a variant's rules with what its file says it means.
+
+The battery proves the kernel does what the rules say; it cannot know what the author
+*meant*. This module reads the file's own words — the ``description`` and the ``#``
+comments — for a few kinds of claim ("King on Ace", "the tail holds one run", "empty
+columns receive a card too", "sets leave at once", "four columns", "25 deals") and probes
+the compiled rules (with the interpreter of ``patience.explain``) for each one. It also
+finds pile groups that no run of cards can ever enter, such as foundations whose set
+pattern cannot be completed.
+
+>>> from patience import find_variant
+>>> lint(find_variant("tabbycat"))
+[]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from patience.cards import card_code
+from patience.game import Game
+
+if TYPE_CHECKING:
+    from patience.variant import Group, Variant
+
+__all__ = ["Finding", "claims", "lint", "never_entered"]
+
+
+@attrs.frozen
+class Finding:
+    """One place where the rules and the file's words (or common sense) disagree."""
+
+    code: str  # e.g. "claim-wrap", "never-entered"
+    where: str  # "description", "tabbycat.yaml:12 (comment)", "piles.foundations.accepts"
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+# --- probing the rules -------------------------------------------------------------------
+
+
+class _Probe:
+    """Evaluates a group's rules for made-up piles, without playing a game."""
+
+    def __init__(self, variant: Variant) -> None:
+        from patience.explain import Interpreter
+
+        self.variant = variant
+        self.game = Game(variant, [[] for _ in variant.pile_names], [])
+        self.interpreter = Interpreter(self.game)
+        self.gives: dict[tuple[str, tuple[int, ...]], bool] = {}
+
+    def _setup(self, target: Group, pile: Sequence[int], run: Sequence[int],
+               source: Group) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        from patience.explain import CardValue, RunValue
+
+        t = target.indices[0]
+        s = next((index for index in source.indices if index != t), None)
+        if s is None:
+            return None
+        piles = self.game.piles
+        for cards in piles:
+            cards.clear()
+        piles[t].extend(map(CardValue, pile))
+        piles[s].extend(map(CardValue, run))
+        value = RunValue(tuple(map(CardValue, run)))
+        source_pile = self.interpreter.pile(s)
+        gives = {"pile": source_pile, "run": value}
+        takes = {"pile": self.interpreter.pile(t), "run": value, "source": source_pile}
+        return gives, takes
+
+    def moves(self, target: Group, pile: Sequence[int], run: Sequence[int],
+              source: Group) -> bool:
+        """Whether ``run`` (all of a pile of ``source``) may go onto ``pile`` of ``target``."""
+        key = (source.name, tuple(run))
+        if self.gives.get(key) is False:
+            return False
+        setup = self._setup(target, pile, run, source)
+        if setup is None:
+            return False
+        gives, takes = setup
+        evaluate = self.interpreter.evaluate
+        try:
+            if key not in self.gives:
+                self.gives[key] = bool(evaluate(source.moves.node, gives))
+            return self.gives[key] and bool(evaluate(target.accepts.node, takes))
+        except Exception:  # noqa: BLE001 - a rule that cannot be evaluated lets nothing in
+            return False
+
+    def why_not(self, target: Group, pile: Sequence[int], run: Sequence[int],
+                source: Group) -> str:
+        """The rule that stops ``run`` going onto ``pile``, in the rule's words."""
+        setup = self._setup(target, pile, run, source)
+        if setup is None:
+            return "no pile to move from"
+        gives, takes = setup
+        interpreter = self.interpreter
+        try:
+            if not interpreter.evaluate(source.moves.node, gives):
+                rule = source.moves
+                return (f"piles.{source.name}.moves '{rule.text}' is false: "
+                        + interpreter.reason(rule.node, gives, rule.text))
+            rule = target.accepts
+            return (f"piles.{target.name}.accepts '{rule.text}' is false: "
+                    + interpreter.reason(rule.node, takes, rule.text))
+        except Exception as error:  # noqa: BLE001 - any error is a finding
+            return f"the rules cannot be evaluated ({error})"
+
+
+def _cards_text(cards: Sequence[int]) -> str:
+    return " ".join(card_code(c) for c in cards) or "nothing"
+
+
+def _rank_runs(ranks: int, longest: int) -> Iterator[list[int]]:
+    """Rank sequences going down or up by one, wrapping K -> A: one card, a whole suit,
+    then the lengths between."""
+    lengths = dict.fromkeys([1, longest, *range(2, longest)])
+    for length in lengths:
+        for start in range(ranks, 0, -1):
+            for step in (-1, 1):
+                if length == 1 and step == 1:
+                    continue
+                yield [(start - 1 + i * step) % ranks + 1 for i in range(length)]
+
+
+SUIT_PATTERNS = ((0,), (3,), (0, 1), (1, 3), (0, 1, 2, 3))
+
+
+def _candidate_runs(variant: Variant, longest: int) -> Iterator[list[int]]:
+    for ranks in _rank_runs(variant.ranks, longest):
+        for pattern in SUIT_PATTERNS:
+            yield [rank * 4 + pattern[i % len(pattern)] for i, rank in enumerate(ranks)]
+
+
+def _bases(run: Sequence[int], ranks: int) -> Iterator[list[int]]:
+    """Piles to try under ``run``: empty, then one card near the run's bottom card."""
+    yield []
+    bottom = run[0]
+    rank, suit = bottom >> 2, bottom & 3
+    for other in (rank % ranks + 1, (rank - 2) % ranks + 1, rank):
+        for other_suit in (suit, (suit + 1) & 3):
+            yield [other * 4 + other_suit]
+
+
+def _sources(variant: Variant, target: Group) -> list[Group]:
+    return [g for g in variant.groups if g is not target or g.count > 1]
+
+
+def never_entered(variant: Variant) -> list[Finding]:
+    """Pile groups that no run of cards can ever enter (nor the deal reach)."""
+    probe = _Probe(variant)
+    findings = []
+    dealt = set(variant.deal_targets)
+    for target in variant.groups:
+        if target.accepts.text.strip() == "false" or target.deal or \
+                any(i in dealt for i in target.indices):
+            continue
+        entered = any(probe.moves(target, base, run, source)
+                      for run in _candidate_runs(variant, variant.ranks)
+                      for base in _bases(run, variant.ranks)
+                      for source in _sources(variant, target))
+        if entered:
+            continue
+        needed = target.name in variant.win.text
+        message = (f"no card can ever go to the {target.name}: no run I built (1 to "
+                   f"{variant.ranks} cards going down or up, in one suit or mixed, with and "
+                   f"without wrap, from any other pile) passes this rule and the source's "
+                   f"'moves' rule")
+        if needed:
+            message += f"; and 'win: {variant.win.text}' needs the {target.name}, so no game " \
+                       "can be won"
+        king_to_ace = [rank * 4 for rank in range(variant.ranks, 0, -1)]
+        example = probe.why_not(target, [], king_to_ace, _sources(variant, target)[0])
+        message += f". For example, for {_cards_text(king_to_ace)}: {example}"
+        findings.append(Finding("never-entered", f"piles.{target.name}.accepts", message))
+    return findings
+
+
+# --- claims in the file's words ----------------------------------------------------------
+
+NEGATION = re.compile(r"\b(no|not|never|without|nor|cannot|can't|won't)\b", re.IGNORECASE)
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+           "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+
+
+@attrs.frozen
+class _Text:
+    where: str
+    text: str
+
+
+def _texts(variant: Variant) -> list[_Text]:
+    """The description and the file's own comments (not a parent's)."""
+    texts = [_Text("description", variant.description)]
+    name = variant.path.rsplit("/", 1)[-1] if variant.path else "<file>"
+    for number, line in enumerate(variant.text.splitlines(), start=1):
+        if "#" in line:
+            comment = line.split("#", 1)[1].strip()
+            if comment:
+                texts.append(_Text(f"{name}:{number} (comment)", comment))
+    return texts
+
+
+def _negated(text: str, start: int) -> bool:
+    before = text[max(0, start - 24):start]
+    before = re.split(r"[.;:,(]", before)[-1]
+    return bool(NEGATION.search(before))
+
+
+WRAP_YES = re.compile(r"\bking (?:may |can )?(?:also )?(?:be placed |go(?:es)? )?on (?:an )?ace\b"
+                      r"|\bK on A\b|\bwrap(?:s|ping)?\b", re.IGNORECASE)
+WRAP_NO = re.compile(r"\bking (?:may|can)(?:not| never|'t)\b[^.;]{0,30}\bon (?:an )?ace\b",
+                     re.IGNORECASE)
+HOLDS = re.compile(r"\b(\w+) (?:holds|takes) (?:only )?(?:one|a single) (run|card)\b",
+                   re.IGNORECASE)
+DEAL_INCLUDE = re.compile(r"\bempty (?:columns|piles)(?: \w+){0,3} (?:too|included|as well)\b"
+                          r"|\bempty or not\b|\bempty (?:columns|piles) included\b",
+                          re.IGNORECASE)
+DEAL_SKIP = re.compile(r"\bskip(?:s|ping)? (?:the )?empty\b|\bnot (?:on|onto) (?:an |the )?"
+                       r"empty\b|\bempty (?:columns|piles) (?:get|receive) no\b", re.IGNORECASE)
+FORCED = re.compile(r"\bleaves? (?:the table )?(?:at once|by (?:it|them)sel(?:f|ves)|"
+                    r"automatically)\b", re.IGNORECASE)
+ANY_SUIT = re.compile(r"\bany suit\b", re.IGNORECASE)
+COUNT = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)"
+                   r"[ -](\w+?)s?\b", re.IGNORECASE)
+
+
+def _wrap_allowed(variant: Variant, probe: _Probe) -> bool:
+    kings = [variant.ranks * 4 + suit for suit in range(4)]
+    aces = [4 + suit for suit in range(4)]
+    return any(probe.moves(target, [ace], [king], source)
+               for target in variant.groups if target.removal != "forced"
+               for source in _sources(variant, target)
+               for ace in aces for king in kings)
+
+
+def _group_named(variant: Variant, word: str) -> Group | None:
+    word = word.lower()
+    for group in variant.groups:
+        if word in (group.name.lower(), group.name.lower().rstrip("s"), group.id):
+            return group
+    return None
+
+
+def claims(variant: Variant) -> list[Finding]:
+    """Claims in the description and comments that the rules contradict."""
+    probe = _Probe(variant)
+    findings: list[Finding] = []
+    wrap: bool | None = None
+
+    def wrap_allowed() -> bool:
+        nonlocal wrap
+        if wrap is None:
+            wrap = _wrap_allowed(variant, probe)
+        return wrap
+
+    main = max(variant.groups, key=lambda g: (g.deal > 0, g.count))
+    for item in _texts(variant):
+        text = item.text
+        for match in WRAP_NO.finditer(text):
+            if wrap_allowed():
+                findings.append(Finding("claim-no-wrap", item.where, (
+                    f"says {match.group(0)!r}, but the rules let a King go on an Ace")))
+        for match in WRAP_YES.finditer(text):
+            if _negated(text, match.start()) or WRAP_NO.search(text):
+                continue
+            if not wrap_allowed():
+                king, ace = [variant.ranks * 4 + 3], [4]
+                why = probe.why_not(main, ace, king, main)
+                findings.append(Finding("claim-wrap", item.where, (
+                    f"says {match.group(0)!r}, but no pile ever takes a King on an Ace; "
+                    f"for KS onto AC in the {main.name}: {why}")))
+            break
+        for match in HOLDS.finditer(text):
+            group = _group_named(variant, match.group(1))
+            if group is None or _negated(text, match.start()):
+                continue
+            finding = _holds_one(variant, probe, group, match.group(2).lower(),
+                                 match.group(0), item.where)
+            if finding is not None:
+                findings.append(finding)
+        if variant.deal_targets:
+            for match in DEAL_INCLUDE.finditer(text):
+                if not _negated(text, match.start()) and variant.deal_skips_empty:
+                    findings.append(Finding("claim-deal-empty", item.where, (
+                        f"says {match.group(0)!r}, but stock.empty_piles is 'skip': a deal "
+                        "passes over empty piles")))
+            for match in DEAL_SKIP.finditer(text):
+                if not variant.deal_skips_empty:
+                    findings.append(Finding("claim-deal-empty", item.where, (
+                        f"says {match.group(0)!r}, but stock.empty_piles is 'include': a deal "
+                        "puts a card on empty piles too")))
+        for match in FORCED.finditer(text):
+            if _negated(text, match.start()):
+                continue
+            if not any(group.removal == "forced" for group in variant.groups):
+                findings.append(Finding("claim-forced", item.where, (
+                    f"says {match.group(0)!r}, but no pile group has 'removal: forced', so "
+                    "cards only leave when the player moves them")))
+        for match in ANY_SUIT.finditer(text):
+            if _negated(text, match.start()):
+                continue
+            if not _any_suit(variant, probe):
+                card, base = [9 * 4 + 1], [10 * 4]
+                why = probe.why_not(main, base, card, main)
+                findings.append(Finding("claim-any-suit", item.where, (
+                    f"says {match.group(0)!r}, but no pile takes a card on a card of another "
+                    f"suit; for 9D onto TC in the {main.name}: {why}")))
+        for match in COUNT.finditer(text):
+            finding = _count(variant, match, item.where)
+            if finding is not None and not _negated(text, match.start()):
+                findings.append(finding)
+    return findings
+
+
+def _holds_one(variant: Variant, probe: _Probe, group: Group, what: str, said: str,
+               where: str) -> Finding | None:
+    for run in _candidate_runs(variant, 3):
+        for base in _bases(run, variant.ranks):
+            if not base:
+                continue
+            for source in _sources(variant, group):
+                if probe.moves(group, base, run, source):
+                    return Finding("claim-capacity", where, (
+                        f"says {said!r}, but piles.{group.name}.accepts "
+                        f"'{group.accepts.text}' lets a {group.name} pile that already holds "
+                        f"{_cards_text(base)} take {_cards_text(run)} from the "
+                        f"{source.name}; add 'pile.empty' to the rule"))
+    if what == "card":
+        for run in _candidate_runs(variant, 3):
+            if len(run) < 2:
+                continue
+            for source in _sources(variant, group):
+                if probe.moves(group, [], run, source):
+                    return Finding("claim-capacity", where, (
+                        f"says {said!r}, but piles.{group.name}.accepts "
+                        f"'{group.accepts.text}' lets an empty {group.name} take "
+                        f"{len(run)} cards ({_cards_text(run)}) from the {source.name}"))
+    return None
+
+
+def _any_suit(variant: Variant, probe: _Probe) -> bool:
+    ranks = variant.ranks
+    for target in variant.groups:
+        if target.removal == "forced":
+            continue
+        for source in _sources(variant, target):
+            for rank in range(1, ranks + 1):
+                for base_rank in (rank % ranks + 1, (rank - 2) % ranks + 1, rank):
+                    for suit in range(4):
+                        for base_suit in ((suit + 1) & 3, (suit + 2) & 3, (suit + 3) & 3):
+                            if probe.moves(target, [base_rank * 4 + base_suit],
+                                           [rank * 4 + suit], source):
+                                return True
+    return False
+
+
+def _count(variant: Variant, match: re.Match[str], where: str) -> Finding | None:
+    word, noun = match.group(1).lower(), match.group(2).lower()
+    said = NUMBERS.get(word) if not word.isdigit() else int(word)
+    if said is None:
+        return None
+    if noun == "deck":
+        actual, what = variant.decks, "decks"
+    elif noun == "deal":
+        actual, what = variant.deals, "deals (stock size / cards per deal)"
+    else:
+        group = _group_named(variant, noun)
+        if group is None or group.name.lower().rstrip("s") != noun:
+            return None
+        actual, what = group.count, f"{group.name} (piles.{group.name}.count)"
+    if actual == said:
+        return None
+    return Finding("claim-count", where, f"says {match.group(0)!r}, but the variant has "
+                                         f"{actual} {what}")
+
+
+def won_at_the_start(variant: Variant, deals: int = 3) -> list[Finding]:
+    """A win rule that already holds when the cards are dealt."""
+    for number in range(1, deals + 1):
+        game = variant.deal(number)
+        if game.is_won():
+            return [Finding("won-at-start", "win", (
+                f"'win: {variant.win.text}' already holds at deal {number} before any move "
+                f"({game.text()}): every game is won at once"))]
+    return []
+
+
+def lint(variant: Variant) -> list[Finding]:
+    """Every finding: groups nothing can enter, a win at the deal, and claims the rules
+    contradict (each reported once, at the first place that makes it)."""
+    findings = never_entered(variant) + won_at_the_start(variant)
+    seen: dict[tuple[str, str], Finding] = {}
+    for finding in claims(variant):
+        key = (finding.code, finding.message.split("', ", 1)[-1])
+        if key not in seen:
+            seen[key] = finding
+    return findings + list(seen.values())
