@@ -38,7 +38,24 @@ _WHERE = {
     "shipped_variants": "patience.variant",
 }
 
-__all__ = sorted(_WHERE)
+__all__ = [
+    "DEAL",
+    "DealError",
+    "Game",
+    "Move",
+    "MoveError",
+    "PatienceError",
+    "PositionError",
+    "SolveResult",
+    "UnknownVariantError",
+    "Variant",
+    "VariantError",
+    "find_variant",
+    "perft",
+    "shipped_variants",
+    "solve",
+]
+assert sorted(__all__) == sorted(_WHERE)
 
 
 def __getattr__(name: str) -> Any:

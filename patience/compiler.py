@@ -454,6 +454,25 @@ def inline_calls(node: Node, predicates: Mapping[str, Predicate],
     return substitute(node, {})
 
 
+def rename(node: Node, renaming: Mapping[str, str]) -> Node:
+    """``node`` with free variables renamed (names bound by a quantifier inside stay)."""
+    if isinstance(node, Name):
+        return attrs.evolve(node, id=renaming[node.id]) if node.id in renaming else node
+    if isinstance(node, Quantifier):
+        inner = {k: v for k, v in renaming.items() if k not in node.names}
+        domain = rename(node.domain, renaming) if isinstance(node.domain, Pairs) \
+            else node.domain
+        return attrs.evolve(node, domain=domain, body=rename(node.body, inner))
+    changes: dict[str, Any] = {}
+    for field in attrs.fields(type(node)):
+        item = getattr(node, field.name)
+        if isinstance(item, Node):
+            changes[field.name] = rename(item, renaming)
+        elif isinstance(item, tuple) and item and isinstance(item[0], Node):
+            changes[field.name] = tuple(rename(x, renaming) for x in item)
+    return attrs.evolve(node, **changes) if changes else node
+
+
 def conjuncts(node: Node) -> list[Node]:
     """The parts of a top-level 'and' (the node itself when it is not one)."""
     if isinstance(node, BoolOp) and node.op == "and":

@@ -32,6 +32,7 @@ import attrs
 from patience.compiler import (
     Code,
     Compiler,
+    Const,
     Layout,
     Pile,
     Run,
@@ -43,6 +44,7 @@ from patience.compiler import (
     is_false,
     is_true,
     name,
+    rename,
     subscript,
 )
 from patience.language import (
@@ -58,6 +60,7 @@ from patience.language import (
 )
 
 DEAL = (-1, 0, -1)
+SOURCE_PILE = "pile#source"  # the source pile inside a source rule mixed with target rules
 
 
 @attrs.frozen
@@ -158,6 +161,7 @@ class Generator:
         else:
             bindings["pile"] = Pile(name("tgt"), name("t"), target.name)
             bindings["source"] = source_pile
+            bindings[SOURCE_PILE] = source_pile
         return bindings
 
     def _expr(self, nodes: list[Node], bindings: dict[str, Any]) -> ast.expr:
@@ -182,6 +186,9 @@ class Generator:
                 and (fixed is None or _fixed_size(node, ("run",)) is not fixed)]
         if is_false(self._expr(rest, self._bindings(source, None))):
             return False
+        # The source's own conditions are tested beside the target's, where 'pile' means the
+        # target: in them the source pile goes by a name no rule can write.
+        rest = [rename(node, {"pile": SOURCE_PILE}) for node in rest]
         pairings = []
         for target in targets:
             if target is source and len(target.indices) == 1:
@@ -200,19 +207,33 @@ class Generator:
         if not pairings:
             return False
 
+        # When every target takes runs of a constant size (sets of 13), shorter piles are
+        # skipped and the run scan stops at the largest size: no k beyond it is used.
+        sizes = []
+        for pairing in pairings:
+            size = None
+            if pairing.fixed is not None and fixed is None:
+                value = self.compiler.value(pairing.fixed, self._bindings(source, pairing.target))
+                size = value.value if isinstance(value, Const) else None
+            sizes.append(size)
+        constant_sizes = [x for x in sizes if isinstance(x, int)]
+        all_constant = bool(sizes) and len(constant_sizes) == len(sizes)
+        cap = max(constant_sizes) if all_constant else None
+        floor = min(constant_sizes) if all_constant else None
+
         lo, hi = source.indices.start, source.indices.stop
         if hi - lo == 1:  # one pile: straight-line code
             out.line(f"s = {lo}")
             out.line("src = piles[s]")
             out.line("n = len(src)")
-            out.line("if n:")
+            out.line("if n:" if floor is None or floor <= 1 else f"if n >= {floor}:")
             out.indent()
         else:
             out.line(f"for s in range({lo}, {hi}):")
             out.indent()
             out.line("src = piles[s]")
             out.line("n = len(src)")
-            out.line("if not n:")
+            out.line("if not n:" if floor is None or floor <= 1 else f"if n < {floor}:")
             out.line("    continue")
         source_bindings = self._bindings(source, None)
         if scans:
@@ -225,7 +246,8 @@ class Generator:
                 inner = {**source_bindings, scan.names[0]: below, scan.names[1]: above}
                 body_parts.append(self.compiler.expression(scan.body, inner))
             out.line("m = 1")
-            out.line(f"while m < n and ({_source(conjunction(body_parts))}):")
+            limit = "m < n" if cap is None else f"m < n and m < {cap}"
+            out.line(f"while {limit} and ({_source(conjunction(body_parts))}):")
             out.line("    m += 1")
             whole = "m"
         else:

@@ -205,3 +205,31 @@ def test_a_broken_signature_does_not_cascade(tmp_path):
         find_variant(path)
     assert "unknown parameter type 'deck'" in str(caught.value)
     assert "unknown predicate" not in str(caught.value)
+
+
+def test_a_moves_rule_reads_the_source_pile_even_beside_a_target_rule(tmp_path):
+    # found by the variant fuzzer: 'pile' in a moves rule is the source pile, never the
+    # target, also where the generator tests it together with the target's accepts rule
+    path = write(tmp_path, "source-pile.yaml", """\
+        id: source-pile
+        name: Source pile
+        description: Cards may leave only piles of at most two cards.
+        ranks: 2
+        piles:
+          columns:
+            id: c
+            count: 3
+            deal: 1
+            moves: pile.size <= 2 and run.size == 1
+            accepts: "true"
+        stock:
+          deals_to: [columns]
+        win: "false"
+    """)
+    game = find_variant(path).deal(0)
+    game.push("d")
+    game.push("d")  # 8 cards: c1 and c2 hold 3, c3 holds 2
+    assert [len(game.pile(name)) for name in ("c1", "c2", "c3")] == [3, 3, 2]
+    assert {game.notation(m) for m in game.generate_moves()} == {"c3:1-c1", "c3:1-c2"}
+    for move in game.legal_moves:
+        assert game.explain(move) is None

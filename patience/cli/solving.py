@@ -1,0 +1,117 @@
+"""The solver's commands: ``solve``, ``hint``, ``deal --winnable`` and ``daily``."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from patience.cli.common import fail, handles_errors, load_game, load_variant, start_options
+from patience.cli.main import main
+from patience.solver import DEFAULT_MAX_POSITIONS, daily_deal, first_winnable_deal, hint, solve
+
+
+def budget_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Add --max-positions / --time-limit to a command."""
+    function = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True),
+                            default=None, metavar="S",
+                            help="Give up after S seconds (the verdict is then unknown).")(function)
+    return click.option("--max-positions", type=click.IntRange(min=1),
+                        default=DEFAULT_MAX_POSITIONS, show_default=True, metavar="N",
+                        help="Give up after N positions (the verdict is then unknown).")(function)
+
+
+@main.command("solve")
+@click.argument("variant")
+@start_options
+@budget_options
+@click.option("--json", "as_json", is_flag=True,
+              help='One JSON object: {"variant", "deal", "verdict", "moves", "positions", '
+                   '"seconds"}.')
+@handles_errors
+def solve_command(variant: str, seed, deal_text, position, moves_text, max_positions: int,
+                  time_limit: float | None, as_json: bool) -> None:
+    """Solve START: won (with a winning line), unwinnable (proved), or unknown (budget).
+
+    The solver knows the order of the stock, like the seed site's solver.
+    """
+    game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
+    result = solve(game, max_positions=max_positions, time_limit=time_limit)
+    if as_json:
+        click.echo(json.dumps({
+            "variant": game.variant.id,
+            "deal": game.deal_number if game.deal_number is not None else game.start().text(),
+            "verdict": result.verdict,
+            "moves": " ".join(result.moves),
+            "positions": result.positions,
+            "seconds": round(result.seconds, 3),
+        }))
+        return
+    click.echo(result.verdict)
+    if result.verdict == "won":
+        click.echo(" ".join(result.moves) if result.moves else "(already won)")
+    click.echo(f"{result.positions} positions, {result.seconds:.2f} s")
+
+
+@main.command("hint")
+@click.argument("variant")
+@start_options
+@budget_options
+@handles_errors
+def hint_command(variant: str, seed, deal_text, position, moves_text, max_positions: int,
+                 time_limit: float | None) -> None:
+    """The next move of a winning line from START (after --moves), or why there is none."""
+    game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
+    if game.is_won():
+        click.echo("the game is already won")
+        return
+    move, result = hint(game, max_positions, time_limit)
+    if move is not None:
+        click.echo(move)
+    elif result.verdict == "unwinnable":
+        click.echo(f"no winning line: the position is lost (searched all "
+                   f"{result.positions} positions)")
+    else:
+        click.echo(f"undecided: no winning line found within {result.positions} positions")
+
+
+@main.command("deal")
+@click.argument("variant")
+@click.option("--winnable", is_flag=True, required=True,
+              help="Find a deal the solver proves winnable.")
+@click.option("--from", "start", type=click.IntRange(0, 2**64 - 1), default=1,
+              show_default=True, metavar="N", help="Start looking at deal number N.")
+@click.option("--max-positions", type=click.IntRange(min=1), default=DEFAULT_MAX_POSITIONS,
+              show_default=True, metavar="N", help="The solver's budget per deal.")
+@handles_errors
+def deal_command(variant: str, winnable: bool, start: int, max_positions: int) -> None:
+    """The first deal number ≥ N that the solver proves winnable; prints it, a tab, and
+    its winning line."""
+    number, result = first_winnable_deal(load_variant(variant), start, max_positions)
+    click.echo(f"{number}\t{' '.join(result.moves)}")
+
+
+@main.command("daily")
+@click.argument("variant")
+@click.option("--date", "date_text", default=None, metavar="YYYY-MM-DD",
+              help="The day (default: today, local time).")
+@handles_errors
+def daily_command(variant: str, date_text: str | None) -> None:
+    """The day's deal: the same for everyone that day, proven winnable.
+
+    From sha256("patience-daily:VARIANT-ID:YYYY-MM-DD"), first 8 bytes big-endian, count up
+    to the first deal the solver proves winnable with the default position budget.
+    """
+    if date_text is None:
+        date = datetime.date.today()
+    else:
+        try:
+            date = datetime.date.fromisoformat(date_text)
+        except ValueError:
+            fail(f"--date {date_text!r} is not a date written YYYY-MM-DD")
+    loaded = load_variant(variant)
+    number, _ = daily_deal(loaded, date)
+    click.echo(f"{number}\t{loaded.id} {date.isoformat()}")

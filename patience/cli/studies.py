@@ -1,0 +1,189 @@
+"""``patience stats`` (solve many deals into the results database) and ``patience report``.
+
+The database defaults to ``results.sqlite`` in ``$PATIENCE_DATA_DIR`` or the user data
+folder; ``--db FILE`` picks another. See ``docs/studies.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from patience.cli.common import fail, handles_errors, load_variant
+from patience.cli.main import main
+from patience.studies.database import ResultsDatabase, StudyError, default_database_path
+from patience.studies.runner import (
+    DEFAULT_MAX_POSITIONS,
+    DEFAULT_SOLVER,
+    ChunkDone,
+    Study,
+    Workers,
+    parse_deals,
+    run_study,
+)
+
+INTERRUPTED = 130
+
+
+def _database_path(db: str | None) -> Path:
+    return Path(db) if db else default_database_path()
+
+
+@main.command()
+@click.argument("variant")
+@click.option("--deals", "deals_text", default="1-1000", show_default=True,
+              metavar="N-M[,N-M…]", help="Deal numbers to solve, e.g. 1-10000 or 1-50,77.")
+@click.option("--max-positions", type=click.IntRange(min=1), default=DEFAULT_MAX_POSITIONS,
+              show_default=True, help="The solver's budget per deal; more gives fewer unknowns.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: one per core); with --scheduler, the "
+                   "chunks solved at once (default: the cluster's threads).")
+@click.option("--db", type=click.Path(dir_okay=False), default=None,
+              help="The results database (default: results.sqlite in $PATIENCE_DATA_DIR "
+                   "or the user data folder).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="Solve on this Dask cluster instead (needs patience[dask]).")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+              help="Deals per chunk (default: automatic, at most 25). A chunk is stored "
+                   "in one transaction; a killed run loses the chunks in flight.")
+@click.option("--solver", default=DEFAULT_SOLVER, hidden=True,
+              help="The solve function as module:function (for tests and experiments).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@handles_errors
+def stats(variant: str, deals_text: str, max_positions: int, workers: int | None,
+          db: str | None, scheduler: str | None, chunk_size: int | None, solver: str,
+          quiet: bool) -> None:
+    """Solve deals of VARIANT and store one result per deal; a rerun skips stored deals.
+
+    Stop it at any moment (Ctrl-C, even kill -9) and run the same command again to go on.
+    """
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    compiled = load_variant(variant)
+    deals = parse_deals(deals_text)
+    path = _database_path(db)
+    study = Study.of(compiled, max_positions, solver)
+    counts = {"won": 0, "unwinnable": 0, "unknown": 0}
+    progress = Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("[green]won {task.fields[won]}[/] · [red]unwinnable "
+                   "{task.fields[unwinnable]}[/] · [yellow]unknown {task.fields[unknown]}[/]"),
+        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+        console=Console(stderr=True), disable=quiet)
+    task = progress.add_task(compiled.id, total=len(deals), won=0, unwinnable=0, unknown=0)
+
+    with ResultsDatabase(path) as database:
+        counts.update(database.counts(study.key, deals))
+
+        def show(advance: int = 0, completed: int | None = None) -> None:
+            progress.update(task, advance=advance, completed=completed, won=counts["won"],
+                            unwinnable=counts["unwinnable"], unknown=counts["unknown"])
+
+        def on_start(skipped: int, pending: int) -> None:
+            show(completed=skipped)
+
+        def on_chunk(done: ChunkDone) -> None:
+            for result in done.results:
+                counts[result.verdict] += 1
+            show(advance=len(done.results))
+
+        pool = Workers(workers, scheduler)
+        try:
+            with progress:
+                summary = run_study(study, deals, database, workers=pool,
+                                    chunk_size=chunk_size, on_start=on_start,
+                                    on_chunk=on_chunk)
+        except KeyboardInterrupt:
+            stored = database.counts(study.key, deals)
+            click.echo(f"interrupted: {sum(stored.values())} of {len(deals)} deals are stored "
+                       f"in {path}; run the same command again to go on", err=True)
+            sys.exit(INTERRUPTED)
+        finally:
+            pool.close()
+        counts = database.counts(study.key, deals)
+    click.echo(f"{compiled.id}: {summary.requested} deals ({summary.skipped} already stored, "
+               f"{summary.solved} solved in {summary.seconds:.1f} s on {pool.description}): "
+               f"won {counts['won']}, unwinnable {counts['unwinnable']}, "
+               f"unknown {counts['unknown']}")
+    click.echo(f"results in {path} (solver {study.key.solver_version}, budget "
+               f"{max_positions}); 'patience report {variant}' summarizes them")
+
+
+@main.command()
+@click.argument("variants", nargs=-1)
+@click.option("--db", type=click.Path(dir_okay=False), default=None,
+              help="The results database (default: the one 'patience stats' uses).")
+@click.option("--deals", "deals_text", default=None, metavar="N-M[,N-M…]",
+              help="Only these deals (default: every stored deal).")
+@click.option("--max-positions", type=click.IntRange(min=1), default=None,
+              help="Report the results of this budget (default: the largest stored).")
+@click.option("--solver-version", default=None,
+              help="Report the results of this solver version (default: the latest stored).")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object per variant, one per line.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE.png", help="Also draw positions-to-solve and win rates "
+                                       "(needs patience[plot]).")
+@handles_errors
+def report(variants: tuple[str, ...], db: str | None, deals_text: str | None,
+           max_positions: int | None, solver_version: str | None, as_json: bool,
+           plot_path: str | None) -> None:
+    """Summarize the stored results of each VARIANT (default: every variant stored).
+
+    Deals, won, unwinnable, unknown; the win rate between "every unknown lost" and "every
+    unknown won" with a 95% Wilson interval; positions and seconds per deal.
+    """
+    from patience.studies.report import choose_run, make_report, plot
+
+    path = _database_path(db)
+    if not path.is_file():
+        fail(f"no results database at {str(path)!r}: run 'patience stats VARIANT' first "
+             "(or give --db FILE)")
+    deals = parse_deals(deals_text) if deals_text else None
+    reports = []
+    with ResultsDatabase(path) as database:
+        if variants:
+            wanted = []
+            for name in variants:
+                compiled = load_variant(name)
+                wanted.append((compiled.id, compiled.rules_hash))
+        else:
+            wanted = [(name, rules_hash) for rules_hash, name in
+                      database.variant_names().items()]
+            if not wanted:
+                fail(f"no results in {str(path)!r} yet")
+        for name, rules_hash in wanted:
+            key = choose_run(database, rules_hash, solver_version, max_positions)
+            if key is None:
+                wanted_run = "".join([
+                    f" from solver {solver_version!r}" if solver_version else "",
+                    f" with budget {max_positions}" if max_positions else ""])
+                message = (f"no results for {name} (rules hash {rules_hash}){wanted_run} in "
+                           f"{str(path)!r}: run 'patience stats {name}' first")
+                if len(wanted) == 1:
+                    fail(message)
+                click.echo(f"warning: {message}", err=True)
+                continue
+            reports.append(make_report(database, name, key, deals))
+    for index, summary in enumerate(reports):
+        if as_json:
+            click.echo(json.dumps(summary.to_json()))
+        else:
+            click.echo(("\n" if index else "") + summary.text())
+    if plot_path:
+        try:
+            plot(reports, plot_path)
+        except StudyError as error:
+            fail(str(error))
+        click.echo(f"plot written to {plot_path}", err=True)

@@ -1,0 +1,45 @@
+"""The line mode: one command per line from a stream, the position printed after each.
+
+For scripts, screen readers and tests. The commands are the keyboard's (``help`` lists
+them); each command is echoed as ``> COMMAND``, followed by its message, if any, and the
+position (:meth:`patience.game.Game.drawing`) with the status line. At ``q`` or the end of the
+input the game is saved, as in the full-screen game.
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from patience.play.session import Session
+
+
+def show_position(session: Session, out: TextIO) -> None:
+    print(session.drawing(), file=out)
+    print(session.status(), file=out)
+
+
+def run_plain(session: Session, lines: TextIO, out: TextIO, save: bool = True) -> None:
+    """Read commands from ``lines`` until ``q`` or the end; print to ``out``."""
+    print(f"{session.title()} (type 'help' for the commands)", file=out)
+    show_position(session, out)
+    opening = session.end_message()
+    if opening:
+        print(opening, file=out)
+    for line in lines:
+        command = line.strip()
+        if not command:
+            continue
+        print(f"> {command}", file=out)
+        reply = session.apply(command)
+        if reply.quit:
+            break
+        if reply.text:
+            print(("error: " if reply.error else "") + reply.text, file=out)
+        if reply.changed:
+            show_position(session, out)
+        out.flush()
+    if save:
+        message = session.save()
+        if message:
+            print(message, file=out)
+    out.flush()

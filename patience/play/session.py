@@ -1,0 +1,452 @@
+"""A game being played: the position, undo and redo, commands, messages, saving.
+
+The terminal app (``patience.play.app``), the line mode (``patience.play.plain``) and any
+later front end drive a :class:`Session`; none of them holds game logic of its own.
+
+>>> from patience import find_variant
+>>> session = Session(find_variant("tabbycat").deal(1), record_stats=False)
+>>> session.apply("d").changed
+True
+>>> session.status()
+'deals left 11 · sets 0/4 · moves 1'
+>>> session.apply("u").text
+'undid d'
+>>> session.apply("c1:1-t").text
+''
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from patience.errors import MoveError, PatienceError
+from patience.game import DEAL, Game, Move
+from patience.play import destinations, saves
+
+if TYPE_CHECKING:
+    from patience.variant import Variant
+
+HINT_POSITIONS = 1_000_000
+HINT_SECONDS = 20.0
+REVIEW_POSITIONS = 300_000
+REVIEW_SECONDS = 60.0
+
+KEY_COMMANDS = {
+    "d": "deal",
+    "u": "undo",
+    "r": "redo",
+    "h": "hint",
+    "?": "rules",
+    "w": "where did I lose",
+    "b": "back to the last winnable position (after w)",
+    "q": "quit",
+}
+
+HELP = """\
+commands:
+  SRC:N-DST      a move in notation, e.g. c1:3-c4, c3:13-f, t:2-c1
+  d              deal (also: click the stock)
+  u / r          undo / redo
+  h              hint (from the solver)
+  ?              the rules of this variant
+  w              where did I lose (after a lost game)
+  b              back to the last winnable position w found (redo still works)
+  click PILE[:N] click the Nth card from the top of PILE (default the top card)
+  moves          the legal moves
+  stats          your statistics for this variant
+  q              quit (the game is saved; resume with 'patience play --resume')"""
+
+
+class Reply(NamedTuple):
+    """What a command did: a message to show, and whether the position changed."""
+
+    text: str
+    changed: bool = False
+    quit: bool = False
+    error: bool = False
+
+
+class SolverMissing(PatienceError, RuntimeError):
+    pass
+
+
+def load_solver() -> Any:
+    """``patience.solver.solve``, or SolverMissing with a message a player understands."""
+    try:
+        from patience.solver import solve
+    except ImportError as error:
+        raise SolverMissing("the solver is not available in this installation "
+                            f"({error}); hints, winnable deals and reviews need it") from None
+    return solve
+
+
+class Session:
+    """One game being played, with undo/redo and everything a front end asks."""
+
+    def __init__(self, game: Game, *, redo: list[Move] | None = None, recorded: bool = False,
+                 record_stats: bool = True, label: str | None = None) -> None:
+        self.game = game
+        self.variant: Variant = game.variant
+        self.redo_stack: list[Move] = list(redo or [])  # the next move to redo is last
+        self.recorded = recorded  # the game's result is already in the statistics
+        self.record_stats = record_stats
+        self.label = label or describe_start(game)
+        self._plan: list[Move] = []  # the rest of the solver's winning line, if known
+        self._plan_key: bytes | None = None
+        self.last_winnable: int | None = None  # moves played at the last winnable position
+
+    # -- what a front end shows --
+
+    def status(self) -> str:
+        game = self.game
+        total = sum(g.count for g in self.variant.groups if g.target == "first")
+        return (f"deals left {game.deals_left} · sets {game.sets_completed()}/{total} · "
+                f"moves {len(game.move_stack)}")
+
+    def title(self) -> str:
+        return f"{self.variant.name} — {self.label}"
+
+    def drawing(self) -> str:
+        return self.game.drawing()
+
+    def is_over(self) -> bool:
+        return not self.game.has_moves()
+
+    def end_message(self) -> str:
+        if self.game.is_won():
+            return "You won!"
+        if not self.game.has_moves():
+            return "No move is left: the game is lost. Press u to undo, w to see where it was lost."
+        return ""
+
+    def rules(self) -> str:
+        return self.variant.rules_text()
+
+    def legal_moves_text(self) -> list[str]:
+        return sorted(self.game.notation(m) for m in self.game.generate_moves())
+
+    # -- commands --
+
+    def apply(self, command: str) -> Reply:
+        """Carry out one command line (a move in notation, or a command word)."""
+        text = command.strip()
+        word = text.lower()
+        if not text:
+            return Reply("")
+        if word in ("u", "undo"):
+            return self.undo()
+        if word in ("r", "redo"):
+            return self.redo()
+        if word in ("h", "hint"):
+            return self.hint()
+        if word in ("?", "rules"):
+            return Reply(self.rules())
+        if word in ("w", "where", "where did i lose"):
+            return self.where_lost()
+        if word in ("b", "back"):
+            return self.back()
+        if word in ("q", "quit", "exit"):
+            return Reply("", quit=True)
+        if word in ("help", "commands"):
+            return Reply(HELP)
+        if word == "moves":
+            return Reply(" ".join(self.legal_moves_text()) or "no move is left")
+        if word == "stats":
+            return self.stats()
+        if word.startswith("click"):
+            return self._click_command(text[len("click"):].strip())
+        try:
+            move = self.game.parse_move(text)
+        except MoveError as error:
+            return Reply(f"{error} (type 'help' for the commands)", error=True)
+        return self.play(move)
+
+    def play(self, move: tuple[int, int, int]) -> Reply:
+        """Make a move if it is legal; otherwise explain which rule forbids it."""
+        move = Move(*move)
+        game = self.game
+        if not game.is_legal(move):
+            written = game.notation(move)
+            why = game.explain(move) or f"{written}: it is not legal here"
+            return Reply(why if why.startswith(written) else f"{written}: {why}", error=True)
+        key_before = game.key()
+        game.push_unchecked(move)
+        self._follow_plan(move, key_before)
+        if self.redo_stack and self.redo_stack[-1] == move:
+            self.redo_stack.pop()
+        else:
+            self.redo_stack.clear()
+        return Reply(self._after_change(""), changed=True)
+
+    def deal(self) -> Reply:
+        return self.play(DEAL)
+
+    def click(self, source: int, depth: int = 0) -> Reply:
+        """A click on the card ``depth`` places below the top of pile ``source``."""
+        game = self.game
+        name = self.variant.pile_names[source]
+        if not game.piles[source]:
+            return Reply(f"{name} is empty", error=True)
+        move = destinations.click_move(game, source, depth)
+        if move is None:
+            count = depth + 1
+            return Reply(f"{name}:{count}: these cards cannot move anywhere now"
+                         + self._why_not(source, count), error=True)
+        return self.play(move)
+
+    def drop(self, source: int, depth: int, target: int) -> Reply:
+        """A drag of the card ``depth`` below the top of ``source`` (with the cards on it)
+        onto pile ``target``."""
+        if source == target:
+            return self.click(source, depth)
+        if not self.game.piles[source]:
+            return Reply(f"{self.variant.pile_names[source]} is empty", error=True)
+        return self.play(destinations.drop_move(self.game, source, depth, target))
+
+    def undo(self) -> Reply:
+        game = self.game
+        if not game.move_stack:
+            return Reply("nothing to undo", error=True)
+        move = game.pop()
+        self.redo_stack.append(move)
+        return Reply(f"undid {game.notation(move)}", changed=True)
+
+    def redo(self) -> Reply:
+        if not self.redo_stack:
+            return Reply("nothing to redo", error=True)
+        move = self.redo_stack[-1]
+        reply = self.play(move)
+        if reply.changed:
+            return reply._replace(text=f"redid {self.game.notation(move)}"
+                                  + (f" — {reply.text}" if reply.text else ""))
+        self.redo_stack.clear()
+        return reply
+
+    def back(self) -> Reply:
+        """Undo back to the last winnable position found by :meth:`where_lost`."""
+        target = self.last_winnable
+        if target is None or target > len(self.game.move_stack):
+            return Reply("press w first to find the last winnable position", error=True)
+        while len(self.game.move_stack) > target:
+            self.redo_stack.append(self.game.pop())
+        return Reply(f"back after move {target}, the last position that could be won; "
+                     "press h for a hint", changed=True)
+
+    def _click_command(self, argument: str) -> Reply:
+        name, _, count_text = argument.partition(":")
+        name = name.strip()
+        if name in ("s", "stock"):
+            return self.deal()
+        if name not in self.variant.pile_index:
+            return Reply(f"click {argument!r}: there is no pile {name!r} "
+                         f"(piles: {' '.join(self.variant.pile_names)})", error=True)
+        try:
+            count = int(count_text) if count_text.strip() else 1
+        except ValueError:
+            return Reply(f"click {argument!r}: write 'click PILE' or 'click PILE:N'", error=True)
+        if count < 1:
+            return Reply(f"click {argument!r}: N counts cards from the top, from 1", error=True)
+        return self.click(self.variant.pile_index[name], count - 1)
+
+    def _why_not(self, source: int, count: int) -> str:
+        """The kernel's explanation for the most natural destination of a stuck click."""
+        game = self.game
+        for target in range(len(game.piles)):
+            if target == source:
+                continue
+            group = self.variant.group_of_pile[target]
+            if group.target == "first" or not game.piles[target]:
+                continue
+            why = game.explain(Move(source, count, target))
+            if why:
+                return f" (e.g. onto {self.variant.pile_names[target]}: {why})"
+        return ""
+
+    def _after_change(self, text: str) -> str:
+        end = self.end_message()
+        if not end:
+            return text
+        record = self._record_result(self.game.is_won())
+        return " ".join(part for part in (text, end, record) if part)
+
+    def _record_result(self, won: bool) -> str:
+        if self.recorded or not self.record_stats:
+            return ""
+        self.recorded = True
+        try:
+            record = saves.record_result(self.variant.id, won)
+        except (saves.SaveError, OSError) as error:
+            return f"(statistics not recorded: {error})"
+        return f"{self.variant.name}: {saves.describe_record(record)}."
+
+    def stats(self) -> Reply:
+        try:
+            record = saves.read_stats().get(self.variant.id, saves.empty_record())
+        except saves.SaveError as error:
+            return Reply(str(error), error=True)
+        return Reply(f"{self.variant.name}: {saves.describe_record(record)}")
+
+    # -- the solver --
+
+    def _follow_plan(self, move: Move, key_before: bytes) -> None:
+        if self._plan and self._plan_key == key_before and self._plan[0] == move:
+            self._plan.pop(0)
+            self._plan_key = self.game.key()
+        else:
+            self._plan, self._plan_key = [], None
+
+    def hint(self, max_positions: int = HINT_POSITIONS,
+             time_limit: float | None = HINT_SECONDS) -> Reply:
+        """The next move of a winning line found by the solver."""
+        game = self.game
+        if game.is_won():
+            return Reply("the game is won")
+        if not game.has_moves():
+            return Reply("no move is left; press u to undo or w to see where the game was lost")
+        if self._plan and self._plan_key == game.key():
+            return Reply(f"hint: {game.notation(self._plan[0])} "
+                         f"(a win in {len(self._plan)} more moves)")
+        try:
+            solve = load_solver()
+        except SolverMissing as error:
+            return Reply(f"no hint: {error}", error=True)
+        result = solve(game.copy(), max_positions=max_positions, time_limit=time_limit)
+        if result.verdict == "won" and result.moves:
+            probe = game.copy()
+            plan = []
+            for text in result.moves:
+                move = probe.parse_move(text)
+                probe.push_unchecked(move)
+                plan.append(move)
+            self._plan, self._plan_key = plan, game.key()
+            return Reply(f"hint: {result.moves[0]} (a win in {len(plan)} moves)")
+        if result.verdict == "unwinnable":
+            return Reply("no move wins from here (the solver proved it): undo, or press w to "
+                         "see where the game was lost")
+        some = sorted(game.generate_moves(), key=lambda m: destinations.move_preference(game, m))
+        fallback = f"; a legal move: {game.notation(some[0])}" if some else ""
+        return Reply(f"the solver found no win within {result.positions:,} positions"
+                     + fallback)
+
+    def where_lost(self, max_positions: int = REVIEW_POSITIONS,
+                   time_limit: float | None = REVIEW_SECONDS) -> Reply:
+        """Replay the game backwards with the solver: the last position that could still be
+        won, and the move that lost it."""
+        try:
+            solve = load_solver()
+        except SolverMissing as error:
+            return Reply(f"cannot review the game: {error}", error=True)
+        game = self.game
+        if game.is_won():
+            return Reply("the game is won")
+        probe = game.copy()
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        moves = list(probe.move_stack)
+        for played in range(len(moves), -1, -1):
+            left = None if deadline is None else max(1.0, deadline - time.monotonic())
+            result = solve(probe.copy(), max_positions=max_positions, time_limit=left)
+            if result.verdict == "won":
+                if played == len(moves):
+                    return Reply("this position can still be won; press h for a hint")
+                lost = game.notation(moves[played])
+                self.last_winnable = played
+                best = " ".join(result.moves[:8]) + (" …" if len(result.moves) > 8 else "")
+                return Reply(
+                    f"The last winnable position came after move {played} "
+                    f"({probe.text()}):\n{probe.drawing()}\n"
+                    f"Move {played + 1}, {lost}, lost the game. "
+                    f"A winning line from there: {best}\nPress b to go back there.")
+            if result.verdict != "won" and result.verdict != "unwinnable":
+                return Reply(f"the solver could not decide the position after move {played} "
+                             f"within its budget; the game was lost at move {played + 1} "
+                             "or earlier")
+            if played:
+                probe.pop()
+        return Reply("this deal could not be won from the start (the solver proved it)")
+
+    # -- saving --
+
+    def to_save(self) -> dict[str, Any]:
+        game = self.game
+        variant = self.variant
+        return {
+            "variant": variant.id,
+            "variant_path": str(variant.path) if variant.path else None,
+            "rules_hash": variant.rules_hash,
+            "label": self.label,
+            "deal_number": game.deal_number,
+            "start": game.start().text(),
+            "moves": [game.notation(m) for m in game.move_stack],
+            "redo": [game.notation(m) for m in self.redo_stack],
+            "recorded": self.recorded,
+            "saved": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        }
+
+    def save(self) -> str:
+        """Save the game (or forget the save when this game is over). A message to show."""
+        try:
+            existing = saves.read_save()
+        except saves.SaveError as error:
+            return f"the game was not saved: {error}"
+        if self.recorded and self.is_over():
+            if existing is not None:
+                saves.remove_save()
+            return ""
+        path = saves.write_save(self.to_save())
+        return f"saved to {path}; resume with 'patience play --resume'"
+
+    @classmethod
+    def from_save(cls, data: dict[str, Any], *, record_stats: bool = True) -> Session:
+        """The session a save describes; SaveError saying what is wrong with it."""
+        from patience.variant import find_variant
+
+        where = str(saves.save_path())
+        try:
+            variant_id = data["variant"]
+            rules_hash = data["rules_hash"]
+            start = data["start"]
+            moves = data["moves"]
+            redo = data.get("redo", [])
+        except (KeyError, TypeError):
+            raise saves.SaveError(f"the saved game {where!r} is incomplete; it was left "
+                                  "untouched") from None
+        variant = None
+        for name in (variant_id, data.get("variant_path")):
+            if not name:
+                continue
+            try:
+                candidate = find_variant(name)
+            except PatienceError:
+                continue
+            if candidate.rules_hash == rules_hash:
+                variant = candidate
+                break
+        if variant is None:
+            raise saves.SaveError(
+                f"the saved game {where!r} is of variant {variant_id!r} with rules hash "
+                f"{rules_hash!r}, which is not available here (the variant file was changed "
+                "or removed); the save was left untouched")
+        try:
+            game = variant.position(str(start))
+            game.deal_number = data.get("deal_number")
+            for move in game.parse_moves(" ".join(moves)):
+                game.push_unchecked(move)
+            probe = game.copy()
+            replayed = []
+            for text in reversed(redo):  # the stack's last entry is the next to redo
+                move = probe.parse_move(text)
+                probe.push(move)
+                replayed.append(move)
+        except (PatienceError, TypeError) as error:
+            raise saves.SaveError(f"the saved game {where!r} cannot be replayed: {error}; "
+                                  "it was left untouched") from None
+        return cls(game, redo=replayed[::-1],
+                   recorded=bool(data.get("recorded")), record_stats=record_stats,
+                   label=data.get("label"))
+
+
+def describe_start(game: Game) -> str:
+    if game.deal_number is not None:
+        return f"deal {game.deal_number}"
+    return "a chosen deal"

@@ -1,0 +1,173 @@
+"""The solver: one search for every variant, proving deals won or unwinnable.
+
+>>> import patience
+>>> from patience.solver import solve
+>>> result = solve(patience.find_variant("tabbycat-autoremove").deal(1))
+>>> result.verdict
+'won'
+>>> game = patience.find_variant("tabbycat-autoremove").deal(1)
+>>> for move in result.moves:
+...     game.push(move)
+>>> game.is_won()
+True
+
+The solver knows the stock order, as the seed site's solver does: it answers "can this deal
+be won by someone who knows which cards come next", not "how likely is a player to win".
+See ``docs/solver.md`` for the search, the position key and why each reduction is sound.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import time
+from typing import TYPE_CHECKING
+
+import attrs
+
+from patience.cards import MASK64
+from patience.solver.rules import SolverRules, solver_rules
+from patience.solver.search import BUDGET, EXHAUSTED, TIMEOUT, WON, Search, make_ordering
+
+if TYPE_CHECKING:
+    from patience.game import Game
+    from patience.variant import Variant
+
+#: Changes whenever a change to the search could change a verdict, a line or a count: batch
+#: studies store results per solver version (``patience stats``).
+SOLVER_VERSION = "1.0"
+VERDICTS = ("won", "unwinnable", "unknown")
+DEFAULT_MAX_POSITIONS = 1_000_000
+#: the restart schedule: run i gets ``RESTART_UNIT * luby(i + 1)`` positions, with ordering
+#: style ``i % STYLES``; the run that would pass ``max_positions`` gets what is left.
+RESTART_UNIT = 500
+STYLES = 6
+
+
+@attrs.frozen
+class SolveResult:
+    """What :func:`solve` found.
+
+    ``verdict`` is ``"won"`` (``moves`` is a winning line in notation from the given
+    position), ``"unwinnable"`` (the whole reachable space was searched), or ``"unknown"``
+    (the budget ran out first). ``positions`` counts the positions expanded (first seen and
+    their moves generated), summed over restarts; ``seconds`` is wall time.
+    """
+
+    verdict: str
+    moves: tuple[str, ...]
+    positions: int
+    seconds: float
+
+    @property
+    def decided(self) -> bool:
+        return self.verdict != "unknown"
+
+
+def luby(i: int) -> int:
+    """The Luby sequence 1 1 2 1 1 2 4 1 1 2 …, ``i`` from 1."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while True:
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+
+
+def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
+          time_limit: float | None = None) -> SolveResult:
+    """Solve the position of ``game`` (which is left unchanged).
+
+    Restarts run depth-first searches with different move orderings and growing budgets
+    (a Luby schedule); a run that ends without finding more to search proves the position
+    unwinnable. Budget or time running out gives ``unknown``, never ``unwinnable``.
+    """
+    if max_positions < 1:
+        raise ValueError(f"max_positions must be a positive integer, got {max_positions!r}")
+    if time_limit is not None and time_limit <= 0:
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    started = time.perf_counter()
+    deadline = None if time_limit is None else started + time_limit
+    rules = solver_rules(game.variant)
+    orderings = [make_ordering(rules, style) for style in range(STYLES)]
+    spent = 0
+    run = 0
+    while spent < max_positions:
+        budget = RESTART_UNIT * luby(run + 1)
+        if spent + budget * 2 > max_positions:  # too little would be left for another run
+            budget = max_positions - spent
+        search = Search(rules, game.piles, game.stock)
+        outcome = search.run(orderings[run % STYLES], budget, deadline)
+        spent += search.expanded
+        run += 1
+        if outcome == WON:
+            return _result("won", game, search.line, spent, started)
+        if outcome == EXHAUSTED:
+            return _result("unwinnable", game, [], spent, started)
+        if outcome == TIMEOUT:
+            break
+        assert outcome == BUDGET
+    return _result("unknown", game, [], spent, started)
+
+
+def _result(verdict: str, game: Game, line: list, positions: int, started: float
+            ) -> SolveResult:
+    probe = game.copy()
+    words = []
+    for move in line:
+        words.append(probe.notation(move))
+        probe.push_unchecked(move)
+    return SolveResult(verdict, tuple(words), positions, time.perf_counter() - started)
+
+
+def exhaustive_verdict(game: Game, max_positions: int | None = None) -> str:
+    """The reference answer: a plain depth-first search over exact positions, nothing
+    merged, no ordering, no restarts. For tests on small decks."""
+    rules = solver_rules(game.variant)
+    search = Search(rules, game.piles, game.stock, exact=True)
+    outcome = search.run(None, max_positions or 1 << 62)
+    return {WON: "won", EXHAUSTED: "unwinnable"}.get(outcome, "unknown")
+
+
+def hint(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
+         time_limit: float | None = None) -> tuple[str | None, SolveResult]:
+    """The next move of a winning line (None when there is none or none was found), and
+    the result it came from."""
+    result = solve(game, max_positions, time_limit)
+    return (result.moves[0] if result.moves else None), result
+
+
+def first_winnable_deal(variant: Variant, start: int = 1,
+                        max_positions: int = DEFAULT_MAX_POSITIONS,
+                        attempts: int = 10_000) -> tuple[int, SolveResult]:
+    """The first deal number ≥ ``start`` (wrapping past 2**64 - 1 to 0) that the solver
+    proves winnable within ``max_positions``, and its result. Deterministic: no time limit.
+    """
+    number = start & MASK64
+    for _ in range(attempts):
+        result = solve(variant.deal(number), max_positions)
+        if result.verdict == "won":
+            return number, result
+        number = (number + 1) & MASK64
+    raise RuntimeError(f"no winnable deal of {variant.id} in {attempts} deals from {start}")
+
+
+def daily_seed(variant: Variant, date: datetime.date) -> int:
+    """The day's starting deal number: the first 8 bytes (big-endian) of
+    sha256("patience-daily:{variant id}:{YYYY-MM-DD}")."""
+    text = f"patience-daily:{variant.id}:{date.isoformat()}"
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+
+
+def daily_deal(variant: Variant, date: datetime.date) -> tuple[int, SolveResult]:
+    """The day's deal: the first deal from :func:`daily_seed` on that the solver proves
+    winnable with the default budget (positions, not seconds, so the same everywhere)."""
+    return first_winnable_deal(variant, daily_seed(variant, date))
+
+
+__all__ = ["DEFAULT_MAX_POSITIONS", "SOLVER_VERSION", "SolveResult", "SolverRules", "daily_deal", "daily_seed",
+           "exhaustive_verdict", "first_winnable_deal", "hint", "solve"]

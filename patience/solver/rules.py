@@ -1,0 +1,188 @@
+"""What the solver decides once per variant: the position key and which piles are symmetric.
+
+The arguments for why each reduction is sound are in ``docs/solver.md``; in short:
+
+* No rule names a pile by its index (the rule language has group membership, ``pile``,
+  ``source`` and quantifiers over groups, never ``c3``), so the rules treat the piles of a
+  group alike. Two things break that symmetry: the stock deals card *k* to deal target *k*,
+  and a move into a ``target: first`` group lands on the group's *first* accepting pile.
+* Piles of a group fed by the deal may be sorted in the key only once the stock is empty.
+  Piles of other ``target: each`` groups may always be sorted.
+* A ``target: first`` group (the foundations) is symmetric only when its ``accepts`` rule
+  requires ``pile.empty``: then "first accepting pile" and "another accepting pile" differ by
+  swapping two empty piles. When some ``first`` group is not provably symmetric, nothing is
+  sorted at all (forced removals leaving column by column would otherwise tie the column
+  order to the foundation order).
+* Card attributes no rule reads are dropped from the key: a variant that never reads suits
+  plays the same with suits relabelled, so cards of one rank are interchangeable.
+* Every position of one search descends from the same root, and the stock only ever loses
+  its next card, so the stock is known from its length alone.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from patience.cards import RED_SUITS
+
+if TYPE_CHECKING:
+    from patience.variant import Group, Variant
+
+KeyFunction = Callable[[list[list[int]], list[int]], bytes]
+SEPARATOR = 0xFF  # never a card: cards are at most 13 * 4 + 3
+
+
+class SolverRules:
+    """The per-variant facts the search uses, derived from the compiled rules only."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.attributes = variant.card_attributes_read
+        self.card_table = card_table(self.attributes)
+        deal_targets = set(variant.deal_targets)
+        first_groups = [g for g in variant.groups if g.target == "first"]
+        self.symmetric_first = all(requires_empty_pile(g) for g in first_groups)
+        always: list[range] = []  # groups whose piles may always be sorted in the key
+        stock_empty: list[range] = []  # groups that may be sorted once the stock is empty
+        if self.symmetric_first:
+            for group in variant.groups:
+                # 'first' groups are left unsorted: they are filled first-empty-first, so
+                # sorting them would rarely merge anything and costs time on every key
+                if group.count < 2 or group.target == "first":
+                    continue
+                if any(index in deal_targets for index in group.indices):
+                    stock_empty.append(group.indices)
+                else:
+                    always.append(group.indices)
+        self.always_sorted = tuple((r.start, r.stop) for r in always)
+        self.sorted_when_stock_empty = tuple((r.start, r.stop) for r in stock_empty)
+        self.first_target_piles = frozenset(i for g in first_groups for i in g.indices)
+        self.dealt_piles = frozenset(deal_targets)
+        # piles of 'each' groups nobody deals to (the tail): a place to park cards
+        self.parking_piles = frozenset(i for g in variant.groups if g.target == "each"
+                                       for i in g.indices if i not in deal_targets)
+        self.key = self._key_function()
+        forced = [g for g in variant.groups if g.removal == "forced"]
+        #: no forced removal can happen unless some pile outside the forced groups holds at
+        #: least this many cards (a lower bound on the run size their accepts rule admits)
+        self.forced_minimum = min((smallest_run(variant, g) for g in forced), default=1)
+        self.forced_sources = tuple(i for g in variant.groups if g not in forced
+                                    for i in g.indices)
+
+    def _key_function(self) -> KeyFunction:
+        table = self.card_table
+        always = self.always_sorted
+        later = self.sorted_when_stock_empty
+        join = bytes([SEPARATOR]).join
+        both = always + later
+
+        def unsorted_key(piles: list[list[int]], stock: list[int]) -> bytes:
+            return join(map(bytes, piles)).translate(table) + len(stock).to_bytes(2, "big")
+
+        def sorted_when_stock_empty(piles: list[list[int]], stock: list[int]) -> bytes:
+            if stock:
+                return join(map(bytes, piles)).translate(table) + len(stock).to_bytes(2, "big")
+            parts = [bytes(p).translate(table) for p in piles]
+            for start, stop in later:
+                parts[start:stop] = sorted(parts[start:stop])
+            return join(parts) + b"\0\0"
+
+        def sorted_key(piles: list[list[int]], stock: list[int]) -> bytes:
+            parts = [bytes(p).translate(table) for p in piles]
+            for start, stop in (always if stock else both):
+                parts[start:stop] = sorted(parts[start:stop])
+            return join(parts) + len(stock).to_bytes(2, "big")
+
+        if not both:
+            return unsorted_key
+        return sorted_when_stock_empty if not always else sorted_key
+
+    def exact_key(self, piles: list[list[int]], stock: list[int]) -> bytes:
+        """The position with nothing merged (the reference search's key)."""
+        return bytes([SEPARATOR]).join(map(bytes, piles)) + b"\xfe" + bytes(stock)
+
+
+def card_table(attributes: frozenset[str]) -> bytes:
+    """A ``bytes.translate`` table mapping each card to what the rules can tell of it."""
+    table = bytearray(range(256))
+    for card in range(256):
+        if card == SEPARATOR:
+            continue
+        rank, suit = card >> 2, card & 3
+        if "suit" in attributes:
+            shown = suit
+        elif "color" in attributes:
+            shown = 1 if suit in RED_SUITS else 0
+        else:
+            shown = 0
+        table[card] = rank * 4 + shown if card < 64 else card
+    return bytes(table)
+
+
+def requires_empty_pile(group: Group) -> bool:
+    """Whether the group's ``accepts`` rule holds only for an empty pile (a conjunct
+    ``pile.empty`` at the top of the rule)."""
+    from patience.language import Attribute, BoolOp, Name
+
+    node = group.accepts.node
+    conjuncts = node.values if isinstance(node, BoolOp) and node.op == "and" else (node,)
+    return any(isinstance(c, Attribute) and c.name == "empty" and isinstance(c.value, Name)
+               and c.value.id == "pile" for c in conjuncts)
+
+
+def smallest_run(variant: Variant, group: Group) -> int:
+    """A lower bound on the size of a run the group's ``accepts`` rule can accept: the
+    largest ``run.size == N`` (or ``>= N``, ``> N - 1``) that every way of satisfying the
+    rule requires, looking into the predicates it calls; 1 when nothing is required."""
+    from patience.language import Attribute, BoolOp, Call, Compare, Integer, Name
+
+    constants = {name: value for name, value in variant.parameters.items()
+                 if isinstance(value, int) and not isinstance(value, bool)}
+    constants.update(A=1, J=11, Q=12, K=13)
+
+    def number(node: object) -> int | None:
+        if isinstance(node, Integer):
+            return node.value
+        if isinstance(node, Name) and node.id in constants:
+            return constants[node.id]
+        return None
+
+    def is_size(node: object, runs: frozenset[str]) -> bool:
+        return (isinstance(node, Attribute) and node.name == "size"
+                and isinstance(node.value, Name) and node.value.id in runs)
+
+    def bound(node: object, runs: frozenset[str], depth: int) -> int:
+        if depth > 20:
+            return 1
+        if isinstance(node, BoolOp):
+            values = [bound(v, runs, depth + 1) for v in node.values]
+            return max(values) if node.op == "and" else min(values)
+        if isinstance(node, Compare):
+            for left, right, op in ((node.left, node.right, node.op),
+                                    (node.right, node.left, _MIRROR.get(node.op))):
+                value = number(right)
+                if is_size(left, runs) and value is not None:
+                    if op in ("==", ">="):
+                        return max(value, 1)
+                    if op == ">":
+                        return max(value + 1, 1)
+            return 1
+        if isinstance(node, Call) and node.function in variant.predicates:
+            predicate = variant.predicates[node.function]
+            inner = frozenset(p.name for p, arg in zip(predicate.signature.parameters,
+                                                       node.args)
+                              if isinstance(arg, Name) and arg.id in runs)
+            return bound(predicate.body, inner, depth + 1) if inner else 1
+        return 1
+
+    return bound(group.accepts.node, frozenset({"run"}), 0)
+
+
+_MIRROR = {"==": "==", "<=": ">=", "<": ">", ">=": "<=", ">": "<"}
+
+
+@functools.lru_cache(maxsize=64)
+def solver_rules(variant: Variant) -> SolverRules:
+    return SolverRules(variant)

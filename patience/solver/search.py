@@ -1,0 +1,221 @@
+"""The search: depth-first, a fixed move ordering, exact keys, restarts over orderings.
+
+One :class:`Search` explores from one position with one move ordering and a position
+budget. It works on its own copy of the piles and stock with a tight push/pop that does
+exactly what ``Game.push_unchecked``/``Game.pop`` do (a move, or a deal onto the deal
+targets, then the forced removals the variant's ``first_forced`` finds, repeatedly).
+
+A position counts once, when it is first seen and its moves are generated ("expanded").
+Children are made one at a time in the ordering's order and dropped at once when their key
+was seen before (most are), so a position's children are never all built.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+
+from patience.solver.rules import SolverRules
+
+MoveTuple = tuple[int, int, int]
+Ordering = Callable[[list[MoveTuple], list[list[int]]], list[MoveTuple]]
+
+WON, EXHAUSTED, BUDGET, TIMEOUT = "won", "exhausted", "budget", "timeout"
+DEAL_MOVE: MoveTuple = (-1, 0, -1)
+
+
+def make_ordering(rules: SolverRules, style: int) -> Ordering:
+    """A fixed move ordering built from the rules' shape only (no variant names).
+
+    Style 0 is the main heuristic: set to a foundation first, then moves that free a
+    column or the tail, then moves that lengthen a run without splitting one, then other
+    builds, then moves into an empty pile or the tail; the deal last. Styles ≥ 1 add to
+    each score a random draw seeded with the style (deterministic), which reorders moves
+    of close scores; the deal stays last.
+    """
+    first_piles = rules.first_target_piles
+    parking = rules.parking_piles
+    dealt = rules.dealt_piles
+    deal_score = -1000
+    jitter = random.Random(style) if style >= 1 else None
+
+    def order(moves: list[MoveTuple], piles: list[list[int]]) -> list[MoveTuple]:
+        longest: dict[int, int] = {}
+        for source, count, _ in moves:
+            if count > longest.get(source, 0):
+                longest[source] = count
+        scored = []
+        moves.sort()  # the generator's listing order must not matter (ties, random draws)
+        for move in moves:
+            source, count, target = move
+            score: float
+            if source < 0:
+                score = deal_score
+            elif target in first_piles:
+                score = 1000
+            else:
+                left = len(piles[source]) - count
+                onto = bool(piles[target])
+                whole_run = count == longest[source]
+                if source in parking:
+                    score = 600 if onto else 250
+                elif onto:
+                    if left == 0:
+                        score = 700
+                    elif whole_run:
+                        score = 400 + count
+                    else:
+                        score = 200 + count
+                elif target in parking:
+                    score = 80 if whole_run and left else 20
+                elif left == 0:
+                    # a whole pile into an empty pile: only the deal order tells them apart
+                    score = -500 if source in dealt else 90
+                else:
+                    score = 100 if whole_run else 40
+            if jitter is not None:
+                score += jitter.random() * 60
+            scored.append((score, move))
+        scored.sort(key=_first, reverse=True)
+        return [move for _, move in scored]
+
+    return order
+
+
+def _first(pair: tuple[float, MoveTuple]) -> float:
+    return pair[0]
+
+
+class Search:
+    """One depth-first search from a position (its own copy of the piles and stock)."""
+
+    def __init__(self, rules: SolverRules, piles: Sequence[Sequence[int]],
+                 stock: Sequence[int], *, exact: bool = False) -> None:
+        self.rules = rules
+        self.variant = rules.variant
+        self.piles = [list(p) for p in piles]
+        self.stock = list(stock)
+        self.key = rules.exact_key if exact else rules.key
+        self.expanded = 0
+        self.line: list[MoveTuple] = []
+        self.first_forced = self.variant.first_forced
+        minimum, sources = rules.forced_minimum, rules.forced_sources
+        self._may_force = (lambda piles: any(len(piles[i]) >= minimum for i in sources)) \
+            if minimum > 1 else (lambda piles: True)
+
+    # -- push / pop (mirror Game.push_unchecked / Game.pop) --
+
+    def _push(self, move: MoveTuple) -> tuple[object, list[MoveTuple]]:
+        piles = self.piles
+        source, count, target = move
+        received: object = None
+        if source < 0:
+            stock = self.stock
+            skip = self.variant.deal_skips_empty
+            got = []
+            for index in self.variant.deal_targets:
+                if not stock:
+                    break
+                if skip and not piles[index]:
+                    continue
+                piles[index].append(stock.pop())
+                got.append(index)
+            received = got
+        else:
+            pile = piles[source]
+            piles[target] += pile[-count:]
+            del pile[-count:]
+        forced: list[MoveTuple] = []
+        first_forced = self.first_forced
+        if first_forced is not None and self._may_force(piles):
+            while (removal := first_forced(piles)) is not None:
+                s, c, t = removal
+                pile = piles[s]
+                piles[t] += pile[-c:]
+                del pile[-c:]
+                forced.append(removal)
+        return received, forced
+
+    def _pop(self, move: MoveTuple, undo: tuple[object, list[MoveTuple]]) -> None:
+        piles = self.piles
+        received, forced = undo
+        for s, c, t in reversed(forced):
+            pile = piles[t]
+            piles[s] += pile[-c:]
+            del pile[-c:]
+        source, count, target = move
+        if source < 0:
+            stock = self.stock
+            for index in reversed(received):  # type: ignore[call-overload]
+                stock.append(piles[index].pop())
+        else:
+            pile = piles[target]
+            piles[source] += pile[-count:]
+            del pile[-count:]
+
+    # -- the search --
+
+    def run(self, order: Ordering | None, budget: int, deadline: float | None = None) -> str:
+        """Search until a win (``self.line`` holds it), the space is exhausted, or the
+        budget of expanded positions or the deadline is reached."""
+        piles, stock, key = self.piles, self.stock, self.key
+        generate = self.variant.generate_moves
+        is_won = self.variant.is_won
+        push, pop = self._push, self._pop
+        seen = {key(piles, stock)}
+        moves = generate(piles, stock)
+        self.expanded = 1
+        if not moves:
+            return WON if is_won(piles, stock) else EXHAUSTED
+        frames: list[list] = [[order(moves, piles) if order else moves, 0]]
+        line: list[MoveTuple] = []
+        undos: list[tuple[object, list[MoveTuple]]] = []
+        expanded = 1
+        check_at = 1024
+        add = seen.add
+        while frames:
+            frame = frames[-1]
+            children, index = frame
+            if index == len(children):
+                frames.pop()
+                if line:
+                    pop(line.pop(), undos.pop())
+                continue
+            frame[1] = index + 1
+            move = children[index]
+            undo = push(move)
+            position = key(piles, stock)
+            if position in seen:
+                pop(move, undo)
+                continue
+            if expanded >= budget:
+                pop(move, undo)
+                self._unwind(line, undos)
+                self.expanded = expanded
+                return BUDGET
+            add(position)
+            expanded += 1
+            moves = generate(piles, stock)
+            if not moves:
+                if is_won(piles, stock):
+                    line.append(move)
+                    self.line, self.expanded = line, expanded
+                    return WON
+                pop(move, undo)
+                continue
+            line.append(move)
+            undos.append(undo)
+            frames.append([order(moves, piles) if order else moves, 0])
+            if expanded >= check_at:
+                check_at += 1024
+                if deadline is not None and time.perf_counter() > deadline:
+                    self._unwind(line, undos)
+                    self.expanded = expanded
+                    return TIMEOUT
+        self.expanded = expanded
+        return EXHAUSTED
+
+    def _unwind(self, line: list[MoveTuple], undos: list) -> None:
+        while line:
+            self._pop(line.pop(), undos.pop())

@@ -1,0 +1,361 @@
+"""Running a winnability study: deals cut into chunks, solved by workers, stored as they end.
+
+The process that runs the study is the only one that writes the database. Workers get a
+chunk of deal numbers plus the variant's flattened definition (``Variant.flat_text()``:
+parents merged in, so no file path has to exist on the worker) and its ``rules_hash``;
+they compile it, refuse to solve if the hash differs, and send back one
+:class:`DealResult` per deal. Each finished chunk is one transaction, so a run stopped at
+any moment (``kill -9`` included) loses only the chunks in flight, and a rerun skips every
+stored deal.
+
+Workers are a :class:`~concurrent.futures.ProcessPoolExecutor` on this machine, or a Dask
+cluster through ``Client.get_executor()`` when a scheduler address is given. The solve
+function is named by ``"module:function"`` (default :data:`DEFAULT_SOLVER`) so that any
+worker can import it; tests pass a stand-in.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from patience.studies.database import VERDICTS, DealResult, ResultsDatabase, RunKey, StudyError
+
+if TYPE_CHECKING:
+    from patience.variant import Variant
+
+DEFAULT_SOLVER = "patience.solver:solve"
+DEFAULT_MAX_POSITIONS = 1_000_000
+#: chunks in flight per worker slot: enough to keep every slot busy, few to lose on a kill
+CHUNKS_PER_SLOT = 2
+MAX_CHUNK_SIZE = 25
+
+
+# --- the solver and its version ------------------------------------------------------
+
+
+def solver_name(solve: str | Callable[..., Any]) -> str:
+    """``"module:function"`` for a solve function or its name; checks that it imports."""
+    if callable(solve):
+        name = f"{solve.__module__}:{solve.__qualname__}"
+        try:
+            found = _import_solver(name)
+        except StudyError:
+            found = None
+        if found is not solve:
+            raise StudyError(f"solve function {name!r} cannot be imported by that name, so "
+                             "workers cannot find it: define it at the top of a module")
+        return name
+    _import_solver(solve)
+    return solve
+
+
+@functools.cache
+def _import_solver(name: str) -> Callable[..., Any]:
+    module_name, _, attribute = name.partition(":")
+    if not module_name or not attribute:
+        raise StudyError(f"solver {name!r} is not of the form 'module:function'")
+    try:
+        target: Any = importlib.import_module(module_name)
+        for part in attribute.split("."):
+            target = getattr(target, part)
+    except (ImportError, AttributeError) as error:
+        raise StudyError(f"cannot import solver {name!r}: {error}") from None
+    if not callable(target):
+        raise StudyError(f"solver {name!r} is not a function")
+    return target  # type: ignore[no-any-return]
+
+
+@functools.cache
+def solver_version(name: str) -> str:
+    """The version stored with every result of the solver named ``name``.
+
+    The solver module's ``SOLVER_VERSION`` when it has one; otherwise ``source-`` and a hash
+    of the module's source (of every ``.py`` file of a package), so that changing the
+    solver never mixes its results with the old ones. A solver other than
+    :data:`DEFAULT_SOLVER` is named in the version too.
+    """
+    module = sys.modules[_import_solver(name).__module__]
+    top = importlib.import_module(name.partition(":")[0])
+    version = getattr(module, "SOLVER_VERSION", None) or getattr(top, "SOLVER_VERSION", None)
+    if not version:
+        version = "source-" + _source_hash(top)
+    return str(version) if name == DEFAULT_SOLVER else f"{name}@{version}"
+
+
+def _source_hash(module: Any) -> str:
+    path = Path(getattr(module, "__file__", "") or "")
+    files = sorted(path.parent.rglob("*.py")) if path.name == "__init__.py" else [path]
+    digest = hashlib.sha256()
+    for file in files:
+        if file.is_file():
+            digest.update(file.name.encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+# --- the worker side ------------------------------------------------------------------
+
+
+def shipped_definition(variant: Variant) -> str:
+    """The variant as one self-contained YAML text, checked to compile to the same rules."""
+    from patience.variant import load_variant_text
+
+    text = variant.flat_text()
+    rebuilt = load_variant_text(text, f"<{variant.id} as sent to workers>").rules_hash
+    if rebuilt != variant.rules_hash:
+        raise StudyError(f"the flattened definition of {variant.id!r} compiles to rules hash "
+                         f"{rebuilt}, not {variant.rules_hash}: workers would solve "
+                         "other rules")
+    return text
+
+
+@functools.lru_cache(maxsize=8)
+def _compiled(definition: str) -> Variant:
+    from patience.variant import load_variant_text
+
+    return load_variant_text(definition, "<study definition>")
+
+
+def solve_chunk(definition: str, rules_hash: str, deals: Sequence[int], budget: int,
+                solver: str, version: str) -> list[DealResult]:
+    """Solve ``deals`` of the variant ``definition`` (runs in a worker).
+
+    Refuses (StudyError) when the definition does not compile to ``rules_hash`` or the
+    worker's solver is not ``version``: its results would be stored under the wrong key.
+    """
+    variant = _compiled(definition)
+    if variant.rules_hash != rules_hash:
+        raise StudyError(f"the variant sent to this worker has rules hash "
+                         f"{variant.rules_hash}, not {rules_hash}: refusing to solve it")
+    here = solver_version(solver)
+    if here != version:
+        raise StudyError(f"this worker's solver is version {here!r}, the study's is "
+                         f"{version!r}: install the same patience on every worker")
+    solve = _import_solver(solver)
+    results = []
+    for deal in deals:
+        try:
+            result = solve(variant.deal(deal), max_positions=budget)
+        except Exception as error:
+            raise StudyError(f"the solver failed on deal {deal} of {variant.id!r} "
+                             f"(rules hash {rules_hash}): {error!r}") from error
+        if result.verdict not in VERDICTS:
+            raise StudyError(f"the solver gave verdict {result.verdict!r} for deal {deal}; "
+                             f"expected one of {', '.join(VERDICTS)}")
+        results.append(DealResult(deal, result.verdict, int(result.positions),
+                                  float(result.seconds), tuple(result.moves)))
+    return results
+
+
+# --- the study ------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Study:
+    """One variant, one solver, one budget: what every chunk of a run shares."""
+
+    variant_id: str
+    definition: str
+    key: RunKey
+    solver: str
+
+    @classmethod
+    def of(cls, variant: Variant, max_positions: int = DEFAULT_MAX_POSITIONS,
+           solver: str | Callable[..., Any] = DEFAULT_SOLVER) -> Study:
+        if max_positions < 1:
+            raise StudyError(f"max_positions must be a positive integer, got {max_positions!r}")
+        name = solver_name(solver)
+        key = RunKey(variant.rules_hash, solver_version(name), max_positions)
+        return cls(variant.id, shipped_definition(variant), key, name)
+
+
+@attrs.frozen
+class ChunkDone:
+    """Sent to ``on_chunk`` after a chunk is stored."""
+
+    results: tuple[DealResult, ...]
+    stored: int  # rows that were new (0 if another run stored them first)
+
+
+@attrs.frozen
+class RunSummary:
+    """What a call of :func:`run_study` did."""
+
+    requested: int
+    skipped: int  # already in the database
+    solved: int  # solved and stored by this run
+    seconds: float
+
+
+def chunks(deals: Iterable[int], size: int) -> list[tuple[int, ...]]:
+    """``deals`` in order, cut into tuples of ``size`` (the last may be shorter).
+
+    >>> chunks([1, 2, 3, 4, 5], 2)
+    [(1, 2), (3, 4), (5,)]
+    """
+    ordered = list(deals)
+    return [tuple(ordered[i:i + size]) for i in range(0, len(ordered), size)]
+
+
+def automatic_chunk_size(pending: int, slots: int) -> int:
+    """About eight chunks per worker slot, between 1 and MAX_CHUNK_SIZE deals each."""
+    return max(1, min(MAX_CHUNK_SIZE, pending // max(1, slots * 8)))
+
+
+def default_workers() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+class Workers:
+    """An executor plus its number of slots: local processes or a Dask cluster."""
+
+    def __init__(self, workers: int | None = None, scheduler: str | None = None) -> None:
+        self._close: Callable[[], None]
+        if scheduler:
+            try:
+                from distributed import Client
+            except ModuleNotFoundError:
+                raise StudyError("--scheduler needs Dask: pip install 'patience[dask]'") from None
+            try:
+                client = Client(scheduler)  # waits distributed.comm.timeouts.connect
+            except (OSError, TimeoutError) as error:
+                raise StudyError(f"cannot reach the Dask scheduler at {scheduler!r}: "
+                                 f"{error}") from None
+            self.executor: Executor = client.get_executor(pure=False)
+            self.slots = workers or max(1, sum(client.nthreads().values()))
+            self.description = f"Dask cluster {scheduler} ({self.slots} threads)"
+
+            def close() -> None:
+                self.executor.shutdown(wait=False)
+                client.close()
+            self._close = close
+        else:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            self.slots = workers or default_workers()
+            # spawn: workers are the study process's own children (so they can tell when it
+            # is gone) and start clean, as a Dask worker does: no state inherited by fork
+            pool = ProcessPoolExecutor(self.slots, multiprocessing.get_context("spawn"),
+                                       initializer=_leave_with_parent, initargs=(os.getpid(),))
+            self.executor = pool
+            self.description = f"{self.slots} worker process{'es' if self.slots > 1 else ''}"
+            self._close = lambda: pool.shutdown(wait=False, cancel_futures=True)
+
+    @classmethod
+    def using(cls, executor: Executor, slots: int, description: str = "") -> Workers:
+        """Run on an executor made elsewhere (threads in tests, say); close() leaves it be."""
+        workers = cls.__new__(cls)
+        workers.executor, workers.slots = executor, slots
+        workers.description = description or type(executor).__name__
+        workers._close = lambda: None
+        return workers
+
+    def close(self) -> None:
+        self._close()
+
+
+def _leave_with_parent(parent: int) -> None:
+    """Worker initializer: exit once the study process is gone (``kill -9``, say).
+
+    Left alone, a pool's workers outlive a killed parent, blocked forever on its queue.
+    """
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="patience-leave-with-parent", daemon=True).start()
+
+
+def run_study(study: Study, deals: Sequence[int], database: ResultsDatabase, *,
+              workers: Workers | None = None, chunk_size: int | None = None,
+              on_start: Callable[[int, int], None] | None = None,
+              on_chunk: Callable[[ChunkDone], None] | None = None) -> RunSummary:
+    """Solve every deal of ``deals`` not yet stored under ``study.key``; store each chunk.
+
+    ``on_start(skipped, pending)`` is called once the stored deals are known, and
+    ``on_chunk`` after each chunk is stored. Workers default to one process per core.
+    """
+    started = time.perf_counter()
+    definition = study.definition
+    database.record_variant(study.key.rules_hash, study.variant_id,
+                            _compiled(definition).name, definition)
+    requested = list(dict.fromkeys(deals))
+    finished = database.finished_deals(study.key, requested)
+    pending = [deal for deal in requested if deal not in finished]
+    if on_start:
+        on_start(len(finished), len(pending))
+    if not pending:
+        return RunSummary(len(requested), len(finished), 0, time.perf_counter() - started)
+    owned = workers is None
+    pool = workers or Workers()
+    size = chunk_size or automatic_chunk_size(len(pending), pool.slots)
+    waiting = iter(chunks(pending, size))
+    in_flight: dict[Future[list[DealResult]], tuple[int, ...]] = {}
+    solved = 0
+
+    def submit_next() -> None:
+        chunk = next(waiting, None)
+        if chunk is not None:
+            future = pool.executor.submit(solve_chunk, definition, study.key.rules_hash, chunk,
+                                          study.key.budget, study.solver,
+                                          study.key.solver_version)
+            in_flight[future] = chunk
+
+    try:
+        for _ in range(pool.slots * CHUNKS_PER_SLOT):
+            submit_next()
+        while in_flight:
+            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=lambda f: in_flight[f]):
+                in_flight.pop(future)
+                results = future.result()
+                stored = database.record_chunk(study.key, results)
+                solved += stored
+                if on_chunk:
+                    on_chunk(ChunkDone(tuple(results), stored))
+                submit_next()
+    finally:
+        for future in in_flight:
+            future.cancel()
+        if owned:
+            pool.close()
+    return RunSummary(len(requested), len(finished), solved, time.perf_counter() - started)
+
+
+def parse_deals(text: str) -> list[int]:
+    """Deal numbers from ``"1-10000"``, ``"7"`` or ``"1-100,250,300-310"``, in order.
+
+    >>> parse_deals("1-3,10")
+    [1, 2, 3, 10]
+    """
+    deals: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        try:
+            low = int(first)
+            high = int(last) if dash else low
+        except ValueError:
+            raise StudyError(f"deals {text!r}: {part!r} is not N or N-M "
+                             "(e.g. 1-10000 or 1-100,250)") from None
+        if low < 0 or high < low:
+            raise StudyError(f"deals {text!r}: {part!r} is not N or N-M with N <= M "
+                             "(e.g. 1-10000 or 1-100,250)")
+        deals.extend(range(low, high + 1))
+    return list(dict.fromkeys(deals))

@@ -1,0 +1,238 @@
+"""The play session: commands, undo/redo, end of game, statistics, saves."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from patience import Game, find_variant
+from patience.cards import parse_cards
+from patience.play import saves
+from patience.play.session import Session
+
+WON_BUT_ONE = {"c1": "KSQSJSTS9S8S7S6S5S4S3S2SAS", "f1": "KCQCJCTC9C8C7C6C5C4C3C2CAC",
+               "f2": "KDQDJDTD9D8D7D6D5D4D3D2DAD", "f3": "KHQHJHTH9H8H7H6H5H4H3H2HAH"}
+ONE_MOVE_FROM_LOSS = {"c1": "5C", "c2": "9D", "c3": "2H", "c4": "JS7C"}
+
+
+@pytest.fixture(autouse=True)
+def data_directory(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATIENCE_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def position(name: str, **piles: str) -> Game:
+    variant = find_variant(name)
+    split = lambda codes: " ".join(codes[i:i + 2] for i in range(0, len(codes), 2))
+    return Game(variant, [parse_cards(split(piles.get(p, ""))) for p in variant.pile_names], [])
+
+
+def test_moves_undo_and_redo():
+    session = Session(find_variant("tabbycat").deal(1))
+    start = session.game.text()
+    assert session.apply("d").changed
+    after_deal = session.game.text()
+    assert session.apply("c2:1-c4").changed
+    assert session.status() == "deals left 11 · sets 0/4 · moves 2"
+    assert session.apply("u").text == "undid c2:1-c4"
+    assert session.apply("u").text == "undid d"
+    assert session.game.text() == start
+    assert session.apply("u").text == "nothing to undo"
+    assert session.apply("r").text == "redid d"
+    assert session.game.text() == after_deal
+    assert session.apply("r").text == "redid c2:1-c4"
+    assert session.apply("r").error
+
+
+def test_a_new_move_clears_the_redo_stack_and_replaying_the_next_one_keeps_it():
+    session = Session(find_variant("tabbycat").deal(1))
+    session.apply("d")
+    session.apply("c2:1-c4")
+    session.apply("u")
+    session.apply("u")
+    session.apply("d")  # the move redo would make: the rest stays redoable
+    assert session.apply("r").text == "redid c2:1-c4"
+    session.apply("u")
+    session.apply("c1:1-t")
+    assert session.apply("r").text == "nothing to redo"
+
+
+def test_an_illegal_move_is_explained_and_changes_nothing():
+    session = Session(find_variant("tabbycat").deal(1))
+    session.apply("d")
+    before = session.game.text()
+    reply = session.apply("c1:1-c3")
+    assert reply.error and not reply.changed
+    assert reply.text.startswith("c1:1-c3: c3 does not take 8D")
+    assert "goes_on" in reply.text
+    assert session.game.text() == before
+    assert "cannot read move" in session.apply("hello").text
+
+
+def test_click_command_uses_the_click_order():
+    session = Session(position("tabbycat", c1="9C", c2="9D", c4="8D"))
+    session.apply("click c4")
+    assert session.game.text().startswith("c:9C/9D8D//")
+    assert session.apply("click c3").text == "c3 is empty"
+    assert "no pile" in session.apply("click zz").text
+
+
+def test_a_win_says_so_and_is_counted():
+    session = Session(position("tabbycat", **WON_BUT_ONE))
+    reply = session.apply("c1:13-f")
+    assert "You won!" in reply.text
+    assert "games 1, wins 1" in reply.text
+    assert saves.read_stats()["tabbycat"] == {"games": 1, "wins": 1, "streak": 1,
+                                              "best_streak": 1}
+    session.apply("u")
+    session.apply("c1:13-f")  # the same game is counted once
+    assert saves.read_stats()["tabbycat"]["games"] == 1
+
+
+def test_no_move_left_says_so_and_breaks_the_streak():
+    session = Session(position("tabbycat", **ONE_MOVE_FROM_LOSS))
+    reply = session.apply("c4:1-t")
+    assert "No move is left" in reply.text
+    assert saves.read_stats()["tabbycat"]["streak"] == 0
+    assert session.hint().text.startswith("no move is left")
+
+
+def test_save_and_resume_round_trip():
+    session = Session(find_variant("manx").deal(5))
+    session.apply("d")
+    session.apply(session.legal_moves_text()[0])
+    session.apply("d")
+    session.apply("u")
+    session.apply("u")
+    message = session.save()
+    assert "saved to" in message
+    data = saves.read_save()
+    assert data["format"] == "patience-save" and data["version"] == 1
+    resumed = Session.from_save(data)
+    assert resumed.game.text() == session.game.text()
+    assert resumed.game.move_stack == session.game.move_stack
+    assert resumed.redo_stack == session.redo_stack
+    assert resumed.game.deal_number == 5
+    assert resumed.label == "deal 5"
+    assert resumed.apply("r").changed and resumed.apply("r").changed
+
+
+def test_a_finished_recorded_game_removes_its_save():
+    Session(find_variant("tabbycat").deal(1)).save()
+    session = Session(position("tabbycat", **WON_BUT_ONE))
+    session.apply("c1:13-f")
+    assert session.save() == ""
+    assert saves.read_save() is None
+
+
+@pytest.mark.parametrize("content, words", [
+    ("{not json", "corrupt"),
+    (json.dumps({"hello": 1}), "not a patience saved game"),
+    (json.dumps({"format": "patience-save", "version": 99}), "version 99"),
+    (json.dumps({"format": "patience-save", "version": 1}), "incomplete"),
+])
+def test_a_bad_save_gives_a_clear_message_and_is_left_untouched(data_directory, content,
+                                                                 words):
+    data_directory.mkdir(parents=True)
+    path = data_directory / "save.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(saves.SaveError, match=words):
+        saves.read_save()
+    # saving over a save that is not ours refuses rather than overwrite it
+    assert "not saved" in Session(find_variant("tabbycat").deal(1)).save()
+    assert path.read_text(encoding="utf-8") == content
+    assert sorted(p.name for p in data_directory.iterdir()) == ["save.json"]
+
+
+def test_a_save_of_a_changed_variant_is_refused(data_directory):
+    session = Session(find_variant("tabbycat").deal(1))
+    session.save()
+    data = saves.read_save()
+    data["rules_hash"] = "0000"
+    with pytest.raises(saves.SaveError, match="not available here"):
+        Session.from_save(data)
+
+
+def test_a_corrupt_statistics_file_is_reported_and_kept(data_directory):
+    data_directory.mkdir(parents=True)
+    path = data_directory / "stats.json"
+    path.write_text("[1, 2", encoding="utf-8")
+    session = Session(position("tabbycat", **WON_BUT_ONE))
+    reply = session.apply("c1:13-f")
+    assert "You won!" in reply.text and "statistics not recorded" in reply.text
+    assert path.read_text(encoding="utf-8") == "[1, 2"
+
+
+def test_without_the_solver_hint_and_review_say_so(monkeypatch):
+    monkeypatch.setitem(sys.modules, "patience.solver", None)  # import fails
+    session = Session(find_variant("tabbycat").deal(1))
+    assert "solver is not available" in session.hint().text
+    assert "solver is not available" in session.where_lost().text
+
+
+def test_hint_follows_a_winning_line():
+    pytest.importorskip("patience.solver")
+    session = Session(position("tabbycat", **WON_BUT_ONE))
+    assert session.hint().text.startswith("hint: c1:13-f")
+
+
+def test_where_did_i_lose_names_the_losing_move():
+    pytest.importorskip("patience.solver")
+    session = Session(position("tabbycat", **ONE_MOVE_FROM_LOSS), record_stats=False)
+    session.apply("c4:1-t")
+    # the start could still be won? only if the solver finds a line; either answer names
+    # a move or says the deal was never winnable
+    text = session.where_lost(max_positions=10_000, time_limit=10).text
+    assert "lost the game" in text or "could not be won from the start" in text
+
+
+def test_where_did_i_lose_on_a_real_deal_and_back():
+    pytest.importorskip("patience.solver")
+    session = Session(find_variant("tabbycat").deal(3), record_stats=False)
+    for _ in range(12):
+        session.apply("d")
+    text = session.where_lost().text
+    assert "The last winnable position came after move 10" in text
+    assert "Move 11, d, lost the game" in text
+    reply = session.apply("b")
+    assert reply.changed and len(session.game.move_stack) == 10
+    assert session.hint().text.startswith("hint: ")
+    assert session.apply("r").text.startswith("redid d")
+
+
+def test_statistics_count_games_wins_and_streaks():
+    for layout in (WON_BUT_ONE, WON_BUT_ONE, ONE_MOVE_FROM_LOSS, WON_BUT_ONE):
+        session = Session(position("tabbycat", **layout))
+        session.apply("c1:13-f" if layout is WON_BUT_ONE else "c4:1-t")
+    assert saves.read_stats()["tabbycat"] == {"games": 4, "wins": 3, "streak": 1,
+                                              "best_streak": 2}
+    assert "games 4, wins 3 (75%), streak 1, best streak 2" in session.apply("stats").text
+
+
+def test_without_the_solver_winnable_and_daily_deals_say_so(monkeypatch):
+    import datetime
+
+    from patience.errors import PatienceError
+    from patience.play import deals
+
+    monkeypatch.setitem(sys.modules, "patience.solver", None)
+    variant = find_variant("tabbycat")
+    with pytest.raises(PatienceError, match="solver is not available"):
+        deals.first_winnable(variant, 1)
+    with pytest.raises(PatienceError, match="solver is not available"):
+        deals.daily_deal(variant, datetime.date(2026, 1, 1))
+    assert deals.daily_start(variant, datetime.date(2026, 1, 1)) == \
+        deals.daily_start(variant, datetime.date(2026, 1, 1))
+
+
+def test_the_daily_start_is_the_solvers():
+    solver = pytest.importorskip("patience.solver")
+    import datetime
+
+    from patience.play import deals
+
+    variant = find_variant("manx")
+    day = datetime.date(2026, 11, 30)
+    assert deals.daily_start(variant, day) == solver.daily_seed(variant, day)
