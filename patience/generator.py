@@ -442,7 +442,7 @@ class Generator:
 
         def add_move(writer: _Writer, target: GroupPlan) -> None:
             writer.line("append((s, k, t))")
-            if target.first:
+            if target.first and len(target.indices) > 1:  # a single pile is not looped over
                 writer.line("break")
 
         for source in self.plans:

@@ -233,3 +233,23 @@ def test_a_moves_rule_reads_the_source_pile_even_beside_a_target_rule(tmp_path):
     assert {game.notation(m) for m in game.generate_moves()} == {"c3:1-c1", "c3:1-c2"}
     for move in game.legal_moves:
         assert game.explain(move) is None
+
+
+@pytest.mark.parametrize("fixed_size", [False, True])
+def test_a_single_pile_group_addressed_as_a_group(tmp_path, fixed_size):
+    # found by the variant fuzzer: a one-pile 'target: first' group (here the tail) must
+    # neither break out of the loops around it nor make invalid code
+    accepts = "pile.empty and source in columns" + (" and run.size == 1" if fixed_size else "")
+    path = write(tmp_path, "first-tail.yaml", f"""\
+        extends: tabbycat
+        id: first-tail
+        piles:
+          tail:
+            target: first
+            accepts: {accepts}
+    """)
+    game = find_variant(path).deal(1)
+    assert {game.notation(m) for m in game.generate_moves()} == {
+        "c1:1-c4", "c4:1-c2", "c1:1-t", "c2:1-t", "c3:1-t", "c4:1-t", "d"}
+    for move in game.legal_moves:
+        assert game.explain(move) is None
