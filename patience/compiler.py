@@ -442,16 +442,21 @@ def inline_calls(node: Node, predicates: Mapping[str, Predicate],
                                         if isinstance(current.domain, Pairs)
                                         else current.domain),
                                 body=substitute(current.body, inner))
-        changes: dict[str, Any] = {}
-        for field in attrs.fields(type(current)):
-            item = getattr(current, field.name)
-            if isinstance(item, Node):
-                changes[field.name] = substitute(item, renaming)
-            elif isinstance(item, tuple) and item and isinstance(item[0], Node):
-                changes[field.name] = tuple(substitute(x, renaming) for x in item)
-        return attrs.evolve(current, **changes) if changes else current
+        return map_children(current, lambda child: substitute(child, renaming))
 
     return substitute(node, {})
+
+
+def map_children(node: Node, function: Callable[[Node], Node]) -> Node:
+    """``node`` with ``function`` applied to each direct sub-expression."""
+    changes: dict[str, Any] = {}
+    for field in attrs.fields(type(node)):
+        item = getattr(node, field.name)
+        if isinstance(item, Node):
+            changes[field.name] = function(item)
+        elif isinstance(item, tuple) and item and isinstance(item[0], Node):
+            changes[field.name] = tuple(function(x) for x in item)
+    return attrs.evolve(node, **changes) if changes else node
 
 
 def rename(node: Node, renaming: Mapping[str, str]) -> Node:
@@ -463,14 +468,7 @@ def rename(node: Node, renaming: Mapping[str, str]) -> Node:
         domain = rename(node.domain, renaming) if isinstance(node.domain, Pairs) \
             else node.domain
         return attrs.evolve(node, domain=domain, body=rename(node.body, inner))
-    changes: dict[str, Any] = {}
-    for field in attrs.fields(type(node)):
-        item = getattr(node, field.name)
-        if isinstance(item, Node):
-            changes[field.name] = rename(item, renaming)
-        elif isinstance(item, tuple) and item and isinstance(item[0], Node):
-            changes[field.name] = tuple(rename(x, renaming) for x in item)
-    return attrs.evolve(node, **changes) if changes else node
+    return map_children(node, lambda child: rename(child, renaming))
 
 
 def conjuncts(node: Node) -> list[Node]:

@@ -193,17 +193,7 @@ class Game:
         del pile[cut:]
 
     def _deal(self) -> tuple[int, ...]:
-        piles, stock = self.piles, self.stock
-        received = []
-        skip = self.variant.deal_skips_empty
-        for index in self.variant.deal_targets:
-            if not stock:
-                break
-            if skip and not piles[index]:
-                continue
-            piles[index].append(stock.pop())
-            received.append(index)
-        return tuple(received)
+        return deal_from_stock(self.variant, self.piles, self.stock)
 
     def _settle(self, log: list[tuple[int, int, int]]) -> None:
         """Make every forced move (complete sets leaving), in order, until none is left."""
@@ -433,6 +423,22 @@ class Game:
         lines.append(f"{'s':<{width}} | {len(self.stock)} cards, "
                      f"{deals} deal{'s' if deals != 1 else ''} left")
         return "\n".join(lines)
+
+
+def deal_from_stock(variant: Variant, piles: list[list[int]],
+                    stock: list[int]) -> tuple[int, ...]:
+    """Deal one card from the stock to each deal target in order (skipping empty piles
+    where the variant says so); returns the piles that received a card, for undoing."""
+    received = []
+    skip = variant.deal_skips_empty
+    for index in variant.deal_targets:
+        if not stock:
+            break
+        if skip and not piles[index]:
+            continue
+        piles[index].append(stock.pop())
+        received.append(index)
+    return tuple(received)
 
 
 def _pile_text(pile: list[int], show: str) -> str:

@@ -307,25 +307,37 @@ class Generator:
 
     def _emit_targets(self, out: _Writer, source: GroupPlan, target: GroupPlan,
                       condition: ast.expr, found: Callable[[_Writer, GroupPlan], None]) -> None:
+        loops = self._open_targets(out, source, target)
+        self._found_if(out, condition, target, found)
+        for _ in range(loops):
+            out.dedent()
+
+    def _open_targets(self, out: _Writer, source: GroupPlan, target: GroupPlan) -> int:
+        """Open the loop over the target group's piles (straight-line for one pile); returns
+        how many levels to close."""
         lo, hi = target.indices.start, target.indices.stop
         if hi - lo == 1:
             out.line(f"t = {lo}")
             out.line("tgt = piles[t]")
-        else:
-            out.line(f"for t in range({lo}, {hi}):")
-            out.indent()
-            if target is source:
-                out.line("if t == s:")
-                out.line("    continue")
-            out.line("tgt = piles[t]")
-        if is_true(condition):
+            return 0
+        out.line(f"for t in range({lo}, {hi}):")
+        out.indent()
+        if target is source:
+            out.line("if t == s:")
+            out.line("    continue")
+        out.line("tgt = piles[t]")
+        return 1
+
+    def _found_if(self, out: _Writer, condition: ast.expr, target: GroupPlan,
+                  found: Callable[[_Writer, GroupPlan], None]) -> None:
+        if is_false(condition):
+            out.line("pass")
+        elif is_true(condition):
             found(out, target)
         else:
             out.line(f"if {_source(condition)}:")
             out.indent()
             found(out, target)
-            out.dedent()
-        if hi - lo > 1:
             out.dedent()
 
     def _target_outer(self, out: _Writer, source: GroupPlan, pairing: _Pairing,
@@ -335,19 +347,7 @@ class Generator:
         target; an 'or' whose other side ignores the run takes every k at once."""
         target = pairing.target
         bindings = self._bindings(source, target)
-        lo, hi = target.indices.start, target.indices.stop
-        if hi - lo == 1:
-            out.line(f"t = {lo}")
-            out.line("tgt = piles[t]")
-            loops = 0
-        else:
-            out.line(f"for t in range({lo}, {hi}):")
-            out.indent()
-            if target is source:
-                out.line("if t == s:")
-                out.line("    continue")
-            out.line("tgt = piles[t]")
-            loops = 1
+        loops = self._open_targets(out, source, target)
         run_free = [n for n in pairing.per_pile if not _mentions(n, "run")]
         run_bound = [n for n in pairing.per_pile if _mentions(n, "run")]
         opened = 0
@@ -396,16 +396,7 @@ class Generator:
                 single_k: str | None, found: Callable[[_Writer, GroupPlan], None]) -> None:
         """Every k (1..whole, or the one fixed k) for which the conditions hold."""
         def body(k_bindings: dict[str, Any]) -> None:
-            condition = self._expr(conditions, k_bindings)
-            if is_false(condition):
-                out.line("pass")
-            elif is_true(condition):
-                found(out, target)
-            else:
-                out.line(f"if {_source(condition)}:")
-                out.indent()
-                found(out, target)
-                out.dedent()
+            self._found_if(out, self._expr(conditions, k_bindings), target, found)
 
         if single_k is not None:
             out.line(f"k = {single_k}")

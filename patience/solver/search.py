@@ -16,6 +16,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
+from patience.game import deal_from_stock
 from patience.solver.rules import SolverRules
 
 MoveTuple = tuple[int, int, int]
@@ -111,17 +112,7 @@ class Search:
         source, count, target = move
         received: object = None
         if source < 0:
-            stock = self.stock
-            skip = self.variant.deal_skips_empty
-            got = []
-            for index in self.variant.deal_targets:
-                if not stock:
-                    break
-                if skip and not piles[index]:
-                    continue
-                piles[index].append(stock.pop())
-                got.append(index)
-            received = got
+            received = deal_from_stock(self.variant, piles, self.stock)
         else:
             pile = piles[source]
             piles[target] += pile[-count:]
