@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from patience.cards import RANK_CHARS, SUIT_CHARS, card_code, check_deck, parse_card
+from patience.cards import card_code, check_deck, parse_card
 from patience.errors import DealError, MoveError, PositionError
 
 if TYPE_CHECKING:
@@ -108,9 +108,6 @@ class Game:
     def move_stack(self) -> list[Move]:
         """The moves made since the start, oldest first."""
         return [Move(*move) for move in self._moves]
-
-    def moves_made(self) -> int:
-        return len(self._moves)
 
     def generate_moves(self) -> list[tuple[int, int, int]]:
         """The legal moves as plain tuples (the fast path used by perft and the solver)."""
@@ -457,13 +454,3 @@ def _cards(text: str, shown: str) -> list[int]:
         return [parse_card(text[i:i + 2]) for i in range(0, len(text), 2)]
     except DealError as error:
         raise PositionError(f"position {shown!r}: {error}") from None
-
-
-def card_pattern() -> str:
-    """A regular expression matching one card code."""
-    return f"[{RANK_CHARS}][{SUIT_CHARS}]"
-
-
-def iter_moves_text(game: Game) -> Iterator[str]:
-    """The legal moves' notation, sorted as plain strings (as the CLI prints them)."""
-    return iter(sorted(game.notation(move) for move in game.generate_moves()))

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from patience.cards import check_deck, new_deck, numbered_deck, parse_cards
-from patience.definition import Definition, GroupDefinition, Rule, load_definition, pile_names
+from patience.definition import Definition, Rule, load_definition, pile_names
 from patience.errors import UnknownVariantError, VariantError
 from patience.generator import Generated, build
 
@@ -273,7 +273,3 @@ def load_variant_text(text: str, path: str = "<text>") -> Variant:
     definition = load_definition(Path(path), lambda name, directory: resolve(name, directory),
                                  text)
     return Variant(definition, text)
-
-
-def group_definitions(variant: Variant) -> tuple[GroupDefinition, ...]:
-    return variant.definition.groups
