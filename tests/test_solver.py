@@ -223,3 +223,28 @@ def test_cli_deal_winnable_and_daily():
     assert code == 0 and output.split()[0].isdigit()
     code, output = run("daily", path, "--date", "30/11/2026")
     assert code == 2
+
+
+def test_shorten_cuts_a_detour_and_the_line_still_wins():
+    from patience.solver import shorten
+
+    game = patience.find_variant("tabbycat").deal(3)
+    probe = game.copy()
+    detour = []
+    for text in ("c1:1-t", "t:1-c1"):  # park a card in the tail and fetch it back
+        move = probe.parse_move(text)
+        probe.push(move)
+        detour.append(tuple(move))
+    assert probe.key() == game.key()
+    line = []
+    for text in solve(game).moves:
+        move = probe.parse_move(text)
+        probe.push(move)
+        line.append(tuple(move))
+    assert probe.is_won()
+    cut = shorten(game, detour + line)
+    assert len(cut) <= len(line)
+    replay = game.copy()
+    for move in cut:
+        replay.push(move)  # checked: every move is legal
+    assert replay.is_won()

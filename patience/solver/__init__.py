@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.0"
+SOLVER_VERSION = "1.1"  # 1.1: won lines have their detours cut (shorten)
 VERDICTS = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000
 #: the restart schedule: run i gets ``RESTART_UNIT * luby(i + 1)`` positions, with ordering
@@ -105,13 +105,48 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
         spent += search.expanded
         run += 1
         if outcome == WON:
-            return _result("won", game, search.line, spent, started)
+            return _result("won", game, shorten(game, search.line), spent, started)
         if outcome == EXHAUSTED:
             return _result("unwinnable", game, [], spent, started)
         if outcome == TIMEOUT:
             break
         assert outcome == BUDGET
     return _result("unknown", game, [], spent, started)
+
+
+def shorten(game: Game, line: list) -> list:
+    """A winning line with its detours cut: from each position of the line, play the legal
+    move that reaches the latest later position of the line, when one does.
+
+    Depth-first lines wander (a card parked in the tail and fetched back). Positions are
+    compared by exact key (nothing merged), so the cut line reaches the same final position:
+    it still wins. Repeated until nothing shortens. Uses the solver's own push and pop.
+    """
+    rules = solver_rules(game.variant)
+    generate = game.variant.generate_moves
+    while True:
+        state = Search(rules, game.piles, game.stock, exact=True)
+        later = {state.key(state.piles, state.stock): 0}
+        for number, move in enumerate(line, start=1):
+            state._push(move)
+            later[state.key(state.piles, state.stock)] = number  # the line's last visit
+        state = Search(rules, game.piles, game.stock, exact=True)
+        shorter = []
+        at = 0
+        while at < len(line):
+            best, best_move = at + 1, line[at]
+            for move in generate(state.piles, state.stock):
+                undo = state._push(move)
+                reached = later.get(state.key(state.piles, state.stock), -1)
+                state._pop(move, undo)
+                if reached > best:
+                    best, best_move = reached, move
+            state._push(best_move)
+            shorter.append(best_move)
+            at = best
+        if len(shorter) >= len(line):
+            return line
+        line = shorter
 
 
 def _result(verdict: str, game: Game, line: list, positions: int, started: float
@@ -169,5 +204,5 @@ def daily_deal(variant: Variant, date: datetime.date) -> tuple[int, SolveResult]
     return first_winnable_deal(variant, daily_seed(variant, date))
 
 
-__all__ = ["DEFAULT_MAX_POSITIONS", "SOLVER_VERSION", "SolveResult", "SolverRules", "daily_deal", "daily_seed",
-           "exhaustive_verdict", "first_winnable_deal", "hint", "solve"]
+__all__ = ["DEFAULT_MAX_POSITIONS", "SOLVER_VERSION", "SolveResult", "SolverRules", "daily_deal",
+           "daily_seed", "exhaustive_verdict", "first_winnable_deal", "hint", "shorten", "solve"]
