@@ -39,7 +39,8 @@ def _start_worker(variant_name: str, solver: str) -> None:
         variant = patience.find_variant(variant_name)
 
         def run(number: int, budget: int) -> tuple[str, int]:
-            result = solve(variant.deal(number), max_positions=budget)
+            # deciding is what is measured: the won line is not shortened for display
+            result = solve(variant.deal(number), max_positions=budget, shorten_line=False)
             return result.verdict, result.positions
     _solve = run
 

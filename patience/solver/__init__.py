@@ -79,8 +79,11 @@ def luby(i: int) -> int:
 
 
 def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
-          time_limit: float | None = None) -> SolveResult:
+          time_limit: float | None = None, *, shorten_line: bool = True) -> SolveResult:
     """Solve the position of ``game`` (which is left unchanged).
+
+    A won line is shortened (``shorten``) unless ``shorten_line`` is false: that costs about
+    as much again as deciding, and deciding is all a proof of winnability needs.
 
     Restarts run depth-first searches with different move orderings and growing budgets
     (a Luby schedule); a run that ends without finding more to search proves the position
@@ -105,7 +108,8 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
         spent += search.expanded
         run += 1
         if outcome == WON:
-            return _result("won", game, shorten(game, search.line), spent, started)
+            line = shorten(game, search.line) if shorten_line else search.line
+            return _result("won", game, line, spent, started)
         if outcome == EXHAUSTED:
             return _result("unwinnable", game, [], spent, started)
         if outcome == TIMEOUT:
