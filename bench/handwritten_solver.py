@@ -22,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from patience.cards import numbered_deck
+from patience.solver import luby  # the same restart schedule as the generic solver
 
 COLUMNS = range(4)
 TAIL = 4
@@ -206,19 +207,6 @@ def search(piles, stock, order, budget):
         undos.append((forced, dealt))
         frames.append([order(moves, piles), 0])
     return "exhausted", None, expanded
-
-
-def luby(i: int) -> int:
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while True:
-        if i == (1 << k) - 1:
-            return 1 << (k - 1)
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
 
 
 def solve_deal(number: int, max_positions: int = 1_000_000) -> tuple[str, int]:
