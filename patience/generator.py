@@ -253,21 +253,22 @@ class Generator:
         else:
             whole = "n"  # no sequence rule: any number of cards up to the whole pile
         single_k: str | None = None
+        checked = False
         if fixed is not None:
             size = _source(self.compiler.expression(fixed, source_bindings))
             out.line(f"k0 = {size}")
-            if scans or size not in ("len(src)", "n"):
+            # 'k0 = n' with no sequence rule always fits: no test needed
+            checked = bool(scans) or size not in ("len(src)", "n")
+            if checked:
                 out.line(f"if 1 <= k0 <= {whole}:")
-            else:
-                out.line("if True:")
-            out.indent()
+                out.indent()
             single_k = "k0"
         for pairing in pairings:
             if pairing.fixed is not None or pairing.target.first:
                 self._k_outer(out, source, pairing, rest, whole, single_k, found)
             else:
                 self._target_outer(out, source, pairing, rest, whole, single_k, found)
-        if fixed is not None:
+        if fixed is not None and checked:
             out.dedent()
         out.dedent()
         return True
