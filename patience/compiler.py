@@ -23,7 +23,7 @@ from typing import Any
 
 import attrs
 
-from patience.cards import new_deck
+from patience.cards import color_of, is_face_up, new_deck, rank_of, suit_of
 from patience.language import (
     BUILTIN_CONSTANTS,
     Arithmetic,
@@ -158,9 +158,13 @@ class Tables:
         self.values: dict[str, Any] = {}
         self._by_key: dict[Any, str] = {}
 
-    def add(self, key: Any, make: Callable[[], Any]) -> str:
+    def add(self, key: Any, make: Callable[[], Any], label: str = "") -> str:
+        """The name of the table for ``key`` (made on first use), e.g. ``table_goes_on``
+        for the predicate ``goes_on``: ``label`` is an identifier of the rule language."""
         if key not in self._by_key:
-            identifier = f"T{len(self._by_key)}"
+            identifier = f"table_{label}" if label else f"table{len(self._by_key)}"
+            if identifier in self.values:
+                identifier = f"{identifier}_{len(self._by_key)}"
             self._by_key[key] = identifier
             self.values[identifier] = make()
         return self._by_key[key]
@@ -242,8 +246,8 @@ class Compiler:
         # a card
         if isinstance(owner, Const):
             card = owner.value
-            return Const({"rank": card >> 2, "suit": card & 3,
-                          "color": ((card & 3) + 1) >> 1 & 1}[node.name])
+            return Const({"rank": rank_of(card), "suit": suit_of(card),
+                          "color": color_of(card), "face_up": is_face_up(card)}[node.name])
         card_expr = self.to_expr(owner)
         if node.name == "rank":
             return Code(ast.BinOp(card_expr, ast.RShift(), constant(2)))
@@ -318,7 +322,7 @@ class Compiler:
             if len(constants) == len(args):
                 return Const(self._evaluate(predicate, constants))
             table = self.tables.add(("predicate", node.function),
-                                    lambda: self._table(predicate))
+                                    lambda: self._table(predicate), node.function)
             result: ast.expr = name(table)
             for arg in args:
                 result = subscript(result, self.to_expr(arg))

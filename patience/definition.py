@@ -33,6 +33,7 @@ from patience.language import (
     parse_expression,
     parse_signature,
 )
+from patience.settings import EmptyPiles, Removal, Show, Target, words
 from patience.source import Item, Mapping, Origin, Scalar, Sequence, read_yaml
 
 RESERVED_IDS = frozenset({"d", "s"})  # the deal move and the stock in position text
@@ -57,15 +58,15 @@ class GroupDefinition:
     deal: int
     moves: Rule
     accepts: Rule
-    target: str  # "each" | "first"
-    removal: str  # "optional" | "forced"
-    show: str  # "fan" | "stack"
+    target: Target
+    removal: Removal
+    show: Show
 
 
 @attrs.frozen
 class StockDefinition:
     deals_to: tuple[str, ...]  # group names or pile ids, in dealing order
-    empty_piles: str  # "include" | "skip"
+    empty_piles: EmptyPiles
     deal_when: Rule
 
 
@@ -447,11 +448,11 @@ class _Validator:
             count = self.integer(self.required(group, "count", where), f"{where}.count", 1,
                                  low=1, high=64)
             deal = self.integer(group.items.get("deal"), f"{where}.deal", 0, low=0, high=104)
-            target = self.choice(group.items.get("target"), f"{where}.target",
-                                 ("each", "first"))
-            removal = self.choice(group.items.get("removal"), f"{where}.removal",
-                                  ("optional", "forced"))
-            show = self.choice(group.items.get("show"), f"{where}.show", ("fan", "stack"))
+            target = Target(self.choice(group.items.get("target"), f"{where}.target",
+                                        words(Target)))
+            removal = Removal(self.choice(group.items.get("removal"), f"{where}.removal",
+                                          words(Removal)))
+            show = Show(self.choice(group.items.get("show"), f"{where}.show", words(Show)))
             moves_text, moves_origin = self.expression_text(group.items.get("moves"),
                                                             f"{where}.moves", "false")
             accepts_text, accepts_origin = self.expression_text(group.items.get("accepts"),
@@ -488,7 +489,7 @@ class _Validator:
     def stock(self, item: Mapping | None, groups: tuple[GroupDefinition, ...],
               base: Scope, group_names: tuple[str, ...] = ()) -> StockDefinition:
         if item is None:
-            return StockDefinition((), "include", Rule("true", parse_expression("true"),
+            return StockDefinition((), EmptyPiles.INCLUDE, Rule("true", parse_expression("true"),
                                                        None, "stock.deal_when"))
         self.unknown_keys(item, STOCK_KEYS, "stock")
         targets = self.strings(item.items.get("deals_to"), "stock.deals_to")
@@ -501,8 +502,8 @@ class _Validator:
                 hint = f"; did you mean {close[0]!r}?" if close else ""
                 self.error(f"stock.deals_to names {target!r}, which is neither a pile group "
                            f"nor a pile{hint}", item.items["deals_to"].origin)
-        empty = self.choice(item.items.get("empty_piles"), "stock.empty_piles",
-                            ("include", "skip"))
+        empty = EmptyPiles(self.choice(item.items.get("empty_piles"), "stock.empty_piles",
+                                       words(EmptyPiles)))
         text, origin = self.expression_text(item.items.get("deal_when"), "stock.deal_when",
                                             "true")
         deal_when = self.parse(text, origin, "stock.deal_when")

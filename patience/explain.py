@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from patience.cards import card_code
+from patience.cards import card_code, color_of, is_face_up, rank_of, suit_of
 from patience.definition import Rule
 from patience.language import (
     BUILTIN_CONSTANTS,
@@ -34,6 +34,7 @@ from patience.language import (
     Pairs,
     Quantifier,
 )
+from patience.settings import Removal, Target
 
 if TYPE_CHECKING:
     from patience.game import Game, Move
@@ -123,8 +124,8 @@ class Interpreter:
         if isinstance(owner, RunValue):
             return {"size": len(owner.cards), "top": owner.cards[-1],
                     "bottom": owner.cards[0]}[attribute]
-        return {"rank": owner >> 2, "suit": owner & 3,
-                "color": ((owner & 3) + 1) >> 1 & 1}[attribute]
+        return {"rank": rank_of(owner), "suit": suit_of(owner), "color": color_of(owner),
+                "face_up": is_face_up(owner)}[attribute]
 
     def _bindings(self, node: Quantifier, env: dict[str, Any]) -> list[dict[str, Any]]:
         if isinstance(node.domain, Pairs):
@@ -203,47 +204,57 @@ def _quote(text: str, node: Node) -> str:
 
 def explain(game: Game, move: Move) -> str | None:
     """None if ``move`` is legal in ``game``; otherwise the rule that forbids it, and why."""
-    reason = reason_against(game, move)
+    return explain_move(game, move)[0]
+
+
+def explain_move(game: Game, move: Move) -> tuple[str | None, str | None]:
+    """(why ``move`` is illegal, the key of the rule that forbids it), or (None, None)
+    for a legal move."""
+    reason, rule = _reason_against(game, move)
     if reason is None and tuple(move) not in game.generate_moves():
         # the rules allow it but the generated code did not make it: a kernel bug
-        return f"{game.notation(move)}: not generated although the rules allow it"
-    return reason
+        return f"{game.notation(move)}: not generated although the rules allow it", None
+    return reason, rule
 
 
 def reason_against(game: Game, move: Move) -> str | None:
     """The rule that forbids ``move``, found by interpreting the rules (never by looking at
     the generated move list); None when the rules allow it. The test battery compares this
     with the generated moves."""
+    return _reason_against(game, move)[0]
+
+
+def _reason_against(game: Game, move: Move) -> tuple[str | None, str | None]:
     variant = game.variant
     interpreter = Interpreter(game)
     shown = game.notation(move) if _valid_indices(game, move) else repr(tuple(move))
     if interpreter.evaluate(variant.win.node, {}):
-        return f"{shown}: the game is won; no move is left"
+        return f"{shown}: the game is won; no move is left", None
     if move.source < 0:
         if not game.stock:
-            return "d: the stock is empty; there is no deal left"
+            return "d: the stock is empty; there is no deal left", None
         rule = variant.deal_when
         if interpreter.evaluate(rule.node, {}):
-            return None
+            return None, None
         return f"d: no deal now: {_rule_words(rule)} is false: " + \
-            interpreter.reason(rule.node, {}, rule.text)
+            interpreter.reason(rule.node, {}, rule.text), rule.key
     if not _valid_indices(game, move):
-        return f"{shown}: no such pile"
+        return f"{shown}: no such pile", None
     source_pile = interpreter.pile(move.source)
     target_pile = interpreter.pile(move.target)
     source_group = variant.group_of_pile[move.source]
     target_group = variant.group_of_pile[move.target]
     if move.source == move.target:
-        return f"{shown}: a pile cannot move onto itself"
+        return f"{shown}: a pile cannot move onto itself", None
     if move.count < 1:
-        return f"{shown}: a move takes at least one card"
+        return f"{shown}: a move takes at least one card", None
     if move.count > len(source_pile.cards):
         held = len(source_pile.cards)
         return (f"{shown}: {source_pile.name} holds only {held} card{'s' if held != 1 else ''}"
-                if held else f"{shown}: {source_pile.name} is empty")
-    if target_group.removal == "forced":
+                if held else f"{shown}: {source_pile.name} is empty"), None
+    if target_group.removal is Removal.FORCED:
         return (f"{shown}: cards go to the {target_group.name} only by themselves, at once "
-                f"(piles.{target_group.name}.removal: forced); that is not a move to make")
+                f"(piles.{target_group.name}.removal: forced); that is not a move to make"), None
     run = RunValue(source_pile.cards[-move.count:])
     cards = " ".join(card_code(c) for c in run.cards)
     what = f"the top {move.count} cards of {source_pile.name} ({cards})" if move.count > 1 \
@@ -252,13 +263,13 @@ def reason_against(game: Game, move: Move) -> str | None:
     env = {"pile": source_pile, "run": run}
     if not interpreter.evaluate(gives.node, env):
         return (f"{shown}: {what} may not move: {_rule_words(gives)} is false: "
-                + interpreter.reason(gives.node, env, gives.text))
+                + interpreter.reason(gives.node, env, gives.text), gives.key)
     accepts = target_group.accepts
     env = {"pile": target_pile, "run": run, "source": source_pile}
     if not interpreter.evaluate(accepts.node, env):
         return (f"{shown}: {target_pile.name} does not take {what}: {_rule_words(accepts)} "
-                f"is false: " + interpreter.reason(accepts.node, env, accepts.text))
-    if target_group.target == "first":
+                f"is false: " + interpreter.reason(accepts.node, env, accepts.text), accepts.key)
+    if target_group.target is Target.FIRST:
         for index in target_group.indices:
             if index == move.target:
                 break
@@ -267,8 +278,8 @@ def reason_against(game: Game, move: Move) -> str | None:
             env = {"pile": interpreter.pile(index), "run": run, "source": source_pile}
             if interpreter.evaluate(accepts.node, env):
                 return (f"{shown}: moves to the {target_group.name} go to the first pile that "
-                        f"takes them, {variant.pile_names[index]}")
-    return None
+                        f"takes them, {variant.pile_names[index]}"), accepts.key
+    return None, None
 
 
 def _rule_words(rule: Rule) -> str:
@@ -276,5 +287,5 @@ def _rule_words(rule: Rule) -> str:
 
 
 def _valid_indices(game: Game, move: Move) -> bool:
-    count = len(game.piles)
+    count = len(game.variant.pile_names)
     return move.source < 0 or (0 <= move.source < count and 0 <= move.target < count)

@@ -23,6 +23,7 @@ functions are made from the code objects, so nothing is ever ``exec``-ed.
 from __future__ import annotations
 
 import ast
+import linecache
 import types
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -58,8 +59,9 @@ from patience.language import (
     guarded_piles,
     walk,
 )
+from patience.settings import Removal, Target
 
-DEAL = (-1, 0, -1)
+DEAL = (-1, 0, -1)  # the deal move (patience.game.DEAL as a plain tuple)
 SOURCE_PILE = "pile#source"  # the source pile inside a source rule mixed with target rules
 
 
@@ -90,10 +92,14 @@ class Generated:
     """The compiled functions of a variant, and the source they came from."""
 
     generate_moves: Callable[[list[list[int]], list[int]], list[tuple[int, int, int]]]
-    first_forced: Callable[[list[list[int]]], tuple[int, int, int] | None] | None
+    #: the legal moves whose source is pile ``s`` (the deal is never among them)
+    moves_from: Callable[[list[list[int]], list[int], int], list[tuple[int, int, int]]]
+    has_moves: Callable[[list[list[int]], list[int]], bool]
+    first_forced: Callable[[list[list[int]], list[int]], tuple[int, int, int] | None] | None
     can_deal: Callable[[list[list[int]], list[int]], bool]
     is_won: Callable[[list[list[int]], list[int]], bool]
     source: str
+    filename: str  # the name the source is registered under in ``linecache``
 
 
 def _mentions(node: Node, identifier: str) -> bool:
@@ -176,8 +182,13 @@ class Generator:
         return conjunction(parts)
 
     def _source_loop(self, out: _Writer, source: GroupPlan, targets: list[GroupPlan],
-                     found: Callable[[_Writer, GroupPlan], None]) -> bool:
-        """Write the code for one source group's piles; False when it can give nothing."""
+                     found: Callable[[_Writer, GroupPlan], None], *,
+                     given_source: bool = False) -> bool:
+        """Write the code for one source group's piles; False when it can give nothing.
+
+        With ``given_source`` the code is for the one pile ``s`` (a parameter of the
+        function), when it belongs to this group.
+        """
         gives = conjuncts(source.moves)
         scans = [node for node in gives if _is_scan(node)]
         fixed = next((e for e in (_fixed_size(n, ("run",)) for n in gives) if e is not None),
@@ -222,8 +233,12 @@ class Generator:
         floor = min(constant_sizes) if all_constant else None
 
         lo, hi = source.indices.start, source.indices.stop
-        if hi - lo == 1:  # one pile: straight-line code
-            out.line(f"s = {lo}")
+        if given_source or hi - lo == 1:  # one pile: straight-line code
+            if given_source:
+                out.line(f"if {lo} <= s < {hi}:" if hi - lo > 1 else f"if s == {lo}:")
+                out.indent()
+            else:
+                out.line(f"s = {lo}")
             out.line("src = piles[s]")
             out.line("n = len(src)")
             out.line("if n:" if floor is None or floor <= 1 else f"if n >= {floor}:")
@@ -271,6 +286,8 @@ class Generator:
         if fixed is not None and checked:
             out.dedent()
         out.dedent()
+        if given_source:
+            out.dedent()
         return True
 
     def _k_outer(self, out: _Writer, source: GroupPlan, pairing: _Pairing, rest: list[Node],
@@ -424,34 +441,42 @@ class Generator:
         chosen = [plan for plan in self.plans if not plan.forced]
         forced = [plan for plan in self.plans if plan.forced]
 
-        out.line("def generate_moves(piles, stock):")
-        out.indent()
         win_expr = self.compiler.expression(self.win, {})
-        out.line(f"if {_source(win_expr)}:")
-        out.line("    return []  # a won position has no moves")
-        out.line("moves = []")
-        out.line("append = moves.append")
+        deal_expr = self.compiler.expression(self.deal_when, {})
+        deal_test = "stock" if is_true(deal_expr) else f"stock and ({_source(deal_expr)})"
 
         def add_move(writer: _Writer, target: GroupPlan) -> None:
             writer.line("append((s, k, t))")
             if target.first and len(target.indices) > 1:  # a single pile is not looped over
                 writer.line("break")
 
-        for source in self.plans:
-            self._source_loop(out, source, chosen, add_move)
-        deal_expr = self.compiler.expression(self.deal_when, {})
-        if is_true(deal_expr):
-            out.line("if stock:")
-        else:
-            out.line(f"if stock and ({_source(deal_expr)}):")
-        out.line(f"    append({DEAL!r})")
-        out.line("return moves")
-        out.dedent()
-        out.line("")
+        def return_true(writer: _Writer, target: GroupPlan) -> None:
+            writer.line("return True")
+
+        # every legal move; the legal moves of one source pile; whether there is any
+        for header, given, found in (("generate_moves(piles, stock)", False, add_move),
+                                     ("moves_from(piles, stock, s)", True, add_move),
+                                     ("has_moves(piles, stock)", False, return_true)):
+            listing = found is add_move
+            out.line(f"def {header}:")
+            out.indent()
+            out.line(f"if {_source(win_expr)}:")
+            out.line(f"    return {'[]' if listing else 'False'}  # a won position has no moves")
+            if listing:
+                out.line("moves = []")
+                out.line("append = moves.append")
+            for source in self.plans:
+                self._source_loop(out, source, chosen, found, given_source=given)
+            if not given:
+                out.line(f"if {deal_test}:")
+                out.line(f"    append({DEAL!r})" if listing else "    return True")
+            out.line("return moves" if listing else "return False")
+            out.dedent()
+            out.line("")
 
         has_forced = False
         if forced:
-            out.line("def first_forced(piles):")
+            out.line("def first_forced(piles, stock):")
             out.indent()
 
             def return_move(writer: _Writer, target: GroupPlan) -> None:
@@ -479,12 +504,17 @@ class Generator:
                                                       "any": any, "zip": zip, "bool": bool,
                                                       "enumerate": enumerate}}
         namespace.update(self.compiler.tables.values)
-        module = compile(ast.parse(source_text), f"<patience variant {label}>", "exec")
+        filename = f"<patience variant {label}: generated rules>"
+        # registered so that tracebacks and inspect.getsource show the generated lines
+        linecache.cache[filename] = (len(source_text), None, source_text.splitlines(True),
+                                     filename)
+        module = compile(ast.parse(source_text), filename, "exec")
         functions = {code.co_name: types.FunctionType(code, namespace)
                      for code in module.co_consts if isinstance(code, types.CodeType)}
-        return Generated(functions["generate_moves"],
+        return Generated(functions["generate_moves"], functions["moves_from"],
+                         functions["has_moves"],
                          functions["first_forced"] if has_forced else None,
-                         functions["can_deal"], functions["is_won"], source_text)
+                         functions["can_deal"], functions["is_won"], source_text, filename)
 
 
 def build(definition_groups: Sequence[tuple[str, range, Node, Node, str, str]],
@@ -500,8 +530,8 @@ def build(definition_groups: Sequence[tuple[str, range, Node, Node, str, str]],
             1 <= len(predicate.signature.parameters) <= 2
 
     plans = [GroupPlan(gname, indices, inline_calls(moves, predicates, keep),
-                       inline_calls(accepts, predicates, keep), target == "first",
-                       removal == "forced")
+                       inline_calls(accepts, predicates, keep), target is Target.FIRST,
+                       removal is Removal.FORCED)
              for gname, indices, moves, accepts, target, removal in definition_groups]
     generator = Generator(plans, compiler, inline_calls(deal_when, predicates, keep),
                           inline_calls(win, predicates, keep))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from patience.cards import RANK_CHARS
 from patience.definition import Rule
+from patience.settings import Removal, Target
 from patience.source import Origin
 
 if TYPE_CHECKING:
@@ -70,10 +71,10 @@ def rules_text(variant: Variant) -> str:
         if group.deal:
             head += f", each dealt {group.deal} card{'s' if group.deal > 1 else ''} at the start"
         lines.append(head + ".")
-        if group.target == "first" and group.removal != "forced":
+        if group.target is Target.FIRST and group.removal is not Removal.FORCED:
             lines.append(f"    A move to them is written '{group.id}' and goes to the first "
                          "one that takes the cards.")
-        if group.removal == "forced":
+        if group.removal is Removal.FORCED:
             lines.append("    Cards go to them by themselves, at once: after every move and "
                          "every deal, pile by pile, until none is left (forced removal).")
         lines += _rule("Cards may leave when", group.moves)

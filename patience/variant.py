@@ -16,9 +16,10 @@ branches on a variant's name.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import attrs
@@ -27,6 +28,9 @@ from patience.cards import check_deck, new_deck, numbered_deck, parse_cards
 from patience.definition import Definition, Rule, load_definition, pile_names
 from patience.errors import UnknownVariantError, VariantError
 from patience.generator import Generated, build
+from patience.language import Predicate
+from patience.moves import make_player
+from patience.settings import EmptyPiles, Removal, Show, Target
 
 if TYPE_CHECKING:
     from patience.game import Game
@@ -40,9 +44,9 @@ class Group:
     id: str
     indices: range
     deal: int
-    target: str  # "each": a move names the pile; "first": it names the group
-    removal: str  # "optional" | "forced"
-    show: str  # "fan" | "stack"
+    target: Target
+    removal: Removal
+    show: Show
     moves: Rule
     accepts: Rule
     pile_names: tuple[str, ...]
@@ -66,8 +70,9 @@ class Variant:
         self.path = definition.path
         self.decks = definition.decks
         self.ranks = definition.ranks
-        self.parameters = definition.parameters
-        self.predicates = definition.predicates
+        # read-only views: a Variant is shared (cached by find_variant) between games
+        self.parameters: Mapping[str, int | bool] = MappingProxyType(dict(definition.parameters))
+        self.predicates: Mapping[str, Predicate] = MappingProxyType(dict(definition.predicates))
         self.deck = tuple(new_deck(self.decks, self.ranks))
         groups = []
         start = 0
@@ -78,12 +83,14 @@ class Variant:
                                 tuple(pile_names(group))))
             start += group.count
         self.groups: tuple[Group, ...] = tuple(groups)
-        self.group_by_name = {group.name: group for group in groups}
+        self.group_by_name: Mapping[str, Group] = MappingProxyType(
+            {group.name: group for group in groups})
         self.pile_names: tuple[str, ...] = tuple(n for g in groups for n in g.pile_names)
-        self.pile_index = {pile: i for i, pile in enumerate(self.pile_names)}
+        self.pile_index: Mapping[str, int] = MappingProxyType(
+            {pile: i for i, pile in enumerate(self.pile_names)})
         self.group_of_pile: tuple[Group, ...] = tuple(g for g in groups for _ in g.indices)
         self.deal_targets: tuple[int, ...] = self._deal_targets(definition)
-        self.deal_skips_empty = definition.stock.empty_piles == "skip"
+        self.deal_skips_empty = definition.stock.empty_piles is EmptyPiles.SKIP
         self.layout_size = sum(g.deal * g.count for g in groups)
         if self.layout_size > len(self.deck):
             raise VariantError(f"the initial deal needs {self.layout_size} cards but the deck "
@@ -98,9 +105,18 @@ class Variant:
             self.deal_when.node, self.win.node, self.id, tabulate=tabulate)
         # the fast interface used by the kernel, the solver and perft
         self.generate_moves = self.generated.generate_moves
+        self.moves_from = self.generated.moves_from
+        self.has_moves = self.generated.has_moves
         self.first_forced = self.generated.first_forced
         self.can_deal = self.generated.can_deal
         self.is_won = self.generated.is_won
+        #: piles that may hold face-down cards (a move from one turns up its new top)
+        self.face_down_piles: tuple[int, ...] = ()
+        #: the waste pile a deal from an empty stock turns back into the stock, if any
+        self.redeal_pile: int | None = None
+        #: the hidden pile whose length counts the redeals made, for a limited number
+        self.redeal_counter: int | None = None
+        self.play, self.take_back = make_player(self)
 
     @functools.cached_property
     def card_attributes_read(self) -> frozenset[str]:

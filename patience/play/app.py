@@ -27,6 +27,7 @@ from textual.widgets import Input, Static
 
 from patience.cards import RED_SUITS, SUIT_SYMBOLS, card_code
 from patience.play.session import KEY_COMMANDS, Reply, Session
+from patience.settings import Show
 
 if TYPE_CHECKING:
     from patience.variant import Group
@@ -66,7 +67,7 @@ class PileView(Static):
         if not pile:
             lines.append("\n")
             lines.append(" ··· ", style=EMPTY)
-        elif self.group.show == "stack":
+        elif self.group.show is Show.STACK:
             lines.append("\n")
             lines.append_text(card_text(pile[-1], chosen_depth is not None))
             lines.append(f"\n ×{len(pile)}", style="dim")
@@ -82,7 +83,7 @@ class PileView(Static):
         """Which card a click at line ``y`` is on, as a depth below the top card (0 = top).
         The name line and the space under the pile count as the top card."""
         pile = session.game.piles[self.index]
-        if self.group.show == "stack" or not pile:
+        if self.group.show is Show.STACK or not pile:
             return 0
         position = y - 1
         if position < 0 or position >= len(pile):
@@ -206,11 +207,11 @@ class PatienceApp(App[None]):
             with Horizontal(classes="row", id="top"):
                 yield StockView(id="stock")
                 for group in variant.groups:
-                    if group.show == "stack":
+                    if group.show is Show.STACK:
                         yield self._group(group)
             with Horizontal(classes="row", id="fans"):
                 for group in variant.groups:
-                    if group.show != "stack":
+                    if group.show is not Show.STACK:
                         yield self._group(group)
         yield Static(id="message")
         yield Static(id="status")

@@ -2,8 +2,8 @@
 
 One :class:`Search` explores from one position with one move ordering and a position
 budget. It works on its own copy of the piles and stock with a tight push/pop that does
-exactly what ``Game.push_unchecked``/``Game.pop`` do (a move, or a deal onto the deal
-targets, then the forced removals the variant's ``first_forced`` finds, repeatedly).
+the variant's own play and take-back functions (``patience.moves``), which
+``Game.push_unchecked``/``Game.pop`` use too.
 
 A position counts once, when it is first seen and its moves are generated ("expanded").
 Children are made one at a time in the ordering's order and dropped at once when their key
@@ -16,14 +16,12 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from patience.game import deal_from_stock
+from patience.moves import MoveTuple, Undo
 from patience.solver.rules import SolverRules
 
-MoveTuple = tuple[int, int, int]
 Ordering = Callable[[list[MoveTuple], list[list[int]]], list[MoveTuple]]
 
 WON, EXHAUSTED, BUDGET, TIMEOUT = "won", "exhausted", "budget", "timeout"
-DEAL_MOVE: MoveTuple = (-1, 0, -1)
 
 
 def make_ordering(rules: SolverRules, style: int) -> Ordering:
@@ -100,50 +98,15 @@ class Search:
         self.key = rules.exact_key if exact else rules.key
         self.expanded = 0
         self.line: list[MoveTuple] = []
-        self.first_forced = self.variant.first_forced
-        minimum, sources = rules.forced_minimum, rules.forced_sources
-        self._may_force = (lambda piles: any(len(piles[i]) >= minimum for i in sources)) \
-            if minimum > 1 else (lambda piles: True)
+        self._play, self._take_back = self.variant.play, self.variant.take_back
 
-    # -- push / pop (mirror Game.push_unchecked / Game.pop) --
+    # -- push / pop: the variant's own (patience.moves), as Game.push_unchecked uses --
 
-    def _push(self, move: MoveTuple) -> tuple[object, list[MoveTuple]]:
-        piles = self.piles
-        source, count, target = move
-        received: object = None
-        if source < 0:
-            received = deal_from_stock(self.variant, piles, self.stock)
-        else:
-            pile = piles[source]
-            piles[target] += pile[-count:]
-            del pile[-count:]
-        forced: list[MoveTuple] = []
-        first_forced = self.first_forced
-        if first_forced is not None and self._may_force(piles):
-            while (removal := first_forced(piles)) is not None:
-                s, c, t = removal
-                pile = piles[s]
-                piles[t] += pile[-c:]
-                del pile[-c:]
-                forced.append(removal)
-        return received, forced
+    def _push(self, move: MoveTuple) -> Undo:
+        return self._play(self.piles, self.stock, move)
 
-    def _pop(self, move: MoveTuple, undo: tuple[object, list[MoveTuple]]) -> None:
-        piles = self.piles
-        received, forced = undo
-        for s, c, t in reversed(forced):
-            pile = piles[t]
-            piles[s] += pile[-c:]
-            del pile[-c:]
-        source, count, target = move
-        if source < 0:
-            stock = self.stock
-            for index in reversed(received):  # type: ignore[call-overload]
-                stock.append(piles[index].pop())
-        else:
-            pile = piles[target]
-            piles[source] += pile[-count:]
-            del pile[-count:]
+    def _pop(self, move: MoveTuple, undo: Undo) -> None:
+        self._take_back(self.piles, self.stock, move, undo)
 
     # -- the search --
 
@@ -153,7 +116,14 @@ class Search:
         piles, stock, key = self.piles, self.stock, self.key
         generate = self.variant.generate_moves
         is_won = self.variant.is_won
-        push, pop = self._push, self._pop
+        play, take_back = self._play, self._take_back
+
+        def push(move: MoveTuple) -> Undo:
+            return play(piles, stock, move)
+
+        def pop(move: MoveTuple, undo: Undo) -> None:
+            take_back(piles, stock, move, undo)
+
         seen = {key(piles, stock)}
         moves = generate(piles, stock)
         self.expanded = 1
@@ -161,7 +131,7 @@ class Search:
             return WON if is_won(piles, stock) else EXHAUSTED
         frames: list[list] = [[order(moves, piles) if order else moves, 0]]
         line: list[MoveTuple] = []
-        undos: list[tuple[object, list[MoveTuple]]] = []
+        undos: list[Undo] = []
         expanded = 1
         check_at = 1024
         add = seen.add

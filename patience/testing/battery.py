@@ -37,6 +37,7 @@ from hypothesis import strategies as st
 
 from patience.cards import card_code
 from patience.game import DEAL, Game, Move
+from patience.settings import Removal
 from patience.testing.strategies import deal_numbers, positions
 
 if TYPE_CHECKING:
@@ -219,7 +220,7 @@ def _forced_piles(position: Game, piles: list[list[int]],
     scratch = Game(variant, [list(p) for p in piles], list(position.stock))
     for f in forced:
         group = variant.group_of_pile[f.target]
-        if group.removal != "forced":
+        if group.removal is not Removal.FORCED:
             _fail(f"cards went to {variant.pile_names[f.target]} by themselves, but "
                   f"piles.{group.name}.removal is optional")
         if not _rule_allows(scratch, *f):
@@ -304,9 +305,9 @@ def check_forced_removal_complete(game: Game) -> None:
     """Under forced removal, no forced move is left undone (no complete set is left on a
     column): neither the generated ``first_forced`` nor the interpreter finds one."""
     variant = game.variant
-    forced = [group for group in variant.groups if group.removal == "forced"]
+    forced = [group for group in variant.groups if group.removal is Removal.FORCED]
     if variant.first_forced is not None:
-        left = variant.first_forced(game.piles)
+        left = variant.first_forced(game.piles, game.stock)
         if left is not None:
             _fail(f"{game.notation(left)} should have happened by itself "
                   f"(piles.{variant.group_of_pile[left[2]].name}.removal: forced)")
@@ -489,7 +490,7 @@ def _always(variant: Variant) -> str | None:
 
 
 def _needs_forced(variant: Variant) -> str | None:
-    if any(group.removal == "forced" for group in variant.groups):
+    if any(group.removal is Removal.FORCED for group in variant.groups):
         return None
     return "no pile group has removal: forced"
 
