@@ -217,5 +217,18 @@ def daily_deal(variant: Variant, date: datetime.date) -> tuple[int, SolveResult]
     return first_winnable_deal(variant, daily_seed(variant, date))
 
 
-__all__ = ["DEFAULT_MAX_POSITIONS", "SOLVER_VERSION", "VERDICTS", "SolveResult", "Verdict", "SolverRules", "daily_deal",
-           "daily_seed", "exhaustive_verdict", "first_winnable_deal", "hint", "shorten", "solve"]
+__all__ = [
+    "DEFAULT_MAX_POSITIONS",
+    "SOLVER_VERSION",
+    "VERDICTS",
+    "SolveResult",
+    "SolverRules",
+    "Verdict",
+    "daily_deal",
+    "daily_seed",
+    "exhaustive_verdict",
+    "first_winnable_deal",
+    "hint",
+    "shorten",
+    "solve",
+]
