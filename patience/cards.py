@@ -89,11 +89,18 @@ def splitmix64(state: int) -> Iterator[int]:
         yield z ^ (z >> 31)
 
 
-def numbered_deck(number: int, decks: int = 1, ranks: int = 13) -> list[int]:
-    """The deck order of deal ``number``: Fisher–Yates driven by SplitMix64 (RULES.md)."""
+def numbered_deck(number: int, decks: int = 1, ranks: int = 13,
+                  without: Sequence[int] = ()) -> list[int]:
+    """The deck order of deal ``number``: Fisher–Yates driven by SplitMix64 (docs/rules.md).
+
+    Cards placed before the deal (``without``) leave the new-deck order first, each taking
+    out its first copy, and the rest is shuffled.
+    """
     if not 0 <= number <= MASK64:
         raise DealError(f"deal number {number!r} is not an unsigned 64-bit integer")
     cards = new_deck(decks, ranks)
+    for card in without:
+        cards.remove(card)
     draws = splitmix64(number)
     for i in range(len(cards) - 1, 0, -1):
         j = next(draws) % (i + 1)

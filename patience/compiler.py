@@ -23,7 +23,7 @@ from typing import Any
 
 import attrs
 
-from patience.cards import color_of, is_face_up, new_deck, rank_of, suit_of
+from patience.cards import FACE_DOWN, color_of, is_face_up, new_deck, rank_of, suit_of
 from patience.language import (
     BUILTIN_CONSTANTS,
     Arithmetic,
@@ -32,6 +32,7 @@ from patience.language import (
     BoolOp,
     Call,
     Compare,
+    Count,
     Integer,
     Member,
     Name,
@@ -42,6 +43,7 @@ from patience.language import (
     Predicate,
     Quantifier,
     Type,
+    power,
     walk,
 )
 
@@ -113,12 +115,13 @@ def as_expr(value: ast.expr | int) -> ast.expr:
     return constant(value) if isinstance(value, int) else value
 
 
-_BINARY = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult, "//": ast.FloorDiv, "%": ast.Mod}
+_BINARY = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult, "//": ast.FloorDiv, "%": ast.Mod,
+           "**": ast.Pow}
 _COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt,
             ">=": ast.GtE}
 _FOLD_BINARY: Mapping[str, Callable[[int, int], int]] = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-    "//": lambda a, b: a // b, "%": lambda a, b: a % b}
+    "//": lambda a, b: a // b, "%": lambda a, b: a % b, "**": power}
 _FOLD_COMPARE: Mapping[str, Callable[[Any, Any], bool]] = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
@@ -180,12 +183,17 @@ class Compiler:
 
     def __init__(self, constants: Mapping[str, Any], predicates: Mapping[str, Predicate],
                  layout: Layout, tables: Tables, cards: Sequence[int] | None = None,
-                 tabulate: bool = True) -> None:
+                 tabulate: bool = True, face_down: bool = False) -> None:
         self.constants = {**{k: v for k, (_, v) in BUILTIN_CONSTANTS.items()}, **constants}
         self.predicates = predicates
         self.layout = layout
         self.tables = tables
         self.cards = sorted(set(cards if cards is not None else new_deck()))
+        #: whether piles may hold face-down cards (``card | FACE_DOWN``): then a card's
+        #: rank is masked and tables cover face-down cards too
+        self.face_down = face_down
+        if face_down:
+            self.cards += [card | FACE_DOWN for card in self.cards]
         self.tabulate = tabulate
         self._fresh = itertools.count()
         self._tabulable: dict[str, bool] = {}
@@ -224,6 +232,8 @@ class Compiler:
             return bindings[node.id]
         if node.id in self.constants:
             return Const(self.constants[node.id])
+        if node.id == "stock":  # every generated function has the stock as 'stock'
+            return Pile(name("stock"), None, "stock#")
         raise KeyError(node.id)  # the checker rules this out
 
     def _attribute(self, node: Attribute, bindings) -> Value:
@@ -250,7 +260,10 @@ class Compiler:
                           "color": color_of(card), "face_up": is_face_up(card)}[node.name])
         card_expr = self.to_expr(owner)
         if node.name == "rank":
-            return Code(ast.BinOp(card_expr, ast.RShift(), constant(2)))
+            rank = ast.BinOp(card_expr, ast.RShift(), constant(2))
+            return Code(ast.BinOp(rank, ast.BitAnd(), constant(15)) if self.face_down else rank)
+        if node.name == "face_up":
+            return Code(ast.Compare(card_expr, [ast.Lt()], [constant(FACE_DOWN)]))
         if node.name == "suit":
             return Code(ast.BinOp(card_expr, ast.BitAnd(), constant(3)))
         suit = ast.BinOp(card_expr, ast.BitAnd(), constant(3))
@@ -275,11 +288,26 @@ class Compiler:
         right = self.value(node.right, bindings)
         if isinstance(left, Const) and isinstance(right, Const):
             return Const(_FOLD_BINARY[node.op](left.value, right.value))
-        return Code(ast.BinOp(self.to_expr(left), _BINARY[node.op](), self.to_expr(right)))
+        expr = ast.BinOp(self.to_expr(left), _BINARY[node.op](), self.to_expr(right))
+        if node.op == "**":  # whole numbers only: a negative exponent gives 0
+            if isinstance(right, Const):
+                return Code(expr) if right.value >= 0 else Const(0)
+            return Code(ast.IfExp(ast.Compare(self.to_expr(right), [ast.GtE()], [constant(0)]),
+                                  expr, constant(0)))
+        return Code(expr)
 
     def _compare(self, node: Compare, bindings) -> Value:
         left = self.value(node.left, bindings)
         right = self.value(node.right, bindings)
+        if isinstance(left, Pile) and isinstance(right, Pile):  # the same pile, or not
+            same = node.op == "=="
+            if left.group is not None and right.group is not None and left.group != right.group:
+                return Const(not same)
+            assert left.index is not None and right.index is not None
+            if isinstance(left.index, ast.Constant) and isinstance(right.index, ast.Constant):
+                return Const((left.index.value == right.index.value) == same)
+            return Code(ast.Compare(left.index, [ast.Eq() if same else ast.NotEq()],
+                                    [right.index]))
         if isinstance(left, Const) and isinstance(right, Const):
             return Const(_FOLD_COMPARE[node.op](left.value, right.value))
         return Code(ast.Compare(self.to_expr(left), [_COMPARE[node.op]()],
@@ -335,6 +363,8 @@ class Compiler:
         builtin = "all" if node.kind == "all" else "any"
         if isinstance(node.domain, Pairs):
             run = self.value(node.domain.run, bindings)
+            if isinstance(run, Pile):  # pairs(pile): all its cards
+                run = Run(run.cards, call("len", run.cards))
             assert isinstance(run, Run)
             below, above = node.names
             below_name, above_name = self.fresh("below"), self.fresh("above")
@@ -384,6 +414,32 @@ class Compiler:
         generator = ast.GeneratorExp(body, [ast.comprehension(target, iterable, [], 0)])
         return Code(call(builtin, generator))
 
+    def _count(self, node: Count, bindings) -> Value:
+        indices = self.layout.groups[node.group]
+        piles = name(self.layout.piles_name)
+        if len(indices) <= 16:  # unrolled: a sum of tests, each 0 or 1
+            values = [self.value(node.body, {**bindings, node.name: Pile(
+                subscript(piles, index), constant(index), node.group)}) for index in indices]
+            total = sum(int(bool(v.value)) for v in values if isinstance(v, Const))
+            parts = [ast.IfExp(self.to_expr(v), constant(1), constant(0))
+                     for v in values if not isinstance(v, Const)]
+            if not parts:
+                return Const(total)
+            expr: ast.expr = constant(total) if total else parts.pop(0)
+            for part in parts:
+                expr = ast.BinOp(expr, ast.Add(), part)
+            return Code(expr)
+        pile_name, index_name = self.fresh("pile"), self.fresh("i")
+        body = self.expression(node.body, {**bindings, node.name: Pile(
+            name(pile_name), name(index_name), node.group)})
+        target = ast.Tuple([ast.Name(index_name, ast.Store()), ast.Name(pile_name, ast.Store())],
+                           ast.Store())
+        group_piles = ast.Subscript(piles, ast.Slice(constant(indices.start),
+                                                     constant(indices.stop)), ast.Load())
+        iterable = call("enumerate", group_piles, constant(indices.start))
+        generator = ast.GeneratorExp(constant(1), [ast.comprehension(target, iterable, [body], 0)])
+        return Code(call("sum", generator))
+
     # -- tabulation of card-only predicates --
 
     def _is_tabulable(self, predicate: Predicate) -> bool:
@@ -392,7 +448,7 @@ class Compiler:
             self._tabulable[key] = False  # guards recursion; the checker forbids cycles
             ok = all(p.type is Type.CARD for p in predicate.signature.parameters)
             for sub in walk(predicate.body):
-                if isinstance(sub, (Member, Quantifier)) and not (
+                if isinstance(sub, (Member, Quantifier, Count)) and not (
                         isinstance(sub, Quantifier) and isinstance(sub.domain, Pairs)):
                     ok = False
                 if isinstance(sub, Call) and not self._is_tabulable(
@@ -446,6 +502,10 @@ def inline_calls(node: Node, predicates: Mapping[str, Predicate],
                                         if isinstance(current.domain, Pairs)
                                         else current.domain),
                                 body=substitute(current.body, inner))
+        if isinstance(current, Count):
+            fresh_name = f"{current.name}#{next(counter)}"
+            inner = {**renaming, current.name: Name(current.span, fresh_name)}
+            return attrs.evolve(current, name=fresh_name, body=substitute(current.body, inner))
         return map_children(current, lambda child: substitute(child, renaming))
 
     return substitute(node, {})
@@ -472,6 +532,9 @@ def rename(node: Node, renaming: Mapping[str, str]) -> Node:
         domain = rename(node.domain, renaming) if isinstance(node.domain, Pairs) \
             else node.domain
         return attrs.evolve(node, domain=domain, body=rename(node.body, inner))
+    if isinstance(node, Count):
+        inner = {k: v for k, v in renaming.items() if k != node.name}
+        return attrs.evolve(node, body=rename(node.body, inner))
     return map_children(node, lambda child: rename(child, renaming))
 
 

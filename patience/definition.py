@@ -12,13 +12,15 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from patience.errors import VariantError, VariantErrors
+from patience.cards import card_code, parse_card
+from patience.errors import DealError, VariantError, VariantErrors
 from patience.language import (
     BUILTIN_CONSTANTS,
     CONTEXT_VARIABLES,
@@ -55,12 +57,16 @@ class GroupDefinition:
     name: str
     id: str
     count: int
-    deal: int
+    deal: tuple[int, ...]  # cards dealt to each pile at the start, pile by pile
     moves: Rule
     accepts: Rule
     target: Target
     removal: Removal
     show: Show
+    face_down: tuple[int, ...] = ()  # of each pile's dealt cards, how many lie face down
+    place: tuple[tuple[int, ...], ...] = ()  # cards put on each pile before the deal
+    to_bottom: Rule | None = None  # dealt cards for which it holds go under the others
+    fill_from: str | None = None  # a group or pile that fills an empty pile here at once
 
 
 @attrs.frozen
@@ -68,6 +74,8 @@ class StockDefinition:
     deals_to: tuple[str, ...]  # group names or pile ids, in dealing order
     empty_piles: EmptyPiles
     deal_when: Rule
+    turn: int = 1  # cards each deal target receives per deal (a waste: draw N)
+    redeals: int | None = 0  # times the waste may turn back into the stock; None: unlimited
 
 
 @attrs.frozen
@@ -183,8 +191,9 @@ def _merge_predicates(parent: Mapping, child: Mapping) -> Mapping:
 
 TOP_KEYS = ("id", "name", "aliases", "description", "sources", "extends", "decks", "ranks",
             "parameters", "predicates", "piles", "stock", "win")
-GROUP_KEYS = ("id", "count", "deal", "moves", "accepts", "target", "removal", "show")
-STOCK_KEYS = ("deals_to", "empty_piles", "deal_when")
+GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "fill_from", "moves",
+              "accepts", "target", "removal", "show")
+STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when")
 
 
 class _Validator:
@@ -328,7 +337,8 @@ class _Validator:
                                      parameters, group_names)
         base = Scope(constants={k: (Type.BOOL if isinstance(v, bool) else Type.INT, v)
                                 for k, v in parameters.items()},
-                     groups=frozenset(group_names), predicates=predicates, variables={},
+                     groups=frozenset(group_names), predicates=predicates,
+                     variables={"stock": Type.STOCK},
                      broken=getattr(self, "broken_predicates", frozenset()))
         for clash in sorted(set(parameters) & set(group_names)):
             self.error(f"parameter {clash!r} has the name of a pile group",
@@ -411,8 +421,8 @@ class _Validator:
         self.broken_predicates = frozenset(broken | unreadable)
         scope = Scope(constants={k: (Type.BOOL if isinstance(v, bool) else Type.INT, v)
                                  for k, v in parameters.items()},
-                      groups=frozenset(group_names), predicates=parsed, variables={},
-                      broken=self.broken_predicates)
+                      groups=frozenset(group_names), predicates=parsed,
+                      variables={"stock": Type.STOCK}, broken=self.broken_predicates)
         for pname, predicate in parsed.items():
             if pname in broken:
                 continue
@@ -447,7 +457,23 @@ class _Validator:
             ids[pid] = gname
             count = self.integer(self.required(group, "count", where), f"{where}.count", 1,
                                  low=1, high=64)
-            deal = self.integer(group.items.get("deal"), f"{where}.deal", 0, low=0, high=104)
+            deal = self.per_pile(group.items.get("deal"), f"{where}.deal", count)
+            face_down = self.per_pile(group.items.get("face_down"), f"{where}.face_down", count)
+            for index, (dealt, down) in enumerate(zip(deal, face_down)):
+                if down and down >= dealt:
+                    self.error(f"{where}.face_down: pile {index + 1} is dealt {dealt} "
+                               f"card{'s' if dealt != 1 else ''}, so at most {max(dealt - 1, 0)} "
+                               f"of them can lie face down (the top card is dealt face up)",
+                               group.items["face_down"].origin)
+                    break
+            place = self.placed(group.items.get("place"), f"{where}.place", count)
+            to_bottom = None
+            if "to_bottom" in group.items:
+                text, origin = self.expression_text(group.items["to_bottom"],
+                                                    f"{where}.to_bottom", "false")
+                to_bottom = self.parse(text, origin, f"{where}.to_bottom")
+                self.check(to_bottom, base.with_variables({"card": Type.CARD}))
+            fill_from = self.string(group.items.get("fill_from"), f"{where}.fill_from")
             target = Target(self.choice(group.items.get("target"), f"{where}.target",
                                         words(Target)))
             removal = Removal(self.choice(group.items.get("removal"), f"{where}.removal",
@@ -467,15 +493,75 @@ class _Validator:
             if moves is None or accepts is None:
                 continue
             groups.append(GroupDefinition(gname, pid, count, deal, moves, accepts, target,
-                                          removal, show))
+                                          removal, show, face_down, place, to_bottom,
+                                          fill_from))
         if not groups and not self.errors:
             self.error("piles must define at least one pile group", item.origin)
+        known = {g.name for g in groups} | _pile_ids(tuple(groups))
+        for group in groups:
+            if group.fill_from is None:
+                continue
+            origin = item.items[group.name].items["fill_from"].origin  # type: ignore[union-attr]
+            if group.fill_from not in known:
+                self.error(f"piles.{group.name}.fill_from names {group.fill_from!r}, which is "
+                           "neither a pile group nor a pile", origin)
+            elif group.fill_from == group.name or group.fill_from in pile_names(group):
+                self.error(f"piles.{group.name}.fill_from names the group itself", origin)
         return tuple(groups)
+
+    def per_pile(self, item: Item | None, what: str, count: int) -> tuple[int, ...]:
+        """A number for each pile: one number for all, or a list with one per pile."""
+        if isinstance(item, Sequence):
+            values = tuple(self.integer(element, f"each entry of {what}", 0, low=0, high=104)
+                           for element in item.items)
+            if len(values) != count:
+                self.error(f"{what} lists {len(values)} number{'s' if len(values) != 1 else ''}"
+                           f" for {count} pile{'s' if count != 1 else ''}: give one per pile "
+                           "(or one number for all)", item.origin)
+                return (0,) * count
+            return values
+        return (self.integer(item, what, 0, low=0, high=104),) * count
+
+    def placed(self, item: Item | None, what: str, count: int) -> tuple[tuple[int, ...], ...]:
+        """Cards placed on each pile before the deal: a list with one entry per pile (from
+        the first), each a card code or a list of codes, bottom first."""
+        if item is None:
+            return ()
+        if not isinstance(item, Sequence):
+            self.error(f"{what} must be a list with one entry per pile: a card code such as "
+                       "AS, or a list of codes", item.origin)
+            return ()
+        if len(item.items) > count:
+            self.error(f"{what} lists {len(item.items)} piles, but the group has {count}",
+                       item.origin)
+            return ()
+        piles: list[tuple[int, ...]] = []
+        for entry in item.items:
+            codes = entry.items if isinstance(entry, Sequence) else [entry]
+            cards = []
+            for code in codes:
+                text = self.string(code, f"each card of {what}")
+                if text is None:
+                    continue
+                try:
+                    cards.append(parse_card(text))
+                except DealError as error:
+                    self.error(f"{what}: {error.message}", code.origin)
+            piles.append(tuple(cards))
+        return tuple(piles)
 
     def check_sizes(self, top: Mapping, groups: tuple[GroupDefinition, ...],
                     stock: StockDefinition, decks: int, ranks: int) -> None:
         deck = decks * 4 * ranks
-        layout = sum(group.count * group.deal for group in groups)
+        layout = sum(sum(group.deal) for group in groups)
+        placed = Counter(card for group in groups for pile in group.place for card in pile)
+        for card, times in sorted(placed.items()):
+            if card >> 2 > ranks or times > decks:
+                self.error(f"the piles' place lists put {card_code(card)} on the table "
+                           f"{times} time{'s' if times != 1 else ''}, but the deck holds it "
+                           f"{decks if card >> 2 <= ranks else 0} time"
+                           f"{'s' if decks != 1 else ''}", top.origin)
+        layout += sum(placed.values())
         piles = top.items.get("piles")
         where = piles.origin if piles is not None else top.origin
         if layout > deck:
@@ -504,12 +590,31 @@ class _Validator:
                            f"nor a pile{hint}", item.items["deals_to"].origin)
         empty = EmptyPiles(self.choice(item.items.get("empty_piles"), "stock.empty_piles",
                                        words(EmptyPiles)))
+        turn = self.integer(item.items.get("turn"), "stock.turn", 1, low=1, high=104)
+        redeals: int | None = 0
+        redeals_item = item.items.get("redeals")
+        if isinstance(redeals_item, Scalar) and redeals_item.value == "unlimited":
+            redeals = None
+        elif redeals_item is not None:
+            if not isinstance(redeals_item, Scalar) or redeals_item.tag != "int":
+                self.error("stock.redeals must be a whole number or 'unlimited'",
+                           redeals_item.origin)
+            else:
+                redeals = self.integer(redeals_item, "stock.redeals", 0, low=0, high=1000)
+        if redeals != 0:
+            single = [g for g in groups if g.count == 1 and (g.name in targets or g.id in
+                                                             targets)]
+            if len(targets) != 1 or not (single or any(t in _pile_ids(groups)
+                                                       for t in targets)):
+                assert redeals_item is not None
+                self.error("stock.redeals turns the waste back into the stock: stock.deals_to "
+                           "must then name the one waste pile", redeals_item.origin)
         text, origin = self.expression_text(item.items.get("deal_when"), "stock.deal_when",
                                             "true")
         deal_when = self.parse(text, origin, "stock.deal_when")
         self.check(deal_when, base)
         return StockDefinition(targets, empty, deal_when or Rule(
-            "true", parse_expression("true"), None, "stock.deal_when"))
+            "true", parse_expression("true"), None, "stock.deal_when"), turn, redeals)
 
 
 def pile_names(group: GroupDefinition) -> list[str]:

@@ -25,6 +25,7 @@ from patience.language import (
     BoolOp,
     Call,
     Compare,
+    Count,
     Integer,
     Member,
     Name,
@@ -33,11 +34,13 @@ from patience.language import (
     Not,
     Pairs,
     Quantifier,
+    power,
 )
 from patience.settings import Removal, Target
 
 if TYPE_CHECKING:
     from patience.game import Game, Move
+    from patience.variant import Variant
 
 
 class CardValue(int):
@@ -56,6 +59,11 @@ class PileValue:
 
 
 @attrs.frozen
+class StockValue:
+    size: int  # what a rule may know of the stock: how many cards, never which
+
+
+@attrs.frozen
 class RunValue:
     cards: tuple[int, ...]  # bottom (deepest) first
 
@@ -63,15 +71,22 @@ class RunValue:
 class Interpreter:
     """Evaluates rule expressions of one game's variant on concrete piles and runs."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game | None, variant: Variant | None = None) -> None:
         self.game = game
-        variant = game.variant
+        variant = variant or game.variant  # type: ignore[union-attr]
+        self.variant = variant
         self.constants = {**{k: v for k, (_, v) in BUILTIN_CONSTANTS.items()},
                           **variant.parameters}
         self.predicates = variant.predicates
 
+    @classmethod
+    def for_variant(cls, variant: Variant) -> Interpreter:
+        """An interpreter for rules that read no pile (``to_bottom``, on ``card``)."""
+        return cls(None, variant)
+
     def pile(self, index: int) -> PileValue:
-        variant = self.game.variant
+        variant = self.variant
+        assert self.game is not None
         return PileValue(variant.pile_names[index], index,
                          tuple(map(CardValue, self.game.piles[index])),
                          variant.group_of_pile[index].name)
@@ -82,7 +97,12 @@ class Interpreter:
         if isinstance(node, (Integer, Boolean)):
             return node.value
         if isinstance(node, Name):
-            return env[node.id] if node.id in env else self.constants[node.id]
+            if node.id in env:
+                return env[node.id]
+            if node.id == "stock":
+                assert self.game is not None
+                return StockValue(len(self.game.stock))
+            return self.constants[node.id]
         if isinstance(node, Attribute):
             owner = self.evaluate(node.value, env)
             return self._attribute(owner, node.name)
@@ -92,10 +112,14 @@ class Interpreter:
             return -self.evaluate(node.operand, env)
         if isinstance(node, Arithmetic):
             a, b = self.evaluate(node.left, env), self.evaluate(node.right, env)
+            if node.op == "**":
+                return power(a, b)
             return {"+": a + b, "-": a - b, "*": a * b}.get(node.op) if node.op in "+-*" \
                 else (a // b if node.op == "//" else a % b)
         if isinstance(node, Compare):
             a, b = self.evaluate(node.left, env), self.evaluate(node.right, env)
+            if isinstance(a, PileValue):  # the same pile, or not
+                return (a.index == b.index) == (node.op == "==")
             return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b,
                     ">=": a >= b}[node.op]
         if isinstance(node, BoolOp):
@@ -114,9 +138,15 @@ class Interpreter:
             test = all if node.kind == "all" else any
             return test(self.evaluate(node.body, {**env, **binding})
                         for binding in self._bindings(node, env))
+        if isinstance(node, Count):
+            group = self.variant.group_by_name[node.group]
+            return sum(1 for index in group.indices
+                       if self.evaluate(node.body, {**env, node.name: self.pile(index)}))
         raise TypeError(node)
 
     def _attribute(self, owner: Any, attribute: str) -> Any:
+        if isinstance(owner, StockValue):
+            return {"empty": owner.size == 0, "size": owner.size}[attribute]
         if isinstance(owner, PileValue):
             return {"empty": lambda: not owner.cards, "size": lambda: len(owner.cards),
                     "top": lambda: owner.cards[-1], "bottom": lambda: owner.cards[0]}[
@@ -129,12 +159,12 @@ class Interpreter:
 
     def _bindings(self, node: Quantifier, env: dict[str, Any]) -> list[dict[str, Any]]:
         if isinstance(node.domain, Pairs):
-            run = self.evaluate(node.domain.run, env)
+            run = self.evaluate(node.domain.run, env)  # a run or a pile: its cards
             cards = run.cards
             return [dict(zip(node.names, (cards[i], cards[i + 1])))
                     for i in range(len(cards) - 1)]
         assert isinstance(node.domain, Name)
-        group = self.game.variant.group_by_name[node.domain.id]
+        group = self.variant.group_by_name[node.domain.id]
         return [{node.names[0]: self.pile(index)} for index in group.indices]
 
     # -- reasons --

@@ -22,17 +22,19 @@ makes any forced removals it calls for, as a deal would.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from patience.cards import card_code, check_deck, parse_card
+from patience.cards import FACE_DOWN, card_code, check_deck, parse_card
 from patience.errors import DealError, MoveError, PositionError
 from patience.moves import DEAL, Move, MoveTuple, Undo, move_cards
 from patience.settings import Show, Target
 
 if TYPE_CHECKING:
+    from patience.definition import Rule
     from patience.variant import Variant
 
 
@@ -57,16 +59,30 @@ class Game:
     @classmethod
     def from_cards(cls, variant: Variant, cards: Sequence[int],
                    deal_number: int | None = None) -> Game:
-        """Deal ``cards`` (in dealing order): the layout, pile by pile in rounds, then the
-        stock."""
-        piles: list[list[int]] = [[] for _ in variant.pile_names]
+        """Deal ``cards`` (in dealing order, the placed cards left out): first the cards the
+        variant places, then the layout, in rounds over the piles (round r gives a card to
+        every pile dealt more than r cards; each pile's first ``face_down`` cards lie face
+        down), then the arrangement (``to_bottom``), then the stock."""
+        piles: list[list[int]] = [[] for _ in range(variant.pile_slots)]
+        for index, card in variant.placed:
+            piles[index].append(card)
         position = 0
-        needs = [(group.deal, index) for group in variant.groups for index in group.indices]
+        needs = [(count, index) for group in variant.groups
+                 for count, index in zip(group.deal, group.indices)]
+        dealt: list[list[int]] = [[] for _ in variant.pile_names]
         for round_ in range(max((n for n, _ in needs), default=0)):
             for count, index in needs:
                 if round_ < count:
-                    piles[index].append(cards[position])
+                    dealt[index].append(cards[position])
                     position += 1
+        for group in variant.groups:
+            sinks = _cards_where(variant, group.to_bottom)
+            for index, down in zip(group.indices, group.face_down):
+                pile = dealt[index]
+                if sinks:  # stable: the chosen cards go under the others, in dealt order
+                    pile[:] = [c for c in pile if c in sinks] + [c for c in pile
+                                                                if c not in sinks]
+                piles[index] += [card | FACE_DOWN for card in pile[:down]] + pile[down:]
         stock = list(reversed(cards[position:]))
         game = cls(variant, piles, stock, deal_number)
         game._settle()  # a layout may complete a set under forced removal
@@ -265,8 +281,19 @@ class Game:
 
     @property
     def deals_left(self) -> int:
+        """Deals the stock has left before it is empty (redeals not counted)."""
         per_deal = len(self.variant.deal_targets)
         return -(-len(self.stock) // per_deal) if per_deal else 0
+
+    @property
+    def redeals_left(self) -> int | None:
+        """How many more times the waste may turn back into the stock (None: unlimited)."""
+        variant = self.variant
+        if variant.redeals is None:
+            return None
+        if variant.redeal_counter is None:
+            return 0
+        return variant.redeals - len(self.piles[variant.redeal_counter])
 
     def sets_completed(self) -> int:
         """How many piles of groups that only receive whole sets (foundations) are full."""
@@ -292,9 +319,12 @@ class Game:
         ``variant.position(text)``."""
         parts = []
         for group in self.variant.groups:
-            piles = ("".join(card_code(c) for c in self.piles[i]) for i in group.indices)
+            piles = ("".join(map(_written, self.piles[i])) for i in group.indices)
             parts.append(f"{group.id}:{'/'.join(piles)}")
         parts.append("s:" + "".join(card_code(c) for c in reversed(self.stock)))
+        counter = self.variant.redeal_counter
+        if counter is not None:
+            parts.append(f"r:{len(self.piles[counter])}")
         return " ".join(parts)
 
     @classmethod
@@ -319,18 +349,39 @@ class Game:
                                     f"have {group.count}")
             piles.extend(_cards(value, text) for value in values)
         stock = list(reversed(_cards(fields.pop("s", ""), text)))
+        redeals = fields.pop("r", "0") if variant.redeal_counter is not None else "0"
         if fields:
             raise PositionError(f"position {text!r}: unknown field {next(iter(fields))!r}:")
-        return cls._checked(variant, piles, stock, text)
+        return cls._checked(variant, piles, stock, text, redeals)
 
     @classmethod
     def _checked(cls, variant: Variant, piles: list[list[int]], stock: list[int],
-                 shown: str) -> Game:
+                 shown: str, redeals: object = 0) -> Game:
         try:
-            check_deck([c for pile in piles for c in pile] + stock, variant.decks,
-                       variant.ranks)
+            check_deck([c & ~FACE_DOWN for pile in piles for c in pile] + stock,
+                       variant.decks, variant.ranks)
         except DealError as error:
             raise PositionError(f"position {shown!r}: {error}") from None
+        face_down_piles = set(variant.face_down_piles)
+        for index, pile in enumerate(piles):
+            name = variant.pile_names[index]
+            if any(c & FACE_DOWN for c in pile) and index not in face_down_piles:
+                raise PositionError(f"position {shown!r}: {name} holds a face-down card, but "
+                                    "no card of that pile is ever dealt face down")
+            if pile and pile[-1] & FACE_DOWN:
+                raise PositionError(f"position {shown!r}: the top card of {name} is face "
+                                    "down; a pile's top card is always face up")
+            if any(c & FACE_DOWN and not d & FACE_DOWN for d, c in itertools.pairwise(pile)):
+                raise PositionError(f"position {shown!r}: {name} has a face-down card above "
+                                    "a face-up one; face-down cards lie at the bottom")
+        if variant.redeal_counter is not None:
+            limit = variant.redeals or 0
+            made = str(redeals)
+            if not (made.isascii() and made.isdigit() and len(made) <= 4
+                    and int(made) <= limit):
+                raise PositionError(f"position {shown!r}: r:{made} is not a number of redeals "
+                                    f"made from 0 to {limit}")
+            piles.append([0] * int(made))
         game = cls(variant, piles, stock)
         game._settle()  # a complete set on the table under forced removal leaves at once
         game._initial = (tuple(map(tuple, game.piles)), tuple(game.stock))
@@ -338,12 +389,15 @@ class Game:
 
     def to_json(self) -> dict[str, Any]:
         """The position as JSON-ready data; round-trips through ``variant.from_json``."""
-        return {
+        data: dict[str, Any] = {
             "variant": self.variant.id,
-            "piles": {name: [card_code(c) for c in self.piles[i]]
+            "piles": {name: [_written(c) for c in self.piles[i]]
                       for i, name in enumerate(self.variant.pile_names)},
             "stock": [card_code(c) for c in reversed(self.stock)],
         }
+        if self.variant.redeal_counter is not None:
+            data["redeals"] = len(self.piles[self.variant.redeal_counter])
+        return data
 
     @classmethod
     def from_json(cls, variant: Variant, data: dict[str, Any] | str) -> Game:
@@ -360,30 +414,37 @@ class Game:
         if unknown:
             raise PositionError(f"position JSON names unknown piles: {sorted(unknown)}")
         try:
-            piles = [[parse_card(c) for c in piles_data.get(name, [])]
+            piles = [[_read(c) for c in piles_data.get(name, [])]
                      for name in variant.pile_names]
             stock = [parse_card(c) for c in reversed(data.get("stock", []))]
         except (DealError, TypeError, AttributeError) as error:
             raise PositionError(f"position JSON: {error}") from None
-        return cls._checked(variant, piles, stock, shown)
+        return cls._checked(variant, piles, stock, shown, data.get("redeals", 0))
 
     # -- drawing --
 
     def __str__(self) -> str:
         return self.drawing()
 
-    def drawing(self) -> str:
-        """The position drawn as text, one pile per line."""
+    def drawing(self, reveal: bool = False) -> str:
+        """The position drawn as text, one pile per line; face-down cards are drawn ``##``
+        unless ``reveal`` (for authors and tests) shows them, in lower case."""
         lines = []
         width = max(len(name) for name in self.variant.pile_names)
         for group in self.variant.groups:
             for index in group.indices:
                 pile = self.piles[index]
                 name = self.variant.pile_names[index]
-                lines.append(f"{name:<{width}} | {_pile_text(pile, group.show)}".rstrip())
+                lines.append(f"{name:<{width}} | {_pile_text(pile, group.show, reveal)}"
+                             .rstrip())
         deals = self.deals_left
-        lines.append(f"{'s':<{width}} | {len(self.stock)} cards, "
-                     f"{deals} deal{'s' if deals != 1 else ''} left")
+        stock = f"{'s':<{width}} | {len(self.stock)} cards, " \
+            f"{deals} deal{'s' if deals != 1 else ''} left"
+        if self.variant.redeals != 0:
+            left = self.redeals_left
+            stock += ", redeals unlimited" if left is None else \
+                f", {left} redeal{'s' if left != 1 else ''} left"
+        lines.append(stock)
         return "\n".join(lines)
 
 
@@ -421,12 +482,37 @@ class LegalMoves:
         return f"<LegalMoves at {self.game.text()!r} ({moves})>"
 
 
-def _pile_text(pile: list[int], show: Show) -> str:
+def _pile_text(pile: list[int], show: Show, reveal: bool = False) -> str:
+    def shown(card: int) -> str:
+        return card_code(card) if not card & FACE_DOWN else _written(card) if reveal else "##"
+
     if not pile:
         return ""
     if show is Show.STACK and len(pile) > 1:
-        return f"{card_code(pile[0])}…{card_code(pile[-1])} ({len(pile)} cards)"
-    return " ".join(card_code(c) for c in pile)
+        return f"{shown(pile[0])}…{shown(pile[-1])} ({len(pile)} cards)"
+    return " ".join(map(shown, pile))
+
+
+def _written(card: int) -> str:
+    """A card as position text writes it: its code, in lower case when face down."""
+    return card_code(card).lower() if card & FACE_DOWN else card_code(card)
+
+
+def _read(code: str) -> int:
+    """A card as position text writes it (lower case: face down)."""
+    card = parse_card(code)
+    return card | FACE_DOWN if code.strip().islower() else card
+
+
+def _cards_where(variant: Variant, rule: Rule | None) -> frozenset[int]:
+    """The cards of the deck for which a rule about ``card`` holds (empty for no rule)."""
+    if rule is None:
+        return frozenset()
+    from patience.explain import Interpreter
+
+    interpreter = Interpreter.for_variant(variant)
+    return frozenset(card for card in set(variant.deck)
+                     if interpreter.evaluate(rule.node, {"card": card}))
 
 
 def _cards(text: str, shown: str) -> list[int]:
@@ -434,6 +520,6 @@ def _cards(text: str, shown: str) -> list[int]:
         raise PositionError(f"position {shown!r}: {text!r} is not a list of two-character "
                             "card codes")
     try:
-        return [parse_card(text[i:i + 2]) for i in range(0, len(text), 2)]
+        return [_read(text[i:i + 2]) for i in range(0, len(text), 2)]
     except DealError as error:
         raise PositionError(f"position {shown!r}: {error}") from None

@@ -30,6 +30,7 @@ from typing import Any
 
 import attrs
 
+from patience.cards import FACE_DOWN
 from patience.compiler import (
     Code,
     Compiler,
@@ -75,6 +76,18 @@ class GroupPlan:
     accepts: Node  # inlined
     first: bool  # moves to it land on the first pile that accepts
     forced: bool
+    face_down: bool = False  # its piles may hold face-down cards (runs stop at them)
+    fill_from: range | None = None  # piles whose top card fills an empty pile here at once
+
+
+@attrs.frozen
+class Redeal:
+    """A waste the deal turns back into an empty stock: its pile, and the hidden pile whose
+    length counts the redeals made (None when they are unlimited) with their limit."""
+
+    waste: int
+    counter: int | None
+    limit: int
 
 
 @attrs.frozen
@@ -150,11 +163,12 @@ def _source(expr: ast.expr) -> str:
 
 class Generator:
     def __init__(self, plans: Sequence[GroupPlan], compiler: Compiler,
-                 deal_when: Node, win: Node) -> None:
+                 deal_when: Node, win: Node, redeal: Redeal | None = None) -> None:
         self.plans = plans
         self.compiler = compiler
         self.deal_when = deal_when
         self.win = win
+        self.redeal = redeal
 
     # -- pieces of a source group's loop --
 
@@ -250,6 +264,14 @@ class Generator:
             out.line("n = len(src)")
             out.line("if not n:" if floor is None or floor <= 1 else f"if n < {floor}:")
             out.line("    continue")
+        # 'up': how many cards can move at most: the face-up ones, above any face-down
+        up = "n"
+        if source.face_down:
+            out.line("d = 0")
+            out.line(f"while d < n and src[d] >= {FACE_DOWN}:")
+            out.line("    d += 1")
+            out.line("u = n - d")
+            up = "u"
         source_bindings = self._bindings(source, None)
         if scans:
             depth = ast.BinOp(name("n"), ast.Sub(), name("m"))
@@ -261,19 +283,19 @@ class Generator:
                 inner = {**source_bindings, scan.names[0]: below, scan.names[1]: above}
                 body_parts.append(self.compiler.expression(scan.body, inner))
             out.line("m = 1")
-            limit = "m < n" if cap is None else f"m < n and m < {cap}"
+            limit = f"m < {up}" if cap is None else f"m < {up} and m < {cap}"
             out.line(f"while {limit} and ({_source(conjunction(body_parts))}):")
             out.line("    m += 1")
             whole = "m"
         else:
-            whole = "n"  # no sequence rule: any number of cards up to the whole pile
+            whole = up  # no sequence rule: any number of face-up cards, up to the whole pile
         single_k: str | None = None
         checked = False
         if fixed is not None:
             size = _source(self.compiler.expression(fixed, source_bindings))
             out.line(f"k0 = {size}")
-            # 'k0 = n' with no sequence rule always fits: no test needed
-            checked = bool(scans) or size not in ("len(src)", "n")
+            # 'k0 = n' with no sequence rule and no face-down card always fits: no test needed
+            checked = bool(scans) or source.face_down or size not in ("len(src)", "n")
             if checked:
                 out.line(f"if 1 <= k0 <= {whole}:")
                 out.indent()
@@ -444,6 +466,12 @@ class Generator:
         win_expr = self.compiler.expression(self.win, {})
         deal_expr = self.compiler.expression(self.deal_when, {})
         deal_test = "stock" if is_true(deal_expr) else f"stock and ({_source(deal_expr)})"
+        redeal = self.redeal
+        if redeal is not None:  # the deal of an empty stock turns the waste over
+            again = f"not stock and piles[{redeal.waste}]"
+            if redeal.counter is not None:
+                again += f" and len(piles[{redeal.counter}]) < {redeal.limit}"
+            deal_test = f"({deal_test}) or ({again})"
 
         def add_move(writer: _Writer, target: GroupPlan) -> None:
             writer.line("append((s, k, t))")
@@ -475,7 +503,8 @@ class Generator:
             out.line("")
 
         has_forced = False
-        if forced:
+        fills = [plan for plan in self.plans if plan.fill_from is not None]
+        if forced or fills:
             out.line("def first_forced(piles, stock):")
             out.indent()
 
@@ -488,21 +517,29 @@ class Generator:
                 if source.forced:
                     continue
                 has_forced |= self._source_loop(out, source, forced, return_move)
+            for plan in fills:  # an empty pile takes the top card of the first source
+                assert plan.fill_from is not None
+                has_forced = True
+                out.line(f"for t in range({plan.indices.start}, {plan.indices.stop}):")
+                out.line("    if not piles[t]:")
+                out.line(f"        for s in range({plan.fill_from.start}, "
+                         f"{plan.fill_from.stop}):")
+                out.line("            if piles[s]:")
+                out.line("                return (s, 1, t)")
             out.line("return None")
             out.dedent()
             out.line("")
 
         out.line("def can_deal(piles, stock):")
-        out.line(f"    return bool(stock) and ({_source(deal_expr)})" if not is_true(deal_expr)
-                 else "    return bool(stock)")
+        out.line(f"    return bool({deal_test})")
         out.line("")
         out.line("def is_won(piles, stock):")
         out.line(f"    return {_source(win_expr)}")
         source_text = "\n".join(out.lines) + "\n"
 
-        namespace: dict[str, Any] = {"__builtins__": {"len": len, "range": range, "all": all,
-                                                      "any": any, "zip": zip, "bool": bool,
-                                                      "enumerate": enumerate}}
+        namespace: dict[str, Any] = {"__builtins__": {
+            "len": len, "range": range, "all": all, "any": any, "sum": sum, "zip": zip,
+            "bool": bool, "enumerate": enumerate}}
         namespace.update(self.compiler.tables.values)
         filename = f"<patience variant {label}: generated rules>"
         # registered so that tracebacks and inspect.getsource show the generated lines
@@ -517,22 +554,38 @@ class Generator:
                          functions["can_deal"], functions["is_won"], source_text, filename)
 
 
-def build(definition_groups: Sequence[tuple[str, range, Node, Node, str, str]],
-          predicates: dict, parameters: dict, cards: Sequence[int], deal_when: Node,
-          win: Node, label: str, tabulate: bool = True) -> Generated:
+@attrs.frozen
+class GroupSpec:
+    """What ``build`` needs of one pile group of a variant."""
+
+    name: str
+    indices: range
+    moves: Node
+    accepts: Node
+    target: Target
+    removal: Removal
+    face_down: bool = False
+    fill_from: range | None = None
+
+
+def build(groups: Sequence[GroupSpec], predicates: dict, parameters: dict,
+          cards: Sequence[int], deal_when: Node, win: Node, label: str,
+          tabulate: bool = True, redeal: Redeal | None = None) -> Generated:
     """Compile a variant's rules into its generated functions."""
     tables = Tables()
-    layout = Layout({name_: indices for name_, indices, *_ in definition_groups})
-    compiler = Compiler(parameters, predicates, layout, tables, cards, tabulate=tabulate)
+    layout = Layout({group.name: group.indices for group in groups})
+    compiler = Compiler(parameters, predicates, layout, tables, cards, tabulate=tabulate,
+                        face_down=any(group.face_down for group in groups))
 
     def keep(predicate) -> bool:
         return tabulate and compiler._is_tabulable(predicate) and \
             1 <= len(predicate.signature.parameters) <= 2
 
-    plans = [GroupPlan(gname, indices, inline_calls(moves, predicates, keep),
-                       inline_calls(accepts, predicates, keep), target is Target.FIRST,
-                       removal is Removal.FORCED)
-             for gname, indices, moves, accepts, target, removal in definition_groups]
+    plans = [GroupPlan(group.name, group.indices, inline_calls(group.moves, predicates, keep),
+                       inline_calls(group.accepts, predicates, keep),
+                       group.target is Target.FIRST, group.removal is Removal.FORCED,
+                       group.face_down, group.fill_from)
+             for group in groups]
     generator = Generator(plans, compiler, inline_calls(deal_when, predicates, keep),
-                          inline_calls(win, predicates, keep))
+                          inline_calls(win, predicates, keep), redeal)
     return generator.generate(label)

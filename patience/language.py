@@ -73,7 +73,7 @@ class Negate(Node):
 
 @attrs.frozen
 class Arithmetic(Node):
-    op: str  # + - * // %
+    op: str  # + - * // % **
     left: Node
     right: Node
 
@@ -112,7 +112,16 @@ class Quantifier(Node):
 
 @attrs.frozen
 class Pairs(Node):
-    run: Node
+    run: Node  # a run, or a pile (all its cards)
+
+
+@attrs.frozen
+class Count(Node):
+    """``count(p in columns: body)``: how many piles of the group make the body true."""
+
+    name: str
+    group: str
+    body: Node
 
 
 @attrs.frozen
@@ -149,6 +158,8 @@ def children(node: Node) -> Iterator[Node]:
         yield node.body
     elif isinstance(node, Pairs):
         yield node.run
+    elif isinstance(node, Count):
+        yield node.body
 
 
 def walk(node: Node) -> Iterator[Node]:
@@ -247,6 +258,10 @@ class _ToAst(Transformer):
         names = tuple(str(token) for token in rest[:-2])
         return Quantifier(_span(meta), str(kind), names, rest[-2], rest[-1])
 
+    def count(self, meta, children):
+        name, group, body = children
+        return Count(_span(meta), str(name), str(group), body)
+
     def pairs_domain(self, meta, children):
         return Pairs(_span(meta), children[0])
 
@@ -273,13 +288,14 @@ class _ToAst(Transformer):
 _EXPECTED_WORDS = {
     "RPAR": "')'", "LPAR": "'('", "NAME": "a name", "INT": "a number", "COLON": "':'",
     "COMMA": "','", "DOT": "'.'", "COMPARE": "a comparison", "$END": "the end",
-    "ADD": "'+' or '-'", "MULTIPLY": "'*', '//' or '%'", "QUANTIFIER": "'all' or 'any'",
+    "ADD": "'+' or '-'", "MULTIPLY": "'*', '//' or '%'", "POWER": "'**'", "QUANTIFIER": "'all' or 'any'",
     "MINUS": "'-'", "AND": "'and'", "OR": "'or'", "NOT": "'not'", "IN": "'in'",
 }
 
 # Words a variant file may not use as a parameter name.
-KEYWORDS = frozenset({"and", "or", "not", "in", "all", "any", "true", "false", "pairs"})
-CONTEXT_VARIABLES = frozenset({"pile", "run", "source"})
+KEYWORDS = frozenset({"and", "or", "not", "in", "all", "any", "true", "false", "pairs",
+                      "count"})
+CONTEXT_VARIABLES = frozenset({"pile", "run", "source", "stock", "card"})
 
 
 def _describe_expected(expected: set[str]) -> str:
@@ -344,6 +360,7 @@ class Type(enum.Enum):
     GROUP = "group"
     SUIT = "suit"
     COLOR = "color"
+    STOCK = "stock"
 
     @classmethod
     def from_name(cls, name: str) -> Type | None:
@@ -354,13 +371,16 @@ class Type(enum.Enum):
 
     @classmethod
     def parameter_names(cls) -> list[str]:
-        return [member.value for member in cls if member is not cls.GROUP]
+        return [member.value for member in cls if member not in (cls.GROUP, cls.STOCK)]
 
 
 ATTRIBUTES: Mapping[Type, Mapping[str, Type]] = {
-    Type.CARD: {"rank": Type.INT, "suit": Type.SUIT, "color": Type.COLOR},
+    Type.CARD: {"rank": Type.INT, "suit": Type.SUIT, "color": Type.COLOR,
+                "face_up": Type.BOOL},
     Type.PILE: {"empty": Type.BOOL, "size": Type.INT, "top": Type.CARD, "bottom": Type.CARD},
     Type.RUN: {"size": Type.INT, "top": Type.CARD, "bottom": Type.CARD},
+    # the stock's cards are face down: a rule may ask how many, never which
+    Type.STOCK: {"empty": Type.BOOL, "size": Type.INT},
 }
 
 # Names every expression knows: rank names, suits and colours.
@@ -476,6 +496,13 @@ class Checker:
             return Type.BOOL
         if isinstance(node, Quantifier):
             return self._quantifier(node, variables, nonempty)
+        if isinstance(node, Count):
+            if node.group not in self.scope.groups:
+                self._unknown(node.group, node.span, "pile group", sorted(self.scope.groups))
+            inner = {**variables, node.name: Type.PILE}
+            self._expect(node.body, Type.BOOL, inner, nonempty - {node.name},
+                         "the body of 'count'")
+            return Type.INT
         self._problem("this cannot be used here", node)
         return None
 
@@ -496,6 +523,8 @@ class Checker:
                 return None
             if node.op in ("%", "//") and right == 0:
                 return None
+            if node.op == "**":
+                return power(left, right) if 0 <= right <= 64 else None
             return {"+": lambda: left + right, "-": lambda: left - right,
                     "*": lambda: left * right, "//": lambda: left // right,
                     "%": lambda: left % right}[node.op]()
@@ -582,7 +611,7 @@ class Checker:
         if node.op in ("==", "!="):
             if left is not right:
                 self._problem(f"cannot compare {article(left.value)} with {article(right.value)}", node)
-            elif left in (Type.RUN, Type.PILE, Type.GROUP):
+            elif left in (Type.RUN, Type.GROUP, Type.STOCK):
                 self._problem(f"{article(left.value)} cannot be compared; compare its attributes",
                               node)
         elif left is not Type.INT or right is not Type.INT:
@@ -593,8 +622,10 @@ class Checker:
     def _quantifier(self, node: Quantifier, variables, nonempty) -> Type | None:
         inner = dict(variables)
         if isinstance(node.domain, Pairs):
-            self._expect(node.domain.run, Type.RUN, variables, nonempty,
-                         "the argument of pairs()")
+            found = self._type(node.domain.run, variables, nonempty)
+            if found is not None and found not in (Type.RUN, Type.PILE):
+                self._problem(f"the argument of pairs() must be a run or a pile, not "
+                              f"{article(found.value)}", node.domain.run)
             if len(node.names) != 2:
                 self._problem("pairs() gives two cards at a time: name both, "
                               "e.g. 'all below, above in pairs(run): …'", node)
@@ -614,6 +645,12 @@ class Checker:
         self._expect(node.body, Type.BOOL, inner, inner_nonempty,
                      f"the body of '{node.kind}'")
         return Type.BOOL
+
+
+def power(base: int, exponent: int) -> int:
+    """``base ** exponent`` in the rule language: whole numbers only, so a negative exponent
+    gives 0."""
+    return base ** exponent if exponent >= 0 else 0
 
 
 def article(word: str) -> str:

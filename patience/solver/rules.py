@@ -15,8 +15,13 @@ The arguments for why each reduction is sound are in ``docs/solver.md``; in shor
   order to the foundation order).
 * Card attributes no rule reads are dropped from the key: a variant that never reads suits
   plays the same with suits relabelled, so cards of one rank are interchangeable.
-* Every position of one search descends from the same root, and the stock only ever loses
-  its next card, so the stock is known from its length alone.
+* Every position of one search descends from the same root, and without redeals the stock
+  only ever loses its next card, so the stock is known from its length alone. A redeal
+  refills the stock from the waste in an order that depends on what left the waste, so a
+  variant with redeals keys the stock's cards themselves. The redeals made are the hidden
+  counter pile, part of the piles and so of every key.
+* Face-down cards are keyed as themselves (marked face down): the solver knows them, as
+  published "thoughtful" win rates assume.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from patience.cards import RED_SUITS
+from patience.cards import FACE_DOWN, RED_SUITS
 from patience.settings import Target
 
 if TYPE_CHECKING:
@@ -47,11 +52,16 @@ class SolverRules:
         self.symmetric_first = all(requires_empty_pile(g) for g in first_groups)
         always: list[range] = []  # groups whose piles may always be sorted in the key
         stock_empty: list[range] = []  # groups that may be sorted once the stock is empty
+        # a forced fill takes the top card of the first source pile that has one: the
+        # source piles' order matters, so they are never sorted
+        fill_sources = {i for g in variant.groups if g.fill_from is not None
+                        for i in g.fill_from}
         if self.symmetric_first:
             for group in variant.groups:
                 # 'first' groups are left unsorted: they are filled first-empty-first, so
                 # sorting them would rarely merge anything and costs time on every key
-                if group.count < 2 or group.target is Target.FIRST:
+                if group.count < 2 or group.target is Target.FIRST or \
+                        fill_sources.intersection(group.indices):
                     continue
                 if any(index in deal_targets for index in group.indices):
                     stock_empty.append(group.indices)
@@ -75,6 +85,12 @@ class SolverRules:
 
         def unsorted_key(piles: list[list[int]], stock: list[int]) -> bytes:
             return join(map(bytes, piles)).translate(table) + len(stock).to_bytes(2, "big")
+
+        if self.variant.redeal_pile is not None:  # the stock's order can change
+            def stock_key(piles: list[list[int]], stock: list[int]) -> bytes:
+                return join(map(bytes, piles)).translate(table) + b"\xfe" + bytes(stock)
+
+            return stock_key
 
         def sorted_when_stock_empty(piles: list[list[int]], stock: list[int]) -> bytes:
             if stock:
@@ -112,7 +128,10 @@ def card_table(attributes: frozenset[str]) -> bytes:
             shown = 1 if suit in RED_SUITS else 0
         else:
             shown = 0
-        table[card] = rank * 4 + shown if card < 64 else card
+        if card < FACE_DOWN:
+            table[card] = rank * 4 + shown
+        elif card < 2 * FACE_DOWN:  # a face-down card: as its face-up self, marked
+            table[card] = ((rank & 15) * 4 + shown) | FACE_DOWN
     return bytes(table)
 
 

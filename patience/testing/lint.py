@@ -159,7 +159,7 @@ def never_entered(variant: Variant) -> list[Finding]:
     findings = []
     dealt = set(variant.deal_targets)
     for target in variant.groups:
-        if target.accepts.text.strip() == "false" or target.deal or \
+        if target.accepts.text.strip() == "false" or any(target.deal) or \
                 any(i in dealt for i in target.indices):
             continue
         entered = any(probe.moves(target, base, run, source)
@@ -261,7 +261,7 @@ def claims(variant: Variant) -> list[Finding]:
             wrap = _wrap_allowed(variant, probe)
         return wrap
 
-    main = max(variant.groups, key=lambda g: (g.deal > 0, g.count))
+    main = max(variant.groups, key=lambda g: (any(g.deal), g.count))
     for item in _texts(variant):
         text = item.text
         for match in WRAP_NO.finditer(text):
