@@ -90,6 +90,7 @@ class Definition:
     decks: int
     ranks: int
     parameters: dict[str, int | bool]
+    family: str
     predicates: dict[str, Predicate]
     groups: tuple[GroupDefinition, ...]
     stock: StockDefinition
@@ -101,7 +102,7 @@ class Definition:
     def rules_hash(self) -> str:
         """A hash of everything that affects play (not names, descriptions or sources)."""
         rules = {k: v for k, v in self.flat.items()
-                 if k not in ("id", "name", "aliases", "description", "sources")}
+                 if k not in ("id", "name", "family", "aliases", "description", "sources")}
         blob = json.dumps(rules, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
@@ -189,7 +190,8 @@ def _merge_predicates(parent: Mapping, child: Mapping) -> Mapping:
 
 # --- validation ------------------------------------------------------------------------
 
-TOP_KEYS = ("id", "name", "aliases", "description", "sources", "extends", "decks", "ranks",
+TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extends", "decks",
+            "ranks",
             "parameters", "predicates", "piles", "stock", "win")
 GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "fill_from", "moves",
               "accepts", "target", "removal", "show")
@@ -327,6 +329,7 @@ class _Validator:
             self.error("description must be one line", top.items["description"].origin)
         aliases = self.strings(top.items.get("aliases"), "aliases")
         sources = self.strings(top.items.get("sources"), "sources")
+        family = self.string(top.items.get("family"), "family") or name
         decks = self.integer(top.items.get("decks"), "decks", 1, low=1, high=8)
         ranks = self.integer(top.items.get("ranks"), "ranks", 13, low=1, high=13)
 
@@ -357,7 +360,8 @@ class _Validator:
         assert win is not None
         flat = _plain(top)
         return Definition(id_, name, aliases, description.strip(), sources, decks, ranks,
-                          parameters, predicates, groups, stock, win, self.path, flat)
+                          parameters, family.strip(), predicates, groups, stock, win,
+                          self.path, flat)
 
     def parameters(self, item: Mapping | None) -> dict[str, int | bool]:
         values: dict[str, int | bool] = {}
@@ -502,9 +506,11 @@ class _Validator:
             if group.fill_from is None:
                 continue
             origin = item.items[group.name].items["fill_from"].origin  # type: ignore[union-attr]
+            if group.fill_from == "stock":
+                continue
             if group.fill_from not in known:
                 self.error(f"piles.{group.name}.fill_from names {group.fill_from!r}, which is "
-                           "neither a pile group nor a pile", origin)
+                           "neither a pile group, nor a pile, nor the stock", origin)
             elif group.fill_from == group.name or group.fill_from in pile_names(group):
                 self.error(f"piles.{group.name}.fill_from names the group itself", origin)
         return tuple(groups)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from patience.cards import card_code, color_of, is_face_up, rank_of, suit_of
+from patience.cards import FACE_DOWN, card_code, color_of, is_face_up, rank_of, suit_of
 from patience.definition import Rule
 from patience.language import (
     BUILTIN_CONSTANTS,
@@ -285,6 +285,10 @@ def _reason_against(game: Game, move: Move) -> tuple[str | None, str | None]:
     if target_group.removal is Removal.FORCED:
         return (f"{shown}: cards go to the {target_group.name} only by themselves, at once "
                 f"(piles.{target_group.name}.removal: forced); that is not a move to make"), None
+    if any(card & FACE_DOWN for card in source_pile.cards[-move.count:]):
+        down = sum(1 for card in source_pile.cards if card & FACE_DOWN)
+        return (f"{shown}: only the face-up cards of a pile move, and {source_pile.name} has "
+                f"{len(source_pile.cards) - down}"), None
     run = RunValue(source_pile.cards[-move.count:])
     cards = " ".join(card_code(c) for c in run.cards)
     what = f"the top {move.count} cards of {source_pile.name} ({cards})" if move.count > 1 \

@@ -128,8 +128,7 @@ class Game:
         """Whether ``move`` is legal here, generating only the moves from its source."""
         source, count, target = move
         if source < 0:
-            return (source, count, target) == DEAL and bool(
-                self.variant.can_deal(self.piles, self.stock)) and not self.is_won()
+            return (source, count, target) == DEAL and self.can_deal()
         if not 0 <= source < len(self.variant.pile_names):
             return False
         return (source, count, target) in self.variant.moves_from(self.piles, self.stock,
@@ -137,6 +136,10 @@ class Game:
 
     def is_won(self) -> bool:
         return bool(self.variant.is_won(self.piles, self.stock))
+
+    def can_deal(self) -> bool:
+        """Whether the deal (or the redeal of the waste) is a legal move here."""
+        return not self.is_won() and bool(self.variant.can_deal(self.piles, self.stock))
 
     def is_lost(self) -> bool:
         """Not won, and no move is left."""
@@ -177,7 +180,7 @@ class Game:
         if first_forced is None:
             return
         while (move := first_forced(self.piles, self.stock)) is not None:
-            move_cards(self.piles, *move)
+            move_cards(self.piles, *move, self.stock)
 
     def forced_moves_of_last_move(self) -> list[Move]:
         """The forced moves the last move (or deal) caused, in order."""

@@ -521,6 +521,10 @@ class Generator:
                 assert plan.fill_from is not None
                 has_forced = True
                 out.line(f"for t in range({plan.indices.start}, {plan.indices.stop}):")
+                if plan.fill_from.start < 0:  # from the stock
+                    out.line("    if not piles[t] and stock:")
+                    out.line("        return (-1, 1, t)")
+                    continue
                 out.line("    if not piles[t]:")
                 out.line(f"        for s in range({plan.fill_from.start}, "
                          f"{plan.fill_from.stop}):")

@@ -36,6 +36,9 @@ Undo = tuple[Any, list[MoveTuple] | tuple[()]]
 Play = Callable[[Piles, list[int], MoveTuple], Undo]
 TakeBack = Callable[[Piles, list[int], MoveTuple, Undo], None]
 TURNED = -2
+#: a forced fill from the stock: the source ``range`` of a group filled from it, and the
+#: source of its forced moves ``(-1, 1, pile)``
+FROM_STOCK = range(-1, 0)
 
 REDEALT = "redealt"  # the deal's undo record when it turned the waste back into the stock
 
@@ -59,9 +62,14 @@ class Move(NamedTuple):
 DEAL = Move(-1, 0, -1)
 
 
-def move_cards(piles: Piles, source: int, count: int, target: int) -> None:
+def move_cards(piles: Piles, source: int, count: int, target: int,
+               stock: list[int] | None = None) -> None:
     """Move the top ``count`` cards of ``piles[source]`` onto ``piles[target]``, keeping
-    their order."""
+    their order; a source of -1 is the stock (one card: a forced fill)."""
+    if source < 0:
+        assert stock is not None
+        piles[target].append(stock.pop())
+        return
     pile = piles[source]
     cut = len(pile) - count
     piles[target] += pile[cut:]
@@ -138,11 +146,14 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
             if first_forced is not None:
                 while (forced := first_forced(piles, stock)) is not None:
                     s, c, t = forced
+                    steps.append(forced)
+                    if s < 0:  # a fill from the stock
+                        piles[t].append(stock.pop())
+                        continue
                     pile = piles[s]
                     cut = len(pile) - c
                     piles[t] += pile[cut:]
                     del pile[cut:]
-                    steps.append(forced)
                     if s in turns_up and pile and pile[-1] & FACE_DOWN:
                         pile[-1] &= ~FACE_DOWN
                         steps.append((s, 0, TURNED))
@@ -153,6 +164,9 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
         for s, c, t in reversed(steps):
             if t == TURNED:
                 piles[s][-1] |= FACE_DOWN
+                continue
+            if s < 0:
+                stock.append(piles[t].pop())
                 continue
             pile = piles[t]
             cut = len(pile) - c

@@ -67,6 +67,8 @@ def _dealt(group: Group) -> str:
 
 
 def _piles_named(variant: Variant, indices: range) -> str:
+    if indices.start < 0:
+        return "the stock"
     names = [variant.pile_names[i] for i in indices]
     return names[0] if len(names) == 1 else f"the first of {', '.join(names)} that has cards"
 

@@ -29,7 +29,7 @@ from patience.definition import Definition, Rule, load_definition, pile_names
 from patience.errors import UnknownVariantError, VariantError
 from patience.generator import Generated, GroupSpec, Redeal, build
 from patience.language import Predicate
-from patience.moves import make_player
+from patience.moves import FROM_STOCK, make_player
 from patience.settings import EmptyPiles, Removal, Show, Target
 
 if TYPE_CHECKING:
@@ -71,6 +71,7 @@ class Variant:
         self.aliases = definition.aliases
         self.description = definition.description
         self.sources = definition.sources
+        self.family = definition.family  # e.g. 'FreeCell': 'patience variants' groups by it
         self.path = definition.path
         self.decks = definition.decks
         self.ranks = definition.ranks
@@ -92,6 +93,7 @@ class Variant:
                                 group.accepts, tuple(pile_names(group)),
                                 group.face_down or (0,) * group.count, group.place,
                                 group.to_bottom,
+                                FROM_STOCK if group.fill_from == "stock" else
                                 ranges[group.fill_from] if group.fill_from else None))
         self.groups: tuple[Group, ...] = tuple(groups)
         self.group_by_name: Mapping[str, Group] = MappingProxyType(

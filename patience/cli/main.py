@@ -12,7 +12,7 @@ import click
 
 from patience.cli.common import fail, handles_errors, load_game, load_variant, start_options
 from patience.errors import PatienceError, VariantError
-from patience.variant import find_variant, shipped_variants
+from patience.variant import Variant, find_variant, shipped_variants
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -25,11 +25,25 @@ def main() -> None:
 
 
 @main.command()
-def variants() -> None:
-    """List the shipped variants: id and one-line description."""
-    for name in shipped_variants():
-        variant = find_variant(name)
-        click.echo(f"{variant.id}\t{variant.description}")
+@click.option("--plain", is_flag=True,
+              help="One 'id<TAB>description' line per variant, no family headings.")
+def variants(plain: bool) -> None:
+    """List the shipped variants by family: id and one-line description."""
+    found = [find_variant(name) for name in shipped_variants()]
+    if plain:
+        for variant in found:
+            click.echo(f"{variant.id}\t{variant.description}")
+        return
+    families: dict[str, list[Variant]] = {}
+    for variant in found:
+        families.setdefault(variant.family, []).append(variant)
+    width = max(len(variant.id) for variant in found)
+    for number, (family, members) in enumerate(sorted(families.items())):
+        if number:
+            click.echo("")
+        click.echo(f"{family}:")
+        for variant in members:
+            click.echo(f"  {variant.id:<{width}}  {variant.description}")
 
 
 @main.command()

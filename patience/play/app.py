@@ -25,7 +25,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from patience.cards import RED_SUITS, SUIT_SYMBOLS, card_code
+from patience.cards import FACE_DOWN, RED_SUITS, SUIT_SYMBOLS, card_code
 from patience.play.session import KEY_COMMANDS, Reply, Session
 from patience.settings import Show
 
@@ -39,8 +39,14 @@ CHOSEN = Style(reverse=True, bold=True)
 EMPTY = Style(color="grey50")
 
 
+BACK = Style(color="white", bgcolor="blue")
+
+
 def card_text(card: int, chosen: bool = False) -> Text:
-    """A card as ' 10♦ ': rank and suit symbol in the suit's colour."""
+    """A card as ' 10♦ ': rank and suit symbol in the suit's colour; a face-down card as
+    its back."""
+    if card & FACE_DOWN:
+        return Text(" ▒▒▒ ", style=BACK + CHOSEN if chosen else BACK)
     rank = card_code(card)[0]
     rank = "10" if rank == "T" else rank
     suit = card & 3
@@ -119,10 +125,14 @@ class StockView(Static):
         text = Text("stock".center(7), style="dim")
         text.append("\n")
         if game.stock:
-            text.append(f" {len(game.stock):>2} ▒▒ ", style=Style(color="white", bgcolor="blue"))
+            text.append(f" {len(game.stock):>2} ▒▒ ", style=BACK)
+        elif game.can_deal():
+            text.append("  ↺    ", style=EMPTY)  # a click turns the waste over
         else:
             text.append("  ···  ", style=EMPTY)
-        text.append(f"\n {game.deals_left} deals", style="dim")
+        left = game.redeals_left
+        redeals = "" if game.variant.redeals == 0 else " ↺∞" if left is None else f" ↺{left}"
+        text.append(f"\n {game.deals_left} deals{redeals}", style="dim")
         self.update(text)
 
     def on_click(self, event: events.Click) -> None:

@@ -55,7 +55,7 @@ class SolverRules:
         # a forced fill takes the top card of the first source pile that has one: the
         # source piles' order matters, so they are never sorted
         fill_sources = {i for g in variant.groups if g.fill_from is not None
-                        for i in g.fill_from}
+                        for i in g.fill_from if i >= 0}
         if self.symmetric_first:
             for group in variant.groups:
                 # 'first' groups are left unsorted: they are filled first-empty-first, so
