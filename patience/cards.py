@@ -72,9 +72,13 @@ def parse_card(code: str) -> int:
         f"{SUIT_CHARS}, e.g. 'TS'", token=code)
 
 
-def new_deck(decks: int = 1, ranks: int = 13) -> list[int]:
-    """New-deck order: for each deck, for suit in C D H S, for rank A upward."""
-    return [make_card(rank, suit) for _ in range(decks) for suit in range(4)
+ALL_SUITS = (0, 1, 2, 3)
+
+
+def new_deck(decks: int = 1, ranks: int = 13, suits: Sequence[int] = ALL_SUITS) -> list[int]:
+    """New-deck order: for each deck, for suit in C D H S (those the deck has), for rank A
+    upward."""
+    return [make_card(rank, suit) for _ in range(decks) for suit in sorted(suits)
             for rank in range(1, ranks + 1)]
 
 
@@ -90,7 +94,7 @@ def splitmix64(state: int) -> Iterator[int]:
 
 
 def numbered_deck(number: int, decks: int = 1, ranks: int = 13,
-                  without: Sequence[int] = ()) -> list[int]:
+                  without: Sequence[int] = (), suits: Sequence[int] = ALL_SUITS) -> list[int]:
     """The deck order of deal ``number``: Fisher–Yates driven by SplitMix64 (docs/rules.md).
 
     Cards placed before the deal (``without``) leave the new-deck order first, each taking
@@ -98,7 +102,7 @@ def numbered_deck(number: int, decks: int = 1, ranks: int = 13,
     """
     if not 0 <= number <= MASK64:
         raise DealError(f"deal number {number!r} is not an unsigned 64-bit integer")
-    cards = new_deck(decks, ranks)
+    cards = new_deck(decks, ranks, suits)
     for card in without:
         cards.remove(card)
     draws = splitmix64(number)
@@ -121,9 +125,10 @@ def parse_cards(text: str | Sequence[str]) -> list[int]:
     return cards
 
 
-def check_deck(cards: Sequence[int], decks: int = 1, ranks: int = 13) -> None:
+def check_deck(cards: Sequence[int], decks: int = 1, ranks: int = 13,
+               suits: Sequence[int] = ALL_SUITS) -> None:
     """Raise DealError unless ``cards`` is exactly the variant's deck in some order."""
-    expected = Counter(new_deck(decks, ranks))
+    expected = Counter(new_deck(decks, ranks, suits))
     if len(cards) != sum(expected.values()):
         raise DealError(
             f"a deal has {sum(expected.values())} cards for this variant, got {len(cards)}")

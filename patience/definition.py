@@ -91,6 +91,7 @@ class Definition:
     ranks: int
     parameters: dict[str, int | bool]
     family: str
+    suits: tuple[int, ...]
     predicates: dict[str, Predicate]
     groups: tuple[GroupDefinition, ...]
     stock: StockDefinition
@@ -191,7 +192,7 @@ def _merge_predicates(parent: Mapping, child: Mapping) -> Mapping:
 # --- validation ------------------------------------------------------------------------
 
 TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extends", "decks",
-            "ranks",
+            "ranks", "suits",
             "parameters", "predicates", "piles", "stock", "win")
 GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "fill_from", "moves",
               "accepts", "target", "removal", "show")
@@ -332,6 +333,7 @@ class _Validator:
         family = self.string(top.items.get("family"), "family") or name
         decks = self.integer(top.items.get("decks"), "decks", 1, low=1, high=8)
         ranks = self.integer(top.items.get("ranks"), "ranks", 13, low=1, high=13)
+        suits = self.suits(top.items.get("suits"))
 
         parameters = self.parameters(self.mapping(top.items.get("parameters"), "parameters"))
         groups_item = self.mapping(self.required(top, "piles", "a variant file"), "piles")
@@ -349,7 +351,7 @@ class _Validator:
         groups = self.groups(groups_item, base) if groups_item else ()
         stock = self.stock(self.mapping(top.items.get("stock"), "stock"), groups, base,
                            group_names)
-        self.check_sizes(top, groups, stock, decks, ranks)
+        self.check_sizes(top, groups, stock, decks, ranks, suits)
         win_text, win_origin = self.expression_text(
             self.required(top, "win", "a variant file"), "win", "false")
         win = self.parse(win_text, win_origin, "win")
@@ -360,8 +362,26 @@ class _Validator:
         assert win is not None
         flat = _plain(top)
         return Definition(id_, name, aliases, description.strip(), sources, decks, ranks,
-                          parameters, family.strip(), predicates, groups, stock, win,
+                          parameters, family.strip(), suits, predicates, groups, stock, win,
                           self.path, flat)
+
+    def suits(self, item: Item | None) -> tuple[int, ...]:
+        """The suits each deck has (``suits: [S, H]``), in C D H S order; all four by
+        default."""
+        if item is None:
+            return (0, 1, 2, 3)
+        found: set[int] = set()
+        for code in self.strings(item, "suits"):
+            suit = "CDHS".find(code.strip().upper()[:1]) if len(code.strip()) == 1 else -1
+            if suit < 0:
+                self.error(f"suits lists {code!r}: a suit is one of C, D, H, S", item.origin)
+            elif suit in found:
+                self.error(f"suits lists {code!r} twice", item.origin)
+            found.add(suit)
+        if not found:
+            self.error("suits must list at least one suit (C, D, H, S)", item.origin)
+            return (0, 1, 2, 3)
+        return tuple(sorted(found))
 
     def parameters(self, item: Mapping | None) -> dict[str, int | bool]:
         values: dict[str, int | bool] = {}
@@ -557,15 +577,17 @@ class _Validator:
         return tuple(piles)
 
     def check_sizes(self, top: Mapping, groups: tuple[GroupDefinition, ...],
-                    stock: StockDefinition, decks: int, ranks: int) -> None:
-        deck = decks * 4 * ranks
+                    stock: StockDefinition, decks: int, ranks: int,
+                    suits: tuple[int, ...] = (0, 1, 2, 3)) -> None:
+        deck = decks * len(suits) * ranks
         layout = sum(sum(group.deal) for group in groups)
         placed = Counter(card for group in groups for pile in group.place for card in pile)
         for card, times in sorted(placed.items()):
-            if card >> 2 > ranks or times > decks:
+            in_deck = card >> 2 <= ranks and card & 3 in suits
+            if not in_deck or times > decks:
                 self.error(f"the piles' place lists put {card_code(card)} on the table "
                            f"{times} time{'s' if times != 1 else ''}, but the deck holds it "
-                           f"{decks if card >> 2 <= ranks else 0} time"
+                           f"{decks if in_deck else 0} time"
                            f"{'s' if decks != 1 else ''}", top.origin)
         layout += sum(placed.values())
         piles = top.items.get("piles")

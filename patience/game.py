@@ -362,7 +362,7 @@ class Game:
                  shown: str, redeals: object = 0) -> Game:
         try:
             check_deck([c & ~FACE_DOWN for pile in piles for c in pile] + stock,
-                       variant.decks, variant.ranks)
+                       variant.decks, variant.ranks, variant.suits)
         except DealError as error:
             raise PositionError(f"position {shown!r}: {error}") from None
         face_down_piles = set(variant.face_down_piles)

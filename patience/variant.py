@@ -78,7 +78,8 @@ class Variant:
         # read-only views: a Variant is shared (cached by find_variant) between games
         self.parameters: Mapping[str, int | bool] = MappingProxyType(dict(definition.parameters))
         self.predicates: Mapping[str, Predicate] = MappingProxyType(dict(definition.predicates))
-        self.deck = tuple(new_deck(self.decks, self.ranks))
+        self.suits = definition.suits
+        self.deck = tuple(new_deck(self.decks, self.ranks, self.suits))
         groups = []
         start = 0
         ranges = {}
@@ -207,7 +208,7 @@ class Variant:
         from patience.game import Game
 
         cards = numbered_deck(number, self.decks, self.ranks,
-                              without=[card for _, card in self.placed])
+                              without=[card for _, card in self.placed], suits=self.suits)
         return Game.from_cards(self, cards, deal_number=number)
 
     def deal_cards(self, cards: str | Sequence[str] | Sequence[int]) -> Game:
@@ -218,7 +219,8 @@ class Variant:
             values = parse_cards(cards)  # type: ignore[arg-type]
         else:
             values = list(cards)  # type: ignore[arg-type]
-        check_deck(values + [card for _, card in self.placed], self.decks, self.ranks)
+        check_deck(values + [card for _, card in self.placed], self.decks, self.ranks,
+                   self.suits)
         return Game.from_cards(self, values)
 
     def position(self, text: str) -> Game:
