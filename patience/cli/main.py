@@ -79,8 +79,15 @@ def check(file: str) -> None:
 @start_options
 @click.option("--format", "format_", type=click.Choice(["board", "text", "json"]),
               default="board", help="board: drawn; text: one-line position; json.")
-def show(variant: str, seed, deal_text, position, moves_text, format_: str) -> None:
-    """Draw the position of VARIANT at START (--seed/--deal/--position), after --moves."""
+@click.option("--reveal", is_flag=True,
+              help="Draw face-down cards too (in lower case), for authors and tests. The text "
+                   "and json formats always record them.")
+def show(variant: str, seed, deal_text, position, moves_text, format_: str,
+         reveal: bool) -> None:
+    """Draw the position of VARIANT at START (--seed/--deal/--position), after --moves.
+
+    The board hides face-down cards (##) unless --reveal; the one-line text and the JSON
+    record the whole position, face-down cards in lower case."""
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
     if format_ == "text":
         click.echo(game.text())
@@ -89,7 +96,7 @@ def show(variant: str, seed, deal_text, position, moves_text, format_: str) -> N
 
         click.echo(json.dumps(game.to_json()))
     else:
-        click.echo(game.drawing())
+        click.echo(game.drawing(reveal=reveal))
         if game.is_won():
             click.echo("won")
         elif not game.has_moves():
