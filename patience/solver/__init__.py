@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.1"  # 1.1: won lines have their detours cut (shorten)
+SOLVER_VERSION = "1.2"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000
@@ -105,11 +105,12 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     orderings = [make_ordering(rules, style) for style in range(STYLES)]
     spent = 0
     run = 0
+    lost: set[bytes] = set()  # positions proven lost, kept across restarts
     while spent < max_positions:
         budget = RESTART_UNIT * luby(run + 1)
         if spent + budget * 2 > max_positions:  # too little would be left for another run
             budget = max_positions - spent
-        search = Search(rules, game.piles, game.stock)
+        search = Search(rules, game.piles, game.stock, lost=lost)
         outcome = search.run(orderings[run % STYLES], budget, deadline)
         spent += search.expanded
         run += 1
