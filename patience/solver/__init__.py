@@ -84,7 +84,8 @@ def luby(i: int) -> int:
 
 
 def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
-          time_limit: float | None = None, *, shorten_line: bool = True) -> SolveResult:
+          time_limit: float | None = None, *, shorten_line: bool = True,
+          prove: bool = False) -> SolveResult:
     """Solve the position of ``game`` (which is left unchanged).
 
     A won line is shortened (``shorten``) unless ``shorten_line`` is false: that costs about
@@ -93,6 +94,10 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     Restarts run depth-first searches with different move orderings and growing budgets
     (a Luby schedule); a run that ends without finding more to search proves the position
     unwinnable. Budget or time running out gives ``unknown``, never ``unwinnable``.
+
+    With ``prove`` there are no restarts: one search with the main ordering and the whole
+    budget, which exhausts a deal's reachable space when it fits (the mode for proving
+    deals unwinnable; restarts are better at finding wins).
     """
     if max_positions < 1:
         raise SolverError(f"max_positions must be a positive integer, got {max_positions!r}")
@@ -108,7 +113,7 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     lost: set[bytes] = set()  # positions proven lost, kept across restarts
     while spent < max_positions:
         budget = RESTART_UNIT * luby(run + 1)
-        if spent + budget * 2 > max_positions:  # too little would be left for another run
+        if prove or spent + budget * 2 > max_positions:  # too little left for another run
             budget = max_positions - spent
         search = Search(rules, game.piles, game.stock, lost=lost)
         outcome = search.run(orderings[run % STYLES], budget, deadline)
