@@ -38,7 +38,7 @@ def study(name="tabbycat-corner", budget=500, solver=STANDIN):
 @pytest.mark.parametrize("text, deals", [
     ("7", [7]), ("1-3", [1, 2, 3]), ("1-3, 10,2", [1, 2, 3, 10]), ("0-0", [0])])
 def test_deal_ranges(text, deals):
-    assert parse_deals(text) == deals
+    assert list(parse_deals(text)) == deals
 
 
 @pytest.mark.parametrize("text", ["", "a-3", "5-1", "-3", "1-"])
