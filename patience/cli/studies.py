@@ -77,8 +77,8 @@ def stops_cleanly(function: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--solver", default=DEFAULT_SOLVER, hidden=True,
               help="The solve function as module:function (for tests and experiments).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-@stops_cleanly
 @handles_errors
+@stops_cleanly
 def stats(variant: str, deals_text: str, max_positions: int, workers: int | None,
           db: str | None, scheduler: str | None, chunk_size: int | None, solver: str,
           quiet: bool) -> None:
@@ -109,35 +109,42 @@ def stats(variant: str, deals_text: str, max_positions: int, workers: int | None
         console=Console(stderr=True), disable=quiet)
     task = progress.add_task(compiled.id, total=deals.count, won=0, unwinnable=0, unknown=0)
 
-    with ResultsDatabase(path) as database:
-        counts.update(database.counts(study.key, deals))
+    pool = Workers(workers, scheduler)  # a bad --scheduler fails before the file is made
+    try:
+        with ResultsDatabase(path) as database:
+            counts.update(database.counts(study.key, deals))
 
-        def show(advance: int = 0, completed: int | None = None) -> None:
-            progress.update(task, advance=advance, completed=completed, won=counts["won"],
-                            unwinnable=counts["unwinnable"], unknown=counts["unknown"])
+            def show(advance: int = 0, completed: int | None = None) -> None:
+                progress.update(task, advance=advance, completed=completed,
+                                won=counts["won"], unwinnable=counts["unwinnable"],
+                                unknown=counts["unknown"])
 
-        def on_start(skipped: int, pending: int) -> None:
-            show(completed=skipped)
+            def on_start(skipped: int, pending: int) -> None:
+                show(completed=skipped)
 
-        def on_chunk(done: ChunkDone) -> None:
-            for result in done.results:
-                counts[result.verdict] += 1
-            show(advance=len(done.results))
+            def on_chunk(done: ChunkDone) -> None:
+                for result in done.results:
+                    counts[result.verdict] += 1
+                show(advance=len(done.results))
 
-        pool = Workers(workers, scheduler)
-        try:
-            with progress:
-                summary = run_study(study, deals, database, workers=pool,
-                                    chunk_size=chunk_size, on_start=on_start,
-                                    on_chunk=on_chunk)
-        except KeyboardInterrupt:
-            stored = database.counts(study.key, deals)
-            click.echo(f"interrupted: {sum(stored.values())} of {deals.count} deals are "
-                       f"stored in {path}; run the same command again to go on", err=True)
-            sys.exit(INTERRUPTED)
-        finally:
-            pool.close()
-        counts = database.counts(study.key, deals)
+            try:
+                with progress:
+                    summary = run_study(study, deals, database, workers=pool,
+                                        chunk_size=chunk_size, on_start=on_start,
+                                        on_chunk=on_chunk)
+            except KeyboardInterrupt:
+                stored = sum(database.counts(study.key, deals).values())
+                click.echo(f"interrupted: {stored} of {deals.count} deals are stored in "
+                           f"{path}; run the same command again to go on", err=True)
+                sys.exit(INTERRUPTED)
+            except StudyStopped as error:
+                stored = sum(database.counts(study.key, deals).values())
+                click.echo(f"error: {error}; {stored} of {deals.count} deals are stored in "
+                           f"{path}: run the same command again to go on", err=True)
+                sys.exit(STOPPED)
+            counts = database.counts(study.key, deals)
+    finally:
+        pool.close()
     click.echo(f"{compiled.id}: {summary.requested} deals ({summary.skipped} already stored, "
                f"{summary.solved} solved in {summary.seconds:.1f} s on {pool.description}): "
                f"won {counts['won']}, unwinnable {counts['unwinnable']}, "
@@ -161,8 +168,8 @@ def stats(variant: str, deals_text: str, max_positions: int, workers: int | None
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE.png", help="Also draw positions-to-solve and win rates "
                                        "(needs patience[plot]).")
-@stops_cleanly
 @handles_errors
+@stops_cleanly
 def report(variants: tuple[str, ...], db: str | None, deals_text: str | None,
            max_positions: int | None, solver_version: str | None, as_json: bool,
            plot_path: str | None) -> None:

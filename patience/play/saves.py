@@ -498,8 +498,9 @@ def record_result(variant_id: str, won: bool, path: Path | None = None) -> dict[
         record["best_streak"] = max(record["best_streak"], record["streak"])
     else:
         record["streak"] = 0
-    write_atomically(path, {"format": STATS_FORMAT, "version": STATS_VERSION,
-                            "variants": stats}, "statistics file")
+    body = {"format": STATS_FORMAT, "version": STATS_VERSION, "variants": stats}
+    check_stats(body, path)  # never write what would not be read back
+    write_atomically(path, body, "statistics file")
     return record
 
 

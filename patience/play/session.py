@@ -17,9 +17,7 @@ True
 
 from __future__ import annotations
 
-import os
 import shlex
-import stat
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -417,6 +415,9 @@ class Session:
             except saves.SaveError as error:
                 problem = str(error)
             else:
+                if self.fallback_file is not None:  # the usual file works again
+                    saves.remove_save(self.fallback_file)
+                    self.fallback_file = None
                 return f"saved to {written}; resume with {resume_command(written)}"
         try:
             written = saves.write_fallback_save(self.to_save(), self.fallback_file)
@@ -442,7 +443,7 @@ class Session:
         variant = None
         # a version 1 save's relative variant_path is read as before: from the working folder
         for name in (variant_id, data["variant_path"]):
-            if not name or (_looks_like_a_path(name) and not _is_regular_file(name)):
+            if not name:
                 continue
             try:
                 candidate = find_variant(name)
@@ -479,18 +480,6 @@ def resume_command(path: Path) -> str:
     if path == saves.save_path():
         return "'patience play --resume'"
     return f"'patience play --resume --save-file {shlex.quote(str(path))}'"
-
-
-def _looks_like_a_path(name: str) -> bool:
-    return name.endswith((".yaml", ".yml")) or "/" in name or os.sep in name
-
-
-def _is_regular_file(name: str) -> bool:
-    """Whether ``name`` is a regular file (so that reading it cannot hang on a FIFO)."""
-    try:
-        return stat.S_ISREG(os.stat(name).st_mode)
-    except (OSError, ValueError):
-        return False
 
 
 def describe_start(game: Game) -> str:

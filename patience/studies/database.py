@@ -3,8 +3,8 @@
 A row is keyed by what makes a result reproducible: the variant's ``rules_hash``, the
 solver's version, the deal number and the budget (``max_positions``). The key is UNIQUE
 and rows go in with ``ON CONFLICT (key) DO NOTHING`` (``INSERT OR IGNORE`` limited to that
-key, so a row breaking another constraint still fails loudly), so no deal is ever stored
-twice, whoever writes. The file is in WAL mode and every finished chunk of deals is one transaction:
+key, so a row breaking another constraint still fails loudly: StudyStopped), so no deal is
+ever stored twice, whoever writes. The file is in WAL mode and every finished chunk of deals is one transaction:
 killing a run at any moment, ``kill -9`` included, loses at most the chunks not yet
 written and never leaves half a chunk or a damaged file.
 
@@ -260,22 +260,20 @@ class ResultsDatabase:
                 if kind == "missing":
                     raise StudyError(f"no results database at {self.path!r}")
                 self.connection = _connect_read_only(Path(self.path))
-                self._check_version()
             else:
                 _make_folder(Path(self.path))
                 self.connection = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-                self._check_version()
+            # read before anything is written: the schema must be ours (or nothing at all)
+            empty = _check_schema(self.connection, self.path, marked=kind != "unmarked")
+            if read_only and empty:
+                self.connection.close()
+                raise StudyError(f"results database {self.path!r} holds no results yet")
+            if not read_only:
                 self._create()
                 self.connection.execute("PRAGMA journal_mode=WAL")
                 self.connection.execute("PRAGMA synchronous=FULL")
         except sqlite3.Error as error:
             raise StudyError(f"cannot use results database {self.path!r}: {error}") from None
-
-    def _check_version(self) -> None:
-        version = self.connection.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise StudyError(f"results database {self.path!r} has schema version {version}; "
-                             f"this patience reads up to {SCHEMA_VERSION}: upgrade patience")
 
     def _create(self) -> None:
         """The tables and marks of a database of ours (a schema 1 file becomes schema 2:
@@ -298,11 +296,10 @@ class ResultsDatabase:
 
     @contextmanager
     def _errors(self, doing: str) -> Iterator[None]:
-        """SQLite's errors (a full disk, a locked or damaged file) as StudyStopped."""
+        """SQLite's errors (a full disk, a locked or damaged file, a row breaking the
+        schema) as StudyStopped; the transaction they happened in is rolled back."""
         try:
             yield
-        except sqlite3.IntegrityError:
-            raise  # a row that breaks the schema is a bug, not a state of the file
         except sqlite3.Error as error:
             raise StudyStopped(f"cannot {doing} results database {self.path!r}: "
                                f"{error}") from None
@@ -403,11 +400,14 @@ OUR_TABLES = {
 }
 OUR_INDEXES = ("sqlite_autoindex_variants_1", "sqlite_autoindex_results_1")
 SQLITE_HEADER = b"SQLite format 3\x00"
+UNTOUCHED = "it was left untouched"
 
 
 def _inspect(path: Path) -> str:
-    """``"missing"``, ``"empty"`` (a new file, ours to fill) or ``"ours"``; StudyError for a
-    file we did not make, before anything is written to it."""
+    """What the file is, from ``stat`` and its first 100 bytes: ``"missing"``, ``"empty"``
+    (no bytes), ``"marked"`` (our application id) or ``"unmarked"`` (an SQLite file without
+    an application id whose schema is ours: a file of patience 0.1). StudyError for
+    anything else, before anything is written to it."""
     where = str(path)
     try:
         info = os.stat(path)
@@ -418,13 +418,12 @@ def _inspect(path: Path) -> str:
                          "a file") from None
     except OSError as error:
         raise StudyError(f"cannot use results database {where!r}: {error.strerror}") from None
-    untouched = "it was left untouched"
     if not stat.S_ISREG(info.st_mode):
         kind = ("a directory" if stat.S_ISDIR(info.st_mode) else
                 "a FIFO (named pipe)" if stat.S_ISFIFO(info.st_mode) else
                 "a device or socket")
         raise StudyError(f"cannot use results database {where!r}: it is {kind}, not a "
-                         f"regular file; {untouched}")
+                         f"regular file; {UNTOUCHED}")
     if info.st_size == 0:
         return "empty"
     try:
@@ -434,58 +433,70 @@ def _inspect(path: Path) -> str:
         raise StudyError(f"cannot use results database {where!r}: {error.strerror}") from None
     if len(header) < 100 or not header.startswith(SQLITE_HEADER):
         raise StudyError(f"cannot use results database {where!r}: it is not an SQLite "
-                         f"database; {untouched}")
+                         f"database; {UNTOUCHED}")
     application_id = int.from_bytes(header[68:72], "big")
     if application_id == APPLICATION_ID:
-        return "ours"
+        return "marked"
     if application_id:
         raise StudyError(f"cannot use results database {where!r}: it is another program's "
-                         f"SQLite file (application_id {application_id:#x}); {untouched}")
-    # no application id: a schema 1 file of patience 0.1, an empty database, or not ours
-    try:
+                         f"SQLite file (application_id {application_id:#x}); {UNTOUCHED}")
+    try:  # read-only, so that nothing of another program's file is changed
         connection = _connect_read_only(path)
         try:
-            version = connection.execute("PRAGMA user_version").fetchone()[0]
-            objects = connection.execute(
-                "SELECT type, name FROM sqlite_master ORDER BY name").fetchall()
-            columns = {table: tuple(row[1] for row in connection.execute(
-                f"PRAGMA table_info({table})")) for table in OUR_TABLES}
+            _check_schema(connection, where, marked=False)
         finally:
             connection.close()
     except sqlite3.Error as error:
         raise StudyError(f"cannot use results database {where!r}: {error}; "
-                         f"{untouched}") from None
+                         f"{UNTOUCHED}") from None
+    return "unmarked"
+
+
+def _check_schema(connection: sqlite3.Connection, where: str, marked: bool) -> bool:
+    """Whether the database holds nothing yet; StudyError unless it holds our tables (with
+    their columns) and nothing else, at a schema version this patience reads. ``marked``:
+    the file has our application id (or is new), so any of our schema versions will do;
+    otherwise it must be a schema 1 file (or an empty database). Only reads."""
+    version = connection.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise StudyError(f"results database {where!r} has schema version {version}; this "
                          f"patience reads up to {SCHEMA_VERSION}: upgrade patience")
+    objects = connection.execute("SELECT type, name FROM sqlite_master ORDER BY name").fetchall()
+    if not objects and (marked or version == 0):
+        return True
     tables = [name for kind, name in objects if kind == "table"]
     others = [name for kind, name in objects
               if name not in OUR_TABLES and name not in OUR_INDEXES]
-    if not objects and version == 0:
-        return "empty"
-    if (version in (0, 1) and not others and tables
+    columns = {table: tuple(row[1] for row in connection.execute(
+        f"PRAGMA table_info({table})")) for table in OUR_TABLES}
+    versions = (0, *READABLE_SCHEMAS) if marked else (0, 1)
+    if (version in versions and tables and not others
             and all(columns[table] == OUR_TABLES[table] for table in tables)):
-        return "ours"
+        return False
     described = ", ".join(tables) or "none"
     raise StudyError(f"cannot use results database {where!r}: it is an SQLite file that "
                      f"patience did not make (user_version {version}, tables: {described}); "
-                     f"{untouched} — give another --db")
+                     f"{UNTOUCHED} — give another --db")
 
 
 def _connect_read_only(path: Path) -> sqlite3.Connection:
     """A connection that cannot write the file (``mode=ro``); ``immutable=1`` when even the
     WAL index cannot be made (a read-only folder)."""
     uri = path.absolute().as_uri()
+    connection = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=60,
+                                 isolation_level=None)
     try:
-        connection = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=60,
-                                     isolation_level=None)
         connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
         return connection
-    except sqlite3.OperationalError:
-        connection = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True,
-                                     isolation_level=None)
-        connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
-        return connection
+    except sqlite3.OperationalError as error:
+        connection.close()
+        if getattr(error, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY,
+                                                         sqlite3.SQLITE_LOCKED):
+            raise
+    connection = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True,
+                                 isolation_level=None)
+    connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+    return connection
 
 
 def _make_folder(path: Path) -> None:

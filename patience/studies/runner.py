@@ -376,9 +376,7 @@ def run_study(study: Study, deals: Iterable[int] | DealRanges, database: Results
         raise
     except Exception as error:  # BrokenProcessPool, KilledWorker, a lost connection
         raise StudyStopped(f"the workers stopped before the study was done "
-                           f"({type(error).__name__}: {_one_line(error)}); "
-                           f"{skipped + solved} deals are stored: run the study again to "
-                           "go on") from error
+                           f"({type(error).__name__}: {_one_line(error)})") from error
     finally:
         for future in in_flight:
             future.cancel()
