@@ -99,6 +99,7 @@ def play(variant: str | None, seed: int | None, deal_text: str | None, position:
 def _warn_about_replacing_a_save(save_file: Path | None) -> None:
     """Say before the game what saving it will do to the save file there is."""
     from patience.play import saves
+    from patience.play.session import resume_command
 
     try:
         data = saves.read_save(save_file)
@@ -108,8 +109,9 @@ def _warn_about_replacing_a_save(save_file: Path | None) -> None:
         return
     if data is not None:
         click.echo(f"note: the saved game ({data['variant']}, {data['label']}) will be "
-                   "replaced when this one is saved; quit and use 'patience play --resume' "
-                   "to go on with it", err=True)
+                   "replaced when this one is saved; quit and use "
+                   f"{resume_command(save_file or saves.save_path())} to go on with it",
+                   err=True)
 
 
 def _proved_deal(variant, daily: bool) -> int:

@@ -479,7 +479,9 @@ def resume_command(path: Path) -> str:
     """The command that resumes the game saved at ``path``."""
     if path == saves.save_path():
         return "'patience play --resume'"
-    return f"'patience play --resume --save-file {shlex.quote(str(path))}'"
+    quoted = shlex.quote(str(path))
+    command = f"patience play --resume --save-file {quoted}"
+    return f"'{command}'" if quoted == str(path) else f"this command: {command}"
 
 
 def describe_start(game: Game) -> str:

@@ -4,9 +4,9 @@ A row is keyed by what makes a result reproducible: the variant's ``rules_hash``
 solver's version, the deal number and the budget (``max_positions``). The key is UNIQUE
 and rows go in with ``ON CONFLICT (key) DO NOTHING`` (``INSERT OR IGNORE`` limited to that
 key, so a row breaking another constraint still fails loudly: StudyStopped), so no deal is
-ever stored twice, whoever writes. The file is in WAL mode and every finished chunk of deals is one transaction:
-killing a run at any moment, ``kill -9`` included, loses at most the chunks not yet
-written and never leaves half a chunk or a damaged file.
+ever stored twice, whoever writes. The file is in WAL mode and every finished chunk of
+deals is one transaction: killing a run at any moment, ``kill -9`` included, loses at most
+the chunks not yet written and never leaves half a chunk or a damaged file.
 
 Deal numbers are unsigned 64-bit integers; SQLite's are signed. Since schema version 2 a
 deal from 2**63 on is stored as ``deal - 2**64`` (a negative number, as the same 64 bits
@@ -128,7 +128,8 @@ class DealRanges:
 
     @classmethod
     def of(cls, deals: Iterable[int] | DealRanges) -> DealRanges:
-        """``deals`` as ranges (a ``range`` of step 1 without listing it)."""
+        """``deals`` as ranges: a ``range`` of step 1 without listing it, any other
+        iterable deal by deal."""
         if isinstance(deals, DealRanges):
             return deals
         if isinstance(deals, range) and deals.step == 1:
