@@ -37,7 +37,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from patience.errors import PatienceError
 
@@ -231,12 +231,13 @@ class _Fields:
         self.data, self.path, self.what, self.where = data, Path(path), what, where
         unknown = sorted(set(data) - set(allowed))
         if unknown:
-            self.fail(f"has a field this version does not know ({self._name(unknown[0])})")
+            name = f"{self.where}.{_short(unknown[0])}" if self.where else _short(unknown[0])
+            self.fail(f"has a field this version does not know ({name})")
 
     def _name(self, name: str) -> str:
-        return f"{self.where}.{name}" if self.where else repr(name)
+        return f"{self.where}.{name}" if self.where else _short(name)
 
-    def fail(self, problem: str) -> None:
+    def fail(self, problem: str) -> NoReturn:
         raise _refuse(self.what, self.path, problem)
 
     def get(self, name: str, check: Callable[[Any], bool], expected: str, *,
