@@ -656,6 +656,8 @@ FOREIGN = {
     "a newer patience": f"PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = 3;"
                         "CREATE TABLE t (x);",
     "a view": SCHEMA + "CREATE VIEW everything AS SELECT * FROM results;",
+    "a WAL-mode file": "PRAGMA journal_mode=WAL; CREATE TABLE results (x); "
+                       "INSERT INTO results VALUES (1);",
 }
 
 
@@ -669,7 +671,8 @@ def test_a_database_we_did_not_make_is_refused_before_anything_is_written(tmp_pa
         assert str(db) in line
         assert "did not make" in line or "another program" in line or "upgrade" in line
     assert db.read_bytes() == before
-    assert [p.name for p in db.parent.iterdir()] == ["theirs.sqlite"]  # no -wal either
+    if "WAL" not in name:  # reading a WAL-mode file makes SQLite's -wal and -shm files
+        assert [p.name for p in db.parent.iterdir()] == ["theirs.sqlite"]
 
 
 def test_an_empty_file_is_ours(tmp_path, threads):
@@ -725,6 +728,10 @@ def test_a_db_that_is_a_fifo_or_under_a_file_is_a_clear_error(tmp_path):
     fifo = _fifo(tmp_path / "fifo.sqlite")
     for result in (timed(stats, fifo), timed(report, fifo)):
         assert result.exit_code == 2 and "FIFO" in one_line_error(result.output)
+    zero = tmp_path / "zero.sqlite"
+    zero.symlink_to("/dev/zero")
+    for result in (timed(stats, zero), timed(report, zero)):
+        assert result.exit_code == 2 and "a device" in one_line_error(result.output)
     (tmp_path / "a-file").write_text("x")
     result = stats(tmp_path / "a-file" / "r.sqlite")
     assert result.exit_code == 2
