@@ -27,6 +27,7 @@ import hashlib
 import importlib
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
@@ -140,8 +141,20 @@ def shipped_definition(variant: Variant) -> str:
     return text
 
 
-@functools.lru_cache(maxsize=8)
+#: one compilation at a time in a worker process: Dask runs tasks on several threads, and
+#: CPython keeps one ``ast`` recursion counter per interpreter, so threads compiling
+#: variants at once can fail with SystemError "AST constructor recursion depth mismatch"
+#: (seen on 3.11.7 with two Dask worker threads; see python/cpython#106905)
+_COMPILING = threading.Lock()
+
+
 def _compiled(definition: str) -> Variant:
+    with _COMPILING:
+        return _compile_definition(definition)
+
+
+@functools.lru_cache(maxsize=8)
+def _compile_definition(definition: str) -> Variant:
     from patience.variant import load_variant_text
 
     return load_variant_text(definition, "<study definition>")
