@@ -696,6 +696,21 @@ def test_junk_is_refused_and_left_untouched(tmp_path, content, words):
     assert db.read_bytes() == content
 
 
+def test_a_database_whose_schema_text_is_not_utf8_is_refused(tmp_path):
+    # found by test_fuzz_database_files: sqlite3 raised UnicodeDecodeError (decoding
+    # SQLite's message 'malformed database schema … near "\x80EY"'), not an Error
+    db = tmp_path / "damaged.sqlite"
+    content = bytearray(our_database())
+    content[content.index(b"PRIMARY KEY") + len("PRIMARY ")] = 0x80  # SQLite quotes it
+    db.write_bytes(bytes(content))
+    for read_only in (True, False):
+        with pytest.raises(StudyError, match="not UTF-8|malformed"):
+            ResultsDatabase(db, read_only=read_only)
+    result = report(db)
+    assert result.exit_code == 2 and str(db) in one_line_error(result.output)
+    assert db.read_bytes() == bytes(content)
+
+
 def test_report_opens_the_database_read_only(tmp_path, threads):
     db = tmp_path / "r.sqlite"
     assert stats(db).exit_code == 0

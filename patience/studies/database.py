@@ -57,6 +57,9 @@ APPLICATION_ID = 0x50615469
 VERDICTS = ("won", "unwinnable", "unknown")
 MAX_DEAL = 2**64 - 1
 _SIGNED = 2**63
+#: what SQLite raises on a bad file: its own errors, and UnicodeDecodeError when a damaged
+#: file's text (or SQLite's message quoting it) is not UTF-8
+SQLITE_ERRORS = (sqlite3.Error, UnicodeDecodeError)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS variants (
@@ -163,6 +166,12 @@ class DealRanges:
                     end = _SIGNED - 1
                 yield first, end
                 first = end + 1
+
+
+def _describe(error: Exception) -> str:
+    if isinstance(error, UnicodeDecodeError):
+        return "the file is damaged (it holds text that is not UTF-8)"
+    return " ".join(str(error).split())
 
 
 def _check_deal(number: object) -> int:
@@ -273,8 +282,9 @@ class ResultsDatabase:
                 self._create()
                 self.connection.execute("PRAGMA journal_mode=WAL")
                 self.connection.execute("PRAGMA synchronous=FULL")
-        except sqlite3.Error as error:
-            raise StudyError(f"cannot use results database {self.path!r}: {error}") from None
+        except SQLITE_ERRORS as error:
+            raise StudyError(f"cannot use results database {self.path!r}: "
+                             f"{_describe(error)}") from None
 
     def _create(self) -> None:
         """The tables and marks of a database of ours (a schema 1 file becomes schema 2:
@@ -301,9 +311,9 @@ class ResultsDatabase:
         schema) as StudyStopped; the transaction they happened in is rolled back."""
         try:
             yield
-        except sqlite3.Error as error:
+        except SQLITE_ERRORS as error:
             raise StudyStopped(f"cannot {doing} results database {self.path!r}: "
-                               f"{error}") from None
+                               f"{_describe(error)}") from None
 
     # --- writing --------------------------------------------------------------------
 
@@ -447,8 +457,8 @@ def _inspect(path: Path) -> str:
             _check_schema(connection, where, marked=False)
         finally:
             connection.close()
-    except sqlite3.Error as error:
-        raise StudyError(f"cannot use results database {where!r}: {error}; "
+    except SQLITE_ERRORS as error:
+        raise StudyError(f"cannot use results database {where!r}: {_describe(error)}; "
                          f"{UNTOUCHED}") from None
     return "unmarked"
 
@@ -494,9 +504,16 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
         if getattr(error, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY,
                                                          sqlite3.SQLITE_LOCKED):
             raise
+    except BaseException:
+        connection.close()
+        raise
     connection = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True,
                                  isolation_level=None)
-    connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+    try:
+        connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+    except BaseException:
+        connection.close()
+        raise
     return connection
 
 
