@@ -109,7 +109,7 @@ def test_save_and_resume_round_trip():
     message = session.save()
     assert "saved to" in message
     data = saves.read_save()
-    assert data["format"] == "patience-save" and data["version"] == 1
+    assert data["format"] == "patience-save" and data["version"] == saves.SAVE_VERSION
     resumed = Session.from_save(data)
     assert resumed.game.text() == session.game.text()
     assert resumed.game.move_stack == session.game.move_stack
@@ -140,10 +140,21 @@ def test_a_bad_save_gives_a_clear_message_and_is_left_untouched(data_directory, 
     path.write_text(content, encoding="utf-8")
     with pytest.raises(saves.SaveError, match=words):
         saves.read_save()
-    # saving over a save that is not ours refuses rather than overwrite it
-    assert "not saved" in Session(find_variant("tabbycat").deal(1)).save()
+    # a save that is not ours is never overwritten: the game goes to a fallback file
+    session = Session(find_variant("tabbycat").deal(1))
+    message = session.save()
+    assert words in message and "left untouched" in message
     assert path.read_text(encoding="utf-8") == content
-    assert sorted(p.name for p in data_directory.iterdir()) == ["save.json"]
+    (fallback,) = [p for p in data_directory.iterdir() if p.name != "save.json"]
+    assert f"saved to {fallback} instead" in message
+    assert f"--resume --save-file {fallback}" in message
+    assert saves.read_save(fallback)["moves"] == []
+    # saving again reuses the same fallback file
+    session.apply("d")
+    assert f"saved to {fallback} instead" in session.save()
+    assert len(list(data_directory.iterdir())) == 2
+    resumed = Session.from_save(saves.read_save(fallback), path=fallback)
+    assert resumed.game.move_stack == session.game.move_stack
 
 
 def test_a_save_of_a_changed_variant_is_refused(data_directory):
