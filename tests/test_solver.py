@@ -195,7 +195,9 @@ def test_cli_solve_json():
     code, output = run("solve", "tabbycat-autoremove", "--seed", "1", "--json")
     assert code == 0
     data = json.loads(output)
-    assert set(data) == {"variant", "deal", "verdict", "moves", "positions", "seconds"}
+    assert set(data) == {"variant", "deal", "verdict", "moves", "positions", "seconds",
+                         "information"}
+    assert data["information"] == "full"
     assert data["verdict"] == "won" and data["deal"] == 1
     game = patience.find_variant("tabbycat-autoremove").deal(1)
     assert replays_to_a_win(game, tuple(data["moves"].split()))

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from patience.errors import PatienceError
+from patience.errors import SaveError
 
 SAVE_FORMAT = "patience-save"
 STATS_FORMAT = "patience-stats"
@@ -62,10 +62,6 @@ MAX_NAME_LENGTH = 1000  # variant ids, rules hashes, labels
 #: replaying this many takes about a second
 MAX_MOVES = 100_000
 UNTOUCHED = "it was left untouched"
-
-
-class SaveError(PatienceError, ValueError):
-    """A save or statistics file that cannot be used (or written); says which and why."""
 
 
 def data_directory() -> Path:

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from patience.errors import MoveError, PatienceError
+from patience.errors import MoveError, PatienceError, SolverMissing
 from patience.game import DEAL, Game, Move
 from patience.play import destinations, saves
 from patience.settings import Target
@@ -68,10 +68,6 @@ class Reply(NamedTuple):
     changed: bool = False
     quit: bool = False
     error: bool = False
-
-
-class SolverMissing(PatienceError, RuntimeError):
-    pass
 
 
 def load_solver() -> Any:

@@ -169,8 +169,7 @@ class Search:
                     lost.add(position)
                 elif frames:
                     parent = frames[-1]
-                    if low < parent[3]:
-                        parent[3] = low
+                    parent[3] = min(parent[3], low)
                 if line:
                     pop(line.pop(), undos.pop())
                 continue
@@ -178,8 +177,7 @@ class Search:
             move = children[index]
             if move == frame[4]:  # back to the position before: on the path
                 depth = len(frames) - 2
-                if depth < frame[3]:
-                    frame[3] = depth
+                frame[3] = min(frame[3], depth)
                 continue
             undo = push(move)
             position = key(piles, stock)
@@ -189,8 +187,7 @@ class Search:
             if position in seen:
                 pop(move, undo)
                 depth = on_path.get(position, unproven)
-                if depth < frame[3]:
-                    frame[3] = depth
+                frame[3] = min(frame[3], depth)
                 continue
             if expanded >= budget:
                 pop(move, undo)

@@ -44,7 +44,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from patience.errors import PatienceError
+from patience.errors import StudyError, StudyStopped
+from patience.solver import VERDICTS
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -54,7 +55,6 @@ SCHEMA_VERSION = 2
 READABLE_SCHEMAS = (1, 2)
 #: ``PRAGMA application_id`` of our files: "PaTi"
 APPLICATION_ID = 0x50615469
-VERDICTS = ("won", "unwinnable", "unknown")
 MAX_DEAL = 2**64 - 1
 _SIGNED = 2**63
 #: what SQLite raises on a bad file: its own errors, and UnicodeDecodeError when a damaged
@@ -82,16 +82,6 @@ CREATE TABLE IF NOT EXISTS results (
     UNIQUE (rules_hash, solver_version, deal, budget)
 );
 """
-
-
-class StudyError(PatienceError, RuntimeError):
-    """A winnability study cannot go on: a bad database, a variant that does not match."""
-
-
-class StudyStopped(StudyError):
-    """A study stopped part-way for a reason outside its input — its workers were lost
-    (killed, out of memory, the cluster gone) or the database could not be written. What
-    was stored stays; running the study again goes on from there."""
 
 
 # --- deal numbers --------------------------------------------------------------------

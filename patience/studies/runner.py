@@ -37,9 +37,9 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from patience.errors import PatienceError
+from patience.solver import DEFAULT_MAX_POSITIONS, VERDICTS
 from patience.studies.database import (
     MAX_DEAL,
-    VERDICTS,
     DealRanges,
     DealResult,
     ResultsDatabase,
@@ -52,7 +52,6 @@ if TYPE_CHECKING:
     from patience.variant import Variant
 
 DEFAULT_SOLVER = "patience.solver:solve"
-DEFAULT_MAX_POSITIONS = 1_000_000
 #: chunks in flight per worker slot: enough to keep every slot busy, few to lose on a kill
 CHUNKS_PER_SLOT = 2
 MAX_CHUNK_SIZE = 25
