@@ -70,7 +70,7 @@ def new_deck(decks: int = 1, ranks: int = 13) -> list[int]:
 
 
 def splitmix64(state: int) -> Iterator[int]:
-    """The SplitMix64 stream seeded with ``state``, exactly as RULES.md specifies."""
+    """The SplitMix64 stream seeded with ``state``, exactly as docs/rules.md specifies."""
     state &= MASK64
     while True:
         state = (state + 0x9E3779B97F4A7C15) & MASK64
@@ -81,7 +81,7 @@ def splitmix64(state: int) -> Iterator[int]:
 
 
 def numbered_deck(number: int, decks: int = 1, ranks: int = 13) -> list[int]:
-    """The deck order of deal ``number``: Fisher–Yates driven by SplitMix64 (RULES.md)."""
+    """The deck order of deal ``number``: Fisher–Yates driven by SplitMix64 (docs/rules.md)."""
     if not 0 <= number <= MASK64:
         raise DealError(f"deal number {number!r} is not an unsigned 64-bit integer")
     cards = new_deck(decks, ranks)

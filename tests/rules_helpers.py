@@ -4,7 +4,7 @@ A position must hold every card of the deck exactly once, so :func:`build` takes
 piles a test cares about and puts every other card of the deck in the stock (after any
 stock cards the test names) or, with ``rest="foundations"``, on full foundations.
 
-Cards are written as RULES.md card codes separated by spaces, bottom to top: ``"KS QH JD"``
+Cards are written as docs/rules.md card codes separated by spaces, bottom to top: ``"KS QH JD"``
 is a column whose top card is the JD.
 """
 

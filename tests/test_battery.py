@@ -60,7 +60,7 @@ TestTabbyCatPlayUndoRedo = TabbyCatMachine.TestCase
 
 
 def test_reference_deck_is_the_rules_example():
-    # RULES.md: deal 1 starts 7D 9C 4D
+    # docs/rules.md: deal 1 starts 7D 9C 4D
     assert [patience.cards.card_code(c) for c in reference_deck(1, 1, 13)[:3]] == \
         ["7D", "9C", "4D"]
 

@@ -67,7 +67,7 @@ def test_perft(variant, start, moves, depth, count):
                     f"divide:\n{rows}")
 
 
-# --- counts checked by hand from RULES.md ---------------------------------------------------
+# --- counts checked by hand from docs/rules.md ---------------------------------------------------
 
 # Deal 1 is c:7D/9C/4D/8H with 8D 5S JD 6D next in the stock. The seven first moves and
 # how many moves follow each (worked out move by move):

@@ -1,4 +1,4 @@
-"""RULES.md, foundation return (tabbycat-corner, manx-corner): the top card of a foundation
+"""docs/rules.md, foundation return (tabbycat-corner, manx-corner): the top card of a foundation
 may go back to a column whose top card accepts it or to an empty column, never to the tail
 (nor to another foundation). A foundation that gave a card back takes a set only when empty
 again. Expected lists worked out by hand."""

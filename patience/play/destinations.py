@@ -1,6 +1,6 @@
 """Where a click sends a card: the seed site's click-to-move rule, derived from the variant.
 
-RULES.md (seed site A): a clicked card moves, with the run on it, to a column whose top card
+docs/rules.md (site A): a clicked card moves, with the run on it, to a column whose top card
 accepts it and has its suit; else to any column whose top card accepts it; else to the first
 empty column; else to the tail. A click on any tail card moves the whole tail run.
 
