@@ -66,7 +66,8 @@ def rules_text(variant: Variant) -> str:
     lines += ["", ("Piles (in a rule, 'pile' is the pile itself, 'run' the cards moving, "
                    "'source' the pile they come from):")]
     for group in variant.groups:
-        head = f"  {group.name} ({_range(group)}): {group.count} pile{'s' if group.count > 1 else ''}"
+        plural = "s" if group.count > 1 else ""
+        head = f"  {group.name} ({_range(group)}): {group.count} pile{plural}"
         if group.deal:
             head += f", each dealt {group.deal} card{'s' if group.deal > 1 else ''} at the start"
         lines.append(head + ".")

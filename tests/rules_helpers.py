@@ -40,9 +40,9 @@ def build(variant_name: str, columns: Sequence[str] = ("", "", "", ""), tail: st
     piles_given = [*columns, tail, *foundations, stock]
     for pile in piles_given:
         used.update(codes(pile))
-    remaining = Counter(card_code(card) for card in variant.deck) - used
-    assert not (used - Counter(card_code(card) for card in variant.deck)), \
-        f"cards used more often than the deck holds them: {used - Counter(map(card_code, variant.deck))}"
+    deck = Counter(card_code(card) for card in variant.deck)
+    remaining = deck - used
+    assert not used - deck, f"cards used more often than the deck holds them: {used - deck}"
     rest_cards = []
     for code in map(card_code, variant.deck):
         if remaining[code]:

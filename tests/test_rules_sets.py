@@ -37,7 +37,8 @@ def test_a_set_keeps_its_order_on_the_foundation():
     game = build("tabbycat", K_TO_A)
     before = game.text()
     game.push("c1:13-f")
-    assert game.text().split()[:3] == ["c:/5D/9C/QD", "t:", "f:" + SET_K_TO_A.replace(" ", "") + "///"]
+    assert game.text().split()[:3] == [
+        "c:/5D/9C/QD", "t:", "f:" + SET_K_TO_A.replace(" ", "") + "///"]
     game.pop()
     assert game.text() == before
 
