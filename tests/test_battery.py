@@ -211,7 +211,6 @@ def test_docstring_examples(name):
 
 
 def test_near_win_positions_reach_won_games():
-    pytest.importorskip("patience.solver")
     from hypothesis import find
 
     from patience.testing.battery import check_forced_removal_complete as forced_check
