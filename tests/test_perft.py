@@ -53,6 +53,9 @@ def cases():
 
 def test_there_is_a_golden_file_per_shipped_variant():
     assert sorted(p.stem for p in GOLDEN.glob("*.txt")) == patience.shipped_variants()
+    # and each has fast lines: an empty file would quietly run no test
+    for path in GOLDEN.glob("*.txt"):
+        assert any(depth < SLOW_DEPTH for _, _, depth, _, _ in read_golden(path)), path.name
 
 
 @pytest.mark.parametrize(("variant", "start", "moves", "depth", "count"), list(cases()))
