@@ -479,7 +479,10 @@ class Generator:
                                                       "any": any, "zip": zip, "bool": bool,
                                                       "enumerate": enumerate}}
         namespace.update(self.compiler.tables.values)
-        module = compile(ast.parse(source_text), f"<patience variant {label}>", "exec")
+        # compile the text itself: compile(ast.parse(text)) builds Python AST objects, which
+        # CPython 3.11 cannot do in two threads at once (a spurious "AST constructor
+        # recursion depth mismatch" SystemError, seen in threaded Dask workers)
+        module = compile(source_text, f"<patience variant {label}>", "exec")
         functions = {code.co_name: types.FunctionType(code, namespace)
                      for code in module.co_consts if isinstance(code, types.CodeType)}
         return Generated(functions["generate_moves"],
