@@ -286,7 +286,8 @@ class _Validator:
             return None
         return item
 
-    def expression_text(self, item: Item | None, what: str, default: str) -> tuple[str, Origin | None]:
+    def expression_text(self, item: Item | None, what: str,
+                        default: str) -> tuple[str, Origin | None]:
         if item is None:
             return default, None
         if isinstance(item, Scalar) and item.tag == "bool":

@@ -191,7 +191,7 @@ class Game:
     # -- notation --
 
     def notation(self, move: MoveTuple) -> str:
-        """A move in RULES.md's notation, e.g. ``c1:3-c4``, ``c3:13-f``, ``d``."""
+        """A move in docs/rules.md's notation, e.g. ``c1:3-c4``, ``c3:13-f``, ``d``."""
         source, count, target = move
         if source < 0:
             return "d"

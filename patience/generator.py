@@ -549,7 +549,10 @@ class Generator:
         # registered so that tracebacks and inspect.getsource show the generated lines
         linecache.cache[filename] = (len(source_text), None, source_text.splitlines(True),
                                      filename)
-        module = compile(ast.parse(source_text), filename, "exec")
+        # compile the text itself: compile(ast.parse(text)) builds Python AST objects, which
+        # CPython 3.11 cannot do in two threads at once (a spurious "AST constructor
+        # recursion depth mismatch" SystemError, seen in threaded Dask workers)
+        module = compile(source_text, filename, "exec")
         functions = {code.co_name: types.FunctionType(code, namespace)
                      for code in module.co_consts if isinstance(code, types.CodeType)}
         return Generated(functions["generate_moves"], functions["moves_from"],

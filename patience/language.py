@@ -288,7 +288,8 @@ class _ToAst(Transformer):
 _EXPECTED_WORDS = {
     "RPAR": "')'", "LPAR": "'('", "NAME": "a name", "INT": "a number", "COLON": "':'",
     "COMMA": "','", "DOT": "'.'", "COMPARE": "a comparison", "$END": "the end",
-    "ADD": "'+' or '-'", "MULTIPLY": "'*', '//' or '%'", "POWER": "'**'", "QUANTIFIER": "'all' or 'any'",
+    "ADD": "'+' or '-'", "MULTIPLY": "'*', '//' or '%'", "POWER": "'**'",
+    "QUANTIFIER": "'all' or 'any'",
     "MINUS": "'-'", "AND": "'and'", "OR": "'or'", "NOT": "'not'", "IN": "'in'",
 }
 
@@ -435,8 +436,8 @@ class Checker:
     def check(self, node: Node, expected: Type = Type.BOOL) -> list[Problem]:
         found = self._type(node, self.scope.variables, frozenset(self.scope.nonempty))
         if found is not None and found is not expected:
-            self._problem(f"this is {article(found.value)}, but {article(expected.value)} is needed here",
-                          node)
+            self._problem(f"this is {article(found.value)}, "
+                          f"but {article(expected.value)} is needed here", node)
         return self.problems
 
     def _problem(self, message: str, node: Node | Span) -> None:
@@ -446,7 +447,8 @@ class Checker:
     def _expect(self, node: Node, expected: Type, variables, nonempty, what: str) -> None:
         found = self._type(node, variables, nonempty)
         if found is not None and found is not expected:
-            self._problem(f"{what} must be {article(expected.value)}, not {article(found.value)}", node)
+            self._problem(f"{what} must be {article(expected.value)}, "
+                          f"not {article(found.value)}", node)
 
     def _type(self, node: Node, variables: Mapping[str, Type],
               nonempty: frozenset[str]) -> Type | None:
@@ -610,7 +612,8 @@ class Checker:
             return Type.BOOL
         if node.op in ("==", "!="):
             if left is not right:
-                self._problem(f"cannot compare {article(left.value)} with {article(right.value)}", node)
+                self._problem(f"cannot compare {article(left.value)} "
+                              f"with {article(right.value)}", node)
             elif left in (Type.RUN, Type.GROUP, Type.STOCK):
                 self._problem(f"{article(left.value)} cannot be compared; compare its attributes",
                               node)

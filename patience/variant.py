@@ -204,7 +204,7 @@ class Variant:
     # -- starting games --
 
     def deal(self, number: int) -> Game:
-        """The game of numbered deal ``number`` (RULES.md: SplitMix64 + Fisher–Yates)."""
+        """The game of numbered deal ``number`` (docs/rules.md: SplitMix64 + Fisher–Yates)."""
         from patience.game import Game
 
         cards = numbered_deck(number, self.decks, self.ranks,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+import distributed
 import pytest
 from click.testing import CliRunner
 
@@ -12,8 +13,6 @@ import patience
 from patience.cli.main import main
 from patience.studies.database import ResultsDatabase, StudyError
 from patience.studies.runner import Study, Workers, run_study, solve_chunk
-
-distributed = pytest.importorskip("distributed")
 
 STANDIN = "test_studies_standins:standin_solve"
 
