@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from patience.cards import FACE_DOWN, card_code, check_deck, parse_card
 from patience.errors import DealError, MoveError, PositionError
-from patience.moves import DEAL, Move, MoveTuple, Undo, move_cards
+from patience.moves import DEAL, Move, MoveTuple, Undo, deal_from_stock, move_cards
 from patience.settings import Show, Target
 
 if TYPE_CHECKING:
@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 
 
 _MOVE = re.compile(r"^\s*([a-z]+)(\d*):(\d+)-([a-z]+)(\d*)\s*$")
+
+
+__all__ = ["DEAL", "Game", "LegalMoves", "Move", "deal_from_stock"]
 
 
 class Game:
@@ -478,7 +481,7 @@ class LegalMoves:
         if not isinstance(move, tuple) or len(move) != 3 or not all(
                 isinstance(x, int) for x in move):
             return False
-        return self.game.is_legal(move)  # type: ignore[arg-type]
+        return self.game.is_legal(move)
 
     def __repr__(self) -> str:
         moves = ", ".join(self.game.notation(move) for move in self)

@@ -56,6 +56,7 @@ from patience.language import (
     Name,
     Node,
     Pairs,
+    Predicate,
     Quantifier,
     guarded_piles,
     walk,
@@ -575,7 +576,8 @@ class GroupSpec:
     fill_from: range | None = None
 
 
-def build(groups: Sequence[GroupSpec], predicates: dict, parameters: dict,
+def build(groups: Sequence[GroupSpec], predicates: dict[str, Predicate],
+          parameters: dict[str, int | bool],
           cards: Sequence[int], deal_when: Node, win: Node, label: str,
           tabulate: bool = True, redeal: Redeal | None = None) -> Generated:
     """Compile a variant's rules into its generated functions."""
@@ -584,7 +586,7 @@ def build(groups: Sequence[GroupSpec], predicates: dict, parameters: dict,
     compiler = Compiler(parameters, predicates, layout, tables, cards, tabulate=tabulate,
                         face_down=any(group.face_down for group in groups))
 
-    def keep(predicate) -> bool:
+    def keep(predicate: Predicate) -> bool:
         return tabulate and compiler._is_tabulable(predicate) and \
             1 <= len(predicate.signature.parameters) <= 2
 

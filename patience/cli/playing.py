@@ -6,12 +6,16 @@ import datetime
 import random
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from patience.cli.common import fail, load_game, load_variant, start_options
 from patience.cli.main import main
-from patience.errors import PatienceError
+from patience.errors import PatienceError, SaveError
+
+if TYPE_CHECKING:
+    from patience.variant import Variant
 
 
 @main.command()
@@ -51,14 +55,14 @@ def play(variant: str | None, seed: int | None, deal_text: str | None, position:
     if resume:
         try:
             data = saves.read_save(save_file)
-        except saves.SaveError as error:
+        except SaveError as error:
             fail(str(error))
         if data is None:
             fail("there is no saved game to resume (looked in "
                  f"{str(save_file or saves.save_path())!r})")
         try:
             session = Session.from_save(data, path=save_file)
-        except saves.SaveError as error:
+        except SaveError as error:
             fail(str(error))
         if variant is not None and load_variant(variant).id != session.variant.id:
             fail(f"the saved game is {session.variant.id!r}, not {variant!r}: run "
@@ -103,7 +107,7 @@ def _warn_about_replacing_a_save(save_file: Path | None) -> None:
 
     try:
         data = saves.read_save(save_file)
-    except saves.SaveError as error:
+    except SaveError as error:
         click.echo(f"note: {error}; this game will be saved to a new file instead (its name "
                    "is shown when you quit)", err=True)
         return
@@ -114,7 +118,7 @@ def _warn_about_replacing_a_save(save_file: Path | None) -> None:
                    err=True)
 
 
-def _proved_deal(variant, daily: bool) -> int:
+def _proved_deal(variant: Variant, daily: bool) -> int:
     """A deal number the solver proved winnable: today's (--daily) or a random one."""
     from patience.play.deals import daily_deal, daily_start, first_winnable
 

@@ -35,7 +35,8 @@ def budget_options(function: Callable[..., Any]) -> Callable[..., Any]:
               help='One JSON object: {"variant", "deal", "verdict", "moves", "positions", '
                    '"seconds", "information"}.')
 @handles_errors
-def solve_command(variant: str, seed, deal_text, position, moves_text, max_positions: int,
+def solve_command(variant: str, seed: int | None, deal_text: str | None,
+         position: str | None, moves_text: str, max_positions: int,
                   time_limit: float | None, prove: bool, as_json: bool) -> None:
     """Solve START: won (with a winning line), unwinnable (proved), or unknown (budget).
 
@@ -66,7 +67,8 @@ def solve_command(variant: str, seed, deal_text, position, moves_text, max_posit
 @start_options
 @budget_options
 @handles_errors
-def hint_command(variant: str, seed, deal_text, position, moves_text, max_positions: int,
+def hint_command(variant: str, seed: int | None, deal_text: str | None,
+         position: str | None, moves_text: str, max_positions: int,
                  time_limit: float | None) -> None:
     """The next move of a winning line from START (after --moves), or why there is none."""
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)

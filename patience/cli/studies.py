@@ -21,14 +21,13 @@ import click
 
 from patience.cli.common import fail, handles_errors, load_variant
 from patience.cli.main import main
+from patience.errors import StudyError, StudyStopped
+from patience.solver import DEFAULT_MAX_POSITIONS
 from patience.studies.database import (
     ResultsDatabase,
-    StudyError,
-    StudyStopped,
     default_database_path,
 )
 from patience.studies.runner import (
-    DEFAULT_MAX_POSITIONS,
     DEFAULT_SOLVER,
     ChunkDone,
     Study,

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from patience.errors import MoveError, PatienceError, SolverMissing
+from patience.errors import MoveError, PatienceError, SaveError, SolverMissing
 from patience.game import DEAL, Game, Move
 from patience.play import destinations, saves
 from patience.settings import Target
@@ -277,7 +277,7 @@ class Session:
             return ""
         try:
             record = saves.record_result(self.variant.id, won)
-        except saves.SaveError as error:
+        except SaveError as error:
             # the game stays unrecorded (and its save kept): the result can still be counted
             return f"(statistics not recorded: {error})"
         self.recorded = True
@@ -286,7 +286,7 @@ class Session:
     def stats(self) -> Reply:
         try:
             record = saves.read_stats().get(self.variant.id, saves.empty_record())
-        except saves.SaveError as error:
+        except SaveError as error:
             return Reply(str(error), error=True)
         return Reply(f"{self.variant.name}: {saves.describe_record(record)}")
 
@@ -398,7 +398,7 @@ class Session:
         try:
             existing = saves.read_save(path)
             problem = None
-        except saves.SaveError as error:
+        except SaveError as error:
             existing, problem = None, str(error)
         if self.recorded and self.is_over():
             if existing is not None:
@@ -409,7 +409,7 @@ class Session:
         if problem is None:
             try:
                 written = saves.write_save(self.to_save(), path)
-            except saves.SaveError as error:
+            except SaveError as error:
                 problem = str(error)
             else:
                 if self.fallback_file is not None:  # the usual file works again
@@ -418,7 +418,7 @@ class Session:
                 return f"saved to {written}; resume with {resume_command(written)}"
         try:
             written = saves.write_fallback_save(self.to_save(), self.fallback_file)
-        except saves.SaveError as error:
+        except SaveError as error:
             return f"the game was NOT saved: {problem}; {error}"
         self.fallback_file = written
         return (f"{problem}\nthe game was saved to {written} instead; resume with "
@@ -450,7 +450,7 @@ class Session:
                 variant = candidate
                 break
         if variant is None:
-            raise saves.SaveError(
+            raise SaveError(
                 f"the saved game {where!r} is of variant {variant_id!r} with rules hash "
                 f"{rules_hash!r}, which is not available here (the variant file was changed "
                 "or removed); the save was left untouched")
@@ -466,7 +466,7 @@ class Session:
                 probe.push(move)
                 replayed.append(move)
         except PatienceError as error:
-            raise saves.SaveError(f"the saved game {where!r} cannot be replayed: {error}; "
+            raise SaveError(f"the saved game {where!r} cannot be replayed: {error}; "
                                   "it was left untouched") from None
         return cls(game, redo=replayed[::-1], recorded=data["recorded"],
                    record_stats=record_stats, label=data["label"], save_file=path)

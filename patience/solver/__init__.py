@@ -27,6 +27,7 @@ import attrs
 
 from patience.cards import MASK64
 from patience.errors import NoWinnableDealError, SolverError
+from patience.moves import MoveTuple
 from patience.solver.rules import SolverRules, solver_rules
 from patience.solver.search import BUDGET, EXHAUSTED, TIMEOUT, WON, Search, make_ordering
 
@@ -130,7 +131,7 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     return _result("unknown", game, [], spent, started)
 
 
-def shorten(game: Game, line: list) -> list:
+def shorten(game: Game, line: list[MoveTuple]) -> list[MoveTuple]:
     """A winning line with its detours cut: from each position of the line, play the legal
     move that reaches the latest later position of the line, when one does.
 
@@ -165,7 +166,7 @@ def shorten(game: Game, line: list) -> list:
         line = shorter
 
 
-def _result(verdict: Verdict, game: Game, line: list, positions: int, started: float
+def _result(verdict: Verdict, game: Game, line: list[MoveTuple], positions: int, started: float
             ) -> SolveResult:
     probe = game.copy()
     words = []

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from patience.moves import MoveTuple, Undo
 from patience.solver.rules import SolverRules
@@ -149,7 +150,7 @@ class Search:
             lost.add(root)
             return EXHAUSTED
         # a frame: [children, next index, key, low link, the move that would undo the last]
-        frames: list[list] = [[order(moves, piles) if order else moves, 0, root, 0, None]]
+        frames: list[list[Any]] = [[order(moves, piles) if order else moves, 0, root, 0, None]]
         on_path = {root: 0}
         line: list[MoveTuple] = []
         undos: list[Undo] = []
@@ -223,6 +224,6 @@ class Search:
         self.expanded = expanded
         return EXHAUSTED
 
-    def _unwind(self, line: list[MoveTuple], undos: list) -> None:
+    def _unwind(self, line: list[MoveTuple], undos: list[Undo]) -> None:
         while line:
             self._pop(line.pop(), undos.pop())

@@ -5,13 +5,12 @@
 (``patience.studies.report``). See ``docs/studies.md``.
 """
 
+from patience.errors import StudyError, StudyStopped
 from patience.studies.database import (
     DealRanges,
     DealResult,
     ResultsDatabase,
     RunKey,
-    StudyError,
-    StudyStopped,
     default_database_path,
 )
 from patience.studies.runner import DEFAULT_SOLVER, Study, Workers, parse_deals, run_study

@@ -356,7 +356,7 @@ class ResultsDatabase:
 
     def counts(self, key: RunKey, deals: Iterable[int] | DealRanges) -> dict[str, int]:
         """How many of ``deals`` are stored under ``key`` with each verdict."""
-        counts = dict.fromkeys(VERDICTS, 0)
+        counts: dict[str, int] = dict.fromkeys(VERDICTS, 0)
         for first, last in DealRanges.of(deals).spans:
             for low, high in _stored_spans(first, last):
                 for verdict, number in self._rows(

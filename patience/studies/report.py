@@ -19,7 +19,8 @@ from typing import Any
 
 import attrs
 
-from patience.studies.database import DealRanges, ResultsDatabase, RunKey, StudyError
+from patience.errors import StudyError
+from patience.studies.database import DealRanges, ResultsDatabase, RunKey
 
 Z_95 = 1.959963984540054  # the standard normal quantile for a two-sided 95% interval
 

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from patience.errors import PatienceError
+from patience.errors import PatienceError, StudyError, StudyStopped
 from patience.solver import DEFAULT_MAX_POSITIONS, VERDICTS
 from patience.studies.database import (
     MAX_DEAL,
@@ -44,8 +44,6 @@ from patience.studies.database import (
     DealResult,
     ResultsDatabase,
     RunKey,
-    StudyError,
-    StudyStopped,
 )
 
 if TYPE_CHECKING:
@@ -253,20 +251,22 @@ class Workers:
             except ModuleNotFoundError:
                 raise StudyError("--scheduler needs Dask: pip install 'patience[dask]'") from None
             try:
-                client = Client(scheduler)  # waits distributed.comm.timeouts.connect
+                client = Client(scheduler)  # type: ignore[no-untyped-call]  # waits distributed.comm.timeouts.connect
             except ValueError as error:  # "missing port number in address 'not a url'"
                 raise StudyError(f"--scheduler {scheduler!r} is not a scheduler address "
                                  f"such as tcp://HOST:8786 ({error})") from None
             except (OSError, TimeoutError) as error:
                 raise StudyError(f"cannot reach the Dask scheduler at {scheduler!r}: "
                                  f"{error}") from None
-            self.executor: Executor = client.get_executor(pure=False)
-            self.slots = workers or max(1, sum(client.nthreads().values()))
+            self.executor: Executor = client.get_executor(  # type: ignore[no-untyped-call]
+                pure=False)
+            threads = client.nthreads()  # type: ignore[no-untyped-call]
+            self.slots = workers or max(1, sum(threads.values()))
             self.description = f"Dask cluster {scheduler} ({self.slots} threads)"
 
             def close() -> None:
                 self.executor.shutdown(wait=False)
-                client.close()
+                client.close()  # type: ignore[no-untyped-call]
             self._close = close
         else:
             import multiprocessing
