@@ -15,6 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 import patience
+import patience.cards
+import patience.solver
 from patience.cli.main import main
 from patience.solver import (
     SolveResult,
@@ -28,6 +30,7 @@ from patience.solver import (
 from patience.solver.rules import requires_empty_pile, solver_rules
 
 MINI = Path(__file__).parent / "variants"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def mini(name: str) -> patience.Variant:
@@ -234,7 +237,25 @@ def test_cli_solve_text_and_hint():
     assert code == 0 and output.startswith("won")
     code, output = run("hint", "tabbycat-autoremove", "--seed", "1")
     first = solve(patience.find_variant("tabbycat-autoremove").deal(1)).moves[0]
-    assert code == 0 and output == f"{first}\n"
+    assert code == 0 and output == (f"{first}  (from the full deal: the solver sees the "
+                                    "stock's order and any face-down cards)\n")
+
+
+def test_a_hint_from_the_view_never_reads_the_hidden_cards():
+    variant = patience.find_variant(str(ROOT / "docs" / "examples" / "little-klondike.yaml"))
+    game = variant.deal(1)
+    hidden = patience.solver.hint_from_view(game, samples=6, max_positions=5_000)
+    assert hidden.won >= 1 and hidden.move is not None
+    # the same visible position with other hidden cards gives the same hint
+    other = game.copy()
+    down = [(i, j) for i, pile in enumerate(other.piles) for j, card in enumerate(pile)
+            if card & patience.cards.FACE_DOWN]
+    cards = [other.piles[i][j] for i, j in down] + other.stock
+    cards = cards[1:] + cards[:1]
+    for (i, j), card in zip(down, cards):
+        other.piles[i][j] = card | patience.cards.FACE_DOWN
+    other.stock[:] = [c & ~patience.cards.FACE_DOWN for c in cards[len(down):]]
+    assert patience.solver.hint_from_view(other, samples=6, max_positions=5_000) == hidden
     code, output = run("solve", "tabbycat", "--seed", "16", "--max-positions", "5")
     assert code == 0 and output.startswith("unknown")
 
