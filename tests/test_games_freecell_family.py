@@ -1,6 +1,7 @@
 """The FreeCell family and its open-layout kin, each against its cited rules.
 
-freecell, bakers-game, eight-off and seahaven-towers (variants/<id>.yaml). The rules are PySolFC's
+freecell, bakers-game, eight-off, seahaven-towers, bakers-dozen, streets-and-alleys,
+king-albert and fan (variants/<id>.yaml). The rules are PySolFC's
 (rule pages and code, as cited in each file's ``sources:``), with the readings each file's
 comments name. Every expected move set below was worked out by hand from those rules, pile
 by pile; none was pasted from the generator.
@@ -331,3 +332,188 @@ def test_seahaven_towers_deal_fills_the_middle_cells():
     expected = dealt("seahaven-towers", 1, {"c": [5] * 10, "a": [0, 1, 1, 0]})
     assert piles_of(game, "c") == expected["c"] and piles_of(game, "a") == expected["a"]
     assert [len(pile) for pile in piles_of(game, "a")] == [0, 1, 1, 0]
+
+
+# ===========================================================================================
+# Baker's Dozen (PySolFC bakersdozen.html, BakersDozen): thirteen columns of four, Kings put
+# at the bottom of their columns, built down regardless of suit one card at a time, empty
+# columns never filled; foundations up in suit, a card may come back onto a column.
+# ===========================================================================================
+
+BAKERS_DOZEN_MIDGAME = {
+    "columns": ["KS 9S QH", "", "KH TD JC", "QD 5S JD", "8D TC", "9D 4S", "TH 8S", "KC", "8H 6D",
+             "QC JH 9H", "KD", "6S 7S QS", "TS JS 7D"],
+    "foundations": ["AC-9C", "AD-5D", "AH-7H", "AS-3S"]}
+
+
+def test_bakers_dozen_builds_down_regardless_of_suit_one_card_at_a_time():
+    game = position("bakers-dozen", **BAKERS_DOZEN_MIDGAME)
+    assert moves(game) == expect(
+        "c5:1-f c6:1-f c9:1-f",                  # TC on 9C, 4S on 3S, 6D on 5D
+        "c1:1-c8 c1:1-c11 c12:1-c8 c12:1-c11",   # QH, QS on KC or KD
+        "c3:1-c1 c3:1-c12 c4:1-c1 c4:1-c12",     # JC, JD on QH or QS
+        "c5:1-c3 c5:1-c4",                       # TC on JC or JD
+        "c10:1-c5 c7:1-c10 c13:1-c7 c9:1-c13",   # 9H on TC, 8S on 9H, 7D on 8S, 6D on 7D
+        "f1:1-c5 f2:1-c9 f3:1-c7 f4:1-c6")       # 9C on TC, 5D on 6D, 7H on 8S, 3S on 4S
+        # nothing goes into the empty c2, and a King goes nowhere
+
+
+BAKERS_DOZEN_ENDGAME = {
+    "columns": ["KH", "QC", "", "KS QS", "KC", "", "", "", "", "", "", "", ""],
+    "foundations": ["AC-JC", "AD-KD", "AH-QH", "AS-JS"]}
+
+
+def test_bakers_dozen_gaps_stay_empty():
+    game = position("bakers-dozen", **BAKERS_DOZEN_ENDGAME)
+    assert moves(game) == expect(
+        "c1:1-f c2:1-f c4:1-f",                  # KH, QC, QS to their foundations
+        "c2:1-c1 c2:1-c5 c4:1-c1 c4:1-c5",       # QC, QS on KH or KC
+        "f1:1-c2 f1:1-c4 f4:1-c2 f4:1-c4",       # JC, JS back on QC or QS
+        "f3:1-c1 f3:1-c5")                       # QH back on KH or KC (KD has nowhere)
+
+
+def test_bakers_dozen_deal_puts_the_kings_at_the_bottom():
+    for number in (1, 2, 3):
+        game = patience.find_variant("bakers-dozen").deal(number)
+        raw = dealt("bakers-dozen", number, {"c": [4] * 13})["c"]
+        arranged = [[c for c in pile if c[0] == "K"] + [c for c in pile if c[0] != "K"]
+                    for pile in raw]
+        assert piles_of(game, "c") == arranged
+    # deal 1 deals c9 9S KC AH TC and c10 JC KH KS 3H: the Kings go under, in dealt order
+    game = patience.find_variant("bakers-dozen").deal(1)
+    assert dealt("bakers-dozen", 1, {"c": [4] * 13})["c"][8:10] == [
+        ["9S", "KC", "AH", "TC"], ["JC", "KH", "KS", "3H"]]
+    assert piles_of(game, "c")[8:10] == [["KC", "9S", "AH", "TC"], ["KH", "KS", "JC", "3H"]]
+
+
+# ===========================================================================================
+# Streets and Alleys (PySolFC streetsandalleys.html + beleagueredcastle.html,
+# StreetsAndAlleys): eight columns dealt 7, 7, 7, 7, 6, 6, 6, 6, built down regardless of
+# suit, one card at a time; any card fills a gap; foundations up in suit, never taken back.
+# ===========================================================================================
+
+STREETS_ACES = {
+    "columns": ["AC", "AH", "4D", "2S", "3H", "", "KS", "AS"],
+    "foundations": ["AD-3D"], "rest_under": 7}
+
+
+def test_streets_and_alleys_aces_go_to_empty_foundations():
+    game = position("streets-and-alleys", **STREETS_ACES)
+    assert moves(game) == expect(
+        "c1:1-f c2:1-f c3:1-f c8:1-f",           # AC, AH, AS to empty foundations; 4D on 3D
+        "c1:1-c4 c2:1-c4 c8:1-c4",               # AC, AH, AS on 2S (any suit)
+        "c4:1-c5 c5:1-c3",                       # 2S on 3H, 3H on 4D
+        "c1:1-c6 c2:1-c6 c3:1-c6 c4:1-c6 c5:1-c6 c7:1-c6 c8:1-c6")   # any card into c6
+
+
+CASTLE_ENDGAME = {
+    "columns": ["KH QS JD", "", "", "KC QH", "KD", "KS QC", "TS", "QD JS"],
+    "foundations": ["AC-JC", "AD-TD", "AH-JH", "AS-9S"]}
+# One card at a time: QS JD (and the others) never move as a pair, not even into a gap.
+CASTLE_ENDGAME_MOVES = expect(
+    "c1:1-f c4:1-f c6:1-f c7:1-f",               # JD, QH, QC, TS to their foundations
+    "c1:1-c4 c1:1-c6 c8:1-c4 c8:1-c6",           # JD, JS on QH or QC
+    "c4:1-c5 c6:1-c5",                           # QH, QC on KD
+    "c7:1-c1 c7:1-c8",                           # TS on JD or JS
+    *(f"{source}:1-{gap}" for gap in ("c2", "c3") for source in ("c1", "c4", "c5", "c6", "c7",
+                                                                 "c8")))
+
+
+def test_streets_and_alleys_moves_one_card_at_a_time():
+    assert moves(position("streets-and-alleys", **CASTLE_ENDGAME)) == CASTLE_ENDGAME_MOVES
+
+
+def test_streets_and_alleys_deal_deals_every_card():
+    game = patience.find_variant("streets-and-alleys").deal(1)
+    assert piles_of(game, "c") == dealt("streets-and-alleys", 1,
+                                        {"c": [7, 7, 7, 7, 6, 6, 6, 6]})["c"]
+    assert piles_of(game, "f") == [[]] * 4
+
+
+# ===========================================================================================
+# King Albert (PySolFC kingalbert.html, KingAlbert): nine columns of 1..9 cards built down
+# in alternate colours one card at a time, any card into a gap; seven reserve cards that may
+# be played but never refilled; foundations up in suit, a card may come back onto a column.
+# ===========================================================================================
+
+KING_ALBERT_MIDGAME = {
+    "columns": ["6C", "", "TH", "8S", "7H", "KS", "5C", "JD", "6H"],
+    "cells": ["5D", "", "KC", "9S", "", "AH", "QD"],
+    "foundations": ["AC-4C", "AD-4D", "AS-7S", ""], "rest_under": 6}
+
+
+def test_king_albert_reserve_plays_out_and_foundations_come_back():
+    game = position("king-albert", **KING_ALBERT_MIDGAME)
+    into_gap = [f"{source}:1-c2" for source in (
+        "c1", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "a1", "a3", "a4", "a6", "a7",
+        "f1", "f2", "f3")]
+    assert moves(game) == expect(
+        "c4:1-f c7:1-f a1:1-f a6:1-f",           # 8S on 7S, 5C on 4C, 5D on 4D, AH to f4
+        "c1:1-c5 c5:1-c4 c7:1-c9",               # 6C on 7H, 7H on 8S, 5C on 6H
+        "a1:1-c1 a4:1-c3 a7:1-c6",               # 5D on 6C, 9S on TH, QD on KS
+        "f2:1-c7",                               # 4D back on 5C
+        *into_gap)                               # any card into c2; nothing into the reserve
+
+
+KING_ALBERT_ENDGAME = {
+    "columns": ["KH QS JD", "KS QD", "KC", "KD QC", "JS", "TD", "QH JC", "JH TS", ""],
+    "cells": ["9S"],
+    "foundations": ["AC-TC", "AD-9D", "AH-TH", "AS-8S"]}
+
+
+def test_king_albert_moves_one_card_at_a_time():
+    game = position("king-albert", **KING_ALBERT_ENDGAME)
+    into_gap = [f"{source}:1-c9" for source in (
+        "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "a1", "f1", "f2", "f3", "f4")]
+    assert moves(game) == expect(
+        "c6:1-f c7:1-f a1:1-f",                  # TD, JC, 9S to their foundations
+        "c1:1-c4 c2:1-c3 c5:1-c2 c6:1-c5 c6:1-c7 c7:1-c2 c8:1-c1",
+        "a1:1-c6",                               # 9S on TD
+        "f1:1-c1 f2:1-c8 f3:1-c5 f3:1-c7",       # TC on JD, 9D on TS, TH on JS or JC
+        *into_gap)                               # one card: QS JD never moves as a pair
+
+
+def test_king_albert_deal_is_a_triangle_and_seven_reserve_cards():
+    game = patience.find_variant("king-albert").deal(1)
+    expected = dealt("king-albert", 1, {"c": list(range(1, 10)), "a": [1] * 7})
+    assert piles_of(game, "c") == expected["c"] and piles_of(game, "a") == expected["a"]
+    assert [len(pile) for pile in piles_of(game, "c")] == list(range(1, 10))
+
+
+# ===========================================================================================
+# Fan (PySolFC fan.html, Fan): eighteen fans, seventeen of three and one of one, built down
+# in suit one card at a time; only a King fills an empty fan; foundations up in suit, a card
+# may come back onto a fan.
+# ===========================================================================================
+
+FAN_MIDGAME = {
+    "columns": ["6C", "7C", "", "KH", "9D", "TD", "AS", "2S", "QH", "2H", "JS", "KS", "4S", "7S",
+             "8H", "JC", "5H", "QC"],
+    "foundations": ["AC-5C", "AD-8D", "AH", ""], "rest_under": 12}
+
+
+def test_fan_builds_in_suit_kings_into_gaps():
+    game = position("fan", **FAN_MIDGAME)
+    assert moves(game) == expect(
+        "c1:1-f c5:1-f c7:1-f c10:1-f",          # 6C, 9D, AS (to f4), 2H to the foundations
+        "c1:1-c2 c5:1-c6 c7:1-c8 c9:1-c4 c16:1-c18",   # 6C on 7C, 9D on TD, AS on 2S, ...
+        "c4:1-c3 c12:1-c3",                      # KH, KS into the empty fan
+        "f1:1-c1 f2:1-c5 f3:1-c10")              # 5C, 8D, AH back onto their suits
+
+
+FAN_ENDGAME = {
+    "columns": ["KD QD", "KC JH", "KS KH QH"] + [""] * 15,
+    "foundations": ["AC-QC", "AD-JD", "AH-TH", "AS-QS"]}
+
+
+def test_fan_empty_fans_take_only_kings():
+    game = position("fan", **FAN_ENDGAME)
+    # fifteen empty fans, but no King on top; QD KD or QH never move as a pair
+    assert moves(game) == expect("c1:1-f c2:1-f c2:1-c3 f2:1-c1 f3:1-c2")
+
+
+def test_fan_deal_is_seventeen_threes_and_a_one():
+    game = patience.find_variant("fan").deal(1)
+    sizes = [3] * 17 + [1]
+    assert piles_of(game, "c") == dealt("fan", 1, {"c": sizes})["c"]
+    assert [len(pile) for pile in piles_of(game, "c")] == sizes
