@@ -46,7 +46,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from patience.cards import MASK64
 from patience.errors import MoveError, PatienceError
-from patience.game import Move
 from patience.play import saves
 from patience.variant import Variant, find_variant, shipped_variants
 from patience.web.dealfinder import DealFinder

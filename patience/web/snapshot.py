@@ -11,7 +11,7 @@ whether the game is won or stuck.
 ...                   record_stats=False)
 >>> data = snapshot(session)
 >>> [pile["cards"] for pile in data["piles"][:3]]
-[['3C'], [None, '4S'], [None, None, '2S']]
+[['2C'], [None, '5S'], [None, None, '2S']]
 >>> data["stock"]["count"], "cards" in data["stock"]
 (10, False)
 """
