@@ -35,12 +35,14 @@ def make_app(data: Path, names=(LITTLE_KLONDIKE,), runner=in_process, wait: floa
 class LiveServer:
     """uvicorn serving ``app`` on a free loopback port, in a thread."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, port: int = 0) -> None:
         import uvicorn
 
         self.app = app
-        self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.socket.bind(("127.0.0.1", 0))
+        # IPPROTO_TCP, not 0: asyncio turns Nagle off only on sockets that say TCP
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.socket.bind(("127.0.0.1", port))
         self.socket.listen(64)
         self.port = self.socket.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"

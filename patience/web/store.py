@@ -24,8 +24,12 @@ two tabs on one game never interleave moves they did not see.
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import re
 import secrets
+import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -123,7 +127,7 @@ class GameStore:
     def write(self, game: WebGame) -> None:
         data = {"format": GAME_FORMAT, "version": saves.VERSION, "id": game.id,
                 "key": game.key, "revision": game.revision, **game.session.to_save()}
-        saves.write_atomically(self.path(game.id), data)
+        write_replacing(self.path(game.id), data)
 
     def read(self, game_id: str) -> WebGame:
         """The game saved under ``game_id``; GameNotFound, or WebError (410) for a file that
@@ -187,6 +191,24 @@ class GameStore:
         self._games.move_to_end(game.id)
         while len(self._games) > self.in_memory:
             self._games.popitem(last=False)
+
+
+def write_replacing(path: Path, data: dict[str, Any]) -> None:
+    """Write JSON through a temporary file and ``os.replace``: a reader sees the old file
+    or the new one, never half of one. Unlike ``saves.write_atomically`` it does not wait
+    for the disk (``fsync`` took 5–40 ms here, most of a move's time): a power cut may lose
+    the last moves, a crash of the server loses nothing."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
+                                         dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            json.dump(data, file, separators=(",", ":"))
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def check_revision(game: WebGame, revision: object) -> None:

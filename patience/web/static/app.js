@@ -26,6 +26,7 @@
     order: [],         // the piles in table order, for the arrow keys
     queue: Promise.resolve(),
     timings: [],       // [request ms, render ms] of each action, for tests
+    firstDrawn: 0,     // when the first table was drawn (ms since the page started)
   };
   window.patience = state;
 
@@ -325,10 +326,11 @@
     top.className = "row top";
     const main = document.createElement("div");
     main.className = "row main";
-    state.order = [];
+    const topOrder = [];
+    const mainOrder = [];
     if (snap.stock.exists) {
       top.append(drawStock(snap.stock, size.top));
-      state.order.push("stock");
+      topOrder.push("stock");
     }
     let spaced = false;
     for (const group of snap.groups) {
@@ -344,13 +346,15 @@
           }
           box = group.waste ? drawWaste(pile, index, size.top) : drawStack(pile, index, size.top);
           top.append(box);
+          topOrder.push(index);
         } else {
           box = drawFan(pile, index, size.main, size.room);
           main.append(box);
+          mainOrder.push(index);
         }
-        state.order.push(index);
       }
     }
+    state.order = topOrder.concat(mainOrder); // as the piles are drawn (and as Tab goes)
     const table = document.createElement("div");
     table.className = "table";
     table.style.width = `${size.width}px`;
@@ -361,6 +365,7 @@
     board.replaceChildren(...rows);
     rovingTabStops();
     decorate();
+    if (!state.firstDrawn) state.firstDrawn = performance.now();
     if (focused !== null && focused !== undefined) focusPile(focused, state.focusDepth[focused] || 0);
   }
 
