@@ -3,6 +3,8 @@ them, no face-down or stock card, and words for piles and moves."""
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import json
 import random
 import re
@@ -83,7 +85,7 @@ def test_pile_labels_and_move_words():
     assert describe_move(variant, game.piles, Move(1, 1, 3)) == \
         "five of spades from column 2 to column 4"
     assert describe_move(variant, game.piles, Move(0, 2, 4)) == \
-        "seven of diamonds and the 1 card on it from column 1 to tail"
+        "seven of diamonds with the card on it from column 1 to tail"
     assert describe_move(variant, game.piles, Move(-1, 0, -1)) == "the deal"
 
 
@@ -96,3 +98,10 @@ def test_the_waste_sits_in_the_top_row_and_the_columns_below():
     rows = {group["name"]: group["row"] for group in
             snapshot(Session(find_variant("tabbycat").deal(1), record_stats=False))["groups"]}
     assert rows == {"columns": "main", "tail": "main", "foundations": "top"}
+
+
+@pytest.mark.parametrize("name", ["patience.web.snapshot", "patience.web.store"])
+def test_docstring_examples(name, tmp_path, monkeypatch):
+    monkeypatch.setenv("PATIENCE_DATA_DIR", str(tmp_path))
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0

@@ -176,8 +176,8 @@ def describe_move(variant: Variant, piles: Sequence[Sequence[int]], move: Move) 
         return "the deal"
     cards = piles[source][-count:]
     bottom = card_name(cards[0]) if cards else "no card"
-    what = bottom if count == 1 else \
-        f"{bottom} and the {count - 1} card{'s' if count > 2 else ''} on it"
+    what = bottom if count == 1 else f"{bottom} with the card on it" if count == 2 else \
+        f"{bottom} with the {count - 1} cards on it"
     return f"{what} from {pile_label(variant, source)} to {pile_label(variant, target)}"
 
 

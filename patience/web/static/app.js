@@ -168,7 +168,9 @@
     let topSlots = snap.stock.exists ? 1 : 0;
     let topPiles = topSlots;
     let mainPiles = 0;
+    let mainGroups = 0;
     for (const group of snap.groups) {
+      if (group.row === "main") mainGroups += 1;
       for (const _ of group.piles) {
         if (group.row === "top") {
           topSlots += group.waste ? 1 + 2 * WASTE_SHIFT : 1;
@@ -178,7 +180,9 @@
         }
       }
     }
-    let main = mainPiles ? Math.min(MAX_WIDTH, (width - gap * (mainPiles - 1)) / mainPiles) : 0;
+    // a wider gap between groups (the columns, the tail): one more gap each
+    const mainGaps = gap * (Math.max(0, mainPiles - 1) + Math.max(0, mainGroups - 1));
+    let main = mainPiles ? Math.min(MAX_WIDTH, (width - mainGaps) / mainPiles) : 0;
     let top = topPiles ? Math.min(MAX_WIDTH, (width - gap * topPiles) / topSlots,
       (height * 0.26) / RATIO) : 0;
     if (main) top = Math.min(top, main);
@@ -203,7 +207,7 @@
     top = Math.floor(top);
     main = Math.floor(main);
     const topWidth = topSlots * top + gap * topPiles;
-    const mainWidth = mainPiles * main + gap * Math.max(0, mainPiles - 1);
+    const mainWidth = mainPiles * main + mainGaps;
     return { gap, top, main, room: Math.floor(room), width: Math.ceil(Math.max(topWidth, mainWidth)) };
   }
 
@@ -349,6 +353,7 @@
           topOrder.push(index);
         } else {
           box = drawFan(pile, index, size.main, size.room);
+          if (main.childElementCount && index === group.piles[0]) box.style.marginLeft = `${size.gap}px`;
           main.append(box);
           mainOrder.push(index);
         }
