@@ -6,6 +6,7 @@ import datetime
 import json
 import re
 import threading
+import time
 
 import pytest
 
@@ -345,6 +346,23 @@ def test_winnable_deals_are_proven_and_the_next_is_ready(client):
     assert second.status_code == 201 and second.json()["snapshot"]["label"] != label
 
 
+def test_the_worker_process_finds_the_daily_deal_and_stops_when_closed(tmp_path):
+    from patience.errors import PatienceError
+    from patience.play.deals import daily_deal
+    from patience.web.dealfinder import DealFinder, ProcessRunner
+
+    variant = find_variant("tabbycat-autoremove")
+    today = datetime.date.today()
+    finder = DealFinder(tmp_path, wait=60)
+    assert finder.daily(variant, today).number == daily_deal(variant, today)
+    runner = ProcessRunner()
+    threading.Timer(1.0, runner.close).start()
+    started = time.monotonic()
+    with pytest.raises(PatienceError, match="stopped"):
+        runner("daily", str(find_variant("mainecoon").path), today.isoformat())  # minutes
+    assert time.monotonic() - started < 30
+
+
 # -- saved games --
 
 def test_a_game_survives_a_server_restart(client, data):
@@ -443,6 +461,20 @@ def test_other_hosts_and_origins_are_refused(client):
     response = client.post("/api/games", json={"variant": "tabbycat", "deal": "random"},
                            headers={"origin": "http://testserver"})
     assert response.status_code == 201
+
+
+def test_a_server_on_every_address_answers_to_any_host(data):
+    from patience.web.app import create_app
+
+    with TestClient(create_app(allowed_hosts=["*"])) as client:
+        assert client.get("/api/variants", headers={"host": "192.0.2.7:8000"}).status_code == 200
+        response = client.post("/api/games", json={"variant": "manx", "deal": "random"},
+                               headers={"host": "192.0.2.7:8000",
+                                        "origin": "http://192.0.2.7:8000"})
+        assert response.status_code == 201
+        response = client.post("/api/games", json={"variant": "manx", "deal": "random"},
+                               headers={"host": "192.0.2.7:8000", "origin": "http://evil.example"})
+        assert response.status_code == 403
 
 
 # -- the fuzz: whatever is sent, a 2xx or 4xx with JSON --

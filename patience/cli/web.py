@@ -33,7 +33,8 @@ def serve(variants: tuple[str, ...], host: str, port: int, open_browser: bool) -
         fail(f"the web server needs Starlette and uvicorn ({error}); install them with "
              "pip install 'patience[web]'")
     try:
-        app = create_app(variants, allowed_hosts=[host])
+        everywhere = host in ("0.0.0.0", "::", "")  # reached by any name: answer to any
+        app = create_app(variants, allowed_hosts=["*"] if everywhere else [host])
     except PatienceError as error:
         fail(str(error))
     family = socket.AF_INET6 if ":" in host else socket.AF_INET

@@ -122,12 +122,12 @@ class Guard:
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         host = host_of(headers.get("host", ""))
         problem = None
-        if host not in self.allowed_hosts:
+        if host not in self.allowed_hosts and "*" not in self.allowed_hosts:
             problem = (400, f"this server answers only to {', '.join(sorted(self.allowed_hosts))}")
         elif scope["method"] not in ("GET", "HEAD") and "origin" in headers:
             origin = headers["origin"]
             origin_host = host_of(origin.partition("://")[2].partition("/")[0])
-            if origin_host not in self.allowed_hosts:
+            if origin_host != host and origin_host not in self.allowed_hosts:
                 problem = (403, f"requests from the page at {origin[:100]!r} are refused")
         if problem is not None:
             response = JSONResponse({"error": problem[1]}, status_code=problem[0],
@@ -460,7 +460,8 @@ def create_app(names: Sequence[str] = (), *, allowed_hosts: Sequence[str] = (), 
                review_budget: tuple[int, float] = (REVIEW_POSITIONS, REVIEW_SECONDS)
                ) -> Starlette:
     """The app serving the shipped variants and the files ``names`` (the first named is
-    the page's default). Games live under ``web/`` in the data directory of
+    the page's default). ``allowed_hosts`` ``["*"]`` answers to any Host (for a server
+    listening on every address). Games live under ``web/`` in the data directory of
     ``patience.play.saves`` (``$PATIENCE_DATA_DIR`` overrides it), beside the statistics;
     the server answers to the loopback names and ``allowed_hosts``."""
     variants, default = served_variants(names)
