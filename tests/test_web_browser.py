@@ -11,7 +11,10 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -75,14 +78,14 @@ class Watch:
     """What a browser context did that a test must not see: requests leaving the server,
     failed requests, JavaScript errors."""
 
-    def __init__(self, server: LiveServer) -> None:
-        self.server = server
+    def __init__(self, server: LiveServer | None, url: str = "") -> None:
+        self.url = url or server.url
         self.outside: list[str] = []
         self.errors: list[str] = []
 
     def route(self, route) -> None:
         url = route.request.url
-        if url.startswith(self.server.url + "/") or url == self.server.url:
+        if url.startswith(self.url + "/") or url == self.url:
             route.continue_()
         else:
             self.outside.append(url)
@@ -105,10 +108,10 @@ class Watch:
 def context_for(browser, server):
     made = []
 
-    def make(**options):
+    def make(url: str = "", **options):
         options.setdefault("viewport", {"width": 1280, "height": 720})
         context = browser.new_context(**options)
-        watch = Watch(server)
+        watch = Watch(server, url)
         context.route("**/*", watch.route)
         made.append((context, watch))
         return context, watch
@@ -418,6 +421,7 @@ def test_a_tabby_cat_deal_won_through_the_page_by_following_hints(page, screensh
           f"{time.monotonic() - started:.1f} s")
 
 
+@pytest.mark.slow
 def test_a_little_klondike_deal_won_through_the_page(context_for, server):
     context, watch = context_for()
     page = open_page(context, watch, server, "little-klondike")
@@ -512,14 +516,36 @@ def test_red_and_black_contrast_and_reduced_motion(browser, context_for, server,
     page.screenshot(path=str(screenshots / "tabbycat-1280x720.png"))
 
 
-def test_a_move_is_fast_and_the_page_is_small_and_quick(context_for, server):
-    context, watch = context_for()
+@pytest.fixture
+def served_by_the_command(tmp_path):
+    """``patience serve`` in a process of its own (so that the test's browser driver does
+    not share the server's interpreter), and its address."""
+    environment = {**os.environ, "PATIENCE_DATA_DIR": str(tmp_path),
+                   "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    process = subprocess.Popen([sys.executable, "-m", "patience", "serve", "tabbycat",
+                                "--port", "0"], env=environment, stderr=subprocess.PIPE,
+                               text=True)
+    try:
+        line = process.stderr.readline()
+        assert line.startswith("patience: playing at "), line
+        yield line.split()[3].partition("/?")[0]
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def test_a_move_is_fast_and_the_page_is_small_and_quick(context_for, served_by_the_command):
+    url = served_by_the_command
+    context, watch = context_for(url)
     page = context.new_page()
     watch.attach(page)
     sizes = []
     page.on("response", lambda response: sizes.append(len(response.body()))
             if response.ok else None)
-    page.goto(server.url + "/?variant=tabbycat")
+    page.goto(url + "/?variant=tabbycat")
     page.wait_for_selector("#board .card")
     paint = page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]"
                           ".startTime")
