@@ -346,6 +346,36 @@ def test_the_game_is_intact_after_a_reload_and_a_server_restart(context_for, ser
     wait_version(page, 3)
 
 
+def test_two_tabs_on_one_game(context_for, server):
+    context, watch = context_for()
+    first = open_page(context, watch, server, "tabbycat")
+    start(first, "tabbycat", number=6)
+    second = open_page(context, watch, server, "tabbycat")  # the same game, from storage
+    assert second.locator("#title").inner_text() == first.locator("#title").inner_text()
+    first.keyboard.press("d")
+    wait_version(first, 1)
+    second.keyboard.press("d")  # made at version 0: refused, and the table brought up to date
+    text = wait_message(second, "another tab")
+    assert text.startswith("this game has changed (version 1")
+    wait_version(second, 1)
+    assert second.locator("#status").inner_text() == first.locator("#status").inner_text()
+
+
+def test_the_rules_the_statistics_and_the_keys(page):
+    page.locator("#rules").click()
+    page.wait_for_selector("#rules-dialog[open]")
+    page.wait_for_function("() => document.getElementById('rules-text').textContent")
+    assert page.locator("#rules-title").inner_text() == "Rules of Tabby Cat"
+    page.keyboard.press("Escape")
+    page.locator("#stats").click()
+    page.wait_for_selector("#stats-dialog[open]")
+    assert page.locator("#stats-table tr.current td").first.inner_text() == "Tabby Cat"
+    page.keyboard.press("Escape")
+    page.keyboard.press("?")
+    page.wait_for_selector("#help-dialog[open]")
+    assert "Space" in page.locator("#help-dialog").inner_text()
+
+
 def test_face_down_cards_the_waste_and_redeals(context_for, server):
     context, watch = context_for()
     page = open_page(context, watch, server, "little-klondike")
