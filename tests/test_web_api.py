@@ -544,3 +544,14 @@ def test_the_api_never_fails_with_a_5xx(fuzz_client, method, path, junk, body, r
         assert isinstance(data, dict)
         if response.status_code >= 400:
             assert isinstance(data["error"], str) and "Traceback" not in data["error"]
+
+
+def test_a_review_stops_at_its_time_limit(data):
+    from patience.play.session import Session
+
+    session = Session(find_variant("tabbycat").deal(1), record_stats=False)
+    while session.game.can_deal():
+        session.deal()
+    reply = session.where_lost(max_positions=50_000, time_limit=1e-6)
+    assert reply.text.startswith("the review ran out of time (1e-06 s) at the position after "
+                                 "move 11; the game was lost at move 12 or earlier"), reply.text
