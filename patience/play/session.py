@@ -125,6 +125,10 @@ class Session:
     def rules(self) -> str:
         return self.variant.rules_text()
 
+    def planned_moves(self) -> list[Move]:
+        """The rest of the winning line the last hint found, when it starts here (else [])."""
+        return list(self._plan) if self._plan and self._plan_key == self.game.key() else []
+
     def legal_moves_text(self) -> list[str]:
         return sorted(self.game.notation(m) for m in self.game.generate_moves())
 
@@ -347,6 +351,10 @@ class Session:
         deadline = None if time_limit is None else time.monotonic() + time_limit
         moves = list(probe.move_stack)
         for played in range(len(moves), -1, -1):
+            if deadline is not None and played < len(moves) and time.monotonic() >= deadline:
+                return Reply(f"the review ran out of time ({time_limit:g} s) at the position "
+                             f"after move {played}; the game was lost at move {played + 1} "
+                             "or earlier")
             left = None if deadline is None else max(1.0, deadline - time.monotonic())
             result = solve(probe.copy(), max_positions=max_positions, time_limit=left)
             if result.verdict == "won":
