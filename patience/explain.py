@@ -187,6 +187,8 @@ class Interpreter:
             return "the rule is 'false': never"
         if isinstance(node, Attribute) and node.name == "empty":
             pile = self.evaluate(node.value, env)
+            if isinstance(pile, StockValue):
+                return f"the stock is not empty ({pile.size} cards)"
             return f"{pile.name} is not empty"
         if isinstance(node, Member):
             pile = self.evaluate(node.value, env)

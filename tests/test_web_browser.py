@@ -594,7 +594,8 @@ def test_a_move_is_fast_and_the_page_is_small_and_quick(context_for, served_by_t
     total = [request + render for request, render in timings]
     print(f"\nfirst contentful paint {paint:.0f} ms, table drawn at {drawn:.0f} ms, "
           f"page and first game {loaded / 1024:.1f} KiB; a move: median "
-          f"{statistics.median(total):.1f} ms (request {statistics.median(t[0] for t in timings):.1f}"
+          f"{statistics.median(total):.1f} ms "
+          f"(request {statistics.median(t[0] for t in timings):.1f}"
           f" + draw {statistics.median(t[1] for t in timings):.1f}), max {max(total):.1f} ms "
           f"over {len(total)}")
     assert loaded < 200 * 1024

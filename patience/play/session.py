@@ -102,9 +102,20 @@ class Session:
 
     def status(self) -> str:
         game = self.game
-        total = sum(g.count for g in self.variant.groups if g.target is Target.FIRST)
-        return (f"deals left {game.deals_left} · sets {game.sets_completed()}/{total} · "
-                f"moves {len(game.move_stack)}")
+        first = [g for g in self.variant.groups if g.target is Target.FIRST]
+        from patience.solver.rules import requires_empty_pile
+
+        # groups that take a whole set each, into an empty pile (Tabby Cat, Spider), count
+        # sets; foundations built card by card (Klondike) count the cards home
+        if first and all(requires_empty_pile(g) for g in first):
+            total = sum(g.count for g in first)
+            home = f"sets {game.sets_completed()}/{total}"
+        else:  # foundations built card by card: count the cards home
+            home = f"home {sum(len(game.piles[i]) for g in first for i in g.indices)}" \
+                f"/{len(self.variant.deck)}"
+        stock = f"deals left {game.deals_left}" if self.variant.deal_targets else ""
+        return " · ".join(part for part in (stock, home, f"moves {len(game.move_stack)}")
+                          if part)
 
     def title(self) -> str:
         return f"{self.variant.name} — {self.label}"

@@ -454,7 +454,8 @@ async def internal_error(request: Request, error: Exception) -> Response:
                                   "server's log has the details)"}, status_code=500)
 
 
-def create_app(names: Sequence[str] = (), *, allowed_hosts: Sequence[str] = (), finder: DealFinder | None = None,
+def create_app(names: Sequence[str] = (), *, allowed_hosts: Sequence[str] = (),
+               finder: DealFinder | None = None,
                record_stats: bool = True,
                hint_budget: tuple[int, float] = (HINT_POSITIONS, HINT_SECONDS),
                review_budget: tuple[int, float] = (REVIEW_POSITIONS, REVIEW_SECONDS)
