@@ -9,6 +9,7 @@ import textwrap
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
+from shipped import variant_params
 
 import patience
 import patience.moves
@@ -26,7 +27,7 @@ FAST = settings(max_examples=10, deadline=None, database=None,
                 suppress_health_check=list(HealthCheck))
 
 
-@pytest.mark.parametrize("name", patience.shipped_variants())
+@pytest.mark.parametrize("name", variant_params())
 def test_shipped_variants_pass_the_battery(name):
     report = run_battery(patience.find_variant(name), examples=6, derandomize=True)
     failures = [o.message for o in report.outcomes if o.status == "failed"]

@@ -12,13 +12,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from shipped import variant_params
 
-import patience
 from patience.explain import reason_against
 from patience.game import DEAL, Game, Move
 from patience.variant import find_variant
 
-VARIANTS = patience.shipped_variants()
+VARIANTS = variant_params()
 
 
 def candidate_moves(game: Game) -> list[Move]:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from shipped import variant_params
 
 import patience
 from patience.testing import lint
@@ -62,7 +63,7 @@ def test_each_mistake_is_flagged_with_a_clear_message(name):
     assert len(findings) == 1, [str(f) for f in findings]  # one mistake, one finding
 
 
-@pytest.mark.parametrize("name", patience.shipped_variants())
+@pytest.mark.parametrize("name", variant_params())
 def test_shipped_variants_have_no_findings(name):
     assert [str(f) for f in lint(patience.find_variant(name))] == []
 
