@@ -1,0 +1,668 @@
+"""Our solver against Solvitaire, side by side on our numbered deals.
+
+    SOLVITAIRE=/path/to/solvitaire python bench/solvitaire.py freecell --deals 1-20 --time-limit 10
+    python bench/solvitaire.py klondike golf --deals 1-5 --time-limit 5   # several games
+    python bench/solvitaire.py fan --deal-json 3                          # print deal 3 as Solvitaire JSON
+    python bench/solvitaire.py --list                                     # the mapped games
+
+Solvitaire (Charlie Blake and Ian Gent, github.com/thecharlieblake/Solvitaire, GPL-2.0) is a
+C++ solver for thoughtful patience: like ours, it sees the stock's order and the face-down
+cards. It is never part of this repository; build it outside and point ``SOLVITAIRE`` at the
+binary (see ``BUILD_HELP`` below, or bench/README.md).
+
+For each deal N of the range the bench
+  1. deals our numbered deal N of the variant (a shipped name or a .yaml path);
+  2. writes its starting position as a Solvitaire deal file, by the game's entry in
+     bench/solvitaire_games.yaml (our pile groups -> Solvitaire's keys, face-down cards
+     with a lower-case suit letter, the stock with the next card last), checking that every
+     card is there exactly once (twice with two decks): Solvitaire loops for ever on a deal
+     with a card missing;
+  3. runs Solvitaire on it (``--classify --timeout``) with the entry's preset or its rules
+     file in bench/solvitaire_rules/, in a child process whose CPU time is measured;
+  4. runs ``patience.solve`` on the same deal with the same time limit, in this process;
+  5. replays every winning line of ours through ``Game.push`` (checked moves) to the won
+     position.
+Then it prints, per game: deals decided by each, agreement on the deals both decided,
+median wall time, median positions, positions per CPU second, and every disagreement with
+its deal number and what the replay showed.
+
+Positions: ours are ``result.positions`` (distinct positions expanded). Solvitaire prints
+"States Searched" (every node its search entered, cache hits included) and "Unique States
+Searched" (those minus cache hits); the unique count is the one comparable with ours, and
+positions per CPU second use it. Both solvers run one after the other on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import patience
+from patience.cards import FACE_DOWN, RANK_CHARS, SUIT_CHARS, rank_of, suit_of
+from patience.errors import UnknownVariantError
+from patience.solver import solve
+
+BENCH = Path(__file__).resolve().parent
+GAMES_FILE = BENCH / "solvitaire_games.yaml"
+RULES_DIR = BENCH / "solvitaire_rules"
+
+BUILD_HELP = """\
+SOLVITAIRE is not set: it must name a Solvitaire binary. Solvitaire is not part of this
+repository; build it outside it, from its public source (C++14, CMake, Boost):
+
+    git clone https://github.com/thecharlieblake/Solvitaire /somewhere/solvitaire
+    # Debian/Ubuntu: apt-get install cmake g++ libboost-program-options-dev libboost-system-dev
+    cd /somewhere/solvitaire
+    cmake -DCMAKE_BUILD_TYPE=RELEASE -Bcmake-build-release -H.
+    cmake --build cmake-build-release -j2 -- solvitaire
+    export SOLVITAIRE=/somewhere/solvitaire/cmake-build-release/bin/solvitaire
+
+Its CMake configure step clones googletest from GitHub; offline, point git at a local copy
+(bench/README.md, "Against Solvitaire", has the commands). Checked with commit 23983059
+(version 0.10.1)."""
+
+#: Solvitaire's outcome words -> our verdicts
+PEER_VERDICTS = {"solved": "won", "unsolvable": "unwinnable", "timed-out": "unknown",
+                 "memory-limit-reached": "unknown", "terminated": "unknown"}
+
+
+class BenchError(Exception):
+    """A problem the bench reports and stops on (exit status 2)."""
+
+
+# --- the mapping table ----------------------------------------------------------------
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """A YAML loader that refuses a key written twice in one mapping."""
+
+
+def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode) -> dict:
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node)
+        if key in seen:
+            raise BenchError(f"{GAMES_FILE.name}, line {key_node.start_mark.line + 1}: "
+                             f"duplicate key {key!r}")
+        seen.add(key)
+    return dict(loader.construct_pairs(node))
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+                                 _construct_mapping)
+
+
+def load_table(path: Path = GAMES_FILE) -> dict[str, Any]:
+    """The games table: ``{"games": {id: entry}, "not_exact": {id: reason}}``."""
+    with open(path, encoding="utf-8") as file:
+        table = yaml.load(file, Loader=_UniqueKeyLoader)  # a SafeLoader
+    for game_id, entry in table["games"].items():
+        if ("preset" in entry) == ("rules_file" in entry):
+            raise BenchError(f"{path.name}: {game_id!r} needs exactly one of preset, rules_file")
+    return table
+
+
+def entry_for(variant_id: str, table: dict[str, Any]) -> dict[str, Any]:
+    """The table entry of a variant; BenchError saying why when there is none."""
+    games = table["games"]
+    if variant_id in games:
+        return games[variant_id]
+    reason = table.get("not_exact", {}).get(variant_id)
+    if reason:
+        raise BenchError(f"{variant_id!r} is not compared with Solvitaire: {reason}")
+    raise BenchError(f"{variant_id!r} has no entry in {GAMES_FILE.name} (mapped: "
+                     f"{', '.join(sorted(games))})")
+
+
+# --- variants -------------------------------------------------------------------------
+
+
+def load_variant(name: str, variants_dir: str | None = None) -> patience.Variant:
+    """A variant by shipped name or path; a name not shipped is also looked for as
+    ``NAME.yaml`` in ``variants_dir`` (default: the BENCH_VARIANTS_DIR environment
+    variable), for variant files that are not shipped yet."""
+    try:
+        return patience.find_variant(name)
+    except UnknownVariantError:
+        directory = variants_dir or os.environ.get("BENCH_VARIANTS_DIR")
+        if directory and (Path(directory) / f"{name}.yaml").is_file():
+            return patience.find_variant(Path(directory) / f"{name}.yaml")
+        raise
+
+
+# --- our position -> a Solvitaire deal ------------------------------------------------
+
+
+def solvitaire_card(card: int) -> str:
+    """Solvitaire's code of one of our cards: rank A 2 … 10 J Q K, then the suit letter,
+    lower case when the card lies face down (``'10H'``, ``'Kd'``)."""
+    rank = RANK_CHARS[rank_of(card) - 1]
+    suit = SUIT_CHARS[suit_of(card)]
+    code = ("10" if rank == "T" else rank) + suit
+    return code[:-1] + suit.lower() if card & FACE_DOWN else code
+
+
+def card_of_solvitaire(code: str) -> tuple[int, bool]:
+    """``(card, face_down)`` for a Solvitaire card code: the inverse of
+    :func:`solvitaire_card` (used by the checks and the tests)."""
+    rank_text, suit = code[:-1].upper(), code[-1]
+    rank = 10 if rank_text == "10" else RANK_CHARS.index(rank_text) + 1
+    return rank * 4 + SUIT_CHARS.index(suit.upper()), suit.islower()
+
+
+def _group(game: patience.Game, name: str):
+    try:
+        return game.variant.group_by_name[name]
+    except KeyError:
+        raise BenchError(f"{game.variant.id}: the mapping names pile group {name!r}, which "
+                         f"the variant does not have (groups: "
+                         f"{', '.join(g.name for g in game.variant.groups)})") from None
+
+
+def solvitaire_deal(game: patience.Game, entry: dict[str, Any]) -> dict[str, Any]:
+    """The starting position of ``game`` as a Solvitaire deal (a JSON object), following
+    the game's table entry. Raises BenchError when the position does not fit the entry
+    (a group that should be empty is not, a face-down card outside the tableau, a card
+    missing or doubled)."""
+    variant = game.variant
+    deal: dict[str, Any] = {}
+    used: set[str] = set()
+    for key, source in entry["deal"].items():
+        if source == "stock":
+            # our stock[-1] is dealt next; Solvitaire deals its last element next
+            deal[key] = [solvitaire_card(card) for card in game.stock]
+            continue
+        group = _group(game, source)
+        used.add(source)
+        piles = [game.piles[index] for index in group.indices]
+        if key != "tableau piles" and any(card & FACE_DOWN for pile in piles for card in pile):
+            raise BenchError(f"{variant.id}: {source} has a face-down card, and Solvitaire "
+                             "has face-down cards only in the tableau")
+        if key == "tableau piles":
+            deal[key] = [[solvitaire_card(card) for card in pile] for pile in piles]
+        elif key == "hole":
+            cards = [card for pile in piles for card in pile]
+            if len(cards) != 1:
+                raise BenchError(f"{variant.id}: the hole ({source}) must start with one "
+                                 f"card, it has {len(cards)}")
+            deal[key] = solvitaire_card(cards[0])
+        elif key == "reserve":  # one card per slot, in slot order
+            if any(len(pile) != 1 for pile in piles):
+                raise BenchError(f"{variant.id}: every {source} pile must start with one card")
+            deal[key] = [solvitaire_card(pile[0]) for pile in piles]
+        elif key in ("waste", "foundations"):  # one pile (waste) or a flat list
+            deal[key] = [solvitaire_card(card) for pile in piles for card in pile]
+        else:
+            raise BenchError(f"{GAMES_FILE.name}: unknown Solvitaire deal key {key!r}")
+    for name in entry.get("start_empty", []):
+        group = _group(game, name)
+        used.add(name)
+        if any(game.piles[index] for index in group.indices):
+            raise BenchError(f"{variant.id}: {name} must be empty at the start (a Solvitaire "
+                             "deal cannot give them)")
+    left_out: list[int] = []
+    if "left_out" in entry:
+        name = entry["left_out"]
+        group = _group(game, name)
+        used.add(name)
+        left_out = [card for index in group.indices for card in game.piles[index]]
+        aces = sorted(rank_of(card) * 4 + suit_of(card) for card in left_out)
+        if aces != [4, 5, 6, 7] or any(len(game.piles[i]) != 1 for i in group.indices):
+            raise BenchError(f"{variant.id}: {name} must start with one Ace of each suit, "
+                             "which Solvitaire places itself")
+    unmapped = [g.name for g in variant.groups if g.name not in used]
+    if unmapped:
+        raise BenchError(f"{variant.id}: groups {unmapped} are not in the mapping")
+    check_complete(deal, variant, left_out)
+    return deal
+
+
+def deal_cards(deal: dict[str, Any]) -> list[str]:
+    """Every card code in a Solvitaire deal, in no particular order."""
+    codes: list[str] = []
+    for key, value in deal.items():
+        if key == "tableau piles":
+            codes += [code for pile in value for code in pile]
+        elif isinstance(value, str):
+            codes.append(value)
+        else:
+            codes += value
+    return codes
+
+
+def check_complete(deal: dict[str, Any], variant: patience.Variant,
+                   left_out: Iterable[int] = ()) -> None:
+    """Raise BenchError unless the deal plus the cards Solvitaire places itself are exactly
+    the variant's deck (each card once, twice with two decks)."""
+    have = Counter(card_of_solvitaire(code)[0] for code in deal_cards(deal))
+    have.update(rank_of(card) * 4 + suit_of(card) for card in left_out)
+    want = Counter(variant.deck)
+    if have != want:
+        missing = sorted((want - have).elements())
+        extra = sorted((have - want).elements())
+        raise BenchError(f"{variant.id}: the Solvitaire deal is not the deck: missing "
+                         f"{[solvitaire_card(c) for c in missing]}, extra "
+                         f"{[solvitaire_card(c) for c in extra]}")
+
+
+# --- Solvitaire -----------------------------------------------------------------------
+
+
+def solvitaire_binary() -> str:
+    binary = os.environ.get("SOLVITAIRE")
+    if not binary:
+        raise BenchError(BUILD_HELP)
+    if not os.access(binary, os.X_OK):
+        raise BenchError(f"SOLVITAIRE={binary!r} is not an executable file\n\n{BUILD_HELP}")
+    return binary
+
+
+def rules_arguments(entry: dict[str, Any]) -> list[str]:
+    if "preset" in entry:
+        return ["--type", entry["preset"]]
+    return ["--custom-rules", str(RULES_DIR / entry["rules_file"])]
+
+
+def rules_name(entry: dict[str, Any]) -> str:
+    return f"preset {entry['preset']}" if "preset" in entry else \
+        f"rules file {entry['rules_file']}"
+
+
+def _described(binary: str, name: str) -> dict[str, Any]:
+    text = subprocess.run([binary, "--describe-game-rules", name], capture_output=True,
+                          text=True, timeout=60, check=True).stdout
+    start, end = text.index("{"), text.rindex("}")
+    return json.loads(text[start:end + 1])
+
+
+def _merged(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in over.items():
+        merged[key] = _merged(base.get(key, {}), value) if isinstance(value, dict) else value
+    return merged
+
+
+def effective_rules(binary: str, entry: dict[str, Any]) -> dict[str, Any]:
+    """Solvitaire's rules for the entry: its defaults with the preset or rules file over
+    them (what Solvitaire itself does)."""
+    default = _described(binary, "default")
+    if "preset" in entry:
+        return _merged(default, _described(binary, entry["preset"]))
+    with open(RULES_DIR / entry["rules_file"], encoding="utf-8") as file:
+        return _merged(default, json.load(file))
+
+
+def check_expected(rules: dict[str, Any], expect: dict[str, Any], where: str = "") -> list[str]:
+    """The options of ``expect`` that ``rules`` does not have (as "key: want, got")."""
+    wrong = []
+    for key, want in expect.items():
+        got = rules.get(key)
+        if isinstance(want, dict):
+            wrong += check_expected(got if isinstance(got, dict) else {}, want,
+                                    f"{where}{key}.")
+        elif got != want:
+            wrong.append(f"{where}{key}: want {want!r}, Solvitaire has {got!r}")
+    return wrong
+
+
+@dataclass
+class PeerRun:
+    verdict: str      # ours: won / unwinnable / unknown
+    outcome: str      # Solvitaire's word
+    states: int       # States Searched
+    unique: int       # Unique States Searched
+    search_ms: int    # its own Time Taken
+    wall: float       # the whole process, seconds
+    cpu: float        # user + system of the process
+    max_rss_mb: float
+
+
+def run_solvitaire(binary: str, entry: dict[str, Any], deal_file: Path,
+                   time_limit: float) -> PeerRun:
+    """Run Solvitaire on one deal file with ``--classify --timeout``; the CPU time and
+    memory come from the child's own rusage (os.wait4)."""
+    command = [binary, *rules_arguments(entry), "--classify",
+               "--timeout", str(max(1, round(time_limit * 1000))), str(deal_file)]
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        process = subprocess.Popen(command, stdout=out, stderr=err)
+        # a safety net only: Solvitaire stops itself at the timeout
+        guard = threading.Timer(time_limit * 3 + 30, process.kill)
+        guard.start()
+        try:
+            _, status, usage = os.wait4(process.pid, 0)
+        finally:
+            guard.cancel()
+        process.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - started
+        out.seek(0)
+        err.seek(0)
+        stdout = out.read().decode(errors="replace")
+        stderr = err.read().decode(errors="replace")
+    lines = [line for line in stdout.splitlines() if line.startswith(",")]
+    if process.returncode != 0 or not lines:
+        raise BenchError(f"Solvitaire failed on {deal_file} (exit status "
+                         f"{process.returncode}): {stderr.strip() or stdout.strip()}")
+    fields = [part.strip() for part in lines[-1].split(",")]
+    outcome = fields[1]
+    return PeerRun(PEER_VERDICTS.get(outcome, "unknown"), outcome, int(fields[3]),
+                   int(fields[4]), int(fields[2]), wall, usage.ru_utime + usage.ru_stime,
+                   usage.ru_maxrss / 1024)
+
+
+# --- ours -----------------------------------------------------------------------------
+
+
+@dataclass
+class OurRun:
+    verdict: str
+    positions: int
+    wall: float
+    cpu: float
+    moves: tuple[str, ...]
+    replay: str = ""  # for a won line: "won" after Game.push of every move, or the error
+
+
+def run_ours(game: patience.Game, time_limit: float, max_positions: int,
+             prove: bool = False) -> OurRun:
+    """``patience.solve`` with the time limit (deciding only: the line is not shortened)."""
+    cpu_started = time.process_time()
+    result = solve(game, max_positions=max_positions, time_limit=time_limit,
+                   shorten_line=False, prove=prove)
+    run = OurRun(result.verdict, result.positions, result.seconds,
+                 time.process_time() - cpu_started, result.moves)
+    if result.verdict == "won":
+        run.replay = replay(game.start(), result.moves)
+    return run
+
+
+def replay(game: patience.Game, moves: Sequence[str]) -> str:
+    """Push every move with the kernel's checks: "won" when the line ends in a won
+    position, otherwise what went wrong."""
+    for number, move in enumerate(moves, start=1):
+        try:
+            game.push(move)
+        except patience.MoveError as error:
+            return f"move {number} ({move}) is illegal: {error}"
+    return "won" if game.is_won() else f"the {len(moves)} moves end in a position not won"
+
+
+# --- a run ----------------------------------------------------------------------------
+
+
+@dataclass
+class DealResult:
+    number: int
+    peer: PeerRun
+    ours: OurRun
+
+
+@dataclass
+class GameReport:
+    variant: patience.Variant
+    entry: dict[str, Any]
+    time_limit: float
+    results: list[DealResult] = field(default_factory=list)
+    load_before: tuple[float, ...] = ()
+    load_after: tuple[float, ...] = ()
+
+
+def parse_deals(text: str) -> list[int]:
+    """``"1-20"`` or ``"3,5,9-12"`` -> deal numbers."""
+    numbers: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        numbers += range(int(low), int(high or low) + 1)
+    return numbers
+
+
+def bench_game(variant: patience.Variant, entry: dict[str, Any], binary: str,
+               numbers: Sequence[int], time_limit: float, max_positions: int,
+               prove: bool, keep: Path | None, quiet: bool = False) -> GameReport:
+    report = GameReport(variant, entry, time_limit, load_before=os.getloadavg())
+    with tempfile.TemporaryDirectory(prefix="solvitaire-bench-") as scratch:
+        folder = keep or Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        for number in numbers:
+            game = variant.deal(number)
+            deal_file = folder / f"{variant.id}-{number}.json"
+            deal_file.write_text(json.dumps(solvitaire_deal(game, entry)) + "\n")
+            peer = run_solvitaire(binary, entry, deal_file, time_limit)
+            ours = run_ours(game, time_limit, max_positions, prove)
+            report.results.append(DealResult(number, peer, ours))
+            if not quiet:
+                flag = "" if agree(peer.verdict, ours.verdict) else "   <-- DISAGREE"
+                print(f"  {variant.id} deal {number}: Solvitaire {peer.outcome} "
+                      f"{peer.wall:.2f}s {peer.unique:,} unique states | ours {ours.verdict} "
+                      f"{ours.wall:.2f}s {ours.positions:,} positions"
+                      f"{' (line replayed: ' + ours.replay + ')' if ours.replay else ''}{flag}",
+                      flush=True)
+    report.load_after = os.getloadavg()
+    return report
+
+
+def agree(a: str, b: str) -> bool:
+    return a == b or "unknown" in (a, b)
+
+
+# --- the report -----------------------------------------------------------------------
+
+
+def _counts(verdicts: list[str]) -> str:
+    count = Counter(verdicts)
+    decided = count["won"] + count["unwinnable"]
+    return f"{decided} ({count['won']} / {count['unwinnable']} / {count['unknown']})"
+
+
+def _rate(positions: int, seconds: float) -> str:
+    return f"{positions / seconds:,.0f}" if seconds > 0 else "-"
+
+
+def summary(report: GameReport) -> dict[str, Any]:
+    results = report.results
+    both = [r for r in results if r.peer.verdict != "unknown" and r.ours.verdict != "unknown"]
+    disagree = [r for r in both if r.peer.verdict != r.ours.verdict]
+    return {
+        "deals": len(results), "both": len(both), "agree": len(both) - len(disagree),
+        "disagree": disagree,
+        "peer_decided": sum(r.peer.verdict != "unknown" for r in results),
+        "ours_decided": sum(r.ours.verdict != "unknown" for r in results),
+        "peer_median": statistics.median(r.peer.wall for r in results),
+        "ours_median": statistics.median(r.ours.wall for r in results),
+        "peer_rate": _rate(sum(r.peer.unique for r in results),
+                           sum(r.peer.cpu for r in results)),
+        "ours_rate": _rate(sum(r.ours.positions for r in results),
+                           sum(r.ours.cpu for r in results)),
+    }
+
+
+def print_report(report: GameReport) -> None:
+    results = report.results
+    numbers = [r.number for r in results]
+    facts = summary(report)
+    load = " ".join(f"{x:.1f}" for x in report.load_before)
+    load_end = " ".join(f"{x:.1f}" for x in report.load_after)
+    print()
+    print(f"### {report.variant.name} ({report.variant.id}) against Solvitaire "
+          f"{rules_name(report.entry)}")
+    print()
+    print(f"Deals {_ranges(numbers)}, {report.time_limit:g} s per deal and solver, one "
+          f"after the other; load average {load} before, {load_end} after.")
+    print()
+    peer_cpu = sum(r.peer.cpu for r in results)
+    ours_cpu = sum(r.ours.cpu for r in results)
+    rows = [
+        ("decided (won / unwinnable / unknown)",
+         _counts([r.peer.verdict for r in results]), _counts([r.ours.verdict for r in results])),
+        ("median wall time per deal",
+         f"{facts['peer_median']:.2f} s", f"{facts['ours_median']:.2f} s"),
+        ("median CPU time per deal",
+         f"{statistics.median(r.peer.cpu for r in results):.2f} s",
+         f"{statistics.median(r.ours.cpu for r in results):.2f} s"),
+        ("median positions",
+         (f"{statistics.median(r.peer.unique for r in results):,.0f} unique "
+          f"({statistics.median(r.peer.states for r in results):,.0f} states searched)"),
+         f"{statistics.median(r.ours.positions for r in results):,.0f}"),
+        ("positions per CPU second", f"{facts['peer_rate']} unique", facts["ours_rate"]),
+        ("CPU time in all", f"{peer_cpu:.1f} s", f"{ours_cpu:.1f} s"),
+        ("largest memory", f"{max(r.peer.max_rss_mb for r in results):,.0f} MB", ""),
+    ]
+    print("| | Solvitaire | patience |")
+    print("|---|---|---|")
+    for name, peer, ours in rows:
+        print(f"| {name} | {peer} | {ours} |")
+    print()
+    won = [r for r in results if r.ours.verdict == "won"]
+    replayed = sum(r.ours.replay == "won" for r in won)
+    print(f"Agreement: {facts['agree']} of {facts['both']} deals decided by both. "
+          f"Our won lines replayed through Game.push: {replayed} of {len(won)} end won.")
+    for r in facts["disagree"]:
+        line = f"- deal {r.number}: Solvitaire {r.peer.outcome}, ours {r.ours.verdict}"
+        if r.ours.verdict == "won":
+            line += (f"; our line of {len(r.ours.moves)} moves, replayed through Game.push: "
+                     f"{r.ours.replay}"
+                     + (" (a real win: Solvitaire is wrong here)" if r.ours.replay == "won"
+                        else " (our line is NOT a win)"))
+        else:
+            line += "; Solvitaire found a win we say does not exist: check the rules match"
+        print(line)
+    if not facts["disagree"]:
+        print("Disagreements: none.")
+
+
+def print_overview(reports: list[GameReport]) -> None:
+    print()
+    print("### All games")
+    print()
+    print("| game | deals | decided: Solvitaire / ours | agree (of both decided) | "
+          "median s: Solvitaire / ours | positions per CPU s: Solvitaire / ours | "
+          "disagreements |")
+    print("|---|---|---|---|---|---|---|")
+    for report in reports:
+        f = summary(report)
+        disagreements = ", ".join(f"{r.number} ({r.peer.outcome} / {r.ours.verdict})"
+                                  for r in f["disagree"]) or "none"
+        print(f"| {report.variant.id} | {_ranges([r.number for r in report.results])} | "
+              f"{f['peer_decided']} / {f['ours_decided']} | {f['agree']} of {f['both']} | "
+              f"{f['peer_median']:.2f} / {f['ours_median']:.2f} | "
+              f"{f['peer_rate']} / {f['ours_rate']} | {disagreements} |")
+
+
+CSV_FIELDS = ("variant", "deal", "time_limit", "peer_rules", "peer_outcome", "peer_states",
+              "peer_unique", "peer_search_ms", "peer_wall", "peer_cpu", "peer_max_rss_mb",
+              "ours_verdict", "ours_positions", "ours_wall", "ours_cpu", "ours_moves",
+              "ours_replay")
+
+
+def write_csv(path: Path, report: GameReport) -> None:
+    """Append the report's deals to a CSV file (with a header when the file is new)."""
+    import csv
+
+    new = not path.exists()
+    with open(path, "a", newline="", encoding="utf-8") as file:
+        writer = csv.writer(file)
+        if new:
+            writer.writerow(CSV_FIELDS)
+        for r in report.results:
+            writer.writerow([report.variant.id, r.number, report.time_limit,
+                             rules_name(report.entry), r.peer.outcome, r.peer.states,
+                             r.peer.unique, r.peer.search_ms, f"{r.peer.wall:.3f}",
+                             f"{r.peer.cpu:.3f}", f"{r.peer.max_rss_mb:.0f}", r.ours.verdict,
+                             r.ours.positions, f"{r.ours.wall:.3f}", f"{r.ours.cpu:.3f}",
+                             len(r.ours.moves), r.ours.replay])
+
+
+def _ranges(numbers: Sequence[int]) -> str:
+    parts: list[str] = []
+    for number in numbers:
+        if parts and number == int(parts[-1].split("-")[-1]) + 1:
+            parts[-1] = f"{parts[-1].split('-')[0]}-{number}"
+        else:
+            parts.append(str(number))
+    return ", ".join(parts)
+
+
+# --- command line ---------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("variants", nargs="*", help="variant names or .yaml paths")
+    parser.add_argument("--deals", default="1-20", help="deal numbers, e.g. 1-20 or 1,4,7-9")
+    parser.add_argument("--time-limit", type=float, default=10.0,
+                        help="seconds per deal, for each solver (default 10)")
+    parser.add_argument("--max-positions", type=int, default=10**9,
+                        help="our position budget (default 10**9: the time limit decides)")
+    parser.add_argument("--prove", action="store_true",
+                        help="ours: one exhaustive search instead of restarts")
+    parser.add_argument("--variants-dir", help="where to look for NAME.yaml of variants not "
+                        "shipped yet (default: $BENCH_VARIANTS_DIR)")
+    parser.add_argument("--keep", type=Path, help="keep the Solvitaire deal files here")
+    parser.add_argument("--csv", type=Path, help="append one line per deal to this CSV file")
+    parser.add_argument("--deal-json", type=int, metavar="N",
+                        help="only print deal N of each variant as a Solvitaire deal")
+    parser.add_argument("--list", action="store_true", help="list the mapped games and stop")
+    parser.add_argument("--quiet", action="store_true", help="no line per deal")
+    args = parser.parse_args(argv)
+    try:
+        table = load_table()
+        if args.list:
+            for game_id, entry in table["games"].items():
+                print(f"{game_id}: Solvitaire {rules_name(entry)}")
+            for game_id, reason in table["not_exact"].items():
+                print(f"{game_id}: not compared: {reason}")
+            return 0
+        if not args.variants:
+            parser.error("give at least one variant (or --list)")
+        variants = [load_variant(name, args.variants_dir) for name in args.variants]
+        entries = [entry_for(variant.id, table) for variant in variants]
+        if args.deal_json is not None:
+            for variant, entry in zip(variants, entries):
+                print(json.dumps(solvitaire_deal(variant.deal(args.deal_json), entry)))
+            return 0
+        binary = solvitaire_binary()
+        for variant, entry in zip(variants, entries):
+            wrong = check_expected(effective_rules(binary, entry), entry["expect"])
+            if wrong:
+                raise BenchError(f"{variant.id}: Solvitaire's {rules_name(entry)} is not what "
+                                 f"the match was checked against: {'; '.join(wrong)}")
+            if entry.get("checked") != variant.rules_hash:
+                print(f"warning: {variant.id}'s rules hash is {variant.rules_hash}, the match "
+                      f"was checked against {entry.get('checked')}: re-check it "
+                      "(bench/README.md, 'Against Solvitaire')", file=sys.stderr)
+        numbers = parse_deals(args.deals)
+        reports = []
+        for variant, entry in zip(variants, entries):
+            report = bench_game(variant, entry, binary, numbers, args.time_limit,
+                                args.max_positions, args.prove, args.keep, args.quiet)
+            print_report(report)
+            reports.append(report)
+            if args.csv:
+                write_csv(args.csv, report)
+        if len(reports) > 1:
+            print_overview(reports)
+    except (BenchError, patience.PatienceError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
