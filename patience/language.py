@@ -15,14 +15,22 @@ Python code.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterator, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
 import attrs
 import lark
 from lark import Token, Transformer, v_args
+
+from patience.limits import (
+    MAX_EXPRESSION_DEPTH,
+    MAX_EXPRESSION_LENGTH,
+    MAX_INTEGER,
+    MAX_INTEGER_TEXT,
+)
 
 # --- the AST ---------------------------------------------------------------------------
 
@@ -157,6 +165,29 @@ def walk(node: Node) -> Iterator[Node]:
         yield from walk(child)
 
 
+def too_deep(node: Node, limit: int = MAX_EXPRESSION_DEPTH) -> Node | None:
+    """The first node found deeper than ``limit`` levels (the root is level 1), or None.
+
+    Iterative, so that it can measure any tree without recursing.
+    """
+    stack = [(node, 1)]
+    while stack:
+        current, depth = stack.pop()
+        if depth > limit:
+            return current
+        stack.extend((child, depth + 1) for child in children(current))
+    return None
+
+
+# A name in a rule: what the grammar's NAME (lark's CNAME) matches, ASCII only.
+NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
+
+
+def is_name(text: str) -> bool:
+    """Whether ``text`` can be written as a name in a rule (ASCII letters, digits, _)."""
+    return NAME_PATTERN.fullmatch(text) is not None
+
+
 # --- parsing ---------------------------------------------------------------------------
 
 
@@ -188,7 +219,12 @@ def _token_span(token: Token) -> Span:
 @v_args(meta=True)
 class _ToAst(Transformer):
     def integer(self, meta, children):
-        return Integer(_span(meta), int(children[0]))
+        token = children[0]
+        if len(token) > MAX_INTEGER_TEXT or int(token) > MAX_INTEGER:
+            shown = token if len(token) <= 24 else token[:24] + "…"
+            raise ParseError(f"the number {shown} is too large: a whole number in a rule is "
+                             f"at most 2^63 - 1 ({MAX_INTEGER:_})", _token_span(token))
+        return Integer(_span(meta), int(token))
 
     def true(self, meta, children):
         return Boolean(_span(meta), True)
@@ -213,9 +249,21 @@ class _ToAst(Transformer):
     def negate(self, meta, children):
         return Negate(_span(meta), children[0])
 
-    def arithmetic(self, meta, children):
-        left, op, right = children
-        return Arithmetic(_span(meta), str(op), left, right)
+    def _arithmetic(self, meta, children):
+        """``a + b - c`` as the flat list [a, +, b, -, c]: left-nested Arithmetic nodes."""
+        node = children[0]
+        for index in range(1, len(children), 2):
+            op, right = children[index], children[index + 1]
+            last = index + 2 >= len(children)
+            span = _span(meta) if last else (node.span[0], right.span[1])
+            node = Arithmetic(span, str(op), node, right)
+        return node
+
+    def sum(self, meta, children):
+        return self._arithmetic(meta, children)
+
+    def product(self, meta, children):
+        return self._arithmetic(meta, children)
 
     def compare(self, meta, children):
         left, op, right = children
@@ -290,8 +338,14 @@ def _describe_expected(expected: set[str]) -> str:
 
 
 def _parse(text: str, start: str) -> object:
+    if len(text) > MAX_EXPRESSION_LENGTH:
+        raise ParseError(f"the text is {len(text):_} characters long; a rule expression or "
+                         f"predicate signature has at most {MAX_EXPRESSION_LENGTH:_}", (0, 1))
     try:
         tree = _parser(start).parse(text)
+        deep = _too_deep_tree(tree)
+        if deep is not None:
+            raise ParseError(_TOO_DEEP, _span(deep.meta))
         return _ToAst().transform(tree)
     except lark.exceptions.VisitError as error:
         if isinstance(error.orig_exc, ParseError):
@@ -316,12 +370,38 @@ def _parse(text: str, start: str) -> object:
             set(error.expected)), (position, position + 1)) from None
 
 
+_TOO_DEEP = (f"the expression nests more than {MAX_EXPRESSION_DEPTH} levels deep here "
+             "(each operator, 'not', '-', '.', call and quantifier is a level); "
+             "write parts of it as predicates")
+
+
+def _too_deep_tree(tree: lark.Tree) -> lark.Tree | None:
+    """The first parse-tree node deeper than the limit (measured without recursing)."""
+    stack = [(tree, 1)]
+    while stack:
+        current, depth = stack.pop()
+        if depth > MAX_EXPRESSION_DEPTH:
+            return current
+        stack.extend((child, depth + 1) for child in current.children
+                     if isinstance(child, lark.Tree))
+    return None
+
+
+@lru_cache(maxsize=4096)
 def parse_expression(text: str) -> Node:
-    """Parse a rule expression; raises ParseError with a span on bad syntax."""
+    """Parse a rule expression; raises ParseError with a span on bad syntax.
+
+    The text is at most ``MAX_EXPRESSION_LENGTH`` characters and nests at most
+    ``MAX_EXPRESSION_DEPTH`` levels (a flat chain of 'and' or 'or' is one level; a chain of
+    '+' is as deep as it is long). The AST is immutable, so equal texts share one.
+    """
     if not text.strip():
         raise ParseError("the expression is empty", (0, 1))
     result = _parse(text, "start")
     assert isinstance(result, Node)
+    deep = too_deep(result)
+    if deep is not None:
+        raise ParseError(_TOO_DEEP, deep.span)
     return result
 
 
@@ -592,6 +672,10 @@ class Checker:
 
     def _quantifier(self, node: Quantifier, variables, nonempty) -> Type | None:
         inner = dict(variables)
+        twice = next((n for i, n in enumerate(node.names) if n in node.names[:i]), None)
+        if twice is not None:
+            self._problem(f"the quantifier names {twice!r} twice: give each card or pile "
+                          "its own name, e.g. 'all below, above in pairs(run): …'", node)
         if isinstance(node.domain, Pairs):
             self._expect(node.domain.run, Type.RUN, variables, nonempty,
                          "the argument of pairs()")
@@ -614,6 +698,87 @@ class Checker:
         self._expect(node.body, Type.BOOL, inner, inner_nonempty,
                      f"the body of '{node.kind}'")
         return Type.BOOL
+
+
+# --- the size of whole numbers --------------------------------------------------------
+
+
+@attrs.frozen
+class Overflow:
+    """A whole number a rule may compute beyond ``MAX_INTEGER``: where, and how large."""
+
+    span: Span
+    predicate: str | None  # the predicate whose text holds the span; None: the rule's own
+    bound: int  # the largest size the number can reach (an upper bound)
+
+
+class _TooLarge(Exception):
+    def __init__(self, overflow: Overflow) -> None:
+        self.overflow = overflow
+
+
+def integer_overflow(node: Node, scope: Scope, largest_size: int) -> Overflow | None:
+    """Where a checked expression may compute a whole number beyond ``MAX_INTEGER``.
+
+    Every int sub-expression gets an upper bound on its size: a number or parameter its own,
+    a rank 13, a pile or run size ``largest_size`` (the deck), and ``+ - * // %`` combine
+    them. The bounds follow predicate calls into their bodies, so this covers every number
+    the compiler folds and every number generated code computes. The walk is as long as the
+    rule with its predicates written out, which the loader has bounded already.
+    """
+    try:
+        _Sizes(scope, largest_size).bound(node, {}, None)
+    except _TooLarge as error:
+        return error.overflow
+    return None
+
+
+class _Sizes:
+    def __init__(self, scope: Scope, largest_size: int) -> None:
+        self.scope = scope
+        self.largest_size = largest_size
+
+    def bound(self, node: Node, env: Mapping[str, int | None], where: str | None) -> int | None:
+        """An upper bound on ``abs(node)`` for an int node, None for other types."""
+        if isinstance(node, Integer):
+            return abs(node.value)
+        if isinstance(node, Name):
+            if node.id in env:
+                return env[node.id]
+            value = self.scope.constants.get(node.id, BUILTIN_CONSTANTS.get(node.id))
+            if value is not None and value[0] is Type.INT and not isinstance(value[1], bool):
+                return abs(int(value[1]))
+            return None
+        if isinstance(node, Attribute):
+            self.bound(node.value, env, where)
+            return {"rank": 13, "size": self.largest_size}.get(node.name)
+        if isinstance(node, Negate):
+            return self.bound(node.operand, env, where)
+        if isinstance(node, Arithmetic):
+            left = self.bound(node.left, env, where)
+            right = self.bound(node.right, env, where)
+            if left is None or right is None:
+                return None
+            size = {"+": left + right, "-": left + right, "*": left * right,
+                    "//": left, "%": right}[node.op]
+            if size > MAX_INTEGER:
+                raise _TooLarge(Overflow(node.span, where, size))
+            return size
+        if isinstance(node, Call):
+            sizes = [self.bound(arg, env, where) for arg in node.args]
+            predicate = self.scope.predicates.get(node.function)
+            if predicate is not None and node.function not in self.scope.broken:
+                inner = {p.name: size for p, size in zip(predicate.signature.parameters, sizes)}
+                self.bound(predicate.body, inner, node.function)
+            return None
+        if isinstance(node, Quantifier):
+            if isinstance(node.domain, Pairs):
+                self.bound(node.domain.run, env, where)
+            self.bound(node.body, {**env, **{n: None for n in node.names}}, where)
+            return None
+        for child in children(node):
+            self.bound(child, env, where)
+        return None
 
 
 def article(word: str) -> str:
