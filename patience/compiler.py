@@ -24,6 +24,7 @@ from typing import Any
 import attrs
 
 from patience.cards import new_deck
+from patience.errors import VariantError
 from patience.language import (
     BUILTIN_CONSTANTS,
     Arithmetic,
@@ -42,8 +43,10 @@ from patience.language import (
     Predicate,
     Quantifier,
     Type,
+    children,
     walk,
 )
+from patience.limits import MAX_INLINED_DEPTH, MAX_INLINED_NODES, MAX_INTEGER
 
 # --- values the compiler manipulates ---------------------------------------------------
 
@@ -185,6 +188,7 @@ class Compiler:
         self.tabulate = tabulate
         self._fresh = itertools.count()
         self._tabulable: dict[str, bool] = {}
+        self._evaluated: dict[tuple[str, tuple[int, ...]], bool] = {}
 
     def fresh(self, stem: str) -> str:
         """A new local name for generated code (never derived from user text)."""
@@ -270,7 +274,11 @@ class Compiler:
         left = self.value(node.left, bindings)
         right = self.value(node.right, bindings)
         if isinstance(left, Const) and isinstance(right, Const):
-            return Const(_FOLD_BINARY[node.op](left.value, right.value))
+            value = _FOLD_BINARY[node.op](left.value, right.value)
+            if abs(value) > MAX_INTEGER:  # the loader's integer_overflow rules this out
+                raise VariantError(f"a rule computes {node.op!r} of {left.value} and "
+                                   f"{right.value}: beyond 2^63 - 1")
+            return Const(value)
         return Code(ast.BinOp(self.to_expr(left), _BINARY[node.op](), self.to_expr(right)))
 
     def _compare(self, node: Compare, bindings) -> Value:
@@ -398,10 +406,16 @@ class Compiler:
         return self._tabulable[key]
 
     def _evaluate(self, predicate: Predicate, cards: list[int]) -> bool:
-        inner = {p.name: Const(card) for p, card in zip(predicate.signature.parameters, cards)}
-        result = self.value(predicate.body, inner)
-        assert isinstance(result, Const)
-        return bool(result.value)
+        """The predicate's value for these cards (remembered: a table of a predicate that
+        calls others asks for theirs once per pair, not once per call)."""
+        key = (predicate.signature.name, tuple(cards))
+        if key not in self._evaluated:
+            inner = {p.name: Const(card)
+                     for p, card in zip(predicate.signature.parameters, cards)}
+            result = self.value(predicate.body, inner)
+            assert isinstance(result, Const)
+            self._evaluated[key] = bool(result.value)
+        return self._evaluated[key]
 
     def _table(self, predicate: Predicate) -> tuple:
         size = max(self.cards) + 1
@@ -445,6 +459,137 @@ def inline_calls(node: Node, predicates: Mapping[str, Predicate],
         return map_children(current, lambda child: substitute(child, renaming))
 
     return substitute(node, {})
+
+
+@attrs.frozen
+class Shape:
+    """How large an expression is once its predicate calls are written out (inlined)."""
+
+    nodes: int  # nodes of the tree (an argument the predicate does not read counts once)
+    depth: int  # levels of the tree, each predicate call counting one more level
+
+    def fits(self) -> bool:
+        return self.nodes <= MAX_INLINED_NODES and self.depth <= MAX_INLINED_DEPTH
+
+
+@attrs.frozen
+class _Form:
+    """A predicate body's shape as a function of the shapes of its arguments: nodes are
+    ``const + sum(per[p] * nodes(p))``, depth is ``max(base, max(offset[p] + depth(p)))``.
+    Numbers saturate just past the limits, so that nothing ever grows large."""
+
+    const: int
+    per: Mapping[str, int]
+    base: int
+    offset: Mapping[str, int]
+
+
+_NODES_CAP = MAX_INLINED_NODES + 1
+_DEPTH_CAP = MAX_INLINED_DEPTH + 1
+
+
+class InlinedShapes:
+    """The :class:`Shape` of expressions after :func:`inline_calls`, measured without
+    building them: each predicate's body is measured once, as a function of its arguments,
+    so the cost is linear in the text even where the inlined tree would be exponential.
+
+    Calls of unknown predicates, and of those in ``skip`` (broken or recursive ones, which
+    the loader reports), count as single nodes.
+    """
+
+    def __init__(self, predicates: Mapping[str, Predicate],
+                 skip: frozenset[str] = frozenset()) -> None:
+        self.predicates = predicates
+        self.skip = skip
+        self.forms: dict[str, _Form] = {}
+        for pname in self._callees_first():
+            predicate = predicates[pname]
+            self.forms[pname] = self._form(
+                predicate.body, frozenset(p.name for p in predicate.signature.parameters))
+
+    def _callees_first(self) -> list[str]:
+        """The predicates in an order where each comes after those it calls (iterative)."""
+        order: list[str] = []
+        state: dict[str, int] = {}  # 1: being visited, 2: done
+        for root in self.predicates:
+            if root in self.skip or root in state:
+                continue
+            stack = [(root, iter(self._calls(root)))]
+            state[root] = 1
+            while stack:
+                current, pending = stack[-1]
+                callee = next(pending, None)
+                if callee is None:
+                    stack.pop()
+                    state[current] = 2
+                    order.append(current)
+                elif callee not in state:
+                    state[callee] = 1
+                    stack.append((callee, iter(self._calls(callee))))
+        return order
+
+    def _calls(self, name: str) -> list[str]:
+        return [sub.function for sub in walk(self.predicates[name].body)
+                if isinstance(sub, Call) and sub.function in self.predicates
+                and sub.function not in self.skip]
+
+    def of(self, node: Node) -> Shape:
+        """The shape of a rule (its free names are single nodes)."""
+        form = self._form(node, frozenset())
+        return Shape(form.const, form.base)
+
+    def of_predicate(self, name: str) -> Shape:
+        """The shape of a predicate's body, each parameter a single name."""
+        form = self.forms[name]
+        return Shape(min(_NODES_CAP, form.const + sum(form.per.values())),
+                     max([form.base, *(offset + 1 for offset in form.offset.values())]))
+
+    def calls(self, node: Node) -> list[tuple[Call, Shape]]:
+        """Each call written in ``node`` with the shape it inlines to, largest first."""
+        found = [(sub, self.of(sub)) for sub in walk(node)
+                 if isinstance(sub, Call) and sub.function in self.forms]
+        return sorted(found, key=lambda pair: (-pair[1].nodes, -pair[1].depth))
+
+    def _form(self, node: Node, parameters: frozenset[str]) -> _Form:
+        if isinstance(node, Name) and node.id in parameters:
+            return _Form(0, {node.id: 1}, 0, {node.id: 0})
+        if isinstance(node, Call) and node.function in self.forms:
+            args = [self._form(arg, parameters) for arg in node.args]
+            callee = self.forms[node.function]
+            names = [p.name for p in self.predicates[node.function].signature.parameters]
+            const = callee.const
+            per: dict[str, int] = {}
+            base = callee.base
+            offset: dict[str, int] = {}
+            for name_, arg in zip(names, args):
+                times = max(1, callee.per.get(name_, 0))  # an unread argument counts once
+                const = min(_NODES_CAP, const + times * arg.const)
+                for p, count in arg.per.items():
+                    per[p] = min(_NODES_CAP, per.get(p, 0) + times * count)
+                at = callee.offset.get(name_, 0)
+                base = max(base, at + arg.base)
+                for p, deeper in arg.offset.items():
+                    offset[p] = max(offset.get(p, 0), at + deeper)
+            return _Form(const, per, min(_DEPTH_CAP, base + 1),
+                         {p: min(_DEPTH_CAP, d + 1) for p, d in offset.items()})
+        if isinstance(node, Quantifier):
+            inner = parameters - set(node.names)  # the quantifier's names hide parameters
+            parts = [self._form(node.body, inner), self._form(node.domain, parameters)]
+        else:
+            parts = [self._form(child, parameters) for child in children(node)]
+        const = 1
+        per = {}
+        base = 0
+        offset = {}
+        for part in parts:
+            const = min(_NODES_CAP, const + part.const)
+            for p, count in part.per.items():
+                per[p] = min(_NODES_CAP, per.get(p, 0) + count)
+            base = max(base, part.base)
+            for p, deeper in part.offset.items():
+                offset[p] = max(offset.get(p, 0), deeper)
+        return _Form(const, per, min(_DEPTH_CAP, base + 1),
+                     {p: min(_DEPTH_CAP, d + 1) for p, d in offset.items()})
 
 
 def map_children(node: Node, function: Callable[[Node], Node]) -> Node:
