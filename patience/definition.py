@@ -39,7 +39,13 @@ from patience.language import (
     parse_signature,
     walk,
 )
-from patience.limits import MAX_EXTENDS_DEPTH, MAX_INLINED_DEPTH, MAX_INLINED_NODES
+from patience.limits import (
+    MAX_EXTENDS_DEPTH,
+    MAX_INLINED_DEPTH,
+    MAX_INLINED_NODES,
+    MAX_PILE_GROUPS,
+    MAX_VARIANT_INLINED_NODES,
+)
 from patience.source import Item, Mapping, Origin, Scalar, Sequence, read_variant_file, read_yaml
 
 RESERVED_IDS = frozenset({"d", "s"})  # the deal move and the stock in position text
@@ -263,6 +269,7 @@ class _Validator:
         self.shapes = InlinedShapes({})
         self.oversized: frozenset[str] = frozenset()  # predicates too large when inlined
         self.largest_size = 8 * 52  # the most cards a pile can hold (set from the deck)
+        self.inlined: list[tuple[int, Rule]] = []  # each rule's inlined size
 
     # -- helpers --
 
@@ -396,6 +403,7 @@ class _Validator:
         it calls is too large itself: that is reported at the predicate), and a rule that
         can compute a whole number beyond the limit."""
         shapes = self.shapes
+        self.inlined.append((min(shapes.of(rule.node).nodes, MAX_INLINED_NODES), rule))
         if not shapes.of(rule.node).fits():
             calls = shapes.calls(rule.node)
             if any(call.function in self.oversized for call, _ in calls):
@@ -452,6 +460,10 @@ class _Validator:
 
         parameters = self.parameters(self.mapping(top.items.get("parameters"), "parameters"))
         groups_item = self.mapping(self.required(top, "piles", "a variant file"), "piles")
+        if groups_item is not None and len(groups_item.items) > MAX_PILE_GROUPS:
+            self.error(f"piles has {len(groups_item.items)} pile groups; a variant has at "
+                       f"most {MAX_PILE_GROUPS}", groups_item.origin)
+            self.raise_errors()
         group_names = tuple(groups_item.items) if groups_item else ()
         predicates = self.predicates(self.mapping(top.items.get("predicates"), "predicates"),
                                      parameters, group_names)
@@ -470,13 +482,22 @@ class _Validator:
             self.required(top, "win", "a variant file"), "win", "false")
         win = self.parse(win_text, win_origin, "win")
         self.check(win, base)
-        if self.errors:
-            self.errors.sort(key=self._order)
-            raise self.errors[0] if len(self.errors) == 1 else VariantErrors(self.errors)
+        total = sum(nodes for nodes, _ in self.inlined)
+        if total > MAX_VARIANT_INLINED_NODES and not self.errors:
+            _, largest = max(self.inlined, key=lambda pair: pair[0])
+            self.error(f"the rules of this variant are more than {MAX_VARIANT_INLINED_NODES:_} "
+                       "nodes long together once the predicates they call are written out "
+                       f"(the limit); the largest is {largest.key}", largest.origin)
+        self.raise_errors()
         assert win is not None
         flat = _plain(top)
         return Definition(id_, name, aliases, description.strip(), sources, decks, ranks,
                           parameters, predicates, groups, stock, win, self.path, flat)
+
+    def raise_errors(self) -> None:
+        if self.errors:
+            self.errors.sort(key=self._order)
+            raise self.errors[0] if len(self.errors) == 1 else VariantErrors(self.errors)
 
     def parameters(self, item: Mapping | None) -> dict[str, int | bool]:
         values: dict[str, int | bool] = {}

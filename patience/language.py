@@ -607,7 +607,8 @@ class Checker:
     def _unknown(self, name: str, span: Span, kind: str, known: list[str]) -> None:
         import difflib
 
-        close = difflib.get_close_matches(name, known, n=1)
+        # a suggestion costs a comparison with every known name: only for a sane number
+        close = difflib.get_close_matches(name, known, n=1) if len(known) <= 1000 else []
         hint = f"; did you mean {close[0]!r}?" if close else ""
         self._problem(f"unknown {kind} {name!r}{hint}", span)
 

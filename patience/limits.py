@@ -38,8 +38,18 @@ MAX_EXPRESSION_LENGTH = 10_000
 #: call and quantifier is a level (a long flat 'a and b and …' chain is one level).
 MAX_EXPRESSION_DEPTH = 32
 
-#: Nodes of an expression once every predicate it calls is written out in full.
-MAX_INLINED_NODES = 20_000
+#: Nodes of an expression once every predicate it calls is written out in full (an argument
+#: a predicate does not read counts once). The shipped variants' largest rule has 34.
+MAX_INLINED_NODES = 5_000
+
+#: Nodes of all the rules of a variant together (every ``moves`` and ``accepts``, ``win``
+#: and ``stock.deal_when``), each measured as for ``MAX_INLINED_NODES``. The generated move
+#: generator repeats rules per pair of pile groups, so this and ``MAX_PILE_GROUPS`` bound
+#: the code compiled for a variant.
+MAX_VARIANT_INLINED_NODES = 20_000
+
+#: Pile groups (``piles:`` entries) in a variant.
+MAX_PILE_GROUPS = 16
 
 #: Depth of an expression once every predicate it calls is written out in full, where each
 #: predicate call counts as one more level.

@@ -142,7 +142,8 @@ def yaml_integer(text: str) -> int:
     [12, -31, 8, 7, 5, 60, 1000]
     """
     if len(text) > MAX_INTEGER_TEXT:
-        if text.lstrip("+-").replace("_", "").isdigit():
+        digits = text.lstrip("+-").replace("_", "")
+        if digits.isascii() and digits.isdigit():
             raise ValueError(f"{_shorten(text)} is too large: {_LARGEST}")
         raise ValueError(f"{_shorten(text)!r} is not a whole number")
     if not _YAML_INTEGER.fullmatch(text):
@@ -151,10 +152,8 @@ def yaml_integer(text: str) -> int:
     sign = -1 if digits[0] == "-" else 1
     digits = digits.lstrip("+-")
     try:
-        if digits.startswith("0b"):
-            value = int(digits[2:], 2)
-        elif digits.startswith("0x"):
-            value = int(digits[2:], 16)
+        if digits.startswith(("0b", "0x")):
+            value = int(digits, 0)
         elif ":" in digits:
             value = 0
             for part in digits.split(":"):
