@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from patience.cli.common import fail, handles_errors, load_game, load_variant, start_options
+from patience.cli.common import echo, fail, handles_errors, load_game, load_variant, start_options
 from patience.cli.main import main
 from patience.solver import DEFAULT_MAX_POSITIONS, daily_deal, first_winnable_deal, hint, solve
 
@@ -41,7 +41,7 @@ def solve_command(variant: str, seed, deal_text, position, moves_text, max_posit
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
     result = solve(game, max_positions=max_positions, time_limit=time_limit)
     if as_json:
-        click.echo(json.dumps({
+        echo(json.dumps({
             "variant": game.variant.id,
             "deal": game.deal_number if game.deal_number is not None else game.start().text(),
             "verdict": result.verdict,
@@ -50,10 +50,10 @@ def solve_command(variant: str, seed, deal_text, position, moves_text, max_posit
             "seconds": round(result.seconds, 3),
         }))
         return
-    click.echo(result.verdict)
+    echo(result.verdict)
     if result.verdict == "won":
-        click.echo(" ".join(result.moves) if result.moves else "(already won)")
-    click.echo(f"{result.positions} positions, {result.seconds:.2f} s")
+        echo(" ".join(result.moves) if result.moves else "(already won)")
+    echo(f"{result.positions} positions, {result.seconds:.2f} s")
 
 
 @main.command("hint")
@@ -66,16 +66,16 @@ def hint_command(variant: str, seed, deal_text, position, moves_text, max_positi
     """The next move of a winning line from START (after --moves), or why there is none."""
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
     if game.is_won():
-        click.echo("the game is already won")
+        echo("the game is already won")
         return
     move, result = hint(game, max_positions, time_limit)
     if move is not None:
-        click.echo(move)
+        echo(move)
     elif result.verdict == "unwinnable":
-        click.echo(f"no winning line: the position is lost (searched all "
+        echo(f"no winning line: the position is lost (searched all "
                    f"{result.positions} positions)")
     else:
-        click.echo(f"undecided: no winning line found within {result.positions} positions")
+        echo(f"undecided: no winning line found within {result.positions} positions")
 
 
 @main.command("deal")
@@ -91,7 +91,7 @@ def deal_command(variant: str, winnable: bool, start: int, max_positions: int) -
     """The first deal number ≥ N that the solver proves winnable; prints it, a tab, and
     its winning line."""
     number, result = first_winnable_deal(load_variant(variant), start, max_positions)
-    click.echo(f"{number}\t{' '.join(result.moves)}")
+    echo(f"{number}\t{' '.join(result.moves)}")
 
 
 @main.command("daily")
@@ -114,4 +114,4 @@ def daily_command(variant: str, date_text: str | None) -> None:
             fail(f"--date {date_text!r} is not a date written YYYY-MM-DD")
     loaded = load_variant(variant)
     number, _ = daily_deal(loaded, date)
-    click.echo(f"{number}\t{loaded.id} {date.isoformat()}")
+    echo(f"{number}\t{loaded.id} {date.isoformat()}")
