@@ -46,7 +46,12 @@ from patience.language import (
     children,
     walk,
 )
-from patience.limits import MAX_INLINED_DEPTH, MAX_INLINED_NODES, MAX_INTEGER
+from patience.limits import (
+    MAX_INLINED_DEPTH,
+    MAX_INLINED_NODES,
+    MAX_INTEGER,
+    MAX_QUANTIFIER_NESTING,
+)
 
 # --- values the compiler manipulates ---------------------------------------------------
 
@@ -84,6 +89,9 @@ class Run:
 
 
 Value = Const | Code | Pile | Run
+
+# Nodes that unrolling quantifiers over small pile groups may add to a variant's code.
+UNROLL_BUDGET = MAX_INLINED_NODES
 
 # --- small ast helpers -----------------------------------------------------------------
 
@@ -189,6 +197,7 @@ class Compiler:
         self._fresh = itertools.count()
         self._tabulable: dict[str, bool] = {}
         self._evaluated: dict[tuple[str, tuple[int, ...]], bool] = {}
+        self._unroll_budget = UNROLL_BUDGET
 
     def fresh(self, stem: str) -> str:
         """A new local name for generated code (never derived from user text)."""
@@ -366,7 +375,11 @@ class Compiler:
             assert isinstance(node.domain, Name)
             group = node.domain.id
             indices = self.layout.groups[group]
-            if len(indices) <= 16:  # unrolled: short-circuits with no generator overhead
+            # unrolled: short-circuits with no generator overhead (while the code it adds
+            # stays within the budget: nested quantifiers would multiply it)
+            extra = (len(indices) - 1) * sum(1 for _ in walk(node.body))
+            if len(indices) <= 16 and extra <= self._unroll_budget:
+                self._unroll_budget -= extra
                 piles = name(self.layout.piles_name)
                 values = [self.value(node.body, {**bindings, node.names[0]: Pile(
                     subscript(piles, index), constant(index), group)}) for index in indices]
@@ -467,21 +480,61 @@ class Shape:
 
     nodes: int  # nodes of the tree (an argument the predicate does not read counts once)
     depth: int  # levels of the tree, each predicate call counting one more level
+    quantifiers: int = 0  # how deeply quantifiers nest in it
 
     def fits(self) -> bool:
-        return self.nodes <= MAX_INLINED_NODES and self.depth <= MAX_INLINED_DEPTH
+        return (self.nodes <= MAX_INLINED_NODES and self.depth <= MAX_INLINED_DEPTH
+                and self.quantifiers <= MAX_QUANTIFIER_NESTING)
+
+
+@attrs.frozen
+class _Levels:
+    """A depth as a function of the arguments' depths: ``max(base, offset[p] + depth(p))``."""
+
+    base: int
+    offset: Mapping[str, int]
+
+    def below(self, step: int) -> _Levels:
+        """These levels one node further down (``step`` is 1, or 0 when the node that
+        holds them does not count)."""
+        return _Levels(min(_DEPTH_CAP, self.base + step),
+                       {p: min(_DEPTH_CAP, d + step) for p, d in self.offset.items()})
+
+    def value(self, argument: int) -> int:
+        """The depth when each argument is ``argument`` deep."""
+        return max([self.base, *(d + argument for d in self.offset.values())])
+
+
+def _highest(parts: Sequence[_Levels]) -> _Levels:
+    offset: dict[str, int] = {}
+    for part in parts:
+        for p, d in part.offset.items():
+            offset[p] = max(offset.get(p, 0), d)
+    return _Levels(max([0, *(part.base for part in parts)]), offset)
+
+
+def _substitute(levels: _Levels, names: Sequence[str], args: Sequence[_Levels]) -> _Levels:
+    """``levels`` of a predicate body with its parameters replaced by these arguments."""
+    base = levels.base
+    offset: dict[str, int] = {}
+    for name_, arg in zip(names, args):
+        at = levels.offset.get(name_, 0)  # an unread argument counts at the call
+        base = max(base, at + arg.base)
+        for p, d in arg.offset.items():
+            offset[p] = max(offset.get(p, 0), at + d)
+    return _Levels(base, offset)
 
 
 @attrs.frozen
 class _Form:
-    """A predicate body's shape as a function of the shapes of its arguments: nodes are
-    ``const + sum(per[p] * nodes(p))``, depth is ``max(base, max(offset[p] + depth(p)))``.
+    """A predicate body's shape as a function of its arguments' shapes: nodes are
+    ``const + sum(per[p] * nodes(p))``; depth and quantifier nesting are :class:`_Levels`.
     Numbers saturate just past the limits, so that nothing ever grows large."""
 
     const: int
     per: Mapping[str, int]
-    base: int
-    offset: Mapping[str, int]
+    depth: _Levels
+    nesting: _Levels
 
 
 _NODES_CAP = MAX_INLINED_NODES + 1
@@ -536,42 +589,38 @@ class InlinedShapes:
     def of(self, node: Node) -> Shape:
         """The shape of a rule (its free names are single nodes)."""
         form = self._form(node, frozenset())
-        return Shape(form.const, form.base)
+        return Shape(form.const, form.depth.base, form.nesting.base)
 
     def of_predicate(self, name: str) -> Shape:
         """The shape of a predicate's body, each parameter a single name."""
         form = self.forms[name]
         return Shape(min(_NODES_CAP, form.const + sum(form.per.values())),
-                     max([form.base, *(offset + 1 for offset in form.offset.values())]))
+                     form.depth.value(1), form.nesting.value(0))
 
     def calls(self, node: Node) -> list[tuple[Call, Shape]]:
         """Each call written in ``node`` with the shape it inlines to, largest first."""
         found = [(sub, self.of(sub)) for sub in walk(node)
                  if isinstance(sub, Call) and sub.function in self.forms]
-        return sorted(found, key=lambda pair: (-pair[1].nodes, -pair[1].depth))
+        return sorted(found, key=lambda pair: (-pair[1].nodes, -pair[1].depth,
+                                               -pair[1].quantifiers))
 
     def _form(self, node: Node, parameters: frozenset[str]) -> _Form:
         if isinstance(node, Name) and node.id in parameters:
-            return _Form(0, {node.id: 1}, 0, {node.id: 0})
+            return _Form(0, {node.id: 1}, _Levels(0, {node.id: 0}), _Levels(0, {node.id: 0}))
         if isinstance(node, Call) and node.function in self.forms:
             args = [self._form(arg, parameters) for arg in node.args]
             callee = self.forms[node.function]
             names = [p.name for p in self.predicates[node.function].signature.parameters]
             const = callee.const
             per: dict[str, int] = {}
-            base = callee.base
-            offset: dict[str, int] = {}
             for name_, arg in zip(names, args):
                 times = max(1, callee.per.get(name_, 0))  # an unread argument counts once
                 const = min(_NODES_CAP, const + times * arg.const)
                 for p, count in arg.per.items():
                     per[p] = min(_NODES_CAP, per.get(p, 0) + times * count)
-                at = callee.offset.get(name_, 0)
-                base = max(base, at + arg.base)
-                for p, deeper in arg.offset.items():
-                    offset[p] = max(offset.get(p, 0), at + deeper)
-            return _Form(const, per, min(_DEPTH_CAP, base + 1),
-                         {p: min(_DEPTH_CAP, d + 1) for p, d in offset.items()})
+            depth = _substitute(callee.depth, names, [arg.depth for arg in args])
+            nesting = _substitute(callee.nesting, names, [arg.nesting for arg in args])
+            return _Form(const, per, depth.below(1), nesting.below(0))
         if isinstance(node, Quantifier):
             inner = parameters - set(node.names)  # the quantifier's names hide parameters
             parts = [self._form(node.body, inner), self._form(node.domain, parameters)]
@@ -579,17 +628,13 @@ class InlinedShapes:
             parts = [self._form(child, parameters) for child in children(node)]
         const = 1
         per = {}
-        base = 0
-        offset = {}
         for part in parts:
             const = min(_NODES_CAP, const + part.const)
             for p, count in part.per.items():
                 per[p] = min(_NODES_CAP, per.get(p, 0) + count)
-            base = max(base, part.base)
-            for p, deeper in part.offset.items():
-                offset[p] = max(offset.get(p, 0), deeper)
-        return _Form(const, per, min(_DEPTH_CAP, base + 1),
-                     {p: min(_DEPTH_CAP, d + 1) for p, d in offset.items()})
+        return _Form(const, per, _highest([part.depth for part in parts]).below(1),
+                     _highest([part.nesting for part in parts]).below(
+                         1 if isinstance(node, Quantifier) else 0))
 
 
 def map_children(node: Node, function: Callable[[Node], Node]) -> Node:

@@ -43,7 +43,10 @@ from patience.limits import (
     MAX_EXTENDS_DEPTH,
     MAX_INLINED_DEPTH,
     MAX_INLINED_NODES,
+    MAX_PARAMETERS,
     MAX_PILE_GROUPS,
+    MAX_PREDICATES,
+    MAX_QUANTIFIER_NESTING,
     MAX_VARIANT_INLINED_NODES,
 )
 from patience.source import Item, Mapping, Origin, Scalar, Sequence, read_variant_file, read_yaml
@@ -412,7 +415,7 @@ class _Validator:
             culprit = f"; the largest part is {calls[0][0].function}(…)" if calls else ""
             span = calls[0][0].span if calls else (0, len(rule.text))
             self.errors.append(VariantError(
-                f"{rule.key} is {_too_large(shape)} once the predicates it calls are written "
+                f"{rule.key} {_too_large(shape)} once the predicates it calls are written "
                 f"out{culprit}", self.located(rule.origin, rule.text, span)))
             return
         if any(call.function in scope.broken for call in walk(rule.node)
@@ -439,6 +442,17 @@ class _Validator:
 
     def definition(self, top: Mapping) -> Definition:
         self.unknown_keys(top, TOP_KEYS, "a variant file")
+        too_many = False
+        for key, limit, what in (("piles", MAX_PILE_GROUPS, "pile groups"),
+                                 ("predicates", MAX_PREDICATES, "predicates"),
+                                 ("parameters", MAX_PARAMETERS, "parameters")):
+            counted = top.items.get(key)
+            if isinstance(counted, Mapping) and len(counted.items) > limit:
+                self.error(f"{key} has {len(counted.items)} {what}; a variant has at most "
+                           f"{limit}", counted.origin)
+                too_many = True
+        if too_many:
+            self.raise_errors()  # not a word more about a file this large
         id_ = self.string(self.required(top, "id", "a variant file"), "id") or "?"
         self.printable(top.items.get("id"), "id", id_)
         name = self.string(self.required(top, "name", "a variant file"), "name") or id_
@@ -460,10 +474,6 @@ class _Validator:
 
         parameters = self.parameters(self.mapping(top.items.get("parameters"), "parameters"))
         groups_item = self.mapping(self.required(top, "piles", "a variant file"), "piles")
-        if groups_item is not None and len(groups_item.items) > MAX_PILE_GROUPS:
-            self.error(f"piles has {len(groups_item.items)} pile groups; a variant has at "
-                       f"most {MAX_PILE_GROUPS}", groups_item.origin)
-            self.raise_errors()
         group_names = tuple(groups_item.items) if groups_item else ()
         predicates = self.predicates(self.mapping(top.items.get("predicates"), "predicates"),
                                      parameters, group_names)
@@ -590,7 +600,7 @@ class _Validator:
             calls = shapes.calls(parsed[pname].body)
             if any(call.function in oversized for call, _ in calls):
                 continue
-            self.error(f"predicate {pname!r} is {_too_large(shapes.of_predicate(pname))} once "
+            self.error(f"predicate {pname!r} {_too_large(shapes.of_predicate(pname))} once "
                        "the predicates it calls are written out", signatures[pname][2])
         return frozenset(oversized)
 
@@ -694,9 +704,13 @@ def _pile_ids(groups: tuple[GroupDefinition, ...]) -> set[str]:
 
 
 def _too_large(shape: Shape) -> str:
+    """What is too large about a shape, to follow the name of a rule or predicate."""
     if shape.nodes > MAX_INLINED_NODES:
-        return f"more than {MAX_INLINED_NODES:_} nodes long (the limit)"
-    return f"more than {MAX_INLINED_DEPTH} levels deep (the limit)"
+        return f"is more than {MAX_INLINED_NODES:_} nodes long (the limit)"
+    if shape.depth > MAX_INLINED_DEPTH:
+        return f"is more than {MAX_INLINED_DEPTH} levels deep (the limit)"
+    return (f"nests quantifiers {shape.quantifiers} deep ('all'/'any' inside 'all'/'any'; "
+            f"the limit is {MAX_QUANTIFIER_NESTING})")
 
 
 def _cycles(predicates: dict[str, Predicate]) -> list[str]:

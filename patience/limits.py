@@ -20,6 +20,12 @@ MAX_YAML_DEPTH = 64
 #: How many files an ``extends`` chain may hold above the file itself.
 MAX_EXTENDS_DEPTH = 16
 
+#: Pile groups (``piles:`` entries), predicates and parameters in a variant (after
+#: ``extends`` merges the parents in). Real variants have a handful of each.
+MAX_PILE_GROUPS = 16
+MAX_PREDICATES = 256
+MAX_PARAMETERS = 256
+
 #: The largest magnitude of any whole number: written in a variant file (``decks``, a
 #: parameter), written in a rule, computed by a rule (folded when the variant compiles or
 #: when a move is generated), or in a position. Fits a signed 64-bit integer.
@@ -48,12 +54,14 @@ MAX_INLINED_NODES = 5_000
 #: the code compiled for a variant.
 MAX_VARIANT_INLINED_NODES = 20_000
 
-#: Pile groups (``piles:`` entries) in a variant.
-MAX_PILE_GROUPS = 16
-
 #: Depth of an expression once every predicate it calls is written out in full, where each
 #: predicate call counts as one more level.
 MAX_INLINED_DEPTH = 64
+
+#: How deeply quantifiers ('all …: …', 'any …: …') may nest in an expression once every
+#: predicate it calls is written out. Each level multiplies the work of evaluating the rule
+#: by the length of a run or the size of a pile group.
+MAX_QUANTIFIER_NESTING = 2
 
 # --- positions and moves ----------------------------------------------------------------
 
