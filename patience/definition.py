@@ -424,7 +424,7 @@ class _Validator:
         overflow = integer_overflow(rule.node, scope, self.largest_size)
         if overflow is None:
             return
-        bound = f"{overflow.bound:.2e}".replace("e+", "e")
+        bound = f"{overflow.bound:_}" if overflow.bound < 10**40 else f"{overflow.bound:.2e}"
         message = (f"this can compute a whole number as large as {bound}, beyond 2^63 - 1, "
                    "the largest a rule may use")
         predicate = scope.predicates.get(overflow.predicate or "")

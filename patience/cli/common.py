@@ -7,7 +7,7 @@ input exits with status 2 and a message naming it, never a traceback.
 
 Text that comes from a file (a variant's name, description and rules, an error quoting a
 line) can hold terminal control sequences: every command prints it through :func:`echo`,
-which shows control characters escaped (:func:`printable`).
+which shows control characters escaped (``patience.terminal.printable``).
 """
 
 from __future__ import annotations
@@ -24,23 +24,10 @@ from patience.errors import PatienceError, PositionError
 from patience.game import Game
 from patience.limits import MAX_POSITION_TEXT
 from patience.source import read_variant_file
+from patience.terminal import printable
 from patience.variant import Variant, find_variant
 
 USAGE_ERROR = 2
-
-
-def printable(text: str) -> str:
-    """``text`` with every unprintable character (escape, carriage return, bidi controls
-    …) written as its Python escape, so that it cannot act on the terminal; line breaks and
-    tabs stay.
-
-    >>> printable("\x1b[2Jname\tok\n\u202eevil")
-    '\\x1b[2Jname\tok\n\\u202eevil'
-    """
-    if text.isprintable():
-        return text
-    return "".join(char if char.isprintable() or char in "\n\t"
-                   else char.encode("unicode_escape").decode("ascii") for char in text)
 
 
 def echo(text: object = "", err: bool = False) -> None:
