@@ -9,7 +9,12 @@ generator and ``compile()``s. What is fixed per variant is decided here, once:
 * named predicates are inlined at each call, except those whose arguments are all cards and
   whose body reads nothing but them: those are evaluated for every pair of cards when the
   variant loads and become a table lookup;
-* ``source in columns`` folds to true or false where the source group is known.
+* ``source in columns`` folds to true or false where the source group is known;
+* a quantifier over a small pile group is unrolled, within a budget of added code.
+
+The loader has bounded what reaches the compiler (``patience.limits``): the size and depth
+of every rule with its predicates written out (measured here, by :class:`InlinedShapes`)
+and the size of every whole number it can compute, so folding stays within 2^63 - 1.
 
 Cards are ints (``rank * 4 + suit``), so ``card.rank`` is ``card >> 2``.
 """
@@ -447,7 +452,10 @@ def inline_calls(node: Node, predicates: Mapping[str, Predicate],
 
     Calls for which ``keep(predicate)`` is true stay (they compile to table lookups).
     Quantifier names inside an inlined body get fresh names that no user can write, so an
-    argument expression can never be captured by them.
+    argument expression can never be captured by them. An argument is one node object
+    wherever its parameter appears (the result shares it), so the work and the memory are
+    those of the tree written out once, which the loader bounds (:class:`InlinedShapes`,
+    ``MAX_INLINED_NODES``) before anything is compiled.
     """
     counter = itertools.count()
 
