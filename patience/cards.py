@@ -26,6 +26,8 @@ RED_SUITS = frozenset({1, 2})
 RED, BLACK = 1, 0
 
 MASK64 = (1 << 64) - 1
+#: added to a card lying face down in a pile (the stock's cards are not marked)
+FACE_DOWN = 64
 
 
 def make_card(rank: int, suit: int) -> int:
@@ -33,7 +35,7 @@ def make_card(rank: int, suit: int) -> int:
 
 
 def rank_of(card: int) -> int:
-    return card >> 2
+    return (card >> 2) & 15
 
 
 def suit_of(card: int) -> int:
@@ -41,16 +43,24 @@ def suit_of(card: int) -> int:
 
 
 def color_of(card: int) -> int:
+    """RED (1) for diamonds and hearts, BLACK (0) for clubs and spades: ``(suit + 1) >> 1
+    & 1``, the form generated code computes."""
     return RED if card & 3 in RED_SUITS else BLACK
+
+
+def is_face_up(card: int) -> bool:
+    return not card & FACE_DOWN
 
 
 def card_code(card: int) -> str:
     """The two-character code of a card, e.g. ``'TS'``."""
-    return RANK_CHARS[(card >> 2) - 1] + SUIT_CHARS[card & 3]
+    return RANK_CHARS[((card >> 2) & 15) - 1] + SUIT_CHARS[card & 3]
 
 
 def parse_card(code: str) -> int:
-    """The card with a two-character code such as ``'7D'``; raises DealError otherwise."""
+    """The card with a two-character code such as ``'7D'``; raises DealError otherwise.
+
+    Lower case is accepted (``'7d'``); position texts use it to mark face-down cards."""
     text = code.strip()
     if len(text) == 2:
         rank = RANK_CHARS.find(text[0].upper())
@@ -59,13 +69,16 @@ def parse_card(code: str) -> int:
             return make_card(rank + 1, suit)
     raise DealError(
         f"unknown card {code!r}: a card is a rank from {RANK_CHARS} and a suit from "
-        f"{SUIT_CHARS}, e.g. 'TS'"
-    )
+        f"{SUIT_CHARS}, e.g. 'TS'", token=code)
 
 
-def new_deck(decks: int = 1, ranks: int = 13) -> list[int]:
-    """New-deck order: for each deck, for suit in C D H S, for rank A upward."""
-    return [make_card(rank, suit) for _ in range(decks) for suit in range(4)
+ALL_SUITS = (0, 1, 2, 3)
+
+
+def new_deck(decks: int = 1, ranks: int = 13, suits: Sequence[int] = ALL_SUITS) -> list[int]:
+    """New-deck order: for each deck, for suit in C D H S (those the deck has), for rank A
+    upward."""
+    return [make_card(rank, suit) for _ in range(decks) for suit in sorted(suits)
             for rank in range(1, ranks + 1)]
 
 
@@ -80,11 +93,18 @@ def splitmix64(state: int) -> Iterator[int]:
         yield z ^ (z >> 31)
 
 
-def numbered_deck(number: int, decks: int = 1, ranks: int = 13) -> list[int]:
-    """The deck order of deal ``number``: Fisher–Yates driven by SplitMix64 (RULES.md)."""
+def numbered_deck(number: int, decks: int = 1, ranks: int = 13,
+                  without: Sequence[int] = (), suits: Sequence[int] = ALL_SUITS) -> list[int]:
+    """The deck order of deal ``number``: Fisher–Yates driven by SplitMix64 (docs/rules.md).
+
+    Cards placed before the deal (``without``) leave the new-deck order first, each taking
+    out its first copy, and the rest is shuffled.
+    """
     if not 0 <= number <= MASK64:
         raise DealError(f"deal number {number!r} is not an unsigned 64-bit integer")
-    cards = new_deck(decks, ranks)
+    cards = new_deck(decks, ranks, suits)
+    for card in without:
+        cards.remove(card)
     draws = splitmix64(number)
     for i in range(len(cards) - 1, 0, -1):
         j = next(draws) % (i + 1)
@@ -95,12 +115,20 @@ def numbered_deck(number: int, decks: int = 1, ranks: int = 13) -> list[int]:
 def parse_cards(text: str | Sequence[str]) -> list[int]:
     """Cards from codes separated by spaces (or commas), or from a list of codes."""
     codes = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    return [parse_card(code) for code in codes]
+    cards = []
+    for index, code in enumerate(codes):
+        try:
+            cards.append(parse_card(code))
+        except DealError as error:
+            raise DealError(f"card {index + 1} of the deal: {error.message}", token=code,
+                            index=index) from None
+    return cards
 
 
-def check_deck(cards: Sequence[int], decks: int = 1, ranks: int = 13) -> None:
+def check_deck(cards: Sequence[int], decks: int = 1, ranks: int = 13,
+               suits: Sequence[int] = ALL_SUITS) -> None:
     """Raise DealError unless ``cards`` is exactly the variant's deck in some order."""
-    expected = Counter(new_deck(decks, ranks))
+    expected = Counter(new_deck(decks, ranks, suits))
     if len(cards) != sum(expected.values()):
         raise DealError(
             f"a deal has {sum(expected.values())} cards for this variant, got {len(cards)}")

@@ -28,7 +28,7 @@ from typing import Any
 
 import attrs
 
-from patience.cards import new_deck
+from patience.cards import FACE_DOWN, color_of, is_face_up, new_deck, rank_of, suit_of
 from patience.errors import VariantError
 from patience.language import (
     BUILTIN_CONSTANTS,
@@ -38,6 +38,7 @@ from patience.language import (
     BoolOp,
     Call,
     Compare,
+    Count,
     Integer,
     Member,
     Name,
@@ -49,12 +50,12 @@ from patience.language import (
     Quantifier,
     Type,
     children,
+    fold_arithmetic,
     walk,
 )
 from patience.limits import (
     MAX_INLINED_DEPTH,
     MAX_INLINED_NODES,
-    MAX_INTEGER,
     MAX_QUANTIFIER_NESTING,
 )
 
@@ -129,12 +130,10 @@ def as_expr(value: ast.expr | int) -> ast.expr:
     return constant(value) if isinstance(value, int) else value
 
 
-_BINARY = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult, "//": ast.FloorDiv, "%": ast.Mod}
+_BINARY = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult, "//": ast.FloorDiv, "%": ast.Mod,
+           "**": ast.Pow}
 _COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt,
             ">=": ast.GtE}
-_FOLD_BINARY: Mapping[str, Callable[[int, int], int]] = {
-    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-    "//": lambda a, b: a // b, "%": lambda a, b: a % b}
 _FOLD_COMPARE: Mapping[str, Callable[[Any, Any], bool]] = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
@@ -174,9 +173,13 @@ class Tables:
         self.values: dict[str, Any] = {}
         self._by_key: dict[Any, str] = {}
 
-    def add(self, key: Any, make: Callable[[], Any]) -> str:
+    def add(self, key: Any, make: Callable[[], Any], label: str = "") -> str:
+        """The name of the table for ``key`` (made on first use), e.g. ``table_goes_on``
+        for the predicate ``goes_on``: ``label`` is an identifier of the rule language."""
         if key not in self._by_key:
-            identifier = f"T{len(self._by_key)}"
+            identifier = f"table_{label}" if label else f"table{len(self._by_key)}"
+            if identifier in self.values:
+                identifier = f"{identifier}_{len(self._by_key)}"
             self._by_key[key] = identifier
             self.values[identifier] = make()
         return self._by_key[key]
@@ -192,12 +195,17 @@ class Compiler:
 
     def __init__(self, constants: Mapping[str, Any], predicates: Mapping[str, Predicate],
                  layout: Layout, tables: Tables, cards: Sequence[int] | None = None,
-                 tabulate: bool = True) -> None:
+                 tabulate: bool = True, face_down: bool = False) -> None:
         self.constants = {**{k: v for k, (_, v) in BUILTIN_CONSTANTS.items()}, **constants}
         self.predicates = predicates
         self.layout = layout
         self.tables = tables
         self.cards = sorted(set(cards if cards is not None else new_deck()))
+        #: whether piles may hold face-down cards (``card | FACE_DOWN``): then a card's
+        #: rank is masked and tables cover face-down cards too
+        self.face_down = face_down
+        if face_down:
+            self.cards += [card | FACE_DOWN for card in self.cards]
         self.tabulate = tabulate
         self._fresh = itertools.count()
         self._tabulable: dict[str, bool] = {}
@@ -238,6 +246,8 @@ class Compiler:
             return bindings[node.id]
         if node.id in self.constants:
             return Const(self.constants[node.id])
+        if node.id == "stock":  # every generated function has the stock as 'stock'
+            return Pile(name("stock"), None, "stock#")
         raise KeyError(node.id)  # the checker rules this out
 
     def _attribute(self, node: Attribute, bindings) -> Value:
@@ -260,11 +270,14 @@ class Compiler:
         # a card
         if isinstance(owner, Const):
             card = owner.value
-            return Const({"rank": card >> 2, "suit": card & 3,
-                          "color": ((card & 3) + 1) >> 1 & 1}[node.name])
+            return Const({"rank": rank_of(card), "suit": suit_of(card),
+                          "color": color_of(card), "face_up": is_face_up(card)}[node.name])
         card_expr = self.to_expr(owner)
         if node.name == "rank":
-            return Code(ast.BinOp(card_expr, ast.RShift(), constant(2)))
+            rank = ast.BinOp(card_expr, ast.RShift(), constant(2))
+            return Code(ast.BinOp(rank, ast.BitAnd(), constant(15)) if self.face_down else rank)
+        if node.name == "face_up":
+            return Code(ast.Compare(card_expr, [ast.Lt()], [constant(FACE_DOWN)]))
         if node.name == "suit":
             return Code(ast.BinOp(card_expr, ast.BitAnd(), constant(3)))
         suit = ast.BinOp(card_expr, ast.BitAnd(), constant(3))
@@ -288,16 +301,31 @@ class Compiler:
         left = self.value(node.left, bindings)
         right = self.value(node.right, bindings)
         if isinstance(left, Const) and isinstance(right, Const):
-            value = _FOLD_BINARY[node.op](left.value, right.value)
-            if abs(value) > MAX_INTEGER:  # the loader's integer_overflow rules this out
-                raise VariantError(f"a rule computes {node.op!r} of {left.value} and "
-                                   f"{right.value}: beyond 2^63 - 1")
+            value = fold_arithmetic(node.op, left.value, right.value)
+            if value is None:  # the loader's integer_overflow rules this out
+                raise VariantError(f"a rule computes {left.value} {node.op} {right.value}, "
+                                   "beyond 2^63 - 1")
             return Const(value)
-        return Code(ast.BinOp(self.to_expr(left), _BINARY[node.op](), self.to_expr(right)))
+        expr = ast.BinOp(self.to_expr(left), _BINARY[node.op](), self.to_expr(right))
+        if node.op == "**":  # whole numbers only: a negative exponent gives 0
+            if isinstance(right, Const):
+                return Code(expr) if right.value >= 0 else Const(0)
+            return Code(ast.IfExp(ast.Compare(self.to_expr(right), [ast.GtE()], [constant(0)]),
+                                  expr, constant(0)))
+        return Code(expr)
 
     def _compare(self, node: Compare, bindings) -> Value:
         left = self.value(node.left, bindings)
         right = self.value(node.right, bindings)
+        if isinstance(left, Pile) and isinstance(right, Pile):  # the same pile, or not
+            same = node.op == "=="
+            if left.group is not None and right.group is not None and left.group != right.group:
+                return Const(not same)
+            assert left.index is not None and right.index is not None
+            if isinstance(left.index, ast.Constant) and isinstance(right.index, ast.Constant):
+                return Const((left.index.value == right.index.value) == same)
+            return Code(ast.Compare(left.index, [ast.Eq() if same else ast.NotEq()],
+                                    [right.index]))
         if isinstance(left, Const) and isinstance(right, Const):
             return Const(_FOLD_COMPARE[node.op](left.value, right.value))
         return Code(ast.Compare(self.to_expr(left), [_COMPARE[node.op]()],
@@ -340,7 +368,7 @@ class Compiler:
             if len(constants) == len(args):
                 return Const(self._evaluate(predicate, constants))
             table = self.tables.add(("predicate", node.function),
-                                    lambda: self._table(predicate))
+                                    lambda: self._table(predicate), node.function)
             result: ast.expr = name(table)
             for arg in args:
                 result = subscript(result, self.to_expr(arg))
@@ -353,6 +381,8 @@ class Compiler:
         builtin = "all" if node.kind == "all" else "any"
         if isinstance(node.domain, Pairs):
             run = self.value(node.domain.run, bindings)
+            if isinstance(run, Pile):  # pairs(pile): all its cards
+                run = Run(run.cards, call("len", run.cards))
             assert isinstance(run, Run)
             below, above = node.names
             below_name, above_name = self.fresh("below"), self.fresh("above")
@@ -380,11 +410,7 @@ class Compiler:
             assert isinstance(node.domain, Name)
             group = node.domain.id
             indices = self.layout.groups[group]
-            # unrolled: short-circuits with no generator overhead (while the code it adds
-            # stays within the budget: nested quantifiers would multiply it)
-            extra = (len(indices) - 1) * sum(1 for _ in walk(node.body))
-            if len(indices) <= 16 and extra <= self._unroll_budget:
-                self._unroll_budget -= extra
+            if self._may_unroll(indices, node.body):  # short-circuits, no generator overhead
                 piles = name(self.layout.piles_name)
                 values = [self.value(node.body, {**bindings, node.names[0]: Pile(
                     subscript(piles, index), constant(index), group)}) for index in indices]
@@ -406,6 +432,42 @@ class Compiler:
         generator = ast.GeneratorExp(body, [ast.comprehension(target, iterable, [], 0)])
         return Code(call(builtin, generator))
 
+    def _may_unroll(self, indices: range, body: Node) -> bool:
+        """Whether to write a quantifier over these piles as one test per pile: for a small
+        group, while the code it adds stays within the budget (nested quantifiers would
+        multiply it)."""
+        extra = (len(indices) - 1) * sum(1 for _ in walk(body))
+        if len(indices) > 16 or extra > self._unroll_budget:
+            return False
+        self._unroll_budget -= extra
+        return True
+
+    def _count(self, node: Count, bindings) -> Value:
+        indices = self.layout.groups[node.group]
+        piles = name(self.layout.piles_name)
+        if self._may_unroll(indices, node.body):  # unrolled: a sum of tests, each 0 or 1
+            values = [self.value(node.body, {**bindings, node.name: Pile(
+                subscript(piles, index), constant(index), node.group)}) for index in indices]
+            total = sum(int(bool(v.value)) for v in values if isinstance(v, Const))
+            parts = [ast.IfExp(self.to_expr(v), constant(1), constant(0))
+                     for v in values if not isinstance(v, Const)]
+            if not parts:
+                return Const(total)
+            expr: ast.expr = constant(total) if total else parts.pop(0)
+            for part in parts:
+                expr = ast.BinOp(expr, ast.Add(), part)
+            return Code(expr)
+        pile_name, index_name = self.fresh("pile"), self.fresh("i")
+        body = self.expression(node.body, {**bindings, node.name: Pile(
+            name(pile_name), name(index_name), node.group)})
+        target = ast.Tuple([ast.Name(index_name, ast.Store()), ast.Name(pile_name, ast.Store())],
+                           ast.Store())
+        group_piles = ast.Subscript(piles, ast.Slice(constant(indices.start),
+                                                     constant(indices.stop)), ast.Load())
+        iterable = call("enumerate", group_piles, constant(indices.start))
+        generator = ast.GeneratorExp(constant(1), [ast.comprehension(target, iterable, [body], 0)])
+        return Code(call("sum", generator))
+
     # -- tabulation of card-only predicates --
 
     def _is_tabulable(self, predicate: Predicate) -> bool:
@@ -414,7 +476,7 @@ class Compiler:
             self._tabulable[key] = False  # guards recursion; the checker forbids cycles
             ok = all(p.type is Type.CARD for p in predicate.signature.parameters)
             for sub in walk(predicate.body):
-                if isinstance(sub, (Member, Quantifier)) and not (
+                if isinstance(sub, (Member, Quantifier, Count)) and not (
                         isinstance(sub, Quantifier) and isinstance(sub.domain, Pairs)):
                     ok = False
                 if isinstance(sub, Call) and not self._is_tabulable(
@@ -477,6 +539,10 @@ def inline_calls(node: Node, predicates: Mapping[str, Predicate],
                                         if isinstance(current.domain, Pairs)
                                         else current.domain),
                                 body=substitute(current.body, inner))
+        if isinstance(current, Count):
+            fresh_name = f"{current.name}#{next(counter)}"
+            inner = {**renaming, current.name: Name(current.span, fresh_name)}
+            return attrs.evolve(current, name=fresh_name, body=substitute(current.body, inner))
         return map_children(current, lambda child: substitute(child, renaming))
 
     return substitute(node, {})
@@ -632,6 +698,8 @@ class InlinedShapes:
         if isinstance(node, Quantifier):
             inner = parameters - set(node.names)  # the quantifier's names hide parameters
             parts = [self._form(node.body, inner), self._form(node.domain, parameters)]
+        elif isinstance(node, Count):
+            parts = [self._form(node.body, parameters - {node.name})]
         else:
             parts = [self._form(child, parameters) for child in children(node)]
         const = 1
@@ -642,7 +710,7 @@ class InlinedShapes:
                 per[p] = min(_NODES_CAP, per.get(p, 0) + count)
         return _Form(const, per, _highest([part.depth for part in parts]).below(1),
                      _highest([part.nesting for part in parts]).below(
-                         1 if isinstance(node, Quantifier) else 0))
+                         1 if isinstance(node, (Quantifier, Count)) else 0))
 
 
 def map_children(node: Node, function: Callable[[Node], Node]) -> Node:
@@ -666,6 +734,9 @@ def rename(node: Node, renaming: Mapping[str, str]) -> Node:
         domain = rename(node.domain, renaming) if isinstance(node.domain, Pairs) \
             else node.domain
         return attrs.evolve(node, domain=domain, body=rename(node.body, inner))
+    if isinstance(node, Count):
+        inner = {k: v for k, v in renaming.items() if k != node.name}
+        return attrs.evolve(node, body=rename(node.body, inner))
     return map_children(node, lambda child: rename(child, renaming))
 
 

@@ -13,14 +13,16 @@ import difflib
 import hashlib
 import json
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from patience.cards import card_code, parse_card
 from patience.compiler import InlinedShapes, Shape
-from patience.errors import Location, VariantError, VariantErrors
+from patience.errors import DealError, Location, VariantError, VariantErrors
 from patience.language import (
     BUILTIN_CONSTANTS,
     CONTEXT_VARIABLES,
@@ -41,6 +43,7 @@ from patience.language import (
 )
 from patience.limits import (
     MAX_EXTENDS_DEPTH,
+    MAX_GROUP_PILES,
     MAX_INLINED_DEPTH,
     MAX_INLINED_NODES,
     MAX_PARAMETERS,
@@ -49,6 +52,7 @@ from patience.limits import (
     MAX_QUANTIFIER_NESTING,
     MAX_VARIANT_INLINED_NODES,
 )
+from patience.settings import EmptyPiles, Removal, Show, Target, words
 from patience.source import Item, Mapping, Origin, Scalar, Sequence, read_variant_file, read_yaml
 
 RESERVED_IDS = frozenset({"d", "s"})  # the deal move and the stock in position text
@@ -72,19 +76,25 @@ class GroupDefinition:
     name: str
     id: str
     count: int
-    deal: int
+    deal: tuple[int, ...]  # cards dealt to each pile at the start, pile by pile
     moves: Rule
     accepts: Rule
-    target: str  # "each" | "first"
-    removal: str  # "optional" | "forced"
-    show: str  # "fan" | "stack"
+    target: Target
+    removal: Removal
+    show: Show
+    face_down: tuple[int, ...] = ()  # of each pile's dealt cards, how many lie face down
+    place: tuple[tuple[int, ...], ...] = ()  # cards put on each pile before the deal
+    to_bottom: Rule | None = None  # dealt cards for which it holds go under the others
+    fill_from: str | None = None  # a group or pile that fills an empty pile here at once
 
 
 @attrs.frozen
 class StockDefinition:
     deals_to: tuple[str, ...]  # group names or pile ids, in dealing order
-    empty_piles: str  # "include" | "skip"
+    empty_piles: EmptyPiles
     deal_when: Rule
+    turn: int = 1  # cards each deal target receives per deal (a waste: draw N)
+    redeals: int | None = 0  # times the waste may turn back into the stock; None: unlimited
 
 
 @attrs.frozen
@@ -99,6 +109,8 @@ class Definition:
     decks: int
     ranks: int
     parameters: dict[str, int | bool]
+    family: str
+    suits: tuple[int, ...]
     predicates: dict[str, Predicate]
     groups: tuple[GroupDefinition, ...]
     stock: StockDefinition
@@ -110,7 +122,7 @@ class Definition:
     def rules_hash(self) -> str:
         """A hash of everything that affects play (not names, descriptions or sources)."""
         rules = {k: v for k, v in self.flat.items()
-                 if k not in ("id", "name", "aliases", "description", "sources")}
+                 if k not in ("id", "name", "family", "aliases", "description", "sources")}
         blob = json.dumps(rules, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
@@ -259,10 +271,12 @@ def _merge_predicates(parent: Mapping, child: Mapping) -> Mapping:
 
 # --- validation ------------------------------------------------------------------------
 
-TOP_KEYS = ("id", "name", "aliases", "description", "sources", "extends", "decks", "ranks",
+TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extends", "decks",
+            "ranks", "suits",
             "parameters", "predicates", "piles", "stock", "win")
-GROUP_KEYS = ("id", "count", "deal", "moves", "accepts", "target", "removal", "show")
-STOCK_KEYS = ("deals_to", "empty_piles", "deal_when")
+GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "fill_from", "moves",
+              "accepts", "target", "removal", "show")
+STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when")
 
 
 class _Validator:
@@ -272,6 +286,7 @@ class _Validator:
         self.shapes = InlinedShapes({})
         self.oversized: frozenset[str] = frozenset()  # predicates too large when inlined
         self.largest_size = 8 * 52  # the most cards a pile can hold (set from the deck)
+        self.group_sizes: dict[str, int] = {}  # piles per group, as far as the file says
         self.inlined: list[tuple[int, Rule]] = []  # each rule's inlined size
 
     # -- helpers --
@@ -421,10 +436,15 @@ class _Validator:
         if any(call.function in scope.broken for call in walk(rule.node)
                if isinstance(call, Call)):
             return
-        overflow = integer_overflow(rule.node, scope, self.largest_size)
+        overflow = integer_overflow(rule.node, scope, self.largest_size, self.group_sizes)
         if overflow is None:
             return
-        bound = f"{overflow.bound:_}" if overflow.bound < 10**40 else f"{overflow.bound:.2e}"
+        if overflow.bound is None:
+            bound = "more than 2^64"
+        elif overflow.bound < 10**40:
+            bound = f"{overflow.bound:_}"
+        else:
+            bound = f"about 10^{len(str(overflow.bound)) - 1}"
         message = (f"this can compute a whole number as large as {bound}, beyond 2^63 - 1, "
                    "the largest a rule may use")
         predicate = scope.predicates.get(overflow.predicate or "")
@@ -468,18 +488,25 @@ class _Validator:
                        and index < len(aliases_item.items) else aliases_item)
             self.printable(element, "alias", alias)
         sources = self.strings(top.items.get("sources"), "sources")
+        family = self.string(top.items.get("family"), "family") or name
         decks = self.integer(top.items.get("decks"), "decks", 1, low=1, high=8)
         ranks = self.integer(top.items.get("ranks"), "ranks", 13, low=1, high=13)
-        self.largest_size = decks * 4 * ranks  # no pile or run holds more cards
+        suits = self.suits(top.items.get("suits"))
+        self.largest_size = decks * len(suits) * ranks  # no pile or run holds more cards
 
         parameters = self.parameters(self.mapping(top.items.get("parameters"), "parameters"))
         groups_item = self.mapping(self.required(top, "piles", "a variant file"), "piles")
+        for gname, value in (groups_item.items.items() if groups_item else ()):
+            count = value.items.get("count") if isinstance(value, Mapping) else None
+            size = count.integer if isinstance(count, Scalar) and count.tag == "int" else 0
+            self.group_sizes[gname] = size if 1 <= size <= MAX_GROUP_PILES else MAX_GROUP_PILES
         group_names = tuple(groups_item.items) if groups_item else ()
         predicates = self.predicates(self.mapping(top.items.get("predicates"), "predicates"),
                                      parameters, group_names)
         base = Scope(constants={k: (Type.BOOL if isinstance(v, bool) else Type.INT, v)
                                 for k, v in parameters.items()},
-                     groups=frozenset(group_names), predicates=predicates, variables={},
+                     groups=frozenset(group_names), predicates=predicates,
+                     variables={"stock": Type.STOCK},
                      broken=getattr(self, "broken_predicates", frozenset()))
         for clash in sorted(set(parameters) & set(group_names)):
             self.error(f"parameter {clash!r} has the name of a pile group",
@@ -487,7 +514,7 @@ class _Validator:
         groups = self.groups(groups_item, base) if groups_item else ()
         stock = self.stock(self.mapping(top.items.get("stock"), "stock"), groups, base,
                            group_names)
-        self.check_sizes(top, groups, stock, decks, ranks)
+        self.check_sizes(top, groups, stock, decks, ranks, suits)
         win_text, win_origin = self.expression_text(
             self.required(top, "win", "a variant file"), "win", "false")
         win = self.parse(win_text, win_origin, "win")
@@ -502,7 +529,26 @@ class _Validator:
         assert win is not None
         flat = _plain(top)
         return Definition(id_, name, aliases, description.strip(), sources, decks, ranks,
-                          parameters, predicates, groups, stock, win, self.path, flat)
+                          parameters, family.strip(), suits, predicates, groups, stock, win,
+                          self.path, flat)
+
+    def suits(self, item: Item | None) -> tuple[int, ...]:
+        """The suits each deck has (``suits: [S, H]``), in C D H S order; all four by
+        default."""
+        if item is None:
+            return (0, 1, 2, 3)
+        found: set[int] = set()
+        for code in self.strings(item, "suits"):
+            suit = "CDHS".find(code.strip().upper()[:1]) if len(code.strip()) == 1 else -1
+            if suit < 0:
+                self.error(f"suits lists {code!r}: a suit is one of C, D, H, S", item.origin)
+            elif suit in found:
+                self.error(f"suits lists {code!r} twice", item.origin)
+            found.add(suit)
+        if not found:
+            self.error("suits must list at least one suit (C, D, H, S)", item.origin)
+            return (0, 1, 2, 3)
+        return tuple(sorted(found))
 
     def raise_errors(self) -> None:
         if self.errors:
@@ -575,8 +621,8 @@ class _Validator:
         self.oversized = self.check_predicate_sizes(parsed, signatures)
         scope = Scope(constants={k: (Type.BOOL if isinstance(v, bool) else Type.INT, v)
                                  for k, v in parameters.items()},
-                      groups=frozenset(group_names), predicates=parsed, variables={},
-                      broken=self.broken_predicates)
+                      groups=frozenset(group_names), predicates=parsed,
+                      variables={"stock": Type.STOCK}, broken=self.broken_predicates)
         for pname, predicate in parsed.items():
             if pname in broken:
                 continue
@@ -626,13 +672,29 @@ class _Validator:
                            group.items["id"].origin)
             ids[pid] = gname
             count = self.integer(self.required(group, "count", where), f"{where}.count", 1,
-                                 low=1, high=64)
-            deal = self.integer(group.items.get("deal"), f"{where}.deal", 0, low=0, high=104)
-            target = self.choice(group.items.get("target"), f"{where}.target",
-                                 ("each", "first"))
-            removal = self.choice(group.items.get("removal"), f"{where}.removal",
-                                  ("optional", "forced"))
-            show = self.choice(group.items.get("show"), f"{where}.show", ("fan", "stack"))
+                                 low=1, high=MAX_GROUP_PILES)
+            deal = self.per_pile(group.items.get("deal"), f"{where}.deal", count)
+            face_down = self.per_pile(group.items.get("face_down"), f"{where}.face_down", count)
+            for index, (dealt, down) in enumerate(zip(deal, face_down)):
+                if down and down >= dealt:
+                    self.error(f"{where}.face_down: pile {index + 1} is dealt {dealt} "
+                               f"card{'s' if dealt != 1 else ''}, so at most {max(dealt - 1, 0)} "
+                               f"of them can lie face down (the top card is dealt face up)",
+                               group.items["face_down"].origin)
+                    break
+            place = self.placed(group.items.get("place"), f"{where}.place", count)
+            to_bottom = None
+            if "to_bottom" in group.items:
+                text, origin = self.expression_text(group.items["to_bottom"],
+                                                    f"{where}.to_bottom", "false")
+                to_bottom = self.parse(text, origin, f"{where}.to_bottom")
+                self.check(to_bottom, base.with_variables({"card": Type.CARD}))
+            fill_from = self.string(group.items.get("fill_from"), f"{where}.fill_from")
+            target = Target(self.choice(group.items.get("target"), f"{where}.target",
+                                        words(Target)))
+            removal = Removal(self.choice(group.items.get("removal"), f"{where}.removal",
+                                          words(Removal)))
+            show = Show(self.choice(group.items.get("show"), f"{where}.show", words(Show)))
             moves_text, moves_origin = self.expression_text(group.items.get("moves"),
                                                             f"{where}.moves", "false")
             accepts_text, accepts_origin = self.expression_text(group.items.get("accepts"),
@@ -647,15 +709,79 @@ class _Validator:
             if moves is None or accepts is None:
                 continue
             groups.append(GroupDefinition(gname, pid, count, deal, moves, accepts, target,
-                                          removal, show))
+                                          removal, show, face_down, place, to_bottom,
+                                          fill_from))
         if not groups and not self.errors:
             self.error("piles must define at least one pile group", item.origin)
+        known = {g.name for g in groups} | _pile_ids(tuple(groups))
+        for group in groups:
+            if group.fill_from is None:
+                continue
+            origin = item.items[group.name].items["fill_from"].origin  # type: ignore[union-attr]
+            if group.fill_from == "stock":
+                continue
+            if group.fill_from not in known:
+                self.error(f"piles.{group.name}.fill_from names {group.fill_from!r}, which is "
+                           "neither a pile group, nor a pile, nor the stock", origin)
+            elif group.fill_from == group.name or group.fill_from in pile_names(group):
+                self.error(f"piles.{group.name}.fill_from names the group itself", origin)
         return tuple(groups)
 
+    def per_pile(self, item: Item | None, what: str, count: int) -> tuple[int, ...]:
+        """A number for each pile: one number for all, or a list with one per pile."""
+        if isinstance(item, Sequence):
+            values = tuple(self.integer(element, f"each entry of {what}", 0, low=0, high=104)
+                           for element in item.items)
+            if len(values) != count:
+                self.error(f"{what} lists {len(values)} number{'s' if len(values) != 1 else ''}"
+                           f" for {count} pile{'s' if count != 1 else ''}: give one per pile "
+                           "(or one number for all)", item.origin)
+                return (0,) * count
+            return values
+        return (self.integer(item, what, 0, low=0, high=104),) * count
+
+    def placed(self, item: Item | None, what: str, count: int) -> tuple[tuple[int, ...], ...]:
+        """Cards placed on each pile before the deal: a list with one entry per pile (from
+        the first), each a card code or a list of codes, bottom first."""
+        if item is None:
+            return ()
+        if not isinstance(item, Sequence):
+            self.error(f"{what} must be a list with one entry per pile: a card code such as "
+                       "AS, or a list of codes", item.origin)
+            return ()
+        if len(item.items) > count:
+            self.error(f"{what} lists {len(item.items)} piles, but the group has {count}",
+                       item.origin)
+            return ()
+        piles: list[tuple[int, ...]] = []
+        for entry in item.items:
+            codes = entry.items if isinstance(entry, Sequence) else [entry]
+            cards = []
+            for code in codes:
+                text = self.string(code, f"each card of {what}")
+                if text is None:
+                    continue
+                try:
+                    cards.append(parse_card(text))
+                except DealError as error:
+                    self.error(f"{what}: {error.message}", code.origin)
+            piles.append(tuple(cards))
+        return tuple(piles)
+
     def check_sizes(self, top: Mapping, groups: tuple[GroupDefinition, ...],
-                    stock: StockDefinition, decks: int, ranks: int) -> None:
-        deck = decks * 4 * ranks
-        layout = sum(group.count * group.deal for group in groups)
+                    stock: StockDefinition, decks: int, ranks: int,
+                    suits: tuple[int, ...] = (0, 1, 2, 3)) -> None:
+        deck = decks * len(suits) * ranks
+        layout = sum(sum(group.deal) for group in groups)
+        placed = Counter(card for group in groups for pile in group.place for card in pile)
+        for card, times in sorted(placed.items()):
+            in_deck = card >> 2 <= ranks and card & 3 in suits
+            if not in_deck or times > decks:
+                self.error(f"the piles' place lists put {card_code(card)} on the table "
+                           f"{times} time{'s' if times != 1 else ''}, but the deck holds it "
+                           f"{decks if in_deck else 0} time"
+                           f"{'s' if decks != 1 else ''}", top.origin)
+        layout += sum(placed.values())
         piles = top.items.get("piles")
         where = piles.origin if piles is not None else top.origin
         if layout > deck:
@@ -669,7 +795,7 @@ class _Validator:
     def stock(self, item: Mapping | None, groups: tuple[GroupDefinition, ...],
               base: Scope, group_names: tuple[str, ...] = ()) -> StockDefinition:
         if item is None:
-            return StockDefinition((), "include", Rule("true", parse_expression("true"),
+            return StockDefinition((), EmptyPiles.INCLUDE, Rule("true", parse_expression("true"),
                                                        None, "stock.deal_when"))
         self.unknown_keys(item, STOCK_KEYS, "stock")
         targets = self.strings(item.items.get("deals_to"), "stock.deals_to")
@@ -682,14 +808,33 @@ class _Validator:
                 hint = f"; did you mean {close[0]!r}?" if close else ""
                 self.error(f"stock.deals_to names {target!r}, which is neither a pile group "
                            f"nor a pile{hint}", item.items["deals_to"].origin)
-        empty = self.choice(item.items.get("empty_piles"), "stock.empty_piles",
-                            ("include", "skip"))
+        empty = EmptyPiles(self.choice(item.items.get("empty_piles"), "stock.empty_piles",
+                                       words(EmptyPiles)))
+        turn = self.integer(item.items.get("turn"), "stock.turn", 1, low=1, high=104)
+        redeals: int | None = 0
+        redeals_item = item.items.get("redeals")
+        if isinstance(redeals_item, Scalar) and redeals_item.value == "unlimited":
+            redeals = None
+        elif redeals_item is not None:
+            if not isinstance(redeals_item, Scalar) or redeals_item.tag != "int":
+                self.error("stock.redeals must be a whole number or 'unlimited'",
+                           redeals_item.origin)
+            else:
+                redeals = self.integer(redeals_item, "stock.redeals", 0, low=0, high=1000)
+        if redeals != 0:
+            single = [g for g in groups if g.count == 1 and (g.name in targets or g.id in
+                                                             targets)]
+            if len(targets) != 1 or not (single or any(t in _pile_ids(groups)
+                                                       for t in targets)):
+                assert redeals_item is not None
+                self.error("stock.redeals turns the waste back into the stock: stock.deals_to "
+                           "must then name the one waste pile", redeals_item.origin)
         text, origin = self.expression_text(item.items.get("deal_when"), "stock.deal_when",
                                             "true")
         deal_when = self.parse(text, origin, "stock.deal_when")
         self.check(deal_when, base)
         return StockDefinition(targets, empty, deal_when or Rule(
-            "true", parse_expression("true"), None, "stock.deal_when"))
+            "true", parse_expression("true"), None, "stock.deal_when"), turn, redeals)
 
 
 def pile_names(group: GroupDefinition) -> list[str]:

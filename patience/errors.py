@@ -73,12 +73,46 @@ class UnknownVariantError(PatienceError, ValueError):
 
 
 class DealError(PatienceError, ValueError):
-    """A deal's card list is malformed: wrong count, unknown or duplicate card."""
+    """A deal's card list is malformed: wrong count, unknown or duplicate card.
+
+    ``token`` is the bad card code and ``index`` its place in the list (from 0), where one
+    card is at fault.
+    """
+
+    def __init__(self, message: str, *, token: str | None = None,
+                 index: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.token = token
+        self.index = index
 
 
 class MoveError(PatienceError, ValueError):
-    """A move is malformed (cannot be parsed) or illegal in the position."""
+    """A move is malformed (cannot be parsed) or illegal in the position.
+
+    ``move`` is the move as written (or its notation), ``position`` the one-line text of
+    the position it was tried in (python-chess style: the message alone reproduces it),
+    ``rule`` the key of the rule that forbids it (``piles.columns.accepts``) when one does.
+    ``message`` is the reason without the position, for front ends.
+    """
+
+    def __init__(self, message: str, *, move: str | None = None,
+                 position: str | None = None, rule: str | None = None) -> None:
+        self.message = message
+        self.move = move
+        self.position = position
+        self.rule = rule
+        super().__init__(message if position is None else f"{message}\n  in position {position}")
 
 
 class PositionError(PatienceError, ValueError):
     """A position's text or JSON form cannot be read, or does not fit the variant."""
+
+
+class SolverError(PatienceError, ValueError):
+    """The solver was asked something it cannot answer: a budget that is not a positive
+    number, say."""
+
+
+class NoWinnableDealError(SolverError, LookupError):
+    """No deal in the range searched was proven winnable within the budget."""

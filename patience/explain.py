@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from patience.cards import card_code
+from patience.cards import FACE_DOWN, card_code, color_of, is_face_up, rank_of, suit_of
 from patience.definition import Rule
 from patience.language import (
     BUILTIN_CONSTANTS,
@@ -25,6 +25,7 @@ from patience.language import (
     BoolOp,
     Call,
     Compare,
+    Count,
     Integer,
     Member,
     Name,
@@ -33,10 +34,13 @@ from patience.language import (
     Not,
     Pairs,
     Quantifier,
+    power,
 )
+from patience.settings import Removal, Target
 
 if TYPE_CHECKING:
     from patience.game import Game, Move
+    from patience.variant import Variant
 
 
 class CardValue(int):
@@ -55,6 +59,11 @@ class PileValue:
 
 
 @attrs.frozen
+class StockValue:
+    size: int  # what a rule may know of the stock: how many cards, never which
+
+
+@attrs.frozen
 class RunValue:
     cards: tuple[int, ...]  # bottom (deepest) first
 
@@ -62,15 +71,22 @@ class RunValue:
 class Interpreter:
     """Evaluates rule expressions of one game's variant on concrete piles and runs."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game | None, variant: Variant | None = None) -> None:
         self.game = game
-        variant = game.variant
+        variant = variant or game.variant  # type: ignore[union-attr]
+        self.variant = variant
         self.constants = {**{k: v for k, (_, v) in BUILTIN_CONSTANTS.items()},
                           **variant.parameters}
         self.predicates = variant.predicates
 
+    @classmethod
+    def for_variant(cls, variant: Variant) -> Interpreter:
+        """An interpreter for rules that read no pile (``to_bottom``, on ``card``)."""
+        return cls(None, variant)
+
     def pile(self, index: int) -> PileValue:
-        variant = self.game.variant
+        variant = self.variant
+        assert self.game is not None
         return PileValue(variant.pile_names[index], index,
                          tuple(map(CardValue, self.game.piles[index])),
                          variant.group_of_pile[index].name)
@@ -81,7 +97,12 @@ class Interpreter:
         if isinstance(node, (Integer, Boolean)):
             return node.value
         if isinstance(node, Name):
-            return env[node.id] if node.id in env else self.constants[node.id]
+            if node.id in env:
+                return env[node.id]
+            if node.id == "stock":
+                assert self.game is not None
+                return StockValue(len(self.game.stock))
+            return self.constants[node.id]
         if isinstance(node, Attribute):
             owner = self.evaluate(node.value, env)
             return self._attribute(owner, node.name)
@@ -91,10 +112,14 @@ class Interpreter:
             return -self.evaluate(node.operand, env)
         if isinstance(node, Arithmetic):
             a, b = self.evaluate(node.left, env), self.evaluate(node.right, env)
+            if node.op == "**":
+                return power(a, b)
             return {"+": a + b, "-": a - b, "*": a * b}.get(node.op) if node.op in "+-*" \
                 else (a // b if node.op == "//" else a % b)
         if isinstance(node, Compare):
             a, b = self.evaluate(node.left, env), self.evaluate(node.right, env)
+            if isinstance(a, PileValue):  # the same pile, or not
+                return (a.index == b.index) == (node.op == "==")
             return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b,
                     ">=": a >= b}[node.op]
         if isinstance(node, BoolOp):
@@ -113,9 +138,15 @@ class Interpreter:
             test = all if node.kind == "all" else any
             return test(self.evaluate(node.body, {**env, **binding})
                         for binding in self._bindings(node, env))
+        if isinstance(node, Count):
+            group = self.variant.group_by_name[node.group]
+            return sum(1 for index in group.indices
+                       if self.evaluate(node.body, {**env, node.name: self.pile(index)}))
         raise TypeError(node)
 
     def _attribute(self, owner: Any, attribute: str) -> Any:
+        if isinstance(owner, StockValue):
+            return {"empty": owner.size == 0, "size": owner.size}[attribute]
         if isinstance(owner, PileValue):
             return {"empty": lambda: not owner.cards, "size": lambda: len(owner.cards),
                     "top": lambda: owner.cards[-1], "bottom": lambda: owner.cards[0]}[
@@ -123,17 +154,17 @@ class Interpreter:
         if isinstance(owner, RunValue):
             return {"size": len(owner.cards), "top": owner.cards[-1],
                     "bottom": owner.cards[0]}[attribute]
-        return {"rank": owner >> 2, "suit": owner & 3,
-                "color": ((owner & 3) + 1) >> 1 & 1}[attribute]
+        return {"rank": rank_of(owner), "suit": suit_of(owner), "color": color_of(owner),
+                "face_up": is_face_up(owner)}[attribute]
 
     def _bindings(self, node: Quantifier, env: dict[str, Any]) -> list[dict[str, Any]]:
         if isinstance(node.domain, Pairs):
-            run = self.evaluate(node.domain.run, env)
+            run = self.evaluate(node.domain.run, env)  # a run or a pile: its cards
             cards = run.cards
             return [dict(zip(node.names, (cards[i], cards[i + 1])))
                     for i in range(len(cards) - 1)]
         assert isinstance(node.domain, Name)
-        group = self.game.variant.group_by_name[node.domain.id]
+        group = self.variant.group_by_name[node.domain.id]
         return [{node.names[0]: self.pile(index)} for index in group.indices]
 
     # -- reasons --
@@ -203,47 +234,61 @@ def _quote(text: str, node: Node) -> str:
 
 def explain(game: Game, move: Move) -> str | None:
     """None if ``move`` is legal in ``game``; otherwise the rule that forbids it, and why."""
-    reason = reason_against(game, move)
+    return explain_move(game, move)[0]
+
+
+def explain_move(game: Game, move: Move) -> tuple[str | None, str | None]:
+    """(why ``move`` is illegal, the key of the rule that forbids it), or (None, None)
+    for a legal move."""
+    reason, rule = _reason_against(game, move)
     if reason is None and tuple(move) not in game.generate_moves():
         # the rules allow it but the generated code did not make it: a kernel bug
-        return f"{game.notation(move)}: not generated although the rules allow it"
-    return reason
+        return f"{game.notation(move)}: not generated although the rules allow it", None
+    return reason, rule
 
 
 def reason_against(game: Game, move: Move) -> str | None:
     """The rule that forbids ``move``, found by interpreting the rules (never by looking at
     the generated move list); None when the rules allow it. The test battery compares this
     with the generated moves."""
+    return _reason_against(game, move)[0]
+
+
+def _reason_against(game: Game, move: Move) -> tuple[str | None, str | None]:
     variant = game.variant
     interpreter = Interpreter(game)
     shown = game.notation(move) if _valid_indices(game, move) else repr(tuple(move))
     if interpreter.evaluate(variant.win.node, {}):
-        return f"{shown}: the game is won; no move is left"
+        return f"{shown}: the game is won; no move is left", None
     if move.source < 0:
         if not game.stock:
-            return "d: the stock is empty; there is no deal left"
+            return "d: the stock is empty; there is no deal left", None
         rule = variant.deal_when
         if interpreter.evaluate(rule.node, {}):
-            return None
+            return None, None
         return f"d: no deal now: {_rule_words(rule)} is false: " + \
-            interpreter.reason(rule.node, {}, rule.text)
+            interpreter.reason(rule.node, {}, rule.text), rule.key
     if not _valid_indices(game, move):
-        return f"{shown}: no such pile"
+        return f"{shown}: no such pile", None
     source_pile = interpreter.pile(move.source)
     target_pile = interpreter.pile(move.target)
     source_group = variant.group_of_pile[move.source]
     target_group = variant.group_of_pile[move.target]
     if move.source == move.target:
-        return f"{shown}: a pile cannot move onto itself"
+        return f"{shown}: a pile cannot move onto itself", None
     if move.count < 1:
-        return f"{shown}: a move takes at least one card"
+        return f"{shown}: a move takes at least one card", None
     if move.count > len(source_pile.cards):
         held = len(source_pile.cards)
         return (f"{shown}: {source_pile.name} holds only {held} card{'s' if held != 1 else ''}"
-                if held else f"{shown}: {source_pile.name} is empty")
-    if target_group.removal == "forced":
+                if held else f"{shown}: {source_pile.name} is empty"), None
+    if target_group.removal is Removal.FORCED:
         return (f"{shown}: cards go to the {target_group.name} only by themselves, at once "
-                f"(piles.{target_group.name}.removal: forced); that is not a move to make")
+                f"(piles.{target_group.name}.removal: forced); that is not a move to make"), None
+    if any(card & FACE_DOWN for card in source_pile.cards[-move.count:]):
+        down = sum(1 for card in source_pile.cards if card & FACE_DOWN)
+        return (f"{shown}: only the face-up cards of a pile move, and {source_pile.name} has "
+                f"{len(source_pile.cards) - down}"), None
     run = RunValue(source_pile.cards[-move.count:])
     cards = " ".join(card_code(c) for c in run.cards)
     what = f"the top {move.count} cards of {source_pile.name} ({cards})" if move.count > 1 \
@@ -252,13 +297,13 @@ def reason_against(game: Game, move: Move) -> str | None:
     env = {"pile": source_pile, "run": run}
     if not interpreter.evaluate(gives.node, env):
         return (f"{shown}: {what} may not move: {_rule_words(gives)} is false: "
-                + interpreter.reason(gives.node, env, gives.text))
+                + interpreter.reason(gives.node, env, gives.text), gives.key)
     accepts = target_group.accepts
     env = {"pile": target_pile, "run": run, "source": source_pile}
     if not interpreter.evaluate(accepts.node, env):
         return (f"{shown}: {target_pile.name} does not take {what}: {_rule_words(accepts)} "
-                f"is false: " + interpreter.reason(accepts.node, env, accepts.text))
-    if target_group.target == "first":
+                f"is false: " + interpreter.reason(accepts.node, env, accepts.text), accepts.key)
+    if target_group.target is Target.FIRST:
         for index in target_group.indices:
             if index == move.target:
                 break
@@ -267,8 +312,8 @@ def reason_against(game: Game, move: Move) -> str | None:
             env = {"pile": interpreter.pile(index), "run": run, "source": source_pile}
             if interpreter.evaluate(accepts.node, env):
                 return (f"{shown}: moves to the {target_group.name} go to the first pile that "
-                        f"takes them, {variant.pile_names[index]}")
-    return None
+                        f"takes them, {variant.pile_names[index]}"), accepts.key
+    return None, None
 
 
 def _rule_words(rule: Rule) -> str:
@@ -276,5 +321,5 @@ def _rule_words(rule: Rule) -> str:
 
 
 def _valid_indices(game: Game, move: Move) -> bool:
-    count = len(game.piles)
+    count = len(game.variant.pile_names)
     return move.source < 0 or (0 <= move.source < count and 0 <= move.target < count)

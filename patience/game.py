@@ -22,12 +22,13 @@ makes any forced removals it calls for, as a deal would.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
-from patience.cards import card_code, check_deck, parse_card
+from patience.cards import FACE_DOWN, card_code, check_deck, parse_card
 from patience.errors import DealError, MoveError, PositionError
 from patience.limits import (
     MAX_MOVE_COUNT_DIGITS,
@@ -35,30 +36,16 @@ from patience.limits import (
     MAX_POSITION_JSON_DEPTH,
     MAX_POSITION_TEXT,
 )
+from patience.moves import DEAL, Move, MoveTuple, Undo, move_cards
+from patience.settings import Show, Target
 
 if TYPE_CHECKING:
+    from patience.definition import Rule
     from patience.variant import Variant
 
 
-class Move(NamedTuple):
-    """A move: the top ``count`` cards of pile ``source`` onto pile ``target``.
-
-    Pile numbers index ``variant.pile_names``. The deal is ``Move(-1, 0, -1)``. Any
-    3-tuple with the same numbers is the same move.
-    """
-
-    source: int
-    count: int  # type: ignore[assignment]  # shadows tuple.count on purpose: the notation's N
-    target: int
-
-    @property
-    def is_deal(self) -> bool:
-        return self.source < 0
-
-
-DEAL = Move(-1, 0, -1)
-_MOVE = re.compile(rf"^\s*([a-z]+)([0-9]*):([0-9]{{1,{MAX_MOVE_COUNT_DIGITS}}})-([a-z]+)([0-9]*)\s*$",
-                   re.ASCII)
+_COUNT = f"[0-9]{{1,{MAX_MOVE_COUNT_DIGITS}}}"  # ASCII digits only, and few of them
+_MOVE = re.compile(rf"^\s*([a-z]+)([0-9]*):({_COUNT})-([a-z]+)([0-9]*)\s*$", re.ASCII)
 
 
 class Game:
@@ -70,8 +57,8 @@ class Game:
         self.piles = piles
         self.stock = stock  # the next card to deal is stock[-1]
         self.deal_number = deal_number
-        self._moves: list[tuple[int, int, int]] = []  # as pushed (Moves or plain tuples)
-        self._undo: list[tuple[Any, ...]] = []
+        self._moves: list[MoveTuple] = []  # as pushed (Moves or plain tuples)
+        self._undo: list[Undo] = []
         self._initial = (tuple(map(tuple, piles)), tuple(stock))
 
     # -- construction --
@@ -79,19 +66,33 @@ class Game:
     @classmethod
     def from_cards(cls, variant: Variant, cards: Sequence[int],
                    deal_number: int | None = None) -> Game:
-        """Deal ``cards`` (in dealing order): the layout, pile by pile in rounds, then the
-        stock."""
-        piles: list[list[int]] = [[] for _ in variant.pile_names]
+        """Deal ``cards`` (in dealing order, the placed cards left out): first the cards the
+        variant places, then the layout, in rounds over the piles (round r gives a card to
+        every pile dealt more than r cards; each pile's first ``face_down`` cards lie face
+        down), then the arrangement (``to_bottom``), then the stock."""
+        piles: list[list[int]] = [[] for _ in range(variant.pile_slots)]
+        for index, card in variant.placed:
+            piles[index].append(card)
         position = 0
-        needs = [(group.deal, index) for group in variant.groups for index in group.indices]
+        needs = [(count, index) for group in variant.groups
+                 for count, index in zip(group.deal, group.indices)]
+        dealt: list[list[int]] = [[] for _ in variant.pile_names]
         for round_ in range(max((n for n, _ in needs), default=0)):
             for count, index in needs:
                 if round_ < count:
-                    piles[index].append(cards[position])
+                    dealt[index].append(cards[position])
                     position += 1
+        for group in variant.groups:
+            sinks = _cards_where(variant, group.to_bottom)
+            for index, down in zip(group.indices, group.face_down):
+                pile = dealt[index]
+                if sinks:  # stable: the chosen cards go under the others, in dealt order
+                    pile[:] = [c for c in pile if c in sinks] + [c for c in pile
+                                                                if c not in sinks]
+                piles[index] += [card | FACE_DOWN for card in pile[:down]] + pile[down:]
         stock = list(reversed(cards[position:]))
         game = cls(variant, piles, stock, deal_number)
-        game._settle([])  # a layout may complete a set under forced removal
+        game._settle()  # a layout may complete a set under forced removal
         game._initial = (tuple(map(tuple, game.piles)), tuple(game.stock))
         return game
 
@@ -116,119 +117,94 @@ class Game:
         """The moves made since the start, oldest first."""
         return [Move(*move) for move in self._moves]
 
-    def generate_moves(self) -> list[tuple[int, int, int]]:
+    def generate_moves(self) -> list[MoveTuple]:
         """The legal moves as plain tuples (the fast path used by perft and the solver)."""
         return self.variant.generate_moves(self.piles, self.stock)
 
     @property
-    def legal_moves(self) -> list[Move]:
-        """The legal moves in this position."""
-        return [Move(*move) for move in self.variant.generate_moves(self.piles, self.stock)]
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves here, as a lazy view: ``bool()`` stops at the first move and
+        ``in`` checks one move's source only; iterating or ``len()`` lists them all."""
+        return LegalMoves(self)
 
     def has_moves(self) -> bool:
-        """Whether any move is left."""
-        return bool(self.variant.generate_moves(self.piles, self.stock))
+        """Whether any move is left (stops at the first one found)."""
+        return bool(self.variant.has_moves(self.piles, self.stock))
 
-    def is_legal(self, move: tuple[int, int, int]) -> bool:
-        return tuple(move) in self.variant.generate_moves(self.piles, self.stock)
+    def is_legal(self, move: MoveTuple) -> bool:
+        """Whether ``move`` is legal here, generating only the moves from its source."""
+        source, count, target = move
+        if source < 0:
+            return (source, count, target) == DEAL and self.can_deal()
+        if not 0 <= source < len(self.variant.pile_names):
+            return False
+        return (source, count, target) in self.variant.moves_from(self.piles, self.stock,
+                                                                   source)
 
     def is_won(self) -> bool:
         return bool(self.variant.is_won(self.piles, self.stock))
+
+    def can_deal(self) -> bool:
+        """Whether the deal (or the redeal of the waste) is a legal move here."""
+        return not self.is_won() and bool(self.variant.can_deal(self.piles, self.stock))
 
     def is_lost(self) -> bool:
         """Not won, and no move is left."""
         return not self.is_won() and not self.has_moves()
 
-    def push(self, move: tuple[int, int, int] | str) -> None:
+    def push(self, move: MoveTuple | str) -> None:
         """Make a legal move (a Move, a 3-tuple, or notation); MoveError explains an illegal
-        one and leaves the game unchanged."""
+        one (with the position, python-chess style) and leaves the game unchanged."""
         if isinstance(move, str):
             move = self.parse_move(move)
         move = Move(*move)
         if not self.is_legal(move):
-            raise MoveError(self.explain(move) or f"{self.notation(move)} is not legal here")
+            from patience.explain import explain_move
+
+            reason, rule = explain_move(self, move)
+            raise MoveError(reason or f"{self.notation(move)} is not legal here",
+                            move=self.notation(move), position=self.text(), rule=rule)
         self.push_unchecked(move)
 
     def push_text(self, text: str) -> None:
         self.push(self.parse_move(text))
 
-    def push_unchecked(self, move: tuple[int, int, int]) -> None:
+    def push_unchecked(self, move: MoveTuple) -> None:
         """Make a move known to be legal (no check: the caller generated it)."""
-        piles = self.piles
-        source, count, target = move
-        if source < 0:
-            received: tuple[int, ...] | None = self._deal()
-        else:
-            pile = piles[source]
-            cut = len(pile) - count
-            piles[target].extend(pile[cut:])
-            del pile[cut:]
-            received = None
-        if self.variant.first_forced is None:
-            forced: list[tuple[int, int, int]] | tuple[()] = ()
-        else:
-            forced = []
-            self._settle(forced)
+        self._undo.append(self.variant.play(self.piles, self.stock, move))
         self._moves.append(move)
-        self._undo.append((received, forced))
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
         move = self._moves.pop()
-        received, forced = self._undo.pop()
-        piles = self.piles
-        for forced_move in reversed(forced):
-            self._move_back(*forced_move)
-        source, count, target = move
-        if source < 0:
-            for index in reversed(received):
-                self.stock.append(piles[index].pop())
-        else:
-            pile = piles[target]
-            cut = len(pile) - count
-            piles[source].extend(pile[cut:])
-            del pile[cut:]
+        self.variant.take_back(self.piles, self.stock, move, self._undo.pop())
         return move if type(move) is Move else Move(*move)
 
-    def _move_back(self, source: int, count: int, target: int) -> None:
-        pile = self.piles[target]
-        cut = len(pile) - count
-        self.piles[source].extend(pile[cut:])
-        del pile[cut:]
-
-    def _deal(self) -> tuple[int, ...]:
-        return deal_from_stock(self.variant, self.piles, self.stock)
-
-    def _settle(self, log: list[tuple[int, int, int]]) -> None:
-        """Make every forced move (complete sets leaving), in order, until none is left."""
+    def _settle(self) -> None:
+        """Make every forced move (complete sets leaving, gaps filled), in order, until
+        none is left: what a position read from text or a fresh layout calls for."""
         first_forced = self.variant.first_forced
         if first_forced is None:
             return
-        piles = self.piles
-        while (move := first_forced(piles)) is not None:
-            source, count, target = move
-            pile = piles[source]
-            cut = len(pile) - count
-            piles[target].extend(pile[cut:])
-            del pile[cut:]
-            log.append(move)
+        while (move := first_forced(self.piles, self.stock)) is not None:
+            move_cards(self.piles, *move, self.stock)
 
     def forced_moves_of_last_move(self) -> list[Move]:
-        """The forced removals the last move (or deal) caused, in order."""
+        """The forced moves the last move (or deal) caused, in order."""
         if not self._undo:
             return []
-        return [Move(*m) for m in self._undo[-1][1]]
+        return [Move(*m) for m in self._undo[-1][1] if m[1] > 0]
 
     # -- notation --
 
-    def notation(self, move: tuple[int, int, int]) -> str:
+    def notation(self, move: MoveTuple) -> str:
         """A move in RULES.md's notation, e.g. ``c1:3-c4``, ``c3:13-f``, ``d``."""
         source, count, target = move
         if source < 0:
             return "d"
         names = self.variant.pile_names
         target_group = self.variant.group_of_pile[target]
-        target_name = target_group.id if target_group.target == "first" else names[target]
+        target_name = target_group.id if target_group.target is Target.FIRST else names[target]
         return f"{names[source]}:{count}-{target_name}"
 
     def parse_move(self, text: str) -> Move:
@@ -247,16 +223,16 @@ class Game:
         match = _MOVE.match(stripped)
         if not match:
             raise MoveError(f"cannot read move {text!r}: write 'd' to deal or SOURCE:N-TARGET, "
-                            "e.g. 'c1:3-c4'")
+                            "e.g. 'c1:3-c4'", move=text)
         source_name = match.group(1) + match.group(2)
         count = int(match.group(3))
         target_name = match.group(4) + match.group(5)
         variant = self.variant
         if source_name not in variant.pile_index:
             raise MoveError(f"move {text!r}: there is no pile {source_name!r} "
-                            f"(piles: {' '.join(variant.pile_names)})")
+                            f"(piles: {' '.join(variant.pile_names)})", move=text)
         source = variant.pile_index[source_name]
-        first_groups = {g.id: g for g in variant.groups if g.target == "first"}
+        first_groups = {g.id: g for g in variant.groups if g.target is Target.FIRST}
         if target_name in first_groups:
             group = first_groups[target_name]
             for move in self.generate_moves():
@@ -265,14 +241,14 @@ class Game:
             return Move(source, count, group.indices.start)
         if target_name not in variant.pile_index:
             raise MoveError(f"move {text!r}: there is no pile {target_name!r} "
-                            f"(piles: {' '.join(variant.pile_names)})")
+                            f"(piles: {' '.join(variant.pile_names)})", move=text)
         target = variant.pile_index[target_name]
         group = variant.group_of_pile[target]
-        if group.target == "first":
+        if group.target is Target.FIRST:
             raise MoveError(f"move {text!r}: a move to the {group.name} names the group: "
-                            f"write '{group.id}', not {target_name!r}")
+                            f"write '{group.id}', not {target_name!r}", move=text)
         if count < 1:
-            raise MoveError(f"move {text!r}: a move takes at least one card")
+            raise MoveError(f"move {text!r}: a move takes at least one card", move=text)
         return Move(source, count, target)
 
     def parse_moves(self, text: str) -> list[Move]:
@@ -285,7 +261,14 @@ class Game:
                 move = probe.parse_move(word)
                 probe.push(move)
             except MoveError as error:
-                raise MoveError(f"move {number} ({word!r}): {error}") from None
+                reason = error.message
+                for stated in (f"move {word!r}: ", f"{word}: ",
+                               f"{error.move}: " if error.move else None):
+                    if stated and reason.startswith(stated):  # say the move once
+                        reason = reason[len(stated):]
+                raise MoveError(f"move {number} of the list, {word!r}: {reason}", move=word,
+                                position=error.position or probe.text(),
+                                rule=error.rule) from None
             moves.append(move)
         return moves
 
@@ -311,12 +294,23 @@ class Game:
 
     @property
     def deals_left(self) -> int:
+        """Deals the stock has left before it is empty (redeals not counted)."""
         per_deal = len(self.variant.deal_targets)
         return -(-len(self.stock) // per_deal) if per_deal else 0
 
+    @property
+    def redeals_left(self) -> int | None:
+        """How many more times the waste may turn back into the stock (None: unlimited)."""
+        variant = self.variant
+        if variant.redeals is None:
+            return None
+        if variant.redeal_counter is None:
+            return 0
+        return variant.redeals - len(self.piles[variant.redeal_counter])
+
     def sets_completed(self) -> int:
         """How many piles of groups that only receive whole sets (foundations) are full."""
-        return sum(1 for group in self.variant.groups if group.target == "first"
+        return sum(1 for group in self.variant.groups if group.target is Target.FIRST
                    for index in group.indices if self.piles[index])
 
     def __eq__(self, other: object) -> bool:
@@ -324,8 +318,9 @@ class Game:
             return NotImplemented
         return self.variant is other.variant and self.key() == other.key()
 
-    def __hash__(self) -> int:
-        return hash(self.key())
+    # mutable, so not hashable (as python-chess's Board): a game pushed after being put
+    # in a set would be lost in it. Use ``key()`` for tables.
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"<Game {self.variant.id} {self.text()!r}>"
@@ -337,9 +332,12 @@ class Game:
         ``variant.position(text)``."""
         parts = []
         for group in self.variant.groups:
-            piles = ("".join(card_code(c) for c in self.piles[i]) for i in group.indices)
+            piles = ("".join(map(_written, self.piles[i])) for i in group.indices)
             parts.append(f"{group.id}:{'/'.join(piles)}")
         parts.append("s:" + "".join(card_code(c) for c in reversed(self.stock)))
+        counter = self.variant.redeal_counter
+        if counter is not None:
+            parts.append(f"r:{len(self.piles[counter])}")
         return " ".join(parts)
 
     @classmethod
@@ -364,31 +362,55 @@ class Game:
                                     f"have {group.count}")
             piles.extend(_cards(value, text) for value in values)
         stock = list(reversed(_cards(fields.pop("s", ""), text)))
+        redeals = fields.pop("r", "0") if variant.redeal_counter is not None else "0"
         if fields:
             raise PositionError(f"position {text!r}: unknown field {next(iter(fields))!r}:")
-        return cls._checked(variant, piles, stock, text)
+        return cls._checked(variant, piles, stock, text, redeals)
 
     @classmethod
     def _checked(cls, variant: Variant, piles: list[list[int]], stock: list[int],
-                 shown: str) -> Game:
+                 shown: str, redeals: object = 0) -> Game:
         try:
-            check_deck([c for pile in piles for c in pile] + stock, variant.decks,
-                       variant.ranks)
+            check_deck([c & ~FACE_DOWN for pile in piles for c in pile] + stock,
+                       variant.decks, variant.ranks, variant.suits)
         except DealError as error:
             raise PositionError(f"position {shown!r}: {error}") from None
+        face_down_piles = set(variant.face_down_piles)
+        for index, pile in enumerate(piles):
+            name = variant.pile_names[index]
+            if any(c & FACE_DOWN for c in pile) and index not in face_down_piles:
+                raise PositionError(f"position {shown!r}: {name} holds a face-down card, but "
+                                    "no card of that pile is ever dealt face down")
+            if pile and pile[-1] & FACE_DOWN:
+                raise PositionError(f"position {shown!r}: the top card of {name} is face "
+                                    "down; a pile's top card is always face up")
+            if any(c & FACE_DOWN and not d & FACE_DOWN for d, c in itertools.pairwise(pile)):
+                raise PositionError(f"position {shown!r}: {name} has a face-down card above "
+                                    "a face-up one; face-down cards lie at the bottom")
+        if variant.redeal_counter is not None:
+            limit = variant.redeals or 0
+            made = str(redeals)
+            if not (made.isascii() and made.isdigit() and len(made) <= 4
+                    and int(made) <= limit):
+                raise PositionError(f"position {shown!r}: r:{made} is not a number of redeals "
+                                    f"made from 0 to {limit}")
+            piles.append([0] * int(made))
         game = cls(variant, piles, stock)
-        game._settle([])  # a complete set on the table under forced removal leaves at once
+        game._settle()  # a complete set on the table under forced removal leaves at once
         game._initial = (tuple(map(tuple, game.piles)), tuple(game.stock))
         return game
 
     def to_json(self) -> dict[str, Any]:
         """The position as JSON-ready data; round-trips through ``variant.from_json``."""
-        return {
+        data: dict[str, Any] = {
             "variant": self.variant.id,
-            "piles": {name: [card_code(c) for c in self.piles[i]]
+            "piles": {name: [_written(c) for c in self.piles[i]]
                       for i, name in enumerate(self.variant.pile_names)},
             "stock": [card_code(c) for c in reversed(self.stock)],
         }
+        if self.variant.redeal_counter is not None:
+            data["redeals"] = len(self.piles[self.variant.redeal_counter])
+        return data
 
     @classmethod
     def from_json(cls, variant: Variant, data: dict[str, Any] | str) -> Game:
@@ -407,47 +429,72 @@ class Game:
                                     f"such as [\"7D\", \"KS\"], not {_shown_json(value)}")
         shown = json.dumps(data)
         try:
-            piles = [[parse_card(c) for c in piles_data.get(name, [])]
+            piles = [[_read(c) for c in piles_data.get(name, [])]
                      for name in variant.pile_names]
             stock = [parse_card(c) for c in reversed(data.get("stock", []))]
         except (DealError, TypeError, AttributeError) as error:
             raise PositionError(f"position JSON: {error}") from None
-        return cls._checked(variant, piles, stock, shown)
+        return cls._checked(variant, piles, stock, shown, data.get("redeals", 0))
 
     # -- drawing --
 
     def __str__(self) -> str:
         return self.drawing()
 
-    def drawing(self) -> str:
-        """The position drawn as text, one pile per line."""
+    def drawing(self, reveal: bool = False) -> str:
+        """The position drawn as text, one pile per line; face-down cards are drawn ``##``
+        unless ``reveal`` (for authors and tests) shows them, in lower case."""
         lines = []
         width = max(len(name) for name in self.variant.pile_names)
         for group in self.variant.groups:
             for index in group.indices:
                 pile = self.piles[index]
                 name = self.variant.pile_names[index]
-                lines.append(f"{name:<{width}} | {_pile_text(pile, group.show)}".rstrip())
+                lines.append(f"{name:<{width}} | {_pile_text(pile, group.show, reveal)}"
+                             .rstrip())
         deals = self.deals_left
-        lines.append(f"{'s':<{width}} | {len(self.stock)} cards, "
-                     f"{deals} deal{'s' if deals != 1 else ''} left")
+        stock = f"{'s':<{width}} | {len(self.stock)} cards, " \
+            f"{deals} deal{'s' if deals != 1 else ''} left"
+        if self.variant.redeals != 0:
+            left = self.redeals_left
+            stock += ", redeals unlimited" if left is None else \
+                f", {left} redeal{'s' if left != 1 else ''} left"
+        lines.append(stock)
         return "\n".join(lines)
 
 
-def deal_from_stock(variant: Variant, piles: list[list[int]],
-                    stock: list[int]) -> tuple[int, ...]:
-    """Deal one card from the stock to each deal target in order (skipping empty piles
-    where the variant says so); returns the piles that received a card, for undoing."""
-    received = []
-    skip = variant.deal_skips_empty
-    for index in variant.deal_targets:
-        if not stock:
-            break
-        if skip and not piles[index]:
-            continue
-        piles[index].append(stock.pop())
-        received.append(index)
-    return tuple(received)
+class LegalMoves:
+    """The legal moves of a game, lazily (python-chess's ``LegalMoveGenerator``).
+
+    >>> from patience import find_variant
+    >>> game = find_variant("tabbycat").deal(1)
+    >>> bool(game.legal_moves), len(game.legal_moves), (0, 1, 3) in game.legal_moves
+    (True, 7, True)
+    """
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def __bool__(self) -> bool:
+        return self.game.has_moves()
+
+    def __len__(self) -> int:
+        return len(self.game.generate_moves())
+
+    def __iter__(self) -> Iterator[Move]:
+        return (Move(*move) for move in self.game.generate_moves())
+
+    def __contains__(self, move: object) -> bool:
+        if not isinstance(move, tuple) or len(move) != 3 or not all(
+                isinstance(x, int) for x in move):
+            return False
+        return self.game.is_legal(move)  # type: ignore[arg-type]
+
+    def __repr__(self) -> str:
+        moves = ", ".join(self.game.notation(move) for move in self)
+        return f"<LegalMoves at {self.game.text()!r} ({moves})>"
 
 
 def _read_json(text: str) -> Any:
@@ -495,12 +542,37 @@ def _shown_json(value: Any) -> str:
     return text if len(text) <= 40 else text[:40] + "…"
 
 
-def _pile_text(pile: list[int], show: str) -> str:
+def _pile_text(pile: list[int], show: Show, reveal: bool = False) -> str:
+    def shown(card: int) -> str:
+        return card_code(card) if not card & FACE_DOWN else _written(card) if reveal else "##"
+
     if not pile:
         return ""
-    if show == "stack" and len(pile) > 1:
-        return f"{card_code(pile[0])}…{card_code(pile[-1])} ({len(pile)} cards)"
-    return " ".join(card_code(c) for c in pile)
+    if show is Show.STACK and len(pile) > 1:
+        return f"{shown(pile[0])}…{shown(pile[-1])} ({len(pile)} cards)"
+    return " ".join(map(shown, pile))
+
+
+def _written(card: int) -> str:
+    """A card as position text writes it: its code, in lower case when face down."""
+    return card_code(card).lower() if card & FACE_DOWN else card_code(card)
+
+
+def _read(code: str) -> int:
+    """A card as position text writes it (lower case: face down)."""
+    card = parse_card(code)
+    return card | FACE_DOWN if code.strip().islower() else card
+
+
+def _cards_where(variant: Variant, rule: Rule | None) -> frozenset[int]:
+    """The cards of the deck for which a rule about ``card`` holds (empty for no rule)."""
+    if rule is None:
+        return frozenset()
+    from patience.explain import Interpreter
+
+    interpreter = Interpreter.for_variant(variant)
+    return frozenset(card for card in set(variant.deck)
+                     if interpreter.evaluate(rule.node, {"card": card}))
 
 
 def _cards(text: str, shown: str) -> list[int]:
@@ -508,6 +580,6 @@ def _cards(text: str, shown: str) -> list[int]:
         raise PositionError(f"position {shown!r}: {text!r} is not a list of two-character "
                             "card codes")
     try:
-        return [parse_card(text[i:i + 2]) for i in range(0, len(text), 2)]
+        return [_read(text[i:i + 2]) for i in range(0, len(text), 2)]
     except DealError as error:
         raise PositionError(f"position {shown!r}: {error}") from None

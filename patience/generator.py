@@ -23,12 +23,14 @@ functions are made from the code objects, so nothing is ever ``exec``-ed.
 from __future__ import annotations
 
 import ast
+import linecache
 import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
 
+from patience.cards import FACE_DOWN
 from patience.compiler import (
     Code,
     Compiler,
@@ -58,8 +60,9 @@ from patience.language import (
     guarded_piles,
     walk,
 )
+from patience.settings import Removal, Target
 
-DEAL = (-1, 0, -1)
+DEAL = (-1, 0, -1)  # the deal move (patience.game.DEAL as a plain tuple)
 SOURCE_PILE = "pile#source"  # the source pile inside a source rule mixed with target rules
 
 
@@ -73,6 +76,18 @@ class GroupPlan:
     accepts: Node  # inlined
     first: bool  # moves to it land on the first pile that accepts
     forced: bool
+    face_down: bool = False  # its piles may hold face-down cards (runs stop at them)
+    fill_from: range | None = None  # piles whose top card fills an empty pile here at once
+
+
+@attrs.frozen
+class Redeal:
+    """A waste the deal turns back into an empty stock: its pile, and the hidden pile whose
+    length counts the redeals made (None when they are unlimited) with their limit."""
+
+    waste: int
+    counter: int | None
+    limit: int
 
 
 @attrs.frozen
@@ -90,10 +105,14 @@ class Generated:
     """The compiled functions of a variant, and the source they came from."""
 
     generate_moves: Callable[[list[list[int]], list[int]], list[tuple[int, int, int]]]
-    first_forced: Callable[[list[list[int]]], tuple[int, int, int] | None] | None
+    #: the legal moves whose source is pile ``s`` (the deal is never among them)
+    moves_from: Callable[[list[list[int]], list[int], int], list[tuple[int, int, int]]]
+    has_moves: Callable[[list[list[int]], list[int]], bool]
+    first_forced: Callable[[list[list[int]], list[int]], tuple[int, int, int] | None] | None
     can_deal: Callable[[list[list[int]], list[int]], bool]
     is_won: Callable[[list[list[int]], list[int]], bool]
     source: str
+    filename: str  # the name the source is registered under in ``linecache``
 
 
 def _mentions(node: Node, identifier: str) -> bool:
@@ -144,11 +163,12 @@ def _source(expr: ast.expr) -> str:
 
 class Generator:
     def __init__(self, plans: Sequence[GroupPlan], compiler: Compiler,
-                 deal_when: Node, win: Node) -> None:
+                 deal_when: Node, win: Node, redeal: Redeal | None = None) -> None:
         self.plans = plans
         self.compiler = compiler
         self.deal_when = deal_when
         self.win = win
+        self.redeal = redeal
 
     # -- pieces of a source group's loop --
 
@@ -176,8 +196,13 @@ class Generator:
         return conjunction(parts)
 
     def _source_loop(self, out: _Writer, source: GroupPlan, targets: list[GroupPlan],
-                     found: Callable[[_Writer, GroupPlan], None]) -> bool:
-        """Write the code for one source group's piles; False when it can give nothing."""
+                     found: Callable[[_Writer, GroupPlan], None], *,
+                     given_source: bool = False) -> bool:
+        """Write the code for one source group's piles; False when it can give nothing.
+
+        With ``given_source`` the code is for the one pile ``s`` (a parameter of the
+        function), when it belongs to this group.
+        """
         gives = conjuncts(source.moves)
         scans = [node for node in gives if _is_scan(node)]
         fixed = next((e for e in (_fixed_size(n, ("run",)) for n in gives) if e is not None),
@@ -222,8 +247,12 @@ class Generator:
         floor = min(constant_sizes) if all_constant else None
 
         lo, hi = source.indices.start, source.indices.stop
-        if hi - lo == 1:  # one pile: straight-line code
-            out.line(f"s = {lo}")
+        if given_source or hi - lo == 1:  # one pile: straight-line code
+            if given_source:
+                out.line(f"if {lo} <= s < {hi}:" if hi - lo > 1 else f"if s == {lo}:")
+                out.indent()
+            else:
+                out.line(f"s = {lo}")
             out.line("src = piles[s]")
             out.line("n = len(src)")
             out.line("if n:" if floor is None or floor <= 1 else f"if n >= {floor}:")
@@ -235,6 +264,14 @@ class Generator:
             out.line("n = len(src)")
             out.line("if not n:" if floor is None or floor <= 1 else f"if n < {floor}:")
             out.line("    continue")
+        # 'up': how many cards can move at most: the face-up ones, above any face-down
+        up = "n"
+        if source.face_down:
+            out.line("d = 0")
+            out.line(f"while d < n and src[d] >= {FACE_DOWN}:")
+            out.line("    d += 1")
+            out.line("u = n - d")
+            up = "u"
         source_bindings = self._bindings(source, None)
         if scans:
             depth = ast.BinOp(name("n"), ast.Sub(), name("m"))
@@ -246,19 +283,19 @@ class Generator:
                 inner = {**source_bindings, scan.names[0]: below, scan.names[1]: above}
                 body_parts.append(self.compiler.expression(scan.body, inner))
             out.line("m = 1")
-            limit = "m < n" if cap is None else f"m < n and m < {cap}"
+            limit = f"m < {up}" if cap is None else f"m < {up} and m < {cap}"
             out.line(f"while {limit} and ({_source(conjunction(body_parts))}):")
             out.line("    m += 1")
             whole = "m"
         else:
-            whole = "n"  # no sequence rule: any number of cards up to the whole pile
+            whole = up  # no sequence rule: any number of face-up cards, up to the whole pile
         single_k: str | None = None
         checked = False
         if fixed is not None:
             size = _source(self.compiler.expression(fixed, source_bindings))
             out.line(f"k0 = {size}")
-            # 'k0 = n' with no sequence rule always fits: no test needed
-            checked = bool(scans) or size not in ("len(src)", "n")
+            # 'k0 = n' with no sequence rule and no face-down card always fits: no test needed
+            checked = bool(scans) or source.face_down or size not in ("len(src)", "n")
             if checked:
                 out.line(f"if 1 <= k0 <= {whole}:")
                 out.indent()
@@ -271,6 +308,8 @@ class Generator:
         if fixed is not None and checked:
             out.dedent()
         out.dedent()
+        if given_source:
+            out.dedent()
         return True
 
     def _k_outer(self, out: _Writer, source: GroupPlan, pairing: _Pairing, rest: list[Node],
@@ -424,34 +463,49 @@ class Generator:
         chosen = [plan for plan in self.plans if not plan.forced]
         forced = [plan for plan in self.plans if plan.forced]
 
-        out.line("def generate_moves(piles, stock):")
-        out.indent()
         win_expr = self.compiler.expression(self.win, {})
-        out.line(f"if {_source(win_expr)}:")
-        out.line("    return []  # a won position has no moves")
-        out.line("moves = []")
-        out.line("append = moves.append")
+        deal_expr = self.compiler.expression(self.deal_when, {})
+        deal_test = "stock" if is_true(deal_expr) else f"stock and ({_source(deal_expr)})"
+        redeal = self.redeal
+        if redeal is not None:  # the deal of an empty stock turns the waste over
+            again = f"not stock and piles[{redeal.waste}]"
+            if redeal.counter is not None:
+                again += f" and len(piles[{redeal.counter}]) < {redeal.limit}"
+            deal_test = f"({deal_test}) or ({again})"
 
         def add_move(writer: _Writer, target: GroupPlan) -> None:
             writer.line("append((s, k, t))")
             if target.first and len(target.indices) > 1:  # a single pile is not looped over
                 writer.line("break")
 
-        for source in self.plans:
-            self._source_loop(out, source, chosen, add_move)
-        deal_expr = self.compiler.expression(self.deal_when, {})
-        if is_true(deal_expr):
-            out.line("if stock:")
-        else:
-            out.line(f"if stock and ({_source(deal_expr)}):")
-        out.line(f"    append({DEAL!r})")
-        out.line("return moves")
-        out.dedent()
-        out.line("")
+        def return_true(writer: _Writer, target: GroupPlan) -> None:
+            writer.line("return True")
+
+        # every legal move; the legal moves of one source pile; whether there is any
+        for header, given, found in (("generate_moves(piles, stock)", False, add_move),
+                                     ("moves_from(piles, stock, s)", True, add_move),
+                                     ("has_moves(piles, stock)", False, return_true)):
+            listing = found is add_move
+            out.line(f"def {header}:")
+            out.indent()
+            out.line(f"if {_source(win_expr)}:")
+            out.line(f"    return {'[]' if listing else 'False'}  # a won position has no moves")
+            if listing:
+                out.line("moves = []")
+                out.line("append = moves.append")
+            for source in self.plans:
+                self._source_loop(out, source, chosen, found, given_source=given)
+            if not given:
+                out.line(f"if {deal_test}:")
+                out.line(f"    append({DEAL!r})" if listing else "    return True")
+            out.line("return moves" if listing else "return False")
+            out.dedent()
+            out.line("")
 
         has_forced = False
-        if forced:
-            out.line("def first_forced(piles):")
+        fills = [plan for plan in self.plans if plan.fill_from is not None]
+        if forced or fills:
+            out.line("def first_forced(piles, stock):")
             out.indent()
 
             def return_move(writer: _Writer, target: GroupPlan) -> None:
@@ -463,46 +517,79 @@ class Generator:
                 if source.forced:
                     continue
                 has_forced |= self._source_loop(out, source, forced, return_move)
+            for plan in fills:  # an empty pile takes the top card of the first source
+                assert plan.fill_from is not None
+                has_forced = True
+                out.line(f"for t in range({plan.indices.start}, {plan.indices.stop}):")
+                if plan.fill_from.start < 0:  # from the stock
+                    out.line("    if not piles[t] and stock:")
+                    out.line("        return (-1, 1, t)")
+                    continue
+                out.line("    if not piles[t]:")
+                out.line(f"        for s in range({plan.fill_from.start}, "
+                         f"{plan.fill_from.stop}):")
+                out.line("            if piles[s]:")
+                out.line("                return (s, 1, t)")
             out.line("return None")
             out.dedent()
             out.line("")
 
         out.line("def can_deal(piles, stock):")
-        out.line(f"    return bool(stock) and ({_source(deal_expr)})" if not is_true(deal_expr)
-                 else "    return bool(stock)")
+        out.line(f"    return bool({deal_test})")
         out.line("")
         out.line("def is_won(piles, stock):")
         out.line(f"    return {_source(win_expr)}")
         source_text = "\n".join(out.lines) + "\n"
 
-        namespace: dict[str, Any] = {"__builtins__": {"len": len, "range": range, "all": all,
-                                                      "any": any, "zip": zip, "bool": bool,
-                                                      "enumerate": enumerate}}
+        namespace: dict[str, Any] = {"__builtins__": {
+            "len": len, "range": range, "all": all, "any": any, "sum": sum, "zip": zip,
+            "bool": bool, "enumerate": enumerate}}
         namespace.update(self.compiler.tables.values)
-        module = compile(ast.parse(source_text), f"<patience variant {label}>", "exec")
+        filename = f"<patience variant {label}: generated rules>"
+        # registered so that tracebacks and inspect.getsource show the generated lines
+        linecache.cache[filename] = (len(source_text), None, source_text.splitlines(True),
+                                     filename)
+        module = compile(ast.parse(source_text), filename, "exec")
         functions = {code.co_name: types.FunctionType(code, namespace)
                      for code in module.co_consts if isinstance(code, types.CodeType)}
-        return Generated(functions["generate_moves"],
+        return Generated(functions["generate_moves"], functions["moves_from"],
+                         functions["has_moves"],
                          functions["first_forced"] if has_forced else None,
-                         functions["can_deal"], functions["is_won"], source_text)
+                         functions["can_deal"], functions["is_won"], source_text, filename)
 
 
-def build(definition_groups: Sequence[tuple[str, range, Node, Node, str, str]],
-          predicates: dict, parameters: dict, cards: Sequence[int], deal_when: Node,
-          win: Node, label: str, tabulate: bool = True) -> Generated:
+@attrs.frozen
+class GroupSpec:
+    """What ``build`` needs of one pile group of a variant."""
+
+    name: str
+    indices: range
+    moves: Node
+    accepts: Node
+    target: Target
+    removal: Removal
+    face_down: bool = False
+    fill_from: range | None = None
+
+
+def build(groups: Sequence[GroupSpec], predicates: dict, parameters: dict,
+          cards: Sequence[int], deal_when: Node, win: Node, label: str,
+          tabulate: bool = True, redeal: Redeal | None = None) -> Generated:
     """Compile a variant's rules into its generated functions."""
     tables = Tables()
-    layout = Layout({name_: indices for name_, indices, *_ in definition_groups})
-    compiler = Compiler(parameters, predicates, layout, tables, cards, tabulate=tabulate)
+    layout = Layout({group.name: group.indices for group in groups})
+    compiler = Compiler(parameters, predicates, layout, tables, cards, tabulate=tabulate,
+                        face_down=any(group.face_down for group in groups))
 
     def keep(predicate) -> bool:
         return tabulate and compiler._is_tabulable(predicate) and \
             1 <= len(predicate.signature.parameters) <= 2
 
-    plans = [GroupPlan(gname, indices, inline_calls(moves, predicates, keep),
-                       inline_calls(accepts, predicates, keep), target == "first",
-                       removal == "forced")
-             for gname, indices, moves, accepts, target, removal in definition_groups]
+    plans = [GroupPlan(group.name, group.indices, inline_calls(group.moves, predicates, keep),
+                       inline_calls(group.accepts, predicates, keep),
+                       group.target is Target.FIRST, group.removal is Removal.FORCED,
+                       group.face_down, group.fill_from)
+             for group in groups]
     generator = Generator(plans, compiler, inline_calls(deal_when, predicates, keep),
-                          inline_calls(win, predicates, keep))
+                          inline_calls(win, predicates, keep), redeal)
     return generator.generate(label)

@@ -28,6 +28,7 @@ from lark import Token, Transformer, v_args
 from patience.limits import (
     MAX_EXPRESSION_DEPTH,
     MAX_EXPRESSION_LENGTH,
+    MAX_GROUP_PILES,
     MAX_INTEGER,
     MAX_INTEGER_TEXT,
 )
@@ -81,7 +82,7 @@ class Negate(Node):
 
 @attrs.frozen
 class Arithmetic(Node):
-    op: str  # + - * // %
+    op: str  # + - * // % **
     left: Node
     right: Node
 
@@ -120,7 +121,16 @@ class Quantifier(Node):
 
 @attrs.frozen
 class Pairs(Node):
-    run: Node
+    run: Node  # a run, or a pile (all its cards)
+
+
+@attrs.frozen
+class Count(Node):
+    """``count(p in columns: body)``: how many piles of the group make the body true."""
+
+    name: str
+    group: str
+    body: Node
 
 
 @attrs.frozen
@@ -157,6 +167,8 @@ def children(node: Node) -> Iterator[Node]:
         yield node.body
     elif isinstance(node, Pairs):
         yield node.run
+    elif isinstance(node, Count):
+        yield node.body
 
 
 def walk(node: Node) -> Iterator[Node]:
@@ -262,6 +274,9 @@ class _ToAst(Transformer):
     def sum(self, meta, children):
         return self._arithmetic(meta, children)
 
+    def arithmetic(self, meta, children):  # 'a ** b', right-nested by the grammar
+        return self._arithmetic(meta, children)
+
     def product(self, meta, children):
         return self._arithmetic(meta, children)
 
@@ -295,6 +310,10 @@ class _ToAst(Transformer):
         names = tuple(str(token) for token in rest[:-2])
         return Quantifier(_span(meta), str(kind), names, rest[-2], rest[-1])
 
+    def count(self, meta, children):
+        name, group, body = children
+        return Count(_span(meta), str(name), str(group), body)
+
     def pairs_domain(self, meta, children):
         return Pairs(_span(meta), children[0])
 
@@ -321,13 +340,14 @@ class _ToAst(Transformer):
 _EXPECTED_WORDS = {
     "RPAR": "')'", "LPAR": "'('", "NAME": "a name", "INT": "a number", "COLON": "':'",
     "COMMA": "','", "DOT": "'.'", "COMPARE": "a comparison", "$END": "the end",
-    "ADD": "'+' or '-'", "MULTIPLY": "'*', '//' or '%'", "QUANTIFIER": "'all' or 'any'",
+    "ADD": "'+' or '-'", "MULTIPLY": "'*', '//' or '%'", "POWER": "'**'", "QUANTIFIER": "'all' or 'any'",
     "MINUS": "'-'", "AND": "'and'", "OR": "'or'", "NOT": "'not'", "IN": "'in'",
 }
 
 # Words a variant file may not use as a parameter name.
-KEYWORDS = frozenset({"and", "or", "not", "in", "all", "any", "true", "false", "pairs"})
-CONTEXT_VARIABLES = frozenset({"pile", "run", "source"})
+KEYWORDS = frozenset({"and", "or", "not", "in", "all", "any", "true", "false", "pairs",
+                      "count"})
+CONTEXT_VARIABLES = frozenset({"pile", "run", "source", "stock", "card"})
 
 
 def _describe_expected(expected: set[str]) -> str:
@@ -424,6 +444,7 @@ class Type(enum.Enum):
     GROUP = "group"
     SUIT = "suit"
     COLOR = "color"
+    STOCK = "stock"
 
     @classmethod
     def from_name(cls, name: str) -> Type | None:
@@ -434,13 +455,16 @@ class Type(enum.Enum):
 
     @classmethod
     def parameter_names(cls) -> list[str]:
-        return [member.value for member in cls if member is not cls.GROUP]
+        return [member.value for member in cls if member not in (cls.GROUP, cls.STOCK)]
 
 
 ATTRIBUTES: Mapping[Type, Mapping[str, Type]] = {
-    Type.CARD: {"rank": Type.INT, "suit": Type.SUIT, "color": Type.COLOR},
+    Type.CARD: {"rank": Type.INT, "suit": Type.SUIT, "color": Type.COLOR,
+                "face_up": Type.BOOL},
     Type.PILE: {"empty": Type.BOOL, "size": Type.INT, "top": Type.CARD, "bottom": Type.CARD},
     Type.RUN: {"size": Type.INT, "top": Type.CARD, "bottom": Type.CARD},
+    # the stock's cards are face down: a rule may ask how many, never which
+    Type.STOCK: {"empty": Type.BOOL, "size": Type.INT},
 }
 
 # Names every expression knows: rank names, suits and colours.
@@ -556,6 +580,13 @@ class Checker:
             return Type.BOOL
         if isinstance(node, Quantifier):
             return self._quantifier(node, variables, nonempty)
+        if isinstance(node, Count):
+            if node.group not in self.scope.groups:
+                self._unknown(node.group, node.span, "pile group", sorted(self.scope.groups))
+            inner = {**variables, node.name: Type.PILE}
+            self._expect(node.body, Type.BOOL, inner, nonempty - {node.name},
+                         "the body of 'count'")
+            return Type.INT
         self._problem("this cannot be used here", node)
         return None
 
@@ -576,9 +607,7 @@ class Checker:
                 return None
             if node.op in ("%", "//") and right == 0:
                 return None
-            return {"+": lambda: left + right, "-": lambda: left - right,
-                    "*": lambda: left * right, "//": lambda: left // right,
-                    "%": lambda: left % right}[node.op]()
+            return fold_arithmetic(node.op, left, right)
         return None
 
     def _is_constant(self, node: Node, variables: Mapping[str, Type]) -> bool:
@@ -663,7 +692,7 @@ class Checker:
         if node.op in ("==", "!="):
             if left is not right:
                 self._problem(f"cannot compare {article(left.value)} with {article(right.value)}", node)
-            elif left in (Type.RUN, Type.PILE, Type.GROUP):
+            elif left in (Type.RUN, Type.GROUP, Type.STOCK):
                 self._problem(f"{article(left.value)} cannot be compared; compare its attributes",
                               node)
         elif left is not Type.INT or right is not Type.INT:
@@ -678,8 +707,10 @@ class Checker:
             self._problem(f"the quantifier names {twice!r} twice: give each card or pile "
                           "its own name, e.g. 'all below, above in pairs(run): …'", node)
         if isinstance(node.domain, Pairs):
-            self._expect(node.domain.run, Type.RUN, variables, nonempty,
-                         "the argument of pairs()")
+            found = self._type(node.domain.run, variables, nonempty)
+            if found is not None and found not in (Type.RUN, Type.PILE):
+                self._problem(f"the argument of pairs() must be a run or a pile, not "
+                              f"{article(found.value)}", node.domain.run)
             if len(node.names) != 2:
                 self._problem("pairs() gives two cards at a time: name both, "
                               "e.g. 'all below, above in pairs(run): …'", node)
@@ -701,6 +732,34 @@ class Checker:
         return Type.BOOL
 
 
+def power(base: int, exponent: int) -> int:
+    """``base ** exponent`` in the rule language: whole numbers only, so a negative exponent
+    gives 0."""
+    return base ** exponent if exponent >= 0 else 0
+
+
+_ARITHMETIC: Mapping[str, Any] = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b, "%": lambda a, b: a % b, "**": power}
+
+
+def fold_arithmetic(op: str, left: int, right: int) -> int | None:
+    """``left OP right`` as the rule language computes it, or None when the result would be
+    beyond ``MAX_INTEGER`` or divides by zero. A power is judged before it is computed, so
+    ``7 ** 9223372036854775807`` is never tried. The one home of constant arithmetic: the
+    checker, the size bounds and the compiler's folding all use it.
+
+    >>> fold_arithmetic("**", 2, 10), fold_arithmetic("**", 2, -1), fold_arithmetic("**", 3, 99)
+    (1024, 0, None)
+    """
+    if op in ("//", "%") and right == 0:
+        return None
+    if op == "**" and abs(left) > 1 and right > 64:
+        return None
+    value = _ARITHMETIC[op](left, right)
+    return value if abs(value) <= MAX_INTEGER else None
+
+
 # --- the size of whole numbers --------------------------------------------------------
 
 
@@ -710,7 +769,7 @@ class Overflow:
 
     span: Span
     predicate: str | None  # the predicate whose text holds the span; None: the rule's own
-    bound: int  # the largest size the number can reach (an upper bound)
+    bound: int | None  # the largest size the number can reach; None: far beyond the limit
 
 
 class _TooLarge(Exception):
@@ -718,26 +777,29 @@ class _TooLarge(Exception):
         self.overflow = overflow
 
 
-def integer_overflow(node: Node, scope: Scope, largest_size: int) -> Overflow | None:
+def integer_overflow(node: Node, scope: Scope, largest_size: int,
+                     group_sizes: Mapping[str, int] | None = None) -> Overflow | None:
     """Where a checked expression may compute a whole number beyond ``MAX_INTEGER``.
 
     Every int sub-expression gets an upper bound on its size: a number or parameter its own,
-    a rank 13, a pile or run size ``largest_size`` (the deck), and ``+ - * // %`` combine
-    them. The bounds follow predicate calls into their bodies, so this covers every number
+    a rank 13, a pile, run or stock size ``largest_size`` (the deck), a ``count(…)`` its
+    group's number of piles (``group_sizes``, else ``MAX_GROUP_PILES``), and ``+ - * // % **`` combine them (a power is judged before it
+    is computed). The bounds follow predicate calls into their bodies, so this covers every number
     the compiler folds and every number generated code computes. The walk is as long as the
     rule with its predicates written out, which the loader has bounded already.
     """
     try:
-        _Sizes(scope, largest_size).bound(node, {}, None)
+        _Sizes(scope, largest_size, group_sizes or {}).bound(node, {}, None)
     except _TooLarge as error:
         return error.overflow
     return None
 
 
 class _Sizes:
-    def __init__(self, scope: Scope, largest_size: int) -> None:
+    def __init__(self, scope: Scope, largest_size: int, group_sizes: Mapping[str, int]) -> None:
         self.scope = scope
         self.largest_size = largest_size
+        self.group_sizes = group_sizes
 
     def bound(self, node: Node, env: Mapping[str, int | None], where: str | None) -> int | None:
         """An upper bound on ``abs(node)`` for an int node, None for other types."""
@@ -760,8 +822,11 @@ class _Sizes:
             right = self.bound(node.right, env, where)
             if left is None or right is None:
                 return None
-            size = {"+": left + right, "-": left + right, "*": left * right,
-                    "//": left, "%": right}[node.op]
+            if node.op == "**" and left > 1 and right > 64:
+                raise _TooLarge(Overflow(node.span, where, None))
+            size = (left + right if node.op in ("+", "-") else left * right if node.op == "*"
+                    else left if node.op == "//" else right if node.op == "%"
+                    else left ** right)
             if size > MAX_INTEGER:
                 raise _TooLarge(Overflow(node.span, where, size))
             return size
@@ -777,6 +842,9 @@ class _Sizes:
                 self.bound(node.domain.run, env, where)
             self.bound(node.body, {**env, **{n: None for n in node.names}}, where)
             return None
+        if isinstance(node, Count):
+            self.bound(node.body, {**env, node.name: None}, where)
+            return self.group_sizes.get(node.group, MAX_GROUP_PILES)
         for child in children(node):
             self.bound(child, env, where)
         return None

@@ -23,6 +23,7 @@ MAX_EXTENDS_DEPTH = 16
 #: Pile groups (``piles:`` entries), predicates and parameters in a variant (after
 #: ``extends`` merges the parents in). Real variants have a handful of each.
 MAX_PILE_GROUPS = 16
+MAX_GROUP_PILES = 64  # piles in one group ('count:')
 MAX_PREDICATES = 256
 MAX_PARAMETERS = 256
 

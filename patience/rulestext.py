@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from patience.cards import RANK_CHARS
+from patience.cards import RANK_CHARS, card_code
 from patience.definition import Rule
+from patience.settings import Removal, Target
 from patience.source import Origin
 
 if TYPE_CHECKING:
@@ -48,6 +49,30 @@ def _rule(label: str, rule: Rule) -> list[str]:
     return lines
 
 
+def _dealt(group: Group) -> str:
+    """', each dealt 3 cards (2 face down) at the start'."""
+    if not any(group.deal):
+        return ""
+
+    def cards(n: int) -> str:
+        return f"{n} card{'s' if n != 1 else ''}"
+
+    if len(set(group.deal)) == 1 and len(set(group.face_down)) == 1:
+        down = group.face_down[0]
+        text = f", each dealt {cards(group.deal[0])}"
+        return text + (f" ({down} face down)" if down else "") + " at the start"
+    parts = [cards(n) + (f" ({down} face down)" if down else "")
+             for n, down in zip(group.deal, group.face_down)]
+    return f", dealt {', '.join(parts)} at the start, pile by pile"
+
+
+def _piles_named(variant: Variant, indices: range) -> str:
+    if indices.start < 0:
+        return "the stock"
+    names = [variant.pile_names[i] for i in indices]
+    return names[0] if len(names) == 1 else f"the first of {', '.join(names)} that has cards"
+
+
 def _range(group: Group) -> str:
     names = group.pile_names
     return names[0] if len(names) == 1 else f"{names[0]}-{names[-1]}"
@@ -67,13 +92,22 @@ def rules_text(variant: Variant) -> str:
                    "'source' the pile they come from):")]
     for group in variant.groups:
         head = f"  {group.name} ({_range(group)}): {group.count} pile{'s' if group.count > 1 else ''}"
-        if group.deal:
-            head += f", each dealt {group.deal} card{'s' if group.deal > 1 else ''} at the start"
+        head += _dealt(group)
         lines.append(head + ".")
-        if group.target == "first" and group.removal != "forced":
+        if group.place:
+            placed = "; ".join(f"{name}: {' '.join(card_code(c) for c in cards)}"
+                               for name, cards in zip(group.pile_names, group.place) if cards)
+            lines.append(f"    Before the deal these cards are put on them: {placed}.")
+        if group.to_bottom is not None:
+            lines.append(f"    After the deal, the cards for which '{group.to_bottom.text}' "
+                         "holds go to the bottom of their pile, in the order dealt.")
+        if group.fill_from is not None:
+            lines.append("    An empty one is filled at once with the top card of "
+                         f"{_piles_named(variant, group.fill_from)}, while it has cards.")
+        if group.target is Target.FIRST and group.removal is not Removal.FORCED:
             lines.append(f"    A move to them is written '{group.id}' and goes to the first "
                          "one that takes the cards.")
-        if group.removal == "forced":
+        if group.removal is Removal.FORCED:
             lines.append("    Cards go to them by themselves, at once: after every move and "
                          "every deal, pile by pile, until none is left (forced removal).")
         lines += _rule("Cards may leave when", group.moves)

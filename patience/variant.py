@@ -16,9 +16,10 @@ branches on a variant's name.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import attrs
@@ -26,7 +27,10 @@ import attrs
 from patience.cards import check_deck, new_deck, numbered_deck, parse_cards
 from patience.definition import Definition, Rule, load_definition, pile_names
 from patience.errors import UnknownVariantError, VariantError
-from patience.generator import Generated, build
+from patience.generator import Generated, GroupSpec, Redeal, build
+from patience.language import Predicate
+from patience.moves import FROM_STOCK, make_player
+from patience.settings import EmptyPiles, Removal, Show, Target
 
 if TYPE_CHECKING:
     from patience.game import Game
@@ -39,13 +43,17 @@ class Group:
     name: str
     id: str
     indices: range
-    deal: int
-    target: str  # "each": a move names the pile; "first": it names the group
-    removal: str  # "optional" | "forced"
-    show: str  # "fan" | "stack"
+    deal: tuple[int, ...]  # cards dealt to each pile at the start
+    target: Target
+    removal: Removal
+    show: Show
     moves: Rule
     accepts: Rule
     pile_names: tuple[str, ...]
+    face_down: tuple[int, ...] = ()  # of those, how many lie face down
+    place: tuple[tuple[int, ...], ...] = ()  # cards put on each pile before the deal
+    to_bottom: Rule | None = None
+    fill_from: range | None = None
 
     @property
     def count(self) -> int:
@@ -63,44 +71,84 @@ class Variant:
         self.aliases = definition.aliases
         self.description = definition.description
         self.sources = definition.sources
+        self.family = definition.family  # e.g. 'FreeCell': 'patience variants' groups by it
         self.path = definition.path
         self.decks = definition.decks
         self.ranks = definition.ranks
-        self.parameters = definition.parameters
-        self.predicates = definition.predicates
-        self.deck = tuple(new_deck(self.decks, self.ranks))
+        # read-only views: a Variant is shared (cached by find_variant) between games
+        self.parameters: Mapping[str, int | bool] = MappingProxyType(dict(definition.parameters))
+        self.predicates: Mapping[str, Predicate] = MappingProxyType(dict(definition.predicates))
+        self.suits = definition.suits
+        self.deck = tuple(new_deck(self.decks, self.ranks, self.suits))
         groups = []
         start = 0
+        ranges = {}
         for group in definition.groups:
-            indices = range(start, start + group.count)
-            groups.append(Group(group.name, group.id, indices, group.deal, group.target,
-                                group.removal, group.show, group.moves, group.accepts,
-                                tuple(pile_names(group))))
+            ranges[group.name] = range(start, start + group.count)
+            for offset, pile in enumerate(pile_names(group)):
+                ranges[pile] = range(start + offset, start + offset + 1)
             start += group.count
+        for group in definition.groups:
+            groups.append(Group(group.name, group.id, ranges[group.name], group.deal,
+                                group.target, group.removal, group.show, group.moves,
+                                group.accepts, tuple(pile_names(group)),
+                                group.face_down or (0,) * group.count, group.place,
+                                group.to_bottom,
+                                FROM_STOCK if group.fill_from == "stock" else
+                                ranges[group.fill_from] if group.fill_from else None))
         self.groups: tuple[Group, ...] = tuple(groups)
-        self.group_by_name = {group.name: group for group in groups}
+        self.group_by_name: Mapping[str, Group] = MappingProxyType(
+            {group.name: group for group in groups})
         self.pile_names: tuple[str, ...] = tuple(n for g in groups for n in g.pile_names)
-        self.pile_index = {pile: i for i, pile in enumerate(self.pile_names)}
+        self.pile_index: Mapping[str, int] = MappingProxyType(
+            {pile: i for i, pile in enumerate(self.pile_names)})
         self.group_of_pile: tuple[Group, ...] = tuple(g for g in groups for _ in g.indices)
-        self.deal_targets: tuple[int, ...] = self._deal_targets(definition)
-        self.deal_skips_empty = definition.stock.empty_piles == "skip"
-        self.layout_size = sum(g.deal * g.count for g in groups)
-        if self.layout_size > len(self.deck):
+        self.turn = definition.stock.turn
+        self.deal_targets: tuple[int, ...] = tuple(
+            index for index in self._deal_targets(definition) for _ in range(self.turn))
+        self.deal_skips_empty = definition.stock.empty_piles is EmptyPiles.SKIP
+        #: the cards put on the piles before the deal, pile by pile (they leave the deck
+        #: before it is shuffled: see docs/authoring.md, "Cards placed before the deal")
+        self.placed: tuple[tuple[int, int], ...] = tuple(
+            (g.indices.start + offset, card) for g in groups
+            for offset, cards in enumerate(g.place) for card in cards)
+        self.layout_size = sum(sum(g.deal) for g in groups)
+        self.shuffled_size = len(self.deck) - len(self.placed)
+        if self.layout_size > self.shuffled_size:
             raise VariantError(f"the initial deal needs {self.layout_size} cards but the deck "
-                               f"has {len(self.deck)}", None)
-        self.stock_size = len(self.deck) - self.layout_size
+                               f"has {self.shuffled_size}", None)
+        self.stock_size = self.shuffled_size - self.layout_size
         self.win = definition.win
         self.deal_when = definition.stock.deal_when
+        self.face_down_piles = tuple(i for g in groups for i, down in zip(g.indices, g.face_down)
+                                     if down)
+        #: the redeals allowed (None: unlimited); the waste they turn over; the hidden pile
+        #: after the real ones whose length counts the redeals made, when they are limited
+        self.redeals: int | None = definition.stock.redeals
+        self.redeal_pile: int | None = None
+        self.redeal_counter: int | None = None
+        redeal = None
+        if self.redeals != 0:
+            self.redeal_pile = self.deal_targets[0]
+            if self.redeals is not None:
+                self.redeal_counter = len(self.pile_names)
+            redeal = Redeal(self.redeal_pile, self.redeal_counter, self.redeals or 0)
+        #: how many entries ``Game.piles`` has: the piles, then the redeal counter if any
+        self.pile_slots = len(self.pile_names) + (self.redeal_counter is not None)
+        face_down_groups = {g.name for g in groups if any(g.face_down)}
         self.generated: Generated = build(
-            [(g.name, g.indices, g.moves.node, g.accepts.node, g.target, g.removal)
-             for g in groups],
+            [GroupSpec(g.name, g.indices, g.moves.node, g.accepts.node, g.target, g.removal,
+                       g.name in face_down_groups, g.fill_from) for g in groups],
             dict(self.predicates), dict(self.parameters), self.deck,
-            self.deal_when.node, self.win.node, self.id, tabulate=tabulate)
+            self.deal_when.node, self.win.node, self.id, tabulate=tabulate, redeal=redeal)
         # the fast interface used by the kernel, the solver and perft
         self.generate_moves = self.generated.generate_moves
+        self.moves_from = self.generated.moves_from
+        self.has_moves = self.generated.has_moves
         self.first_forced = self.generated.first_forced
         self.can_deal = self.generated.can_deal
         self.is_won = self.generated.is_won
+        self.play, self.take_back = make_player(self)
 
     @functools.cached_property
     def card_attributes_read(self) -> frozenset[str]:
@@ -112,6 +160,7 @@ class Variant:
         from patience.language import Attribute, walk
 
         nodes = [g.moves.node for g in self.groups] + [g.accepts.node for g in self.groups]
+        nodes += [g.to_bottom.node for g in self.groups if g.to_bottom is not None]
         nodes += [self.win.node, self.deal_when.node]
         nodes += [p.body for p in self.predicates.values()]
         return frozenset(sub.name for node in nodes for sub in walk(node)
@@ -147,7 +196,8 @@ class Variant:
 
     @property
     def deals(self) -> int:
-        """How many deals the stock makes when every deal target receives a card."""
+        """How many deals the stock makes when every deal target receives a card (before
+        any redeal)."""
         per_deal = len(self.deal_targets)
         return -(-self.stock_size // per_deal) if per_deal else 0
 
@@ -157,7 +207,8 @@ class Variant:
         """The game of numbered deal ``number`` (RULES.md: SplitMix64 + Fisher–Yates)."""
         from patience.game import Game
 
-        cards = numbered_deck(number, self.decks, self.ranks)
+        cards = numbered_deck(number, self.decks, self.ranks,
+                              without=[card for _, card in self.placed], suits=self.suits)
         return Game.from_cards(self, cards, deal_number=number)
 
     def deal_cards(self, cards: str | Sequence[str] | Sequence[int]) -> Game:
@@ -168,7 +219,8 @@ class Variant:
             values = parse_cards(cards)  # type: ignore[arg-type]
         else:
             values = list(cards)  # type: ignore[arg-type]
-        check_deck(values, self.decks, self.ranks)
+        check_deck(values + [card for _, card in self.placed], self.decks, self.ranks,
+                   self.suits)
         return Game.from_cards(self, values)
 
     def position(self, text: str) -> Game:

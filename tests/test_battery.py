@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 
 import patience
+import patience.moves
 from patience.game import Game
 from patience.testing import CHECKS, move_sequences, play_machine, positions, run_battery
 from patience.testing.battery import (
@@ -105,16 +106,16 @@ def test_a_pop_that_does_not_restore_is_caught(monkeypatch):
 
 
 def test_a_deal_that_skips_a_column_is_caught(monkeypatch):
-    real = Game._deal
+    real = patience.moves.deal_from_stock
 
-    def skipping(self):
-        received = real(self)
+    def skipping(variant, piles, stock):
+        received = real(variant, piles, stock)
         if received and received[0] == 0:  # take c1's card back to the stock
-            self.stock.append(self.piles[0].pop())
+            stock.append(piles[0].pop())
             received = received[1:]
         return received
 
-    monkeypatch.setattr(Game, "_deal", skipping)
+    monkeypatch.setattr(patience.moves, "deal_from_stock", skipping)
     outcome = run_check(fresh(), CHECKS["pile_capacities"], examples=40)
     assert outcome.status == "failed"
     assert "the deal did not put one card on each" in outcome.message
@@ -122,7 +123,8 @@ def test_a_deal_that_skips_a_column_is_caught(monkeypatch):
 
 def test_a_forced_removal_left_undone_is_caught():
     variant = fresh("tabbycat-autoremove")
-    variant.first_forced = lambda piles: None  # the kernel forgets forced removals
+    variant.first_forced = lambda piles, stock: None  # the kernel forgets forced removals
+    variant.play, variant.take_back = patience.moves.make_player(variant)
     kings_to_aces = "".join(f"{r}C" for r in "KQJT98765432A")
     rest = [c for c in variant.deck if (c & 3) != 0]
     stock = "".join(patience.cards.card_code(c) for c in rest)

@@ -48,8 +48,18 @@ def deal_1_codes() -> list[str]:
 # --- variants, rules, check -----------------------------------------------------------------
 
 
-def test_variants_lists_every_shipped_variant_with_its_description():
+def test_variants_groups_the_shipped_variants_by_family():
     result = run("variants")
+    assert result.exit_code == 0
+    listed = [line.split()[0] for line in result.stdout.splitlines() if line.startswith("  ")]
+    assert sorted(listed) == patience.shipped_variants()
+    headings = [line[:-1] for line in result.stdout.splitlines() if line.endswith(":")]
+    assert headings == sorted({patience.find_variant(n).family
+                               for n in patience.shipped_variants()})
+
+
+def test_variants_plain_lists_every_shipped_variant_with_its_description():
+    result = run("variants", "--plain")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert [line.split("\t")[0] for line in lines] == patience.shipped_variants()

@@ -21,7 +21,7 @@ from patience.variant import load_variant_text
 def random_game(variant: str, seed: int, choices: list[int]) -> patience.Game:
     game = patience.find_variant(variant).deal(seed)
     for choice in choices:
-        legal = game.legal_moves
+        legal = list(game.legal_moves)
         if not legal:
             break
         game.push(legal[choice % len(legal)])

@@ -46,7 +46,7 @@ def test_moves_with_the_same_notation_are_the_same_move(variant):
         game = v.deal(seed)
         rng = random.Random(seed)
         for _ in range(80):
-            legal = game.legal_moves
+            legal = list(game.legal_moves)
             texts = [game.notation(move) for move in legal]
             assert len(set(texts)) == len(texts) == len(set(legal))
             for move, text in zip(legal, texts):

@@ -24,7 +24,7 @@ from patience.solver import (
     hint,
     solve,
 )
-from patience.solver.rules import requires_empty_pile, smallest_run, solver_rules
+from patience.solver.rules import requires_empty_pile, solver_rules
 
 MINI = Path(__file__).parent / "variants"
 
@@ -147,15 +147,12 @@ def test_arguments_are_checked():
 
 def test_rules_derived_from_the_compiled_variant():
     autoremove = solver_rules(patience.find_variant("tabbycat-autoremove"))
-    assert autoremove.forced_minimum == 13
     assert autoremove.card_table[patience.cards.parse_card("TS")] == 10 * 4
     assert solver_rules(mini("mini-suited")).card_table[patience.cards.parse_card("5S")] \
         == patience.cards.parse_card("5S")
     tabbycat = patience.find_variant("tabbycat")
     foundations = tabbycat.group_by_name["foundations"]
     assert requires_empty_pile(foundations)
-    assert smallest_run(tabbycat, foundations) == 13
-    assert smallest_run(mini("mini-corner"), mini("mini-corner").group_by_name["foundations"]) == 6
 
 
 def test_key_sorts_columns_only_once_the_stock_is_empty():

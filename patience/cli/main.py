@@ -25,7 +25,7 @@ from patience.cli.common import (
     start_options,
 )
 from patience.errors import PatienceError, VariantError
-from patience.variant import find_variant, shipped_variants
+from patience.variant import Variant, find_variant, shipped_variants
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -38,11 +38,25 @@ def main() -> None:
 
 
 @main.command()
-def variants() -> None:
-    """List the shipped variants: id and one-line description."""
-    for name in shipped_variants():
-        variant = find_variant(name)
-        echo(f"{variant.id}\t{variant.description}")
+@click.option("--plain", is_flag=True,
+              help="One 'id<TAB>description' line per variant, no family headings.")
+def variants(plain: bool) -> None:
+    """List the shipped variants by family: id and one-line description."""
+    found = [find_variant(name) for name in shipped_variants()]
+    if plain:
+        for variant in found:
+            echo(f"{variant.id}\t{variant.description}")
+        return
+    families: dict[str, list[Variant]] = {}
+    for variant in found:
+        families.setdefault(variant.family, []).append(variant)
+    width = max(len(variant.id) for variant in found)
+    for number, (family, members) in enumerate(sorted(families.items())):
+        if number:
+            echo("")
+        echo(f"{family}:")
+        for variant in members:
+            echo(f"  {variant.id:<{width}}  {variant.description}")
 
 
 @main.command()
@@ -78,8 +92,15 @@ def check(file: str) -> None:
 @start_options
 @click.option("--format", "format_", type=click.Choice(["board", "text", "json"]),
               default="board", help="board: drawn; text: one-line position; json.")
-def show(variant: str, seed, deal_text, position, moves_text, format_: str) -> None:
-    """Draw the position of VARIANT at START (--seed/--deal/--position), after --moves."""
+@click.option("--reveal", is_flag=True,
+              help="Draw face-down cards too (in lower case), for authors and tests. The text "
+                   "and json formats always record them.")
+def show(variant: str, seed, deal_text, position, moves_text, format_: str,
+         reveal: bool) -> None:
+    """Draw the position of VARIANT at START (--seed/--deal/--position), after --moves.
+
+    The board hides face-down cards (##) unless --reveal; the one-line text and the JSON
+    record the whole position, face-down cards in lower case."""
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
     if format_ == "text":
         echo(game.text())
@@ -88,7 +109,7 @@ def show(variant: str, seed, deal_text, position, moves_text, format_: str) -> N
 
         echo(json.dumps(game.to_json()))
     else:
-        echo(game.drawing())
+        echo(game.drawing(reveal=reveal))
         if game.is_won():
             echo("won")
         elif not game.has_moves():

@@ -28,18 +28,22 @@ def budget_options(function: Callable[..., Any]) -> Callable[..., Any]:
 @click.argument("variant")
 @start_options
 @budget_options
+@click.option("--prove", is_flag=True,
+              help="One exhaustive search with the whole budget, no restarts: the mode for "
+                   "proving a deal unwinnable.")
 @click.option("--json", "as_json", is_flag=True,
               help='One JSON object: {"variant", "deal", "verdict", "moves", "positions", '
-                   '"seconds"}.')
+                   '"seconds", "information"}.')
 @handles_errors
 def solve_command(variant: str, seed, deal_text, position, moves_text, max_positions: int,
-                  time_limit: float | None, as_json: bool) -> None:
+                  time_limit: float | None, prove: bool, as_json: bool) -> None:
     """Solve START: won (with a winning line), unwinnable (proved), or unknown (budget).
 
-    The solver knows the order of the stock, like the seed site's solver.
+    The solver knows every card: the stock's order and the face-down cards ("thoughtful"
+    solitaire, as published win rates count it).
     """
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
-    result = solve(game, max_positions=max_positions, time_limit=time_limit)
+    result = solve(game, max_positions=max_positions, time_limit=time_limit, prove=prove)
     if as_json:
         echo(json.dumps({
             "variant": game.variant.id,
@@ -48,6 +52,7 @@ def solve_command(variant: str, seed, deal_text, position, moves_text, max_posit
             "moves": " ".join(result.moves),
             "positions": result.positions,
             "seconds": round(result.seconds, 3),
+            "information": "full",  # the solver sees face-down cards and the stock's order
         }))
         return
     echo(result.verdict)

@@ -25,8 +25,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from patience.cards import RED_SUITS, SUIT_SYMBOLS, card_code
+from patience.cards import FACE_DOWN, RED_SUITS, SUIT_SYMBOLS, card_code
 from patience.play.session import KEY_COMMANDS, Reply, Session
+from patience.settings import Show
 
 if TYPE_CHECKING:
     from patience.variant import Group
@@ -38,8 +39,14 @@ CHOSEN = Style(reverse=True, bold=True)
 EMPTY = Style(color="grey50")
 
 
+BACK = Style(color="white", bgcolor="blue")
+
+
 def card_text(card: int, chosen: bool = False) -> Text:
-    """A card as ' 10♦ ': rank and suit symbol in the suit's colour."""
+    """A card as ' 10♦ ': rank and suit symbol in the suit's colour; a face-down card as
+    its back."""
+    if card & FACE_DOWN:
+        return Text(" ▒▒▒ ", style=BACK + CHOSEN if chosen else BACK)
     rank = card_code(card)[0]
     rank = "10" if rank == "T" else rank
     suit = card & 3
@@ -66,7 +73,7 @@ class PileView(Static):
         if not pile:
             lines.append("\n")
             lines.append(" ··· ", style=EMPTY)
-        elif self.group.show == "stack":
+        elif self.group.show is Show.STACK:
             lines.append("\n")
             lines.append_text(card_text(pile[-1], chosen_depth is not None))
             lines.append(f"\n ×{len(pile)}", style="dim")
@@ -82,7 +89,7 @@ class PileView(Static):
         """Which card a click at line ``y`` is on, as a depth below the top card (0 = top).
         The name line and the space under the pile count as the top card."""
         pile = session.game.piles[self.index]
-        if self.group.show == "stack" or not pile:
+        if self.group.show is Show.STACK or not pile:
             return 0
         position = y - 1
         if position < 0 or position >= len(pile):
@@ -118,10 +125,14 @@ class StockView(Static):
         text = Text("stock".center(7), style="dim")
         text.append("\n")
         if game.stock:
-            text.append(f" {len(game.stock):>2} ▒▒ ", style=Style(color="white", bgcolor="blue"))
+            text.append(f" {len(game.stock):>2} ▒▒ ", style=BACK)
+        elif game.can_deal():
+            text.append("  ↺    ", style=EMPTY)  # a click turns the waste over
         else:
             text.append("  ···  ", style=EMPTY)
-        text.append(f"\n {game.deals_left} deals", style="dim")
+        left = game.redeals_left
+        redeals = "" if game.variant.redeals == 0 else " ↺∞" if left is None else f" ↺{left}"
+        text.append(f"\n {game.deals_left} deals{redeals}", style="dim")
         self.update(text)
 
     def on_click(self, event: events.Click) -> None:
@@ -206,11 +217,11 @@ class PatienceApp(App[None]):
             with Horizontal(classes="row", id="top"):
                 yield StockView(id="stock")
                 for group in variant.groups:
-                    if group.show == "stack":
+                    if group.show is Show.STACK:
                         yield self._group(group)
             with Horizontal(classes="row", id="fans"):
                 for group in variant.groups:
-                    if group.show != "stack":
+                    if group.show is not Show.STACK:
                         yield self._group(group)
         yield Static(id="message")
         yield Static(id="status")

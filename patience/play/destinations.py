@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from patience.cards import suit_of
 from patience.game import Move
+from patience.settings import Target
 
 if TYPE_CHECKING:
     from patience.game import Game
@@ -46,7 +47,7 @@ def destination_rank(game: Game, move: tuple[int, int, int]) -> int:
     """The preference class (0 best) of a legal move's destination, as in the module doc."""
     source, count, target = move
     variant = game.variant
-    if variant.group_of_pile[target].target == "first":
+    if variant.group_of_pile[target].target is Target.FIRST:
         return FOUNDATION
     pile = game.piles[target]
     if pile:
@@ -98,7 +99,7 @@ def drop_move(game: Game, source: int, depth: int, target: int) -> Move:
 
 def _move_to(game: Game, source: int, count: int, target: int) -> Move:
     group = game.variant.group_of_pile[target]
-    if group.target == "first":  # a move names the group: it lands on the first pile that takes it
+    if group.target is Target.FIRST:  # a move names the group: it lands on the first pile that takes it
         for move in game.generate_moves():
             if move[0] == source and move[1] == count and move[2] in group.indices:
                 return Move(*move)

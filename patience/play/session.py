@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from patience.errors import MoveError, PatienceError
 from patience.game import DEAL, Game, Move
 from patience.play import destinations, saves
+from patience.settings import Target
 
 if TYPE_CHECKING:
     from patience.variant import Variant
@@ -100,7 +101,7 @@ class Session:
 
     def status(self) -> str:
         game = self.game
-        total = sum(g.count for g in self.variant.groups if g.target == "first")
+        total = sum(g.count for g in self.variant.groups if g.target is Target.FIRST)
         return (f"deals left {game.deals_left} · sets {game.sets_completed()}/{total} · "
                 f"moves {len(game.move_stack)}")
 
@@ -256,7 +257,7 @@ class Session:
             if target == source:
                 continue
             group = self.variant.group_of_pile[target]
-            if group.target == "first" or not game.piles[target]:
+            if group.target is Target.FIRST or not game.piles[target]:
                 continue
             why = game.explain(Move(source, count, target))
             if why:

@@ -21,11 +21,12 @@ from __future__ import annotations
 import datetime
 import hashlib
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import attrs
 
 from patience.cards import MASK64
+from patience.errors import NoWinnableDealError, SolverError
 from patience.solver.rules import SolverRules, solver_rules
 from patience.solver.search import BUDGET, EXHAUSTED, TIMEOUT, WON, Search, make_ordering
 
@@ -35,13 +36,17 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.1"  # 1.1: won lines have their detours cut (shorten)
-VERDICTS = ("won", "unwinnable", "unknown")
+SOLVER_VERSION = "1.2"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
+#: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
+VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000
 #: the restart schedule: run i gets ``RESTART_UNIT * luby(i + 1)`` positions, with ordering
 #: style ``i % STYLES``; the run that would pass ``max_positions`` gets what is left.
 RESTART_UNIT = 500
 STYLES = 6
+
+
+Verdict = Literal["won", "unwinnable", "unknown"]
 
 
 @attrs.frozen
@@ -54,7 +59,7 @@ class SolveResult:
     their moves generated), summed over restarts; ``seconds`` is wall time.
     """
 
-    verdict: str
+    verdict: Verdict
     moves: tuple[str, ...]
     positions: int
     seconds: float
@@ -79,7 +84,8 @@ def luby(i: int) -> int:
 
 
 def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
-          time_limit: float | None = None, *, shorten_line: bool = True) -> SolveResult:
+          time_limit: float | None = None, *, shorten_line: bool = True,
+          prove: bool = False) -> SolveResult:
     """Solve the position of ``game`` (which is left unchanged).
 
     A won line is shortened (``shorten``) unless ``shorten_line`` is false: that costs about
@@ -88,22 +94,28 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     Restarts run depth-first searches with different move orderings and growing budgets
     (a Luby schedule); a run that ends without finding more to search proves the position
     unwinnable. Budget or time running out gives ``unknown``, never ``unwinnable``.
+
+    With ``prove`` there are no restarts: one search with the main ordering and the whole
+    budget, which exhausts a deal's reachable space when it fits (the mode for proving
+    deals unwinnable; restarts are better at finding wins).
     """
     if max_positions < 1:
-        raise ValueError(f"max_positions must be a positive integer, got {max_positions!r}")
+        raise SolverError(f"max_positions must be a positive integer, got {max_positions!r}")
     if time_limit is not None and time_limit <= 0:
-        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+        raise SolverError(
+            f"time_limit must be a positive number of seconds, got {time_limit!r}")
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     rules = solver_rules(game.variant)
     orderings = [make_ordering(rules, style) for style in range(STYLES)]
     spent = 0
     run = 0
+    lost: set[bytes] = set()  # positions proven lost, kept across restarts
     while spent < max_positions:
         budget = RESTART_UNIT * luby(run + 1)
-        if spent + budget * 2 > max_positions:  # too little would be left for another run
+        if prove or spent + budget * 2 > max_positions:  # too little left for another run
             budget = max_positions - spent
-        search = Search(rules, game.piles, game.stock)
+        search = Search(rules, game.piles, game.stock, lost=lost)
         outcome = search.run(orderings[run % STYLES], budget, deadline)
         spent += search.expanded
         run += 1
@@ -153,7 +165,7 @@ def shorten(game: Game, line: list) -> list:
         line = shorter
 
 
-def _result(verdict: str, game: Game, line: list, positions: int, started: float
+def _result(verdict: Verdict, game: Game, line: list, positions: int, started: float
             ) -> SolveResult:
     probe = game.copy()
     words = []
@@ -163,13 +175,15 @@ def _result(verdict: str, game: Game, line: list, positions: int, started: float
     return SolveResult(verdict, tuple(words), positions, time.perf_counter() - started)
 
 
-def exhaustive_verdict(game: Game, max_positions: int | None = None) -> str:
+def exhaustive_verdict(game: Game, max_positions: int | None = None) -> Verdict:
     """The reference answer: a plain depth-first search over exact positions, nothing
     merged, no ordering, no restarts. For tests on small decks."""
     rules = solver_rules(game.variant)
     search = Search(rules, game.piles, game.stock, exact=True)
     outcome = search.run(None, max_positions or 1 << 62)
-    return {WON: "won", EXHAUSTED: "unwinnable"}.get(outcome, "unknown")
+    if outcome == WON:
+        return "won"
+    return "unwinnable" if outcome == EXHAUSTED else "unknown"
 
 
 def hint(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
@@ -192,7 +206,8 @@ def first_winnable_deal(variant: Variant, start: int = 1,
         if result.verdict == "won":
             return number, result
         number = (number + 1) & MASK64
-    raise RuntimeError(f"no winnable deal of {variant.id} in {attempts} deals from {start}")
+    raise NoWinnableDealError(f"no deal of {variant.id} from {start} on was proven winnable in "
+                              f"{attempts} deals ({max_positions:,} positions each)")
 
 
 def daily_seed(variant: Variant, date: datetime.date) -> int:
@@ -208,5 +223,18 @@ def daily_deal(variant: Variant, date: datetime.date) -> tuple[int, SolveResult]
     return first_winnable_deal(variant, daily_seed(variant, date))
 
 
-__all__ = ["DEFAULT_MAX_POSITIONS", "SOLVER_VERSION", "SolveResult", "SolverRules", "daily_deal",
-           "daily_seed", "exhaustive_verdict", "first_winnable_deal", "hint", "shorten", "solve"]
+__all__ = [
+    "DEFAULT_MAX_POSITIONS",
+    "SOLVER_VERSION",
+    "VERDICTS",
+    "SolveResult",
+    "SolverRules",
+    "Verdict",
+    "daily_deal",
+    "daily_seed",
+    "exhaustive_verdict",
+    "first_winnable_deal",
+    "hint",
+    "shorten",
+    "solve",
+]

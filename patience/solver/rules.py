@@ -15,8 +15,13 @@ The arguments for why each reduction is sound are in ``docs/solver.md``; in shor
   order to the foundation order).
 * Card attributes no rule reads are dropped from the key: a variant that never reads suits
   plays the same with suits relabelled, so cards of one rank are interchangeable.
-* Every position of one search descends from the same root, and the stock only ever loses
-  its next card, so the stock is known from its length alone.
+* Every position of one search descends from the same root, and without redeals the stock
+  only ever loses its next card, so the stock is known from its length alone. A redeal
+  refills the stock from the waste in an order that depends on what left the waste, so a
+  variant with redeals keys the stock's cards themselves. The redeals made are the hidden
+  counter pile, part of the piles and so of every key.
+* Face-down cards are keyed as themselves (marked face down): the solver knows them, as
+  published "thoughtful" win rates assume.
 """
 
 from __future__ import annotations
@@ -25,7 +30,8 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from patience.cards import RED_SUITS
+from patience.cards import FACE_DOWN, RED_SUITS
+from patience.settings import Target
 
 if TYPE_CHECKING:
     from patience.variant import Group, Variant
@@ -42,15 +48,20 @@ class SolverRules:
         self.attributes = variant.card_attributes_read
         self.card_table = card_table(self.attributes)
         deal_targets = set(variant.deal_targets)
-        first_groups = [g for g in variant.groups if g.target == "first"]
+        first_groups = [g for g in variant.groups if g.target is Target.FIRST]
         self.symmetric_first = all(requires_empty_pile(g) for g in first_groups)
         always: list[range] = []  # groups whose piles may always be sorted in the key
         stock_empty: list[range] = []  # groups that may be sorted once the stock is empty
+        # a forced fill takes the top card of the first source pile that has one: the
+        # source piles' order matters, so they are never sorted
+        fill_sources = {i for g in variant.groups if g.fill_from is not None
+                        for i in g.fill_from if i >= 0}
         if self.symmetric_first:
             for group in variant.groups:
                 # 'first' groups are left unsorted: they are filled first-empty-first, so
                 # sorting them would rarely merge anything and costs time on every key
-                if group.count < 2 or group.target == "first":
+                if group.count < 2 or group.target is Target.FIRST or \
+                        fill_sources.intersection(group.indices):
                     continue
                 if any(index in deal_targets for index in group.indices):
                     stock_empty.append(group.indices)
@@ -61,15 +72,9 @@ class SolverRules:
         self.first_target_piles = frozenset(i for g in first_groups for i in g.indices)
         self.dealt_piles = frozenset(deal_targets)
         # piles of 'each' groups nobody deals to (the tail): a place to park cards
-        self.parking_piles = frozenset(i for g in variant.groups if g.target == "each"
+        self.parking_piles = frozenset(i for g in variant.groups if g.target is Target.EACH
                                        for i in g.indices if i not in deal_targets)
         self.key = self._key_function()
-        forced = [g for g in variant.groups if g.removal == "forced"]
-        #: no forced removal can happen unless some pile outside the forced groups holds at
-        #: least this many cards (a lower bound on the run size their accepts rule admits)
-        self.forced_minimum = min((smallest_run(variant, g) for g in forced), default=1)
-        self.forced_sources = tuple(i for g in variant.groups if g not in forced
-                                    for i in g.indices)
 
     def _key_function(self) -> KeyFunction:
         table = self.card_table
@@ -80,6 +85,12 @@ class SolverRules:
 
         def unsorted_key(piles: list[list[int]], stock: list[int]) -> bytes:
             return join(map(bytes, piles)).translate(table) + len(stock).to_bytes(2, "big")
+
+        if self.variant.redeal_pile is not None:  # the stock's order can change
+            def stock_key(piles: list[list[int]], stock: list[int]) -> bytes:
+                return join(map(bytes, piles)).translate(table) + b"\xfe" + bytes(stock)
+
+            return stock_key
 
         def sorted_when_stock_empty(piles: list[list[int]], stock: list[int]) -> bytes:
             if stock:
@@ -117,7 +128,10 @@ def card_table(attributes: frozenset[str]) -> bytes:
             shown = 1 if suit in RED_SUITS else 0
         else:
             shown = 0
-        table[card] = rank * 4 + shown if card < 64 else card
+        if card < FACE_DOWN:
+            table[card] = rank * 4 + shown
+        elif card < 2 * FACE_DOWN:  # a face-down card: as its face-up self, marked
+            table[card] = ((rank & 15) * 4 + shown) | FACE_DOWN
     return bytes(table)
 
 
@@ -130,57 +144,6 @@ def requires_empty_pile(group: Group) -> bool:
     conjuncts = node.values if isinstance(node, BoolOp) and node.op == "and" else (node,)
     return any(isinstance(c, Attribute) and c.name == "empty" and isinstance(c.value, Name)
                and c.value.id == "pile" for c in conjuncts)
-
-
-def smallest_run(variant: Variant, group: Group) -> int:
-    """A lower bound on the size of a run the group's ``accepts`` rule can accept: the
-    largest ``run.size == N`` (or ``>= N``, ``> N - 1``) that every way of satisfying the
-    rule requires, looking into the predicates it calls; 1 when nothing is required."""
-    from patience.language import Attribute, BoolOp, Call, Compare, Integer, Name
-
-    constants = {name: value for name, value in variant.parameters.items()
-                 if isinstance(value, int) and not isinstance(value, bool)}
-    constants.update(A=1, J=11, Q=12, K=13)
-
-    def number(node: object) -> int | None:
-        if isinstance(node, Integer):
-            return node.value
-        if isinstance(node, Name) and node.id in constants:
-            return constants[node.id]
-        return None
-
-    def is_size(node: object, runs: frozenset[str]) -> bool:
-        return (isinstance(node, Attribute) and node.name == "size"
-                and isinstance(node.value, Name) and node.value.id in runs)
-
-    def bound(node: object, runs: frozenset[str], depth: int) -> int:
-        if depth > 20:
-            return 1
-        if isinstance(node, BoolOp):
-            values = [bound(v, runs, depth + 1) for v in node.values]
-            return max(values) if node.op == "and" else min(values)
-        if isinstance(node, Compare):
-            for left, right, op in ((node.left, node.right, node.op),
-                                    (node.right, node.left, _MIRROR.get(node.op))):
-                value = number(right)
-                if is_size(left, runs) and value is not None:
-                    if op in ("==", ">="):
-                        return max(value, 1)
-                    if op == ">":
-                        return max(value + 1, 1)
-            return 1
-        if isinstance(node, Call) and node.function in variant.predicates:
-            predicate = variant.predicates[node.function]
-            inner = frozenset(p.name for p, arg in zip(predicate.signature.parameters,
-                                                       node.args)
-                              if isinstance(arg, Name) and arg.id in runs)
-            return bound(predicate.body, inner, depth + 1) if inner else 1
-        return 1
-
-    return bound(group.accepts.node, frozenset({"run"}), 0)
-
-
-_MIRROR = {"==": "==", "<=": ">=", "<": ">", ">=": "<=", ">": "<"}
 
 
 @functools.lru_cache(maxsize=64)

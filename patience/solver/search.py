@@ -2,8 +2,8 @@
 
 One :class:`Search` explores from one position with one move ordering and a position
 budget. It works on its own copy of the piles and stock with a tight push/pop that does
-exactly what ``Game.push_unchecked``/``Game.pop`` do (a move, or a deal onto the deal
-targets, then the forced removals the variant's ``first_forced`` finds, repeatedly).
+the variant's own play and take-back functions (``patience.moves``), which
+``Game.push_unchecked``/``Game.pop`` use too.
 
 A position counts once, when it is first seen and its moves are generated ("expanded").
 Children are made one at a time in the ordering's order and dropped at once when their key
@@ -16,14 +16,12 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from patience.game import deal_from_stock
+from patience.moves import MoveTuple, Undo
 from patience.solver.rules import SolverRules
 
-MoveTuple = tuple[int, int, int]
 Ordering = Callable[[list[MoveTuple], list[list[int]]], list[MoveTuple]]
 
 WON, EXHAUSTED, BUDGET, TIMEOUT = "won", "exhausted", "budget", "timeout"
-DEAL_MOVE: MoveTuple = (-1, 0, -1)
 
 
 def make_ordering(rules: SolverRules, style: int) -> Ordering:
@@ -92,93 +90,107 @@ class Search:
     """One depth-first search from a position (its own copy of the piles and stock)."""
 
     def __init__(self, rules: SolverRules, piles: Sequence[Sequence[int]],
-                 stock: Sequence[int], *, exact: bool = False) -> None:
+                 stock: Sequence[int], *, exact: bool = False,
+                 lost: set[bytes] | None = None) -> None:
         self.rules = rules
         self.variant = rules.variant
         self.piles = [list(p) for p in piles]
         self.stock = list(stock)
         self.key = rules.exact_key if exact else rules.key
+        self.exact = exact  # the reference search: exact keys, no reductions at all
+        #: keys of positions proven lost (pass one set to every run of a solve)
+        self.lost: set[bytes] = set() if lost is None else lost
         self.expanded = 0
         self.line: list[MoveTuple] = []
-        self.first_forced = self.variant.first_forced
-        minimum, sources = rules.forced_minimum, rules.forced_sources
-        self._may_force = (lambda piles: any(len(piles[i]) >= minimum for i in sources)) \
-            if minimum > 1 else (lambda piles: True)
+        self._play, self._take_back = self.variant.play, self.variant.take_back
 
-    # -- push / pop (mirror Game.push_unchecked / Game.pop) --
+    # -- push / pop: the variant's own (patience.moves), as Game.push_unchecked uses --
 
-    def _push(self, move: MoveTuple) -> tuple[object, list[MoveTuple]]:
-        piles = self.piles
-        source, count, target = move
-        received: object = None
-        if source < 0:
-            received = deal_from_stock(self.variant, piles, self.stock)
-        else:
-            pile = piles[source]
-            piles[target] += pile[-count:]
-            del pile[-count:]
-        forced: list[MoveTuple] = []
-        first_forced = self.first_forced
-        if first_forced is not None and self._may_force(piles):
-            while (removal := first_forced(piles)) is not None:
-                s, c, t = removal
-                pile = piles[s]
-                piles[t] += pile[-c:]
-                del pile[-c:]
-                forced.append(removal)
-        return received, forced
+    def _push(self, move: MoveTuple) -> Undo:
+        return self._play(self.piles, self.stock, move)
 
-    def _pop(self, move: MoveTuple, undo: tuple[object, list[MoveTuple]]) -> None:
-        piles = self.piles
-        received, forced = undo
-        for s, c, t in reversed(forced):
-            pile = piles[t]
-            piles[s] += pile[-c:]
-            del pile[-c:]
-        source, count, target = move
-        if source < 0:
-            stock = self.stock
-            for index in reversed(received):  # type: ignore[call-overload]
-                stock.append(piles[index].pop())
-        else:
-            pile = piles[target]
-            piles[source] += pile[-count:]
-            del pile[-count:]
+    def _pop(self, move: MoveTuple, undo: Undo) -> None:
+        self._take_back(self.piles, self.stock, move, undo)
 
     # -- the search --
 
     def run(self, order: Ordering | None, budget: int, deadline: float | None = None) -> str:
         """Search until a win (``self.line`` holds it), the space is exhausted, or the
-        budget of expanded positions or the deadline is reached."""
+        budget of expanded positions or the deadline is reached.
+
+        Positions proven lost go into ``self.lost`` (shared by the runs of one solve, so a
+        later run never searches them again). A position is proven lost when its search
+        ends without a win and every position it led to was proven lost or is one of its
+        own descendants' ancestors no higher than itself — Tarjan's low-link test: a cycle
+        back above it leaves it unproven, because the position it returns to may still
+        win another way. A move that just undoes the last move (the exact reverse of a move
+        that changed nothing else) is not played: it would return to the position before,
+        which is on the path; it counts as that dependency.
+        """
         piles, stock, key = self.piles, self.stock, self.key
         generate = self.variant.generate_moves
         is_won = self.variant.is_won
-        push, pop = self._push, self._pop
-        seen = {key(piles, stock)}
+        play, take_back = self._play, self._take_back
+        lost = self.lost
+
+        def push(move: MoveTuple) -> Undo:
+            return play(piles, stock, move)
+
+        def pop(move: MoveTuple, undo: Undo) -> None:
+            take_back(piles, stock, move, undo)
+
+        root = key(piles, stock)
+        seen = {root}
         moves = generate(piles, stock)
         self.expanded = 1
         if not moves:
-            return WON if is_won(piles, stock) else EXHAUSTED
-        frames: list[list] = [[order(moves, piles) if order else moves, 0]]
+            if is_won(piles, stock):
+                return WON
+            lost.add(root)
+            return EXHAUSTED
+        # a frame: [children, next index, key, low link, the move that would undo the last]
+        frames: list[list] = [[order(moves, piles) if order else moves, 0, root, 0, None]]
+        on_path = {root: 0}
         line: list[MoveTuple] = []
-        undos: list[tuple[object, list[MoveTuple]]] = []
+        undos: list[Undo] = []
         expanded = 1
         check_at = 1024
         add = seen.add
+        unproven = -1
         while frames:
             frame = frames[-1]
-            children, index = frame
+            children, index = frame[0], frame[1]
             if index == len(children):
                 frames.pop()
+                depth = len(frames)
+                position, low = frame[2], frame[3]
+                del on_path[position]
+                if low >= depth:
+                    lost.add(position)
+                elif frames:
+                    parent = frames[-1]
+                    if low < parent[3]:
+                        parent[3] = low
                 if line:
                     pop(line.pop(), undos.pop())
                 continue
             frame[1] = index + 1
             move = children[index]
+            if move == frame[4]:  # back to the position before: on the path
+                depth = len(frames) - 2
+                if depth < frame[3]:
+                    frame[3] = depth
+                continue
             undo = push(move)
             position = key(piles, stock)
+            if position in lost:
+                pop(move, undo)
+                continue
             if position in seen:
                 pop(move, undo)
+                depth = on_path.get(position, unproven)
+                if depth < frame[3]:
+                    frame[3] = depth
                 continue
             if expanded >= budget:
                 pop(move, undo)
@@ -193,11 +205,18 @@ class Search:
                     line.append(move)
                     self.line, self.expanded = line, expanded
                     return WON
+                lost.add(position)
                 pop(move, undo)
                 continue
             line.append(move)
             undos.append(undo)
-            frames.append([order(moves, piles) if order else moves, 0])
+            depth = len(frames)
+            on_path[position] = depth
+            source, count, target = move
+            reverse = (target, count, source) if source >= 0 and undo[0] is None \
+                and not undo[1] and not self.exact else None
+            frames.append([order(moves, piles) if order else moves, 0, position, depth,
+                           reverse])
             if expanded >= check_at:
                 check_at += 1024
                 if deadline is not None and time.perf_counter() > deadline:

@@ -35,8 +35,9 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from patience.cards import card_code
+from patience.cards import FACE_DOWN, card_code
 from patience.game import DEAL, Game, Move
+from patience.settings import Removal
 from patience.testing.strategies import deal_numbers, positions
 
 if TYPE_CHECKING:
@@ -143,7 +144,8 @@ def _fail(message: str) -> None:
 
 def check_cards_exactly_once(game: Game) -> None:
     """Every card of the deck is somewhere, exactly as often as the deck holds it."""
-    seen = Counter(card for pile in game.piles for card in pile) + Counter(game.stock)
+    piles = game.piles[:len(game.variant.pile_names)]  # not the hidden redeal counter
+    seen = Counter(card & ~FACE_DOWN for pile in piles for card in pile) + Counter(game.stock)
     expected = Counter(game.variant.deck)
     if seen != expected:
         missing = sorted((expected - seen).elements())
@@ -172,13 +174,20 @@ def check_arrivals_obey_rules(game: Game) -> None:
             stock = list(position.stock)
             position.push_unchecked(move)
             expected = [list(pile) for pile in before]
+            if not stock and variant.redeal_pile is not None:  # the waste turns over
+                waste = expected[variant.redeal_pile]
+                stock = [card & ~FACE_DOWN for card in reversed(waste)]
+                waste.clear()
+                if variant.redeal_counter is not None:
+                    expected[variant.redeal_counter].append(0)
             for index in variant.deal_targets:
                 if not stock:
                     break
                 if variant.deal_skips_empty and not before[index]:
                     continue
                 expected[index].append(stock.pop())
-            after = _forced_piles(position, expected, position.forced_moves_of_last_move())
+            after = _forced_piles(position, expected, position.forced_moves_of_last_move(),
+                                  stock)
             if after != position.piles:
                 changed = [variant.pile_names[i] for i, (a, b) in
                            enumerate(zip(after, position.piles)) if a != b]
@@ -193,10 +202,13 @@ def check_arrivals_obey_rules(game: Game) -> None:
             _fail(f"{shown} was played although the rules do not allow it: "
                   f"{position.explain(move) or 'the interpreter says no'} "
                   f"(in {position.text()})")
+        stock = list(position.stock)
         position.push_unchecked(move)
         expected = [list(pile) for pile in before]
         _apply(expected, move)
-        after = _forced_piles(position, expected, position.forced_moves_of_last_move())
+        _turn_up(variant, expected, source)
+        after = _forced_piles(position, expected, position.forced_moves_of_last_move(),
+                              stock)
         if after != position.piles:
             changed = [variant.pile_names[i] for i, (a, b) in
                        enumerate(zip(after, position.piles)) if a != b]
@@ -212,20 +224,39 @@ def _apply(piles: list[list[int]], move: tuple[int, int, int]) -> None:
     del piles[source][cut:]
 
 
-def _forced_piles(position: Game, piles: list[list[int]],
-                  forced: list[Move]) -> list[list[int]]:
-    """The piles after ``forced`` removals from ``piles``, each checked against the rules."""
+def _turn_up(variant: Any, piles: list[list[int]], index: int) -> None:
+    """What the rules say of a face-down card a move leaves on top: it turns up."""
+    if index in variant.face_down_piles and piles[index] and piles[index][-1] & FACE_DOWN:
+        piles[index][-1] &= ~FACE_DOWN
+
+
+def _forced_piles(position: Game, piles: list[list[int]], forced: list[Move],
+                  stock: list[int]) -> list[list[int]]:
+    """The piles after ``forced`` moves from ``piles`` (``stock`` as it was before them):
+    removals, each checked against the rules, and fills, each checked against the
+    group's ``fill_from``."""
     variant = position.variant
-    scratch = Game(variant, [list(p) for p in piles], list(position.stock))
+    scratch = Game(variant, [list(p) for p in piles], list(stock))
     for f in forced:
         group = variant.group_of_pile[f.target]
-        if group.removal != "forced":
+        if group.fill_from is not None and f.count == 1 and not scratch.piles[f.target] and (
+                f.source in group.fill_from or (f.source < 0 and group.fill_from.start < 0)):
+            if f.source < 0:
+                if not scratch.stock:
+                    _fail(f"{variant.pile_names[f.target]} was filled from an empty stock")
+                scratch.piles[f.target].append(scratch.stock.pop())
+            else:
+                _apply(scratch.piles, f)
+                _turn_up(variant, scratch.piles, f.source)
+            continue
+        if group.removal is not Removal.FORCED:
             _fail(f"cards went to {variant.pile_names[f.target]} by themselves, but "
                   f"piles.{group.name}.removal is optional")
         if not _rule_allows(scratch, *f):
             _fail(f"the forced removal {scratch.notation(f)} happened although the rules do "
                   f"not allow it in {scratch.text()}")
         _apply(scratch.piles, f)
+        _turn_up(variant, scratch.piles, f.source)
     return scratch.piles
 
 
@@ -304,9 +335,9 @@ def check_forced_removal_complete(game: Game) -> None:
     """Under forced removal, no forced move is left undone (no complete set is left on a
     column): neither the generated ``first_forced`` nor the interpreter finds one."""
     variant = game.variant
-    forced = [group for group in variant.groups if group.removal == "forced"]
+    forced = [group for group in variant.groups if group.removal is Removal.FORCED]
     if variant.first_forced is not None:
-        left = variant.first_forced(game.piles)
+        left = variant.first_forced(game.piles, game.stock)
         if left is not None:
             _fail(f"{game.notation(left)} should have happened by itself "
                   f"(piles.{variant.group_of_pile[left[2]].name}.removal: forced)")
@@ -489,7 +520,7 @@ def _always(variant: Variant) -> str | None:
 
 
 def _needs_forced(variant: Variant) -> str | None:
-    if any(group.removal == "forced" for group in variant.groups):
+    if any(group.removal is Removal.FORCED for group in variant.groups):
         return None
     return "no pile group has removal: forced"
 

@@ -439,8 +439,8 @@ def _guard_forced_removals(variant: Any) -> None:
     seen: set[tuple[tuple[int, ...], ...]] = set()
     trail: list[tuple[int, int, int]] = []
 
-    def first_forced(piles: list[list[int]]) -> tuple[int, int, int] | None:
-        move = real(piles)
+    def first_forced(piles: list[list[int]], stock: list[int]) -> tuple[int, int, int] | None:
+        move = real(piles, stock)
         if move is None:
             seen.clear()
             trail.clear()
@@ -456,6 +456,9 @@ def _guard_forced_removals(variant: Any) -> None:
         return move
 
     variant.first_forced = first_forced
+    from patience.moves import make_player
+
+    variant.play, variant.take_back = make_player(variant)  # they call first_forced
 
 
 def _quick_battery(variant: Any, moves: int, seed: int) -> FuzzResult:

@@ -23,6 +23,7 @@ import attrs
 
 from patience.cards import card_code
 from patience.game import Game
+from patience.settings import Removal
 
 if TYPE_CHECKING:
     from patience.variant import Group, Variant
@@ -158,7 +159,7 @@ def never_entered(variant: Variant) -> list[Finding]:
     findings = []
     dealt = set(variant.deal_targets)
     for target in variant.groups:
-        if target.accepts.text.strip() == "false" or target.deal or \
+        if target.accepts.text.strip() == "false" or any(target.deal) or \
                 any(i in dealt for i in target.indices):
             continue
         entered = any(probe.moves(target, base, run, source)
@@ -235,7 +236,7 @@ def _wrap_allowed(variant: Variant, probe: _Probe) -> bool:
     kings = [variant.ranks * 4 + suit for suit in range(4)]
     aces = [4 + suit for suit in range(4)]
     return any(probe.moves(target, [ace], [king], source)
-               for target in variant.groups if target.removal != "forced"
+               for target in variant.groups if target.removal is not Removal.FORCED
                for source in _sources(variant, target)
                for ace in aces for king in kings)
 
@@ -260,7 +261,7 @@ def claims(variant: Variant) -> list[Finding]:
             wrap = _wrap_allowed(variant, probe)
         return wrap
 
-    main = max(variant.groups, key=lambda g: (g.deal > 0, g.count))
+    main = max(variant.groups, key=lambda g: (any(g.deal), g.count))
     for item in _texts(variant):
         text = item.text
         for match in WRAP_NO.finditer(text):
@@ -299,7 +300,7 @@ def claims(variant: Variant) -> list[Finding]:
         for match in FORCED.finditer(text):
             if _negated(text, match.start()):
                 continue
-            if not any(group.removal == "forced" for group in variant.groups):
+            if not any(group.removal is Removal.FORCED for group in variant.groups):
                 findings.append(Finding("claim-forced", item.where, (
                     f"says {match.group(0)!r}, but no pile group has 'removal: forced', so "
                     "cards only leave when the player moves them")))
@@ -348,7 +349,7 @@ def _holds_one(variant: Variant, probe: _Probe, group: Group, what: str, said: s
 def _any_suit(variant: Variant, probe: _Probe) -> bool:
     ranks = variant.ranks
     for target in variant.groups:
-        if target.removal == "forced":
+        if target.removal is Removal.FORCED:
             continue
         for source in _sources(variant, target):
             for rank in range(1, ranks + 1):

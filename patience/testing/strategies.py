@@ -213,7 +213,7 @@ class PlayMachine(RuleBasedStateMachine):
     def no_forced_move_left(self) -> None:
         game = self.game
         if game is not None and game.variant.first_forced is not None:
-            left = game.variant.first_forced(game.piles)
+            left = game.variant.first_forced(game.piles, game.stock)
             if left is not None:
                 self._fail(f"the forced move {game.notation(left)} was left undone")
 
