@@ -3,7 +3,7 @@
 It runs exactly the generic solver's search (``patience.solver``): the same restarts
 (Luby schedule, unit 500 positions, six orderings), the same move ordering scores and
 random tie-breaks, the same position key (ranks only; columns sorted once the stock is
-empty). Only the rules are written by hand from RULES.md instead of compiled from the
+empty). Only the rules are written by hand from docs/rules.md instead of compiled from the
 variant file: a cyclic "goes on" by rank table, complete sets found by looking at columns
 of 13 cards or more whose top card is an Ace. Because it lists moves in the same order
 as the generated generator, it expands the same positions, so positions per second

@@ -1,7 +1,7 @@
 """A hand-written move generator for Tabby Cat (the ``tabbycat`` variant only).
 
 The baseline that ``bench/movegen.py`` measures the generic kernel against, written
-directly from RULES.md rather than from the variant file or the generated code. It uses the
+directly from docs/rules.md rather than from the variant file or the generated code. It uses the
 kernel's state and move representation so that both generators can be run on the same
 positions and their moves compared:
 
@@ -126,7 +126,7 @@ def pop(piles: list[list[int]], stock: list[int], move: tuple[int, int, int],
 
 
 def perft(piles: list[list[int]], stock: list[int], depth: int) -> int:
-    """The number of leaves of the move tree ``depth`` plies deep (RULES.md, "Perft")."""
+    """The number of leaves of the move tree ``depth`` plies deep (docs/rules.md, "Perft")."""
     if depth <= 0:
         return 1
     moves = generate_moves(piles, stock)

@@ -4,7 +4,7 @@
     python bench/movegen.py --depth 6 --deals 1 2 3 --walks 13:45 17:30
     python bench/movegen.py --compare 5000       # differential test only, no timing
 
-Both sides run perft (RULES.md, "Perft") on the same positions: the generic side is
+Both sides run perft (docs/rules.md, "Perft") on the same positions: the generic side is
 ``patience.perft.perft`` on a ``Game`` (generated ``generate_moves``, ``push_unchecked``,
 ``pop``), the hand-written side is ``bench/handwritten_tabbycat.py``. Leaf counts must agree
 at every position. The figure of merit is the ratio generic / hand-written in leaves per

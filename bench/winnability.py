@@ -2,7 +2,7 @@
 
     python bench/winnability.py tabbycat-autoremove            # deals 1-503, 1,000,000 each
     python bench/winnability.py tabbycat --deals 1-503 --max-positions 1000000 --workers 2
-    python bench/winnability.py tabbycat-autoremove --solver handwritten   # bench/handwritten_solver.py
+    python bench/winnability.py tabbycat-autoremove --solver handwritten  # handwritten_solver.py
 
 Prints decided / won / unwinnable / unknown, the median, p90, p99 and max positions per deal,
 the positions per second (summed over workers' CPU time) and the total wall time. The

@@ -6,28 +6,20 @@
 7
 
 The names below load on first use (PEP 562), so importing a small submodule — the pytest
-plugin, say — does not load the whole kernel.
+plugin, say — does not load the whole kernel. ``patience.perft`` is the function, also
+after the submodule of the same name has been imported.
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from patience.errors import (
-        DealError,
-        MoveError,
-        PatienceError,
-        PositionError,
-        UnknownVariantError,
-        VariantError,
-    )
-    from patience.game import DEAL, Game, Move
-    from patience.perft import perft
-    from patience.solver import SolveResult, solve
-    from patience.variant import Variant, find_variant, shipped_variants
-
+# The public names and the module each comes from: the one list. ``__all__`` is made from
+# it; the imports for type checkers below repeat it, and tests/test_public_api.py checks
+# that they agree.
 _WHERE = {
     "DealError": "patience.errors", "MoveError": "patience.errors",
     "PatienceError": "patience.errors", "PositionError": "patience.errors",
@@ -38,24 +30,24 @@ _WHERE = {
     "shipped_variants": "patience.variant",
 }
 
-__all__ = [
-    "DEAL",
-    "DealError",
-    "Game",
-    "Move",
-    "MoveError",
-    "PatienceError",
-    "PositionError",
-    "SolveResult",
-    "UnknownVariantError",
-    "Variant",
-    "VariantError",
-    "find_variant",
-    "perft",
-    "shipped_variants",
-    "solve",
-]
-assert sorted(__all__) == sorted(_WHERE)
+__all__ = list(_WHERE)
+
+if TYPE_CHECKING:  # 'X as X': an explicit re-export, which mypy --strict and pyright honour
+    from patience.errors import DealError as DealError
+    from patience.errors import MoveError as MoveError
+    from patience.errors import PatienceError as PatienceError
+    from patience.errors import PositionError as PositionError
+    from patience.errors import UnknownVariantError as UnknownVariantError
+    from patience.errors import VariantError as VariantError
+    from patience.game import DEAL as DEAL
+    from patience.game import Game as Game
+    from patience.game import Move as Move
+    from patience.perft import perft as perft
+    from patience.solver import SolveResult as SolveResult
+    from patience.solver import solve as solve
+    from patience.variant import Variant as Variant
+    from patience.variant import find_variant as find_variant
+    from patience.variant import shipped_variants as shipped_variants
 
 
 def __getattr__(name: str) -> Any:
@@ -67,4 +59,17 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+    return sorted({*globals(), *__all__})
+
+
+class _Package(types.ModuleType):
+    """Importing a submodule sets it as an attribute of its package; where a public name is
+    also a submodule's name (``perft``), the public name stays what it is."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _WHERE and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -83,7 +83,7 @@ def new_deck(decks: int = 1, ranks: int = 13, suits: Sequence[int] = ALL_SUITS) 
 
 
 def splitmix64(state: int) -> Iterator[int]:
-    """The SplitMix64 stream seeded with ``state``, exactly as RULES.md specifies."""
+    """The SplitMix64 stream seeded with ``state``, exactly as docs/rules.md specifies."""
     state &= MASK64
     while True:
         state = (state + 0x9E3779B97F4A7C15) & MASK64

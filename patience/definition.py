@@ -379,7 +379,8 @@ class _Validator:
             return None
         return item
 
-    def expression_text(self, item: Item | None, what: str, default: str) -> tuple[str, Origin | None]:
+    def expression_text(self, item: Item | None, what: str,
+                        default: str) -> tuple[str, Origin | None]:
         if item is None:
             return default, None
         if isinstance(item, Scalar) and item.tag == "bool":
@@ -714,17 +715,19 @@ class _Validator:
         if not groups and not self.errors:
             self.error("piles must define at least one pile group", item.origin)
         known = {g.name for g in groups} | _pile_ids(tuple(groups))
-        for group in groups:
-            if group.fill_from is None:
+        for defined in groups:
+            if defined.fill_from is None:
                 continue
-            origin = item.items[group.name].items["fill_from"].origin  # type: ignore[union-attr]
-            if group.fill_from == "stock":
+            written = item.items[defined.name]
+            assert isinstance(written, Mapping)  # a group that read is a mapping
+            origin = written.items["fill_from"].origin
+            if defined.fill_from == "stock":
                 continue
-            if group.fill_from not in known:
-                self.error(f"piles.{group.name}.fill_from names {group.fill_from!r}, which is "
-                           "neither a pile group, nor a pile, nor the stock", origin)
-            elif group.fill_from == group.name or group.fill_from in pile_names(group):
-                self.error(f"piles.{group.name}.fill_from names the group itself", origin)
+            if defined.fill_from not in known:
+                self.error(f"piles.{defined.name}.fill_from names {defined.fill_from!r}, which "
+                           "is neither a pile group, nor a pile, nor the stock", origin)
+            elif defined.fill_from == defined.name or defined.fill_from in pile_names(defined):
+                self.error(f"piles.{defined.name}.fill_from names the group itself", origin)
         return tuple(groups)
 
     def per_pile(self, item: Item | None, what: str, count: int) -> tuple[int, ...]:

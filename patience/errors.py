@@ -116,3 +116,21 @@ class SolverError(PatienceError, ValueError):
 
 class NoWinnableDealError(SolverError, LookupError):
     """No deal in the range searched was proven winnable within the budget."""
+
+
+class SaveError(PatienceError, ValueError):
+    """A save or statistics file that cannot be used (or written); says which and why."""
+
+
+class StudyError(PatienceError, RuntimeError):
+    """A winnability study cannot go on: a bad database, a variant that does not match."""
+
+
+class StudyStopped(StudyError):
+    """A study stopped part-way for a reason outside its input — its workers were lost
+    (killed, out of memory, the cluster gone) or the database could not be written. What
+    was stored stays; running the study again goes on from there."""
+
+
+class SolverMissing(PatienceError, RuntimeError):
+    """The solver cannot be loaded (a broken install): the player goes on without hints."""

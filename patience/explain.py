@@ -39,7 +39,8 @@ from patience.language import (
 from patience.settings import Removal, Target
 
 if TYPE_CHECKING:
-    from patience.game import Game, Move
+    from patience.game import Game
+    from patience.moves import Move
     from patience.variant import Variant
 
 
@@ -148,9 +149,11 @@ class Interpreter:
         if isinstance(owner, StockValue):
             return {"empty": owner.size == 0, "size": owner.size}[attribute]
         if isinstance(owner, PileValue):
-            return {"empty": lambda: not owner.cards, "size": lambda: len(owner.cards),
-                    "top": lambda: owner.cards[-1], "bottom": lambda: owner.cards[0]}[
-                        attribute]()
+            if attribute == "empty":
+                return not owner.cards
+            if attribute == "size":
+                return len(owner.cards)
+            return owner.cards[-1] if attribute == "top" else owner.cards[0]
         if isinstance(owner, RunValue):
             return {"size": len(owner.cards), "top": owner.cards[-1],
                     "bottom": owner.cards[0]}[attribute]

@@ -36,7 +36,7 @@ from patience.limits import (
     MAX_POSITION_JSON_DEPTH,
     MAX_POSITION_TEXT,
 )
-from patience.moves import DEAL, Move, MoveTuple, Undo, move_cards
+from patience.moves import DEAL, Move, MoveTuple, Undo, deal_from_stock, move_cards
 from patience.settings import Show, Target
 
 if TYPE_CHECKING:
@@ -46,6 +46,9 @@ if TYPE_CHECKING:
 
 _COUNT = f"[0-9]{{1,{MAX_MOVE_COUNT_DIGITS}}}"  # ASCII digits only, and few of them
 _MOVE = re.compile(rf"^\s*([a-z]+)([0-9]*):({_COUNT})-([a-z]+)([0-9]*)\s*$", re.ASCII)
+
+
+__all__ = ["DEAL", "Game", "LegalMoves", "Move", "deal_from_stock"]
 
 
 class Game:
@@ -198,7 +201,7 @@ class Game:
     # -- notation --
 
     def notation(self, move: MoveTuple) -> str:
-        """A move in RULES.md's notation, e.g. ``c1:3-c4``, ``c3:13-f``, ``d``."""
+        """A move in docs/rules.md's notation, e.g. ``c1:3-c4``, ``c3:13-f``, ``d``."""
         source, count, target = move
         if source < 0:
             return "d"
@@ -490,7 +493,7 @@ class LegalMoves:
         if not isinstance(move, tuple) or len(move) != 3 or not all(
                 isinstance(x, int) for x in move):
             return False
-        return self.game.is_legal(move)  # type: ignore[arg-type]
+        return self.game.is_legal(move)
 
     def __repr__(self) -> str:
         moves = ", ".join(self.game.notation(move) for move in self)

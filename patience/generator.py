@@ -56,6 +56,7 @@ from patience.language import (
     Name,
     Node,
     Pairs,
+    Predicate,
     Quantifier,
     guarded_piles,
     walk,
@@ -549,7 +550,10 @@ class Generator:
         # registered so that tracebacks and inspect.getsource show the generated lines
         linecache.cache[filename] = (len(source_text), None, source_text.splitlines(True),
                                      filename)
-        module = compile(ast.parse(source_text), filename, "exec")
+        # compile the text itself: compile(ast.parse(text)) builds Python AST objects, which
+        # CPython 3.11 cannot do in two threads at once (a spurious "AST constructor
+        # recursion depth mismatch" SystemError, seen in threaded Dask workers)
+        module = compile(source_text, filename, "exec")
         functions = {code.co_name: types.FunctionType(code, namespace)
                      for code in module.co_consts if isinstance(code, types.CodeType)}
         return Generated(functions["generate_moves"], functions["moves_from"],
@@ -572,7 +576,8 @@ class GroupSpec:
     fill_from: range | None = None
 
 
-def build(groups: Sequence[GroupSpec], predicates: dict, parameters: dict,
+def build(groups: Sequence[GroupSpec], predicates: dict[str, Predicate],
+          parameters: dict[str, int | bool],
           cards: Sequence[int], deal_when: Node, win: Node, label: str,
           tabulate: bool = True, redeal: Redeal | None = None) -> Generated:
     """Compile a variant's rules into its generated functions."""
@@ -581,7 +586,7 @@ def build(groups: Sequence[GroupSpec], predicates: dict, parameters: dict,
     compiler = Compiler(parameters, predicates, layout, tables, cards, tabulate=tabulate,
                         face_down=any(group.face_down for group in groups))
 
-    def keep(predicate) -> bool:
+    def keep(predicate: Predicate) -> bool:
         return tabulate and compiler._is_tabulable(predicate) and \
             1 <= len(predicate.signature.parameters) <= 2
 

@@ -340,7 +340,8 @@ class _ToAst(Transformer):
 _EXPECTED_WORDS = {
     "RPAR": "')'", "LPAR": "'('", "NAME": "a name", "INT": "a number", "COLON": "':'",
     "COMMA": "','", "DOT": "'.'", "COMPARE": "a comparison", "$END": "the end",
-    "ADD": "'+' or '-'", "MULTIPLY": "'*', '//' or '%'", "POWER": "'**'", "QUANTIFIER": "'all' or 'any'",
+    "ADD": "'+' or '-'", "MULTIPLY": "'*', '//' or '%'", "POWER": "'**'",
+    "QUANTIFIER": "'all' or 'any'",
     "MINUS": "'-'", "AND": "'and'", "OR": "'or'", "NOT": "'not'", "IN": "'in'",
 }
 
@@ -519,8 +520,8 @@ class Checker:
     def check(self, node: Node, expected: Type = Type.BOOL) -> list[Problem]:
         found = self._type(node, self.scope.variables, frozenset(self.scope.nonempty))
         if found is not None and found is not expected:
-            self._problem(f"this is {article(found.value)}, but {article(expected.value)} is needed here",
-                          node)
+            self._problem(f"this is {article(found.value)}, "
+                          f"but {article(expected.value)} is needed here", node)
         return self.problems
 
     def _problem(self, message: str, node: Node | Span) -> None:
@@ -530,7 +531,8 @@ class Checker:
     def _expect(self, node: Node, expected: Type, variables, nonempty, what: str) -> None:
         found = self._type(node, variables, nonempty)
         if found is not None and found is not expected:
-            self._problem(f"{what} must be {article(expected.value)}, not {article(found.value)}", node)
+            self._problem(f"{what} must be {article(expected.value)}, "
+                          f"not {article(found.value)}", node)
 
     def _type(self, node: Node, variables: Mapping[str, Type],
               nonempty: frozenset[str]) -> Type | None:
@@ -691,7 +693,8 @@ class Checker:
             return Type.BOOL
         if node.op in ("==", "!="):
             if left is not right:
-                self._problem(f"cannot compare {article(left.value)} with {article(right.value)}", node)
+                self._problem(f"cannot compare {article(left.value)} "
+                              f"with {article(right.value)}", node)
             elif left in (Type.RUN, Type.GROUP, Type.STOCK):
                 self._problem(f"{article(left.value)} cannot be compared; compare its attributes",
                               node)
@@ -783,10 +786,11 @@ def integer_overflow(node: Node, scope: Scope, largest_size: int,
 
     Every int sub-expression gets an upper bound on its size: a number or parameter its own,
     a rank 13, a pile, run or stock size ``largest_size`` (the deck), a ``count(…)`` its
-    group's number of piles (``group_sizes``, else ``MAX_GROUP_PILES``), and ``+ - * // % **`` combine them (a power is judged before it
-    is computed). The bounds follow predicate calls into their bodies, so this covers every number
-    the compiler folds and every number generated code computes. The walk is as long as the
-    rule with its predicates written out, which the loader has bounded already.
+    group's number of piles (``group_sizes``, else ``MAX_GROUP_PILES``), and
+    ``+ - * // % **`` combine them (a power is judged before it is computed). The bounds
+    follow predicate calls into their bodies, so this covers every number the compiler
+    folds and every number generated code computes. The walk is as long as the rule with
+    its predicates written out, which the loader has bounded already.
     """
     try:
         _Sizes(scope, largest_size, group_sizes or {}).bound(node, {}, None)

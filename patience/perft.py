@@ -2,7 +2,7 @@
 
 ``perft(game, depth)`` is the number of move sequences of exactly ``depth`` moves (fewer
 where the game ends first do not count); depth 1 is the number of legal moves. Nothing is
-pruned (RULES.md, "Perft").
+pruned (docs/rules.md, "Perft").
 """
 
 from __future__ import annotations

@@ -91,7 +91,8 @@ def rules_text(variant: Variant) -> str:
     lines += ["", ("Piles (in a rule, 'pile' is the pile itself, 'run' the cards moving, "
                    "'source' the pile they come from):")]
     for group in variant.groups:
-        head = f"  {group.name} ({_range(group)}): {group.count} pile{'s' if group.count > 1 else ''}"
+        plural = "s" if group.count > 1 else ""
+        head = f"  {group.name} ({_range(group)}): {group.count} pile{plural}"
         head += _dealt(group)
         lines.append(head + ".")
         if group.place:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import bisect
 import re
 from pathlib import Path
-from typing import Union
 
 import attrs
 import yaml
@@ -113,7 +112,7 @@ class Mapping:
     origin: Origin
 
 
-Item = Union[Scalar, Sequence, Mapping]  # noqa: UP007 (a runtime alias, for Python 3.10)
+Item = Scalar | Sequence | Mapping  # a runtime alias: PEP 604 unions work from Python 3.10
 
 _TAGS = {
     "tag:yaml.org,2002:str": "str", "tag:yaml.org,2002:int": "int",
@@ -295,7 +294,8 @@ def _convert(node: yaml.Node, source: SourceText) -> Item:
         keys: dict[str, Origin] = {}
         for key_node, value_node in node.value:
             key_origin = _origin(key_node, source)
-            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+            is_merge_key = key_node.tag == "tag:yaml.org,2002:merge"
+            if not isinstance(key_node, yaml.ScalarNode) or is_merge_key:
                 raise VariantError("keys must be plain names", key_origin.location())
             key = key_node.value
             if key in items:

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -191,8 +191,8 @@ class Variant:
         """
         import yaml
 
-        return yaml.safe_dump(self.definition.flat, sort_keys=False, allow_unicode=True,
-                              width=1000)
+        return str(yaml.safe_dump(self.definition.flat, sort_keys=False, allow_unicode=True,
+                                  width=1000))
 
     @property
     def deals(self) -> int:
@@ -204,7 +204,7 @@ class Variant:
     # -- starting games --
 
     def deal(self, number: int) -> Game:
-        """The game of numbered deal ``number`` (RULES.md: SplitMix64 + Fisher–Yates)."""
+        """The game of numbered deal ``number`` (docs/rules.md: SplitMix64 + Fisher–Yates)."""
         from patience.game import Game
 
         cards = numbered_deck(number, self.decks, self.ranks,
@@ -229,7 +229,7 @@ class Variant:
 
         return Game.from_text(self, text)
 
-    def from_json(self, data: dict | str) -> Game:
+    def from_json(self, data: dict[str, Any] | str) -> Game:
         from patience.game import Game
 
         return Game.from_json(self, data)

@@ -4,7 +4,7 @@ A position must hold every card of the deck exactly once, so :func:`build` takes
 piles a test cares about and puts every other card of the deck in the stock (after any
 stock cards the test names) or, with ``rest="foundations"``, on full foundations.
 
-Cards are written as RULES.md card codes separated by spaces, bottom to top: ``"KS QH JD"``
+Cards are written as docs/rules.md card codes separated by spaces, bottom to top: ``"KS QH JD"``
 is a column whose top card is the JD.
 """
 
@@ -40,9 +40,9 @@ def build(variant_name: str, columns: Sequence[str] = ("", "", "", ""), tail: st
     piles_given = [*columns, tail, *foundations, stock]
     for pile in piles_given:
         used.update(codes(pile))
-    remaining = Counter(card_code(card) for card in variant.deck) - used
-    assert not (used - Counter(card_code(card) for card in variant.deck)), \
-        f"cards used more often than the deck holds them: {used - Counter(map(card_code, variant.deck))}"
+    deck = Counter(card_code(card) for card in variant.deck)
+    remaining = deck - used
+    assert not used - deck, f"cards used more often than the deck holds them: {used - deck}"
     rest_cards = []
     for code in map(card_code, variant.deck):
         if remaining[code]:

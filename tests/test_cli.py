@@ -261,7 +261,8 @@ def test_a_real_process():
     env = {**os.environ, "PYTHONPATH": str(REPOSITORY)}
     done = subprocess.run(
         [sys.executable, "-m", "patience", "perft", "tabbycat", "--seed", "1",
-         "--depth", "2", "--divide"], capture_output=True, text=True, env=env, timeout=120, check=False)
+         "--depth", "2", "--divide"],
+        capture_output=True, text=True, env=env, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "52"
     done = subprocess.run(

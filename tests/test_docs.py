@@ -198,3 +198,33 @@ def test_fragment_gives_the_error_shown(block):
     else:
         messages = []
     assert messages == expected
+
+
+# --- (e) links between the documents -------------------------------------------------------
+
+_LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+LINKED_FILES = [ROOT / "README.md", ROOT / "bench" / "README.md", *MARKDOWN]
+
+
+def anchors(path: Path) -> set[str]:
+    """GitHub's anchors for the headings of a Markdown file."""
+    headings = re.findall(r"^#+ (.+)$", path.read_text(encoding="utf-8"), re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+            for heading in headings}
+
+
+def test_the_docs_link_to_each_other():
+    assert (DOCS / "rules.md").is_file()  # the rules reference the docstrings cite
+    links = 0
+    for path in LINKED_FILES:
+        for target in _LINK.findall(path.read_text(encoding="utf-8")):
+            if re.match(r"[a-z]+:", target):  # https:, mailto:
+                continue
+            file, _, anchor = target.partition("#")
+            linked = (path.parent / file).resolve() if file else path
+            where = f"{path.relative_to(ROOT)} links to {target}"
+            assert linked.exists(), f"{where}: no such file"
+            if anchor and linked.suffix == ".md":
+                assert anchor in anchors(linked), f"{where}: no such heading"
+            links += 1
+    assert links >= 20

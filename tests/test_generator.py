@@ -76,7 +76,8 @@ def synthetic_position(variant, rng: random.Random) -> Game:
                 piles[rng.choice(columns)].extend(run[:cut])
                 empty_spare = [i for i in spare if not piles[i]]
                 if empty_spare and cut < len(run) and rng.random() < 0.4:
-                    piles[empty_spare[0]].extend(run[cut:cut + rng.randrange(1, len(run) - cut + 1)])
+                    size = rng.randrange(1, len(run) - cut + 1)
+                    piles[empty_spare[0]].extend(run[cut:cut + size])
     remaining = list(variant.deck)
     for card in (c for pile in piles for c in pile):
         remaining.remove(card)

@@ -1,6 +1,6 @@
 """The generic kernel against an independent hand-written Tabby Cat move generator.
 
-``bench/handwritten_tabbycat.py`` was written from RULES.md, not from the variant file or
+``bench/handwritten_tabbycat.py`` was written from docs/rules.md, not from the variant file or
 the generated code, so agreement on many positions is a real differential test of the
 rule compiler and the generator. The positions come from ``bench/movegen.py``: random walks
 from numbered deals (uniform and building play) and synthetic positions that random play

@@ -806,7 +806,8 @@ _JSON = st.recursive(
 
 
 @given(st.one_of(st.text(max_size=200),
-                 st.builds(lambda s: s.replace("X", "7D"), st.text(alphabet="cfts:/X ", max_size=80))))
+                 st.builds(lambda s: s.replace("X", "7D"),
+                           st.text(alphabet="cfts:/X ", max_size=80))))
 @settings(max_examples=150, deadline=None)
 def test_fuzzed_position_text_is_read_or_refused(text):
     variant = find_variant("tabbycat")

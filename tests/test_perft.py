@@ -53,6 +53,9 @@ def cases():
 
 def test_there_is_a_golden_file_per_shipped_variant():
     assert sorted(p.stem for p in GOLDEN.glob("*.txt")) == patience.shipped_variants()
+    # and each has fast lines: an empty file would quietly run no test
+    for path in GOLDEN.glob("*.txt"):
+        assert any(depth < SLOW_DEPTH for _, _, depth, _, _ in read_golden(path)), path.name
 
 
 @pytest.mark.parametrize(("variant", "start", "moves", "depth", "count"), list(cases()))
@@ -67,7 +70,7 @@ def test_perft(variant, start, moves, depth, count):
                     f"divide:\n{rows}")
 
 
-# --- counts checked by hand from RULES.md ---------------------------------------------------
+# --- counts checked by hand from docs/rules.md ---------------------------------------------------
 
 # Deal 1 is c:7D/9C/4D/8H with 8D 5S JD 6D next in the stock. The seven first moves and
 # how many moves follow each (worked out move by move):

@@ -7,8 +7,6 @@ import functools
 
 import pytest
 
-pytest.importorskip("textual")
-
 from patience import Game, find_variant
 from patience.cards import parse_cards
 from patience.play.app import PatienceApp, PileView, TextScreen
@@ -159,7 +157,6 @@ async def test_every_shipped_layout_draws(tmp_path):
 
 @synchronous
 async def test_h_asks_the_solver_for_a_hint():
-    pytest.importorskip("patience.solver")
     app = PatienceApp(Session(position(
         "tabbycat", c1="KSQSJSTS9S8S7S6S5S4S3S2SAS", f1="KCQCJCTC9C8C7C6C5C4C3C2CAC",
         f2="KDQDJDTD9D8D7D6D5D4D3D2DAD", f3="KHQHJHTH9H8H7H6H5H4H3H2HAH")))

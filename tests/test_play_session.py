@@ -2,25 +2,40 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import sys
 
 import pytest
 
-from patience import Game, find_variant
+from patience import Game, find_variant, solve
+from patience import solver as solver_module
 from patience.cards import parse_cards
 from patience.play import saves
 from patience.play.session import Session
 
-WON_BUT_ONE = {"c1": "KSQSJSTS9S8S7S6S5S4S3S2SAS", "f1": "KCQCJCTC9C8C7C6C5C4C3C2CAC",
-               "f2": "KDQDJDTD9D8D7D6D5D4D3D2DAD", "f3": "KHQHJHTH9H8H7H6H5H4H3H2HAH"}
+THREE_SUITS_HOME = {"f1": "KCQCJCTC9C8C7C6C5C4C3C2CAC", "f2": "KDQDJDTD9D8D7D6D5D4D3D2DAD",
+                    "f3": "KHQHJHTH9H8H7H6H5H4H3H2HAH"}
+WON_BUT_ONE = {"c1": "KSQSJSTS9S8S7S6S5S4S3S2SAS", **THREE_SUITS_HOME}
 ONE_MOVE_FROM_LOSS = {"c1": "5C", "c2": "9D", "c3": "2H", "c4": "JS7C"}
+# The spades on the table, no stock: winnable (the solver's line replays to a win), but
+# c4:1-t loses at once: with 8S in the tail the tops KS (on AS), 7S, JS and 3S take nothing
+# from each other, no column is empty and the full tail takes nothing: no move is left.
+ONE_MOVE_LOSES = {"c1": "5S4SASKS", "c2": "7S", "c3": "TS9S6S2SJS", "c4": "QS3S8S",
+                  **THREE_SUITS_HOME}
 
 
 @pytest.fixture(autouse=True)
 def data_directory(tmp_path, monkeypatch):
     monkeypatch.setenv("PATIENCE_DATA_DIR", str(tmp_path / "data"))
     return tmp_path / "data"
+
+
+def replays_to_a_win(game: Game, moves: tuple[str, ...]) -> bool:
+    probe = game.copy()
+    for move in moves:
+        probe.push(move)  # checked: raises MoveError on an illegal move
+    return probe.is_won()
 
 
 def position(name: str, **piles: str) -> Game:
@@ -109,7 +124,7 @@ def test_save_and_resume_round_trip():
     message = session.save()
     assert "saved to" in message
     data = saves.read_save()
-    assert data["format"] == "patience-save" and data["version"] == 1
+    assert data["format"] == "patience-save" and data["version"] == saves.SAVE_VERSION
     resumed = Session.from_save(data)
     assert resumed.game.text() == session.game.text()
     assert resumed.game.move_stack == session.game.move_stack
@@ -140,10 +155,21 @@ def test_a_bad_save_gives_a_clear_message_and_is_left_untouched(data_directory, 
     path.write_text(content, encoding="utf-8")
     with pytest.raises(saves.SaveError, match=words):
         saves.read_save()
-    # saving over a save that is not ours refuses rather than overwrite it
-    assert "not saved" in Session(find_variant("tabbycat").deal(1)).save()
+    # a save that is not ours is never overwritten: the game goes to a fallback file
+    session = Session(find_variant("tabbycat").deal(1))
+    message = session.save()
+    assert words in message and "left untouched" in message
     assert path.read_text(encoding="utf-8") == content
-    assert sorted(p.name for p in data_directory.iterdir()) == ["save.json"]
+    (fallback,) = [p for p in data_directory.iterdir() if p.name != "save.json"]
+    assert f"saved to {fallback} instead" in message
+    assert f"--resume --save-file {fallback}" in message
+    assert saves.read_save(fallback)["moves"] == []
+    # saving again reuses the same fallback file
+    session.apply("d")
+    assert f"saved to {fallback} instead" in session.save()
+    assert len(list(data_directory.iterdir())) == 2
+    resumed = Session.from_save(saves.read_save(fallback), path=fallback)
+    assert resumed.game.move_stack == session.game.move_stack
 
 
 def test_a_save_of_a_changed_variant_is_refused(data_directory):
@@ -173,32 +199,53 @@ def test_without_the_solver_hint_and_review_say_so(monkeypatch):
 
 
 def test_hint_follows_a_winning_line():
-    pytest.importorskip("patience.solver")
     session = Session(position("tabbycat", **WON_BUT_ONE))
-    assert session.hint().text.startswith("hint: c1:13-f")
+    assert session.hint(time_limit=None).text.startswith("hint: c1:13-f")
+
+
+# The reviews below run the solver with a position budget and no time limit: the same
+# answer on any machine, however loaded.
 
 
 def test_where_did_i_lose_names_the_losing_move():
-    pytest.importorskip("patience.solver")
+    session = Session(position("tabbycat", **ONE_MOVE_LOSES), record_stats=False)
+    line = solve(session.game, time_limit=None).moves
+    assert replays_to_a_win(session.game, line)  # the start is winnable
+    assert "No move is left" in session.apply("c4:1-t").text
+    text = session.where_lost(max_positions=10_000, time_limit=None).text
+    assert text.startswith("The last winnable position came after move 0 (c:5S4SASKS/7S/")
+    assert "Move 1, c4:1-t, lost the game. A winning line from there: " in text
+    assert text.endswith("Press b to go back there.")
+    assert session.apply("b").changed and session.game.move_stack == []
+
+
+def test_where_did_i_lose_on_a_deal_never_winnable():
     session = Session(position("tabbycat", **ONE_MOVE_FROM_LOSS), record_stats=False)
     session.apply("c4:1-t")
-    # the start could still be won? only if the solver finds a line; either answer names
-    # a move or says the deal was never winnable
-    text = session.where_lost(max_positions=10_000, time_limit=10).text
-    assert "lost the game" in text or "could not be won from the start" in text
+    # five cards can never fill the foundations: the solver proves the start unwinnable
+    assert session.where_lost(max_positions=10_000, time_limit=None).text == (
+        "this deal could not be won from the start (the solver proved it)")
+
+
+def test_where_did_i_lose_says_when_the_budget_did_not_decide():
+    session = Session(position("tabbycat", **ONE_MOVE_LOSES), record_stats=False)
+    session.apply("c4:1-t")
+    # one position is enough to see that the lost position has no move, not to win the start
+    assert session.where_lost(max_positions=1, time_limit=None).text == (
+        "the solver could not decide the position after move 0 within its budget; "
+        "the game was lost at move 1 or earlier")
 
 
 def test_where_did_i_lose_on_a_real_deal_and_back():
-    pytest.importorskip("patience.solver")
     session = Session(find_variant("tabbycat").deal(3), record_stats=False)
     for _ in range(12):
         session.apply("d")
-    text = session.where_lost().text
+    text = session.where_lost(time_limit=None).text
     assert "The last winnable position came after move 10" in text
     assert "Move 11, d, lost the game" in text
     reply = session.apply("b")
     assert reply.changed and len(session.game.move_stack) == 10
-    assert session.hint().text.startswith("hint: ")
+    assert session.hint(time_limit=None).text.startswith("hint: ")
     assert session.apply("r").text.startswith("redid d")
 
 
@@ -212,27 +259,24 @@ def test_statistics_count_games_wins_and_streaks():
 
 
 def test_without_the_solver_winnable_and_daily_deals_say_so(monkeypatch):
-    import datetime
-
     from patience.errors import PatienceError
     from patience.play import deals
 
-    monkeypatch.setitem(sys.modules, "patience.solver", None)
     variant = find_variant("tabbycat")
+    day = datetime.date(2026, 1, 1)
+    expected_start = solver_module.daily_seed(variant, day)
+    monkeypatch.setitem(sys.modules, "patience.solver", None)
     with pytest.raises(PatienceError, match="solver is not available"):
         deals.first_winnable(variant, 1)
     with pytest.raises(PatienceError, match="solver is not available"):
-        deals.daily_deal(variant, datetime.date(2026, 1, 1))
-    assert deals.daily_start(variant, datetime.date(2026, 1, 1)) == \
-        deals.daily_start(variant, datetime.date(2026, 1, 1))
+        deals.daily_deal(variant, day)
+    # the day's starting number needs no solver, and is still the solver's
+    assert deals.daily_start(variant, day) == expected_start
 
 
 def test_the_daily_start_is_the_solvers():
-    solver = pytest.importorskip("patience.solver")
-    import datetime
-
     from patience.play import deals
 
     variant = find_variant("manx")
     day = datetime.date(2026, 11, 30)
-    assert deals.daily_start(variant, day) == solver.daily_seed(variant, day)
+    assert deals.daily_start(variant, day) == solver_module.daily_seed(variant, day)

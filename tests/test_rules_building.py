@@ -1,10 +1,10 @@
-"""RULES.md, "Building" and "Runs", and the *wrap* dimension.
+"""docs/rules.md, "Building" and "Runs", and the *wrap* dimension.
 
 A card goes on a card one rank higher, any suit; with wrap (every dialect but
 tabbycat-nowrap) a King also goes on an Ace, and runs may pass A -> K. An Ace never goes on
 a King. A run goes where its bottom (deepest) card is accepted, or into an empty column.
 
-Every expected move list below was worked out by hand from RULES.md.
+Every expected move list below was worked out by hand from docs/rules.md.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def test_runs_of_any_length_without_wrap():
 
 
 def test_an_empty_column_takes_any_run_and_each_empty_column_is_its_own_move():
-    # RULES.md "Move notation": a run moved to two different empty columns is two moves
+    # docs/rules.md "Move notation": a run moved to two different empty columns is two moves
     game = build("tabbycat", ["5S 4H", "", "", "9D"])
     assert moves(game) == expand("c1:1..2-c2", "c1:1..2-c3", "c1:1..2-t",
                                  "c4:1-c2", "c4:1-c3", "c4:1-t", "d")

@@ -1,4 +1,4 @@
-"""RULES.md, the deal and numbered deals: one card onto each column in order (c1 first),
+"""docs/rules.md, the deal and numbered deals: one card onto each column in order (c1 first),
 empty columns included, never onto the tail; no deal when the stock is empty; no redeal;
 deal N is SplitMix64 + Fisher-Yates from new-deck order, dealt from index 0."""
 
@@ -14,7 +14,7 @@ MASK = (1 << 64) - 1
 
 
 def reference_deal(number: int, decks: int = 1) -> list[str]:
-    """RULES.md "Numbered deals", written out again independently of the kernel."""
+    """docs/rules.md "Numbered deals", written out again independently of the kernel."""
     cards = [rank + suit for _ in range(decks) for suit in "CDHS" for rank in "A23456789TJQK"]
     state = number
 

@@ -1,4 +1,4 @@
-"""RULES.md, foundation return (tabbycat-corner, manx-corner): the top card of a foundation
+"""docs/rules.md, foundation return (tabbycat-corner, manx-corner): the top card of a foundation
 may go back to a column whose top card accepts it or to an empty column, never to the tail
 (nor to another foundation). A foundation that gave a card back takes a set only when empty
 again. Expected lists worked out by hand."""
@@ -32,7 +32,8 @@ def test_without_foundation_return_foundations_give_nothing_back(variant):
 def test_after_a_return_the_foundation_keeps_giving_and_takes_nothing_back():
     game = build("tabbycat-corner", RETURN_COLUMNS, foundations=[CLUBS])
     game.push("f1:1-c1")
-    assert game.text().split()[:3] == ["c:2HAC//KS/9D", "t:", "f:" + CLUBS[:-3].replace(" ", "") + "///"]
+    assert game.text().split()[:3] == [
+        "c:2HAC//KS/9D", "t:", "f:" + CLUBS[:-3].replace(" ", "") + "///"]
     # c1 2H AC: AC or 2H AC into c2 or the tail; KS on AC (wrap); 2C (f1's top) only into c2;
     # no 'c1:1-f': a foundation takes only whole sets, and only while empty
     assert moves(game) == expand("c1:1..2-c2", "c1:1..2-t", "c3:1-c1", "c3:1-c2", "c3:1-t",
@@ -68,7 +69,8 @@ def test_a_foundation_that_gave_a_card_back_cannot_take_a_set():
     assert moves(game) == expand("c1:1..13-t", "c1:13-c2", "c1:5-c3", "c1:10-c4", "c1:13-f",
                                  "c2:1-t", "c3:1-t", "c4:1-t", "d")
     game.push("c1:13-f")
-    assert game.text().split()[2] == "f:KHQDJCTS9H8D7C6S5H4D3C2S/" + SET_K_TO_A.replace(" ", "") + "//"
+    assert game.text().split()[2] == (
+        "f:KHQDJCTS9H8D7C6S5H4D3C2S/" + SET_K_TO_A.replace(" ", "") + "//")
 
 
 def test_a_returned_card_completing_a_set_under_forced_removal_goes_to_an_empty_foundation():

@@ -1,4 +1,4 @@
-"""RULES.md, what holds in every dialect: a won position has no moves; two moves are the
+"""docs/rules.md, what holds in every dialect: a won position has no moves; two moves are the
 same exactly when their notation is the same; a column's card never moves onto itself."""
 
 from __future__ import annotations

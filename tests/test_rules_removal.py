@@ -1,4 +1,4 @@
-"""RULES.md, removal: optional (a move the player may choose; the finished set may stay, and
+"""docs/rules.md, removal: optional (a move the player may choose; the finished set may stay, and
 with wrap a King may be built on its Ace) / forced (sets leave at once, inside the move or
 the deal that completes them, repeatedly, column by column from c1, each to the first empty
 foundation; forced removals are not moves). Expected lists worked out by hand."""

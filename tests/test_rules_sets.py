@@ -1,9 +1,9 @@
-"""RULES.md, complete sets: the set pattern (K_to_A / cycle), suits (any), only a column's
+"""docs/rules.md, complete sets: the set pattern (K_to_A / cycle), suits (any), only a column's
 top 13 cards, a set keeps its order on the foundation, the first empty foundation.
 
 Positions holding a complete set on the table are only built for optional-removal
 dialects (under forced removal such a position can never arise). Expected move lists worked
-out by hand from RULES.md.
+out by hand from docs/rules.md.
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ def test_a_set_keeps_its_order_on_the_foundation():
     game = build("tabbycat", K_TO_A)
     before = game.text()
     game.push("c1:13-f")
-    assert game.text().split()[:3] == ["c:/5D/9C/QD", "t:", "f:" + SET_K_TO_A.replace(" ", "") + "///"]
+    assert game.text().split()[:3] == [
+        "c:/5D/9C/QD", "t:", "f:" + SET_K_TO_A.replace(" ", "") + "///"]
     game.pop()
     assert game.text() == before
 

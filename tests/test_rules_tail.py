@@ -1,5 +1,5 @@
-"""RULES.md, the tail: capacity (run / card), exit (whole / partial), tail -> empty column,
-tail -> foundation. Expected move lists worked out by hand from RULES.md."""
+"""docs/rules.md, the tail: capacity (run / card), exit (whole / partial), tail -> empty column,
+tail -> foundation. Expected move lists worked out by hand from docs/rules.md."""
 
 from __future__ import annotations
 

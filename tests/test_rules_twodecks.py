@@ -1,4 +1,4 @@
-"""RULES.md, decks: Maine Coon plays two decks (104 cards), eight foundations, 100 stock
+"""docs/rules.md, decks: Maine Coon plays two decks (104 cards), eight foundations, 100 stock
 cards = 25 deals; each card exists twice. Expected lists worked out by hand."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""First checks that the shipped variants load and deal as RULES.md says."""
+"""First checks that the shipped variants load and deal as docs/rules.md says."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from patience.cards import card_code, numbered_deck
 
 
 def test_numbered_deal_1_matches_the_rules_example():
-    # RULES.md and the kernel issue both show deal 1 starting "7D 9C 4D"
+    # docs/rules.md and the kernel issue both show deal 1 starting "7D 9C 4D"
     assert [card_code(c) for c in numbered_deck(1)[:3]] == ["7D", "9C", "4D"]
 
 

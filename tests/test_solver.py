@@ -7,6 +7,7 @@ plain exhaustive search over exact positions, the reference the solver must agre
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
 from pathlib import Path
 
@@ -14,6 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 import patience
+import patience.cards
+import patience.solver
 from patience.cli.main import main
 from patience.solver import (
     SolveResult,
@@ -27,6 +30,7 @@ from patience.solver import (
 from patience.solver.rules import requires_empty_pile, solver_rules
 
 MINI = Path(__file__).parent / "variants"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def mini(name: str) -> patience.Variant:
@@ -42,14 +46,14 @@ def replays_to_a_win(game: patience.Game, moves: tuple[str, ...]) -> bool:
 
 @pytest.mark.parametrize("name", ["tabbycat-autoremove", "tabbycat", "manx"])
 def test_won_lines_replay_through_the_kernel(name):
+    # a position budget and no time limit: the same verdicts on any machine
     variant = patience.find_variant(name)
     for number in (1, 2, 3):
         game = variant.deal(number)
         result = solve(game, max_positions=20_000)
-        assert result.verdict in ("won", "unknown")
-        if result.verdict == "won":
-            assert replays_to_a_win(game, result.moves)
-            assert 0 < result.positions <= 20_000
+        assert result.verdict == "won", f"{name} deal {number}"
+        assert replays_to_a_win(game, result.moves)
+        assert 0 < result.positions <= 20_000
 
 
 @pytest.mark.parametrize("name", ["mini-tight", "mini-tight-autoremove"])
@@ -113,10 +117,31 @@ def test_budget_exhaustion_is_unknown_never_unwinnable():
             assert result.positions <= budget
 
 
-def test_time_limit_gives_unknown():
-    game = patience.find_variant("tabbycat").deal(16)
-    result = solve(game, max_positions=10**9, time_limit=0.05)
-    assert result.verdict in ("won", "unknown")
+class LeapingClock:
+    """A stand-in for the solver's ``time`` module whose clock moves an hour at each reading,
+    so any time limit runs out at the solver's first look at the clock: no race with the
+    machine's real speed."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += 3600.0
+        return self.now
+
+
+def test_time_limit_gives_unknown(monkeypatch):
+    import patience.solver.search
+
+    clock = LeapingClock()
+    monkeypatch.setattr(patience.solver, "time", clock)
+    monkeypatch.setattr(patience.solver.search, "time", clock)
+    game = patience.find_variant("tabbycat").deal(16)  # won, after 13,036 positions
+    result = solve(game, max_positions=10**9, time_limit=60)
+    assert result.verdict == "unknown" and result.moves == ()
+    assert 0 < result.positions < 13_036  # stopped early, at the first clock check
+    monkeypatch.undo()
+    assert solve(game, max_positions=10**9, time_limit=None).verdict == "won"
 
 
 def test_solve_leaves_the_game_unchanged():
@@ -178,9 +203,13 @@ def test_first_winnable_deal_and_daily_deal_are_deterministic():
     assert result.verdict == "won"
     assert all(exhaustive_verdict(variant.deal(n)) == "unwinnable" for n in range(1, number))
     day = datetime.date(2026, 11, 30)
-    assert daily_seed(variant, day) == daily_seed(variant, day)
+    # the documented seed: the first 8 bytes of sha256("patience-daily:ID:YYYY-MM-DD")
+    digest = hashlib.sha256(b"patience-daily:mini-tight:2026-11-30").digest()
+    assert daily_seed(variant, day) == int.from_bytes(digest[:8], "big") == 7717873799836649017
     assert daily_seed(variant, day) != daily_seed(variant, datetime.date(2026, 12, 1))
-    assert daily_deal(variant, day)[0] == daily_deal(variant, day)[0]
+    number, result = daily_deal(variant, day)
+    assert number == first_winnable_deal(variant, daily_seed(variant, day))[0]
+    assert result.verdict == "won" and replays_to_a_win(variant.deal(number), result.moves)
 
 
 # --- command line -----------------------------------------------------------------------
@@ -195,7 +224,9 @@ def test_cli_solve_json():
     code, output = run("solve", "tabbycat-autoremove", "--seed", "1", "--json")
     assert code == 0
     data = json.loads(output)
-    assert set(data) == {"variant", "deal", "verdict", "moves", "positions", "seconds"}
+    assert set(data) == {"variant", "deal", "verdict", "moves", "positions", "seconds",
+                         "information"}
+    assert data["information"] == "full"
     assert data["verdict"] == "won" and data["deal"] == 1
     game = patience.find_variant("tabbycat-autoremove").deal(1)
     assert replays_to_a_win(game, tuple(data["moves"].split()))
@@ -205,7 +236,26 @@ def test_cli_solve_text_and_hint():
     code, output = run("solve", "tabbycat-autoremove", "--seed", "1", "--moves", "d")
     assert code == 0 and output.startswith("won")
     code, output = run("hint", "tabbycat-autoremove", "--seed", "1")
-    assert code == 0 and output.strip()
+    first = solve(patience.find_variant("tabbycat-autoremove").deal(1)).moves[0]
+    assert code == 0 and output == (f"{first}  (from the full deal: the solver sees the "
+                                    "stock's order and any face-down cards)\n")
+
+
+def test_a_hint_from_the_view_never_reads_the_hidden_cards():
+    variant = patience.find_variant(str(ROOT / "docs" / "examples" / "little-klondike.yaml"))
+    game = variant.deal(1)
+    hidden = patience.solver.hint_from_view(game, samples=6, max_positions=5_000)
+    assert hidden.won >= 1 and hidden.move is not None
+    # the same visible position with other hidden cards gives the same hint
+    other = game.copy()
+    down = [(i, j) for i, pile in enumerate(other.piles) for j, card in enumerate(pile)
+            if card & patience.cards.FACE_DOWN]
+    cards = [other.piles[i][j] for i, j in down] + other.stock
+    cards = cards[1:] + cards[:1]
+    for (i, j), card in zip(down, cards):
+        other.piles[i][j] = card | patience.cards.FACE_DOWN
+    other.stock[:] = [c & ~patience.cards.FACE_DOWN for c in cards[len(down):]]
+    assert patience.solver.hint_from_view(other, samples=6, max_positions=5_000) == hidden
     code, output = run("solve", "tabbycat", "--seed", "16", "--max-positions", "5")
     assert code == 0 and output.startswith("unknown")
 

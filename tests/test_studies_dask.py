@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+import distributed
 import pytest
 from click.testing import CliRunner
 
@@ -12,8 +13,6 @@ import patience
 from patience.cli.main import main
 from patience.studies.database import ResultsDatabase, StudyError
 from patience.studies.runner import Study, Workers, run_study, solve_chunk
-
-distributed = pytest.importorskip("distributed")
 
 STANDIN = "test_studies_standins:standin_solve"
 
@@ -79,3 +78,35 @@ def test_an_unreachable_scheduler_is_a_clear_error(tmp_path):
             "--scheduler", "tcp://127.0.0.1:9", "--solver", STANDIN, "--quiet"])
     assert result.exit_code == 2
     assert "cannot reach the Dask scheduler" in result.output
+
+
+def test_a_scheduler_that_is_not_an_address_is_a_bad_argument(tmp_path):
+    result = CliRunner().invoke(main, [
+        "stats", "manx", "--deals", "1-2", "--db", str(tmp_path / "r.sqlite"),
+        "--scheduler", "not a url", "--solver", STANDIN, "--quiet"])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: --scheduler 'not a url' is not a scheduler "
+                                    "address such as tcp://HOST:8786")
+    assert len(result.output.splitlines()) == 1
+    assert not (tmp_path / "r.sqlite").exists()
+
+
+@pytest.mark.slow
+def test_dask_workers_killed_again_and_again_end_in_one_line(tmp_path, monkeypatch):
+    import dask
+
+    monkeypatch.setenv("PATIENCE_STANDIN_EXIT_ON", "5")  # inherited by the worker processes
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1}), \
+            distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                     dashboard_address=None, scheduler_port=0) as cluster:
+        result = CliRunner().invoke(main, [
+            "stats", "manx", "--deals", "1-8", "--db", str(tmp_path / "r.sqlite"),
+            "--scheduler", cluster.scheduler_address, "--chunk-size", "2", "--workers", "1",
+            "--solver", STANDIN, "--quiet"])
+    assert result.exit_code == 1, result.output
+    (line,) = result.output.splitlines()
+    assert "KilledWorker" in line and "run the same command again to go on" in line
+    with ResultsDatabase(tmp_path / "r.sqlite", read_only=True) as database:
+        study = Study.of(patience.find_variant("manx"), 1_000_000, STANDIN)
+        stored = database.finished_deals(study.key)
+    assert {1, 2, 3, 4} <= stored and not {5, 6} & stored  # (7, 8) may have got through

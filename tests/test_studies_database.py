@@ -11,6 +11,7 @@ from patience.studies.database import (
     ResultsDatabase,
     RunKey,
     StudyError,
+    StudyStopped,
     default_database_path,
 )
 
@@ -54,7 +55,7 @@ def test_unsolved_deals_store_no_solution(tmp_path):
 def test_a_bad_verdict_rolls_back_the_whole_chunk(tmp_path):
     with ResultsDatabase(tmp_path / "r.sqlite") as database:
         bad = results(1, 2) + [DealResult(3, "maybe", 1, 0.0)]
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(StudyStopped, match="CHECK constraint failed"):
             database.record_chunk(KEY, bad)
         assert database.finished_deals(KEY) == set()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from concurrent.futures import ThreadPoolExecutor
 
+import matplotlib.image
 import pytest
 from click.testing import CliRunner
 
@@ -100,12 +101,13 @@ def test_report_without_results_says_what_to_run(database_path, tmp_path):
 
 
 def test_report_plot(database_path, tmp_path):
-    pytest.importorskip("matplotlib")
     picture = tmp_path / "study.png"
     result = CliRunner().invoke(main, ["report", "--db", str(database_path),
                                        "--plot", str(picture)])
     assert result.exit_code == 0, result.output
     assert picture.read_bytes().startswith(b"\x89PNG")
+    height, width, _ = matplotlib.image.imread(picture).shape  # a whole picture, not a stub
+    assert height >= 100 and width >= 100
 
 
 def test_stats_rejects_bad_deals(tmp_path):

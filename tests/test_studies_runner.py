@@ -38,7 +38,7 @@ def study(name="tabbycat-corner", budget=500, solver=STANDIN):
 @pytest.mark.parametrize("text, deals", [
     ("7", [7]), ("1-3", [1, 2, 3]), ("1-3, 10,2", [1, 2, 3, 10]), ("0-0", [0])])
 def test_deal_ranges(text, deals):
-    assert parse_deals(text) == deals
+    assert list(parse_deals(text)) == deals
 
 
 @pytest.mark.parametrize("text", ["", "a-3", "5-1", "-3", "1-"])
@@ -134,3 +134,26 @@ def test_chunks_are_small_enough_to_lose_and_to_spread():
     assert automatic_chunk_size(10_000, 2) == 25
     assert automatic_chunk_size(400, 2) == 25
     assert automatic_chunk_size(200, 4) == 6
+
+
+def test_a_killed_worker_process_ends_in_one_line_and_a_rerun_goes_on(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from patience.cli.main import main
+
+    arguments = ["stats", "manx", "--deals", "1-12", "--db", str(tmp_path / "r.sqlite"),
+                 "--workers", "1", "--chunk-size", "3", "--solver", STANDIN, "--quiet"]
+    monkeypatch.setenv("PATIENCE_STANDIN_EXIT_ON", "8")  # the worker dies on deal 8
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 1, result.output
+    (line,) = result.output.splitlines()
+    assert line.startswith("error: the workers stopped before the study was done "
+                           "(BrokenProcessPool: ")
+    assert line.endswith("6 of 12 deals are stored in "
+                         f"{tmp_path / 'r.sqlite'}: run the same command again to go on")
+    with ResultsDatabase(tmp_path / "r.sqlite", read_only=True) as database:
+        assert database.finished_deals(study("manx", 1_000_000).key) == set(range(1, 7))
+    monkeypatch.delenv("PATIENCE_STANDIN_EXIT_ON")
+    again = CliRunner().invoke(main, arguments)
+    assert again.exit_code == 0, again.output
+    assert "12 deals (6 already stored, 6 solved" in again.output

@@ -4,7 +4,9 @@ Workers import a solve function by ``module:function``; these live in a module o
 own so that a worker process (or a ``patience stats --solver`` subprocess with ``tests``
 on its path) can import them. Deal N is won when N % 3 == 0, unwinnable when N % 3 == 1
 and unknown (the budget spent) when N % 3 == 2. ``PATIENCE_STANDIN_DELAY`` (seconds)
-makes every solve sleep, for runs that must be slow enough to kill.
+makes every solve sleep, for runs that must be slow enough to kill;
+``PATIENCE_STANDIN_EXIT_ON=N`` makes the worker process that gets deal N end at once, as
+if it were killed (only ever use it with worker processes).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ class StandInResult:
 def standin_solve(game, max_positions=1_000_000, time_limit=None):
     """A verdict from the deal number; the first legal move (from the compiled rules)."""
     deal = game.deal_number
+    if os.environ.get("PATIENCE_STANDIN_EXIT_ON") == str(deal):
+        os._exit(9)  # a worker killed under the study (the OOM killer, kill -9)
     delay = float(os.environ.get("PATIENCE_STANDIN_DELAY", "0"))
     if delay:
         time.sleep(delay)

@@ -95,7 +95,8 @@ def check(file: str) -> None:
 @click.option("--reveal", is_flag=True,
               help="Draw face-down cards too (in lower case), for authors and tests. The text "
                    "and json formats always record them.")
-def show(variant: str, seed, deal_text, position, moves_text, format_: str,
+def show(variant: str, seed: int | None, deal_text: str | None,
+         position: str | None, moves_text: str, format_: str,
          reveal: bool) -> None:
     """Draw the position of VARIANT at START (--seed/--deal/--position), after --moves.
 
@@ -119,7 +120,8 @@ def show(variant: str, seed, deal_text, position, moves_text, format_: str,
 @main.command()
 @click.argument("variant")
 @start_options
-def moves(variant: str, seed, deal_text, position, moves_text) -> None:
+def moves(variant: str, seed: int | None, deal_text: str | None,
+         position: str | None, moves_text: str) -> None:
     """The legal moves at START after --moves, one per line, sorted as plain strings."""
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
     for text in sorted(game.notation(move) for move in game.generate_moves()):
@@ -131,7 +133,8 @@ def moves(variant: str, seed, deal_text, position, moves_text) -> None:
 @start_options
 @click.option("--depth", type=click.IntRange(0, 64), required=True, help="Plies to count.")
 @click.option("--divide", is_flag=True, help="First one 'MOVE COUNT' line per legal move.")
-def perft(variant: str, seed, deal_text, position, moves_text, depth: int,
+def perft(variant: str, seed: int | None, deal_text: str | None,
+         position: str | None, moves_text: str, depth: int,
           divide: bool) -> None:
     """Count the leaves of the move tree of --depth plies; the total is the last line."""
     from patience.perft import divide as divide_rows

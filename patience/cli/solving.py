@@ -11,7 +11,14 @@ import click
 
 from patience.cli.common import echo, fail, handles_errors, load_game, load_variant, start_options
 from patience.cli.main import main
-from patience.solver import DEFAULT_MAX_POSITIONS, daily_deal, first_winnable_deal, hint, solve
+from patience.solver import (
+    DEFAULT_MAX_POSITIONS,
+    daily_deal,
+    first_winnable_deal,
+    hint,
+    hint_from_view,
+    solve,
+)
 
 
 def budget_options(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -35,7 +42,8 @@ def budget_options(function: Callable[..., Any]) -> Callable[..., Any]:
               help='One JSON object: {"variant", "deal", "verdict", "moves", "positions", '
                    '"seconds", "information"}.')
 @handles_errors
-def solve_command(variant: str, seed, deal_text, position, moves_text, max_positions: int,
+def solve_command(variant: str, seed: int | None, deal_text: str | None,
+         position: str | None, moves_text: str, max_positions: int,
                   time_limit: float | None, prove: bool, as_json: bool) -> None:
     """Solve START: won (with a winning line), unwinnable (proved), or unknown (budget).
 
@@ -65,17 +73,36 @@ def solve_command(variant: str, seed, deal_text, position, moves_text, max_posit
 @click.argument("variant")
 @start_options
 @budget_options
+@click.option("--from-view", is_flag=True,
+              help="A hint from what a player sees: the face-down cards and the stock are "
+                   "guessed (8 random guesses), never read.")
 @handles_errors
-def hint_command(variant: str, seed, deal_text, position, moves_text, max_positions: int,
-                 time_limit: float | None) -> None:
-    """The next move of a winning line from START (after --moves), or why there is none."""
+def hint_command(variant: str, seed: int | None, deal_text: str | None,
+                 position: str | None, moves_text: str, max_positions: int,
+                 time_limit: float | None, from_view: bool) -> None:
+    """The next move of a winning line from START (after --moves), or why there is none.
+
+    The first word printed is the move. By default the hint comes from the full deal: the
+    solver sees the stock's order and the face-down cards, which a player does not, and the
+    line says so. --from-view uses only what the player sees.
+    """
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
     if game.is_won():
         echo("the game is already won")
         return
+    if from_view:
+        seen = hint_from_view(game, max_positions=min(max_positions, 20_000))
+        if seen.move is None:
+            echo(f"no hint: none of {seen.samples} guesses of the hidden cards was won "
+                       "within the budget")
+        else:
+            echo(f"{seen.move}  (from what you see: it starts a win in {seen.won} of "
+                       f"{seen.samples} guesses of the hidden cards)")
+        return
     move, result = hint(game, max_positions, time_limit)
     if move is not None:
-        echo(move)
+        echo(f"{move}  (from the full deal: the solver sees the stock's order and any "
+                   "face-down cards)")
     elif result.verdict == "unwinnable":
         echo(f"no winning line: the position is lost (searched all "
                    f"{result.positions} positions)")

@@ -2,21 +2,32 @@
 
 The database defaults to ``results.sqlite`` in ``$PATIENCE_DATA_DIR`` or the user data
 folder; ``--db FILE`` picks another. See ``docs/studies.md``.
+
+Exit statuses: 0 done; 1 the run stopped part-way (its workers were lost, the database
+could not be written: what was stored stays, and the same command goes on); 2 bad input
+(options, a variant, a database patience did not make); 130 interrupted.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
 from patience.cli.common import echo, fail, handles_errors, load_variant
 from patience.cli.main import main
-from patience.studies.database import ResultsDatabase, StudyError, default_database_path
+from patience.errors import StudyError, StudyStopped
+from patience.solver import DEFAULT_MAX_POSITIONS
+from patience.studies.database import (
+    ResultsDatabase,
+    default_database_path,
+)
 from patience.studies.runner import (
-    DEFAULT_MAX_POSITIONS,
     DEFAULT_SOLVER,
     ChunkDone,
     Study,
@@ -25,11 +36,24 @@ from patience.studies.runner import (
     run_study,
 )
 
+STOPPED = 1
 INTERRUPTED = 130
 
 
 def _database_path(db: str | None) -> Path:
     return Path(db) if db else default_database_path()
+
+
+def stops_cleanly(function: Callable[..., Any]) -> Callable[..., Any]:
+    """A run that stopped part-way (StudyStopped): its message and exit status 1."""
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except StudyStopped as error:
+            echo(f"error: {error}", err=True)
+            sys.exit(STOPPED)
+    return wrapper
 
 
 @main.command()
@@ -53,6 +77,7 @@ def _database_path(db: str | None) -> Path:
               help="The solve function as module:function (for tests and experiments).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @handles_errors
+@stops_cleanly
 def stats(variant: str, deals_text: str, max_positions: int, workers: int | None,
           db: str | None, scheduler: str | None, chunk_size: int | None, solver: str,
           quiet: bool) -> None:
@@ -81,37 +106,44 @@ def stats(variant: str, deals_text: str, max_positions: int, workers: int | None
                    "{task.fields[unwinnable]}[/] · [yellow]unknown {task.fields[unknown]}[/]"),
         TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
         console=Console(stderr=True), disable=quiet)
-    task = progress.add_task(compiled.id, total=len(deals), won=0, unwinnable=0, unknown=0)
+    task = progress.add_task(compiled.id, total=deals.count, won=0, unwinnable=0, unknown=0)
 
-    with ResultsDatabase(path) as database:
-        counts.update(database.counts(study.key, deals))
+    pool = Workers(workers, scheduler)  # a bad --scheduler fails before the file is made
+    try:
+        with ResultsDatabase(path) as database:
+            counts.update(database.counts(study.key, deals))
 
-        def show(advance: int = 0, completed: int | None = None) -> None:
-            progress.update(task, advance=advance, completed=completed, won=counts["won"],
-                            unwinnable=counts["unwinnable"], unknown=counts["unknown"])
+            def show(advance: int = 0, completed: int | None = None) -> None:
+                progress.update(task, advance=advance, completed=completed,
+                                won=counts["won"], unwinnable=counts["unwinnable"],
+                                unknown=counts["unknown"])
 
-        def on_start(skipped: int, pending: int) -> None:
-            show(completed=skipped)
+            def on_start(skipped: int, pending: int) -> None:
+                show(completed=skipped)
 
-        def on_chunk(done: ChunkDone) -> None:
-            for result in done.results:
-                counts[result.verdict] += 1
-            show(advance=len(done.results))
+            def on_chunk(done: ChunkDone) -> None:
+                for result in done.results:
+                    counts[result.verdict] += 1
+                show(advance=len(done.results))
 
-        pool = Workers(workers, scheduler)
-        try:
-            with progress:
-                summary = run_study(study, deals, database, workers=pool,
-                                    chunk_size=chunk_size, on_start=on_start,
-                                    on_chunk=on_chunk)
-        except KeyboardInterrupt:
-            stored = database.counts(study.key, deals)
-            echo(f"interrupted: {sum(stored.values())} of {len(deals)} deals are stored "
-                       f"in {path}; run the same command again to go on", err=True)
-            sys.exit(INTERRUPTED)
-        finally:
-            pool.close()
-        counts = database.counts(study.key, deals)
+            try:
+                with progress:
+                    summary = run_study(study, deals, database, workers=pool,
+                                        chunk_size=chunk_size, on_start=on_start,
+                                        on_chunk=on_chunk)
+            except KeyboardInterrupt:
+                stored = sum(database.counts(study.key, deals).values())
+                echo(f"interrupted: {stored} of {deals.count} deals are stored in "
+                           f"{path}; run the same command again to go on", err=True)
+                sys.exit(INTERRUPTED)
+            except StudyStopped as error:
+                stored = sum(database.counts(study.key, deals).values())
+                echo(f"error: {error}; {stored} of {deals.count} deals are stored in "
+                           f"{path}: run the same command again to go on", err=True)
+                sys.exit(STOPPED)
+            counts = database.counts(study.key, deals)
+    finally:
+        pool.close()
     echo(f"{compiled.id}: {summary.requested} deals ({summary.skipped} already stored, "
                f"{summary.solved} solved in {summary.seconds:.1f} s on {pool.description}): "
                f"won {counts['won']}, unwinnable {counts['unwinnable']}, "
@@ -136,6 +168,7 @@ def stats(variant: str, deals_text: str, max_positions: int, workers: int | None
               metavar="FILE.png", help="Also draw positions-to-solve and win rates "
                                        "(needs patience[plot]).")
 @handles_errors
+@stops_cleanly
 def report(variants: tuple[str, ...], db: str | None, deals_text: str | None,
            max_positions: int | None, solver_version: str | None, as_json: bool,
            plot_path: str | None) -> None:
@@ -147,12 +180,12 @@ def report(variants: tuple[str, ...], db: str | None, deals_text: str | None,
     from patience.studies.report import choose_run, make_report, plot
 
     path = _database_path(db)
-    if not path.is_file():
+    if not path.exists():
         fail(f"no results database at {str(path)!r}: run 'patience stats VARIANT' first "
              "(or give --db FILE)")
     deals = parse_deals(deals_text) if deals_text else None
     reports = []
-    with ResultsDatabase(path) as database:
+    with ResultsDatabase(path, read_only=True) as database:
         if variants:
             wanted = []
             for name in variants:

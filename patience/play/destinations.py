@@ -1,6 +1,6 @@
 """Where a click sends a card: the seed site's click-to-move rule, derived from the variant.
 
-RULES.md (seed site A): a clicked card moves, with the run on it, to a column whose top card
+docs/rules.md (site A): a clicked card moves, with the run on it, to a column whose top card
 accepts it and has its suit; else to any column whose top card accepts it; else to the first
 empty column; else to the tail. A click on any tail card moves the whole tail run.
 
@@ -99,7 +99,7 @@ def drop_move(game: Game, source: int, depth: int, target: int) -> Move:
 
 def _move_to(game: Game, source: int, count: int, target: int) -> Move:
     group = game.variant.group_of_pile[target]
-    if group.target is Target.FIRST:  # a move names the group: it lands on the first pile that takes it
+    if group.target is Target.FIRST:  # a move names the group: on the first pile that takes it
         for move in game.generate_moves():
             if move[0] == source and move[1] == count and move[2] in group.indices:
                 return Move(*move)

@@ -3,32 +3,65 @@
 The directory is ``platformdirs.user_data_dir("patience")``, or ``$PATIENCE_DATA_DIR`` when
 set (tests use it). Two files live there:
 
-- ``save.json`` — the game in progress: ``{"format": "patience-save", "version": 1, …}``;
+- ``save.json`` — the game in progress: ``{"format": "patience-save", "version": 2, …}``;
 - ``stats.json`` — per-variant ``games``, ``wins``, ``streak`` and ``best_streak``.
 
-Files are written atomically (a temporary file in the same directory, then ``os.replace``),
-so a crash never leaves half a file. A file that cannot be read — not JSON, another
-program's JSON, or a version this program does not know — raises :class:`SaveError` with a
-message saying what is wrong and where; the file is left exactly as it was.
+These files are the user's data, and anything may be found in their place. Reading one
+never changes it, and never hangs or runs out of memory: a file must be a regular file
+(a symbolic link to one is fine) of at most :data:`MAX_FILE_BYTES`, opened without blocking
+and read no further than the limit; it must be UTF-8 JSON nested less deeply than Python's
+recursion limit, with integers of at most :data:`MAX_INTEGER_DIGITS` digits, and its whole
+structure — every field, its type and its range — must be what this version writes. Any
+other file raises :class:`SaveError`: one line naming the file and what is wrong with it,
+the file left exactly as it was (never overwritten, renamed or deleted).
+
+Files are written atomically: a temporary file beside the file (beside the *target* of a
+symbolic link, so that the link stays a link), then ``os.replace``, so a crash never leaves
+half a file. When the usual file cannot be used — it is not ours, or its folder is
+read-only — :func:`write_fallback` writes a new, uniquely named file instead: in the data
+directory if it can, else in the system temporary directory (``tempfile.gettempdir()``).
+
+>>> try:
+...     check_save({"format": "patience-save", "version": 2, "variant": "manx"}, "s.json")
+... except SaveError as error:
+...     print(error)
+the saved game 's.json' is incomplete (no 'rules_hash'); it was left untouched
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from patience.errors import PatienceError
+from patience.errors import SaveError
 
 SAVE_FORMAT = "patience-save"
 STATS_FORMAT = "patience-stats"
-VERSION = 1
+#: the save format this version writes; 2 records the variant file as an absolute path
+SAVE_VERSION = 2
+#: save versions this version reads (1: ``variant_path`` relative to where patience ran)
+SAVE_VERSIONS = (1, 2)
+STATS_VERSION = 1
+VERSION = STATS_VERSION  # the statistics file's version (kept for older callers)
 
-
-class SaveError(PatienceError, ValueError):
-    """A save or statistics file that cannot be used."""
+#: the largest save or statistics file read (or written): 4 MiB, over a hundred times the
+#: longest real game
+MAX_FILE_BYTES = 4 * 1024 * 1024
+#: the most digits an integer in these files may have (2**64 - 1 has 20)
+MAX_INTEGER_DIGITS = 20
+MAX_DEAL_NUMBER = 2**64 - 1
+MAX_COUNT = 2**63 - 1  # games, wins and streaks
+MAX_NAME_LENGTH = 1000  # variant ids, rules hashes, labels
+#: the most moves (played plus redoable) a save holds: a real game has a few hundred, and
+#: replaying this many takes about a second
+MAX_MOVES = 100_000
+UNTOUCHED = "it was left untouched"
 
 
 def data_directory() -> Path:
@@ -49,112 +82,409 @@ def stats_path() -> Path:
     return data_directory() / "stats.json"
 
 
-def write_atomically(path: Path, data: dict[str, Any]) -> None:
-    """Write ``data`` as JSON to ``path`` through a temporary file and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
-                                         dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            json.dump(data, file, indent=1, sort_keys=True)
-            file.write("\n")
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
+# -- reading ----------------------------------------------------------------------------
 
 
-def read_versioned(path: Path, format_name: str, what: str) -> dict[str, Any] | None:
-    """The data of a versioned file, or None when there is no file; SaveError when the file
-    is not ours or not readable. Never changes the file."""
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file is, in words."""
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _refuse(what: str, path: Path, problem: str) -> SaveError:
+    return SaveError(f"the {what} {str(path)!r} {problem}; {UNTOUCHED}")
+
+
+def read_limited(path: Path, what: str) -> bytes | None:
+    """The bytes of ``path``, or None when there is no file (or a symbolic link to a file
+    not there yet). SaveError for anything but a regular file of at most MAX_FILE_BYTES.
+
+    The file is checked with ``stat`` before it is opened, so a FIFO or a device is never
+    opened at all; it is opened with ``O_NONBLOCK`` and checked again (it may have been
+    swapped meanwhile), and at most ``MAX_FILE_BYTES + 1`` bytes are read.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
+        info = os.stat(path)
     except FileNotFoundError:
         return None
-    except (OSError, UnicodeDecodeError) as error:
-        raise SaveError(f"cannot read the {what} {str(path)!r}: {error}") from None
+    except OSError as error:
+        raise _refuse(what, path, f"cannot be read ({error.strerror})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise _refuse(what, path, f"is {_kind(info.st_mode)}, not a regular file")
+    if info.st_size > MAX_FILE_BYTES:
+        raise _refuse(what, path, f"is too large ({info.st_size:,} bytes; at most "
+                                  f"{MAX_FILE_BYTES:,} are read)")
+    flags = os.O_RDONLY
+    for name in ("O_NONBLOCK", "O_NOCTTY", "O_CLOEXEC", "O_BINARY"):
+        flags |= getattr(os, name, 0)
     try:
-        data = json.loads(text)
+        handle = os.open(path, flags)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise _refuse(what, path, f"cannot be read ({error.strerror})") from None
+    blocks = []
+    try:
+        mode = os.fstat(handle).st_mode
+        if not stat.S_ISREG(mode):
+            raise _refuse(what, path, f"is {_kind(mode)}, not a regular file")
+        left = MAX_FILE_BYTES + 1
+        while left > 0:
+            block = os.read(handle, min(left, 1 << 20))
+            if not block:
+                break
+            blocks.append(block)
+            left -= len(block)
+    except OSError as error:
+        raise _refuse(what, path, f"cannot be read ({error.strerror})") from None
+    finally:
+        os.close(handle)
+    raw = b"".join(blocks)
+    if len(raw) > MAX_FILE_BYTES:
+        raise _refuse(what, path, f"is too large (more than {MAX_FILE_BYTES:,} bytes)")
+    return raw
+
+
+class _Refused(ValueError):
+    """Raised from inside the JSON parser's hooks."""
+
+
+def _bounded_integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
+        raise _Refused(f"an integer of {len(text.lstrip('-')):,} digits (at most "
+                       f"{MAX_INTEGER_DIGITS})")
+    return int(text)
+
+
+def _no_constant(text: str) -> float:
+    raise _Refused(f"{text} (not a JSON number)")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise _Refused(f"the key {_short(key)} twice in one object")
+        result[key] = value
+    return result
+
+
+def parse_json(raw: bytes, path: Path, what: str) -> Any:
+    """The JSON value of ``raw``; SaveError (naming ``path``) for anything else."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise _refuse(what, path, f"is corrupt (not UTF-8 text: byte {error.start})") from None
+    try:
+        return json.loads(text, parse_int=_bounded_integer, parse_constant=_no_constant,
+                          object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as error:
-        raise SaveError(f"the {what} {str(path)!r} is corrupt (not valid JSON: {error}); "
-                        "it was left untouched — move or delete it to start afresh") from None
+        raise _refuse(what, path, f"is corrupt (not valid JSON: {error})") from None
+    except RecursionError:
+        raise _refuse(what, path, "is corrupt (JSON nested too deeply)") from None
+    except _Refused as error:
+        raise _refuse(what, path, f"is corrupt (it holds {error})") from None
+    except ValueError as error:  # anything else the parser refuses
+        raise _refuse(what, path, f"is corrupt ({error})") from None
+
+
+def read_versioned(path: Path, format_name: str, what: str,
+                   versions: tuple[int, ...] = (VERSION,)) -> dict[str, Any] | None:
+    """The data of a versioned file, or None when there is no file; SaveError when the file
+    is not ours, not readable, or of another version. Never changes the file."""
+    raw = read_limited(path, what)
+    if raw is None:
+        return None
+    data = parse_json(raw, path, what)
     if not isinstance(data, dict) or data.get("format") != format_name:
-        raise SaveError(f"the {what} {str(path)!r} is not a patience {what} (no "
-                        f"\"format\": {format_name!r}); it was left untouched") from None
+        raise _refuse(what, path, f"is not a patience {what} (no \"format\": {format_name!r})")
     version = data.get("version")
-    if version != VERSION:
-        raise SaveError(f"the {what} {str(path)!r} has version {version!r}; this patience "
-                        f"reads version {VERSION} — it was left untouched")
+    if type(version) is not int or version not in versions:
+        readable = " or ".join(str(v) for v in versions)
+        raise _refuse(what, path, f"has version {_short(version)}; this patience reads "
+                                  f"version {readable}")
     return data
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to about ``limit`` characters for a message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+# -- checking a structure -----------------------------------------------------------------
+
+
+class _Fields:
+    """Checks the fields of one JSON object, raising SaveError for the first bad one."""
+
+    def __init__(self, data: dict[str, Any], path: Path | str, what: str,
+                 allowed: tuple[str, ...], where: str = "") -> None:
+        self.data, self.path, self.what, self.where = data, Path(path), what, where
+        unknown = sorted(set(data) - set(allowed))
+        if unknown:
+            name = f"{self.where}.{_short(unknown[0])}" if self.where else _short(unknown[0])
+            self.fail(f"has a field this version does not know ({name})")
+
+    def _name(self, name: str) -> str:
+        return f"{self.where}.{name}" if self.where else _short(name)
+
+    def fail(self, problem: str) -> NoReturn:
+        raise _refuse(self.what, self.path, problem)
+
+    def get(self, name: str, check: Callable[[Any], bool], expected: str, *,
+            default: Any = ..., allow_none: bool = False) -> Any:
+        if name not in self.data:
+            if default is ...:
+                self.fail(f"is incomplete (no {self._name(name)})")
+            return default
+        value = self.data[name]
+        if value is None and allow_none:
+            return None
+        if not check(value):
+            self.fail(f"is corrupt ({self._name(name)} is {_short(value)}, not {expected})")
+        return value
+
+
+def _is_name(value: Any) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= MAX_NAME_LENGTH and value.isprintable()
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _is_integer_in(low: int, high: int) -> Callable[[Any], bool]:
+    return lambda value: type(value) is int and low <= value <= high
+
+
+def _is_list_of_text(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+# -- writing ----------------------------------------------------------------------------
+
+
+def write_atomically(path: Path, data: dict[str, Any], what: str = "file") -> Path:
+    """Write ``data`` as JSON to ``path`` through a temporary file and ``os.replace``.
+
+    A symbolic link at ``path`` is followed: the temporary file goes beside its target and
+    replaces the target, so the link stays a link. The target's permissions are kept.
+    SaveError (naming the file) when it cannot be written; the old file is then unchanged.
+    """
+    encoded = (json.dumps(data, indent=1, sort_keys=True) + "\n").encode("utf-8")
+    if len(encoded) > MAX_FILE_BYTES:
+        raise SaveError(f"the {what} would be {len(encoded):,} bytes, more than the "
+                        f"{MAX_FILE_BYTES:,} this program reads back; not written to "
+                        f"{str(path)!r}")
+    temporary = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        target = Path(os.path.realpath(path))
+        try:
+            info: os.stat_result | None = os.stat(target)
+        except FileNotFoundError:
+            info = None
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            raise SaveError(f"cannot write the {what} {str(path)!r}: it is "
+                            f"{_kind(info.st_mode)}, not a regular file; {UNTOUCHED}")
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                                             dir=target.parent)
+        with os.fdopen(handle, "wb") as file:
+            if info is not None and hasattr(os, "fchmod"):
+                os.fchmod(file.fileno(), stat.S_IMODE(info.st_mode))
+            file.write(encoded)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, target)
+        temporary = None
+    except OSError as error:
+        raise SaveError(f"cannot write the {what} {str(path)!r}: "
+                        f"{error.strerror or error}") from None
+    finally:
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+    return path
+
+
+def write_fallback(data: dict[str, Any], stem: str, what: str,
+                   previous: Path | None = None) -> Path:
+    """Write ``data`` where it can go when its usual file cannot be used: ``previous`` (the
+    fallback chosen earlier) if given and writable, else a new file ``STEM-DATE-XXXX.json``
+    in the data directory, else in the system temporary directory. The path written."""
+    problems = []
+    if previous is not None:
+        try:
+            return write_atomically(previous, data, what)
+        except SaveError as error:
+            problems.append(str(error))
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for folder, prefix in ((data_directory(), f"{stem}-{stamp}-"),
+                           (Path(tempfile.gettempdir()), f"patience-{stem}-{stamp}-")):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            handle, name = tempfile.mkstemp(prefix=prefix, suffix=".json", dir=folder)
+            os.close(handle)
+        except OSError as error:
+            problems.append(f"cannot write in {str(folder)!r}: {error.strerror or error}")
+            continue
+        try:
+            return write_atomically(Path(name), data, what)
+        except SaveError as error:
+            problems.append(str(error))
+            try:
+                os.unlink(name)
+            except OSError:
+                pass
+    raise SaveError(f"the {what} could not be written anywhere ({'; '.join(problems)})")
 
 
 # -- saved game -------------------------------------------------------------------------
 
+SAVE_FIELDS = ("format", "version", "variant", "variant_path", "rules_hash", "label",
+               "deal_number", "start", "moves", "redo", "recorded", "saved")
+
+
+def check_save(data: Any, path: Path | str) -> dict[str, Any]:
+    """``data`` (a parsed save) with every field checked and the optional ones filled in;
+    SaveError naming the first field that is missing, unknown or of the wrong type."""
+    path = Path(path)
+    if not isinstance(data, dict):
+        raise _refuse("saved game", path, "is not a patience saved game (not a JSON object)")
+    fields = _Fields(data, path, "saved game", SAVE_FIELDS)
+    version = fields.get("version", lambda v: type(v) is int and v in SAVE_VERSIONS,
+                         f"version {' or '.join(map(str, SAVE_VERSIONS))}")
+    clean = {
+        "format": fields.get("format", lambda v: v == SAVE_FORMAT, repr(SAVE_FORMAT)),
+        "version": version,
+        "variant": fields.get("variant", _is_name, "a variant name"),
+        "variant_path": fields.get("variant_path", _is_text, "a path", default=None,
+                                   allow_none=True),
+        "rules_hash": fields.get("rules_hash", _is_name, "a rules hash"),
+        "label": fields.get("label", _is_name, "a short printable label", default=None,
+                            allow_none=True),
+        "deal_number": fields.get("deal_number", _is_integer_in(0, MAX_DEAL_NUMBER),
+                                  "a deal number from 0 to 2**64 - 1", default=None,
+                                  allow_none=True),
+        "start": fields.get("start", _is_text, "a position in text form"),
+        "moves": fields.get("moves", _is_list_of_text, "a list of moves in notation"),
+        "redo": fields.get("redo", _is_list_of_text, "a list of moves in notation",
+                           default=[]),
+        "recorded": fields.get("recorded", lambda v: isinstance(v, bool), "true or false",
+                               default=False),
+        "saved": fields.get("saved", _is_text, "a time", default=None, allow_none=True),
+    }
+    moves = len(clean["moves"]) + len(clean["redo"])
+    if moves > MAX_MOVES:
+        fields.fail(f"is too long ({moves:,} moves and moves to redo; at most "
+                    f"{MAX_MOVES:,})")
+    if version >= 2 and clean["variant_path"] is not None \
+            and not os.path.isabs(clean["variant_path"]):
+        fields.fail(f"is corrupt ('variant_path' is {_short(clean['variant_path'])}, not an "
+                    "absolute path)")
+    return clean
+
+
 def write_save(data: dict[str, Any], path: Path | None = None) -> Path:
-    """Write a saved game (the body from ``Session.to_save()``)."""
+    """Write a saved game (the body from ``Session.to_save()``); SaveError if it cannot."""
     path = path or save_path()
-    write_atomically(path, {"format": SAVE_FORMAT, "version": VERSION, **data})
-    return path
+    return write_atomically(path, _checked_for_writing(data, path), "saved game")
 
 
-SAVE_FIELDS = ("variant", "rules_hash", "start", "moves")
+def write_fallback_save(data: dict[str, Any], previous: Path | None = None) -> Path:
+    """Write a saved game to a fallback file (see :func:`write_fallback`)."""
+    return write_fallback(_checked_for_writing(data, previous or save_path()), "save",
+                          "saved game", previous)
+
+
+def _checked_for_writing(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    """The save as written, checked as it will be read back: never write a file that
+    :func:`read_save` would refuse."""
+    body = {**data, "format": SAVE_FORMAT, "version": SAVE_VERSION}
+    try:
+        check_save(body, path)
+    except SaveError as error:
+        raise SaveError(f"the game cannot be saved: {error}".replace(
+            f"; {UNTOUCHED}", "")) from None
+    return body
 
 
 def read_save(path: Path | None = None) -> dict[str, Any] | None:
-    """The saved game, or None when there is none."""
+    """The saved game, checked field by field, or None when there is none."""
     path = path or save_path()
-    data = read_versioned(path, SAVE_FORMAT, "saved game")
-    if data is not None:
-        missing = [name for name in SAVE_FIELDS if name not in data]
-        if missing or not isinstance(data["moves"], list):
-            raise SaveError(f"the saved game {str(path)!r} is incomplete (missing "
-                            f"{', '.join(missing) or 'a list of moves'}); it was left untouched")
-    return data
+    data = read_versioned(path, SAVE_FORMAT, "saved game", SAVE_VERSIONS)
+    return None if data is None else check_save(data, path)
 
 
 def remove_save(path: Path | None = None) -> None:
-    """Forget the saved game (after it was won, or lost and recorded)."""
+    """Forget the saved game (after it was won, or lost and recorded).
+
+    Only a file that is a save of ours is removed (the file a symbolic link points to, so
+    the link stays); anything else is left alone.
+    """
     path = path or save_path()
     try:
         data = read_save(path)
     except SaveError:
         return  # never touch a file that is not ours
     if data is not None:
-        path.unlink(missing_ok=True)
+        try:
+            Path(os.path.realpath(path)).unlink(missing_ok=True)
+        except OSError:
+            pass  # a save that cannot be removed is resumed, won, and removed next time
 
 
 # -- statistics -------------------------------------------------------------------------
 
+RECORD_FIELDS = ("games", "wins", "streak", "best_streak")
+
+
 def empty_record() -> dict[str, int]:
-    return {"games": 0, "wins": 0, "streak": 0, "best_streak": 0}
+    return dict.fromkeys(RECORD_FIELDS, 0)
 
 
-def read_stats(path: Path | None = None) -> dict[str, dict[str, int]]:
-    """Per-variant statistics: ``{variant_id: {games, wins, streak, best_streak}}``."""
-    data = read_versioned(path or stats_path(), STATS_FORMAT, "statistics file")
-    if data is None:
-        return {}
-    variants = data.get("variants", {})
-    if not isinstance(variants, dict):
-        raise SaveError(f"the statistics file {str(path or stats_path())!r} is corrupt "
-                        "('variants' is not an object); it was left untouched")
+def check_stats(data: dict[str, Any], path: Path | str) -> dict[str, dict[str, int]]:
+    """The records of a parsed statistics file, every one checked; SaveError otherwise."""
+    path = Path(path)
+    fields = _Fields(data, path, "statistics file", ("format", "version", "variants"))
+    variants = fields.get("variants", lambda v: isinstance(v, dict), "an object")
     records = {}
     for name, record in variants.items():
-        clean = empty_record()
-        if isinstance(record, dict):
-            clean.update({k: int(v) for k, v in record.items()
-                          if k in clean and isinstance(v, int)})
+        if not _is_name(name):
+            fields.fail(f"is corrupt (the variant name {_short(name)} is not a short "
+                        "printable name)")
+        where = f"variants[{name!r}]"
+        if not isinstance(record, dict):
+            fields.fail(f"is corrupt ({where} is {_short(record)}, not an object)")
+        entry = _Fields(record, path, "statistics file", RECORD_FIELDS, where)
+        clean = {field: entry.get(field, _is_integer_in(0, MAX_COUNT),
+                                  "a whole number from 0") for field in RECORD_FIELDS}
+        if not clean["streak"] <= clean["best_streak"] <= clean["wins"] <= clean["games"]:
+            entry.fail(f"is corrupt ({where} does not hold streak <= best_streak <= wins <= "
+                       f"games: {clean})")
         records[name] = clean
     return records
 
 
+def read_stats(path: Path | None = None) -> dict[str, dict[str, int]]:
+    """Per-variant statistics: ``{variant_id: {games, wins, streak, best_streak}}``."""
+    path = path or stats_path()
+    data = read_versioned(path, STATS_FORMAT, "statistics file", (STATS_VERSION,))
+    return {} if data is None else check_stats(data, path)
+
+
 def record_result(variant_id: str, won: bool, path: Path | None = None) -> dict[str, int]:
-    """Count one finished game of ``variant_id`` and return its updated record."""
+    """Count one finished game of ``variant_id`` and return its updated record.
+
+    SaveError, with the file unchanged, when the file cannot be read or written.
+    """
     path = path or stats_path()
     stats = read_stats(path)
     record = stats.setdefault(variant_id, empty_record())
@@ -165,7 +495,9 @@ def record_result(variant_id: str, won: bool, path: Path | None = None) -> dict[
         record["best_streak"] = max(record["best_streak"], record["streak"])
     else:
         record["streak"] = 0
-    write_atomically(path, {"format": STATS_FORMAT, "version": VERSION, "variants": stats})
+    body = {"format": STATS_FORMAT, "version": STATS_VERSION, "variants": stats}
+    check_stats(body, path)  # never write what would not be read back
+    write_atomically(path, body, "statistics file")
     return record
 
 

@@ -17,10 +17,12 @@ True
 
 from __future__ import annotations
 
+import shlex
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from patience.errors import MoveError, PatienceError
+from patience.errors import MoveError, PatienceError, SaveError, SolverMissing
 from patience.game import DEAL, Game, Move
 from patience.play import destinations, saves
 from patience.settings import Target
@@ -68,10 +70,6 @@ class Reply(NamedTuple):
     error: bool = False
 
 
-class SolverMissing(PatienceError, RuntimeError):
-    pass
-
-
 def load_solver() -> Any:
     """``patience.solver.solve``, or SolverMissing with a message a player understands."""
     try:
@@ -86,8 +84,11 @@ class Session:
     """One game being played, with undo/redo and everything a front end asks."""
 
     def __init__(self, game: Game, *, redo: list[Move] | None = None, recorded: bool = False,
-                 record_stats: bool = True, label: str | None = None) -> None:
+                 record_stats: bool = True, label: str | None = None,
+                 save_file: Path | None = None) -> None:
         self.game = game
+        self.save_file = save_file  # where the game is saved (default: saves.save_path())
+        self.fallback_file: Path | None = None  # where it went when save_file could not be used
         self.variant: Variant = game.variant
         self.redo_stack: list[Move] = list(redo or [])  # the next move to redo is last
         self.recorded = recorded  # the game's result is already in the statistics
@@ -274,17 +275,18 @@ class Session:
     def _record_result(self, won: bool) -> str:
         if self.recorded or not self.record_stats:
             return ""
-        self.recorded = True
         try:
             record = saves.record_result(self.variant.id, won)
-        except (saves.SaveError, OSError) as error:
+        except SaveError as error:
+            # the game stays unrecorded (and its save kept): the result can still be counted
             return f"(statistics not recorded: {error})"
+        self.recorded = True
         return f"{self.variant.name}: {saves.describe_record(record)}."
 
     def stats(self) -> Reply:
         try:
             record = saves.read_stats().get(self.variant.id, saves.empty_record())
-        except saves.SaveError as error:
+        except SaveError as error:
             return Reply(str(error), error=True)
         return Reply(f"{self.variant.name}: {saves.describe_record(record)}")
 
@@ -373,7 +375,7 @@ class Session:
         variant = self.variant
         return {
             "variant": variant.id,
-            "variant_path": str(variant.path) if variant.path else None,
+            "variant_path": str(Path(variant.path).resolve()) if variant.path else None,
             "rules_hash": variant.rules_hash,
             "label": self.label,
             "deal_number": game.deal_number,
@@ -385,35 +387,59 @@ class Session:
         }
 
     def save(self) -> str:
-        """Save the game (or forget the save when this game is over). A message to show."""
+        """Save the game (or forget the save when this game is over). A message to show.
+
+        A save file that is not ours (corrupt, another program's, not a regular file) is
+        never overwritten; neither is the game lost when the file cannot be written (a
+        read-only folder, a full disk): it goes to a fallback file
+        (:func:`saves.write_fallback_save`) and the message says where.
+        """
+        path = self.save_file or saves.save_path()
         try:
-            existing = saves.read_save()
-        except saves.SaveError as error:
-            return f"the game was not saved: {error}"
+            existing = saves.read_save(path)
+            problem = None
+        except SaveError as error:
+            existing, problem = None, str(error)
         if self.recorded and self.is_over():
             if existing is not None:
-                saves.remove_save()
+                saves.remove_save(path)
+            if self.fallback_file is not None:
+                saves.remove_save(self.fallback_file)
             return ""
-        path = saves.write_save(self.to_save())
-        return f"saved to {path}; resume with 'patience play --resume'"
+        if problem is None:
+            try:
+                written = saves.write_save(self.to_save(), path)
+            except SaveError as error:
+                problem = str(error)
+            else:
+                if self.fallback_file is not None:  # the usual file works again
+                    saves.remove_save(self.fallback_file)
+                    self.fallback_file = None
+                return f"saved to {written}; resume with {resume_command(written)}"
+        try:
+            written = saves.write_fallback_save(self.to_save(), self.fallback_file)
+        except SaveError as error:
+            return f"the game was NOT saved: {problem}; {error}"
+        self.fallback_file = written
+        return (f"{problem}\nthe game was saved to {written} instead; resume with "
+                f"{resume_command(written)}")
 
     @classmethod
-    def from_save(cls, data: dict[str, Any], *, record_stats: bool = True) -> Session:
-        """The session a save describes; SaveError saying what is wrong with it."""
+    def from_save(cls, data: dict[str, Any], *, record_stats: bool = True,
+                  path: Path | None = None) -> Session:
+        """The session a save describes; SaveError saying what is wrong with it.
+
+        ``data`` is what :func:`saves.read_save` read from ``path`` (default: the usual
+        save file), which the session then saves to.
+        """
         from patience.variant import find_variant
 
-        where = str(saves.save_path())
-        try:
-            variant_id = data["variant"]
-            rules_hash = data["rules_hash"]
-            start = data["start"]
-            moves = data["moves"]
-            redo = data.get("redo", [])
-        except (KeyError, TypeError):
-            raise saves.SaveError(f"the saved game {where!r} is incomplete; it was left "
-                                  "untouched") from None
+        where = str(path or saves.save_path())
+        data = saves.check_save(data, where)
+        variant_id, rules_hash = data["variant"], data["rules_hash"]
         variant = None
-        for name in (variant_id, data.get("variant_path")):
+        # a version 1 save's relative variant_path is read as before: from the working folder
+        for name in (variant_id, data["variant_path"]):
             if not name:
                 continue
             try:
@@ -424,27 +450,35 @@ class Session:
                 variant = candidate
                 break
         if variant is None:
-            raise saves.SaveError(
+            raise SaveError(
                 f"the saved game {where!r} is of variant {variant_id!r} with rules hash "
                 f"{rules_hash!r}, which is not available here (the variant file was changed "
                 "or removed); the save was left untouched")
         try:
-            game = variant.position(str(start))
-            game.deal_number = data.get("deal_number")
-            for move in game.parse_moves(" ".join(moves)):
+            game = variant.position(data["start"])
+            game.deal_number = data["deal_number"]
+            for move in game.parse_moves(" ".join(data["moves"])):
                 game.push_unchecked(move)
             probe = game.copy()
             replayed = []
-            for text in reversed(redo):  # the stack's last entry is the next to redo
+            for text in reversed(data["redo"]):  # the stack's last entry is the next to redo
                 move = probe.parse_move(text)
                 probe.push(move)
                 replayed.append(move)
-        except (PatienceError, TypeError) as error:
-            raise saves.SaveError(f"the saved game {where!r} cannot be replayed: {error}; "
+        except PatienceError as error:
+            raise SaveError(f"the saved game {where!r} cannot be replayed: {error}; "
                                   "it was left untouched") from None
-        return cls(game, redo=replayed[::-1],
-                   recorded=bool(data.get("recorded")), record_stats=record_stats,
-                   label=data.get("label"))
+        return cls(game, redo=replayed[::-1], recorded=data["recorded"],
+                   record_stats=record_stats, label=data["label"], save_file=path)
+
+
+def resume_command(path: Path) -> str:
+    """The command that resumes the game saved at ``path``."""
+    if path == saves.save_path():
+        return "'patience play --resume'"
+    quoted = shlex.quote(str(path))
+    command = f"patience play --resume --save-file {quoted}"
+    return f"'{command}'" if quoted == str(path) else f"this command: {command}"
 
 
 def describe_start(game: Game) -> str:

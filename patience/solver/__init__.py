@@ -27,6 +27,7 @@ import attrs
 
 from patience.cards import MASK64
 from patience.errors import NoWinnableDealError, SolverError
+from patience.moves import MoveTuple
 from patience.solver.rules import SolverRules, solver_rules
 from patience.solver.search import BUDGET, EXHAUSTED, TIMEOUT, WON, Search, make_ordering
 
@@ -130,7 +131,7 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     return _result("unknown", game, [], spent, started)
 
 
-def shorten(game: Game, line: list) -> list:
+def shorten(game: Game, line: list[MoveTuple]) -> list[MoveTuple]:
     """A winning line with its detours cut: from each position of the line, play the legal
     move that reaches the latest later position of the line, when one does.
 
@@ -165,7 +166,7 @@ def shorten(game: Game, line: list) -> list:
         line = shorter
 
 
-def _result(verdict: Verdict, game: Game, line: list, positions: int, started: float
+def _result(verdict: Verdict, game: Game, line: list[MoveTuple], positions: int, started: float
             ) -> SolveResult:
     probe = game.copy()
     words = []
@@ -192,6 +193,48 @@ def hint(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     the result it came from."""
     result = solve(game, max_positions, time_limit)
     return (result.moves[0] if result.moves else None), result
+
+
+@attrs.frozen
+class ViewHint:
+    """A hint from what the player can see: the move most often first in the winning lines
+    of ``samples`` guesses of the hidden cards, and how many of the guesses were won."""
+
+    move: str | None
+    won: int
+    samples: int
+
+
+def hint_from_view(game: Game, samples: int = 8, max_positions: int = 20_000,
+                   seed: int = 0) -> ViewHint:
+    """A hint that uses no hidden card: the face-down cards and the stock are dealt again at
+    random, ``samples`` times (the cards the player sees stay where they are), each guess
+    is solved within ``max_positions``, and the first move that wins most often is the
+    hint. It can be wrong for the real deal; it never tells what a hidden card is."""
+    import random
+
+    from patience.cards import FACE_DOWN
+
+    rng = random.Random(seed)
+    counts: dict[str, int] = {}
+    won = 0
+    down = [(i, j) for i, pile in enumerate(game.piles[:len(game.variant.pile_names)])
+            for j, card in enumerate(pile) if card & FACE_DOWN]
+    # sorted: the guesses depend on which cards are hidden, never on where they really are
+    hidden = sorted([game.piles[i][j] & ~FACE_DOWN for i, j in down] + list(game.stock))
+    for _ in range(samples):
+        guess = hidden[:]
+        rng.shuffle(guess)
+        probe = game.copy()
+        for (i, j), card in zip(down, guess):
+            probe.piles[i][j] = card | FACE_DOWN
+        probe.stock[:] = guess[len(down):]
+        result = solve(probe, max_positions, shorten_line=True)
+        if result.verdict == "won" and result.moves:
+            won += 1
+            counts[result.moves[0]] = counts.get(result.moves[0], 0) + 1
+    move = max(sorted(counts), key=lambda m: counts[m]) if counts else None
+    return ViewHint(move, won, samples)
 
 
 def first_winnable_deal(variant: Variant, start: int = 1,
@@ -230,11 +273,13 @@ __all__ = [
     "SolveResult",
     "SolverRules",
     "Verdict",
+    "ViewHint",
     "daily_deal",
     "daily_seed",
     "exhaustive_verdict",
     "first_winnable_deal",
     "hint",
+    "hint_from_view",
     "shorten",
     "solve",
 ]

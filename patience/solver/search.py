@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from patience.moves import MoveTuple, Undo
 from patience.solver.rules import SolverRules
@@ -149,7 +150,7 @@ class Search:
             lost.add(root)
             return EXHAUSTED
         # a frame: [children, next index, key, low link, the move that would undo the last]
-        frames: list[list] = [[order(moves, piles) if order else moves, 0, root, 0, None]]
+        frames: list[list[Any]] = [[order(moves, piles) if order else moves, 0, root, 0, None]]
         on_path = {root: 0}
         line: list[MoveTuple] = []
         undos: list[Undo] = []
@@ -169,8 +170,7 @@ class Search:
                     lost.add(position)
                 elif frames:
                     parent = frames[-1]
-                    if low < parent[3]:
-                        parent[3] = low
+                    parent[3] = min(parent[3], low)
                 if line:
                     pop(line.pop(), undos.pop())
                 continue
@@ -178,8 +178,7 @@ class Search:
             move = children[index]
             if move == frame[4]:  # back to the position before: on the path
                 depth = len(frames) - 2
-                if depth < frame[3]:
-                    frame[3] = depth
+                frame[3] = min(frame[3], depth)
                 continue
             undo = push(move)
             position = key(piles, stock)
@@ -189,8 +188,7 @@ class Search:
             if position in seen:
                 pop(move, undo)
                 depth = on_path.get(position, unproven)
-                if depth < frame[3]:
-                    frame[3] = depth
+                frame[3] = min(frame[3], depth)
                 continue
             if expanded >= budget:
                 pop(move, undo)
@@ -226,6 +224,6 @@ class Search:
         self.expanded = expanded
         return EXHAUSTED
 
-    def _unwind(self, line: list[MoveTuple], undos: list) -> None:
+    def _unwind(self, line: list[MoveTuple], undos: list[Undo]) -> None:
         while line:
             self._pop(line.pop(), undos.pop())

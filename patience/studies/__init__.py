@@ -5,22 +5,25 @@
 (``patience.studies.report``). See ``docs/studies.md``.
 """
 
+from patience.errors import StudyError, StudyStopped
 from patience.studies.database import (
+    DealRanges,
     DealResult,
     ResultsDatabase,
     RunKey,
-    StudyError,
     default_database_path,
 )
 from patience.studies.runner import DEFAULT_SOLVER, Study, Workers, parse_deals, run_study
 
 __all__ = [
     "DEFAULT_SOLVER",
+    "DealRanges",
     "DealResult",
     "ResultsDatabase",
     "RunKey",
     "Study",
     "StudyError",
+    "StudyStopped",
     "Workers",
     "default_database_path",
     "parse_deals",

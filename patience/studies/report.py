@@ -19,7 +19,8 @@ from typing import Any
 
 import attrs
 
-from patience.studies.database import ResultsDatabase, RunKey, StudyError
+from patience.errors import StudyError
+from patience.studies.database import DealRanges, ResultsDatabase, RunKey
 
 Z_95 = 1.959963984540054  # the standard normal quantile for a two-sided 95% interval
 
@@ -147,7 +148,7 @@ def choose_run(database: ResultsDatabase, rules_hash: str, solver_version: str |
 def make_report(database: ResultsDatabase, variant: str, key: RunKey,
                 deals: Iterable[int] | None = None) -> Report:
     """Summarize the rows stored under ``key`` (only ``deals``, when given)."""
-    wanted = None if deals is None else set(deals)
+    wanted = None if deals is None else DealRanges.of(deals)
     rows = [row for row in database.results(key) if wanted is None or row.deal in wanted]
     counts = {"won": 0, "unwinnable": 0, "unknown": 0}
     for row in rows:

@@ -8,6 +8,12 @@ they compile it, refuse to solve if the hash differs, and send back one
 any moment (``kill -9`` included) loses only the chunks in flight, and a rerun skips every
 stored deal.
 
+Deals are :class:`DealRanges` (``parse_deals("1-10000000000")`` is two numbers, not a list)
+and are walked :data:`DEAL_WINDOW` at a time, so a run's memory does not grow with its
+range. When the workers are lost — a local worker process killed (``BrokenProcessPool``),
+Dask workers killed again and again (``KilledWorker``), the cluster gone — the run stops
+with :class:`StudyStopped` after storing every chunk that did finish: run it again to go on.
+
 Workers are a :class:`~concurrent.futures.ProcessPoolExecutor` on this machine, or a Dask
 cluster through ``Client.get_executor()`` when a scheduler address is given. The solve
 function is named by ``"module:function"`` (default :data:`DEFAULT_SOLVER`) so that any
@@ -21,24 +27,37 @@ import hashlib
 import importlib
 import os
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from patience.studies.database import VERDICTS, DealResult, ResultsDatabase, RunKey, StudyError
+from patience.errors import PatienceError, StudyError, StudyStopped
+from patience.solver import DEFAULT_MAX_POSITIONS, VERDICTS
+from patience.studies.database import (
+    MAX_DEAL,
+    DealRanges,
+    DealResult,
+    ResultsDatabase,
+    RunKey,
+)
 
 if TYPE_CHECKING:
     from patience.variant import Variant
 
 DEFAULT_SOLVER = "patience.solver:solve"
-DEFAULT_MAX_POSITIONS = 1_000_000
 #: chunks in flight per worker slot: enough to keep every slot busy, few to lose on a kill
 CHUNKS_PER_SLOT = 2
 MAX_CHUNK_SIZE = 25
+#: deals looked up in the database at a time to find the ones not yet stored: a run never
+#: holds more deal numbers than this (plus the chunks in flight), whatever its range
+DEAL_WINDOW = 10_000
+#: the longest ``--deals`` text read (a few thousand ranges)
+MAX_DEALS_TEXT = 100_000
 
 
 # --- the solver and its version ------------------------------------------------------
@@ -119,8 +138,20 @@ def shipped_definition(variant: Variant) -> str:
     return text
 
 
-@functools.lru_cache(maxsize=8)
+#: one compilation at a time in a worker process: Dask runs tasks on several threads, and
+#: CPython keeps one ``ast`` recursion counter per interpreter, so threads compiling
+#: variants at once can fail with SystemError "AST constructor recursion depth mismatch"
+#: (seen on 3.11.7 with two Dask worker threads; see python/cpython#106905)
+_COMPILING = threading.Lock()
+
+
 def _compiled(definition: str) -> Variant:
+    with _COMPILING:
+        return _compile_definition(definition)
+
+
+@functools.lru_cache(maxsize=8)
+def _compile_definition(definition: str) -> Variant:
     from patience.variant import load_variant_text
 
     return load_variant_text(definition, "<study definition>")
@@ -197,16 +228,6 @@ class RunSummary:
     seconds: float
 
 
-def chunks(deals: Iterable[int], size: int) -> list[tuple[int, ...]]:
-    """``deals`` in order, cut into tuples of ``size`` (the last may be shorter).
-
-    >>> chunks([1, 2, 3, 4, 5], 2)
-    [(1, 2), (3, 4), (5,)]
-    """
-    ordered = list(deals)
-    return [tuple(ordered[i:i + size]) for i in range(0, len(ordered), size)]
-
-
 def automatic_chunk_size(pending: int, slots: int) -> int:
     """About eight chunks per worker slot, between 1 and MAX_CHUNK_SIZE deals each."""
     return max(1, min(MAX_CHUNK_SIZE, pending // max(1, slots * 8)))
@@ -230,17 +251,22 @@ class Workers:
             except ModuleNotFoundError:
                 raise StudyError("--scheduler needs Dask: pip install 'patience[dask]'") from None
             try:
-                client = Client(scheduler)  # waits distributed.comm.timeouts.connect
+                client = Client(scheduler)  # type: ignore[no-untyped-call]  # waits distributed.comm.timeouts.connect
+            except ValueError as error:  # "missing port number in address 'not a url'"
+                raise StudyError(f"--scheduler {scheduler!r} is not a scheduler address "
+                                 f"such as tcp://HOST:8786 ({error})") from None
             except (OSError, TimeoutError) as error:
                 raise StudyError(f"cannot reach the Dask scheduler at {scheduler!r}: "
                                  f"{error}") from None
-            self.executor: Executor = client.get_executor(pure=False)
-            self.slots = workers or max(1, sum(client.nthreads().values()))
+            self.executor: Executor = client.get_executor(  # type: ignore[no-untyped-call]
+                pure=False)
+            threads = client.nthreads()  # type: ignore[no-untyped-call]
+            self.slots = workers or max(1, sum(threads.values()))
             self.description = f"Dask cluster {scheduler} ({self.slots} threads)"
 
             def close() -> None:
                 self.executor.shutdown(wait=False)
-                client.close()
+                client.close()  # type: ignore[no-untyped-call]
             self._close = close
         else:
             import multiprocessing
@@ -283,7 +309,24 @@ def _leave_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="patience-leave-with-parent", daemon=True).start()
 
 
-def run_study(study: Study, deals: Sequence[int], database: ResultsDatabase, *,
+def pending_chunks(deals: DealRanges, database: ResultsDatabase, key: RunKey,
+                   size: int) -> Iterator[tuple[int, ...]]:
+    """The deals not stored under ``key``, in order, in tuples of ``size``; the database
+    is asked :data:`DEAL_WINDOW` deals at a time, as the chunks are taken."""
+    chunk: list[int] = []
+    for first, last in deals.windows(DEAL_WINDOW):
+        stored = database.stored_between(key, first, last)
+        for deal in range(first, last + 1):
+            if deal not in stored:
+                chunk.append(deal)
+                if len(chunk) == size:
+                    yield tuple(chunk)
+                    chunk = []
+    if chunk:
+        yield tuple(chunk)
+
+
+def run_study(study: Study, deals: Iterable[int] | DealRanges, database: ResultsDatabase, *,
               workers: Workers | None = None, chunk_size: int | None = None,
               on_start: Callable[[int, int], None] | None = None,
               on_chunk: Callable[[ChunkDone], None] | None = None) -> RunSummary:
@@ -291,22 +334,24 @@ def run_study(study: Study, deals: Sequence[int], database: ResultsDatabase, *,
 
     ``on_start(skipped, pending)`` is called once the stored deals are known, and
     ``on_chunk`` after each chunk is stored. Workers default to one process per core.
+    StudyStopped when the workers are lost or the database cannot be written; every
+    chunk that finished before is stored.
     """
     started = time.perf_counter()
     definition = study.definition
+    requested = DealRanges.of(deals)
     database.record_variant(study.key.rules_hash, study.variant_id,
                             _compiled(definition).name, definition)
-    requested = list(dict.fromkeys(deals))
-    finished = database.finished_deals(study.key, requested)
-    pending = [deal for deal in requested if deal not in finished]
+    skipped = sum(database.counts(study.key, requested).values())
+    pending = requested.count - skipped
     if on_start:
-        on_start(len(finished), len(pending))
+        on_start(skipped, pending)
     if not pending:
-        return RunSummary(len(requested), len(finished), 0, time.perf_counter() - started)
+        return RunSummary(requested.count, skipped, 0, time.perf_counter() - started)
     owned = workers is None
     pool = workers or Workers()
-    size = chunk_size or automatic_chunk_size(len(pending), pool.slots)
-    waiting = iter(chunks(pending, size))
+    size = chunk_size or automatic_chunk_size(pending, pool.slots)
+    waiting = pending_chunks(requested, database, study.key, size)
     in_flight: dict[Future[list[DealResult]], tuple[int, ...]] = {}
     solved = 0
 
@@ -323,39 +368,79 @@ def run_study(study: Study, deals: Sequence[int], database: ResultsDatabase, *,
             submit_next()
         while in_flight:
             done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+            failure: BaseException | None = None
             for future in sorted(done, key=lambda f: in_flight[f]):
                 in_flight.pop(future)
+                error = future.exception()
+                if error is not None:
+                    failure = failure or error
+                    continue
                 results = future.result()
                 stored = database.record_chunk(study.key, results)
                 solved += stored
                 if on_chunk:
                     on_chunk(ChunkDone(tuple(results), stored))
+            if failure is not None:  # the finished chunks are stored: now stop
+                raise failure
+            for _ in done:
                 submit_next()
+    except PatienceError:
+        raise
+    except Exception as error:  # BrokenProcessPool, KilledWorker, a lost connection
+        raise StudyStopped(f"the workers stopped before the study was done "
+                           f"({type(error).__name__}: {_one_line(error)})") from error
     finally:
         for future in in_flight:
             future.cancel()
         if owned:
             pool.close()
-    return RunSummary(len(requested), len(finished), solved, time.perf_counter() - started)
+    return RunSummary(requested.count, skipped, solved, time.perf_counter() - started)
 
 
-def parse_deals(text: str) -> list[int]:
-    """Deal numbers from ``"1-10000"``, ``"7"`` or ``"1-100,250,300-310"``, in order.
+def _one_line(error: BaseException, limit: int = 300) -> str:
+    text = " ".join(str(error).split()) or "no message"
+    return text if len(text) <= limit else text[:limit] + "…"
 
-    >>> parse_deals("1-3,10")
+
+def parse_deals(text: str) -> DealRanges:
+    """Deal numbers from ``"1-10000"``, ``"7"`` or ``"1-100,250,300-310"``: each from 0 to
+    2**64 - 1, merged into ascending ranges without listing them.
+
+    >>> list(parse_deals("10,1-3,2"))
     [1, 2, 3, 10]
+    >>> parse_deals("1-10000000000").count
+    10000000000
     """
-    deals: list[int] = []
+    shown = _short(text)
+    if len(text) > MAX_DEALS_TEXT:
+        raise StudyError(f"deals {shown}: {len(text):,} characters is too long (at most "
+                         f"{MAX_DEALS_TEXT:,}); give ranges such as 1-10000")
+    spans = []
     for part in text.replace(" ", "").split(","):
         first, dash, last = part.partition("-")
         try:
-            low = int(first)
-            high = int(last) if dash else low
+            low = _deal_number(first)
+            high = _deal_number(last) if dash else low
         except ValueError:
-            raise StudyError(f"deals {text!r}: {part!r} is not N or N-M "
+            raise StudyError(f"deals {shown}: {_short(part)} is not N or N-M "
                              "(e.g. 1-10000 or 1-100,250)") from None
-        if low < 0 or high < low:
-            raise StudyError(f"deals {text!r}: {part!r} is not N or N-M with N <= M "
+        if high < low:
+            raise StudyError(f"deals {shown}: {_short(part)} is not N or N-M with N <= M "
                              "(e.g. 1-10000 or 1-100,250)")
-        deals.extend(range(low, high + 1))
-    return list(dict.fromkeys(deals))
+        if high > MAX_DEAL:
+            raise StudyError(f"deals {shown}: {_short(part)} goes past the last deal "
+                             f"number, {MAX_DEAL} (2**64 - 1)")
+        spans.append((low, high))
+    return DealRanges.from_spans(spans)
+
+
+def _deal_number(text: str) -> int:
+    """A deal number written in decimal digits (no sign, at most 25 digits)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 25:
+        raise ValueError(text)
+    return int(text)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[:limit] + "…"

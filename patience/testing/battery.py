@@ -369,7 +369,7 @@ def check_won_has_no_moves(game: Game) -> None:
 
 
 def check_deals_deterministic(game: Game) -> None:
-    """Numbered deal N is RULES.md's SplitMix64 + Fisher–Yates order, every time."""
+    """Numbered deal N is docs/rules.md's SplitMix64 + Fisher–Yates order, every time."""
     number = game.deal_number
     assert number is not None
     variant = game.variant
@@ -379,12 +379,12 @@ def check_deals_deterministic(game: Game) -> None:
         _fail(f"deal {number} came out differently the second time: {again.text()}")
     explicit = variant.deal_cards([card_code(card) for card in expected])
     if explicit.key() != game.key():
-        _fail(f"deal {number} is not the deck order RULES.md specifies: expected "
+        _fail(f"deal {number} is not the deck order docs/rules.md specifies: expected "
               f"{explicit.text()}, got {game.text()}")
 
 
 def reference_deck(number: int, decks: int, ranks: int) -> list[int]:
-    """RULES.md's numbered deal written out again, independently of ``patience.cards``."""
+    """docs/rules.md's numbered deal written out again, independently of ``patience.cards``."""
     mask = (1 << 64) - 1
     cards = [rank * 4 + suit for _ in range(decks) for suit in range(4)
              for rank in range(1, ranks + 1)]
@@ -581,7 +581,7 @@ _CHECK_LIST = [
           "rule against it", check_generated_iff_explained, _positions, cost=4),
     Check("round_trips", "position text, JSON, move notation and move lists round-trip",
           check_round_trips, _positions),
-    Check("deals_deterministic", "numbered deals are RULES.md's deck order, every time",
+    Check("deals_deterministic", "numbered deals are docs/rules.md's deck order, every time",
           check_deals_deterministic, _numbered),
     Check("forced_removal_complete", "under forced removal no complete set is left where it "
           "could leave", check_forced_removal_complete, _positions, _needs_forced, cost=2),

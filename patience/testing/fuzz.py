@@ -252,7 +252,7 @@ def variant_texts(draw: st.DrawFn, junk: float = 0.01) -> str:
     mistakes = draw(st.floats(0, 1)) < 0.25
     junk = junk if mistakes else 0.0
     if draw(st.floats(0, 1)) < 0.2:
-        return yaml.safe_dump(_child(draw, junk, mistakes), sort_keys=False)
+        return str(yaml.safe_dump(_child(draw, junk, mistakes), sort_keys=False))
     count = draw(st.integers(1, 4))
     order = draw(st.permutations(range(len(NAMES))))[:count]
     names = tuple(NAMES[i] for i in order)
@@ -337,7 +337,7 @@ def variant_texts(draw: st.DrawFn, junk: float = 0.01) -> str:
             elif isinstance(data.get("stock"), dict):
                 data["stock"][draw(st.sampled_from(["deals_to", "empty_piles", "deal_when",
                                                     "when"]))] = _scalar_mistake(draw)
-    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    text = str(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     if mistakes and draw(st.floats(0, 1)) < 0.15:  # damage the text itself
         position = draw(st.integers(0, len(text)))
         cut = draw(st.integers(0, 8))
@@ -452,8 +452,8 @@ def _guard_forced_removals(variant: Any) -> None:
             raise _ForcedLoop(f"forced removals loop forever (Game._settle never ends): "
                               f"... {shown} comes back to the same piles")
         seen.add(key)
-        trail.append(tuple(move))
-        return move
+        trail.append((move[0], move[1], move[2]))
+        return (move[0], move[1], move[2])
 
     variant.first_forced = first_forced
     from patience.moves import make_player
