@@ -824,6 +824,12 @@ class _Validator:
                            redeals_item.origin)
             else:
                 redeals = self.integer(redeals_item, "stock.redeals", 0, low=0, high=1000)
+        clash = next((g for g in groups if g.id == "r"), None)
+        if redeals is not None and redeals > 0 and clash is not None:
+            assert redeals_item is not None
+            self.error(f"piles.{clash.name}.id 'r' is the redeal count's field in the position "
+                       "text of a game with a limited number of redeals; choose another id",
+                       redeals_item.origin)
         if redeals != 0:
             single = [g for g in groups if g.count == 1 and (g.name in targets or g.id in
                                                              targets)]

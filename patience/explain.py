@@ -187,6 +187,8 @@ class Interpreter:
             return "the rule is 'false': never"
         if isinstance(node, Attribute) and node.name == "empty":
             pile = self.evaluate(node.value, env)
+            if isinstance(pile, StockValue):
+                return f"the stock is not empty ({pile.size} cards)"
             return f"{pile.name} is not empty"
         if isinstance(node, Member):
             pile = self.evaluate(node.value, env)
@@ -265,6 +267,10 @@ def _reason_against(game: Game, move: Move) -> tuple[str | None, str | None]:
         return f"{shown}: the game is won; no move is left", None
     if move.source < 0:
         if not game.stock:
+            if game.can_deal():  # the waste turns back into the stock
+                return None, None
+            if variant.redeal_pile is not None and game.piles[variant.redeal_pile]:
+                return "d: the stock is empty and no redeal is left", None
             return "d: the stock is empty; there is no deal left", None
         rule = variant.deal_when
         if interpreter.evaluate(rule.node, {}):

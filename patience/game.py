@@ -189,8 +189,12 @@ class Game:
         first_forced = self.variant.first_forced
         if first_forced is None:
             return
+        turns_up = self.variant.face_down_piles
         while (move := first_forced(self.piles, self.stock)) is not None:
             move_cards(self.piles, *move, self.stock)
+            pile = self.piles[move[0]] if move[0] >= 0 else None
+            if pile and move[0] in turns_up and pile[-1] & FACE_DOWN:
+                pile[-1] &= ~FACE_DOWN
 
     def forced_moves_of_last_move(self) -> list[Move]:
         """The forced moves the last move (or deal) caused, in order."""

@@ -59,7 +59,7 @@ def _dealt(group: Group) -> str:
 
     if len(set(group.deal)) == 1 and len(set(group.face_down)) == 1:
         down = group.face_down[0]
-        text = f", each dealt {cards(group.deal[0])}"
+        text = f", {'each ' if group.count > 1 else ''}dealt {cards(group.deal[0])}"
         return text + (f" ({down} face down)" if down else "") + " at the start"
     parts = [cards(n) + (f" ({down} face down)" if down else "")
              for n, down in zip(group.deal, group.face_down)]
@@ -83,8 +83,11 @@ def rules_text(variant: Variant) -> str:
     ranks = RANK_CHARS[: variant.ranks]
     deck = "one deck" if variant.decks == 1 else f"{variant.decks} decks"
     values = "A=1 ... K=13" if variant.ranks == 13 else f"A=1 ... {ranks[-1]}={variant.ranks}"
+    suits = " ".join("CDHS"[suit] for suit in variant.suits)
+    faces = "face-down cards where the piles say so, the others face up" \
+        if variant.face_down_piles else "all face up"
     lines.append(f"Cards: {deck}, {len(variant.deck)} cards, ranks {ranks[0]}-{ranks[-1]} "
-                 f"({values}) in suits C D H S, all face up.")
+                 f"({values}) in suits {suits}, {faces}. The stock lies face down.")
     if variant.parameters:
         shown = ", ".join(f"{k} = {str(v).lower()}" for k, v in variant.parameters.items())
         lines.append(f"Parameters: {shown}")
@@ -114,12 +117,22 @@ def rules_text(variant: Variant) -> str:
         lines += _rule("Cards may leave when", group.moves)
         lines += _rule("Takes cards when", group.accepts)
     lines.append("")
-    targets = [variant.pile_names[i] for i in variant.deal_targets]
+    targets = list(dict.fromkeys(variant.pile_names[i] for i in variant.deal_targets))
     if targets and variant.stock_size:
         empty = "skipping empty piles" if variant.deal_skips_empty else "empty piles included"
-        lines.append(f"Stock: {variant.stock_size} cards. A deal ('d') gives one card to each "
-                     f"of {', '.join(targets)} in that order, {empty}: {variant.deals} "
-                     f"deal{'s' if variant.deals != 1 else ''}, no redeal.")
+        each = "one card" if variant.turn == 1 else f"{variant.turn} cards, one by one,"
+        if variant.redeals is None:
+            again = "then the waste turns back into the stock as often as you like (a 'd' " \
+                "on the empty stock)"
+        elif variant.redeals:
+            again = (f"then the waste may turn back into the stock {variant.redeals} "
+                     f"time{'s' if variant.redeals != 1 else ''} (a 'd' on the empty stock)")
+        else:
+            again = "no redeal"
+        where = targets[0] if len(targets) == 1 else f"each of {', '.join(targets)} in order"
+        lines.append(f"Stock: {variant.stock_size} cards. A deal ('d') gives {each} to "
+                     f"{where}, {empty}: {variant.deals} deal{'s' if variant.deals != 1 else ''}"
+                     f"; {again}.")
         if variant.deal_when.text.strip() != "true":
             lines += _rule("A deal is allowed when", variant.deal_when)
     else:

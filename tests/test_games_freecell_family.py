@@ -1,7 +1,7 @@
 """The FreeCell family and its open-layout kin, each against its cited rules.
 
 freecell, bakers-game, eight-off, seahaven-towers, bakers-dozen, streets-and-alleys,
-king-albert and fan (variants/<id>.yaml). The rules are PySolFC's
+king-albert, fan and beleaguered-castle (variants/<id>.yaml). The rules are PySolFC's
 (rule pages and code, as cited in each file's ``sources:``), with the readings each file's
 comments name. Every expected move set below was worked out by hand from those rules, pile
 by pile; none was pasted from the generator.
@@ -517,3 +517,35 @@ def test_fan_deal_is_seventeen_threes_and_a_one():
     sizes = [3] * 17 + [1]
     assert piles_of(game, "c") == dealt("fan", 1, {"c": sizes})["c"]
     assert [len(pile) for pile in piles_of(game, "c")] == sizes
+
+
+# ===========================================================================================
+# Beleaguered Castle (PySolFC beleagueredcastle.html, BeleagueredCastle): the Aces start on
+# the foundations; then Streets and Alleys' rules on eight columns of six.
+# ===========================================================================================
+
+BELEAGUERED_MIDGAME = {
+    "columns": ["KC QC 9C 6C", "KD QD JD TD 2D", "", "9D 8D 6D TS", "5D 4D 3D 4H",
+                "KH QH JH 7D", "TH 9H 7H 6H 8H", "KS QS JS 5H TC 8C 7C JC"],
+    "foundations": ["AC-5C", "AD", "AH-3H", "AS-9S"]}
+
+
+def test_beleaguered_castle_one_card_at_a_time_any_card_in_a_gap():
+    game = position("beleaguered-castle", **BELEAGUERED_MIDGAME)
+    assert moves(game) == expect(
+        "c1:1-f c2:1-f c4:1-f c5:1-f",           # 6C, 2D, TS, 4H to their foundations
+        "c1:1-c6 c4:1-c8 c6:1-c7",               # 6C on 7D, TS on JC, 7D on 8H
+        "c1:1-c3 c2:1-c3 c4:1-c3 c5:1-c3 c6:1-c3 c7:1-c3 c8:1-c3")   # any card into c3
+        # and nothing comes back off a foundation
+
+
+def test_beleaguered_castle_plays_streets_and_alleys_rules():
+    # the same endgame (the Aces are long on the foundations): the same moves
+    assert moves(position("beleaguered-castle", **CASTLE_ENDGAME)) == CASTLE_ENDGAME_MOVES
+
+
+def test_beleaguered_castle_deal_places_the_aces_first():
+    game = patience.find_variant("beleaguered-castle").deal(1)
+    assert piles_of(game, "f") == [["AC"], ["AD"], ["AH"], ["AS"]]
+    assert piles_of(game, "c") == dealt("beleaguered-castle", 1, {"c": [6] * 8})["c"]
+    assert not any(card[0] == "A" for pile in piles_of(game, "c") for card in pile)

@@ -234,8 +234,6 @@ def test_canfield_a_gap_is_filled_from_the_reserve_at_once():
     assert game.text() == position("canfield", CANFIELD_PLAY).text()
 
 
-@pytest.mark.xfail(strict=True, reason="kernel bug: Game._settle makes forced fills when a "
-                   "position is read but does not turn up the card the fill exposes")
 def test_canfield_reading_a_gap_with_reserve_cards_fills_it():
     game = position("canfield", "c:9H8C7D//5H/TS r:qc4C w:6D f:5S6S7S/5D// s:*")
     assert codes(game.pile("c2")) == "4C" and codes(game.pile("r")) == "QC"

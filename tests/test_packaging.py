@@ -19,3 +19,4 @@ def test_wheel_contains_the_variant_files_and_the_grammar(tmp_path):
     assert "patience/variants/tabbycat.yaml" in shipped and len(shipped) >= 8
     assert shipped <= names
     assert {"patience/rules.lark", "patience/py.typed"} <= names
+    assert {f"patience/web/static/{n}" for n in ("index.html", "app.js", "style.css")} <= names

@@ -102,9 +102,20 @@ class Session:
 
     def status(self) -> str:
         game = self.game
-        total = sum(g.count for g in self.variant.groups if g.target is Target.FIRST)
-        return (f"deals left {game.deals_left} · sets {game.sets_completed()}/{total} · "
-                f"moves {len(game.move_stack)}")
+        first = [g for g in self.variant.groups if g.target is Target.FIRST]
+        from patience.solver.rules import requires_empty_pile
+
+        # groups that take a whole set each, into an empty pile (Tabby Cat, Spider), count
+        # sets; foundations built card by card (Klondike) count the cards home
+        if first and all(requires_empty_pile(g) for g in first):
+            total = sum(g.count for g in first)
+            home = f"sets {game.sets_completed()}/{total}"
+        else:  # foundations built card by card: count the cards home
+            home = f"home {sum(len(game.piles[i]) for g in first for i in g.indices)}" \
+                f"/{len(self.variant.deck)}"
+        stock = f"deals left {game.deals_left}" if self.variant.deal_targets else ""
+        return " · ".join(part for part in (stock, home, f"moves {len(game.move_stack)}")
+                          if part)
 
     def title(self) -> str:
         return f"{self.variant.name} — {self.label}"
@@ -124,6 +135,10 @@ class Session:
 
     def rules(self) -> str:
         return self.variant.rules_text()
+
+    def planned_moves(self) -> list[Move]:
+        """The rest of the winning line the last hint found, when it starts here (else [])."""
+        return list(self._plan) if self._plan and self._plan_key == self.game.key() else []
 
     def legal_moves_text(self) -> list[str]:
         return sorted(self.game.notation(m) for m in self.game.generate_moves())
@@ -347,6 +362,10 @@ class Session:
         deadline = None if time_limit is None else time.monotonic() + time_limit
         moves = list(probe.move_stack)
         for played in range(len(moves), -1, -1):
+            if deadline is not None and played < len(moves) and time.monotonic() >= deadline:
+                return Reply(f"the review ran out of time ({time_limit:g} s) at the position "
+                             f"after move {played}; the game was lost at move {played + 1} "
+                             "or earlier")
             left = None if deadline is None else max(1.0, deadline - time.monotonic())
             result = solve(probe.copy(), max_positions=max_positions, time_limit=left)
             if result.verdict == "won":

@@ -25,7 +25,7 @@ import shutil
 import tempfile
 import traceback
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -174,14 +174,16 @@ def check_arrivals_obey_rules(game: Game) -> None:
             stock = list(position.stock)
             position.push_unchecked(move)
             expected = [list(pile) for pile in before]
-            if not stock and variant.redeal_pile is not None:  # the waste turns over
+            redealt = not stock and variant.redeal_pile is not None
+            if redealt:  # the waste turns over into the stock, and that is the whole move
+                assert variant.redeal_pile is not None
                 waste = expected[variant.redeal_pile]
                 stock = [card & ~FACE_DOWN for card in reversed(waste)]
                 waste.clear()
                 if variant.redeal_counter is not None:
                     expected[variant.redeal_counter].append(0)
             for index in variant.deal_targets:
-                if not stock:
+                if not stock or redealt:
                     break
                 if variant.deal_skips_empty and not before[index]:
                     continue
@@ -373,7 +375,8 @@ def check_deals_deterministic(game: Game) -> None:
     number = game.deal_number
     assert number is not None
     variant = game.variant
-    expected = reference_deck(number, variant.decks, variant.ranks)
+    expected = reference_deck(number, variant.decks, variant.ranks, variant.suits,
+                              [card for _, card in variant.placed])
     again = variant.deal(number)
     if again.key() != game.key():
         _fail(f"deal {number} came out differently the second time: {again.text()}")
@@ -383,11 +386,16 @@ def check_deals_deterministic(game: Game) -> None:
               f"{explicit.text()}, got {game.text()}")
 
 
-def reference_deck(number: int, decks: int, ranks: int) -> list[int]:
-    """docs/rules.md's numbered deal written out again, independently of ``patience.cards``."""
+def reference_deck(number: int, decks: int, ranks: int,
+                   suits: Sequence[int] = (0, 1, 2, 3), placed: Sequence[int] = ()) -> list[int]:
+    """docs/rules.md's numbered deal written out again, independently of ``patience.cards``:
+    new-deck order (the suits the deck has), less the first copy of each placed card, then
+    SplitMix64 + Fisher–Yates."""
     mask = (1 << 64) - 1
-    cards = [rank * 4 + suit for _ in range(decks) for suit in range(4)
+    cards = [rank * 4 + suit for _ in range(decks) for suit in sorted(suits)
              for rank in range(1, ranks + 1)]
+    for card in placed:
+        cards.remove(card)
     state = number
     for i in range(len(cards) - 1, 0, -1):
         state = (state + 0x9E3779B97F4A7C15) & mask

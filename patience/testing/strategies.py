@@ -50,8 +50,11 @@ def deals(variant: Variant) -> st.SearchStrategy[Game]:
     the layout: the corner cases an author forgets.
     """
     numbered = deal_numbers().map(variant.deal)
-    shuffled = st.permutations(variant.deck).map(lambda cards: Game.from_cards(variant,
-                                                                                list(cards)))
+    shuffled_cards = list(variant.deck)
+    for _, card in variant.placed:  # placed before the deal: not among the shuffled cards
+        shuffled_cards.remove(card)
+    shuffled = st.permutations(shuffled_cards).map(
+        lambda cards: Game.from_cards(variant, list(cards)))
     return st.one_of(numbered, shuffled)
 
 

@@ -1,0 +1,493 @@
+"""The web server of ``patience serve``: a Starlette app, JSON over HTTP, and one page.
+
+The page (``patience/web/static``) draws the snapshot it is sent and sends back what the
+player chose; every rule decision is the Session's. The API:
+
+=======  ==============================  =================================================
+GET      /api/variants                   the served variants, by family, and the default
+GET      /api/variants/{key}/rules       the rules in words
+GET      /api/stats                      the player's statistics per variant
+POST     /api/games                      a new game: ``{"variant", "deal": "random" |
+                                         "number" | "winnable" | "daily", "number"}``;
+                                         202 ``{"pending": true}`` while a deal is looked
+                                         for (ask again)
+GET      /api/games/{id}                 the game's snapshot
+POST     /api/games/{id}/actions         ``{"version", "action": "click" | "drop" | "deal"
+                                         | "undo" | "redo" | "restart" | "back" | "move",
+                                         "pile", "depth", "target", "move"}``
+POST     /api/games/{id}/hint            ``{"version"}``: the next move of a winning line
+POST     /api/games/{id}/review          ``{"version"}``: where the game was lost
+=======  ==============================  =================================================
+
+Every answer is JSON. A refused request gets a 4xx status and ``{"error": "…"}`` (with the
+game's snapshot when there is one): 400 malformed, 404 unknown, 409 stale version (another
+tab moved first), 410 a saved game that cannot be used, 413 too large, 415 not JSON, 422 an
+illegal move (the kernel's explanation) or an impossible request.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import random
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from patience.cards import MASK64
+from patience.errors import MoveError, PatienceError
+from patience.play import saves
+from patience.variant import Variant, find_variant, shipped_variants
+from patience.web.dealfinder import DealFinder
+from patience.web.snapshot import describe_move, pile_label, snapshot
+from patience.web.store import GameStore, WebError, WebGame
+
+#: the largest request body accepted, in bytes
+MAX_BODY = 4096
+#: solver budgets: a request never waits much longer than these
+HINT_POSITIONS = 200_000
+HINT_SECONDS = 3.0
+REVIEW_POSITIONS = 100_000
+REVIEW_SECONDS = 4.0
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+STATIC_FILES = {"app.js": "text/javascript; charset=utf-8",
+                "style.css": "text/css; charset=utf-8"}
+SECURITY_HEADERS = {
+    "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
+                               "connect-src 'self'; img-src 'self' data:; base-uri 'none'; "
+                               "form-action 'none'; frame-ancestors 'none'",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "cache-control": "no-cache",
+}
+
+
+def served_variants(names: Sequence[str]) -> tuple[dict[str, Variant], str]:
+    """Every shipped variant plus the files named, by key (the variant's id; a file whose
+    id a shipped variant has is ``id-2``, ``id-3``…), and the key of the first one named
+    (the page's default). PatienceError for a name that is no variant."""
+    served: dict[str, Variant] = {}
+    for name in shipped_variants():
+        variant = find_variant(name)
+        served[variant.id] = variant
+    default = None
+    for name in names:
+        variant = find_variant(name)
+        key = next((k for k, v in served.items() if v is variant), None)
+        if key is None:
+            key, number = variant.id, 1
+            while key in served:
+                number += 1
+                key = f"{variant.id}-{number}"
+            served[key] = variant
+        default = default or key
+    if default is None:
+        default = "tabbycat" if "tabbycat" in served else next(iter(served))
+    return served, default
+
+
+def host_of(value: str) -> str:
+    """The host of a Host header (``'127.0.0.1:8000'`` → ``'127.0.0.1'``, ``[::1]`` →
+    ``::1``)."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1:].partition("]")[0]
+    return value.rpartition(":")[0] if value.count(":") == 1 else value
+
+
+class Guard:
+    """ASGI middleware: answers only to the allowed Host names (so a page elsewhere cannot
+    reach the server by DNS rebinding), refuses posts from another origin, adds the
+    security headers (the Content-Security-Policy lets the page fetch nothing but this
+    server)."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: frozenset[str]) -> None:
+        self.app = app
+        self.allowed_hosts = allowed_hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        host = host_of(headers.get("host", ""))
+        problem = None
+        if host not in self.allowed_hosts and "*" not in self.allowed_hosts:
+            problem = (400, f"this server answers only to {', '.join(sorted(self.allowed_hosts))}")
+        elif scope["method"] not in ("GET", "HEAD") and "origin" in headers:
+            origin = headers["origin"]
+            origin_host = host_of(origin.partition("://")[2].partition("/")[0])
+            if origin_host != host and origin_host not in self.allowed_hosts:
+                problem = (403, f"requests from the page at {origin[:100]!r} are refused")
+        if problem is not None:
+            response = JSONResponse({"error": problem[1]}, status_code=problem[0],
+                                    headers=SECURITY_HEADERS)
+            await response(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = list(message.get("headers", [])) + [
+                    (k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()
+                    if k.encode() not in present]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def error_response(error: WebError, key: str = "") -> JSONResponse:
+    body: dict[str, Any] = {"error": error.message}
+    if error.game is not None:
+        body["snapshot"] = game_snapshot(error.game)
+    return JSONResponse(body, status_code=error.status)
+
+
+def game_snapshot(game: WebGame) -> dict[str, Any]:
+    return snapshot(game.session, game_id=game.id, version=game.revision, key=game.key)
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    """The request's JSON object, read at most MAX_BODY bytes far; WebError otherwise."""
+    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if kind != "application/json":
+        raise WebError("send a JSON object with 'Content-Type: application/json'", status=415)
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise WebError(f"the request body is larger than {MAX_BODY} bytes", status=413)
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise WebError(f"the request body is larger than {MAX_BODY} bytes", status=413)
+    try:
+        data = json.loads(bytes(body))
+    except (ValueError, RecursionError) as error:
+        raise WebError(f"the request body is not valid JSON ({str(error)[:100]})") from None
+    if not isinstance(data, dict):
+        raise WebError("the request body must be a JSON object")
+    return data
+
+
+def integer(data: dict[str, Any], name: str, low: int, high: int) -> int:
+    value = data.get(name)
+    if type(value) is not int or not low <= value <= high:
+        raise WebError(f"{name!r} must be an integer from {low} to {high}, got "
+                       f"{_short(value)}")
+    return value
+
+
+def text_field(data: dict[str, Any], name: str, options: Sequence[str] | None = None,
+               longest: int = 100) -> str:
+    value = data.get(name)
+    if not isinstance(value, str) or len(value) > longest:
+        raise WebError(f"{name!r} must be a string of at most {longest} characters, got "
+                       f"{_short(value)}")
+    if options is not None and value not in options:
+        raise WebError(f"{name!r} must be one of {', '.join(map(repr, options))}, got "
+                       f"{_short(value)}")
+    return value
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class WebServer:
+    """The state behind the routes: the served variants, the games, the deal finder."""
+
+    def __init__(self, variants: dict[str, Variant], default: str, directory: Path, *,
+                 finder: DealFinder | None = None, record_stats: bool = True,
+                 hint_budget: tuple[int, float] = (HINT_POSITIONS, HINT_SECONDS),
+                 review_budget: tuple[int, float] = (REVIEW_POSITIONS, REVIEW_SECONDS)
+                 ) -> None:
+        self.variants = variants
+        self.default = default
+        self.store = GameStore(variants, directory / "games", record_stats=record_stats)
+        self.store.prune()
+        self.finder = finder or DealFinder(directory)
+        self.hint_budget = hint_budget
+        self.review_budget = review_budget
+        static = resources.files("patience.web").joinpath("static")
+        self.page = static.joinpath("index.html").read_bytes()
+        self.static = {name: static.joinpath(name).read_bytes() for name in STATIC_FILES}
+
+    # -- pages --
+
+    async def index(self, request: Request) -> Response:
+        return Response(self.page, media_type="text/html; charset=utf-8")
+
+    async def static_file(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in self.static:
+            raise WebError(f"there is no file {name[:80]!r}", status=404)
+        return Response(self.static[name], media_type=STATIC_FILES[name])
+
+    # -- variants and statistics --
+
+    def variant(self, key: object) -> Variant:
+        if not isinstance(key, str) or key not in self.variants:
+            raise WebError(f"there is no variant {_short(key)} here (served: "
+                           f"{', '.join(sorted(self.variants))})", status=404)
+        return self.variants[key]
+
+    async def list_variants(self, request: Request) -> Response:
+        families: dict[str, list[dict[str, str]]] = {}
+        for key, variant in self.variants.items():
+            families.setdefault(variant.family, []).append(
+                {"key": key, "name": variant.name, "description": variant.description})
+        return JSONResponse({
+            "default": self.default,
+            "families": [{"family": family, "variants": sorted(members,
+                                                               key=lambda m: m["name"])}
+                         for family, members in sorted(families.items())],
+        })
+
+    async def rules(self, request: Request) -> Response:
+        key = request.path_params["key"]
+        variant = self.variant(key)
+        return JSONResponse({"key": key, "name": variant.name, "rules": variant.rules_text()})
+
+    async def stats(self, request: Request) -> Response:
+        try:
+            records = saves.read_stats()
+        except saves.SaveError as error:
+            return JSONResponse({"variants": [], "error": str(error)})
+        rows = []
+        for key, variant in self.variants.items():
+            record = records.get(variant.id, saves.empty_record())
+            rows.append({"key": key, "name": variant.name, **record,
+                         "text": saves.describe_record(record)})
+        return JSONResponse({"variants": rows})
+
+    # -- games --
+
+    async def new_game(self, request: Request) -> Response:
+        data = await read_json(request)
+        key = data.get("variant")
+        variant = self.variant(key)
+        assert isinstance(key, str)
+        kind = text_field(data, "deal", ("random", "number", "winnable", "daily"))
+        return await run_in_threadpool(self._new_game, key, variant, kind, data)
+
+    def _new_game(self, key: str, variant: Variant, kind: str,
+                  data: dict[str, Any]) -> Response:
+        label = None
+        if kind == "number":
+            number = integer(data, "number", 0, MASK64)
+        elif kind == "random":
+            number = random.randrange(1, 1_000_000_000)
+        else:
+            today = datetime.date.today()
+            found = (self.finder.daily(variant, today) if kind == "daily"
+                     else self.finder.winnable(key, variant))
+            if found.pending:
+                what = "today's deal" if kind == "daily" else "a deal the solver proves winnable"
+                return JSONResponse({"pending": True, "message": f"looking for {what} of "
+                                     f"{variant.name}…"}, status_code=202)
+            if found.number is None:
+                raise WebError(found.error or "no deal was found", status=422)
+            number = found.number
+            label = (f"daily deal {today.isoformat()} (deal {number})" if kind == "daily"
+                     else f"winnable deal {number}")
+        game = self.store.create(key, variant.deal(number), label)
+        return JSONResponse({"snapshot": game_snapshot(game)}, status_code=201)
+
+    async def get_game(self, request: Request) -> Response:
+        game_id = request.path_params["game"]
+        game = await run_in_threadpool(self.store.get, game_id)
+        return JSONResponse({"snapshot": game_snapshot(game)})
+
+    async def action(self, request: Request) -> Response:
+        game_id = request.path_params["game"]
+        data = await read_json(request)
+        name = text_field(data, "action", ("click", "drop", "deal", "undo", "redo",
+                                           "restart", "back", "move"))
+        game, (message, announce) = await run_in_threadpool(
+            self.store.change, game_id, data.get("version"),
+            lambda game: self._act(game, name, data))
+        return JSONResponse({"snapshot": game_snapshot(game), "message": message,
+                             "announce": announce})
+
+    def _act(self, web_game: WebGame, name: str,
+             data: dict[str, Any]) -> tuple[bool, tuple[str, str]]:
+        session = web_game.session
+        game = session.game
+        variant = session.variant
+        before = [list(pile) for pile in game.piles]
+        stock_before = len(game.stock)
+        piles = len(variant.pile_names)
+
+        def card_at(name: str) -> tuple[int, int]:
+            pile = integer(data, name, 0, piles - 1)
+            size = len(game.piles[pile])
+            if not size:
+                raise WebError(f"{pile_label(variant, pile)} is empty", status=422,
+                               game=web_game)
+            depth = integer(data, "depth", 0, size - 1)
+            return pile, depth
+
+        if name == "click":
+            reply = session.click(*card_at("pile"))
+        elif name == "drop":
+            pile, depth = card_at("pile")
+            reply = session.drop(pile, depth, integer(data, "target", 0, piles - 1))
+        elif name == "deal":
+            reply = session.deal()
+        elif name == "move":
+            try:
+                reply = session.play(game.parse_move(text_field(data, "move")))
+            except MoveError as error:
+                raise WebError(error.message, status=422, game=web_game) from None
+        elif name == "undo":
+            reply = session.undo()
+            if reply.changed:
+                move = session.redo_stack[-1]
+                words = "the deal" if move.source < 0 else \
+                    describe_move(variant, game.piles, move)
+                return True, (reply.text, f"Undid {words}.")
+        elif name == "restart":
+            if not game.move_stack:
+                raise WebError("the game is at its start already", status=422, game=web_game)
+            while game.move_stack:
+                session.undo()
+            return True, ("back at the start; redo replays the moves", "Back at the start.")
+        elif name == "back":
+            reply = session.back()
+            if reply.changed:
+                return True, (reply.text, reply.text)
+        else:  # redo
+            reply = session.redo()
+        if reply.error or not reply.changed:
+            raise WebError(reply.text or "nothing happened", status=422, game=web_game)
+        move = game.move_stack[-1]
+        if move.source < 0:
+            words = ("Dealt" if stock_before else "Turned the waste back into the stock") + \
+                f"; {len(game.stock)} card{'s' if len(game.stock) != 1 else ''} in the stock."
+        else:
+            words = describe_move(variant, before, move)
+            words = words[0].upper() + words[1:] + "."
+            if name == "redo":
+                words = "Redid: " + words
+        for forced in game.forced_moves_of_last_move():
+            if forced.source >= 0:
+                words += (f" {forced.count} cards went from {pile_label(variant, forced.source)}"
+                          f" to {pile_label(variant, forced.target)} by themselves.")
+        end = session.end_message()
+        if end:
+            words += " " + end
+        return True, (reply.text, words)
+
+    async def hint(self, request: Request) -> Response:
+        game_id = request.path_params["game"]
+        data = await read_json(request)
+        game, hint = await run_in_threadpool(self.store.change, game_id, data.get("version"),
+                                             self._hint)
+        return JSONResponse({"snapshot": game_snapshot(game), **hint})
+
+    def _hint(self, web_game: WebGame) -> tuple[bool, dict[str, Any]]:
+        session = web_game.session
+        positions, seconds = self.hint_budget
+        reply = session.hint(positions, seconds)
+        plan = session.planned_moves()
+        if not plan:
+            return False, {"message": reply.text, "hint": None}
+        move = plan[0]
+        game = session.game
+        if move.source < 0:
+            words = "deal"
+        else:
+            words = describe_move(session.variant, game.piles, move)
+        message = (f"Hint: {words} ({game.notation(move)}) — a win in {len(plan)} "
+                   f"move{'s' if len(plan) != 1 else ''}.")
+        return False, {"message": message, "moves_to_win": len(plan),
+                       "hint": {"source": move.source, "count": move.count,
+                                "target": move.target, "notation": game.notation(move)}}
+
+    async def review(self, request: Request) -> Response:
+        game_id = request.path_params["game"]
+        data = await read_json(request)
+        game, result = await run_in_threadpool(self.store.change, game_id,
+                                               data.get("version"), self._review)
+        return JSONResponse({"snapshot": game_snapshot(game), **result})
+
+    def _review(self, web_game: WebGame) -> tuple[bool, dict[str, Any]]:
+        session = web_game.session
+        positions, seconds = self.review_budget
+        session.last_winnable = None
+        reply = session.where_lost(positions, seconds)
+        text = reply.text.replace("Press b to go back there.",
+                                  "Press b (or 'Go back there') to go back there.")
+        return False, {"message": text, "back_to": session.last_winnable}
+
+
+async def http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    messages = {404: f"there is nothing at {request.url.path[:100]!r}",
+                405: f"{request.method} is not allowed at {request.url.path[:100]!r}"}
+    return JSONResponse({"error": messages.get(error.status_code, error.detail)},
+                        status_code=error.status_code, headers=error.headers)
+
+
+async def web_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, WebError)
+    return error_response(error)
+
+
+async def patience_error(request: Request, error: Exception) -> Response:
+    return JSONResponse({"error": str(error)}, status_code=422)
+
+
+async def internal_error(request: Request, error: Exception) -> Response:
+    return JSONResponse({"error": f"the server failed: {type(error).__name__} (a bug; the "
+                                  "server's log has the details)"}, status_code=500)
+
+
+def create_app(names: Sequence[str] = (), *, allowed_hosts: Sequence[str] = (),
+               finder: DealFinder | None = None,
+               record_stats: bool = True,
+               hint_budget: tuple[int, float] = (HINT_POSITIONS, HINT_SECONDS),
+               review_budget: tuple[int, float] = (REVIEW_POSITIONS, REVIEW_SECONDS)
+               ) -> Starlette:
+    """The app serving the shipped variants and the files ``names`` (the first named is
+    the page's default). ``allowed_hosts`` ``["*"]`` answers to any Host (for a server
+    listening on every address). Games live under ``web/`` in the data directory of
+    ``patience.play.saves`` (``$PATIENCE_DATA_DIR`` overrides it), beside the statistics;
+    the server answers to the loopback names and ``allowed_hosts``."""
+    variants, default = served_variants(names)
+    directory = saves.data_directory() / "web"
+    server = WebServer(variants, default, directory, finder=finder, record_stats=record_stats,
+                       hint_budget=hint_budget, review_budget=review_budget)
+    routes = [
+        Route("/", server.index, methods=["GET"]),
+        Route("/static/{name}", server.static_file, methods=["GET"]),
+        Route("/api/variants", server.list_variants, methods=["GET"]),
+        Route("/api/variants/{key}/rules", server.rules, methods=["GET"]),
+        Route("/api/stats", server.stats, methods=["GET"]),
+        Route("/api/games", server.new_game, methods=["POST"]),
+        Route("/api/games/{game}", server.get_game, methods=["GET"]),
+        Route("/api/games/{game}/actions", server.action, methods=["POST"]),
+        Route("/api/games/{game}/hint", server.hint, methods=["POST"]),
+        Route("/api/games/{game}/review", server.review, methods=["POST"]),
+    ]
+    hosts = frozenset(LOOPBACK_HOSTS | {host_of(h) for h in allowed_hosts})
+    app = Starlette(routes=routes, middleware=[Middleware(Guard, allowed_hosts=hosts)],
+                    exception_handlers={HTTPException: http_error, WebError: web_error,
+                                        PatienceError: patience_error,
+                                        Exception: internal_error})
+    app.state.server = server
+    return app
+
+
+__all__ = ["MAX_BODY", "WebServer", "create_app", "served_variants"]

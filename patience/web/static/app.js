@@ -1,0 +1,866 @@
+// patience in the browser. This page decides no rule: it draws the snapshot the server
+// sends (built by the kernel's Session) and sends back what the player chose. Where a
+// click goes, which piles a drag may drop on, why a move is refused, hints and the end of
+// the game all come from the server. Cards are drawn here as SVG from rank and suit.
+"use strict";
+
+(() => {
+  const RATIO = 1.4;          // card height / width
+  const MAX_WIDTH = 112;      // px
+  const UP_GAP = 0.26;        // of a card's height: the visible strip of a face-up card
+  const DOWN_GAP = 0.11;      // ... of a face-down card
+  const WASTE_SHIFT = 0.24;   // of a card's width: the waste's top cards fanned sideways
+  const RANK_NAMES = { A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six",
+    7: "seven", 8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king" };
+  const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+  const RED_SUITS = "DH";
+
+  const state = {
+    variants: null,    // GET /api/variants
+    snap: null,        // the game's snapshot
+    hint: null,        // {source, count, target} to show on the table
+    picked: null,      // {pile, depth}: a card picked up with the keyboard
+    press: null,       // the pointer pressed on a card, and the drag it may become
+    focusDepth: {},    // per pile, the depth the keyboard focus was last at
+    pending: null,     // the timer of a new game still being looked for
+    order: [],         // the piles in table order, for the arrow keys
+    queue: Promise.resolve(),
+    timings: [],       // [request ms, render ms] of each action, for tests
+    firstDrawn: 0,     // when the first table was drawn (ms since the page started)
+  };
+  window.patience = state;
+
+  const $ = (id) => document.getElementById(id);
+
+  // -- talking to the server --
+
+  async function request(method, path, body) {
+    const options = { method, headers: {} };
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = typeof body === "string" ? body : JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(path, options);
+    } catch (error) {
+      return { status: 0, data: { error: "The server cannot be reached: is 'patience serve' still running?" } };
+    }
+    let data;
+    try {
+      data = await response.json();
+    } catch (error) {
+      data = { error: `The server answered ${response.status} without JSON.` };
+    }
+    return { status: response.status, data };
+  }
+
+  function enqueue(task) {
+    state.queue = state.queue.then(task).catch((error) => say(String(error), true));
+    return state.queue;
+  }
+
+  function gamePath(what) {
+    return `/api/games/${encodeURIComponent(state.snap.game)}/${what}`;
+  }
+
+  function act(body) {
+    return enqueue(async () => {
+      if (!state.snap) return;
+      const started = performance.now();
+      const { status, data } = await request("POST", gamePath("actions"),
+        { ...body, version: state.snap.version });
+      const received = performance.now();
+      answer(status, data);
+      state.timings.push([received - started, performance.now() - received]);
+    });
+  }
+
+  function answer(status, data) {
+    if (data.snapshot) setSnapshot(data.snapshot);
+    if (data.error) say(data.error, true);
+    else say(data.announce || data.message || "");
+  }
+
+  function setSnapshot(snap) {
+    const old = state.snap;
+    if (!old || old.game !== snap.game || old.version !== snap.version) {
+      state.hint = null;
+      state.picked = null;
+    }
+    if (!old || old.game !== snap.game) state.focusDepth = {};
+    state.snap = snap;
+    remember(snap);
+    render();
+  }
+
+  function remember(snap) {
+    try {
+      localStorage.setItem("patience.current", snap.variant.key);
+      localStorage.setItem(`patience.game.${snap.variant.key}`, snap.game);
+    } catch (error) { /* private mode: the game lives as long as the tab */ }
+  }
+
+  function recall(key) {
+    try { return localStorage.getItem(key); } catch (error) { return null; }
+  }
+
+  function say(text, error = false) {
+    const message = $("message");
+    message.classList.toggle("error", !!error);
+    message.textContent = "";
+    // a new text node a frame later, so that the same words are announced again
+    requestAnimationFrame(() => { message.textContent = text; });
+  }
+
+  // -- cards --
+
+  function cardName(code) {
+    return `${RANK_NAMES[code[0]]} of ${SUIT_NAMES[code[1]]}`;
+  }
+
+  // ``index``: the height (in the card's 140 units) its rank and suit may take at the top;
+  // a card half hidden in a long column gets a smaller index that fits what shows of it.
+  function faceSvg(code, index = 36) {
+    const rank = code[0] === "T" ? "10" : code[0];
+    const suit = code[1];
+    const colour = RED_SUITS.includes(suit) ? "red" : "black";
+    const size = Math.max(10, Math.min(36, index - 2));
+    const font = size * 1.06;
+    return `<svg viewBox="0 0 100 140" class="${colour}" aria-hidden="true" focusable="false">`
+      + '<rect class="face" x="1" y="1" width="98" height="138" rx="9"/>'
+      + `<text class="rank" x="6" y="${(3 + size * 0.92).toFixed(1)}" font-size="${font.toFixed(1)}">${rank}</text>`
+      + `<use href="#suit-${suit}" x="${(9 + font * 0.7 * rank.length).toFixed(1)}" y="3" width="${size}" height="${size}"/>`
+      + `<use href="#suit-${suit}" x="20" y="52" width="60" height="60"/></svg>`;
+  }
+
+  const BACK_SVG = '<svg viewBox="0 0 100 140" aria-hidden="true" focusable="false">'
+    + '<rect class="back" x="1" y="1" width="98" height="138" rx="9"/>'
+    + '<rect class="lattice" x="8" y="8" width="84" height="124" rx="5"/></svg>';
+
+  function cardButton(code, pile, depth, label, index) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = code ? "card" : "card down";
+    button.dataset.pile = pile;
+    button.dataset.depth = depth;
+    button.tabIndex = -1;
+    if (code) button.dataset.code = code;
+    button.setAttribute("aria-label", `${code ? cardName(code) : "face-down card"}, ${label}`);
+    button.innerHTML = code ? faceSvg(code, index) : BACK_SVG;
+    return button;
+  }
+
+  function place(element, left, top, width) {
+    element.style.left = `${left}px`;
+    element.style.top = `${top}px`;
+    element.style.width = `${width}px`;
+    element.style.height = `${width * RATIO}px`;
+  }
+
+  // -- the table --
+
+  function measure(snap) {
+    const board = $("board");
+    const gap = parseFloat(getComputedStyle(board).paddingLeft) || 8;
+    const width = board.clientWidth - 2 * gap;
+    const height = board.clientHeight - 2 * gap;
+    let topSlots = snap.stock.exists ? 1 : 0;
+    let topPiles = topSlots;
+    let mainPiles = 0;
+    let mainGroups = 0;
+    for (const group of snap.groups) {
+      if (group.row === "main") mainGroups += 1;
+      for (const _ of group.piles) {
+        if (group.row === "top") {
+          topSlots += group.waste ? 1 + 2 * WASTE_SHIFT : 1;
+          topPiles += 1;
+        } else {
+          mainPiles += 1;
+        }
+      }
+    }
+    // a wider gap between groups (the columns, the tail): one more gap each
+    const mainGaps = gap * (Math.max(0, mainPiles - 1) + Math.max(0, mainGroups - 1));
+    let main = mainPiles ? Math.min(MAX_WIDTH, (width - mainGaps) / mainPiles) : 0;
+    let top = topPiles ? Math.min(MAX_WIDTH, (width - gap * topPiles) / topSlots,
+      (height * 0.26) / RATIO) : 0;
+    if (main) top = Math.min(top, main);
+    let room = height - (top ? top * RATIO + gap : 0);
+    if (main) {
+      main = Math.min(main, (room * 0.5) / RATIO);
+      // the longest column: smaller cards (down to 70%) before its cards overlap more
+      let longest = 1;
+      for (const group of snap.groups) {
+        if (group.row !== "main") continue;
+        for (const index of group.piles) {
+          const cards = snap.piles[index].cards;
+          let need = 1;
+          for (let i = 0; i + 1 < cards.length; i++) need += cards[i] ? UP_GAP : DOWN_GAP;
+          longest = Math.max(longest, need);
+        }
+      }
+      main = Math.max(Math.min(main, room / (RATIO * longest)), main * 0.7);
+      top = Math.min(top, main);
+      room = height - (top ? top * RATIO + gap : 0);
+    }
+    top = Math.floor(top);
+    main = Math.floor(main);
+    const topWidth = topSlots * top + gap * topPiles;
+    const mainWidth = mainPiles * main + mainGaps;
+    return { gap, top, main, room: Math.floor(room), width: Math.ceil(Math.max(topWidth, mainWidth)) };
+  }
+
+  function fanTops(cards, height, room) {
+    const gaps = [];
+    for (let i = 0; i + 1 < cards.length; i++) gaps.push((cards[i] ? UP_GAP : DOWN_GAP) * height);
+    const total = gaps.reduce((a, b) => a + b, 0);
+    const scale = total && height + total > room ? Math.max(0, room - height) / total : 1;
+    const tops = [0];
+    for (const g of gaps) tops.push(tops[tops.length - 1] + g * scale);
+    return tops;
+  }
+
+  function pileBox(index, width, height) {
+    const box = document.createElement("div");
+    box.className = "pile";
+    box.dataset.pile = index;
+    box.style.width = `${width}px`;
+    box.style.height = `${height}px`;
+    return box;
+  }
+
+  function emptySlot(pile, index, width) {
+    const slot = document.createElement("button");
+    slot.type = "button";
+    slot.className = "slot";
+    slot.dataset.pile = index;
+    slot.dataset.depth = 0;
+    slot.tabIndex = -1;
+    slot.setAttribute("aria-label", `${pile.label}, empty`);
+    slot.textContent = pile.name;
+    place(slot, 0, 0, width);
+    return slot;
+  }
+
+  function drawFan(pile, index, width, room) {
+    const box = pileBox(index, width, Math.max(room, width * RATIO));
+    if (!pile.cards.length) box.append(emptySlot(pile, index, width));
+    const tops = fanTops(pile.cards, width * RATIO, room);
+    const height = width * RATIO;
+    pile.cards.forEach((code, i) => {
+      const shown = i + 1 < tops.length ? ((tops[i + 1] - tops[i]) / height) * 140 : 36;
+      const button = cardButton(code, index, pile.cards.length - 1 - i, pile.label, shown);
+      place(button, 0, tops[i], width);
+      box.append(button);
+    });
+    return box;
+  }
+
+  function drawWaste(pile, index, width) {
+    const box = pileBox(index, width * (1 + 2 * WASTE_SHIFT), width * RATIO);
+    if (!pile.cards.length) box.append(emptySlot(pile, index, width));
+    const n = pile.cards.length;
+    pile.cards.forEach((code, i) => {
+      const button = cardButton(code, index, n - 1 - i, pile.label);
+      place(button, Math.max(0, i - (n - 3)) * WASTE_SHIFT * width, 0, width);
+      box.append(button);
+    });
+    return box;
+  }
+
+  function drawStack(pile, index, width) {
+    const box = pileBox(index, width, width * RATIO);
+    if (!pile.cards.length) {
+      box.append(emptySlot(pile, index, width));
+      return box;
+    }
+    const code = pile.cards[pile.cards.length - 1];
+    const button = cardButton(code, index, 0, pile.label);
+    if (pile.count > 1) {
+      button.setAttribute("aria-label", `${code ? cardName(code) : "face-down card"}, ${pile.label}, ${pile.count} cards`);
+      const badge = document.createElement("span");
+      badge.className = "badge";
+      badge.textContent = pile.count;
+      badge.setAttribute("aria-hidden", "true");
+      box.append(badge);
+    }
+    place(button, 0, 0, width);
+    box.append(button);
+    return box;
+  }
+
+  function drawStock(stock, width) {
+    const box = pileBox("stock", width, width * RATIO);
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "stock";
+    button.dataset.pile = "stock";
+    button.dataset.depth = 0;
+    button.tabIndex = -1;
+    button.setAttribute("aria-label", `${stock.label}${stock.can_deal ? "; press to deal" : ""}`);
+    if (stock.count) {
+      button.innerHTML = BACK_SVG + `<span class="count" aria-hidden="true">${stock.count}</span>`;
+    } else {
+      button.classList.add("empty");
+      button.innerHTML = `<span class="again" aria-hidden="true">${stock.can_deal ? "↻" : ""}</span>`;
+    }
+    place(button, 0, 0, width);
+    box.append(button);
+    return box;
+  }
+
+  function render() {
+    const snap = state.snap;
+    if (!snap) return;
+    const board = $("board");
+    const focused = document.activeElement && board.contains(document.activeElement)
+      ? document.activeElement.dataset.pile : null;
+    $("title").textContent = snap.title;
+    document.title = `${snap.title} · patience`;
+    $("status").textContent = snap.status;
+    $("undo").disabled = !snap.can_undo;
+    $("redo").disabled = !snap.can_redo;
+    $("restart").disabled = !snap.can_undo;
+    board.dataset.version = snap.version;
+    board.dataset.game = snap.game;
+
+    const size = measure(snap);
+    const top = document.createElement("div");
+    top.className = "row top";
+    const main = document.createElement("div");
+    main.className = "row main";
+    const topOrder = [];
+    const mainOrder = [];
+    if (snap.stock.exists) {
+      top.append(drawStock(snap.stock, size.top));
+      topOrder.push("stock");
+    }
+    let spaced = false;
+    for (const group of snap.groups) {
+      for (const index of group.piles) {
+        const pile = snap.piles[index];
+        let box;
+        if (group.row === "top") {
+          if (!group.waste && !spaced) {
+            const spacer = document.createElement("div");
+            spacer.className = "spacer";
+            top.append(spacer);
+            spaced = true;
+          }
+          box = group.waste ? drawWaste(pile, index, size.top) : drawStack(pile, index, size.top);
+          top.append(box);
+          topOrder.push(index);
+        } else {
+          box = drawFan(pile, index, size.main, size.room);
+          if (main.childElementCount && index === group.piles[0]) box.style.marginLeft = `${size.gap}px`;
+          main.append(box);
+          mainOrder.push(index);
+        }
+      }
+    }
+    state.order = topOrder.concat(mainOrder); // as the piles are drawn (and as Tab goes)
+    const table = document.createElement("div");
+    table.className = "table";
+    table.style.width = `${size.width}px`;
+    if (top.childElementCount) table.append(top);
+    if (main.childElementCount) table.append(main);
+    const rows = [table];
+    if (snap.end) rows.push(endBanner(snap));
+    board.replaceChildren(...rows);
+    rovingTabStops();
+    decorate();
+    if (!state.firstDrawn) state.firstDrawn = performance.now();
+    if (focused !== null && focused !== undefined) focusPile(focused, state.focusDepth[focused] || 0);
+  }
+
+  function endBanner(snap) {
+    const banner = document.createElement("div");
+    banner.className = "end";
+    banner.id = "end";
+    const text = document.createElement("span");
+    text.textContent = snap.won ? "You won!" : "No move is left: the game is lost.";
+    banner.append(text);
+    const buttons = snap.won ? [["New game", openNewGame]]
+      : [["Undo", () => act({ action: "undo" })], ["Where did I lose?", review]];
+    for (const [label, handler] of buttons) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = label;
+      button.addEventListener("click", handler);
+      banner.append(button);
+    }
+    return banner;
+  }
+
+  function focusables(pile) {
+    return [...$("board").querySelectorAll(`[data-pile="${pile}"].card, [data-pile="${pile}"].slot, [data-pile="${pile}"].stock`)];
+  }
+
+  function elementAt(pile, depth) {
+    const items = focusables(pile);
+    if (!items.length) return null;
+    let best = items[items.length - 1];
+    for (const item of items) if (+item.dataset.depth === depth) best = item;
+    return best;
+  }
+
+  function rovingTabStops() {
+    for (const pile of state.order) {
+      const depth = state.focusDepth[pile] || 0;
+      const element = elementAt(pile, depth);
+      if (element) element.tabIndex = 0;
+    }
+  }
+
+  function focusPile(pile, depth) {
+    const items = focusables(pile);
+    if (!items.length) return;
+    const deepest = Math.max(...items.map((item) => +item.dataset.depth));
+    const element = elementAt(pile, Math.min(depth, deepest));
+    for (const item of items) item.tabIndex = -1;
+    element.tabIndex = 0;
+    state.focusDepth[pile] = +element.dataset.depth;
+    element.focus();
+  }
+
+  function pileElement(pile) {
+    return $("board").querySelector(`.pile[data-pile="${pile}"]`);
+  }
+
+  function dropTargets(pile, depth) {
+    const drops = state.snap.piles[pile].drops;
+    return drops[String(depth)] || [];
+  }
+
+  function decorate() {
+    const held = state.press && state.press.dragging ? state.press : state.picked;
+    if (held) {
+      for (const target of dropTargets(held.pile, held.depth)) {
+        const box = pileElement(target);
+        if (box) box.classList.add("legal");
+      }
+      if (state.picked) {
+        for (const card of pileElement(held.pile).querySelectorAll(".card")) {
+          if (+card.dataset.depth <= held.depth) card.classList.add("picked");
+        }
+      }
+    }
+    const hint = state.hint;
+    if (hint) {
+      if (hint.source < 0) {
+        const stock = pileElement("stock");
+        if (stock) stock.querySelector(".stock").classList.add("hint-target");
+      } else {
+        for (const card of pileElement(hint.source).querySelectorAll(".card")) {
+          if (+card.dataset.depth < hint.count) card.classList.add("hint-source");
+        }
+        pileElement(hint.target).classList.add("hint-target");
+      }
+    }
+  }
+
+  // -- what the player does --
+
+  function activate(element) {
+    const pile = element.dataset.pile;
+    if (pile === "stock") {
+      if (state.picked) return cancelPick();
+      return act({ action: "deal" });
+    }
+    const index = +pile;
+    if (state.picked) return dropPicked(index);
+    if (element.classList.contains("slot")) {
+      return say(`${state.snap.piles[index].label} is empty`);
+    }
+    return act({ action: "click", pile: index, depth: +element.dataset.depth });
+  }
+
+  function pick(element) {
+    if (state.picked) return activate(element);
+    if (!element.classList.contains("card") || !element.dataset.code) {
+      return activate(element);
+    }
+    state.picked = { pile: +element.dataset.pile, depth: +element.dataset.depth };
+    const targets = dropTargets(state.picked.pile, state.picked.depth)
+      .map((t) => state.snap.piles[t].label);
+    render();
+    say(`Picked up ${cardName(element.dataset.code)}. `
+      + (targets.length ? `It can go to ${targets.join(", ")}. ` : "It cannot go anywhere now. ")
+      + "Move to a pile and press Space or Enter to put it there; Escape puts it back.");
+  }
+
+  function dropPicked(target) {
+    const picked = state.picked;
+    state.picked = null;
+    if (picked.pile === target) {
+      render();
+      return say("Put back.");
+    }
+    return act({ action: "drop", pile: picked.pile, depth: picked.depth, target });
+  }
+
+  function cancelPick() {
+    state.picked = null;
+    render();
+    say("Put back.");
+  }
+
+  // -- pointer: mouse, touch and pen alike --
+
+  function pileUnder(x, y) {
+    const element = document.elementFromPoint(x, y);
+    const found = element && element.closest("#board [data-pile]");
+    return found ? found.dataset.pile : null;
+  }
+
+  function startDrag(press, event) {
+    press.dragging = true;
+    press.pile = +press.element.dataset.pile;
+    press.depth = +press.element.dataset.depth;
+    const origin = press.element.getBoundingClientRect();
+    press.dx = press.x - origin.left;
+    press.dy = press.y - origin.top;
+    const layer = document.createElement("div");
+    layer.className = "drag";
+    layer.setAttribute("aria-hidden", "true");
+    for (const card of pileElement(press.pile).querySelectorAll(".card")) {
+      if (+card.dataset.depth > press.depth) continue;
+      const box = card.getBoundingClientRect();
+      const copy = card.cloneNode(true);
+      copy.removeAttribute("data-pile");
+      copy.tabIndex = -1;
+      copy.style.left = `${box.left - origin.left}px`;
+      copy.style.top = `${box.top - origin.top}px`;
+      layer.append(copy);
+      card.classList.add("lifted");
+    }
+    document.body.append(layer);
+    press.layer = layer;
+    decorate();
+    moveDrag(press, event);
+  }
+
+  function moveDrag(press, event) {
+    press.layer.style.transform = `translate(${event.clientX - press.dx}px, ${event.clientY - press.dy}px)`;
+    const over = pileUnder(event.clientX, event.clientY);
+    if (over === press.over) return;
+    if (press.over !== null && press.over !== undefined) {
+      const old = pileElement(press.over);
+      if (old) old.classList.remove("over", "refusing");
+    }
+    press.over = over;
+    if (over !== null && over !== "stock" && +over !== press.pile) {
+      const box = pileElement(over);
+      if (box) box.classList.add("over", box.classList.contains("legal") ? "over" : "refusing");
+    }
+  }
+
+  function endDrag(press) {
+    if (press.layer) press.layer.remove();
+    for (const element of $("board").querySelectorAll(".lifted, .legal, .over, .refusing")) {
+      element.classList.remove("lifted", "legal", "over", "refusing");
+    }
+  }
+
+  function setUpPointer() {
+    const board = $("board");
+    board.addEventListener("pointerdown", (event) => {
+      if (event.pointerType === "mouse" && event.button !== 0) return;
+      const element = event.target.closest(".card, .slot, .stock");
+      if (!element) return;
+      state.press = { element, id: event.pointerId, x: event.clientX, y: event.clientY,
+        dragging: false };
+      if (element.dataset.code) {
+        try { element.setPointerCapture(event.pointerId); } catch (error) { /* gone */ }
+        event.preventDefault(); // no text selection, no native drag
+        element.focus({ preventScroll: true });
+      }
+    });
+    board.addEventListener("pointermove", (event) => {
+      const press = state.press;
+      if (!press || press.id !== event.pointerId) return;
+      if (!press.dragging) {
+        if (!press.element.dataset.code) return;
+        if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < 6) return;
+        startDrag(press, event);
+        return;
+      }
+      moveDrag(press, event);
+    });
+    board.addEventListener("pointerup", (event) => {
+      const press = state.press;
+      if (!press || press.id !== event.pointerId) return;
+      state.press = null;
+      if (!press.dragging) {
+        activate(press.element);
+        return;
+      }
+      endDrag(press);
+      const target = pileUnder(event.clientX, event.clientY);
+      if (target === null || target === "stock" || +target === press.pile) {
+        render();
+        return;
+      }
+      act({ action: "drop", pile: press.pile, depth: press.depth, target: +target });
+    });
+    board.addEventListener("pointercancel", () => {
+      if (state.press && state.press.dragging) endDrag(state.press);
+      state.press = null;
+      render();
+    });
+    // a click with no pointer before it: the keyboard (Enter) or a screen reader
+    board.addEventListener("click", (event) => {
+      if (event.detail !== 0) return;
+      const element = event.target.closest(".card, .slot, .stock");
+      if (!element) return;
+      event.preventDefault();
+      activate(element);
+    });
+    board.addEventListener("focusin", (event) => {
+      const element = event.target.closest("[data-pile]");
+      if (element && element.dataset.depth !== undefined) {
+        state.focusDepth[element.dataset.pile] = +element.dataset.depth;
+      }
+    });
+  }
+
+  // -- keyboard --
+
+  function setUpKeys() {
+    document.addEventListener("keydown", (event) => {
+      if (document.querySelector("dialog[open]")) return;
+      const target = event.target;
+      if (target.closest && target.closest("input, select, textarea")) return;
+      const onTable = target.closest && target.closest("#board [data-pile]");
+      const key = event.key;
+      const control = event.ctrlKey || event.metaKey;
+      if (onTable && ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(key)) {
+        event.preventDefault();
+        const pile = onTable.dataset.pile;
+        const depth = +onTable.dataset.depth;
+        if (key === "ArrowUp" || key === "ArrowDown") {
+          return focusPile(pile, Math.max(0, depth + (key === "ArrowUp" ? 1 : -1)));
+        }
+        const at = state.order.findIndex((p) => String(p) === pile);
+        const next = state.order[(at + (key === "ArrowRight" ? 1 : -1) + state.order.length) % state.order.length];
+        return focusPile(next, 0);
+      }
+      if (onTable && key === " ") {
+        event.preventDefault();
+        return pick(onTable);
+      }
+      if (onTable && key === "Enter" && state.picked) {
+        event.preventDefault();
+        return activate(onTable);
+      }
+      if (key === "Escape") {
+        if (state.picked) return cancelPick();
+        if (state.hint) { state.hint = null; render(); return say("Hint cleared."); }
+        return;
+      }
+      if (control && (key === "z" || key === "Z")) {
+        event.preventDefault();
+        return act({ action: event.shiftKey ? "redo" : "undo" });
+      }
+      if (control && key === "y") {
+        event.preventDefault();
+        return act({ action: "redo" });
+      }
+      if (control || event.altKey) return;
+      const commands = {
+        d: () => act({ action: "deal" }), u: () => act({ action: "undo" }),
+        r: () => act({ action: "redo" }), h: hint, w: review,
+        b: () => act({ action: "back" }), n: openNewGame, "?": () => openDialog("help-dialog"),
+      };
+      if (commands[key]) {
+        event.preventDefault();
+        commands[key]();
+      }
+    });
+  }
+
+  // -- hint, review, panels --
+
+  function hint() {
+    return enqueue(async () => {
+      if (!state.snap) return;
+      say("Looking for a winning line…");
+      const { status, data } = await request("POST", gamePath("hint"), { version: state.snap.version });
+      if (data.snapshot) setSnapshot(data.snapshot);
+      if (data.error) return say(data.error, true);
+      state.hint = data.hint || null;
+      render();
+      say(data.message || "");
+    });
+  }
+
+  function review() {
+    return enqueue(async () => {
+      if (!state.snap) return;
+      say("Replaying the game backwards with the solver…");
+      const { data } = await request("POST", gamePath("review"), { version: state.snap.version });
+      if (data.snapshot) setSnapshot(data.snapshot);
+      if (data.error) return say(data.error, true);
+      $("review-text").textContent = data.message;
+      $("review-back").hidden = data.back_to === null || data.back_to === undefined;
+      say(data.message.split("\n")[0]);
+      openDialog("review-dialog");
+    });
+  }
+
+  function openDialog(id) {
+    const dialog = $(id);
+    if (!dialog.open) dialog.showModal();
+  }
+
+  function setUpDialogs() {
+    for (const button of document.querySelectorAll("dialog .close")) {
+      button.addEventListener("click", () => {
+        const dialog = button.closest("dialog");
+        if (dialog.id === "new-dialog") stopLooking();
+        dialog.close();
+      });
+    }
+    $("new-dialog").addEventListener("close", stopLooking);
+    $("review-back").addEventListener("click", () => {
+      $("review-dialog").close();
+      act({ action: "back" });
+    });
+    $("new").addEventListener("click", openNewGame);
+    $("restart").addEventListener("click", () => act({ action: "restart" }));
+    $("undo").addEventListener("click", () => act({ action: "undo" }));
+    $("redo").addEventListener("click", () => act({ action: "redo" }));
+    $("hint").addEventListener("click", hint);
+    $("review").addEventListener("click", review);
+    $("help").addEventListener("click", () => openDialog("help-dialog"));
+    $("rules").addEventListener("click", async () => {
+      if (!state.snap) return;
+      const { data } = await request("GET", `/api/variants/${encodeURIComponent(state.snap.variant.key)}/rules`);
+      $("rules-title").textContent = data.name ? `Rules of ${data.name}` : "Rules";
+      $("rules-text").textContent = data.rules || data.error;
+      openDialog("rules-dialog");
+    });
+    $("stats").addEventListener("click", async () => {
+      const { data } = await request("GET", "/api/stats");
+      const body = $("stats-table").querySelector("tbody");
+      body.replaceChildren();
+      const current = state.snap ? state.snap.variant.key : null;
+      for (const row of data.variants || []) {
+        if (!row.games && row.key !== current) continue;
+        const line = document.createElement("tr");
+        if (row.key === current) line.className = "current";
+        for (const value of [row.name, row.games, row.wins, row.streak, row.best_streak]) {
+          const cell = document.createElement("td");
+          cell.textContent = value;
+          line.append(cell);
+        }
+        body.append(line);
+      }
+      $("stats-note").textContent = data.error || "A game counts once, when it first ends (won, or no move left).";
+      openDialog("stats-dialog");
+    });
+    $("variant").addEventListener("change", describeChoice);
+    $("number").addEventListener("focus", () => {
+      document.querySelector('input[name="deal"][value="number"]').checked = true;
+    });
+    $("new-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const deal = document.querySelector('input[name="deal"]:checked').value;
+      const number = $("number").value.trim();
+      if (deal === "number" && !/^[0-9]{1,20}$/.test(number)) {
+        $("new-status").textContent = "A deal number is a whole number from 0 up.";
+        return;
+      }
+      stopLooking();
+      startGame({ variant: $("variant").value, deal, number });
+    });
+  }
+
+  function fillVariants() {
+    const select = $("variant");
+    select.replaceChildren();
+    for (const family of state.variants.families) {
+      const group = document.createElement("optgroup");
+      group.label = family.family;
+      for (const variant of family.variants) {
+        const option = document.createElement("option");
+        option.value = variant.key;
+        option.textContent = variant.name;
+        option.dataset.description = variant.description;
+        group.append(option);
+      }
+      select.append(group);
+    }
+  }
+
+  function describeChoice() {
+    const option = $("variant").selectedOptions[0];
+    $("variant-description").textContent = option ? option.dataset.description : "";
+  }
+
+  function openNewGame() {
+    if (state.snap) $("variant").value = state.snap.variant.key;
+    describeChoice();
+    $("new-status").textContent = "";
+    openDialog("new-dialog");
+  }
+
+  function stopLooking() {
+    if (state.pending) clearTimeout(state.pending);
+    state.pending = null;
+  }
+
+  async function startGame(choice) {
+    const parts = [`"variant":${JSON.stringify(choice.variant)}`, `"deal":${JSON.stringify(choice.deal)}`];
+    if (choice.deal === "number") parts.push(`"number":${choice.number}`); // exact past 2**53
+    const { status, data } = await request("POST", "/api/games", `{${parts.join(",")}}`);
+    const dialog = $("new-dialog");
+    if (status === 202) {
+      $("new-status").textContent = `${data.message} (a two-deck game can take minutes the first time)`;
+      say(data.message);
+      state.pending = setTimeout(() => startGame(choice), 1000);
+      return;
+    }
+    if (data.snapshot) {
+      if (dialog.open) dialog.close();
+      setSnapshot(data.snapshot);
+      say(`New game: ${data.snapshot.title}.`);
+      const first = $("board").querySelector("[tabindex='0']");
+      if (first && document.activeElement === document.body) first.focus({ preventScroll: true });
+      return;
+    }
+    $("new-status").textContent = data.error;
+    say(data.error, true);
+  }
+
+  // -- start --
+
+  async function boot() {
+    setUpPointer();
+    setUpKeys();
+    setUpDialogs();
+    window.addEventListener("resize", () => requestAnimationFrame(render));
+    const { data } = await request("GET", "/api/variants");
+    if (!data.families) return say(data.error || "The server sent no variants.", true);
+    state.variants = data;
+    fillVariants();
+    const served = new Set(data.families.flatMap((f) => f.variants.map((v) => v.key)));
+    const asked = new URLSearchParams(location.search).get("variant");
+    let key = served.has(asked) ? asked : recall("patience.current");
+    if (!served.has(key)) key = data.default;
+    const id = recall(`patience.game.${key}`);
+    if (id) {
+      const found = await request("GET", `/api/games/${encodeURIComponent(id)}`);
+      if (found.status === 200) {
+        setSnapshot(found.data.snapshot);
+        return say(`Welcome back: ${found.data.snapshot.title}.`);
+      }
+      if (found.data.error && found.status !== 404) say(found.data.error, true);
+    }
+    await startGame({ variant: key, deal: "random" });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
+  else boot();
+})();
