@@ -9,7 +9,12 @@ generator and ``compile()``s. What is fixed per variant is decided here, once:
 * named predicates are inlined at each call, except those whose arguments are all cards and
   whose body reads nothing but them: those are evaluated for every pair of cards when the
   variant loads and become a table lookup;
-* ``source in columns`` folds to true or false where the source group is known.
+* ``source in columns`` folds to true or false where the source group is known;
+* a quantifier over a small pile group is unrolled, within a budget of added code.
+
+The loader has bounded what reaches the compiler (``patience.limits``): the size and depth
+of every rule with its predicates written out (measured here, by :class:`InlinedShapes`)
+and the size of every whole number it can compute, so folding stays within 2^63 - 1.
 
 Cards are ints (``rank * 4 + suit``), so ``card.rank`` is ``card >> 2``.
 """
@@ -24,6 +29,7 @@ from typing import Any
 import attrs
 
 from patience.cards import FACE_DOWN, color_of, is_face_up, new_deck, rank_of, suit_of
+from patience.errors import VariantError
 from patience.language import (
     BUILTIN_CONSTANTS,
     Arithmetic,
@@ -43,8 +49,14 @@ from patience.language import (
     Predicate,
     Quantifier,
     Type,
-    power,
+    children,
+    fold_arithmetic,
     walk,
+)
+from patience.limits import (
+    MAX_INLINED_DEPTH,
+    MAX_INLINED_NODES,
+    MAX_QUANTIFIER_NESTING,
 )
 
 # --- values the compiler manipulates ---------------------------------------------------
@@ -84,6 +96,9 @@ class Run:
 
 Value = Const | Code | Pile | Run
 
+# Nodes that unrolling quantifiers over small pile groups may add to a variant's code.
+UNROLL_BUDGET = MAX_INLINED_NODES
+
 # --- small ast helpers -----------------------------------------------------------------
 
 
@@ -119,9 +134,6 @@ _BINARY = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult, "//": ast.FloorDiv, "%": a
            "**": ast.Pow}
 _COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt,
             ">=": ast.GtE}
-_FOLD_BINARY: Mapping[str, Callable[[int, int], int]] = {
-    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-    "//": lambda a, b: a // b, "%": lambda a, b: a % b, "**": power}
 _FOLD_COMPARE: Mapping[str, Callable[[Any, Any], bool]] = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
@@ -197,6 +209,8 @@ class Compiler:
         self.tabulate = tabulate
         self._fresh = itertools.count()
         self._tabulable: dict[str, bool] = {}
+        self._evaluated: dict[tuple[str, tuple[int, ...]], bool] = {}
+        self._unroll_budget = UNROLL_BUDGET
 
     def fresh(self, stem: str) -> str:
         """A new local name for generated code (never derived from user text)."""
@@ -287,7 +301,11 @@ class Compiler:
         left = self.value(node.left, bindings)
         right = self.value(node.right, bindings)
         if isinstance(left, Const) and isinstance(right, Const):
-            return Const(_FOLD_BINARY[node.op](left.value, right.value))
+            value = fold_arithmetic(node.op, left.value, right.value)
+            if value is None:  # the loader's integer_overflow rules this out
+                raise VariantError(f"a rule computes {left.value} {node.op} {right.value}, "
+                                   "beyond 2^63 - 1")
+            return Const(value)
         expr = ast.BinOp(self.to_expr(left), _BINARY[node.op](), self.to_expr(right))
         if node.op == "**":  # whole numbers only: a negative exponent gives 0
             if isinstance(right, Const):
@@ -392,7 +410,7 @@ class Compiler:
             assert isinstance(node.domain, Name)
             group = node.domain.id
             indices = self.layout.groups[group]
-            if len(indices) <= 16:  # unrolled: short-circuits with no generator overhead
+            if self._may_unroll(indices, node.body):  # short-circuits, no generator overhead
                 piles = name(self.layout.piles_name)
                 values = [self.value(node.body, {**bindings, node.names[0]: Pile(
                     subscript(piles, index), constant(index), group)}) for index in indices]
@@ -414,10 +432,20 @@ class Compiler:
         generator = ast.GeneratorExp(body, [ast.comprehension(target, iterable, [], 0)])
         return Code(call(builtin, generator))
 
+    def _may_unroll(self, indices: range, body: Node) -> bool:
+        """Whether to write a quantifier over these piles as one test per pile: for a small
+        group, while the code it adds stays within the budget (nested quantifiers would
+        multiply it)."""
+        extra = (len(indices) - 1) * sum(1 for _ in walk(body))
+        if len(indices) > 16 or extra > self._unroll_budget:
+            return False
+        self._unroll_budget -= extra
+        return True
+
     def _count(self, node: Count, bindings) -> Value:
         indices = self.layout.groups[node.group]
         piles = name(self.layout.piles_name)
-        if len(indices) <= 16:  # unrolled: a sum of tests, each 0 or 1
+        if self._may_unroll(indices, node.body):  # unrolled: a sum of tests, each 0 or 1
             values = [self.value(node.body, {**bindings, node.name: Pile(
                 subscript(piles, index), constant(index), node.group)}) for index in indices]
             total = sum(int(bool(v.value)) for v in values if isinstance(v, Const))
@@ -458,10 +486,16 @@ class Compiler:
         return self._tabulable[key]
 
     def _evaluate(self, predicate: Predicate, cards: list[int]) -> bool:
-        inner = {p.name: Const(card) for p, card in zip(predicate.signature.parameters, cards)}
-        result = self.value(predicate.body, inner)
-        assert isinstance(result, Const)
-        return bool(result.value)
+        """The predicate's value for these cards (remembered: a table of a predicate that
+        calls others asks for theirs once per pair, not once per call)."""
+        key = (predicate.signature.name, tuple(cards))
+        if key not in self._evaluated:
+            inner = {p.name: Const(card)
+                     for p, card in zip(predicate.signature.parameters, cards)}
+            result = self.value(predicate.body, inner)
+            assert isinstance(result, Const)
+            self._evaluated[key] = bool(result.value)
+        return self._evaluated[key]
 
     def _table(self, predicate: Predicate) -> tuple:
         size = max(self.cards) + 1
@@ -480,7 +514,10 @@ def inline_calls(node: Node, predicates: Mapping[str, Predicate],
 
     Calls for which ``keep(predicate)`` is true stay (they compile to table lookups).
     Quantifier names inside an inlined body get fresh names that no user can write, so an
-    argument expression can never be captured by them.
+    argument expression can never be captured by them. An argument is one node object
+    wherever its parameter appears (the result shares it), so the work and the memory are
+    those of the tree written out once, which the loader bounds (:class:`InlinedShapes`,
+    ``MAX_INLINED_NODES``) before anything is compiled.
     """
     counter = itertools.count()
 
@@ -509,6 +546,171 @@ def inline_calls(node: Node, predicates: Mapping[str, Predicate],
         return map_children(current, lambda child: substitute(child, renaming))
 
     return substitute(node, {})
+
+
+@attrs.frozen
+class Shape:
+    """How large an expression is once its predicate calls are written out (inlined)."""
+
+    nodes: int  # nodes of the tree (an argument the predicate does not read counts once)
+    depth: int  # levels of the tree, each predicate call counting one more level
+    quantifiers: int = 0  # how deeply quantifiers nest in it
+
+    def fits(self) -> bool:
+        return (self.nodes <= MAX_INLINED_NODES and self.depth <= MAX_INLINED_DEPTH
+                and self.quantifiers <= MAX_QUANTIFIER_NESTING)
+
+
+@attrs.frozen
+class _Levels:
+    """A depth as a function of the arguments' depths: ``max(base, offset[p] + depth(p))``."""
+
+    base: int
+    offset: Mapping[str, int]
+
+    def below(self, step: int) -> _Levels:
+        """These levels one node further down (``step`` is 1, or 0 when the node that
+        holds them does not count)."""
+        return _Levels(min(_DEPTH_CAP, self.base + step),
+                       {p: min(_DEPTH_CAP, d + step) for p, d in self.offset.items()})
+
+    def value(self, argument: int) -> int:
+        """The depth when each argument is ``argument`` deep."""
+        return max([self.base, *(d + argument for d in self.offset.values())])
+
+
+def _highest(parts: Sequence[_Levels]) -> _Levels:
+    offset: dict[str, int] = {}
+    for part in parts:
+        for p, d in part.offset.items():
+            offset[p] = max(offset.get(p, 0), d)
+    return _Levels(max([0, *(part.base for part in parts)]), offset)
+
+
+def _substitute(levels: _Levels, names: Sequence[str], args: Sequence[_Levels]) -> _Levels:
+    """``levels`` of a predicate body with its parameters replaced by these arguments."""
+    base = levels.base
+    offset: dict[str, int] = {}
+    for name_, arg in zip(names, args):
+        at = levels.offset.get(name_, 0)  # an unread argument counts at the call
+        base = max(base, at + arg.base)
+        for p, d in arg.offset.items():
+            offset[p] = max(offset.get(p, 0), at + d)
+    return _Levels(base, offset)
+
+
+@attrs.frozen
+class _Form:
+    """A predicate body's shape as a function of its arguments' shapes: nodes are
+    ``const + sum(per[p] * nodes(p))``; depth and quantifier nesting are :class:`_Levels`.
+    Numbers saturate just past the limits, so that nothing ever grows large."""
+
+    const: int
+    per: Mapping[str, int]
+    depth: _Levels
+    nesting: _Levels
+
+
+_NODES_CAP = MAX_INLINED_NODES + 1
+_DEPTH_CAP = MAX_INLINED_DEPTH + 1
+
+
+class InlinedShapes:
+    """The :class:`Shape` of expressions after :func:`inline_calls`, measured without
+    building them: each predicate's body is measured once, as a function of its arguments,
+    so the cost is linear in the text even where the inlined tree would be exponential.
+
+    Calls of unknown predicates, and of those in ``skip`` (broken or recursive ones, which
+    the loader reports), count as single nodes.
+    """
+
+    def __init__(self, predicates: Mapping[str, Predicate],
+                 skip: frozenset[str] = frozenset()) -> None:
+        self.predicates = predicates
+        self.skip = skip
+        self.forms: dict[str, _Form] = {}
+        for pname in self._callees_first():
+            predicate = predicates[pname]
+            self.forms[pname] = self._form(
+                predicate.body, frozenset(p.name for p in predicate.signature.parameters))
+
+    def _callees_first(self) -> list[str]:
+        """The predicates in an order where each comes after those it calls (iterative)."""
+        order: list[str] = []
+        state: dict[str, int] = {}  # 1: being visited, 2: done
+        for root in self.predicates:
+            if root in self.skip or root in state:
+                continue
+            stack = [(root, iter(self._calls(root)))]
+            state[root] = 1
+            while stack:
+                current, pending = stack[-1]
+                callee = next(pending, None)
+                if callee is None:
+                    stack.pop()
+                    state[current] = 2
+                    order.append(current)
+                elif callee not in state:
+                    state[callee] = 1
+                    stack.append((callee, iter(self._calls(callee))))
+        return order
+
+    def _calls(self, name: str) -> list[str]:
+        return [sub.function for sub in walk(self.predicates[name].body)
+                if isinstance(sub, Call) and sub.function in self.predicates
+                and sub.function not in self.skip]
+
+    def of(self, node: Node) -> Shape:
+        """The shape of a rule (its free names are single nodes)."""
+        form = self._form(node, frozenset())
+        return Shape(form.const, form.depth.base, form.nesting.base)
+
+    def of_predicate(self, name: str) -> Shape:
+        """The shape of a predicate's body, each parameter a single name."""
+        form = self.forms[name]
+        return Shape(min(_NODES_CAP, form.const + sum(form.per.values())),
+                     form.depth.value(1), form.nesting.value(0))
+
+    def calls(self, node: Node) -> list[tuple[Call, Shape]]:
+        """Each call written in ``node`` with the shape it inlines to, largest first."""
+        found = [(sub, self.of(sub)) for sub in walk(node)
+                 if isinstance(sub, Call) and sub.function in self.forms]
+        return sorted(found, key=lambda pair: (-pair[1].nodes, -pair[1].depth,
+                                               -pair[1].quantifiers))
+
+    def _form(self, node: Node, parameters: frozenset[str]) -> _Form:
+        if isinstance(node, Name) and node.id in parameters:
+            return _Form(0, {node.id: 1}, _Levels(0, {node.id: 0}), _Levels(0, {node.id: 0}))
+        if isinstance(node, Call) and node.function in self.forms:
+            args = [self._form(arg, parameters) for arg in node.args]
+            callee = self.forms[node.function]
+            names = [p.name for p in self.predicates[node.function].signature.parameters]
+            const = callee.const
+            per: dict[str, int] = {}
+            for name_, arg in zip(names, args):
+                times = max(1, callee.per.get(name_, 0))  # an unread argument counts once
+                const = min(_NODES_CAP, const + times * arg.const)
+                for p, count in arg.per.items():
+                    per[p] = min(_NODES_CAP, per.get(p, 0) + times * count)
+            depth = _substitute(callee.depth, names, [arg.depth for arg in args])
+            nesting = _substitute(callee.nesting, names, [arg.nesting for arg in args])
+            return _Form(const, per, depth.below(1), nesting.below(0))
+        if isinstance(node, Quantifier):
+            inner = parameters - set(node.names)  # the quantifier's names hide parameters
+            parts = [self._form(node.body, inner), self._form(node.domain, parameters)]
+        elif isinstance(node, Count):
+            parts = [self._form(node.body, parameters - {node.name})]
+        else:
+            parts = [self._form(child, parameters) for child in children(node)]
+        const = 1
+        per = {}
+        for part in parts:
+            const = min(_NODES_CAP, const + part.const)
+            for p, count in part.per.items():
+                per[p] = min(_NODES_CAP, per.get(p, 0) + count)
+        return _Form(const, per, _highest([part.depth for part in parts]).below(1),
+                     _highest([part.nesting for part in parts]).below(
+                         1 if isinstance(node, (Quantifier, Count)) else 0))
 
 
 def map_children(node: Node, function: Callable[[Node], Node]) -> Node:

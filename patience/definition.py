@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import re
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -20,11 +21,13 @@ from typing import Any
 import attrs
 
 from patience.cards import card_code, parse_card
-from patience.errors import DealError, VariantError, VariantErrors
+from patience.compiler import InlinedShapes, Shape
+from patience.errors import DealError, Location, VariantError, VariantErrors
 from patience.language import (
     BUILTIN_CONSTANTS,
     CONTEXT_VARIABLES,
     KEYWORDS,
+    Call,
     Checker,
     Node,
     ParseError,
@@ -32,14 +35,30 @@ from patience.language import (
     Scope,
     Signature,
     Type,
+    integer_overflow,
+    is_name,
     parse_expression,
     parse_signature,
+    walk,
+)
+from patience.limits import (
+    MAX_EXTENDS_DEPTH,
+    MAX_GROUP_PILES,
+    MAX_INLINED_DEPTH,
+    MAX_INLINED_NODES,
+    MAX_PARAMETERS,
+    MAX_PILE_GROUPS,
+    MAX_PREDICATES,
+    MAX_QUANTIFIER_NESTING,
+    MAX_VARIANT_INLINED_NODES,
 )
 from patience.settings import EmptyPiles, Removal, Show, Target, words
-from patience.source import Item, Mapping, Origin, Scalar, Sequence, read_yaml
+from patience.source import Item, Mapping, Origin, Scalar, Sequence, read_variant_file, read_yaml
 
 RESERVED_IDS = frozenset({"d", "s"})  # the deal move and the stock in position text
 IDENTITY_KEYS = ("id", "aliases")  # never inherited through 'extends'
+PILE_ID = re.compile(r"[a-z]+", re.ASCII)  # what move notation can name
+VARIANT_FILE_SUFFIXES = (".yaml", ".yml")
 
 
 @attrs.frozen
@@ -115,22 +134,29 @@ def load_definition(path: str | Path, resolve: Callable[[str, Path], Path],
                     text: str | None = None) -> Definition:
     """Read, merge and validate the variant file at ``path``.
 
-    ``resolve(name, directory)`` finds the file a parent name refers to (shipped variant
-    names and paths relative to the child's directory).
+    ``resolve(name, directory)`` finds the file of a shipped variant name or alias; a parent
+    written as a path (it must end in ``.yaml`` or ``.yml``) is found relative to the
+    child's directory (an absolute path as it is). See :func:`_read_merged`.
     """
     merged = _read_merged(Path(path), resolve, [], text)
     return _Validator(str(path)).definition(merged)
 
 
+class _ChainError(VariantError):
+    """A problem of the 'extends' chain as a whole (a cycle, too many files): reported at
+    the 'extends' line of the file that was asked for."""
+
+
 def _read_merged(path: Path, resolve: Callable[[str, Path], Path], chain: list[Path],
-                 text: str | None = None, via: Origin | None = None) -> Mapping:
+                 text: str | None = None) -> Mapping:
+    """The file at ``path`` merged over its parents.
+
+    A parent must be a variant file that loads on its own: when it does not, the error is
+    reported at the child's 'extends' line without quoting the parent, which need not be a
+    variant file at all (nothing is shown from a file before it is known to be one).
+    """
     if text is None:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as error:
-            location = via.location() if via is not None else None
-            raise VariantError(f"cannot read {str(path)!r}: {error.strerror}",
-                               location) from None
+        text = read_variant_file(path)
     item = read_yaml(str(path), text)
     if not isinstance(item, Mapping):
         raise VariantError("a variant file is a mapping of keys to values (id: …, name: …)",
@@ -141,18 +167,72 @@ def _read_merged(path: Path, resolve: Callable[[str, Path], Path], chain: list[P
     if not isinstance(parent_item, Scalar) or parent_item.tag != "str":
         raise VariantError("'extends' names one variant (a name or a path)",
                            parent_item.origin.location())
-    resolved = path.resolve()
-    if resolved in chain or any(resolved == p for p in chain):
-        cycle = " -> ".join(p.name for p in [*chain, resolved])
-        raise VariantError(f"'extends' makes a cycle: {cycle}",
-                           parent_item.origin.location())
+    where = parent_item.origin.location()
+    chain = [*chain, _canonical(path)]
+    if len(chain) > MAX_EXTENDS_DEPTH:
+        raise _ChainError(f"'extends' chains more than {MAX_EXTENDS_DEPTH} files: "
+                          + " -> ".join(p.name for p in chain) + " -> …", where)
+    parent_path = _parent_path(parent_item.value, path.parent, resolve, where)
+    if _canonical(parent_path) in chain:
+        cycle = " -> ".join(p.name for p in [*chain, _canonical(parent_path)])
+        raise _ChainError(f"'extends' makes a cycle: {cycle}", where)
     try:
-        parent_path = resolve(parent_item.value, path.parent)
-    except Exception as error:  # noqa: BLE001 (the resolver's message names the variant)
-        raise VariantError(f"'extends' names no variant: {error}",
-                           parent_item.origin.location()) from None
-    parent = _read_merged(parent_path, resolve, [*chain, resolved], via=parent_item.origin)
+        parent = _read_merged(parent_path, resolve, chain)
+        _Validator(str(parent_path)).definition(parent)  # the parent loads on its own
+    except _ChainError as error:
+        raise _ChainError(error.message, where) from None
+    except VariantError as error:
+        raise VariantError(_unusable_parent(parent_item.value, parent_path, error),
+                           where) from None
+    except OSError as error:
+        raise VariantError(f"cannot read {str(parent_path)!r}: {error.strerror}",
+                           where) from None
     return _merge(parent, item)
+
+
+def _canonical(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
+def _parent_path(name: str, directory: Path, resolve: Callable[[str, Path], Path],
+                 where: Location) -> Path:
+    """The file 'extends: NAME' refers to: a shipped variant, or a .yaml/.yml file."""
+    if not name.isprintable() or not name.strip():
+        raise VariantError(f"'extends' names {name!r}, which is not a variant name", where)
+    if "/" in name or "\\" in name or name.lower().endswith(VARIANT_FILE_SUFFIXES):
+        if not name.lower().endswith(VARIANT_FILE_SUFFIXES):
+            raise VariantError(f"'extends' names {name!r}: a parent is a shipped variant "
+                               "(e.g. tabbycat) or a variant file ending in .yaml or .yml",
+                               where)
+        candidate = directory / name
+        try:
+            found = candidate.is_file()
+        except (OSError, ValueError):
+            found = False
+        if not found:
+            raise VariantError(f"'extends' names no variant: no variant file at {name!r}",
+                               where)
+        return candidate
+    try:
+        return resolve(name, directory)
+    except Exception as error:  # noqa: BLE001 (the resolver's message names the variant)
+        raise VariantError(f"'extends' names no variant: {error}", where) from None
+
+
+def _unusable_parent(name: str, path: Path, error: VariantError) -> str:
+    """Why a parent cannot be used, without a word of its content."""
+    errors = getattr(error, "errors", [error])
+    first = errors[0].location
+    at = ""
+    if first is not None:
+        shown = "" if Path(first.path) == path else f" of {first.path}"
+        at = f", the first at line {first.line}, column {first.column}{shown}"
+    count = f"{len(errors)} error{'s' if len(errors) != 1 else ''}"
+    return (f"'extends' names {name!r}, which is not a variant file that loads on its own "
+            f"({count}{at}); run 'patience check {path}' to see them")
 
 
 def _merge(parent: Mapping, child: Mapping, top: bool = True) -> Mapping:
@@ -203,6 +283,11 @@ class _Validator:
     def __init__(self, path: str) -> None:
         self.path = path
         self.errors: list[VariantError] = []
+        self.shapes = InlinedShapes({})
+        self.oversized: frozenset[str] = frozenset()  # predicates too large when inlined
+        self.largest_size = 8 * 52  # the most cards a pile can hold (set from the deck)
+        self.group_sizes: dict[str, int] = {}  # piles per group, as far as the file says
+        self.inlined: list[tuple[int, Rule]] = []  # each rule's inlined size
 
     # -- helpers --
 
@@ -245,12 +330,20 @@ class _Validator:
             shown = item.value if isinstance(item, Scalar) else type(item).__name__.lower()
             self.error(f"{what} must be a whole number, not {shown!r}", item.origin)
             return default
-        value = int(item.value.replace("_", ""), 0)
+        value = item.integer
         if value < low or (high is not None and value > high):
             bound = f"from {low} to {high}" if high is not None else f"at least {low}"
             self.error(f"{what} must be {bound}, not {value}", item.origin)
             return default
         return value
+
+    def printable(self, item: Item | None, what: str, value: str | None) -> None:
+        """Refuse control (and other unprintable) characters in a name-like value."""
+        if item is None or value is None or value.isprintable():
+            return
+        bad = next(char for char in value if not char.isprintable())
+        self.error(f"{what} {value!r} contains the unprintable character {bad!r}",
+                   item.origin)
 
     def choice(self, item: Item | None, what: str, choices: tuple[str, ...]) -> str:
         value = self.string(item, what)
@@ -311,33 +404,103 @@ class _Validator:
             return None
         return Rule(text, node, origin, key)
 
-    def check(self, rule: Rule | None, scope: Scope) -> None:
+    def check(self, rule: Rule | None, scope: Scope, inlined: bool = True) -> None:
+        """Type-check a rule; then (``inlined``, for rules, not predicates) its size once
+        its predicates are written out, and the size of the numbers it computes."""
         if rule is None:
             return
-        for problem in Checker(scope).check(rule.node, Type.BOOL):
+        problems = Checker(scope).check(rule.node, Type.BOOL)
+        for problem in problems:
             self.errors.append(VariantError(f"in {rule.key}: {problem.message}",
                                             self.located(rule.origin, rule.text,
                                                          problem.span)))
+        if inlined and not problems:
+            self.check_inlined(rule, scope)
+
+    def check_inlined(self, rule: Rule, scope: Scope) -> None:
+        """Refuse a rule too large once its predicates are written out (unless a predicate
+        it calls is too large itself: that is reported at the predicate), and a rule that
+        can compute a whole number beyond the limit."""
+        shapes = self.shapes
+        self.inlined.append((min(shapes.of(rule.node).nodes, MAX_INLINED_NODES), rule))
+        if not shapes.of(rule.node).fits():
+            calls = shapes.calls(rule.node)
+            if any(call.function in self.oversized for call, _ in calls):
+                return
+            shape = shapes.of(rule.node)
+            culprit = f"; the largest part is {calls[0][0].function}(…)" if calls else ""
+            span = calls[0][0].span if calls else (0, len(rule.text))
+            self.errors.append(VariantError(
+                f"{rule.key} {_too_large(shape)} once the predicates it calls are written "
+                f"out{culprit}", self.located(rule.origin, rule.text, span)))
+            return
+        if any(call.function in scope.broken for call in walk(rule.node)
+               if isinstance(call, Call)):
+            return
+        overflow = integer_overflow(rule.node, scope, self.largest_size, self.group_sizes)
+        if overflow is None:
+            return
+        if overflow.bound is None:
+            bound = "more than 2^64"
+        elif overflow.bound < 10**40:
+            bound = f"{overflow.bound:_}"
+        else:
+            bound = f"about 10^{len(str(overflow.bound)) - 1}"
+        message = (f"this can compute a whole number as large as {bound}, beyond 2^63 - 1, "
+                   "the largest a rule may use")
+        predicate = scope.predicates.get(overflow.predicate or "")
+        if predicate is None:
+            self.errors.append(VariantError(f"in {rule.key}: {message}", self.located(
+                rule.origin, rule.text, overflow.span)))
+        else:
+            origin = predicate.origin[0] if isinstance(predicate.origin, tuple) else None
+            self.errors.append(VariantError(
+                f"in predicate {overflow.predicate} (called from {rule.key}): {message}",
+                self.located(origin, predicate.text, overflow.span)
+                or self.located(rule.origin, rule.text, (0, len(rule.text)))))
 
     # -- the definition --
 
     def definition(self, top: Mapping) -> Definition:
         self.unknown_keys(top, TOP_KEYS, "a variant file")
+        too_many = False
+        for key, limit, what in (("piles", MAX_PILE_GROUPS, "pile groups"),
+                                 ("predicates", MAX_PREDICATES, "predicates"),
+                                 ("parameters", MAX_PARAMETERS, "parameters")):
+            counted = top.items.get(key)
+            if isinstance(counted, Mapping) and len(counted.items) > limit:
+                self.error(f"{key} has {len(counted.items)} {what}; a variant has at most "
+                           f"{limit}", counted.origin)
+                too_many = True
+        if too_many:
+            self.raise_errors()  # not a word more about a file this large
         id_ = self.string(self.required(top, "id", "a variant file"), "id") or "?"
+        self.printable(top.items.get("id"), "id", id_)
         name = self.string(self.required(top, "name", "a variant file"), "name") or id_
+        self.printable(top.items.get("name"), "name", name)
         description = self.string(self.required(top, "description", "a variant file"),
                                   "description") or ""
         if "\n" in description.strip():
             self.error("description must be one line", top.items["description"].origin)
         aliases = self.strings(top.items.get("aliases"), "aliases")
+        aliases_item = top.items.get("aliases")
+        for index, alias in enumerate(aliases):
+            element = (aliases_item.items[index] if isinstance(aliases_item, Sequence)
+                       and index < len(aliases_item.items) else aliases_item)
+            self.printable(element, "alias", alias)
         sources = self.strings(top.items.get("sources"), "sources")
         family = self.string(top.items.get("family"), "family") or name
         decks = self.integer(top.items.get("decks"), "decks", 1, low=1, high=8)
         ranks = self.integer(top.items.get("ranks"), "ranks", 13, low=1, high=13)
         suits = self.suits(top.items.get("suits"))
+        self.largest_size = decks * len(suits) * ranks  # no pile or run holds more cards
 
         parameters = self.parameters(self.mapping(top.items.get("parameters"), "parameters"))
         groups_item = self.mapping(self.required(top, "piles", "a variant file"), "piles")
+        for gname, value in (groups_item.items.items() if groups_item else ()):
+            count = value.items.get("count") if isinstance(value, Mapping) else None
+            size = count.integer if isinstance(count, Scalar) and count.tag == "int" else 0
+            self.group_sizes[gname] = size if 1 <= size <= MAX_GROUP_PILES else MAX_GROUP_PILES
         group_names = tuple(groups_item.items) if groups_item else ()
         predicates = self.predicates(self.mapping(top.items.get("predicates"), "predicates"),
                                      parameters, group_names)
@@ -357,9 +520,13 @@ class _Validator:
             self.required(top, "win", "a variant file"), "win", "false")
         win = self.parse(win_text, win_origin, "win")
         self.check(win, base)
-        if self.errors:
-            self.errors.sort(key=self._order)
-            raise self.errors[0] if len(self.errors) == 1 else VariantErrors(self.errors)
+        total = sum(nodes for nodes, _ in self.inlined)
+        if total > MAX_VARIANT_INLINED_NODES and not self.errors:
+            _, largest = max(self.inlined, key=lambda pair: pair[0])
+            self.error(f"the rules of this variant are more than {MAX_VARIANT_INLINED_NODES:_} "
+                       "nodes long together once the predicates they call are written out "
+                       f"(the limit); the largest is {largest.key}", largest.origin)
+        self.raise_errors()
         assert win is not None
         flat = _plain(top)
         return Definition(id_, name, aliases, description.strip(), sources, decks, ranks,
@@ -384,13 +551,19 @@ class _Validator:
             return (0, 1, 2, 3)
         return tuple(sorted(found))
 
+    def raise_errors(self) -> None:
+        if self.errors:
+            self.errors.sort(key=self._order)
+            raise self.errors[0] if len(self.errors) == 1 else VariantErrors(self.errors)
+
     def parameters(self, item: Mapping | None) -> dict[str, int | bool]:
         values: dict[str, int | bool] = {}
         if item is None:
             return values
         for key, value in item.items.items():
-            if not key.isidentifier():
-                self.error(f"parameter name {key!r} is not a name", item.keys[key])
+            if not is_name(key):
+                self.error(f"parameter name {key!r} is not a name (ASCII letters, digits and "
+                           "_, not starting with a digit)", item.keys[key])
             elif key in KEYWORDS or key in BUILTIN_CONSTANTS or key in CONTEXT_VARIABLES:
                 kind = ("a word of the rule language" if key in KEYWORDS else
                         "a built-in constant" if key in BUILTIN_CONSTANTS else
@@ -405,7 +578,7 @@ class _Validator:
                     self.error(f"write true or false, not {value.value!r}", value.origin)
                 values[key] = value.value.lower() == "true"
             else:
-                values[key] = int(value.value.replace("_", ""), 0)
+                values[key] = value.integer
         return values
 
     def predicates(self, item: Mapping | None, parameters: dict[str, int | bool],
@@ -443,7 +616,10 @@ class _Validator:
                 broken.add(pname)
                 rule = Rule("true", parse_expression("true"), origin, f"predicate {pname}")
             parsed[pname] = Predicate(signature, rule.node, rule.text, (origin, key_origin))
-        self.broken_predicates = frozenset(broken | unreadable)
+        cyclic = _cycles(parsed)
+        self.broken_predicates = frozenset(broken | unreadable | set(cyclic))
+        self.shapes = InlinedShapes(parsed, self.broken_predicates)
+        self.oversized = self.check_predicate_sizes(parsed, signatures)
         scope = Scope(constants={k: (Type.BOOL if isinstance(v, bool) else Type.INT, v)
                                  for k, v in parameters.items()},
                       groups=frozenset(group_names), predicates=parsed,
@@ -453,12 +629,27 @@ class _Validator:
                 continue
             variables = {p.name: p.type for p in predicate.signature.parameters}
             rule = Rule(predicate.text, predicate.body, predicate.origin[0], f"predicate {pname}")
-            self.check(rule, scope.with_variables(variables))
-        for pname in _cycles(parsed):
+            self.check(rule, scope.with_variables(variables), inlined=False)
+        for pname in cyclic:
             origin = signatures[pname][2]
             self.error(f"predicate {pname!r} calls itself (directly or through others); "
                        "predicates cannot be recursive", origin)
         return parsed
+
+    def check_predicate_sizes(self, parsed: dict[str, Predicate],
+                              signatures: dict[str, tuple]) -> frozenset[str]:
+        """The predicates too large once the predicates they call are written out; each is
+        reported unless one it calls is too large already (so only the first is named)."""
+        shapes = self.shapes
+        oversized = {pname for pname in shapes.forms
+                     if not shapes.of_predicate(pname).fits()}
+        for pname in oversized:
+            calls = shapes.calls(parsed[pname].body)
+            if any(call.function in oversized for call, _ in calls):
+                continue
+            self.error(f"predicate {pname!r} {_too_large(shapes.of_predicate(pname))} once "
+                       "the predicates it calls are written out", signatures[pname][2])
+        return frozenset(oversized)
 
     def groups(self, item: Mapping, base: Scope) -> tuple[GroupDefinition, ...]:
         groups = []
@@ -469,11 +660,12 @@ class _Validator:
             if group is None:
                 continue
             self.unknown_keys(group, GROUP_KEYS, where)
-            if not gname.isidentifier():
-                self.error(f"pile group name {gname!r} must be a name", item.keys[gname])
+            if not is_name(gname):
+                self.error(f"pile group name {gname!r} must be a name (ASCII letters, digits "
+                           "and _, not starting with a digit)", item.keys[gname])
             pid = self.string(self.required(group, "id", where), f"{where}.id") or "?"
-            if not (pid.isalpha() and pid.islower()) or pid in RESERVED_IDS:
-                self.error(f"{where}.id must be lower-case letters other than "
+            if not PILE_ID.fullmatch(pid) or pid in RESERVED_IDS:
+                self.error(f"{where}.id must be lower-case ASCII letters other than "
                            f"{', '.join(sorted(RESERVED_IDS))}, e.g. 'c'", group.items["id"].origin
                            if "id" in group.items else group.origin)
             elif pid in ids:
@@ -481,7 +673,7 @@ class _Validator:
                            group.items["id"].origin)
             ids[pid] = gname
             count = self.integer(self.required(group, "count", where), f"{where}.count", 1,
-                                 low=1, high=64)
+                                 low=1, high=MAX_GROUP_PILES)
             deal = self.per_pile(group.items.get("deal"), f"{where}.deal", count)
             face_down = self.per_pile(group.items.get("face_down"), f"{where}.face_down", count)
             for index, (dealt, down) in enumerate(zip(deal, face_down)):
@@ -523,17 +715,19 @@ class _Validator:
         if not groups and not self.errors:
             self.error("piles must define at least one pile group", item.origin)
         known = {g.name for g in groups} | _pile_ids(tuple(groups))
-        for group in groups:
-            if group.fill_from is None:
+        for defined in groups:
+            if defined.fill_from is None:
                 continue
-            origin = item.items[group.name].items["fill_from"].origin  # type: ignore[union-attr]
-            if group.fill_from == "stock":
+            written = item.items[defined.name]
+            assert isinstance(written, Mapping)  # a group that read is a mapping
+            origin = written.items["fill_from"].origin
+            if defined.fill_from == "stock":
                 continue
-            if group.fill_from not in known:
-                self.error(f"piles.{group.name}.fill_from names {group.fill_from!r}, which is "
-                           "neither a pile group, nor a pile, nor the stock", origin)
-            elif group.fill_from == group.name or group.fill_from in pile_names(group):
-                self.error(f"piles.{group.name}.fill_from names the group itself", origin)
+            if defined.fill_from not in known:
+                self.error(f"piles.{defined.name}.fill_from names {defined.fill_from!r}, which "
+                           "is neither a pile group, nor a pile, nor the stock", origin)
+            elif defined.fill_from == defined.name or defined.fill_from in pile_names(defined):
+                self.error(f"piles.{defined.name}.fill_from names the group itself", origin)
         return tuple(groups)
 
     def per_pile(self, item: Item | None, what: str, count: int) -> tuple[int, ...]:
@@ -663,25 +857,61 @@ def _pile_ids(groups: tuple[GroupDefinition, ...]) -> set[str]:
     return {pile for group in groups for pile in pile_names(group)}
 
 
-def _cycles(predicates: dict[str, Predicate]) -> list[str]:
-    from patience.language import Call, walk
+def _too_large(shape: Shape) -> str:
+    """What is too large about a shape, to follow the name of a rule or predicate."""
+    if shape.nodes > MAX_INLINED_NODES:
+        return f"is more than {MAX_INLINED_NODES:_} nodes long (the limit)"
+    if shape.depth > MAX_INLINED_DEPTH:
+        return f"is more than {MAX_INLINED_DEPTH} levels deep (the limit)"
+    return (f"nests quantifiers {shape.quantifiers} deep ('all'/'any' inside 'all'/'any'; "
+            f"the limit is {MAX_QUANTIFIER_NESTING})")
 
-    calls = {name: {n.function for n in walk(p.body) if isinstance(n, Call)}
+
+def _cycles(predicates: dict[str, Predicate]) -> list[str]:
+    """The predicates that call themselves, directly or through others, in file order.
+
+    Tarjan's strongly connected components, iterative: linear in the number of calls.
+    """
+    calls = {name: sorted({n.function for n in walk(p.body)
+                           if isinstance(n, Call) and n.function in predicates})
              for name, p in predicates.items()}
-    cyclic = []
-    for start in predicates:
-        seen: set[str] = set()
-        stack = list(calls[start])
-        while stack:
-            current = stack.pop()
-            if current == start:
-                cyclic.append(start)
-                break
-            if current in seen or current not in calls:
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    cyclic: set[str] = set()
+    for root in predicates:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, position = work.pop()
+            if position == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+                on_stack.add(node)
+            if position < len(calls[node]):
+                work.append((node, position + 1))
+                callee = calls[node][position]
+                if callee not in index:
+                    work.append((callee, 0))
+                elif callee in on_stack:
+                    low[node] = min(low[node], index[callee])
                 continue
-            seen.add(current)
-            stack.extend(calls[current])
-    return cyclic
+            for callee in calls[node]:
+                if callee in on_stack:
+                    low[node] = min(low[node], low[callee])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1 or node in calls[node]:
+                    cyclic.update(component)
+    return [name for name in predicates if name in cyclic]
 
 
 def _plain(item: Item) -> Any:
@@ -690,7 +920,7 @@ def _plain(item: Item) -> Any:
     if isinstance(item, Sequence):
         return [_plain(value) for value in item.items]
     if item.tag == "int":
-        return int(item.value.replace("_", ""), 0)
+        return item.integer
     if item.tag == "bool":
         return item.value.lower() == "true"
     if item.tag == "null":

@@ -30,6 +30,12 @@ from typing import TYPE_CHECKING, Any
 
 from patience.cards import FACE_DOWN, card_code, check_deck, parse_card
 from patience.errors import DealError, MoveError, PositionError
+from patience.limits import (
+    MAX_MOVE_COUNT_DIGITS,
+    MAX_MOVE_TEXT,
+    MAX_POSITION_JSON_DEPTH,
+    MAX_POSITION_TEXT,
+)
 from patience.moves import DEAL, Move, MoveTuple, Undo, deal_from_stock, move_cards
 from patience.settings import Show, Target
 
@@ -38,7 +44,8 @@ if TYPE_CHECKING:
     from patience.variant import Variant
 
 
-_MOVE = re.compile(r"^\s*([a-z]+)(\d*):(\d+)-([a-z]+)(\d*)\s*$")
+_COUNT = f"[0-9]{{1,{MAX_MOVE_COUNT_DIGITS}}}"  # ASCII digits only, and few of them
+_MOVE = re.compile(rf"^\s*([a-z]+)([0-9]*):({_COUNT})-([a-z]+)([0-9]*)\s*$", re.ASCII)
 
 
 __all__ = ["DEAL", "Game", "LegalMoves", "Move", "deal_from_stock"]
@@ -217,6 +224,9 @@ class Game:
         stripped = text.strip()
         if stripped == "d":
             return DEAL
+        if len(stripped) > MAX_MOVE_TEXT:
+            raise MoveError(f"cannot read move {stripped[:MAX_MOVE_TEXT]!r}…: a move is at most "
+                            f"{MAX_MOVE_TEXT} characters, e.g. 'c1:3-c4'")
         match = _MOVE.match(stripped)
         if not match:
             raise MoveError(f"cannot read move {text!r}: write 'd' to deal or SOURCE:N-TARGET, "
@@ -411,18 +421,20 @@ class Game:
 
     @classmethod
     def from_json(cls, variant: Variant, data: dict[str, Any] | str) -> Game:
-        shown = data if isinstance(data, str) else json.dumps(data)
         if isinstance(data, str):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as error:
-                raise PositionError(f"position JSON is not valid JSON: {error}") from None
+            data = _read_json(data)
         if not isinstance(data, dict) or not isinstance(data.get("piles"), dict):
             raise PositionError("position JSON needs an object with 'piles' and 'stock'")
         piles_data = data["piles"]
         unknown = set(piles_data) - set(variant.pile_names)
         if unknown:
-            raise PositionError(f"position JSON names unknown piles: {sorted(unknown)}")
+            raise PositionError(f"position JSON names unknown piles: {sorted(unknown)[:8]}")
+        for key, value in [*piles_data.items(), ("stock", data.get("stock", []))]:
+            if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+                what = "the stock" if key == "stock" else f"pile {key!r}"
+                raise PositionError(f"position JSON: {what} must be a list of card codes "
+                                    f"such as [\"7D\", \"KS\"], not {_shown_json(value)}")
+        shown = json.dumps(data)
         try:
             piles = [[_read(c) for c in piles_data.get(name, [])]
                      for name in variant.pile_names]
@@ -490,6 +502,51 @@ class LegalMoves:
     def __repr__(self) -> str:
         moves = ", ".join(self.game.notation(move) for move in self)
         return f"<LegalMoves at {self.game.text()!r} ({moves})>"
+
+
+def _read_json(text: str) -> Any:
+    """JSON text of a position, refused before parsing when it is too long or nests too
+    deeply, and with whole numbers parsed only when short (a position holds none)."""
+    if len(text) > MAX_POSITION_TEXT:
+        raise PositionError(f"position JSON is {len(text):_} characters long; a position "
+                            f"has at most {MAX_POSITION_TEXT:_}")
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    if deepest > MAX_POSITION_JSON_DEPTH:
+        raise PositionError(f"position JSON nests {deepest} deep; a position needs 3 and may "
+                            f"have at most {MAX_POSITION_JSON_DEPTH}")
+
+    def number(digits: str) -> int:
+        if len(digits) > 20:
+            raise ValueError("a number in position JSON is too long")
+        return int(digits)
+
+    try:
+        return json.loads(text, parse_int=number)
+    except json.JSONDecodeError as error:
+        raise PositionError(f"position JSON is not valid JSON: {error}") from None
+    except (ValueError, RecursionError) as error:
+        raise PositionError(f"position JSON: {error}") from None
+
+
+def _shown_json(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:40] + "…"
 
 
 def _pile_text(pile: list[int], show: Show, reveal: bool = False) -> str:

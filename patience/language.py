@@ -15,14 +15,23 @@ Python code.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterator, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
 import attrs
 import lark
 from lark import Token, Transformer, v_args
+
+from patience.limits import (
+    MAX_EXPRESSION_DEPTH,
+    MAX_EXPRESSION_LENGTH,
+    MAX_GROUP_PILES,
+    MAX_INTEGER,
+    MAX_INTEGER_TEXT,
+)
 
 # --- the AST ---------------------------------------------------------------------------
 
@@ -168,6 +177,29 @@ def walk(node: Node) -> Iterator[Node]:
         yield from walk(child)
 
 
+def too_deep(node: Node, limit: int = MAX_EXPRESSION_DEPTH) -> Node | None:
+    """The first node found deeper than ``limit`` levels (the root is level 1), or None.
+
+    Iterative, so that it can measure any tree without recursing.
+    """
+    stack = [(node, 1)]
+    while stack:
+        current, depth = stack.pop()
+        if depth > limit:
+            return current
+        stack.extend((child, depth + 1) for child in children(current))
+    return None
+
+
+# A name in a rule: what the grammar's NAME (lark's CNAME) matches, ASCII only.
+NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
+
+
+def is_name(text: str) -> bool:
+    """Whether ``text`` can be written as a name in a rule (ASCII letters, digits, _)."""
+    return NAME_PATTERN.fullmatch(text) is not None
+
+
 # --- parsing ---------------------------------------------------------------------------
 
 
@@ -199,7 +231,12 @@ def _token_span(token: Token) -> Span:
 @v_args(meta=True)
 class _ToAst(Transformer):
     def integer(self, meta, children):
-        return Integer(_span(meta), int(children[0]))
+        token = children[0]
+        if len(token) > MAX_INTEGER_TEXT or int(token) > MAX_INTEGER:
+            shown = token if len(token) <= 24 else token[:24] + "…"
+            raise ParseError(f"the number {shown} is too large: a whole number in a rule is "
+                             f"at most 2^63 - 1 ({MAX_INTEGER:_})", _token_span(token))
+        return Integer(_span(meta), int(token))
 
     def true(self, meta, children):
         return Boolean(_span(meta), True)
@@ -224,9 +261,24 @@ class _ToAst(Transformer):
     def negate(self, meta, children):
         return Negate(_span(meta), children[0])
 
-    def arithmetic(self, meta, children):
-        left, op, right = children
-        return Arithmetic(_span(meta), str(op), left, right)
+    def _arithmetic(self, meta, children):
+        """``a + b - c`` as the flat list [a, +, b, -, c]: left-nested Arithmetic nodes."""
+        node = children[0]
+        for index in range(1, len(children), 2):
+            op, right = children[index], children[index + 1]
+            last = index + 2 >= len(children)
+            span = _span(meta) if last else (node.span[0], right.span[1])
+            node = Arithmetic(span, str(op), node, right)
+        return node
+
+    def sum(self, meta, children):
+        return self._arithmetic(meta, children)
+
+    def arithmetic(self, meta, children):  # 'a ** b', right-nested by the grammar
+        return self._arithmetic(meta, children)
+
+    def product(self, meta, children):
+        return self._arithmetic(meta, children)
 
     def compare(self, meta, children):
         left, op, right = children
@@ -307,8 +359,14 @@ def _describe_expected(expected: set[str]) -> str:
 
 
 def _parse(text: str, start: str) -> object:
+    if len(text) > MAX_EXPRESSION_LENGTH:
+        raise ParseError(f"the text is {len(text):_} characters long; a rule expression or "
+                         f"predicate signature has at most {MAX_EXPRESSION_LENGTH:_}", (0, 1))
     try:
         tree = _parser(start).parse(text)
+        deep = _too_deep_tree(tree)
+        if deep is not None:
+            raise ParseError(_TOO_DEEP, _span(deep.meta))
         return _ToAst().transform(tree)
     except lark.exceptions.VisitError as error:
         if isinstance(error.orig_exc, ParseError):
@@ -333,12 +391,38 @@ def _parse(text: str, start: str) -> object:
             set(error.expected)), (position, position + 1)) from None
 
 
+_TOO_DEEP = (f"the expression nests more than {MAX_EXPRESSION_DEPTH} levels deep here "
+             "(each operator, 'not', '-', '.', call and quantifier is a level); "
+             "write parts of it as predicates")
+
+
+def _too_deep_tree(tree: lark.Tree) -> lark.Tree | None:
+    """The first parse-tree node deeper than the limit (measured without recursing)."""
+    stack = [(tree, 1)]
+    while stack:
+        current, depth = stack.pop()
+        if depth > MAX_EXPRESSION_DEPTH:
+            return current
+        stack.extend((child, depth + 1) for child in current.children
+                     if isinstance(child, lark.Tree))
+    return None
+
+
+@lru_cache(maxsize=4096)
 def parse_expression(text: str) -> Node:
-    """Parse a rule expression; raises ParseError with a span on bad syntax."""
+    """Parse a rule expression; raises ParseError with a span on bad syntax.
+
+    The text is at most ``MAX_EXPRESSION_LENGTH`` characters and nests at most
+    ``MAX_EXPRESSION_DEPTH`` levels (a flat chain of 'and' or 'or' is one level; a chain of
+    '+' is as deep as it is long). The AST is immutable, so equal texts share one.
+    """
     if not text.strip():
         raise ParseError("the expression is empty", (0, 1))
     result = _parse(text, "start")
     assert isinstance(result, Node)
+    deep = too_deep(result)
+    if deep is not None:
+        raise ParseError(_TOO_DEEP, deep.span)
     return result
 
 
@@ -525,11 +609,7 @@ class Checker:
                 return None
             if node.op in ("%", "//") and right == 0:
                 return None
-            if node.op == "**":
-                return power(left, right) if 0 <= right <= 64 else None
-            return {"+": lambda: left + right, "-": lambda: left - right,
-                    "*": lambda: left * right, "//": lambda: left // right,
-                    "%": lambda: left % right}[node.op]()
+            return fold_arithmetic(node.op, left, right)
         return None
 
     def _is_constant(self, node: Node, variables: Mapping[str, Type]) -> bool:
@@ -558,7 +638,8 @@ class Checker:
     def _unknown(self, name: str, span: Span, kind: str, known: list[str]) -> None:
         import difflib
 
-        close = difflib.get_close_matches(name, known, n=1)
+        # a suggestion costs a comparison with every known name: only for a sane number
+        close = difflib.get_close_matches(name, known, n=1) if len(known) <= 1000 else []
         hint = f"; did you mean {close[0]!r}?" if close else ""
         self._problem(f"unknown {kind} {name!r}{hint}", span)
 
@@ -624,6 +705,10 @@ class Checker:
 
     def _quantifier(self, node: Quantifier, variables, nonempty) -> Type | None:
         inner = dict(variables)
+        twice = next((n for i, n in enumerate(node.names) if n in node.names[:i]), None)
+        if twice is not None:
+            self._problem(f"the quantifier names {twice!r} twice: give each card or pile "
+                          "its own name, e.g. 'all below, above in pairs(run): …'", node)
         if isinstance(node.domain, Pairs):
             found = self._type(node.domain.run, variables, nonempty)
             if found is not None and found not in (Type.RUN, Type.PILE):
@@ -654,6 +739,119 @@ def power(base: int, exponent: int) -> int:
     """``base ** exponent`` in the rule language: whole numbers only, so a negative exponent
     gives 0."""
     return base ** exponent if exponent >= 0 else 0
+
+
+_ARITHMETIC: Mapping[str, Any] = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b, "%": lambda a, b: a % b, "**": power}
+
+
+def fold_arithmetic(op: str, left: int, right: int) -> int | None:
+    """``left OP right`` as the rule language computes it, or None when the result would be
+    beyond ``MAX_INTEGER`` or divides by zero. A power is judged before it is computed, so
+    ``7 ** 9223372036854775807`` is never tried. The one home of constant arithmetic: the
+    checker, the size bounds and the compiler's folding all use it.
+
+    >>> fold_arithmetic("**", 2, 10), fold_arithmetic("**", 2, -1), fold_arithmetic("**", 3, 99)
+    (1024, 0, None)
+    """
+    if op in ("//", "%") and right == 0:
+        return None
+    if op == "**" and abs(left) > 1 and right > 64:
+        return None
+    value = _ARITHMETIC[op](left, right)
+    return value if abs(value) <= MAX_INTEGER else None
+
+
+# --- the size of whole numbers --------------------------------------------------------
+
+
+@attrs.frozen
+class Overflow:
+    """A whole number a rule may compute beyond ``MAX_INTEGER``: where, and how large."""
+
+    span: Span
+    predicate: str | None  # the predicate whose text holds the span; None: the rule's own
+    bound: int | None  # the largest size the number can reach; None: far beyond the limit
+
+
+class _TooLarge(Exception):
+    def __init__(self, overflow: Overflow) -> None:
+        self.overflow = overflow
+
+
+def integer_overflow(node: Node, scope: Scope, largest_size: int,
+                     group_sizes: Mapping[str, int] | None = None) -> Overflow | None:
+    """Where a checked expression may compute a whole number beyond ``MAX_INTEGER``.
+
+    Every int sub-expression gets an upper bound on its size: a number or parameter its own,
+    a rank 13, a pile, run or stock size ``largest_size`` (the deck), a ``count(…)`` its
+    group's number of piles (``group_sizes``, else ``MAX_GROUP_PILES``), and
+    ``+ - * // % **`` combine them (a power is judged before it is computed). The bounds
+    follow predicate calls into their bodies, so this covers every number the compiler
+    folds and every number generated code computes. The walk is as long as the rule with
+    its predicates written out, which the loader has bounded already.
+    """
+    try:
+        _Sizes(scope, largest_size, group_sizes or {}).bound(node, {}, None)
+    except _TooLarge as error:
+        return error.overflow
+    return None
+
+
+class _Sizes:
+    def __init__(self, scope: Scope, largest_size: int, group_sizes: Mapping[str, int]) -> None:
+        self.scope = scope
+        self.largest_size = largest_size
+        self.group_sizes = group_sizes
+
+    def bound(self, node: Node, env: Mapping[str, int | None], where: str | None) -> int | None:
+        """An upper bound on ``abs(node)`` for an int node, None for other types."""
+        if isinstance(node, Integer):
+            return abs(node.value)
+        if isinstance(node, Name):
+            if node.id in env:
+                return env[node.id]
+            value = self.scope.constants.get(node.id, BUILTIN_CONSTANTS.get(node.id))
+            if value is not None and value[0] is Type.INT and not isinstance(value[1], bool):
+                return abs(int(value[1]))
+            return None
+        if isinstance(node, Attribute):
+            self.bound(node.value, env, where)
+            return {"rank": 13, "size": self.largest_size}.get(node.name)
+        if isinstance(node, Negate):
+            return self.bound(node.operand, env, where)
+        if isinstance(node, Arithmetic):
+            left = self.bound(node.left, env, where)
+            right = self.bound(node.right, env, where)
+            if left is None or right is None:
+                return None
+            if node.op == "**" and left > 1 and right > 64:
+                raise _TooLarge(Overflow(node.span, where, None))
+            size = (left + right if node.op in ("+", "-") else left * right if node.op == "*"
+                    else left if node.op == "//" else right if node.op == "%"
+                    else left ** right)
+            if size > MAX_INTEGER:
+                raise _TooLarge(Overflow(node.span, where, size))
+            return size
+        if isinstance(node, Call):
+            sizes = [self.bound(arg, env, where) for arg in node.args]
+            predicate = self.scope.predicates.get(node.function)
+            if predicate is not None and node.function not in self.scope.broken:
+                inner = {p.name: size for p, size in zip(predicate.signature.parameters, sizes)}
+                self.bound(predicate.body, inner, node.function)
+            return None
+        if isinstance(node, Quantifier):
+            if isinstance(node.domain, Pairs):
+                self.bound(node.domain.run, env, where)
+            self.bound(node.body, {**env, **{n: None for n in node.names}}, where)
+            return None
+        if isinstance(node, Count):
+            self.bound(node.body, {**env, node.name: None}, where)
+            return self.group_sizes.get(node.group, MAX_GROUP_PILES)
+        for child in children(node):
+            self.bound(child, env, where)
+        return None
 
 
 def article(word: str) -> str:

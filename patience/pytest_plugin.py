@@ -6,7 +6,10 @@ it only adds options here, and loads hypothesis and the battery when an option i
 
 from __future__ import annotations
 
+import os
 from typing import Any
+
+from patience.limits import MAX_EXAMPLES
 
 
 def pytest_addoption(parser: Any) -> None:
@@ -20,7 +23,27 @@ def pytest_addoption(parser: Any) -> None:
 
 
 def pytest_configure(config: Any) -> None:
-    if config.getoption("patience_variant", default=None):
+    battery = bool(config.getoption("patience_variant", default=None))
+    _check_examples(config.getoption("patience_examples", default=None),
+                    os.environ.get("PATIENCE_EXAMPLES") if battery else None)
+    if battery:
         from patience.testing.pytest_items import BatteryPlugin
 
         config.pluginmanager.register(BatteryPlugin(config), "patience-battery")
+
+
+def _check_examples(option: int | None, environment: str | None) -> None:
+    """Refuse a number of examples that is not from 1 to ``MAX_EXAMPLES`` (a check run on
+    zero examples would pass without testing anything)."""
+    import pytest
+
+    for where, value in (("--patience-examples", option), ("PATIENCE_EXAMPLES", environment)):
+        if value is None:
+            continue
+        try:
+            number = int(value)
+        except ValueError:
+            number = None
+        if number is None or not 1 <= number <= MAX_EXAMPLES:
+            raise pytest.UsageError(f"{where} must be a whole number from 1 to "
+                                    f"{MAX_EXAMPLES:_}, not {value!r}")

@@ -10,11 +10,14 @@ a character inside an expression string.
 from __future__ import annotations
 
 import bisect
+import re
+from pathlib import Path
 
 import attrs
 import yaml
 
 from patience.errors import Location, VariantError
+from patience.limits import MAX_INTEGER, MAX_INTEGER_TEXT, MAX_VARIANT_FILE_BYTES, MAX_YAML_DEPTH
 
 
 @attrs.frozen
@@ -27,7 +30,7 @@ class SourceText:
 
     @classmethod
     def of(cls, path: str, text: str) -> SourceText:
-        starts = [0] + [i + 1 for i, char in enumerate(text) if char == "\n"]
+        starts = [0] + [match.end() for match in re.finditer("\n", text)]
         return cls(path, text, tuple(starts))
 
     def location(self, index: int, width: int = 1) -> Location:
@@ -88,6 +91,11 @@ class Scalar:
     tag: str  # "str", "int", "float", "bool", "null"
     origin: Origin
 
+    @property
+    def integer(self) -> int:
+        """The value of an "int" scalar, read as YAML 1.1 reads it (checked when read)."""
+        return yaml_integer(self.value)
+
 
 @attrs.frozen
 class Sequence:
@@ -113,11 +121,128 @@ _TAGS = {
 }
 
 
+_COLLECTION_TAGS = ("tag:yaml.org,2002:seq", "tag:yaml.org,2002:map")
+
+# The whole numbers of YAML 1.1, exactly as pyyaml's resolver finds them: binary, octal
+# (a leading 0), decimal, hexadecimal and base 60 (1:30 is 90), with signs and underscores.
+_YAML_INTEGER = re.compile(r"""[-+]?(?:0b[01_]+|0[0-7_]+|0|[1-9][0-9_]*|0x[0-9a-fA-F_]+
+                               |[1-9][0-9_]*(?::[0-5]?[0-9])+)""", re.ASCII | re.VERBOSE)
+_YAML_BOOLEAN = re.compile(r"y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE"
+                           r"|on|On|ON|off|Off|OFF")
+
+
+def yaml_integer(text: str) -> int:
+    """The value of a YAML 1.1 whole number (``010`` is 8, ``0_7`` is 7, ``1:00`` is 60).
+
+    Raises ValueError for text that is not one, or longer than ``MAX_INTEGER_TEXT``, or
+    beyond ``MAX_INTEGER`` in size.
+
+    >>> [yaml_integer(t) for t in ("12", "-0x1F", "010", "0_7", "0b101", "1:00", "+1_000")]
+    [12, -31, 8, 7, 5, 60, 1000]
+    """
+    if len(text) > MAX_INTEGER_TEXT:
+        digits = text.lstrip("+-").replace("_", "")
+        if digits.isascii() and digits.isdigit():
+            raise ValueError(f"{_shorten(text)} is too large: {_LARGEST}")
+        raise ValueError(f"{_shorten(text)!r} is not a whole number")
+    if not _YAML_INTEGER.fullmatch(text):
+        raise ValueError(f"{text!r} is not a whole number")
+    digits = text.replace("_", "")
+    sign = -1 if digits[0] == "-" else 1
+    digits = digits.lstrip("+-")
+    try:
+        if digits.startswith(("0b", "0x")):
+            value = int(digits, 0)
+        elif ":" in digits:
+            value = 0
+            for part in digits.split(":"):
+                value = value * 60 + int(part)
+        elif digits.startswith("0"):
+            value = int(digits, 8)
+        else:
+            value = int(digits)
+    except ValueError:  # '0b_', '0x_': digits that are all underscores
+        raise ValueError(f"{text!r} is not a whole number") from None
+    if value > MAX_INTEGER:
+        raise ValueError(f"{text} is too large: {_LARGEST}")
+    return sign * value
+
+
+_LARGEST = f"a whole number is at most 2^63 - 1 ({MAX_INTEGER:_}) either side of 0"
+
+
+def _shorten(text: str, width: int = 24) -> str:
+    return text if len(text) <= width else text[:width] + "…"
+
+
+def read_variant_file(path: str | Path) -> str:
+    """A variant file's text, refusing files over ``MAX_VARIANT_FILE_BYTES`` before reading
+    them whole, and text that is not UTF-8.
+
+    Raises OSError when the file cannot be read, VariantError for the rest.
+    """
+    with open(path, "rb") as stream:
+        data = stream.read(MAX_VARIANT_FILE_BYTES + 1)
+    if len(data) > MAX_VARIANT_FILE_BYTES:
+        raise VariantError(_too_large(), Location(str(path), 1, 1))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise VariantError(f"the file is not UTF-8 text (byte {error.start + 1} is "
+                           f"{data[error.start]:#04x})", Location(str(path), 1, 1)) from None
+
+
+def _too_large() -> str:
+    return (f"the file is larger than {MAX_VARIANT_FILE_BYTES:_} bytes, the most a variant "
+            "file may hold")
+
+
+class _Refused(yaml.MarkedYAMLError):
+    """Valid YAML that variant files do not allow (aliases, too deep nesting)."""
+
+
+class _Loader(yaml.SafeLoader):
+    """pyyaml's safe loader whose composer refuses aliases and anchors (an alias is a copy
+    of a whole subtree: a few bytes can stand for billions of nodes) and nesting deeper
+    than ``MAX_YAML_DEPTH``."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.depth = 0
+
+    def compose_node(self, parent, index):  # type: ignore[no-untyped-def]
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            raise _Refused(None, None, "a variant file cannot use YAML aliases (*name): "
+                           "write the value out", event.start_mark)
+        if getattr(event, "anchor", None) is not None:
+            raise _Refused(None, None, "a variant file cannot use YAML anchors (&name)",
+                           event.start_mark)
+        nests = isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent))
+        if nests:
+            self.depth += 1
+            if self.depth > MAX_YAML_DEPTH:
+                raise _Refused(None, None, f"lists and mappings nest more than "
+                               f"{MAX_YAML_DEPTH} deep here", event.start_mark)
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            if nests:
+                self.depth -= 1
+
+
 def read_yaml(path: str, text: str) -> Item:
     """Parse YAML text into located items; raise VariantError with a location on errors."""
+    if len(text) > MAX_VARIANT_FILE_BYTES or len(text.encode("utf-8", "surrogatepass")) \
+            > MAX_VARIANT_FILE_BYTES:
+        raise VariantError(_too_large(), Location(path, 1, 1))
     source = SourceText.of(path, text)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_Loader)
+    except _Refused as error:
+        mark = error.problem_mark
+        raise VariantError(str(error.problem),
+                           source.location(mark.index) if mark is not None else None) from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "not valid YAML"
@@ -144,12 +269,24 @@ def _origin(node: yaml.Node, source: SourceText) -> Origin:
 
 
 def _convert(node: yaml.Node, source: SourceText) -> Item:
+    """The located item of a node (nesting is bounded by the loader: this recursion is)."""
     origin = _origin(node, source)
     if isinstance(node, yaml.ScalarNode):
         tag = _TAGS.get(node.tag)
         if tag is None:
             raise VariantError(f"unsupported YAML tag {node.tag!r}", origin.location())
+        if tag == "int":
+            try:
+                yaml_integer(node.value)
+            except ValueError as error:
+                raise VariantError(f"{error} (quote it if it is meant as text)",
+                                   origin.location()) from None
+        elif tag == "bool" and not _YAML_BOOLEAN.fullmatch(node.value):
+            raise VariantError(f"{_shorten(node.value)!r} is not true or false",
+                               origin.location())
         return Scalar(node.value, tag, origin)
+    if node.tag not in _COLLECTION_TAGS:
+        raise VariantError(f"unsupported YAML tag {node.tag!r}", origin.location())
     if isinstance(node, yaml.SequenceNode):
         return Sequence(tuple(_convert(item, source) for item in node.value), origin)
     if isinstance(node, yaml.MappingNode):
@@ -164,7 +301,7 @@ def _convert(node: yaml.Node, source: SourceText) -> Item:
             if key in items:
                 first = keys[key].location()
                 raise VariantError(
-                    f"duplicate key {key!r} (first written at line {first.line})",
+                    f"duplicate key {_shorten(key)!r} (first written at line {first.line})",
                     key_origin.location())
             items[key] = _convert(value_node, source)
             keys[key] = key_origin

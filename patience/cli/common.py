@@ -4,12 +4,15 @@ A command that takes a variant takes a shipped name or a file path. A command th
 starting position takes exactly one of ``--seed N``, ``--deal "7D 9C …"`` or
 ``--position FILE|TEXT``, then optionally ``--moves "m1 m2 …"`` replayed from it. Bad
 input exits with status 2 and a message naming it, never a traceback.
+
+Text that comes from a file (a variant's name, description and rules, an error quoting a
+line) can hold terminal control sequences: every command prints it through :func:`echo`,
+which shows control characters escaped (``patience.terminal.printable``).
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -17,22 +20,45 @@ from typing import Any, NoReturn
 
 import click
 
-from patience.errors import PatienceError
+from patience.errors import PatienceError, PositionError
 from patience.game import Game
+from patience.limits import MAX_POSITION_TEXT
+from patience.source import read_variant_file
+from patience.terminal import printable
 from patience.variant import Variant, find_variant
 
 USAGE_ERROR = 2
 
 
+def echo(text: object = "", err: bool = False) -> None:
+    """``click.echo`` of :func:`printable` text: how commands print anything from a file."""
+    click.echo(printable(str(text)), err=err)
+
+
 def fail(message: str) -> NoReturn:
     """Print ``error: message`` to stderr and exit with status 2."""
-    click.echo(f"error: {message}", err=True)
+    echo(f"error: {message}", err=True)
     sys.exit(USAGE_ERROR)
+
+
+def find_checked_variant(name: str) -> Variant:
+    """``find_variant``, after refusing a variant file too large to read or not UTF-8."""
+    path = Path(name)
+    try:
+        is_file = path.is_file()
+    except (OSError, ValueError):
+        is_file = False
+    if is_file:
+        try:
+            read_variant_file(path)
+        except OSError:
+            pass  # find_variant says it cannot be read
+    return find_variant(name)
 
 
 def load_variant(name: str) -> Variant:
     try:
-        return find_variant(name)
+        return find_checked_variant(name)
     except PatienceError as error:
         fail(str(error))
 
@@ -81,19 +107,19 @@ def load_game(variant: Variant, seed: int | None, deal_text: str | None,
 def read_position(variant: Variant, argument: str) -> Game:
     """A position from a file (text or JSON) or from the argument itself."""
     text = argument
-    path = Path(argument)
     try:
-        if len(argument) < 4096 and path.is_file():
-            text = path.read_text(encoding="utf-8")
+        if len(argument) < 4096 and "\0" not in argument and Path(argument).is_file():
+            with open(argument, "rb") as stream:
+                data = stream.read(MAX_POSITION_TEXT + 1)
+            text = data.decode("utf-8", errors="replace")
     except OSError:
         pass
+    if len(text) > MAX_POSITION_TEXT:
+        raise PositionError(f"a position is at most {MAX_POSITION_TEXT:_} characters of text "
+                            "or JSON")
     stripped = text.strip()
     if stripped.startswith("{"):
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as error:
-            fail(f"position JSON is not valid JSON: {error}")
-        return variant.from_json(data)
+        return variant.from_json(stripped)
     return variant.position(stripped)
 
 

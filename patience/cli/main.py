@@ -1,7 +1,12 @@
 """The ``patience`` command group and the kernel's commands.
 
 Output meant for other programs is plain and stable: one item per line, sorted where the
-order means nothing, the perft total always a bare integer on the last line.
+order means nothing, the perft total always a bare integer on the last line. Anything taken
+from a variant file is printed through ``echo`` (control characters escaped).
+
+Exit status: 0 on success; 1 when ``check`` finds the file wrong; 2 for bad input (an
+unknown variant, a wrong deal, position or move, a file that does not load for any other
+command) — never a traceback.
 """
 
 from __future__ import annotations
@@ -10,7 +15,15 @@ import sys
 
 import click
 
-from patience.cli.common import fail, handles_errors, load_game, load_variant, start_options
+from patience.cli.common import (
+    echo,
+    fail,
+    find_checked_variant,
+    handles_errors,
+    load_game,
+    load_variant,
+    start_options,
+)
 from patience.errors import PatienceError, VariantError
 from patience.variant import Variant, find_variant, shipped_variants
 
@@ -32,7 +45,7 @@ def variants(plain: bool) -> None:
     found = [find_variant(name) for name in shipped_variants()]
     if plain:
         for variant in found:
-            click.echo(f"{variant.id}\t{variant.description}")
+            echo(f"{variant.id}\t{variant.description}")
         return
     families: dict[str, list[Variant]] = {}
     for variant in found:
@@ -40,10 +53,10 @@ def variants(plain: bool) -> None:
     width = max(len(variant.id) for variant in found)
     for number, (family, members) in enumerate(sorted(families.items())):
         if number:
-            click.echo("")
-        click.echo(f"{family}:")
+            echo("")
+        echo(f"{family}:")
         for variant in members:
-            click.echo(f"  {variant.id:<{width}}  {variant.description}")
+            echo(f"  {variant.id:<{width}}  {variant.description}")
 
 
 @main.command()
@@ -51,7 +64,7 @@ def variants(plain: bool) -> None:
 @handles_errors
 def rules(variant: str) -> None:
     """Print the rules of VARIANT, generated from its definition."""
-    click.echo(load_variant(variant).rules_text())
+    echo(load_variant(variant).rules_text())
 
 
 @main.command()
@@ -59,19 +72,19 @@ def rules(variant: str) -> None:
 def check(file: str) -> None:
     """Validate a variant file: exit 1 with located errors, 0 with a summary."""
     try:
-        variant = find_variant(file)
+        variant = find_checked_variant(file)
     except VariantError as error:
-        click.echo(error.render(), err=True)
+        echo(error.render(), err=True)
         count = len(getattr(error, "errors", [error]))
-        click.echo(f"{file}: {count} error{'s' if count != 1 else ''}", err=True)
+        echo(f"{file}: {count} error{'s' if count != 1 else ''}", err=True)
         sys.exit(1)
     except PatienceError as error:
-        click.echo(f"error: {error}", err=True)
+        echo(f"error: {error}", err=True)
         sys.exit(1)
     piles = ", ".join(f"{g.count} {g.name}" for g in variant.groups)
     deals = f"{variant.deals} deal{'s' if variant.deals != 1 else ''}"
-    click.echo(f"{file}: ok: {variant.id} ({variant.name}): {len(variant.deck)} cards, "
-               f"{piles}, {deals}, rules hash {variant.rules_hash}")
+    echo(f"{file}: ok: {variant.id} ({variant.name}): {len(variant.deck)} cards, "
+         f"{piles}, {deals}, rules hash {variant.rules_hash}")
 
 
 @main.command()
@@ -91,17 +104,17 @@ def show(variant: str, seed: int | None, deal_text: str | None,
     record the whole position, face-down cards in lower case."""
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
     if format_ == "text":
-        click.echo(game.text())
+        echo(game.text())
     elif format_ == "json":
         import json
 
-        click.echo(json.dumps(game.to_json()))
+        echo(json.dumps(game.to_json()))
     else:
-        click.echo(game.drawing(reveal=reveal))
+        echo(game.drawing(reveal=reveal))
         if game.is_won():
-            click.echo("won")
+            echo("won")
         elif not game.has_moves():
-            click.echo("no move is left")
+            echo("no move is left")
 
 
 @main.command()
@@ -112,7 +125,7 @@ def moves(variant: str, seed: int | None, deal_text: str | None,
     """The legal moves at START after --moves, one per line, sorted as plain strings."""
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
     for text in sorted(game.notation(move) for move in game.generate_moves()):
-        click.echo(text)
+        echo(text)
 
 
 @main.command()

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from patience.cli.common import fail, load_game, load_variant, start_options
+from patience.cli.common import echo, fail, load_game, load_variant, start_options
 from patience.cli.main import main
 from patience.errors import PatienceError, SaveError
 
@@ -97,7 +97,7 @@ def play(variant: str | None, seed: int | None, deal_text: str | None, position:
              "pip install 'patience[play]', or use --plain")
     message = run(session)
     if message:
-        click.echo(message)
+        echo(message)
 
 
 def _warn_about_replacing_a_save(save_file: Path | None) -> None:
@@ -108,11 +108,11 @@ def _warn_about_replacing_a_save(save_file: Path | None) -> None:
     try:
         data = saves.read_save(save_file)
     except SaveError as error:
-        click.echo(f"note: {error}; this game will be saved to a new file instead (its name "
+        echo(f"note: {error}; this game will be saved to a new file instead (its name "
                    "is shown when you quit)", err=True)
         return
     if data is not None:
-        click.echo(f"note: the saved game ({data['variant']}, {data['label']}) will be "
+        echo(f"note: the saved game ({data['variant']}, {data['label']}) will be "
                    "replaced when this one is saved; quit and use "
                    f"{resume_command(save_file or saves.save_path())} to go on with it",
                    err=True)
@@ -124,10 +124,10 @@ def _proved_deal(variant: Variant, daily: bool) -> int:
 
     today = datetime.date.today()
     start = daily_start(variant, today) if daily else random.randrange(1, 1_000_000_000)
-    click.echo(f"looking for {'today’s deal' if daily else 'a winnable deal'}…", err=True)
+    echo(f"looking for {'today’s deal' if daily else 'a winnable deal'}…", err=True)
     try:
         return daily_deal(variant, today) if daily else first_winnable(variant, start)
     except PatienceError as error:  # the solver is missing: play the deal unproved
-        click.echo(f"warning: {error}; playing deal {start}, which is not proved winnable",
+        echo(f"warning: {error}; playing deal {start}, which is not proved winnable",
                    err=True)
         return start

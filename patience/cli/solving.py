@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from patience.cli.common import fail, handles_errors, load_game, load_variant, start_options
+from patience.cli.common import echo, fail, handles_errors, load_game, load_variant, start_options
 from patience.cli.main import main
 from patience.solver import (
     DEFAULT_MAX_POSITIONS,
@@ -53,7 +53,7 @@ def solve_command(variant: str, seed: int | None, deal_text: str | None,
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
     result = solve(game, max_positions=max_positions, time_limit=time_limit, prove=prove)
     if as_json:
-        click.echo(json.dumps({
+        echo(json.dumps({
             "variant": game.variant.id,
             "deal": game.deal_number if game.deal_number is not None else game.start().text(),
             "verdict": result.verdict,
@@ -63,10 +63,10 @@ def solve_command(variant: str, seed: int | None, deal_text: str | None,
             "information": "full",  # the solver sees face-down cards and the stock's order
         }))
         return
-    click.echo(result.verdict)
+    echo(result.verdict)
     if result.verdict == "won":
-        click.echo(" ".join(result.moves) if result.moves else "(already won)")
-    click.echo(f"{result.positions} positions, {result.seconds:.2f} s")
+        echo(" ".join(result.moves) if result.moves else "(already won)")
+    echo(f"{result.positions} positions, {result.seconds:.2f} s")
 
 
 @main.command("hint")
@@ -88,26 +88,26 @@ def hint_command(variant: str, seed: int | None, deal_text: str | None,
     """
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
     if game.is_won():
-        click.echo("the game is already won")
+        echo("the game is already won")
         return
     if from_view:
         seen = hint_from_view(game, max_positions=min(max_positions, 20_000))
         if seen.move is None:
-            click.echo(f"no hint: none of {seen.samples} guesses of the hidden cards was won "
+            echo(f"no hint: none of {seen.samples} guesses of the hidden cards was won "
                        "within the budget")
         else:
-            click.echo(f"{seen.move}  (from what you see: it starts a win in {seen.won} of "
+            echo(f"{seen.move}  (from what you see: it starts a win in {seen.won} of "
                        f"{seen.samples} guesses of the hidden cards)")
         return
     move, result = hint(game, max_positions, time_limit)
     if move is not None:
-        click.echo(f"{move}  (from the full deal: the solver sees the stock's order and any "
+        echo(f"{move}  (from the full deal: the solver sees the stock's order and any "
                    "face-down cards)")
     elif result.verdict == "unwinnable":
-        click.echo(f"no winning line: the position is lost (searched all "
+        echo(f"no winning line: the position is lost (searched all "
                    f"{result.positions} positions)")
     else:
-        click.echo(f"undecided: no winning line found within {result.positions} positions")
+        echo(f"undecided: no winning line found within {result.positions} positions")
 
 
 @main.command("deal")
@@ -123,7 +123,7 @@ def deal_command(variant: str, winnable: bool, start: int, max_positions: int) -
     """The first deal number ≥ N that the solver proves winnable; prints it, a tab, and
     its winning line."""
     number, result = first_winnable_deal(load_variant(variant), start, max_positions)
-    click.echo(f"{number}\t{' '.join(result.moves)}")
+    echo(f"{number}\t{' '.join(result.moves)}")
 
 
 @main.command("daily")
@@ -146,4 +146,4 @@ def daily_command(variant: str, date_text: str | None) -> None:
             fail(f"--date {date_text!r} is not a date written YYYY-MM-DD")
     loaded = load_variant(variant)
     number, _ = daily_deal(loaded, date)
-    click.echo(f"{number}\t{loaded.id} {date.isoformat()}")
+    echo(f"{number}\t{loaded.id} {date.isoformat()}")

@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from patience.cli.common import fail, handles_errors, load_variant
+from patience.cli.common import echo, fail, handles_errors, load_variant
 from patience.cli.main import main
 from patience.errors import StudyError, StudyStopped
 from patience.solver import DEFAULT_MAX_POSITIONS
@@ -51,7 +51,7 @@ def stops_cleanly(function: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return function(*args, **kwargs)
         except StudyStopped as error:
-            click.echo(f"error: {error}", err=True)
+            echo(f"error: {error}", err=True)
             sys.exit(STOPPED)
     return wrapper
 
@@ -133,22 +133,22 @@ def stats(variant: str, deals_text: str, max_positions: int, workers: int | None
                                         on_chunk=on_chunk)
             except KeyboardInterrupt:
                 stored = sum(database.counts(study.key, deals).values())
-                click.echo(f"interrupted: {stored} of {deals.count} deals are stored in "
+                echo(f"interrupted: {stored} of {deals.count} deals are stored in "
                            f"{path}; run the same command again to go on", err=True)
                 sys.exit(INTERRUPTED)
             except StudyStopped as error:
                 stored = sum(database.counts(study.key, deals).values())
-                click.echo(f"error: {error}; {stored} of {deals.count} deals are stored in "
+                echo(f"error: {error}; {stored} of {deals.count} deals are stored in "
                            f"{path}: run the same command again to go on", err=True)
                 sys.exit(STOPPED)
             counts = database.counts(study.key, deals)
     finally:
         pool.close()
-    click.echo(f"{compiled.id}: {summary.requested} deals ({summary.skipped} already stored, "
+    echo(f"{compiled.id}: {summary.requested} deals ({summary.skipped} already stored, "
                f"{summary.solved} solved in {summary.seconds:.1f} s on {pool.description}): "
                f"won {counts['won']}, unwinnable {counts['unwinnable']}, "
                f"unknown {counts['unknown']}")
-    click.echo(f"results in {path} (solver {study.key.solver_version}, budget "
+    echo(f"results in {path} (solver {study.key.solver_version}, budget "
                f"{max_positions}); 'patience report {variant}' summarizes them")
 
 
@@ -206,17 +206,17 @@ def report(variants: tuple[str, ...], db: str | None, deals_text: str | None,
                            f"{str(path)!r}: run 'patience stats {name}' first")
                 if len(wanted) == 1:
                     fail(message)
-                click.echo(f"warning: {message}", err=True)
+                echo(f"warning: {message}", err=True)
                 continue
             reports.append(make_report(database, name, key, deals))
     for index, summary in enumerate(reports):
         if as_json:
-            click.echo(json.dumps(summary.to_json()))
+            echo(json.dumps(summary.to_json()))
         else:
-            click.echo(("\n" if index else "") + summary.text())
+            echo(("\n" if index else "") + summary.text())
     if plot_path:
         try:
             plot(reports, plot_path)
         except StudyError as error:
             fail(str(error))
-        click.echo(f"plot written to {plot_path}", err=True)
+        echo(f"plot written to {plot_path}", err=True)

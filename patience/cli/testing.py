@@ -11,12 +11,14 @@ import time
 
 import click
 
+from patience.cli.common import echo, find_checked_variant
 from patience.cli.main import main
+from patience.limits import MAX_EXAMPLES
 
 
 @main.command("test")
 @click.argument("variant")
-@click.option("--examples", type=click.IntRange(1, 1_000_000), default=100, show_default=True,
+@click.option("--examples", type=click.IntRange(1, MAX_EXAMPLES), default=100, show_default=True,
               help="Random positions per check (costly checks use fewer).")
 @click.option("--seed", type=int, default=None,
               help="Seed hypothesis for a repeatable run.")
@@ -25,30 +27,29 @@ from patience.cli.main import main
 def test_command(variant: str, examples: int, seed: int | None, only: tuple[str, ...]) -> None:
     """Run the property-test battery on VARIANT (a shipped name or a .yaml file)."""
     from patience.errors import PatienceError, VariantError
-    from patience.variant import find_variant
 
     try:
         from patience.testing.battery import CHECKS, Outcome, run_battery
     except ImportError as error:  # hypothesis is an optional dependency (the 'test' extra)
-        click.echo(f"error: patience test needs hypothesis ({error}); "
+        echo(f"error: patience test needs hypothesis ({error}); "
                    "install it with: pip install 'patience[test]'", err=True)
         sys.exit(2)
 
     try:
-        loaded = find_variant(variant)
+        loaded = find_checked_variant(variant)
     except VariantError as error:
-        click.echo(error.render(), err=True)
+        echo(error.render(), err=True)
         sys.exit(2)
     except PatienceError as error:
-        click.echo(f"error: {error}", err=True)
+        echo(f"error: {error}", err=True)
         sys.exit(2)
     known = [*CHECKS, "play_undo_redo", "lint"]
     unknown = [name for name in only if name not in known]
     if unknown:
-        click.echo(f"error: unknown check {unknown[0]!r} (checks: {', '.join(known)})",
+        echo(f"error: unknown check {unknown[0]!r} (checks: {', '.join(known)})",
                    err=True)
         sys.exit(2)
-    click.echo(f"{variant}: {loaded.id} ({loaded.name}), {examples} examples per check")
+    echo(f"{variant}: {loaded.id} ({loaded.name}), {examples} examples per check")
     started = time.perf_counter()
     width = max(map(len, known))
 
@@ -58,17 +59,17 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
                   if outcome.examples else "")
         if outcome.status == "skipped":
             detail = f"({outcome.message})"
-        click.echo(f"  {mark} {outcome.name:<{width}} {detail}".rstrip())
+        echo(f"  {mark} {outcome.name:<{width}} {detail}".rstrip())
         if outcome.status == "failed":
             for line in outcome.message.splitlines():
-                click.echo(f"       {line}")
+                echo(f"       {line}")
 
     report = run_battery(loaded, examples=examples, seed=seed, only=only or None,
                          on_outcome=show)
     failed = [o.name for o in report.outcomes if o.status == "failed"]
     seconds = time.perf_counter() - started
     if failed:
-        click.echo(f"{variant}: {len(failed)} of {len(report.outcomes)} checks failed "
+        echo(f"{variant}: {len(failed)} of {len(report.outcomes)} checks failed "
                    f"({', '.join(failed)}) in {seconds:.1f} s")
         sys.exit(1)
-    click.echo(f"{variant}: all {len(report.outcomes)} checks passed in {seconds:.1f} s")
+    echo(f"{variant}: all {len(report.outcomes)} checks passed in {seconds:.1f} s")

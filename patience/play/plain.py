@@ -11,35 +11,42 @@ from __future__ import annotations
 from typing import TextIO
 
 from patience.play.session import Session
+from patience.terminal import printable
+
+
+def _print(text: str, out: TextIO) -> None:
+    """Print a line that may hold text from a file (rules, names), control characters
+    escaped."""
+    print(printable(text), file=out)
 
 
 def show_position(session: Session, out: TextIO) -> None:
-    print(session.drawing(), file=out)
-    print(session.status(), file=out)
+    _print(session.drawing(), out)
+    _print(session.status(), out)
 
 
 def run_plain(session: Session, lines: TextIO, out: TextIO, save: bool = True) -> None:
     """Read commands from ``lines`` until ``q`` or the end; print to ``out``."""
-    print(f"{session.title()} (type 'help' for the commands)", file=out)
+    _print(f"{session.title()} (type 'help' for the commands)", out)
     show_position(session, out)
     opening = session.end_message()
     if opening:
-        print(opening, file=out)
+        _print(opening, out)
     for line in lines:
         command = line.strip()
         if not command:
             continue
-        print(f"> {command}", file=out)
+        _print(f"> {command}", out)
         reply = session.apply(command)
         if reply.quit:
             break
         if reply.text:
-            print(("error: " if reply.error else "") + reply.text, file=out)
+            _print(("error: " if reply.error else "") + reply.text, out)
         if reply.changed:
             show_position(session, out)
         out.flush()
     if save:
         message = session.save()
         if message:
-            print(message, file=out)
+            _print(message, out)
     out.flush()

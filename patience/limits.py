@@ -1,0 +1,85 @@
+"""Every limit patience puts on what it reads from outside, in one place.
+
+A variant file, a rule, a position or a move that goes past one of these is refused with a
+plain error (a located one for variant files) before any work that could take unbounded time
+or memory; ``docs/limits.md`` lists each limit with the error it gives, and the tests of
+hostile input (``tests/test_hostile_input.py``) refer to these names. None of the limits is
+anywhere near what a real variant or game needs.
+"""
+
+from __future__ import annotations
+
+# --- variant files ----------------------------------------------------------------------
+
+#: Bytes in a variant file (checked before the YAML is parsed; also for ``extends`` parents).
+MAX_VARIANT_FILE_BYTES = 1 << 20  # 1 MiB
+
+#: How deeply YAML mappings and lists may nest in a variant file (the top mapping is 1).
+MAX_YAML_DEPTH = 64
+
+#: How many files an ``extends`` chain may hold above the file itself.
+MAX_EXTENDS_DEPTH = 16
+
+#: Pile groups (``piles:`` entries), predicates and parameters in a variant (after
+#: ``extends`` merges the parents in). Real variants have a handful of each.
+MAX_PILE_GROUPS = 16
+MAX_GROUP_PILES = 64  # piles in one group ('count:')
+MAX_PREDICATES = 256
+MAX_PARAMETERS = 256
+
+#: The largest magnitude of any whole number: written in a variant file (``decks``, a
+#: parameter), written in a rule, computed by a rule (folded when the variant compiles or
+#: when a move is generated), or in a position. Fits a signed 64-bit integer.
+MAX_INTEGER = 2**63 - 1
+
+#: Characters of a whole number as written in YAML (digits, sign, underscores, ``0x``, ``:``)
+#: or in a rule; longer text is refused before it is converted.
+MAX_INTEGER_TEXT = 40
+
+# --- rule expressions -------------------------------------------------------------------
+
+#: Characters in one rule expression or predicate signature.
+MAX_EXPRESSION_LENGTH = 10_000
+
+#: How deeply one expression may nest, as written: each operator, 'not', '-', attribute,
+#: call and quantifier is a level (a long flat 'a and b and …' chain is one level).
+MAX_EXPRESSION_DEPTH = 32
+
+#: Nodes of an expression once every predicate it calls is written out in full (an argument
+#: a predicate does not read counts once). The shipped variants' largest rule has 34.
+MAX_INLINED_NODES = 5_000
+
+#: Nodes of all the rules of a variant together (every ``moves`` and ``accepts``, ``win``
+#: and ``stock.deal_when``), each measured as for ``MAX_INLINED_NODES``. The generated move
+#: generator repeats rules per pair of pile groups, so this and ``MAX_PILE_GROUPS`` bound
+#: the code compiled for a variant.
+MAX_VARIANT_INLINED_NODES = 20_000
+
+#: Depth of an expression once every predicate it calls is written out in full, where each
+#: predicate call counts as one more level.
+MAX_INLINED_DEPTH = 64
+
+#: How deeply quantifiers ('all …: …', 'any …: …') may nest in an expression once every
+#: predicate it calls is written out. Each level multiplies the work of evaluating the rule
+#: by the length of a run or the size of a pile group.
+MAX_QUANTIFIER_NESTING = 2
+
+# --- positions and moves ----------------------------------------------------------------
+
+#: Characters of a position, as one-line text or as JSON (``--position``, ``from_json``).
+MAX_POSITION_TEXT = 64 * 1024
+
+#: How deeply the JSON form of a position may nest (it needs 3: object, piles, a pile).
+MAX_POSITION_JSON_DEPTH = 8
+
+#: Characters of one move in notation (``c1:3-c4`` is 7).
+MAX_MOVE_TEXT = 32
+
+#: Digits of the card count in a move (ASCII digits only).
+MAX_MOVE_COUNT_DIGITS = 4
+
+# --- the test battery -------------------------------------------------------------------
+
+#: Random positions per battery check (``patience test --examples``,
+#: ``pytest --patience-examples``, ``PATIENCE_EXAMPLES``): from 1 to this.
+MAX_EXAMPLES = 1_000_000
