@@ -2,7 +2,7 @@
 
     SOLVITAIRE=/path/to/solvitaire python bench/solvitaire.py freecell --deals 1-20 --time-limit 10
     python bench/solvitaire.py klondike golf --deals 1-5 --time-limit 5   # several games
-    python bench/solvitaire.py fan --deal-json 3                          # print deal 3 as Solvitaire JSON
+    python bench/solvitaire.py fan --deal-json 3      # print deal 3 as Solvitaire JSON
     python bench/solvitaire.py --list                                     # the mapped games
 
 Solvitaire (Charlie Blake and Ian Gent, github.com/thecharlieblake/Solvitaire, GPL-2.0) is a

@@ -233,15 +233,16 @@ class Compiler:
 
     def value(self, node: Node, bindings: Mapping[str, Value]) -> Value:
         method = getattr(self, "_" + type(node).__name__.lower())
-        return method(node, bindings)
+        result: Value = method(node, bindings)
+        return result
 
-    def _integer(self, node: Integer, bindings) -> Value:
+    def _integer(self, node: Integer, bindings: Mapping[str, Value]) -> Value:
         return Const(node.value)
 
-    def _boolean(self, node: Boolean, bindings) -> Value:
+    def _boolean(self, node: Boolean, bindings: Mapping[str, Value]) -> Value:
         return Const(node.value)
 
-    def _name(self, node: Name, bindings) -> Value:
+    def _name(self, node: Name, bindings: Mapping[str, Value]) -> Value:
         if node.id in bindings:
             return bindings[node.id]
         if node.id in self.constants:
@@ -250,7 +251,7 @@ class Compiler:
             return Pile(name("stock"), None, "stock#")
         raise KeyError(node.id)  # the checker rules this out
 
-    def _attribute(self, node: Attribute, bindings) -> Value:
+    def _attribute(self, node: Attribute, bindings: Mapping[str, Value]) -> Value:
         owner = self.value(node.value, bindings)
         if isinstance(owner, Pile):
             cards = owner.cards
@@ -285,19 +286,19 @@ class Compiler:
         return Code(ast.BinOp(ast.BinOp(plus_one, ast.RShift(), constant(1)), ast.BitAnd(),
                               constant(1)))
 
-    def _negate(self, node: Negate, bindings) -> Value:
+    def _negate(self, node: Negate, bindings: Mapping[str, Value]) -> Value:
         operand = self.value(node.operand, bindings)
         if isinstance(operand, Const):
             return Const(-operand.value)
         return Code(ast.UnaryOp(ast.USub(), self.to_expr(operand)))
 
-    def _not(self, node: Not, bindings) -> Value:
+    def _not(self, node: Not, bindings: Mapping[str, Value]) -> Value:
         operand = self.value(node.operand, bindings)
         if isinstance(operand, Const):
             return Const(not operand.value)
         return Code(ast.UnaryOp(ast.Not(), self.to_expr(operand)))
 
-    def _arithmetic(self, node: Arithmetic, bindings) -> Value:
+    def _arithmetic(self, node: Arithmetic, bindings: Mapping[str, Value]) -> Value:
         left = self.value(node.left, bindings)
         right = self.value(node.right, bindings)
         if isinstance(left, Const) and isinstance(right, Const):
@@ -314,7 +315,7 @@ class Compiler:
                                   expr, constant(0)))
         return Code(expr)
 
-    def _compare(self, node: Compare, bindings) -> Value:
+    def _compare(self, node: Compare, bindings: Mapping[str, Value]) -> Value:
         left = self.value(node.left, bindings)
         right = self.value(node.right, bindings)
         if isinstance(left, Pile) and isinstance(right, Pile):  # the same pile, or not
@@ -331,7 +332,7 @@ class Compiler:
         return Code(ast.Compare(self.to_expr(left), [_COMPARE[node.op]()],
                                 [self.to_expr(right)]))
 
-    def _boolop(self, node: BoolOp, bindings) -> Value:
+    def _boolop(self, node: BoolOp, bindings: Mapping[str, Value]) -> Value:
         return self._combine(node.op == "and",
                              [self.value(child, bindings) for child in node.values])
 
@@ -349,7 +350,7 @@ class Compiler:
             return Code(parts[0])
         return Code(ast.BoolOp(op=ast.And() if is_and else ast.Or(), values=parts))
 
-    def _member(self, node: Member, bindings) -> Value:
+    def _member(self, node: Member, bindings: Mapping[str, Value]) -> Value:
         pile = self.value(node.value, bindings)
         assert isinstance(pile, Pile)
         if pile.group is not None:
@@ -360,7 +361,7 @@ class Compiler:
                            [pile.index, constant(indices.stop)])
         return Code(ast.UnaryOp(ast.Not(), test) if node.negated else test)
 
-    def _call(self, node: Call, bindings) -> Value:
+    def _call(self, node: Call, bindings: Mapping[str, Value]) -> Value:
         predicate = self.predicates[node.function]
         args = [self.value(arg, bindings) for arg in node.args]
         if self.tabulate and self._is_tabulable(predicate) and 1 <= len(args) <= 2:
@@ -377,7 +378,7 @@ class Compiler:
                  for parameter, arg in zip(predicate.signature.parameters, args)}
         return self.value(predicate.body, inner)
 
-    def _quantifier(self, node: Quantifier, bindings) -> Value:
+    def _quantifier(self, node: Quantifier, bindings: Mapping[str, Value]) -> Value:
         builtin = "all" if node.kind == "all" else "any"
         if isinstance(node.domain, Pairs):
             run = self.value(node.domain.run, bindings)
@@ -442,7 +443,7 @@ class Compiler:
         self._unroll_budget -= extra
         return True
 
-    def _count(self, node: Count, bindings) -> Value:
+    def _count(self, node: Count, bindings: Mapping[str, Value]) -> Value:
         indices = self.layout.groups[node.group]
         piles = name(self.layout.piles_name)
         if self._may_unroll(indices, node.body):  # unrolled: a sum of tests, each 0 or 1
@@ -497,7 +498,7 @@ class Compiler:
             self._evaluated[key] = bool(result.value)
         return self._evaluated[key]
 
-    def _table(self, predicate: Predicate) -> tuple:
+    def _table(self, predicate: Predicate) -> tuple[Any, ...]:
         size = max(self.cards) + 1
         arity = len(predicate.signature.parameters)
         if arity == 1:

@@ -291,7 +291,7 @@ class _Validator:
 
     # -- helpers --
 
-    def _order(self, error: VariantError) -> tuple:
+    def _order(self, error: VariantError) -> tuple[Any, ...]:
         """This file's errors first, in line order; then those found in parent files."""
         location = error.location
         if location is None:
@@ -390,7 +390,8 @@ class _Validator:
             return default, None
         return item.value, item.origin
 
-    def located(self, origin: Origin | None, text: str, span: tuple[int, int]):
+    def located(self, origin: Origin | None, text: str,
+                span: tuple[int, int]) -> Location | None:
         if origin is None:
             return None
         return origin.location_of_span(text, span)
@@ -637,7 +638,7 @@ class _Validator:
         return parsed
 
     def check_predicate_sizes(self, parsed: dict[str, Predicate],
-                              signatures: dict[str, tuple]) -> frozenset[str]:
+                              signatures: dict[str, tuple[Any, ...]]) -> frozenset[str]:
         """The predicates too large once the predicates they call are written out; each is
         reported unless one it calls is too large already (so only the first is named)."""
         shapes = self.shapes

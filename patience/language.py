@@ -229,8 +229,8 @@ def _token_span(token: Token) -> Span:
 
 
 @v_args(meta=True)
-class _ToAst(Transformer):
-    def integer(self, meta, children):
+class _ToAst(Transformer[Any, Any]):
+    def integer(self, meta: Any, children: list[Any]) -> Any:
         token = children[0]
         if len(token) > MAX_INTEGER_TEXT or int(token) > MAX_INTEGER:
             shown = token if len(token) <= 24 else token[:24] + "…"
@@ -238,30 +238,30 @@ class _ToAst(Transformer):
                              f"at most 2^63 - 1 ({MAX_INTEGER:_})", _token_span(token))
         return Integer(_span(meta), int(token))
 
-    def true(self, meta, children):
+    def true(self, meta: Any, children: list[Any]) -> Any:
         return Boolean(_span(meta), True)
 
-    def false(self, meta, children):
+    def false(self, meta: Any, children: list[Any]) -> Any:
         return Boolean(_span(meta), False)
 
-    def name(self, meta, children):
+    def name(self, meta: Any, children: list[Any]) -> Any:
         return Name(_token_span(children[0]), str(children[0]))
 
-    def attribute(self, meta, children):
+    def attribute(self, meta: Any, children: list[Any]) -> Any:
         value, name = children
         return Attribute((value.span[0], _token_span(name)[1]), value, str(name))
 
-    def call(self, meta, children):
+    def call(self, meta: Any, children: list[Any]) -> Any:
         name, *args = children
         return Call(_span(meta), str(name), tuple(args))
 
-    def not_test(self, meta, children):
+    def not_test(self, meta: Any, children: list[Any]) -> Any:
         return Not(_span(meta), children[0])
 
-    def negate(self, meta, children):
+    def negate(self, meta: Any, children: list[Any]) -> Any:
         return Negate(_span(meta), children[0])
 
-    def _arithmetic(self, meta, children):
+    def _arithmetic(self, meta: Any, children: list[Any]) -> Any:
         """``a + b - c`` as the flat list [a, +, b, -, c]: left-nested Arithmetic nodes."""
         node = children[0]
         for index in range(1, len(children), 2):
@@ -271,20 +271,21 @@ class _ToAst(Transformer):
             node = Arithmetic(span, str(op), node, right)
         return node
 
-    def sum(self, meta, children):
+    def sum(self, meta: Any, children: list[Any]) -> Any:
         return self._arithmetic(meta, children)
 
-    def arithmetic(self, meta, children):  # 'a ** b', right-nested by the grammar
+    # 'a ** b', right-nested by the grammar
+    def arithmetic(self, meta: Any, children: list[Any]) -> Any:
         return self._arithmetic(meta, children)
 
-    def product(self, meta, children):
+    def product(self, meta: Any, children: list[Any]) -> Any:
         return self._arithmetic(meta, children)
 
-    def compare(self, meta, children):
+    def compare(self, meta: Any, children: list[Any]) -> Any:
         left, op, right = children
         return Compare(_span(meta), str(op), left, right)
 
-    def _boolop(self, op, meta, children):
+    def _boolop(self, op: str, meta: Any, children: list[Any]) -> Any:
         values: list[Node] = []
         for child in children:
             if isinstance(child, BoolOp) and child.op == op:
@@ -293,34 +294,34 @@ class _ToAst(Transformer):
                 values.append(child)
         return BoolOp(_span(meta), op, tuple(values))
 
-    def or_test(self, meta, children):
+    def or_test(self, meta: Any, children: list[Any]) -> Any:
         return self._boolop("or", meta, children)
 
-    def and_test(self, meta, children):
+    def and_test(self, meta: Any, children: list[Any]) -> Any:
         return self._boolop("and", meta, children)
 
-    def member(self, meta, children):
+    def member(self, meta: Any, children: list[Any]) -> Any:
         return Member(_span(meta), children[0], str(children[1]), False)
 
-    def not_member(self, meta, children):
+    def not_member(self, meta: Any, children: list[Any]) -> Any:
         return Member(_span(meta), children[0], str(children[1]), True)
 
-    def quantifier(self, meta, children):
+    def quantifier(self, meta: Any, children: list[Any]) -> Any:
         kind, *rest = children
         names = tuple(str(token) for token in rest[:-2])
         return Quantifier(_span(meta), str(kind), names, rest[-2], rest[-1])
 
-    def count(self, meta, children):
+    def count(self, meta: Any, children: list[Any]) -> Any:
         name, group, body = children
         return Count(_span(meta), str(name), str(group), body)
 
-    def pairs_domain(self, meta, children):
+    def pairs_domain(self, meta: Any, children: list[Any]) -> Any:
         return Pairs(_span(meta), children[0])
 
-    def group_domain(self, meta, children):
+    def group_domain(self, meta: Any, children: list[Any]) -> Any:
         return Name(_token_span(children[0]), str(children[0]))
 
-    def parameter(self, meta, children):
+    def parameter(self, meta: Any, children: list[Any]) -> Any:
         name = children[0]
         # without an annotation: a parameter named after a type has that type, else a card
         default = str(name) if Type.from_name(str(name)) not in (None, Type.GROUP) else "card"
@@ -332,7 +333,7 @@ class _ToAst(Transformer):
                              f"{', '.join(Type.parameter_names())}", _token_span(token))
         return Parameter(str(name), type_, _span(meta))
 
-    def signature(self, meta, children):
+    def signature(self, meta: Any, children: list[Any]) -> Any:
         name, *parameters = children
         return Signature(str(name), tuple(parameters), _span(meta))
 
@@ -396,7 +397,7 @@ _TOO_DEEP = (f"the expression nests more than {MAX_EXPRESSION_DEPTH} levels deep
              "write parts of it as predicates")
 
 
-def _too_deep_tree(tree: lark.Tree) -> lark.Tree | None:
+def _too_deep_tree(tree: lark.Tree[Any]) -> lark.Tree[Any] | None:
     """The first parse-tree node deeper than the limit (measured without recursing)."""
     stack = [(tree, 1)]
     while stack:
@@ -528,7 +529,8 @@ class Checker:
         span = node if isinstance(node, tuple) else node.span
         self.problems.append(Problem(message, span))
 
-    def _expect(self, node: Node, expected: Type, variables, nonempty, what: str) -> None:
+    def _expect(self, node: Node, expected: Type, variables: Mapping[str, Type],
+                nonempty: frozenset[str], what: str) -> None:
         found = self._type(node, variables, nonempty)
         if found is not None and found is not expected:
             self._problem(f"{what} must be {article(expected.value)}, "
@@ -643,7 +645,8 @@ class Checker:
         hint = f"; did you mean {close[0]!r}?" if close else ""
         self._problem(f"unknown {kind} {name!r}{hint}", span)
 
-    def _attribute(self, node: Attribute, variables, nonempty) -> Type | None:
+    def _attribute(self, node: Attribute, variables: Mapping[str, Type],
+                nonempty: frozenset[str]) -> Type | None:
         owner = self._type(node.value, variables, nonempty)
         if owner is None:
             return None
@@ -663,7 +666,8 @@ class Checker:
                           f"'not {pile}.empty and …'", node)
         return fields[node.name]
 
-    def _call(self, node: Call, variables, nonempty) -> Type | None:
+    def _call(self, node: Call, variables: Mapping[str, Type],
+                nonempty: frozenset[str]) -> Type | None:
         predicate = self.scope.predicates.get(node.function)
         if node.function in self.scope.broken:  # its definition is wrong, reported there
             for arg in node.args:
@@ -686,7 +690,8 @@ class Checker:
                          f"argument {parameter.name!r} of {node.function}")
         return Type.BOOL
 
-    def _compare(self, node: Compare, variables, nonempty) -> Type | None:
+    def _compare(self, node: Compare, variables: Mapping[str, Type],
+                nonempty: frozenset[str]) -> Type | None:
         left = self._type(node.left, variables, nonempty)
         right = self._type(node.right, variables, nonempty)
         if left is None or right is None:
@@ -703,7 +708,8 @@ class Checker:
             self._problem(f"'{node.op}' compares numbers, not {article(bad.value)}", node)
         return Type.BOOL
 
-    def _quantifier(self, node: Quantifier, variables, nonempty) -> Type | None:
+    def _quantifier(self, node: Quantifier, variables: Mapping[str, Type],
+                nonempty: frozenset[str]) -> Type | None:
         inner = dict(variables)
         twice = next((n for i, n in enumerate(node.names) if n in node.names[:i]), None)
         if twice is not None:

@@ -197,11 +197,11 @@ def _too_large() -> str:
             "file may hold")
 
 
-class _Refused(yaml.MarkedYAMLError):
+class _Refused(yaml.MarkedYAMLError):  # type: ignore[misc]  # pyyaml has no types here
     """Valid YAML that variant files do not allow (aliases, too deep nesting)."""
 
 
-class _Loader(yaml.SafeLoader):
+class _Loader(yaml.SafeLoader):  # type: ignore[misc]  # pyyaml has no types here
     """pyyaml's safe loader whose composer refuses aliases and anchors (an alias is a copy
     of a whole subtree: a few bytes can stand for billions of nodes) and nesting deeper
     than ``MAX_YAML_DEPTH``."""

@@ -45,7 +45,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from patience.cards import MASK64
-from patience.errors import MoveError, PatienceError
+from patience.errors import MoveError, PatienceError, SaveError
 from patience.play import saves
 from patience.variant import Variant, find_variant, shipped_variants
 from patience.web.dealfinder import DealFinder
@@ -262,7 +262,7 @@ class WebServer:
     async def stats(self, request: Request) -> Response:
         try:
             records = saves.read_stats()
-        except saves.SaveError as error:
+        except SaveError as error:
             return JSONResponse({"variants": [], "error": str(error)})
         rows = []
         for key, variant in self.variants.items():

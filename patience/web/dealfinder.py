@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
 
-from patience.errors import PatienceError
+from patience.errors import PatienceError, SaveError
 from patience.play import saves
 
 if TYPE_CHECKING:
@@ -162,7 +162,7 @@ class DealFinder:
         """The cached daily deals, and whether the file may be written (it is ours)."""
         try:
             data = saves.read_versioned(self.path, DAILY_FORMAT, "daily deals file")
-        except saves.SaveError:
+        except SaveError:
             return {}, False  # not ours, or corrupt: search again, keep them in memory
         deals = (data or {}).get("deals")
         if not isinstance(deals, dict):

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
-from patience.errors import PatienceError
+from patience.errors import PatienceError, SaveError
 from patience.play import saves
 from patience.play.session import Session
 
@@ -135,7 +135,7 @@ class GameStore:
         path = self.path(game_id)
         try:
             data = saves.read_versioned(path, GAME_FORMAT, "browser game")
-        except saves.SaveError as error:
+        except SaveError as error:
             raise WebError(str(error), status=410) from None
         if data is None:
             raise GameNotFound(f"there is no game {game_id!r} (it may have been removed); "
