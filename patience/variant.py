@@ -28,9 +28,10 @@ from patience.cards import check_deck, new_deck, numbered_deck, parse_cards
 from patience.definition import Definition, Rule, load_definition, pile_names
 from patience.errors import UnknownVariantError, VariantError
 from patience.generator import Generated, GroupSpec, Redeal, build
-from patience.language import Predicate
+from patience.language import Boolean, Predicate
 from patience.moves import FROM_STOCK, make_player
 from patience.settings import EmptyPiles, Removal, Show, Target
+from patience.source import read_variant_file
 
 if TYPE_CHECKING:
     from patience.game import Game
@@ -120,6 +121,8 @@ class Variant:
         self.stock_size = self.shuffled_size - self.layout_size
         self.win = definition.win
         self.deal_when = definition.stock.deal_when
+        if not self.deal_targets:  # no deal at all, whatever a position's stock holds
+            self.deal_when = Rule("false", Boolean((0, 5), False), None, "stock.deal_when")
         self.face_down_piles = tuple(i for g in groups for i, down in zip(g.indices, g.face_down)
                                      if down)
         #: the redeals allowed (None: unlimited); the waste they turn over; the hidden pile
@@ -314,7 +317,7 @@ def find_variant(name_or_path: str | Path, *, tabulate: bool = True) -> Variant:
     """
     path = resolve(str(name_or_path))
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_variant_file(path)  # bounded, and UTF-8 or a located VariantError
     except OSError as error:
         raise UnknownVariantError(f"cannot read {str(path)!r}: {error.strerror}") from None
     return _load(path, text, tabulate)

@@ -64,7 +64,7 @@ def synthetic_position(variant, rng: random.Random) -> Game:
     spare = [i for g in variant.groups if not g.deal and g.target != "first" for i in g.indices]
     foundations = [i for g in variant.groups if g.target == "first" for i in g.indices]
     for _deck in range(variant.decks):
-        for suit in range(4):
+        for suit in variant.suits:
             start = rng.randrange(13) if rng.random() < 0.5 else 0
             run = [rank * 4 + suit for rank in ranks[start:] + ranks[:start]]
             roll = rng.random()
