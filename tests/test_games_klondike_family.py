@@ -133,6 +133,27 @@ def test_vegas_klondike_has_no_redeal():
     assert game.redeals_left == 0
 
 
+def test_casino_klondike_two_redeals_are_counted_in_the_position_text(tmp_path):
+    # PySolFC's Casino Klondike (html-src/rules/casinoklondike.html: "only two redeals") is
+    # not shipped, but it is the one-line child of klondike.yaml that exercises a limit > 0
+    path = tmp_path / "casino.yaml"
+    path.write_text("extends: klondike\nid: casino-klondike\nname: Casino Klondike\n"
+                    "stock:\n  redeals: 2\n", encoding="utf-8")
+    variant = patience.find_variant(str(path))
+    game = variant.position(KLONDIKE_EMPTY_STOCK)
+    assert game.text().endswith(" s: r:0") and game.redeals_left == 2
+    for made in (1, 2):
+        assert "d" in moves(game)
+        game.push("d")                                  # the redeal
+        assert game.text().endswith(f" s:5S3S7S4S6S r:{made}")
+        for _ in range(5):
+            game.push("d")
+    assert game.redeals_left == 0
+    assert moves(game) == {"c2:1-c7", "c7:1-f", "f3:1-c1"}      # no third redeal
+    again = variant.position(game.text())               # r:2 is read back
+    assert again.redeals_left == 0 and "d" not in moves(again)
+
+
 def test_klondike_deals_lay_out_one_to_seven_cards_with_the_top_one_face_up():
     for variant in ("klondike", "klondike-draw3", "klondike-vegas"):
         for seed in (1, 2, 3):
