@@ -16,6 +16,6 @@ def test_wheel_contains_the_variant_files_and_the_grammar(tmp_path):
     (wheel,) = tmp_path.glob("patience-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     shipped = {f"patience/variants/{p.name}" for p in (ROOT / "variants").glob("*.yaml")}
-    assert len(shipped) == 8
+    assert len(shipped) >= 8  # the Tabby Cat / Manx files, and the games added since
     assert shipped <= names
     assert {"patience/rules.lark", "patience/py.typed"} <= names
