@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator, Mapping
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import attrs
 import lark
@@ -36,6 +36,7 @@ from patience.limits import (
 # --- the AST ---------------------------------------------------------------------------
 
 Span = tuple[int, int]
+R = TypeVar("R")
 
 
 @attrs.frozen
@@ -148,27 +149,30 @@ class Signature:
 
 
 def children(node: Node) -> Iterator[Node]:
-    """The direct sub-expressions of a node."""
-    if isinstance(node, Attribute):
-        yield node.value
-    elif isinstance(node, Call):
-        yield from node.args
-    elif isinstance(node, (Not, Negate)):
-        yield node.operand
-    elif isinstance(node, (Arithmetic, Compare)):
-        yield node.left
-        yield node.right
-    elif isinstance(node, BoolOp):
-        yield from node.values
-    elif isinstance(node, Member):
-        yield node.value
-    elif isinstance(node, Quantifier):
-        yield node.domain
-        yield node.body
-    elif isinstance(node, Pairs):
-        yield node.run
-    elif isinstance(node, Count):
-        yield node.body
+    """The direct sub-expressions of a node, in field order (read from its attrs fields, so
+    a new node class needs no change here)."""
+    for field in attrs.fields(type(node)):
+        item = getattr(node, field.name)
+        if isinstance(item, Node):
+            yield item
+        elif isinstance(item, tuple):
+            yield from (element for element in item if isinstance(element, Node))
+
+
+class Visitor(Generic[R]):
+    """The one visitor base for patience's AST, dispatching by node class name as lark's
+    visitors do: ``visit(node, *args)`` calls ``visit_<ClassName>(node, *args)``, or
+    ``generic_visit`` for a class the visitor has no method for."""
+
+    def visit(self, node: Node, *args: Any) -> R:
+        method = getattr(self, "visit_" + type(node).__name__, None)
+        if method is None:
+            return self.generic_visit(node, *args)
+        result: R = method(node, *args)
+        return result
+
+    def generic_visit(self, node: Node, *args: Any) -> R:
+        raise TypeError(f"{type(self).__name__} cannot visit {type(node).__name__}")
 
 
 def walk(node: Node) -> Iterator[Node]:
@@ -511,7 +515,7 @@ class Problem:
     span: Span
 
 
-class Checker:
+class Checker(Visitor["Type | None"]):
     """Type-checks one expression in a scope and collects every problem it finds."""
 
     def __init__(self, scope: Scope) -> None:
@@ -539,60 +543,89 @@ class Checker:
     def _type(self, node: Node, variables: Mapping[str, Type],
               nonempty: frozenset[str]) -> Type | None:
         """The node's type, or None after reporting a problem in it."""
-        if isinstance(node, Integer):
-            return Type.INT
-        if isinstance(node, Boolean):
-            return Type.BOOL
-        if isinstance(node, Name):
-            return self._name(node, variables)
-        if isinstance(node, Attribute):
-            return self._attribute(node, variables, nonempty)
-        if isinstance(node, Call):
-            return self._call(node, variables, nonempty)
-        if isinstance(node, Not):
-            self._expect(node.operand, Type.BOOL, variables, nonempty, "the operand of 'not'")
-            return Type.BOOL
-        if isinstance(node, Negate):
-            self._expect(node.operand, Type.INT, variables, nonempty, "the operand of '-'")
-            return Type.INT
-        if isinstance(node, Arithmetic):
-            self._expect(node.left, Type.INT, variables, nonempty,
-                         f"the left side of '{node.op}'")
-            self._expect(node.right, Type.INT, variables, nonempty,
-                         f"the right side of '{node.op}'")
-            if node.op in ("%", "//"):
-                if not self._is_constant(node.right, variables):
-                    self._problem(f"the right side of '{node.op}' must be a constant "
-                                  "(a number, a rank name or a parameter)", node.right)
-                elif self._constant_value(node.right) == 0:
-                    self._problem(f"division by zero: the right side of '{node.op}' is 0",
-                                  node.right)
-            return Type.INT
-        if isinstance(node, Compare):
-            return self._compare(node, variables, nonempty)
-        if isinstance(node, BoolOp):
-            known = set(nonempty)
-            for value in node.values:
-                self._expect(value, Type.BOOL, variables, frozenset(known),
-                             f"each side of '{node.op}'")
-                known |= guarded_piles(value, node.op == "and")
-            return Type.BOOL
-        if isinstance(node, Member):
-            self._expect(node.value, Type.PILE, variables, nonempty, "the left side of 'in'")
-            if node.group not in self.scope.groups:
-                self._unknown(node.group, node.span, "pile group", sorted(self.scope.groups))
-            return Type.BOOL
-        if isinstance(node, Quantifier):
-            return self._quantifier(node, variables, nonempty)
-        if isinstance(node, Count):
-            if node.group not in self.scope.groups:
-                self._unknown(node.group, node.span, "pile group", sorted(self.scope.groups))
-            inner = {**variables, node.name: Type.PILE}
-            self._expect(node.body, Type.BOOL, inner, nonempty - {node.name},
-                         "the body of 'count'")
-            return Type.INT
+        return self.visit(node, variables, nonempty)
+
+    def generic_visit(self, node: Node, *args: Any) -> Type | None:
         self._problem("this cannot be used here", node)
         return None
+
+    def visit_Integer(self, node: Integer, variables: Mapping[str, Type],
+                      nonempty: frozenset[str]) -> Type | None:
+        return Type.INT
+
+    def visit_Boolean(self, node: Boolean, variables: Mapping[str, Type],
+                      nonempty: frozenset[str]) -> Type | None:
+        return Type.BOOL
+
+    def visit_Name(self, node: Name, variables: Mapping[str, Type],
+                   nonempty: frozenset[str]) -> Type | None:
+        return self._name(node, variables)
+
+    def visit_Attribute(self, node: Attribute, variables: Mapping[str, Type],
+                        nonempty: frozenset[str]) -> Type | None:
+        return self._attribute(node, variables, nonempty)
+
+    def visit_Call(self, node: Call, variables: Mapping[str, Type],
+                   nonempty: frozenset[str]) -> Type | None:
+        return self._call(node, variables, nonempty)
+
+    def visit_Not(self, node: Not, variables: Mapping[str, Type],
+                  nonempty: frozenset[str]) -> Type | None:
+        self._expect(node.operand, Type.BOOL, variables, nonempty, "the operand of 'not'")
+        return Type.BOOL
+
+    def visit_Negate(self, node: Negate, variables: Mapping[str, Type],
+                     nonempty: frozenset[str]) -> Type | None:
+        self._expect(node.operand, Type.INT, variables, nonempty, "the operand of '-'")
+        return Type.INT
+
+    def visit_Arithmetic(self, node: Arithmetic, variables: Mapping[str, Type],
+                         nonempty: frozenset[str]) -> Type | None:
+        self._expect(node.left, Type.INT, variables, nonempty,
+                     f"the left side of '{node.op}'")
+        self._expect(node.right, Type.INT, variables, nonempty,
+                     f"the right side of '{node.op}'")
+        if node.op in ("%", "//"):
+            if not self._is_constant(node.right, variables):
+                self._problem(f"the right side of '{node.op}' must be a constant "
+                              "(a number, a rank name or a parameter)", node.right)
+            elif self._constant_value(node.right) == 0:
+                self._problem(f"division by zero: the right side of '{node.op}' is 0",
+                              node.right)
+        return Type.INT
+
+    def visit_Compare(self, node: Compare, variables: Mapping[str, Type],
+                      nonempty: frozenset[str]) -> Type | None:
+        return self._compare(node, variables, nonempty)
+
+    def visit_BoolOp(self, node: BoolOp, variables: Mapping[str, Type],
+                     nonempty: frozenset[str]) -> Type | None:
+        known = set(nonempty)
+        for value in node.values:
+            self._expect(value, Type.BOOL, variables, frozenset(known),
+                         f"each side of '{node.op}'")
+            known |= guarded_piles(value, node.op == "and")
+        return Type.BOOL
+
+    def visit_Member(self, node: Member, variables: Mapping[str, Type],
+                     nonempty: frozenset[str]) -> Type | None:
+        self._expect(node.value, Type.PILE, variables, nonempty, "the left side of 'in'")
+        if node.group not in self.scope.groups:
+            self._unknown(node.group, node.span, "pile group", sorted(self.scope.groups))
+        return Type.BOOL
+
+    def visit_Quantifier(self, node: Quantifier, variables: Mapping[str, Type],
+                         nonempty: frozenset[str]) -> Type | None:
+        return self._quantifier(node, variables, nonempty)
+
+    def visit_Count(self, node: Count, variables: Mapping[str, Type],
+                    nonempty: frozenset[str]) -> Type | None:
+        if node.group not in self.scope.groups:
+            self._unknown(node.group, node.span, "pile group", sorted(self.scope.groups))
+        inner = {**variables, node.name: Type.PILE}
+        self._expect(node.body, Type.BOOL, inner, nonempty - {node.name},
+                     "the body of 'count'")
+        return Type.INT
 
     def _constant_value(self, node: Node) -> object:
         """The value of a constant int expression, or None if it cannot be worked out."""
