@@ -34,6 +34,7 @@ from patience.language import (
     Not,
     Pairs,
     Quantifier,
+    Visitor,
     power,
 )
 from patience.settings import Removal, Target
@@ -69,7 +70,7 @@ class RunValue:
     cards: tuple[int, ...]  # bottom (deepest) first
 
 
-class Interpreter:
+class Interpreter(Visitor[Any]):
     """Evaluates rule expressions of one game's variant on concrete piles and runs."""
 
     def __init__(self, game: Game | None, variant: Variant | None = None) -> None:
@@ -95,55 +96,70 @@ class Interpreter:
     # -- evaluation --
 
     def evaluate(self, node: Node, env: dict[str, Any]) -> Any:
-        if isinstance(node, (Integer, Boolean)):
-            return node.value
-        if isinstance(node, Name):
-            if node.id in env:
-                return env[node.id]
-            if node.id == "stock":
-                assert self.game is not None
-                return StockValue(len(self.game.stock))
-            return self.constants[node.id]
-        if isinstance(node, Attribute):
-            owner = self.evaluate(node.value, env)
-            return self._attribute(owner, node.name)
-        if isinstance(node, Not):
-            return not self.evaluate(node.operand, env)
-        if isinstance(node, Negate):
-            return -self.evaluate(node.operand, env)
-        if isinstance(node, Arithmetic):
-            a, b = self.evaluate(node.left, env), self.evaluate(node.right, env)
-            if node.op == "**":
-                return power(a, b)
-            return {"+": a + b, "-": a - b, "*": a * b}.get(node.op) if node.op in "+-*" \
-                else (a // b if node.op == "//" else a % b)
-        if isinstance(node, Compare):
-            a, b = self.evaluate(node.left, env), self.evaluate(node.right, env)
-            if isinstance(a, PileValue):  # the same pile, or not
-                return (a.index == b.index) == (node.op == "==")
-            return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b,
-                    ">=": a >= b}[node.op]
-        if isinstance(node, BoolOp):
-            if node.op == "and":
-                return all(self.evaluate(value, env) for value in node.values)
-            return any(self.evaluate(value, env) for value in node.values)
-        if isinstance(node, Member):
-            pile = self.evaluate(node.value, env)
-            return (pile.group == node.group) != node.negated
-        if isinstance(node, Call):
-            predicate = self.predicates[node.function]
-            inner = {p.name: self.evaluate(arg, env)
-                     for p, arg in zip(predicate.signature.parameters, node.args)}
-            return self.evaluate(predicate.body, inner)
-        if isinstance(node, Quantifier):
-            test = all if node.kind == "all" else any
-            return test(self.evaluate(node.body, {**env, **binding})
-                        for binding in self._bindings(node, env))
-        if isinstance(node, Count):
-            group = self.variant.group_by_name[node.group]
-            return sum(1 for index in group.indices
-                       if self.evaluate(node.body, {**env, node.name: self.pile(index)}))
-        raise TypeError(node)
+        """The value of ``node`` with the variables ``env`` (dispatched by node class)."""
+        return self.visit(node, env)
+
+    def visit_Integer(self, node: Integer, env: dict[str, Any]) -> Any:
+        return node.value
+
+    def visit_Boolean(self, node: Boolean, env: dict[str, Any]) -> Any:
+        return node.value
+
+    def visit_Name(self, node: Name, env: dict[str, Any]) -> Any:
+        if node.id in env:
+            return env[node.id]
+        if node.id == "stock":
+            assert self.game is not None
+            return StockValue(len(self.game.stock))
+        return self.constants[node.id]
+
+    def visit_Attribute(self, node: Attribute, env: dict[str, Any]) -> Any:
+        return self._attribute(self.evaluate(node.value, env), node.name)
+
+    def visit_Not(self, node: Not, env: dict[str, Any]) -> Any:
+        return not self.evaluate(node.operand, env)
+
+    def visit_Negate(self, node: Negate, env: dict[str, Any]) -> Any:
+        return -self.evaluate(node.operand, env)
+
+    def visit_Arithmetic(self, node: Arithmetic, env: dict[str, Any]) -> Any:
+        a, b = self.evaluate(node.left, env), self.evaluate(node.right, env)
+        if node.op == "**":
+            return power(a, b)
+        return {"+": a + b, "-": a - b, "*": a * b}.get(node.op) if node.op in "+-*" \
+            else (a // b if node.op == "//" else a % b)
+
+    def visit_Compare(self, node: Compare, env: dict[str, Any]) -> Any:
+        a, b = self.evaluate(node.left, env), self.evaluate(node.right, env)
+        if isinstance(a, PileValue):  # the same pile, or not
+            return (a.index == b.index) == (node.op == "==")
+        return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b,
+                ">=": a >= b}[node.op]
+
+    def visit_BoolOp(self, node: BoolOp, env: dict[str, Any]) -> Any:
+        if node.op == "and":
+            return all(self.evaluate(value, env) for value in node.values)
+        return any(self.evaluate(value, env) for value in node.values)
+
+    def visit_Member(self, node: Member, env: dict[str, Any]) -> Any:
+        pile = self.evaluate(node.value, env)
+        return (pile.group == node.group) != node.negated
+
+    def visit_Call(self, node: Call, env: dict[str, Any]) -> Any:
+        predicate = self.predicates[node.function]
+        inner = {p.name: self.evaluate(arg, env)
+                 for p, arg in zip(predicate.signature.parameters, node.args)}
+        return self.evaluate(predicate.body, inner)
+
+    def visit_Quantifier(self, node: Quantifier, env: dict[str, Any]) -> Any:
+        test = all if node.kind == "all" else any
+        return test(self.evaluate(node.body, {**env, **binding})
+                    for binding in self._bindings(node, env))
+
+    def visit_Count(self, node: Count, env: dict[str, Any]) -> Any:
+        group = self.variant.group_by_name[node.group]
+        return sum(1 for index in group.indices
+                   if self.evaluate(node.body, {**env, node.name: self.pile(index)}))
 
     def _attribute(self, owner: Any, attribute: str) -> Any:
         if isinstance(owner, StockValue):
