@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import re
 import shlex
 import time
 from pathlib import Path
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from patience.errors import MoveError, PatienceError, SaveError, SolverMissing
 from patience.game import DEAL, Game, Move
 from patience.play import destinations, saves
+from patience.refusal import refusal, with_symbols
 from patience.settings import Target
 
 if TYPE_CHECKING:
@@ -43,18 +45,27 @@ KEY_COMMANDS = {
     "?": "rules",
     "w": "where did I lose",
     "b": "back to the last winnable position (after w)",
+    "a": "auto-finish: move every card or set that can go home",
     "q": "quit",
 }
+
+#: a move typed without the count: ``c2-c4``
+COUNTLESS_MOVE = re.compile(r"^\s*([A-Za-z]+[0-9]*)\s*-\s*([A-Za-z]+[0-9]*)\s*$")
 
 HELP = """\
 commands:
   SRC:N-DST      a move in notation, e.g. c1:3-c4, c3:13-f, t:2-c1
+  SRC-DST        a move without the count, e.g. c2-c4: the one legal move from SRC to
+                 DST (when there are several, they are listed)
   d              deal (also: click the stock)
   u / r          undo / redo
   h              hint (from the solver)
   ?              the rules of this variant
   w              where did I lose (after a lost game)
   b              back to the last winnable position w found (redo still works)
+  a / finish     auto-finish: move every card or complete set that can go home
+  why            the full, rule-level explanation of the last refused move
+  restart        back to the start of the deal (redo replays the moves)
   click PILE[:N] click the Nth card from the top of PILE (default the top card)
   moves          the legal moves
   stats          your statistics for this variant
@@ -68,6 +79,7 @@ class Reply(NamedTuple):
     changed: bool = False
     quit: bool = False
     error: bool = False
+    explanation: str = ""  # for a refused move: the rule-level explanation (``why``)
 
 
 def load_solver() -> Any:
@@ -97,6 +109,7 @@ class Session:
         self._plan: list[Move] = []  # the rest of the solver's winning line, if known
         self._plan_key: bytes | None = None
         self.last_winnable: int | None = None  # moves played at the last winnable position
+        self.last_refusal = ""  # the rule-level explanation of the last refused move
 
     # -- what a front end shows --
 
@@ -171,22 +184,95 @@ class Session:
             return Reply(" ".join(self.legal_moves_text()) or "no move is left")
         if word == "stats":
             return self.stats()
+        if word == "why":
+            return Reply(self.last_refusal or "no move was refused yet")
+        if word in ("a", "finish", "auto-finish"):
+            return self.finish()
+        if word == "restart":
+            return self.restart()
         if word.startswith("click"):
             return self._click_command(text[len("click"):].strip())
+        countless = COUNTLESS_MOVE.match(text)
+        if countless:
+            return self._countless_move(text, countless.group(1), countless.group(2))
         try:
             move = self.game.parse_move(text)
         except MoveError as error:
-            return Reply(f"{error} (type 'help' for the commands)", error=True)
+            return Reply(f"{with_symbols(str(error))} (type 'help' for the commands)",
+                         error=True)
         return self.play(move)
+
+    def _countless_move(self, text: str, source_name: str, target_name: str) -> Reply:
+        """``c2-c4``: the one legal move from pile ``c2`` to ``c4`` (a group id such as ``f``
+        names its first pile that takes the cards), or the choices when there are several."""
+        variant = self.variant
+        game = self.game
+        names = " ".join(variant.pile_names)
+        if source_name not in variant.pile_index:
+            return Reply(f"{text}: there is no pile {source_name!r} (piles: {names})",
+                         error=True)
+        source = variant.pile_index[source_name]
+        groups = {g.id: g for g in variant.groups if g.target is Target.FIRST}
+        if target_name in groups:
+            targets = set(groups[target_name].indices)
+        elif target_name in variant.pile_index:
+            targets = {variant.pile_index[target_name]}
+        else:
+            return Reply(f"{text}: there is no pile {target_name!r} (piles: {names})",
+                         error=True)
+        moves = sorted({Move(*m) for m in game.generate_moves()
+                        if m[0] == source and m[2] in targets}, key=lambda m: m.count)
+        if len(moves) == 1:
+            return self.play(moves[0])
+        if moves:
+            choices = ", ".join(game.notation(m) for m in moves)
+            return Reply(f"{text} could be {choices}: type one of them", error=True)
+        if not game.piles[source]:
+            return Reply(f"{source_name} is empty", error=True)
+        return self.play(Move(source, 1, min(targets)))
+
+    def restart(self) -> Reply:
+        """Back to the start of the deal; redo replays the moves."""
+        if not self.game.move_stack:
+            return Reply("the game is at its start already", error=True)
+        while self.game.move_stack:
+            self.redo_stack.append(self.game.pop())
+        return Reply("back at the start; r (redo) replays the moves", changed=True)
+
+    def finish(self) -> Reply:
+        """Auto-finish: play every move to a group that takes cards home (the foundations),
+        again and again, while there is one: complete sets where removal is optional, cards
+        where foundations build up."""
+        game = self.game
+        homes = {i for g in self.variant.groups if g.target is Target.FIRST for i in g.indices}
+        played = []
+        while not game.is_won():
+            home = sorted((m for m in game.generate_moves()
+                           if m[0] >= 0 and m[2] in homes and m[0] not in homes),
+                          key=lambda m: (m[0], m[1]))
+            if not home:
+                break
+            reply = self.play(home[0])
+            if not reply.changed:
+                break
+            played.append(game.notation(game.move_stack[-1]))
+        if not played:
+            return Reply("nothing can go home now", error=True)
+        text = f"auto-finish: {' '.join(played)}"
+        end = self._after_change("")
+        return Reply(f"{text} {end}".strip(), changed=True)
 
     def play(self, move: tuple[int, int, int]) -> Reply:
         """Make a move if it is legal; otherwise explain which rule forbids it."""
         move = Move(*move)
         game = self.game
         if not game.is_legal(move):
+            refused = refusal(game, move)
             written = game.notation(move)
-            why = game.explain(move) or f"{written}: it is not legal here"
-            return Reply(why if why.startswith(written) else f"{written}: {why}", error=True)
+            words = refused.words if refused else f"{written} is not legal here"
+            self.last_refusal = refused.explanation if refused else words
+            return Reply(words, error=True,
+                         explanation=self.last_refusal)
         key_before = game.key()
         game.push_unchecked(move)
         self._follow_plan(move, key_before)
@@ -208,8 +294,7 @@ class Session:
         move = destinations.click_move(game, source, depth)
         if move is None:
             count = depth + 1
-            return Reply(f"{name}:{count}: these cards cannot move anywhere now"
-                         + self._why_not(source, count), error=True)
+            return self._why_not(source, count)
         return self.play(move)
 
     def drop(self, source: int, depth: int, target: int) -> Reply:
@@ -266,19 +351,24 @@ class Session:
             return Reply(f"click {argument!r}: N counts cards from the top, from 1", error=True)
         return self.click(self.variant.pile_index[name], count - 1)
 
-    def _why_not(self, source: int, count: int) -> str:
-        """The kernel's explanation for the most natural destination of a stuck click."""
+    def _why_not(self, source: int, count: int) -> Reply:
+        """A stuck click: why the cards cannot go to their most natural destination."""
         game = self.game
+        name = self.variant.pile_names[source]
+        what = "this card" if count == 1 else "these cards"
         for target in range(len(game.piles)):
             if target == source:
                 continue
             group = self.variant.group_of_pile[target]
             if group.target is Target.FIRST or not game.piles[target]:
                 continue
-            why = game.explain(Move(source, count, target))
-            if why:
-                return f" (e.g. onto {self.variant.pile_names[target]}: {why})"
-        return ""
+            refused = refusal(game, Move(source, count, target))
+            if refused:
+                self.last_refusal = refused.explanation
+                return Reply(f"{name}:{count}: {what} cannot move anywhere now; "
+                             f"{refused.words}", error=True,
+                             explanation=refused.explanation)
+        return Reply(f"{name}:{count}: {what} cannot move anywhere now", error=True)
 
     def _after_change(self, text: str) -> str:
         end = self.end_message()

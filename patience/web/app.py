@@ -22,7 +22,8 @@ POST     /api/games/{id}/review          ``{"version"}``: where the game was los
 Every answer is JSON. A refused request gets a 4xx status and ``{"error": "…"}`` (with the
 game's snapshot when there is one): 400 malformed, 404 unknown, 409 stale version (another
 tab moved first), 410 a saved game that cannot be used, 413 too large, 415 not JSON, 422 an
-illegal move (the kernel's explanation) or an impossible request.
+illegal move (``error``: one sentence in the game's words, ``patience.refusal``;
+``explanation``: the rule-level explanation) or an impossible request.
 """
 
 from __future__ import annotations
@@ -148,6 +149,8 @@ class Guard:
 
 def error_response(error: WebError, key: str = "") -> JSONResponse:
     body: dict[str, Any] = {"error": error.message}
+    if error.explanation:
+        body["explanation"] = error.explanation
     if error.game is not None:
         body["snapshot"] = game_snapshot(error.game)
     return JSONResponse(body, status_code=error.status)
@@ -370,7 +373,8 @@ class WebServer:
         else:  # redo
             reply = session.redo()
         if reply.error or not reply.changed:
-            raise WebError(reply.text or "nothing happened", status=422, game=web_game)
+            raise WebError(reply.text or "nothing happened", status=422, game=web_game,
+                           explanation=reply.explanation)
         move = game.move_stack[-1]
         if move.source < 0:
             words = ("Dealt" if stock_before else "Turned the waste back into the stock") + \
