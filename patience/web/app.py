@@ -48,6 +48,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from patience.cards import MASK64
 from patience.errors import MoveError, PatienceError, SaveError
 from patience.play import saves
+from patience.play.deals import DailyCache
 from patience.variant import Variant, find_variant, shipped_variants
 from patience.web.dealfinder import DealFinder
 from patience.web.snapshot import describe_move, pile_label, snapshot
@@ -219,7 +220,7 @@ class WebServer:
         self.default = default
         self.store = GameStore(variants, directory / "games", record_stats=record_stats)
         self.store.prune()
-        self.finder = finder or DealFinder(directory)
+        self.finder = finder or DealFinder(directory, daily_cache=DailyCache.default())
         self.hint_budget = hint_budget
         self.review_budget = review_budget
         static = resources.files("patience.web").joinpath("static")
