@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import shlex
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -110,6 +111,8 @@ class Session:
         self._plan_key: bytes | None = None
         self.last_winnable: int | None = None  # moves played at the last winnable position
         self.last_refusal = ""  # the rule-level explanation of the last refused move
+        #: what went wrong with the last save (None: it was written where it belongs)
+        self.save_problem: str | None = None
 
     # -- what a front end shows --
 
@@ -405,8 +408,10 @@ class Session:
             self._plan, self._plan_key = [], None
 
     def hint(self, max_positions: int = HINT_POSITIONS,
-             time_limit: float | None = HINT_SECONDS) -> Reply:
-        """The next move of a winning line found by the solver."""
+             time_limit: float | None = HINT_SECONDS, *,
+             should_stop: Callable[[int], bool] | None = None) -> Reply:
+        """The next move of a winning line found by the solver. ``should_stop`` is the
+        solver's: called with the positions searched so far, a true answer stops it."""
         game = self.game
         if game.is_won():
             return Reply("the game is won")
@@ -419,7 +424,11 @@ class Session:
             solve = load_solver()
         except SolverMissing as error:
             return Reply(f"no hint: {error}", error=True)
-        result = solve(game.copy(), max_positions=max_positions, time_limit=time_limit)
+        result = solve(game.copy(), max_positions=max_positions, time_limit=time_limit,
+                       should_stop=should_stop)
+        if should_stop is not None and result.verdict == "unknown" \
+                and should_stop(result.positions):
+            return Reply(f"hint cancelled after {result.positions:,} positions")
         if result.verdict == "won" and result.moves:
             probe = game.copy()
             plan = []
@@ -438,9 +447,11 @@ class Session:
                      + fallback)
 
     def where_lost(self, max_positions: int = REVIEW_POSITIONS,
-                   time_limit: float | None = REVIEW_SECONDS) -> Reply:
+                   time_limit: float | None = REVIEW_SECONDS, *,
+                   should_stop: Callable[[int], bool] | None = None) -> Reply:
         """Replay the game backwards with the solver: the last position that could still be
-        won, and the move that lost it."""
+        won, and the move that lost it. ``should_stop`` as for :meth:`hint` (it is given
+        the positions searched over all the positions replayed)."""
         try:
             solve = load_solver()
         except SolverMissing as error:
@@ -451,13 +462,21 @@ class Session:
         probe = game.copy()
         deadline = None if time_limit is None else time.monotonic() + time_limit
         moves = list(probe.move_stack)
+        spent = 0
         for played in range(len(moves), -1, -1):
             if deadline is not None and played < len(moves) and time.monotonic() >= deadline:
                 return Reply(f"the review ran out of time ({time_limit:g} s) at the position "
                              f"after move {played}; the game was lost at move {played + 1} "
                              "or earlier")
             left = None if deadline is None else max(1.0, deadline - time.monotonic())
-            result = solve(probe.copy(), max_positions=max_positions, time_limit=left)
+            stop = None if should_stop is None else \
+                (lambda expanded, spent=spent: should_stop(spent + expanded))
+            result = solve(probe.copy(), max_positions=max_positions, time_limit=left,
+                           should_stop=stop)
+            spent += result.positions
+            if should_stop is not None and result.verdict == "unknown" \
+                    and should_stop(spent):
+                return Reply(f"the review was cancelled at the position after move {played}")
             if result.verdict == "won":
                 if played == len(moves):
                     return Reply("this position can still be won; press h for a hint")
@@ -510,10 +529,11 @@ class Session:
         except SaveError as error:
             existing, problem = None, str(error)
         if self.recorded and self.is_over():
-            if existing is not None:
-                saves.remove_save(path)
+            if existing is not None and self.is_saved_in(existing):
+                saves.remove_save(path)  # this game's save; another game's stays
             if self.fallback_file is not None:
                 saves.remove_save(self.fallback_file)
+            self.save_problem = None
             return ""
         if problem is None:
             try:
@@ -524,14 +544,38 @@ class Session:
                 if self.fallback_file is not None:  # the usual file works again
                     saves.remove_save(self.fallback_file)
                     self.fallback_file = None
+                self.save_problem = None
                 return f"saved to {written}; resume with {resume_command(written)}"
         try:
             written = saves.write_fallback_save(self.to_save(), self.fallback_file)
         except SaveError as error:
-            return f"the game was NOT saved: {problem}; {error}"
+            self.save_problem = f"the game was NOT saved: {problem}; {error}"
+            return self.save_problem
         self.fallback_file = written
-        return (f"{problem}\nthe game was saved to {written} instead; resume with "
-                f"{resume_command(written)}")
+        self.save_problem = (f"{problem}\nthe game was saved to {written} instead; resume "
+                             f"with {resume_command(written)}")
+        return self.save_problem
+
+    def is_saved_in(self, data: dict[str, Any]) -> bool:
+        """Whether the save ``data`` is of this game (same variant, start and label)."""
+        return (data.get("variant") == self.variant.id and data.get("label") == self.label
+                and data.get("start") == self.game.start().text())
+
+    def replacing_note(self) -> tuple[str, bool]:
+        """Before the first save: what saving this game will do to the save there is ('' when
+        there is none, or it is this game's), and whether that save is another game's (one
+        that saving this game would replace)."""
+        path = self.save_file or saves.save_path()
+        try:
+            data = saves.read_save(path)
+        except SaveError as error:
+            return (f"{error}; this game will be saved to a new file instead (its name is "
+                    "shown when it is saved)"), False
+        if data is None or self.is_saved_in(data):
+            return "", False
+        return (f"the saved game ({data['variant']}, {data['label']}, "
+                f"{len(data['moves'])} moves) will be replaced when this one is saved; to go "
+                f"on with it instead, quit and use {resume_command(path)}"), True
 
     @classmethod
     def from_save(cls, data: dict[str, Any], *, record_stats: bool = True,
