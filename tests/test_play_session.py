@@ -181,10 +181,11 @@ def test_save_and_resume_round_trip():
 
 
 def test_a_finished_recorded_game_removes_its_save():
-    Session(find_variant("tabbycat").deal(1)).save()
     session = Session(position("tabbycat", **WON_BUT_ONE))
-    session.apply("c1:13-f")
-    assert session.save() == ""
+    session.save()
+    resumed = Session.from_save(saves.read_save())
+    resumed.apply("c1:13-f")
+    assert resumed.save() == ""
     assert saves.read_save() is None
 
 
@@ -326,3 +327,19 @@ def test_the_daily_start_is_the_solvers():
     variant = find_variant("manx")
     day = datetime.date(2026, 11, 30)
     assert deals.daily_start(variant, day) == solver_module.daily_seed(variant, day)
+
+
+def test_winning_a_new_game_keeps_another_games_save():
+    unfinished = Session(find_variant("tabbycat").deal(1))
+    unfinished.apply("d")
+    unfinished.save()
+    note, other_game = Session(position("tabbycat", c1="KS")).replacing_note()
+    assert other_game and note.startswith("the saved game (tabbycat, deal 1, 1 moves) will be "
+                                          "replaced when this one is saved")
+    won = Session(position(
+        "tabbycat", c1="KSQSJSTS9S8S7S6S5S4S3S2SAS", f1="KCQCJCTC9C8C7C6C5C4C3C2CAC",
+        f2="KDQDJDTD9D8D7D6D5D4D3D2DAD", f3="KHQHJHTH9H8H7H6H5H4H3H2HAH"), record_stats=False)
+    won.recorded = True
+    won.apply("c1:13-f")
+    assert won.game.is_won() and won.save() == ""
+    assert saves.read_save()["moves"] == ["d"]  # the unfinished game is still there
