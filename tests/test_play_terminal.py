@@ -25,8 +25,8 @@ def environment(data: Path) -> dict[str, str]:
 def test_full_screen_without_a_terminal_is_refused_at_once(tmp_path):
     started = time.monotonic()
     result = subprocess.run([sys.executable, "-m", "patience", "play", "tabbycat", "--seed",
-                             "1"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                            env=environment(tmp_path / "data"), timeout=60)
+                             "1"], check=False, stdin=subprocess.DEVNULL, capture_output=True,
+                            text=True, env=environment(tmp_path / "data"), timeout=60)
     assert time.monotonic() - started < 30
     assert result.returncode == 2
     assert result.stdout == ""
@@ -38,7 +38,7 @@ def test_full_screen_without_a_terminal_is_refused_at_once(tmp_path):
 def test_plain_mode_keeps_working_for_scripts(tmp_path):
     result = subprocess.run([sys.executable, "-m", "patience", "play", "tabbycat", "--seed",
                              "1", "--plain"], input="d\nc1-c3\nc1-t\nq\n", capture_output=True,
-                            text=True, env=environment(tmp_path / "data"), timeout=60)
+                            text=True, check=False, env=environment(tmp_path / "data"), timeout=60)
     assert result.returncode == 0, result.stderr
     assert "> c1-c3\nerror: 8♦ can't go on J♦: " in result.stdout
     assert "> c1-t\nc1 | 7D\n" in result.stdout
@@ -117,7 +117,7 @@ def test_a_signal_saves_the_game(tmp_path, name):
     saved = json.loads(save.read_text())
     assert saved["deal_number"] == 1 and saved["moves"] == []
     resumed = subprocess.run([sys.executable, "-m", "patience", "play", "--resume", "--plain"],
-                             input="d\nq\n", capture_output=True, text=True,
+                             input="d\nq\n", capture_output=True, text=True, check=False,
                              env=environment(data), timeout=60)
     assert resumed.returncode == 0 and "deals left 11 · sets 0/4 · moves 1" in resumed.stdout
 
