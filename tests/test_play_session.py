@@ -343,3 +343,14 @@ def test_winning_a_new_game_keeps_another_games_save():
     won.apply("c1:13-f")
     assert won.game.is_won() and won.save() == ""
     assert saves.read_save()["moves"] == ["d"]  # the unfinished game is still there
+
+
+def test_the_rules_page_is_in_plain_words_then_exact():
+    rules = Session(find_variant("tabbycat").deal(1)).rules()
+    plain, _, exact = rules.partition("\n\n— The rules exactly as written —\n\n")
+    assert exact == find_variant("tabbycat").rules_text()
+    assert "Win: all f in foundations: f.size == 13" in exact
+    assert plain.splitlines()[-1] == "To win: Every one of the foundations holds 13 cards."
+    assert ("Tail (t): Takes: Any movable run, only while empty. Cards leave: The tail's run "
+            "leaves whole.") in plain
+    assert "f.size" not in plain and "pile.top" not in plain

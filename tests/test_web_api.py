@@ -74,6 +74,10 @@ def test_the_served_variants_by_family_with_the_named_file_first(client):
 def test_rules_in_words(client):
     data = client.get("/api/variants/tabbycat/rules").json()
     assert data["rules"] == find_variant("tabbycat").rules_text()
+    from patience.plainrules import plain_rules_text
+
+    assert data["plain"] == plain_rules_text(find_variant("tabbycat"))
+    assert "To win: Every one of the foundations holds 13 cards." in data["plain"]
     assert client.get("/api/variants/../../etc/passwd/rules").status_code == 404
     response = client.get("/api/variants/nothing/rules")
     assert response.status_code == 404 and "no variant 'nothing'" in response.json()["error"]

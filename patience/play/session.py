@@ -150,7 +150,11 @@ class Session:
         return ""
 
     def rules(self) -> str:
-        return self.variant.rules_text()
+        """The rules in a player's words, then exactly as the variant file writes them."""
+        from patience.plainrules import plain_rules_text
+
+        return (f"{plain_rules_text(self.variant)}\n\n— The rules exactly as written —\n\n"
+                f"{self.variant.rules_text()}")
 
     def planned_moves(self) -> list[Move]:
         """The rest of the winning line the last hint found, when it starts here (else [])."""

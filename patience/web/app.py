@@ -5,7 +5,7 @@ player chose; every rule decision is the Session's. The API:
 
 =======  ==============================  =================================================
 GET      /api/variants                   the served variants, by family, and the default
-GET      /api/variants/{key}/rules       the rules in words
+GET      /api/variants/{key}/rules       the rules in words (``plain``, then ``rules``)
 GET      /api/stats                      the player's statistics per variant
 POST     /api/games                      a new game: ``{"variant", "deal": "random" |
                                          "number" | "winnable" | "daily", "number"}``;
@@ -47,6 +47,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from patience.cards import MASK64
 from patience.errors import MoveError, PatienceError, SaveError
+from patience.plainrules import plain_rules_text
 from patience.play import saves
 from patience.play.deals import DailyCache
 from patience.variant import Variant, find_variant, shipped_variants
@@ -261,7 +262,8 @@ class WebServer:
     async def rules(self, request: Request) -> Response:
         key = request.path_params["key"]
         variant = self.variant(key)
-        return JSONResponse({"key": key, "name": variant.name, "rules": variant.rules_text()})
+        return JSONResponse({"key": key, "name": variant.name, "rules": variant.rules_text(),
+                             "plain": plain_rules_text(variant)})
 
     async def stats(self, request: Request) -> Response:
         try:
