@@ -118,3 +118,13 @@ def test_the_issues_low_contrast_pairs_are_gone():
     for kind in ("red", "back", "empty"):
         foreground, background = palette.COLOURS[kind]
         assert contrast(in_256_colours(foreground), in_256_colours(background)) > 5.5
+
+
+@pytest.mark.parametrize("name", ["patience.refusal", "patience.plainrules",
+                                  "patience.play.session", "patience.play.destinations"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
