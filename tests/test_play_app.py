@@ -407,3 +407,21 @@ async def test_a_variant_with_another_layout_plays_without_ui_code():
         assert top not in app.session.game.piles[variant.pile_index["p6"]]
         await pilot.press("d")
         assert app.session.game.deals_left == variant.deals - 1
+
+
+@synchronous
+async def test_a_junk_save_file_is_announced_in_the_app_and_the_game_still_saved(
+        data_directory):
+    data_directory.mkdir(parents=True)
+    junk = data_directory / "save.json"
+    junk.write_text("{not json")
+    app = PatienceApp(Session(find_variant("tabbycat").deal(1)))
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, TextScreen) and app.screen.title_text == "Before you play"
+        assert app.screen.body.startswith(f"the saved game {str(junk)!r} is corrupt")
+        assert "this game will be saved to a new file instead" in app.screen.body
+        await pilot.press("enter", "d", "q")
+    (fallback,) = data_directory.glob("save-*.json")
+    assert junk.read_text() == "{not json"  # left untouched
+    assert f"saved to {fallback} instead" in app.quit_message
+    assert saves.read_save(fallback)["moves"] == ["d"]

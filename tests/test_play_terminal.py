@@ -141,3 +141,26 @@ def test_a_move_is_saved_at_once_and_sigterm_keeps_it(tmp_path):
     finally:
         terminal.close()
     assert json.loads(save.read_text())["moves"] == ["d"]
+
+
+def test_sigterm_saves_a_game_in_line_mode(tmp_path):
+    data = tmp_path / "data"
+    process = subprocess.Popen([sys.executable, "-m", "patience", "play", "tabbycat", "--seed",
+                                "1", "--plain"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=environment(data))
+    try:
+        process.stdin.write("d\n")
+        process.stdin.flush()
+        output = ""
+        while "moves 1" not in output:
+            line = process.stdout.readline()
+            assert line, process.stderr.read()
+            output += line
+        process.send_signal(signal.SIGTERM)
+        out, _ = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0
+    assert "saved to" in out
+    assert json.loads((data / "save.json").read_text())["moves"] == ["d"]

@@ -90,12 +90,13 @@ def play(variant: str | None, seed: int | None, deal_text: str | None, position:
             game = load_game(rules, seed, deal_text, position, moves_text)
         session = Session(game, label=label, save_file=save_file)
     if plain:
-        from patience.play.plain import run_plain
+        from patience.play.plain import run_plain, stop_on_signals
 
         note, _ = session.replacing_note()
         if note:
             echo(f"note: {note}", err=True)
-        run_plain(session, sys.stdin, sys.stdout)
+        with stop_on_signals():
+            run_plain(session, sys.stdin, sys.stdout)
         return
     try:
         from patience.play.app import run
