@@ -186,7 +186,7 @@ def test_a_hostile_save_is_one_line_on_resume_and_left_untouched(data_directory,
 def test_a_new_game_with_a_hostile_save_plays_and_goes_to_a_fallback_file(data_directory,
                                                                           name):
     content = hostile(name)
-    path = _made(data_directory) / "save.json"
+    path = _made(data_directory / "saves") / "tabbycat.json"  # this variant's own save
     path.write_bytes(content)
     result = CliRunner().invoke(main, ["play", "tabbycat", "--seed", "3", "--plain"],
                                 input="d\nq\n")
@@ -194,7 +194,7 @@ def test_a_new_game_with_a_hostile_save_plays_and_goes_to_a_fallback_file(data_d
     assert "note: the saved game" in result.output and "saved to a new file" in result.output
     assert "deals left 11" in result.output  # the game was played
     assert path.read_bytes() == content  # never replaced
-    (fallback,) = [p for p in data_directory.iterdir() if p != path]
+    (fallback,) = [p for p in data_directory.iterdir() if p.is_file()]
     assert f"the game was saved to {fallback} instead" in result.output
     # and it resumes from there
     resumed = CliRunner().invoke(main, ["play", "--resume", "--save-file", str(fallback),
@@ -314,12 +314,13 @@ def _snapshot(path: Path) -> tuple:
 @pytest.mark.parametrize("kind", list(FILE_KINDS))
 @pytest.mark.parametrize("which", ["save", "stats"])
 def test_special_files_are_refused_at_once_and_left_alone(data_directory, kind, which):
-    path = _made(data_directory) / f"{which}.json"
+    path = (_made(data_directory / "saves") / "manx.json" if which == "save"
+            else _made(data_directory) / "stats.json")
     FILE_KINDS[kind](path)
     before = _snapshot(path)
     read = saves.read_save if which == "save" else saves.read_stats
     with pytest.raises(saves.SaveError) as caught:
-        timed(read)
+        timed(read, path)
     assert KIND_WORDS[kind] in str(caught.value) and str(path) in str(caught.value)
     if which == "save":
         message = timed(Session(find_variant("manx").deal(2)).save)
@@ -332,9 +333,9 @@ def test_special_files_are_refused_at_once_and_left_alone(data_directory, kind, 
 
 def test_writing_through_a_symbolic_link_keeps_the_link(data_directory, tmp_path):
     real = _made(tmp_path / "elsewhere") / "my-save.json"
-    link = _made(data_directory) / "save.json"
+    link = _made(data_directory / "saves") / "manx.json"
     link.symlink_to(real)
-    assert saves.read_save() is None  # a link to a file not there yet: no save yet
+    assert saves.read_save(link) is None  # a link to a file not there yet: no save yet
     session = Session(find_variant("manx").deal(4))
     session.apply("d")
     assert session.save().startswith(f"saved to {link}")
@@ -343,7 +344,7 @@ def test_writing_through_a_symbolic_link_keeps_the_link(data_directory, tmp_path
     real.chmod(0o640)
     session.apply("u")
     session.save()
-    assert link.is_symlink() and saves.read_save()["moves"] == []
+    assert link.is_symlink() and saves.read_save(link)["moves"] == []
     assert real.stat().st_mode & 0o777 == 0o640  # the target's permissions are kept
     assert sorted(p.name for p in real.parent.iterdir()) == ["my-save.json"]  # no temp left
     # statistics through a link too
@@ -356,7 +357,7 @@ def test_writing_through_a_symbolic_link_keeps_the_link(data_directory, tmp_path
 
 def test_a_finished_game_removes_the_target_of_a_linked_save(data_directory, tmp_path):
     real = _made(tmp_path / "elsewhere") / "my-save.json"
-    link = _made(data_directory) / "save.json"
+    link = _made(data_directory / "saves") / "tabbycat.json"
     link.symlink_to(real)
     session = Session(position("tabbycat", **WON_BUT_ONE))
     session.save()  # this game's save (another game's is kept: test_play_session.py)
@@ -366,6 +367,7 @@ def test_a_finished_game_removes_the_target_of_a_linked_save(data_directory, tmp
 
 
 def test_a_read_only_data_folder_never_loses_the_game(data_directory, tmp_path, unwritable):
+    unwritable(data_directory / "saves")
     unwritable(data_directory)
     session = Session(find_variant("manx").deal(6))
     session.apply("d")
@@ -396,6 +398,7 @@ def test_a_data_folder_that_cannot_exist_never_loses_the_game(tmp_path, monkeypa
 
 def test_when_nothing_can_be_written_the_message_says_the_game_was_not_saved(
         data_directory, tmp_path, unwritable):
+    unwritable(data_directory / "saves")
     unwritable(data_directory)
     unwritable(tmp_path / "tmp")
     message = Session(find_variant("manx").deal(6)).save()
@@ -411,7 +414,7 @@ def test_the_variant_is_saved_as_an_absolute_path(tmp_path, monkeypatch):
     session = Session(find_variant("mymanx.yaml").deal(9))
     session.apply("d")
     session.save()
-    data = saves.read_save()
+    data = saves.read_save(saves.save_path("mymanx"))
     assert data["version"] == 2 and data["variant_path"] == str(folder / "mymanx.yaml")
     monkeypatch.chdir(_made(tmp_path / "somewhere-else"))
     result = CliRunner().invoke(main, ["play", "--resume", "--plain"], input="u\nq\n")
@@ -492,11 +495,11 @@ def good_stats() -> dict:
 def test_fuzz_saves(content):
     with tempfile.TemporaryDirectory() as folder:
         os.environ["PATIENCE_DATA_DIR"] = folder
-        path = Path(folder) / "save.json"
+        path = _made(Path(folder) / "saves") / "manx.json"
         path.write_bytes(content)
         started = time.monotonic()
         try:
-            data = saves.read_save()
+            data = saves.read_save(path)
             session = Session.from_save(data) if data is not None else None
         except saves.SaveError as error:
             assert str(path) in str(error) and "\n" not in str(error)

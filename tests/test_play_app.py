@@ -256,7 +256,7 @@ async def test_h_shows_the_hint_on_the_board():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("h")
         await wait_until(pilot, lambda: not app.thinking)
-        assert message(app) == "hint: c1:13-f (a win in 1 moves)"
+        assert message(app) == "hint: c1:13-f (a win in 1 move)"
         marked = [c for c in board(app).current_layout().cells if c.marked]
         assert {c.text.strip() for c in marked if c.kind != LABEL} == {
             "K♠", "Q♠", "J♠", "10♠", "9♠", "8♠", "7♠", "6♠", "5♠", "4♠", "3♠", "2♠", "A♠",
@@ -309,7 +309,7 @@ def test_ctrl_q_and_ctrl_c_leave_a_resumable_save(key):
 
     app = play()
     assert app.quit_message.startswith("saved to ")
-    resumed = Session.from_save(saves.read_save())
+    resumed = Session.from_save(saves.read_save(saves.save_path("tabbycat")))
     assert resumed.game.move_stack == app.session.game.move_stack
     assert len(resumed.game.move_stack) == 2
 
@@ -320,7 +320,8 @@ async def test_a_read_only_data_folder_keeps_the_game(data_directory, tmp_path, 
     real = tempfile.mkstemp
 
     def mkstemp(*args, dir=None, **kwargs):  # how root meets a read-only folder
-        if dir is not None and Path(dir).resolve() == data_directory.resolve():
+        if dir is not None and Path(dir).resolve() in (data_directory.resolve(),
+                                                       (data_directory / "saves").resolve()):
             raise PermissionError(errno.EACCES, "Permission denied", str(dir))
         return real(*args, dir=dir, **kwargs)
 
@@ -350,11 +351,11 @@ async def test_another_games_save_is_announced_and_kept_until_a_move(data_direct
     app = PatienceApp(Session(find_variant("tabbycat").deal(2)))
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, TextScreen) and app.screen.title_text == "Before you play"
-        assert "the saved game (tabbycat, deal 1, 1 moves) will be replaced" in app.screen.body
+        assert "the saved game (tabbycat, deal 1, 1 move) will be replaced" in app.screen.body
         await pilot.press("enter", "q")
     assert app.quit_message == ("this game was not saved (no move was made); the saved game "
                                 "was kept")
-    assert saves.read_save()["label"] == "deal 1"
+    assert saves.read_save(saves.save_path("tabbycat"))["label"] == "deal 1"
 
 
 # -- the board --
@@ -413,7 +414,8 @@ async def test_a_variant_with_another_layout_plays_without_ui_code():
 async def test_a_junk_save_file_is_announced_in_the_app_and_the_game_still_saved(
         data_directory):
     data_directory.mkdir(parents=True)
-    junk = data_directory / "save.json"
+    junk = data_directory / "saves" / "tabbycat.json"
+    junk.parent.mkdir()
     junk.write_text("{not json")
     app = PatienceApp(Session(find_variant("tabbycat").deal(1)))
     async with app.run_test(size=SIZE) as pilot:

@@ -37,7 +37,7 @@ def test_plain_mode_plays_explains_undoes_and_saves(data_directory):
     assert "deals left 11 · sets 0/4 · moves 2" in out
     assert "> moves\nc1:1-c2 c1:1-t" in out
     assert "saved to" in out
-    save = json.loads((data_directory / "save.json").read_text())
+    save = json.loads((data_directory / "saves" / "tabbycat.json").read_text())
     assert save["moves"] == ["d", "c2:1-c4"] and save["deal_number"] == 1
 
     resumed = play(data_directory, "--resume", "--plain", commands="u\nq\n")
@@ -84,7 +84,8 @@ def test_an_explicit_deal_and_a_variant_file_play(data_directory, tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Manx — a chosen deal")
     assert "deals left 11" in result.stdout
-    assert json.loads((data_directory / "save.json").read_text())["variant"] == "mymanx"
+    assert json.loads((data_directory / "saves" / "mymanx.json").read_text())["variant"] == \
+        "mymanx"
     resumed = play(data_directory, "--resume", "--plain", commands="u\n")
     assert resumed.returncode == 0, resumed.stderr
     assert "undid d" in resumed.stdout
@@ -101,3 +102,36 @@ def test_the_transcript_in_docs_playing_md_is_what_plain_mode_prints(data_direct
     result = play(data_directory, *arguments, commands=commands)
     assert result.returncode == 0, result.stderr
     assert result.stdout.replace(str(data_directory), "DATA").rstrip("\n") == expected
+
+
+def test_each_variant_has_its_own_save_and_resume_finds_it_by_name(data_directory):
+    assert play(data_directory, "tabbycat", "--seed", "1", "--plain",
+                commands="d\nq\n").returncode == 0
+    assert play(data_directory, "manx", "--seed", "2", "--plain",
+                commands="d\nd\nq\n").returncode == 0
+    assert sorted(p.name for p in (data_directory / "saves").iterdir()) == [
+        "manx.json", "tabbycat.json"]
+    # with two saved games, --resume alone lists them and how to resume each
+    listing = play(data_directory, "--resume", "--plain")
+    assert listing.returncode == 2
+    assert listing.stderr == ("error: there are 2 saved games; name the one to resume:\n"
+                              "  patience play manx --resume   (deal 2, 2 moves)\n"
+                              "  patience play tabbycat --resume   (deal 1, 1 move)\n")
+    resumed = play(data_directory, "manx", "--resume", "--plain", commands="u\nq\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout.startswith("Manx — deal 2") and "undid d" in resumed.stdout
+    missing = play(data_directory, "tabbycat-corner", "--resume", "--plain")
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("error: there is no saved game of tabbycat-corner")
+
+
+def test_the_one_save_of_earlier_versions_is_still_resumed(data_directory):
+    assert play(data_directory, "tabbycat", "--seed", "4", "--plain",
+                commands="d\nq\n").returncode == 0
+    (data_directory / "saves" / "tabbycat.json").rename(data_directory / "save.json")
+    resumed = play(data_directory, "--resume", "--plain", commands="u\nq\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout.startswith("Tabby Cat — deal 4") and "undid d" in resumed.stdout
+    by_name = play(data_directory, "tabbycat", "--resume", "--plain", commands="q\n")
+    assert by_name.returncode == 0 and "resume with 'patience play tabbycat --resume'" in \
+        by_name.stdout + by_name.stderr

@@ -169,7 +169,7 @@ def test_save_and_resume_round_trip():
     session.apply("u")
     message = session.save()
     assert "saved to" in message
-    data = saves.read_save()
+    data = saves.read_save(saves.save_path("manx"))
     assert data["format"] == "patience-save" and data["version"] == saves.SAVE_VERSION
     resumed = Session.from_save(data)
     assert resumed.game.text() == session.game.text()
@@ -183,10 +183,10 @@ def test_save_and_resume_round_trip():
 def test_a_finished_recorded_game_removes_its_save():
     session = Session(position("tabbycat", **WON_BUT_ONE))
     session.save()
-    resumed = Session.from_save(saves.read_save())
+    resumed = Session.from_save(saves.read_save(saves.save_path("tabbycat")))
     resumed.apply("c1:13-f")
     assert resumed.save() == ""
-    assert saves.read_save() is None
+    assert saves.read_save(saves.save_path("tabbycat")) is None
 
 
 @pytest.mark.parametrize("content, words", [
@@ -197,17 +197,17 @@ def test_a_finished_recorded_game_removes_its_save():
 ])
 def test_a_bad_save_gives_a_clear_message_and_is_left_untouched(data_directory, content,
                                                                  words):
-    data_directory.mkdir(parents=True)
-    path = data_directory / "save.json"
+    path = saves.save_path("tabbycat")
+    path.parent.mkdir(parents=True)
     path.write_text(content, encoding="utf-8")
     with pytest.raises(saves.SaveError, match=words):
-        saves.read_save()
+        saves.read_save(path)
     # a save that is not ours is never overwritten: the game goes to a fallback file
     session = Session(find_variant("tabbycat").deal(1))
     message = session.save()
     assert words in message and "left untouched" in message
     assert path.read_text(encoding="utf-8") == content
-    (fallback,) = [p for p in data_directory.iterdir() if p.name != "save.json"]
+    (fallback,) = [p for p in data_directory.iterdir() if p.name != "saves"]
     assert f"saved to {fallback} instead" in message
     assert f"--resume --save-file {fallback}" in message
     assert saves.read_save(fallback)["moves"] == []
@@ -222,7 +222,7 @@ def test_a_bad_save_gives_a_clear_message_and_is_left_untouched(data_directory, 
 def test_a_save_of_a_changed_variant_is_refused(data_directory):
     session = Session(find_variant("tabbycat").deal(1))
     session.save()
-    data = saves.read_save()
+    data = saves.read_save(saves.save_path("tabbycat"))
     data["rules_hash"] = "0000"
     with pytest.raises(saves.SaveError, match="not available here"):
         Session.from_save(data)
@@ -329,12 +329,24 @@ def test_the_daily_start_is_the_solvers():
     assert deals.daily_start(variant, day) == solver_module.daily_seed(variant, day)
 
 
+def test_each_variant_keeps_its_own_save(data_directory):
+    tabby = Session(find_variant("tabbycat").deal(1))
+    tabby.apply("d")
+    manx = Session(find_variant("manx").deal(2))
+    assert manx.replacing_note() == ("", False)  # another variant's save is not in the way
+    assert "resume with 'patience play tabbycat --resume'" in tabby.save()
+    assert "resume with 'patience play manx --resume'" in manx.save()
+    assert saves.read_save(saves.save_path("tabbycat"))["moves"] == ["d"]
+    assert saves.read_save(saves.save_path("manx"))["moves"] == []
+    assert [data["variant"] for _, data, _ in saves.saved_games()] == ["manx", "tabbycat"]
+
+
 def test_winning_a_new_game_keeps_another_games_save():
     unfinished = Session(find_variant("tabbycat").deal(1))
     unfinished.apply("d")
     unfinished.save()
     note, other_game = Session(position("tabbycat", c1="KS")).replacing_note()
-    assert other_game and note.startswith("the saved game (tabbycat, deal 1, 1 moves) will be "
+    assert other_game and note.startswith("the saved game (tabbycat, deal 1, 1 move) will be "
                                           "replaced when this one is saved")
     won = Session(position(
         "tabbycat", c1="KSQSJSTS9S8S7S6S5S4S3S2SAS", f1="KCQCJCTC9C8C7C6C5C4C3C2CAC",
@@ -342,7 +354,7 @@ def test_winning_a_new_game_keeps_another_games_save():
     won.recorded = True
     won.apply("c1:13-f")
     assert won.game.is_won() and won.save() == ""
-    assert saves.read_save()["moves"] == ["d"]  # the unfinished game is still there
+    assert saves.read_save(saves.save_path("tabbycat"))["moves"] == ["d"]  # still there
 
 
 def test_the_rules_page_is_in_plain_words_then_exact():

@@ -42,7 +42,8 @@ def test_plain_mode_keeps_working_for_scripts(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "> c1-c3\nerror: 8♦ can't go on J♦: " in result.stdout
     assert "> c1-t\nc1 | 7D\n" in result.stdout
-    assert json.loads((tmp_path / "data" / "save.json").read_text())["moves"] == ["d", "c1:1-t"]
+    save = tmp_path / "data" / "saves" / "tabbycat.json"
+    assert json.loads(save.read_text())["moves"] == ["d", "c1:1-t"]
 
 
 class Terminal:
@@ -108,7 +109,7 @@ def test_a_signal_saves_the_game(tmp_path, name):
     terminal = Terminal(data, "tabbycat", "--seed", "1")
     try:
         terminal.read_until(b"deals left 12")
-        save = data / "save.json"
+        save = data / "saves" / "tabbycat.json"
         assert not save.exists()  # nothing is saved before a move or a way out
         terminal.process.send_signal(getattr(signal, name))
         terminal.wait()
@@ -129,7 +130,7 @@ def test_a_move_is_saved_at_once_and_sigterm_keeps_it(tmp_path):
     try:
         terminal.read_until(b"deals left 12")
         os.write(terminal.master, b"d")
-        save = data / "save.json"
+        save = data / "saves" / "tabbycat.json"
         deadline = time.monotonic() + 30
         while not save.exists():
             assert time.monotonic() < deadline
@@ -163,4 +164,4 @@ def test_sigterm_saves_a_game_in_line_mode(tmp_path):
             process.kill()
     assert process.returncode == 0
     assert "saved to" in out
-    assert json.loads((data / "save.json").read_text())["moves"] == ["d"]
+    assert json.loads((data / "saves" / "tabbycat.json").read_text())["moves"] == ["d"]

@@ -7,7 +7,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -25,11 +25,13 @@ if TYPE_CHECKING:
 @click.option("--winnable", is_flag=True, help="A random deal the solver proved winnable.")
 @click.option("--daily", is_flag=True,
               help="Today's deal: the same for everyone, proved winnable.")
-@click.option("--resume", is_flag=True, help="Go on with the saved game.")
+@click.option("--resume", is_flag=True,
+              help="Go on with VARIANT's saved game (without VARIANT: the one saved game, or "
+                   "a list of them).")
 @click.option("--save-file", "save_file", type=click.Path(dir_okay=False, path_type=Path),
               default=None, metavar="FILE",
-              help="Save to FILE (and --resume from it) instead of save.json in the data "
-                   "folder, e.g. to resume a game saved to a fallback file.")
+              help="Save to FILE (and --resume from it) instead of the variant's save in the "
+                   "data folder, e.g. to resume a game saved to a fallback file.")
 @click.option("--plain", is_flag=True,
               help="Line mode: read one command per line from stdin, print the position.")
 def play(variant: str | None, seed: int | None, deal_text: str | None, position: str | None,
@@ -42,7 +44,6 @@ def play(variant: str | None, seed: int | None, deal_text: str | None, position:
     r redo, h hint, a auto-finish, w where did I lose, n new game, i rules, ? all the keys,
     q quit; ':' types a command (':help'). Every way out saves the game.
     """
-    from patience.play import saves
     from patience.play.session import Session
 
     chosen = [name for name, value in (("--seed", seed), ("--deal", deal_text),
@@ -58,20 +59,16 @@ def play(variant: str | None, seed: int | None, deal_text: str | None, position:
         fail("the full-screen game needs a terminal, and standard input or output is not "
              "one; use --plain for line mode (commands on stdin, positions on stdout)")
     if resume:
+        path, data = _saved_game(variant, save_file)
         try:
-            data = saves.read_save(save_file)
+            session = Session.from_save(data, path=path)
         except SaveError as error:
             fail(str(error))
-        if data is None:
-            fail("there is no saved game to resume (looked in "
-                 f"{str(save_file or saves.save_path())!r})")
-        try:
-            session = Session.from_save(data, path=save_file)
-        except SaveError as error:
-            fail(str(error))
-        if variant is not None and load_variant(variant).id != session.variant.id:
-            fail(f"the saved game is {session.variant.id!r}, not {variant!r}: run "
-                 "'patience play --resume' without a variant")
+        if variant is not None and save_file is not None and \
+                variant not in (session.variant.id, *session.variant.aliases) and \
+                load_variant(variant).id != session.variant.id:
+            fail(f"the saved game in {str(save_file)!r} is {session.variant.id!r}, not "
+                 f"{variant!r}")
         if moves_text.strip():
             fail("--moves needs a starting position, not --resume")
     else:
@@ -109,6 +106,45 @@ def play(variant: str | None, seed: int | None, deal_text: str | None, position:
             echo(message)
         except OSError:
             pass  # the terminal is gone (SIGHUP): the game is saved all the same
+
+
+def _saved_game(variant: str | None, save_file: Path | None) -> tuple[Path, dict[str, Any]]:
+    """The save to resume, and where it is: ``save_file``; else the named variant's own save
+    (a saved game whose variant id is the name, else the variant that the name loads); else
+    the one saved game there is (several: a list of them, and how to resume each)."""
+    from patience.play import saves
+    from patience.play.session import resume_command
+
+    if save_file is not None:
+        try:
+            data = saves.read_save(save_file)
+        except SaveError as error:
+            fail(str(error))
+        if data is None:
+            fail(f"there is no saved game to resume in {str(save_file)!r}")
+        return save_file, data
+    found = saves.saved_games()
+    if variant is not None:
+        named = [(p, d) for p, d, _ in found if d is not None and d["variant"] == variant]
+        if not named:
+            wanted = load_variant(variant).id
+            named = [(p, d) for p, d, _ in found if d is not None and d["variant"] == wanted]
+        if not named:
+            broken = [problem for p, d, problem in found if p == saves.save_path(variant)
+                      and problem]
+            fail(broken[0] if broken else f"there is no saved game of {variant} to resume "
+                 f"(looked in {str(saves.data_directory())!r})")
+        return named[0]
+    games = [(p, d) for p, d, _ in found if d is not None]
+    if len(games) == 1:
+        return games[0]
+    if not games:
+        problems = [problem for _, _, problem in found]
+        fail(problems[0] if problems else "there is no saved game to resume (looked in "
+             f"{str(saves.data_directory())!r})")
+    lines = [f"  {resume_command(p, d['variant']).strip(chr(39))}   "
+             f"({d['label']}, {saves.moves_text(d)})" for p, d in games]
+    fail(f"there are {len(games)} saved games; name the one to resume:\n" + "\n".join(lines))
 
 
 def _proved_deal(variant: Variant, daily: bool) -> int:

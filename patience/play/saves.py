@@ -3,7 +3,9 @@
 The directory is ``platformdirs.user_data_dir("patience")``, or ``$PATIENCE_DATA_DIR`` when
 set (tests use it). Two files live there:
 
-- ``save.json`` — the game in progress: ``{"format": "patience-save", "version": 2, …}``;
+- ``saves/ID.json`` — the game in progress of variant ID, one per variant (see
+  :func:`save_path`): ``{"format": "patience-save", "version": 2, …}``; ``save.json``, where
+  earlier versions kept their one save, is still read and resumed;
 - ``stats.json`` — per-variant ``games``, ``wins``, ``streak`` and ``best_streak``.
 
 These files are the user's data, and anything may be found in their place. Reading one
@@ -58,6 +60,7 @@ MAX_INTEGER_DIGITS = 20
 MAX_DEAL_NUMBER = 2**64 - 1
 MAX_COUNT = 2**63 - 1  # games, wins and streaks
 MAX_NAME_LENGTH = 1000  # variant ids, rules hashes, labels
+MAX_SAVES = 1000  # saved games listed by 'patience play --resume' (one per variant)
 #: the most moves (played plus redoable) a save holds: a real game has a few hundred, and
 #: replaying this many takes about a second
 MAX_MOVES = 100_000
@@ -74,8 +77,62 @@ def data_directory() -> Path:
     return Path(platformdirs.user_data_dir("patience", appauthor=False))
 
 
-def save_path() -> Path:
-    return data_directory() / "save.json"
+SAVES_FOLDER = "saves"
+
+
+def save_path(variant_id: str | None = None) -> Path:
+    """Where the game in progress of a variant is saved: ``saves/ID.json`` in the data
+    directory, one file per variant. Without an id: ``save.json``, the one save that earlier
+    versions kept (still read and resumed).
+
+    >>> save_path("tabbycat").relative_to(data_directory()).as_posix()
+    'saves/tabbycat.json'
+    >>> save_path("my cat/2").name  # any id makes a safe, distinct file name
+    'my_cat_2-b1208f96.json'
+    """
+    if variant_id is None:
+        return data_directory() / "save.json"
+    return data_directory() / SAVES_FOLDER / f"{file_stem(variant_id)}.json"
+
+
+def moves_text(data: dict[str, Any]) -> str:
+    """How many moves a saved game has made: '1 move', '13 moves'."""
+    count = len(data["moves"])
+    return f"{count:,} move{'s' if count != 1 else ''}"
+
+
+def file_stem(variant_id: str) -> str:
+    """A file name for a variant id: the id itself when it is made of letters, digits, '-'
+    and '_' (at most 64), else a readable part of it and a short hash of the whole id."""
+    import hashlib
+    import re
+
+    safe = re.sub(r"[^A-Za-z0-9_-]", "_", variant_id)[:64]
+    if safe == variant_id and not safe.startswith("-"):
+        return safe
+    digest = hashlib.sha256(variant_id.encode("utf-8")).hexdigest()[:8]
+    return f"{safe.lstrip('-')}-{digest}"
+
+
+def saved_games() -> list[tuple[Path, dict[str, Any] | None, str]]:
+    """Every save in the data directory, the old ``save.json`` last: (its path, the game
+    or None, what is wrong with the file or ''). Reading changes nothing."""
+    folder = data_directory() / SAVES_FOLDER
+    try:
+        paths = sorted(p for p in folder.iterdir() if p.suffix == ".json"
+                       and not p.name.startswith("."))[:MAX_SAVES]
+    except OSError:
+        paths = []
+    found: list[tuple[Path, dict[str, Any] | None, str]] = []
+    for path in [*paths, save_path()]:
+        try:
+            data = read_save(path)
+        except SaveError as error:
+            found.append((path, None, str(error)))
+            continue
+        if data is not None:
+            found.append((path, data, ""))
+    return found
 
 
 def stats_path() -> Path:

@@ -100,7 +100,7 @@ class Session:
                  record_stats: bool = True, label: str | None = None,
                  save_file: Path | None = None) -> None:
         self.game = game
-        self.save_file = save_file  # where the game is saved (default: saves.save_path())
+        self.save_file = save_file  # where the game is saved (default: the variant's own save)
         self.fallback_file: Path | None = None  # where it went when save_file could not be used
         self.variant: Variant = game.variant
         self.redo_stack: list[Move] = list(redo or [])  # the next move to redo is last
@@ -423,7 +423,8 @@ class Session:
             return Reply("no move is left; press u to undo or w to see where the game was lost")
         if self._plan and self._plan_key == game.key():
             return Reply(f"hint: {game.notation(self._plan[0])} "
-                         f"(a win in {len(self._plan)} more moves)")
+                         f"(a win in {len(self._plan)} more "
+                         f"move{'s' if len(self._plan) != 1 else ''})")
         try:
             solve = load_solver()
         except SolverMissing as error:
@@ -441,7 +442,8 @@ class Session:
                 probe.push_unchecked(move)
                 plan.append(move)
             self._plan, self._plan_key = plan, game.key()
-            return Reply(f"hint: {result.moves[0]} (a win in {len(plan)} moves)")
+            return Reply(f"hint: {result.moves[0]} (a win in {len(plan)} "
+                         f"move{'s' if len(plan) != 1 else ''})")
         if result.verdict == "unwinnable":
             return Reply("no move wins from here (the solver proved it): undo, or press w to "
                          "see where the game was lost")
@@ -526,7 +528,7 @@ class Session:
         read-only folder, a full disk): it goes to a fallback file
         (:func:`saves.write_fallback_save`) and the message says where.
         """
-        path = self.save_file or saves.save_path()
+        path = self.save_path
         try:
             existing = saves.read_save(path)
             problem = None
@@ -549,7 +551,8 @@ class Session:
                     saves.remove_save(self.fallback_file)
                     self.fallback_file = None
                 self.save_problem = None
-                return f"saved to {written}; resume with {resume_command(written)}"
+                return (f"saved to {written}; resume with "
+                        f"{resume_command(written, self.variant.id)}")
         try:
             written = saves.write_fallback_save(self.to_save(), self.fallback_file)
         except SaveError as error:
@@ -557,8 +560,14 @@ class Session:
             return self.save_problem
         self.fallback_file = written
         self.save_problem = (f"{problem}\nthe game was saved to {written} instead; resume "
-                             f"with {resume_command(written)}")
+                             f"with {resume_command(written, self.variant.id)}")
         return self.save_problem
+
+    @property
+    def save_path(self) -> Path:
+        """Where this game is saved: the file it was given or resumed from, else its
+        variant's own save (``saves.save_path(variant id)``)."""
+        return self.save_file or saves.save_path(self.variant.id)
 
     def is_saved_in(self, data: dict[str, Any]) -> bool:
         """Whether the save ``data`` is of this game (same variant, start and label)."""
@@ -569,7 +578,7 @@ class Session:
         """Before the first save: what saving this game will do to the save there is ('' when
         there is none, or it is this game's), and whether that save is another game's (one
         that saving this game would replace)."""
-        path = self.save_file or saves.save_path()
+        path = self.save_path
         try:
             data = saves.read_save(path)
         except SaveError as error:
@@ -578,8 +587,8 @@ class Session:
         if data is None or self.is_saved_in(data):
             return "", False
         return (f"the saved game ({data['variant']}, {data['label']}, "
-                f"{len(data['moves'])} moves) will be replaced when this one is saved; to go "
-                f"on with it instead, quit and use {resume_command(path)}"), True
+                f"{saves.moves_text(data)}) will be replaced when this one is saved; to go "
+                f"on with it instead, quit and use {resume_command(path, data['variant'])}"), True
 
     @classmethod
     def from_save(cls, data: dict[str, Any], *, record_stats: bool = True,
@@ -591,7 +600,8 @@ class Session:
         """
         from patience.variant import find_variant
 
-        where = str(path or saves.save_path())
+        where = str(path or saves.save_path(data.get("variant") if isinstance(
+            data.get("variant"), str) else None))
         data = saves.check_save(data, where)
         variant_id, rules_hash = data["variant"], data["rules_hash"]
         variant = None
@@ -629,10 +639,11 @@ class Session:
                    record_stats=record_stats, label=data["label"], save_file=path)
 
 
-def resume_command(path: Path) -> str:
-    """The command that resumes the game saved at ``path``."""
-    if path == saves.save_path():
-        return "'patience play --resume'"
+def resume_command(path: Path, variant_id: str) -> str:
+    """The command that resumes the game of variant ``variant_id`` saved at ``path``."""
+    if path in (saves.save_path(variant_id), saves.save_path()) and \
+            shlex.quote(variant_id) == variant_id:
+        return f"'patience play {variant_id} --resume'"
     quoted = shlex.quote(str(path))
     command = f"patience play --resume --save-file {quoted}"
     return f"'{command}'" if quoted == str(path) else f"this command: {command}"
