@@ -117,7 +117,7 @@ class Variant:
         self.shuffled_size = len(self.deck) - len(self.placed)
         if self.layout_size > self.shuffled_size:
             raise VariantError(f"the initial deal needs {self.layout_size} cards but the deck "
-                               f"has {self.shuffled_size}", None)
+                               f"has {self.shuffled_size}", None, code="card-count")
         self.stock_size = self.shuffled_size - self.layout_size
         self.win = definition.win
         self.deal_when = definition.stock.deal_when

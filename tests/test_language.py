@@ -60,9 +60,12 @@ def test_keywords_are_not_names_but_longer_names_are():
     ("run.size", "this is an int, but a bool is needed here", "run.size"),
     ("pile.top.rank == K", ("pile.top is read where pile may be empty; check it first, "
                             "e.g. 'pile.empty or …' or 'not pile.empty and …'"), "pile.top"),
-    ("colums", "unknown name 'colums'; did you mean 'columns'?", "colums"),
-    ("source in colums", "unknown pile group 'colums'; did you mean 'columns'?",
-     "source in colums"),
+    ("colums", ("unknown name 'colums'; did you mean 'columns'? The names here are pile, "
+                "run, source (variables), wrap (parameters), columns, tail (pile groups) "
+                "and the built-in A, J, Q, K, C, D, H, S, clubs, diamonds, hearts, spades, "
+                "black, red"), "colums"),
+    ("source in colums", ("unknown pile group 'colums'; did you mean 'columns'? The pile "
+                          "groups are columns, tail"), "source in colums"),
     ("run.size % run.size == 0", ("the right side of '%' must be a constant (a number, a "
                                   "rank name or a parameter)"), "run.size"),
     ("run < pile", "'<' compares numbers, not a run", "run < pile"),
