@@ -518,7 +518,7 @@ class Scope:
 class Problem:
     message: str
     span: Span
-    code: str = "type"  # the kind of problem (docs/errors.md)
+    code: str = "type-mismatch"  # the kind of problem (docs/errors.md)
 
 
 class Checker(Visitor["Type | None"]):
@@ -532,7 +532,8 @@ class Checker(Visitor["Type | None"]):
         found = self._type(node, self.scope.variables, frozenset(self.scope.nonempty))
         if found is not None and found is not expected:
             self._problem(f"this is {article(found.value)}, "
-                          f"but {article(expected.value)} is needed here", node, code="type")
+                          f"but {article(expected.value)} is needed here", node,
+                          code="type-mismatch")
         return self.problems
 
     def _problem(self, message: str, node: Node | Span, code: str) -> None:
@@ -544,7 +545,7 @@ class Checker(Visitor["Type | None"]):
         found = self._type(node, variables, nonempty)
         if found is not None and found is not expected:
             self._problem(f"{what} must be {article(expected.value)}, "
-                          f"not {article(found.value)}", node, code="type")
+                          f"not {article(found.value)}", node, code="type-mismatch")
 
     def _type(self, node: Node, variables: Mapping[str, Type],
               nonempty: frozenset[str]) -> Type | None:
@@ -552,7 +553,7 @@ class Checker(Visitor["Type | None"]):
         return self.visit(node, variables, nonempty)
 
     def generic_visit(self, node: Node, *args: Any) -> Type | None:
-        self._problem("this cannot be used here", node, code="type")
+        self._problem("this cannot be used here", node, code="type-mismatch")
         return None
 
     def visit_Integer(self, node: Integer, variables: Mapping[str, Type],
@@ -761,14 +762,14 @@ class Checker(Visitor["Type | None"]):
         if node.op in ("==", "!="):
             if left is not right:
                 self._problem(f"cannot compare {article(left.value)} "
-                              f"with {article(right.value)}", node, code="type")
+                              f"with {article(right.value)}", node, code="type-mismatch")
             elif left in (Type.RUN, Type.GROUP, Type.STOCK):
                 self._problem(f"{article(left.value)} cannot be compared; compare its attributes",
-                              node, code="type")
+                              node, code="type-mismatch")
         elif left is not Type.INT or right is not Type.INT:
             bad = left if left is not Type.INT else right
             self._problem(f"'{node.op}' compares numbers, not {article(bad.value)}", node,
-                          code="type")
+                          code="type-mismatch")
         return Type.BOOL
 
     def _quantifier(self, node: Quantifier, variables: Mapping[str, Type],
@@ -783,7 +784,7 @@ class Checker(Visitor["Type | None"]):
             found = self._type(node.domain.run, variables, nonempty)
             if found is not None and found not in (Type.RUN, Type.PILE):
                 self._problem(f"the argument of pairs() must be a run or a pile, not "
-                              f"{article(found.value)}", node.domain.run, code="type")
+                              f"{article(found.value)}", node.domain.run, code="type-mismatch")
             if len(node.names) != 2:
                 self._problem("pairs() gives two cards at a time: name both, "
                               "e.g. 'all below, above in pairs(run): …'", node,
