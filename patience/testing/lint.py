@@ -1,12 +1,14 @@
 """Checks that compare a variant's rules with what its file says it means.
 
 The battery proves the kernel does what the rules say; it cannot know what the author
-*meant*. This module reads the file's own words — the ``description`` and the ``#``
-comments — for a few kinds of claim ("King on Ace", "the tail holds one run", "empty
-columns receive a card too", "sets leave at once", "four columns", "25 deals") and probes
-the compiled rules (with the interpreter of ``patience.explain``) for each one. It also
-finds pile groups that no run of cards can ever enter, such as foundations whose set
-pattern cannot be completed.
+*meant*. This module reads the file's own words — the ``description``, and the comments
+marked ``# claim: …`` — for a few kinds of claim ("King on Ace", "Kings may be played on
+Aces", "the tail holds one run", "the tail can store a single sequence", "empty columns
+receive a card too", "a finished sequence departs at once", "four columns", "twelve deals
+in all") and probes the compiled rules (with the interpreter of ``patience.explain``) for
+each one. Other comments are not claims: they often summarise the rules of other games or
+of the source ("Klondike deals 28 cards to seven columns"). It also finds pile groups that
+no run of cards can ever enter, such as foundations whose set pattern cannot be completed.
 
 >>> from patience import find_variant
 >>> lint(find_variant("tabbycat"))
@@ -220,15 +222,18 @@ class _Text:
     text: str
 
 
+CLAIM_COMMENT = re.compile(r"(?:^|\s)#\s*claim:\s*(.+)$", re.IGNORECASE)
+
+
 def _texts(variant: Variant) -> list[_Text]:
-    """The description and the file's own comments (not a parent's)."""
+    """The description and the file's own comments marked ``# claim: …`` (not a
+    parent's)."""
     texts = [_Text("description", variant.description)]
     name = variant.path.rsplit("/", 1)[-1] if variant.path else "<file>"
     for number, line in enumerate(variant.text.splitlines(), start=1):
-        if "#" in line:
-            comment = line.split("#", 1)[1].strip()
-            if comment:
-                texts.append(_Text(f"{name}:{number} (comment)", comment))
+        match = CLAIM_COMMENT.search(line)
+        if match and match.group(1).strip():
+            texts.append(_Text(f"{name}:{number} (claim)", match.group(1).strip()))
     return texts
 
 
@@ -238,19 +243,23 @@ def _negated(text: str, start: int) -> bool:
     return bool(NEGATION.search(before))
 
 
-WRAP_YES = re.compile(r"\bking (?:may |can )?(?:also )?(?:be placed |go(?:es)? )?on (?:an )?ace\b"
+_PLACED = r"(?:played|placed|put|built|laid|moved)"
+WRAP_YES = re.compile(r"\bkings? (?:(?:may|can) )?(?:also )?(?:(?:be|is|are) " + _PLACED
+                      + r" |go(?:es)? |sits? )?on(?:to)? (?:an? |the )?aces?\b"
                       r"|\bK on A\b|\bwrap(?:s|ping)?\b", re.IGNORECASE)
-WRAP_NO = re.compile(r"\bking (?:may|can)(?:not| never|'t)\b[^.;]{0,30}\bon (?:an )?ace\b",
-                     re.IGNORECASE)
-HOLDS = re.compile(r"\b(\w+) (?:holds|takes) (?:only )?(?:one|a single) (run|card)\b",
+WRAP_NO = re.compile(r"\bkings? (?:may|can)(?:not| never|'t)\b[^.;]{0,30}\bon(?:to)? "
+                     r"(?:an? |the )?aces?\b", re.IGNORECASE)
+HOLDS = re.compile(r"\b(\w+) (?:(?:can|may) (?:only )?(?:hold|take|store|keep|carry)|holds|"
+                   r"takes|stores|keeps) (?:only )?(?:one|a single|1) (run|card|sequence)\b",
                    re.IGNORECASE)
 DEAL_INCLUDE = re.compile(r"\bempty (?:columns|piles)(?: \w+){0,3} (?:too|included|as well)\b"
                           r"|\bempty or not\b|\bempty (?:columns|piles) included\b",
                           re.IGNORECASE)
 DEAL_SKIP = re.compile(r"\bskip(?:s|ping)? (?:the )?empty\b|\bnot (?:on|onto) (?:an |the )?"
                        r"empty\b|\bempty (?:columns|piles) (?:get|receive) no\b", re.IGNORECASE)
-FORCED = re.compile(r"\bleaves? (?:the table )?(?:at once|by (?:it|them)sel(?:f|ves)|"
-                    r"automatically)\b", re.IGNORECASE)
+FORCED = re.compile(r"\b(?:leaves?|departs?|(?:is|are) removed|goe?s? off)(?: the table)? "
+                    r"(?:at once|immediately|automatically|by (?:it|them)sel(?:f|ves))\b",
+                    re.IGNORECASE)
 ANY_SUIT = re.compile(r"\bany suit\b", re.IGNORECASE)
 COUNT = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)"
                    r"[ -](\w+?)s?\b", re.IGNORECASE)
@@ -306,8 +315,8 @@ def claims(variant: Variant) -> list[Finding]:
             group = _group_named(variant, match.group(1))
             if group is None or _negated(text, match.start()):
                 continue
-            finding = _holds_one(variant, probe, group, match.group(2).lower(),
-                                 match.group(0), item.where)
+            what = "run" if match.group(2).lower() == "sequence" else match.group(2).lower()
+            finding = _holds_one(variant, probe, group, what, match.group(0), item.where)
             if finding is not None:
                 findings.append(finding)
         if variant.deal_targets:
