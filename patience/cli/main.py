@@ -177,7 +177,7 @@ def _register_optional() -> None:
     import importlib
 
     for module in ("patience.cli.solving", "patience.cli.playing", "patience.cli.testing",
-                   "patience.cli.studies", "patience.cli.web"):
+                   "patience.cli.authoring", "patience.cli.studies", "patience.cli.web"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as error:
