@@ -64,7 +64,8 @@ def diff_command(first: str, second: str, deals: int, max_positions: int,
         echo(f"moves: the same in every position reached from {searched} "
              f"(up to {max_positions:,} positions each)")
     else:
-        echo(f"moves: differ from {len(found)} of {searched}")
+        echo(f"moves: differ on {len(found)} of {deals} deal{'s' if deals != 1 else ''} "
+             f"({searched})")
         for moves in found:
             echo(f"  {moves.reached_by}:")
             if moves.second_position is not None:
