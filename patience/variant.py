@@ -157,8 +157,8 @@ class Variant:
             self.deal_when.node, self.win.node, self.id, tabulate=tabulate, redeal=redeal,
             notes={"win": _note(self.win), "stock.deal_when": _note(self.deal_when),
                    "title": f"the rules of {self.id} ({Path(self.path).name}) compiled to "
-                            "Python by patience.generator; table_NAME: predicate NAME's value "
-                            "for every card or pair of cards"})
+                            "Python by patience.generator (a table named after a predicate "
+                            "holds its value for every card or pair)"})
         # the fast interface used by the kernel, the solver and perft
         self.generate_moves = self.generated.generate_moves
         self.moves_from = self.generated.moves_from

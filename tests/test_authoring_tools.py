@@ -39,12 +39,12 @@ def test_compile_prints_the_generated_code_commented_with_its_rules():
     lines = result.stdout.splitlines()
     assert result.stdout == patience.find_variant("tabbycat").generated.source
     assert lines[:9] == [
-        "# the rules of tabbycat (tabbycat.yaml) compiled to Python by patience.generator; "
-        "table_NAME: predicate NAME's value for every card or pair of cards",
+        ("# the rules of tabbycat (tabbycat.yaml) compiled to Python by patience.generator (a "
+         "table named after a predicate holds its value for every card or pair)"),
         "def generate_moves(piles, stock):",
         "    # win (tabbycat.yaml:47): all f in foundations: f.size == 13",
-        "    if len(piles[5]) == 13 and len(piles[6]) == 13 and (len(piles[7]) == 13) and "
-        "(len(piles[8]) == 13):",
+        ("    if len(piles[5]) == 13 and len(piles[6]) == 13 and (len(piles[7]) == 13) and "
+        "(len(piles[8]) == 13):"),
         "        return []  # a won position has no moves",
         "    moves = []",
         "    append = moves.append",
@@ -53,11 +53,11 @@ def test_compile_prints_the_generated_code_commented_with_its_rules():
     ]
     rules = [line.strip() for line in lines if line.lstrip().startswith("# piles.")]
     assert sorted(set(rules)) == [
-        "# piles.columns.accepts (tabbycat.yaml:29): pile.empty or goes_on(run.bottom, "
-        "pile.top)",
+        ("# piles.columns.accepts (tabbycat.yaml:29): pile.empty or goes_on(run.bottom, "
+        "pile.top)"),
         "# piles.columns.moves (tabbycat.yaml:28): in_sequence(run)",
-        "# piles.foundations.accepts (tabbycat.yaml:41): pile.empty and source in columns "
-        "and complete_set(run)",
+        ("# piles.foundations.accepts (tabbycat.yaml:41): pile.empty and source in columns "
+        "and complete_set(run)"),
         "# piles.tail.accepts (tabbycat.yaml:34): pile.empty and source in columns",
         "# piles.tail.moves (tabbycat.yaml:33): run.size == pile.size",
     ]
@@ -147,13 +147,13 @@ def test_diff_shows_rules_then_the_first_positions_whose_moves_differ():
         "    manx:     pile.empty and source in columns and run.size == 1",
         "moves: differ on 2 of 2 deals (deals 1-2)",
         "  deal 1, after 'c1:1-c4':",
-        "    position: c:/9C/4D/8H7D t: f:/// s:8D5SJD6D9SJC5DKD3C2DJH5H7H4H2CAD6SKCKHTHTSJSTD8S"
-        "QC4S6C7CAS5CAHKS6HQSQHQD9D3D3SAC4C2H8CTC3H2S9H7S",
+        ("    position: c:/9C/4D/8H7D t: f:/// s:8D5SJD6D9SJC5DKD3C2DJH5H7H4H2CAD6SKCKHTHTSJSTD8S"
+        "QC4S6C7CAS5CAHKS6HQSQHQD9D3D3SAC4C2H8CTC3H2S9H7S"),
         "    only tabbycat: c4:2-t",
         "    only manx: (none)",
         "  deal 2, after 'c2:1-c3':",
-        "    position: c:QH//4C3S/5H t: f:/// s:7H2DKHTDAC6C7S3CQC7D6HJHTC9SJD8C4D5S2S4HADQD6S8H"
-        "3H9D6DJSAS5CJCAHKC2H7C4S9CTH5DTSQSKS8SKD3D2C8D9H",
+        ("    position: c:QH//4C3S/5H t: f:/// s:7H2DKHTDAC6C7S3CQC7D6HJHTC9SJD8C4D5S2S4HADQD6S8H"
+        "3H9D6DJSAS5CJCAHKC2H7C4S9CTH5DTSQSKS8SKD3D2C8D9H"),
         "    only tabbycat: c3:2-t",
         "    only manx: (none)",
     ]
