@@ -749,9 +749,12 @@ class _Validator:
             if defined.fill_from == "stock":
                 continue
             if defined.fill_from not in known:
+                others = [g for g in groups if g is not defined]
                 self.error(f"piles.{defined.name}.fill_from names {defined.fill_from!r}, which "
-                           "is neither a pile group, nor a pile, nor the stock", origin,
-                           code="fill-from")
+                           "is neither a pile group, nor a pile, nor the stock; the other pile "
+                           f"groups are {listing([g.name for g in others]) or 'none'} and "
+                           f"their piles {listing([p for g in others for p in pile_names(g)])}",
+                           origin, code="fill-from")
             elif defined.fill_from == defined.name or defined.fill_from in pile_names(defined):
                 self.error(f"piles.{defined.name}.fill_from names the group itself", origin,
                            code="fill-from")
