@@ -31,6 +31,10 @@ EXPECTED = {
     "claim-in-a-comment.yaml": (
         "claim-count", "claim-in-a-comment.yaml:9 (claim)",
         ("says 'five columns', but the variant has 4 columns (piles.columns.count)")),
+    "deal-says-skip.yaml": (
+        "claim-deal-empty", "description",
+        ("says 'skips empty', but stock.empty_piles is 'include': a deal puts a card on empty "
+         'piles too')),
     "deal-skips-empty.yaml": (
         "claim-deal-empty", "description",
         ("says 'empty columns included', but stock.empty_piles is 'skip': a deal passes over "
@@ -55,6 +59,10 @@ EXPECTED = {
          "6C 5C 4C 3C 2C AC: piles.foundations.accepts 'pile.empty and source in columns and "
          "complete_set(run)' is false: complete_set(KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C AC) "
          "is false: 'run.bottom.rank == A' is false ('run.bottom.rank' is 13)")),
+    "tail-holds-one-card.yaml": (
+        "claim-capacity", "description",
+        ("says 'tail holds a single card', but piles.tail.accepts 'pile.empty and source in "
+         "columns' lets an empty tail take 3 cards (KC QC JC) from the columns")),
     "tail-stores-a-second-sequence.yaml": (
         "claim-capacity", "description",
         ("says 'tail can store a single sequence', but piles.tail.accepts 'source in columns' "
@@ -70,6 +78,9 @@ EXPECTED = {
          '(c:7D/9C/4D/8H t: f:/// '
          's:8D5SJD6D9SJC5DKD3C2DJH5H7H4H2CAD6SKCKHTHTSJSTD8SQC4S6C7CAS5CAHKS6HQSQHQD9D3D3SAC4C'
          '2H8CTC3H2S9H7S): every game is won at once')),
+    "wrap-denied-but-allowed.yaml": (
+        "claim-no-wrap", "description",
+        ("says 'King may not be placed on an Ace', but the rules let a King go on an Ace")),
     "wrap-in-other-words.yaml": (
         "claim-wrap", "description",
         ("says 'Kings may be played on Aces', but no pile ever takes a King on an Ace; for KS "

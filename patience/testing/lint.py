@@ -247,7 +247,7 @@ _PLACED = r"(?:played|placed|put|built|laid|moved)"
 WRAP_YES = re.compile(r"\bkings? (?:(?:may|can) )?(?:also )?(?:(?:be|is|are) " + _PLACED
                       + r" |go(?:es)? |sits? )?on(?:to)? (?:an? |the )?aces?\b"
                       r"|\bK on A\b|\bwrap(?:s|ping)?\b", re.IGNORECASE)
-WRAP_NO = re.compile(r"\bkings? (?:may|can)(?:not| never|'t)\b[^.;]{0,30}\bon(?:to)? "
+WRAP_NO = re.compile(r"\bkings? (?:may|can)(?:not| not| never|'t)\b[^.;]{0,30}\bon(?:to)? "
                      r"(?:an? |the )?aces?\b", re.IGNORECASE)
 HOLDS = re.compile(r"\b(\w+) (?:(?:can|may) (?:only )?(?:hold|take|store|keep|carry)|holds|"
                    r"takes|stores|keeps) (?:only )?(?:one|a single|1) (run|card|sequence)\b",
