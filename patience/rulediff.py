@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from patience.variant import Variant
 
 __all__ = ["MoveDifference", "RuleDifference", "WinRates", "first_move_differences",
-           "rule_differences", "win_rates"]
+           "rule_differences", "value_text", "win_rates"]
 
 #: keys that do not change play (the rules hash leaves them out too), and expectations
 NOT_RULES = frozenset({"id", "name", "family", "aliases", "description", "sources", "expect"})
@@ -51,12 +51,23 @@ class RuleDifference:
 
 
 def _shown(value: Any) -> str:
+    return repr(value) if isinstance(value, str) else value_text(value)
+
+
+def value_text(value: Any) -> str:
+    """A value of a merged definition as YAML's flow style writes it (``[C, H]``,
+    ``true``), or ``(not set)``."""
     if value is MISSING:
         return "(not set)"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, str):
-        return repr(value)
+    if value is None:
+        return "null"
+    if isinstance(value, list):
+        return "[" + ", ".join(value_text(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key}: {value_text(item)}" for key, item in value.items()) \
+            + "}"
     return str(value)
 
 

@@ -190,6 +190,12 @@ def test_diff_of_different_layouts_shows_the_deals():
     assert difference.second_position == five.deal(1).text()
 
 
+def test_rule_differences_show_values_as_the_file_writes_them():
+    spider, two_suits = patience.find_variant("spider"), patience.find_variant("spider-2suits")
+    assert [str(d) for d in rule_differences(spider, two_suits)] == [
+        "decks: 2 | 4", "suits: (not set) | [C, H]"]
+
+
 def test_diff_stats_compares_the_win_rates():
     result = run("diff", "tabbycat", "manx", "--deals", "1", "--stats", "3",
                  "--max-positions", "2000")

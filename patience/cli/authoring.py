@@ -44,7 +44,12 @@ def diff_command(first: str, second: str, deals: int, max_positions: int,
                  stats: int | None) -> None:
     """Show how variant SECOND differs from FIRST: rule by rule (after 'extends'), then the
     first position of each numbered deal where their legal moves differ."""
-    from patience.rulediff import first_move_differences, rule_differences, win_rates
+    from patience.rulediff import (
+        first_move_differences,
+        rule_differences,
+        value_text,
+        win_rates,
+    )
 
     a, b = load_variant(first), load_variant(second)
     name_a, name_b = _label(a, b), _label(b, a)
@@ -57,7 +62,7 @@ def diff_command(first: str, second: str, deals: int, max_positions: int,
         for rule in rules:
             echo(f"  {rule.key}")
             for name, value in ((name_a, rule.first), (name_b, rule.second)):
-                echo(f"    {name + ':':<{width}} {_value(value)}")
+                echo(f"    {name + ':':<{width}} {value_text(value)}")
     found = first_move_differences(a, b, range(1, deals + 1), max_positions)
     searched = f"deals 1-{deals}" if deals > 1 else "deal 1"
     if not found:
@@ -96,16 +101,6 @@ def diff_command(first: str, second: str, deals: int, max_positions: int,
             if numbers:
                 echo(f"  won only under {name}: deal{'s' if len(numbers) != 1 else ''} "
                      + ", ".join(map(str, numbers)))
-
-
-def _value(value: object) -> str:
-    from patience.rulediff import MISSING
-
-    if value is MISSING:
-        return "(not set)"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def _signed(value: float) -> str:
