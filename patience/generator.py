@@ -515,6 +515,9 @@ class Generator:
         # every legal move; the legal moves of one source pile; whether there is any
         self._note(out, self.notes.get("title", ""))
         win_note, deal_note = self.notes.get("win", ""), self.notes.get("stock.deal_when", "")
+        if redeal is not None and deal_note:
+            limit = "unlimited" if redeal.counter is None else str(redeal.limit)
+            deal_note += f"; or, the stock empty, stock.redeals ({limit}) turns the waste over"
         for header, given, found in (("generate_moves(piles, stock)", False, add_move),
                                      ("moves_from(piles, stock, s)", True, add_move),
                                      ("has_moves(piles, stock)", False, return_true)):
@@ -555,6 +558,10 @@ class Generator:
             for plan in fills:  # an empty pile takes the top card of the first source
                 assert plan.fill_from is not None
                 has_forced = True
+                source = ("the stock's next card" if plan.fill_from.start < 0 else
+                          "the top card of the first source pile that has one")
+                self._note(out, f"piles.{plan.name}.fill_from: an empty pile here takes "
+                                f"{source}")
                 out.line(f"for t in range({plan.indices.start}, {plan.indices.stop}):")
                 if plan.fill_from.start < 0:  # from the stock
                     out.line("    if not piles[t] and stock:")

@@ -35,7 +35,6 @@ from patience.settings import EmptyPiles, Removal, Show, Target, words
 __all__ = ["SCHEMA_FILE", "VALUES", "shipped_schema", "variant_schema"]
 
 SCHEMA_FILE = "variant.schema.json"  # in the package, beside this module
-SCHEMA_ID = "https://patience.invalid/variant.schema.json"  # a name, never fetched
 
 _NAME = "^[A-Za-z_][A-Za-z0-9_]*$"
 _CARD = {"type": "string", "pattern": "^[A23456789TJQKatjqk][CDHScdhs]$",
@@ -142,7 +141,6 @@ def variant_schema() -> dict[str, Any]:
     required = [key for key in ("id", "name", "description", "piles", "win") if key in TOP_KEYS]
     return {
         "$schema": "http://json-schema.org/draft-07/schema#",
-        "$id": SCHEMA_ID,
         "title": "patience variant file",
         "description": "A patience (solitaire) game whose rules are data: docs/authoring.md.",
         **top,
