@@ -558,10 +558,10 @@ class Generator:
             for plan in fills:  # an empty pile takes the top card of the first source
                 assert plan.fill_from is not None
                 has_forced = True
-                source = ("the stock's next card" if plan.fill_from.start < 0 else
-                          "the top card of the first source pile that has one")
+                taken = ("the stock's next card" if plan.fill_from.start < 0 else
+                         "the top card of the first source pile that has one")
                 self._note(out, f"piles.{plan.name}.fill_from: an empty pile here takes "
-                                f"{source}")
+                                f"{taken}")
                 out.line(f"for t in range({plan.indices.start}, {plan.indices.stop}):")
                 if plan.fill_from.start < 0:  # from the stock
                     out.line("    if not piles[t] and stock:")
