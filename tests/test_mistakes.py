@@ -80,7 +80,9 @@ EXPECTED = {
          '2H8CTC3H2S9H7S): every game is won at once')),
     "wrap-denied-but-allowed.yaml": (
         "claim-no-wrap", "description",
-        ("says 'King may not be placed on an Ace', but the rules let a King go on an Ace")),
+        ("says 'King may not be placed on an Ace', but the rules let a King go on an Ace: "
+         "piles.columns.accepts 'pile.empty or goes_on(run.bottom, pile.top)' lets KC from "
+         "the columns go onto AC")),
     "wrap-in-other-words.yaml": (
         "claim-wrap", "description",
         ("says 'Kings may be played on Aces', but no pile ever takes a King on an Ace; for KS "

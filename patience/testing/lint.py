@@ -265,13 +265,21 @@ COUNT = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|
                    r"[ -](\w+?)s?\b", re.IGNORECASE)
 
 
-def _wrap_allowed(variant: Variant, probe: _Probe) -> bool:
+def _wrap_allowed(variant: Variant, probe: _Probe) -> str | None:
+    """How a King goes on an Ace, in the words of the rule that lets it, or None."""
     kings = [variant.ranks * 4 + suit for suit in range(4)]
     aces = [4 + suit for suit in range(4)]
-    return any(probe.moves(target, [ace], [king], source)
-               for target in variant.groups if target.removal is not Removal.FORCED
-               for source in _sources(variant, target)
-               for ace in aces for king in kings)
+    for target in variant.groups:
+        if target.removal is Removal.FORCED:
+            continue
+        for source in _sources(variant, target):
+            for ace in aces:
+                for king in kings:
+                    if probe.moves(target, [ace], [king], source):
+                        return (f"piles.{target.name}.accepts '{target.accepts.text}' lets "
+                                f"{card_code(king)} from the {source.name} go onto "
+                                f"{card_code(ace)}")
+    return None
 
 
 def _group_named(variant: Variant, word: str) -> Group | None:
@@ -286,25 +294,25 @@ def claims(variant: Variant) -> list[Finding]:
     """Claims in the description and comments that the rules contradict."""
     probe = _Probe(variant)
     findings: list[Finding] = []
-    wrap: bool | None = None
+    wrap: list[str | None] = []  # how a King goes on an Ace, worked out once
 
-    def wrap_allowed() -> bool:
-        nonlocal wrap
-        if wrap is None:
-            wrap = _wrap_allowed(variant, probe)
-        return wrap
+    def wrap_allowed() -> str | None:
+        if not wrap:
+            wrap.append(_wrap_allowed(variant, probe))
+        return wrap[0]
 
     main = max(variant.groups, key=lambda g: (any(g.deal), g.count))
     for item in _texts(variant):
         text = item.text
         for match in WRAP_NO.finditer(text):
-            if wrap_allowed():
+            how = wrap_allowed()
+            if how is not None:
                 findings.append(Finding("claim-no-wrap", item.where, (
-                    f"says {match.group(0)!r}, but the rules let a King go on an Ace")))
+                    f"says {match.group(0)!r}, but the rules let a King go on an Ace: {how}")))
         for match in WRAP_YES.finditer(text):
             if _negated(text, match.start()) or WRAP_NO.search(text):
                 continue
-            if not wrap_allowed():
+            if wrap_allowed() is None:
                 king, ace = [variant.ranks * 4 + 3], [4]
                 why = probe.why_not(main, ace, king, main)
                 findings.append(Finding("claim-wrap", item.where, (
