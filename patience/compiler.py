@@ -305,7 +305,7 @@ class Compiler:
             value = fold_arithmetic(node.op, left.value, right.value)
             if value is None:  # the loader's integer_overflow rules this out
                 raise VariantError(f"a rule computes {left.value} {node.op} {right.value}, "
-                                   "beyond 2^63 - 1")
+                                   "beyond 2^63 - 1", code="number-overflow")
             return Const(value)
         expr = ast.BinOp(self.to_expr(left), _BINARY[node.op](), self.to_expr(right))
         if node.op == "**":  # whole numbers only: a negative exponent gives 0

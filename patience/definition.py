@@ -37,6 +37,7 @@ from patience.language import (
     Type,
     integer_overflow,
     is_name,
+    listing,
     parse_expression,
     parse_signature,
     walk,
@@ -160,33 +161,34 @@ def _read_merged(path: Path, resolve: Callable[[str, Path], Path], chain: list[P
     item = read_yaml(str(path), text)
     if not isinstance(item, Mapping):
         raise VariantError("a variant file is a mapping of keys to values (id: …, name: …)",
-                           item.origin.location())
+                           item.origin.location(), code="not-a-mapping")
     parent_item = item.items.get("extends")
     if parent_item is None:
         return item
     if not isinstance(parent_item, Scalar) or parent_item.tag != "str":
         raise VariantError("'extends' names one variant (a name or a path)",
-                           parent_item.origin.location())
+                           parent_item.origin.location(), code="extends-unknown")
     where = parent_item.origin.location()
     chain = [*chain, _canonical(path)]
     if len(chain) > MAX_EXTENDS_DEPTH:
         raise _ChainError(f"'extends' chains more than {MAX_EXTENDS_DEPTH} files: "
-                          + " -> ".join(p.name for p in chain) + " -> …", where)
+                          + " -> ".join(p.name for p in chain) + " -> …", where,
+                          code="extends-chain")
     parent_path = _parent_path(parent_item.value, path.parent, resolve, where)
     if _canonical(parent_path) in chain:
         cycle = " -> ".join(p.name for p in [*chain, _canonical(parent_path)])
-        raise _ChainError(f"'extends' makes a cycle: {cycle}", where)
+        raise _ChainError(f"'extends' makes a cycle: {cycle}", where, code="extends-cycle")
     try:
         parent = _read_merged(parent_path, resolve, chain)
         _Validator(str(parent_path)).definition(parent)  # the parent loads on its own
     except _ChainError as error:
-        raise _ChainError(error.message, where) from None
+        raise _ChainError(error.message, where, code=error.code) from None
     except VariantError as error:
         raise VariantError(_unusable_parent(parent_item.value, parent_path, error),
-                           where) from None
+                           where, code="extends-parent") from None
     except OSError as error:
         raise VariantError(f"cannot read {str(parent_path)!r}: {error.strerror}",
-                           where) from None
+                           where, code="extends-unreadable") from None
     return _merge(parent, item)
 
 
@@ -201,12 +203,13 @@ def _parent_path(name: str, directory: Path, resolve: Callable[[str, Path], Path
                  where: Location) -> Path:
     """The file 'extends: NAME' refers to: a shipped variant, or a .yaml/.yml file."""
     if not name.isprintable() or not name.strip():
-        raise VariantError(f"'extends' names {name!r}, which is not a variant name", where)
+        raise VariantError(f"'extends' names {name!r}, which is not a variant name", where,
+                           code="extends-unknown")
     if "/" in name or "\\" in name or name.lower().endswith(VARIANT_FILE_SUFFIXES):
         if not name.lower().endswith(VARIANT_FILE_SUFFIXES):
             raise VariantError(f"'extends' names {name!r}: a parent is a shipped variant "
                                "(e.g. tabbycat) or a variant file ending in .yaml or .yml",
-                               where)
+                               where, code="extends-unknown")
         candidate = directory / name
         try:
             found = candidate.is_file()
@@ -214,12 +217,13 @@ def _parent_path(name: str, directory: Path, resolve: Callable[[str, Path], Path
             found = False
         if not found:
             raise VariantError(f"'extends' names no variant: no variant file at {name!r}",
-                               where)
+                               where, code="extends-unknown")
         return candidate
     try:
         return resolve(name, directory)
     except Exception as error:  # noqa: BLE001 (the resolver's message names the variant)
-        raise VariantError(f"'extends' names no variant: {error}", where) from None
+        raise VariantError(f"'extends' names no variant: {error}", where,
+                           code="extends-unknown") from None
 
 
 def _unusable_parent(name: str, path: Path, error: VariantError) -> str:
@@ -298,27 +302,31 @@ class _Validator:
             return (1, "", 0, 0)
         return (location.path != self.path, location.path, location.line, location.column)
 
-    def error(self, message: str, origin: Origin | None) -> None:
-        self.errors.append(VariantError(message, origin.location() if origin else None))
+    def error(self, message: str, origin: Origin | None, code: str | None = None) -> None:
+        """Record a problem; ``code`` is its kind (one of docs/errors.md's entries)."""
+        self.errors.append(VariantError(message, origin.location() if origin else None,
+                                        code=code))
 
     def unknown_keys(self, mapping: Mapping, allowed: tuple[str, ...], where: str) -> None:
         for key, origin in mapping.keys.items():
             if key not in allowed:
                 close = difflib.get_close_matches(key, allowed, n=1)
-                hint = f"; did you mean {close[0]!r}?" if close else ""
-                self.error(f"unknown key {key!r} in {where}{hint}", origin)
+                keys = f"the keys of {where} are {listing(list(allowed))}"
+                hint = f"; did you mean {close[0]!r}? {keys[0].upper()}{keys[1:]}" if close \
+                    else f"; {keys}"
+                self.error(f"unknown key {key!r} in {where}{hint}", origin, code="unknown-key")
 
     def required(self, mapping: Mapping, key: str, where: str) -> Item | None:
         item = mapping.items.get(key)
         if item is None:
-            self.error(f"{where} needs the key {key!r}", mapping.origin)
+            self.error(f"{where} needs the key {key!r}", mapping.origin, code="missing-key")
         return item
 
     def string(self, item: Item | None, what: str, default: str | None = None) -> str | None:
         if item is None:
             return default
         if not isinstance(item, Scalar) or item.tag == "null":
-            self.error(f"{what} must be text", item.origin)
+            self.error(f"{what} must be text", item.origin, code="wrong-type")
             return default
         return item.value
 
@@ -328,12 +336,13 @@ class _Validator:
             return default
         if not isinstance(item, Scalar) or item.tag != "int":
             shown = item.value if isinstance(item, Scalar) else type(item).__name__.lower()
-            self.error(f"{what} must be a whole number, not {shown!r}", item.origin)
+            self.error(f"{what} must be a whole number, not {shown!r}", item.origin,
+                       code="wrong-type")
             return default
         value = item.integer
         if value < low or (high is not None and value > high):
             bound = f"from {low} to {high}" if high is not None else f"at least {low}"
-            self.error(f"{what} must be {bound}, not {value}", item.origin)
+            self.error(f"{what} must be {bound}, not {value}", item.origin, code="out-of-range")
             return default
         return value
 
@@ -343,7 +352,7 @@ class _Validator:
             return
         bad = next(char for char in value if not char.isprintable())
         self.error(f"{what} {value!r} contains the unprintable character {bad!r}",
-                   item.origin)
+                   item.origin, code="unprintable")
 
     def choice(self, item: Item | None, what: str, choices: tuple[str, ...]) -> str:
         value = self.string(item, what)
@@ -352,7 +361,7 @@ class _Validator:
         if value not in choices:
             assert item is not None
             self.error(f"{what} must be one of {', '.join(choices)}; not {value!r}",
-                       item.origin)
+                       item.origin, code="bad-choice")
             return choices[0]
         return value
 
@@ -362,7 +371,7 @@ class _Validator:
         if isinstance(item, Scalar) and item.tag == "str":
             return (item.value,)
         if not isinstance(item, Sequence):
-            self.error(f"{what} must be a list of text", item.origin)
+            self.error(f"{what} must be a list of text", item.origin, code="wrong-type")
             return ()
         values = []
         for element in item.items:
@@ -375,7 +384,8 @@ class _Validator:
         if item is None:
             return None
         if not isinstance(item, Mapping):
-            self.error(f"{what} must be a mapping (key: value lines)", item.origin)
+            self.error(f"{what} must be a mapping (key: value lines)", item.origin,
+                       code="wrong-type")
             return None
         return item
 
@@ -386,7 +396,8 @@ class _Validator:
         if isinstance(item, Scalar) and item.tag == "bool":
             return item.value.lower(), item.origin
         if not isinstance(item, Scalar) or item.tag not in ("str", "int"):
-            self.error(f"{what} must be a rule expression (text)", item.origin)
+            self.error(f"{what} must be a rule expression (text)", item.origin,
+                       code="wrong-type")
             return default, None
         return item.value, item.origin
 
@@ -401,7 +412,8 @@ class _Validator:
             node = parse_expression(text)
         except ParseError as error:
             self.errors.append(VariantError(f"syntax error in {key}: {error.message}",
-                                            self.located(origin, text, error.span)))
+                                            self.located(origin, text, error.span),
+                                            code=error.code))
             return None
         return Rule(text, node, origin, key)
 
@@ -414,7 +426,7 @@ class _Validator:
         for problem in problems:
             self.errors.append(VariantError(f"in {rule.key}: {problem.message}",
                                             self.located(rule.origin, rule.text,
-                                                         problem.span)))
+                                                         problem.span), code=problem.code))
         if inlined and not problems:
             self.check_inlined(rule, scope)
 
@@ -433,7 +445,8 @@ class _Validator:
             span = calls[0][0].span if calls else (0, len(rule.text))
             self.errors.append(VariantError(
                 f"{rule.key} {_too_large(shape)} once the predicates it calls are written "
-                f"out{culprit}", self.located(rule.origin, rule.text, span)))
+                f"out{culprit}", self.located(rule.origin, rule.text, span),
+                code="rule-too-large"))
             return
         if any(call.function in scope.broken for call in walk(rule.node)
                if isinstance(call, Call)):
@@ -452,13 +465,14 @@ class _Validator:
         predicate = scope.predicates.get(overflow.predicate or "")
         if predicate is None:
             self.errors.append(VariantError(f"in {rule.key}: {message}", self.located(
-                rule.origin, rule.text, overflow.span)))
+                rule.origin, rule.text, overflow.span), code="number-overflow"))
         else:
             origin = predicate.origin[0] if isinstance(predicate.origin, tuple) else None
             self.errors.append(VariantError(
                 f"in predicate {overflow.predicate} (called from {rule.key}): {message}",
                 self.located(origin, predicate.text, overflow.span)
-                or self.located(rule.origin, rule.text, (0, len(rule.text)))))
+                or self.located(rule.origin, rule.text, (0, len(rule.text))),
+                code="number-overflow"))
 
     # -- the definition --
 
@@ -471,7 +485,7 @@ class _Validator:
             counted = top.items.get(key)
             if isinstance(counted, Mapping) and len(counted.items) > limit:
                 self.error(f"{key} has {len(counted.items)} {what}; a variant has at most "
-                           f"{limit}", counted.origin)
+                           f"{limit}", counted.origin, code="too-many")
                 too_many = True
         if too_many:
             self.raise_errors()  # not a word more about a file this large
@@ -482,7 +496,8 @@ class _Validator:
         description = self.string(self.required(top, "description", "a variant file"),
                                   "description") or ""
         if "\n" in description.strip():
-            self.error("description must be one line", top.items["description"].origin)
+            self.error("description must be one line", top.items["description"].origin,
+                       code="not-one-line")
         aliases = self.strings(top.items.get("aliases"), "aliases")
         aliases_item = top.items.get("aliases")
         for index, alias in enumerate(aliases):
@@ -512,7 +527,8 @@ class _Validator:
                      broken=getattr(self, "broken_predicates", frozenset()))
         for clash in sorted(set(parameters) & set(group_names)):
             self.error(f"parameter {clash!r} has the name of a pile group",
-                       top.items["parameters"].keys[clash])  # type: ignore[union-attr]
+                       top.items["parameters"].keys[clash],  # type: ignore[union-attr]
+                       code="name-clash")
         groups = self.groups(groups_item, base) if groups_item else ()
         stock = self.stock(self.mapping(top.items.get("stock"), "stock"), groups, base,
                            group_names)
@@ -526,7 +542,8 @@ class _Validator:
             _, largest = max(self.inlined, key=lambda pair: pair[0])
             self.error(f"the rules of this variant are more than {MAX_VARIANT_INLINED_NODES:_} "
                        "nodes long together once the predicates they call are written out "
-                       f"(the limit); the largest is {largest.key}", largest.origin)
+                       f"(the limit); the largest is {largest.key}", largest.origin,
+                       code="rule-too-large")
         self.raise_errors()
         assert win is not None
         flat = _plain(top)
@@ -543,12 +560,14 @@ class _Validator:
         for code in self.strings(item, "suits"):
             suit = "CDHS".find(code.strip().upper()[:1]) if len(code.strip()) == 1 else -1
             if suit < 0:
-                self.error(f"suits lists {code!r}: a suit is one of C, D, H, S", item.origin)
+                self.error(f"suits lists {code!r}: a suit is one of C, D, H, S", item.origin,
+                           code="bad-suit")
             elif suit in found:
-                self.error(f"suits lists {code!r} twice", item.origin)
+                self.error(f"suits lists {code!r} twice", item.origin, code="bad-suit")
             found.add(suit)
         if not found:
-            self.error("suits must list at least one suit (C, D, H, S)", item.origin)
+            self.error("suits must list at least one suit (C, D, H, S)", item.origin,
+                       code="bad-suit")
             return (0, 1, 2, 3)
         return tuple(sorted(found))
 
@@ -564,19 +583,20 @@ class _Validator:
         for key, value in item.items.items():
             if not is_name(key):
                 self.error(f"parameter name {key!r} is not a name (ASCII letters, digits and "
-                           "_, not starting with a digit)", item.keys[key])
+                           "_, not starting with a digit)", item.keys[key], code="bad-name")
             elif key in KEYWORDS or key in BUILTIN_CONSTANTS or key in CONTEXT_VARIABLES:
                 kind = ("a word of the rule language" if key in KEYWORDS else
                         "a built-in constant" if key in BUILTIN_CONSTANTS else
                         "a variable every rule sees")
                 self.error(f"parameter name {key!r} is {kind}; choose another name",
-                           item.keys[key])
+                           item.keys[key], code="reserved-name")
             elif not isinstance(value, Scalar) or value.tag not in ("int", "bool"):
                 self.error(f"parameter {key!r} must be true, false or a whole number",
-                           value.origin)
+                           value.origin, code="wrong-type")
             elif value.tag == "bool":
                 if value.value not in ("true", "false", "True", "False"):
-                    self.error(f"write true or false, not {value.value!r}", value.origin)
+                    self.error(f"write true or false, not {value.value!r}", value.origin,
+                               code="yaml-boolean")
                 values[key] = value.value.lower() == "true"
             else:
                 values[key] = value.integer
@@ -596,17 +616,18 @@ class _Validator:
             except ParseError as error:
                 self.errors.append(VariantError(
                     f"a predicate is written 'name(a, b: type): expression': {error.message}",
-                    key_origin.location_of_span(key, error.span)))
+                    key_origin.location_of_span(key, error.span), code=error.code))
                 unreadable.add(key.split("(", 1)[0].strip())
                 continue
             text, origin = self.expression_text(value, f"predicate {signature.name}", "false")
             if signature.name in signatures:
-                self.error(f"predicate {signature.name!r} is defined twice", key_origin)
+                self.error(f"predicate {signature.name!r} is defined twice", key_origin,
+                           code="predicate-twice")
                 continue
             if signature.name in parameters or signature.name in group_names:
                 self.error(f"predicate {signature.name!r} has the name of a "
                            f"{'parameter' if signature.name in parameters else 'pile group'}",
-                           key_origin)
+                           key_origin, code="name-clash")
                 continue
             signatures[signature.name] = (signature, key, key_origin, text, origin)
         parsed: dict[str, Predicate] = {}
@@ -634,7 +655,7 @@ class _Validator:
         for pname in cyclic:
             origin = signatures[pname][2]
             self.error(f"predicate {pname!r} calls itself (directly or through others); "
-                       "predicates cannot be recursive", origin)
+                       "predicates cannot be recursive", origin, code="predicate-recursive")
         return parsed
 
     def check_predicate_sizes(self, parsed: dict[str, Predicate],
@@ -649,7 +670,8 @@ class _Validator:
             if any(call.function in oversized for call, _ in calls):
                 continue
             self.error(f"predicate {pname!r} {_too_large(shapes.of_predicate(pname))} once "
-                       "the predicates it calls are written out", signatures[pname][2])
+                       "the predicates it calls are written out", signatures[pname][2],
+                       code="rule-too-large")
         return frozenset(oversized)
 
     def groups(self, item: Mapping, base: Scope) -> tuple[GroupDefinition, ...]:
@@ -663,15 +685,16 @@ class _Validator:
             self.unknown_keys(group, GROUP_KEYS, where)
             if not is_name(gname):
                 self.error(f"pile group name {gname!r} must be a name (ASCII letters, digits "
-                           "and _, not starting with a digit)", item.keys[gname])
+                           "and _, not starting with a digit)", item.keys[gname],
+                           code="bad-name")
             pid = self.string(self.required(group, "id", where), f"{where}.id") or "?"
             if not PILE_ID.fullmatch(pid) or pid in RESERVED_IDS:
                 self.error(f"{where}.id must be lower-case ASCII letters other than "
                            f"{', '.join(sorted(RESERVED_IDS))}, e.g. 'c'", group.items["id"].origin
-                           if "id" in group.items else group.origin)
+                           if "id" in group.items else group.origin, code="bad-pile-id")
             elif pid in ids:
                 self.error(f"{where}.id {pid!r} is already the id of piles.{ids[pid]}",
-                           group.items["id"].origin)
+                           group.items["id"].origin, code="pile-id-taken")
             ids[pid] = gname
             count = self.integer(self.required(group, "count", where), f"{where}.count", 1,
                                  low=1, high=MAX_GROUP_PILES)
@@ -682,7 +705,7 @@ class _Validator:
                     self.error(f"{where}.face_down: pile {index + 1} is dealt {dealt} "
                                f"card{'s' if dealt != 1 else ''}, so at most {max(dealt - 1, 0)} "
                                f"of them can lie face down (the top card is dealt face up)",
-                               group.items["face_down"].origin)
+                               group.items["face_down"].origin, code="face-down")
                     break
             place = self.placed(group.items.get("place"), f"{where}.place", count)
             to_bottom = None
@@ -714,7 +737,8 @@ class _Validator:
                                           removal, show, face_down, place, to_bottom,
                                           fill_from))
         if not groups and not self.errors:
-            self.error("piles must define at least one pile group", item.origin)
+            self.error("piles must define at least one pile group", item.origin,
+                       code="no-piles")
         known = {g.name for g in groups} | _pile_ids(tuple(groups))
         for defined in groups:
             if defined.fill_from is None:
@@ -725,10 +749,15 @@ class _Validator:
             if defined.fill_from == "stock":
                 continue
             if defined.fill_from not in known:
+                others = [g for g in groups if g is not defined]
                 self.error(f"piles.{defined.name}.fill_from names {defined.fill_from!r}, which "
-                           "is neither a pile group, nor a pile, nor the stock", origin)
+                           "is neither a pile group, nor a pile, nor the stock; the other pile "
+                           f"groups are {listing([g.name for g in others]) or 'none'} and "
+                           f"their piles {listing([p for g in others for p in pile_names(g)])}",
+                           origin, code="fill-from")
             elif defined.fill_from == defined.name or defined.fill_from in pile_names(defined):
-                self.error(f"piles.{defined.name}.fill_from names the group itself", origin)
+                self.error(f"piles.{defined.name}.fill_from names the group itself", origin,
+                           code="fill-from")
         return tuple(groups)
 
     def per_pile(self, item: Item | None, what: str, count: int) -> tuple[int, ...]:
@@ -739,7 +768,7 @@ class _Validator:
             if len(values) != count:
                 self.error(f"{what} lists {len(values)} number{'s' if len(values) != 1 else ''}"
                            f" for {count} pile{'s' if count != 1 else ''}: give one per pile "
-                           "(or one number for all)", item.origin)
+                           "(or one number for all)", item.origin, code="per-pile")
                 return (0,) * count
             return values
         return (self.integer(item, what, 0, low=0, high=104),) * count
@@ -751,11 +780,11 @@ class _Validator:
             return ()
         if not isinstance(item, Sequence):
             self.error(f"{what} must be a list with one entry per pile: a card code such as "
-                       "AS, or a list of codes", item.origin)
+                       "AS, or a list of codes", item.origin, code="place")
             return ()
         if len(item.items) > count:
             self.error(f"{what} lists {len(item.items)} piles, but the group has {count}",
-                       item.origin)
+                       item.origin, code="place")
             return ()
         piles: list[tuple[int, ...]] = []
         for entry in item.items:
@@ -768,7 +797,7 @@ class _Validator:
                 try:
                     cards.append(parse_card(text))
                 except DealError as error:
-                    self.error(f"{what}: {error.message}", code.origin)
+                    self.error(f"{what}: {error.message}", code.origin, code="place")
             piles.append(tuple(cards))
         return tuple(piles)
 
@@ -784,17 +813,18 @@ class _Validator:
                 self.error(f"the piles' place lists put {card_code(card)} on the table "
                            f"{times} time{'s' if times != 1 else ''}, but the deck holds it "
                            f"{decks if in_deck else 0} time"
-                           f"{'s' if decks != 1 else ''}", top.origin)
+                           f"{'s' if decks != 1 else ''}", top.origin, code="card-count")
         layout += sum(placed.values())
         piles = top.items.get("piles")
         where = piles.origin if piles is not None else top.origin
         if layout > deck:
-            self.error(f"the initial deal needs {layout} cards but the deck has {deck}", where)
+            self.error(f"the initial deal needs {layout} cards but the deck has {deck}", where,
+                       code="card-count")
         elif layout < deck and not stock.deals_to and groups:
             stock_item = top.items.get("stock")
             self.error(f"{deck - layout} cards are left for the stock, but no stock.deals_to "
                        "says which piles a deal feeds", stock_item.origin if stock_item
-                       else where)
+                       else where, code="stock-unused")
 
     def stock(self, item: Mapping | None, groups: tuple[GroupDefinition, ...],
               base: Scope, group_names: tuple[str, ...] = ()) -> StockDefinition:
@@ -809,9 +839,13 @@ class _Validator:
                 continue
             if target not in known and groups:
                 close = difflib.get_close_matches(target, sorted(known), n=1)
-                hint = f"; did you mean {close[0]!r}?" if close else ""
+                names = (f"the pile groups are {listing([g.name for g in groups])} and the piles "
+                         f"{listing([p for g in groups for p in pile_names(g)])}")
+                hint = f"; did you mean {close[0]!r}? {names[0].upper()}{names[1:]}" if close \
+                    else f"; {names}"
                 self.error(f"stock.deals_to names {target!r}, which is neither a pile group "
-                           f"nor a pile{hint}", item.items["deals_to"].origin)
+                           f"nor a pile{hint}", item.items["deals_to"].origin,
+                           code="unknown-pile")
         empty = EmptyPiles(self.choice(item.items.get("empty_piles"), "stock.empty_piles",
                                        words(EmptyPiles)))
         turn = self.integer(item.items.get("turn"), "stock.turn", 1, low=1, high=104)
@@ -822,7 +856,7 @@ class _Validator:
         elif redeals_item is not None:
             if not isinstance(redeals_item, Scalar) or redeals_item.tag != "int":
                 self.error("stock.redeals must be a whole number or 'unlimited'",
-                           redeals_item.origin)
+                           redeals_item.origin, code="wrong-type")
             else:
                 redeals = self.integer(redeals_item, "stock.redeals", 0, low=0, high=1000)
         clash = next((g for g in groups if g.id == "r"), None)
@@ -830,7 +864,7 @@ class _Validator:
             assert redeals_item is not None
             self.error(f"piles.{clash.name}.id 'r' is the redeal count's field in the position "
                        "text of a game with a limited number of redeals; choose another id",
-                       redeals_item.origin)
+                       redeals_item.origin, code="pile-id-taken")
         if redeals != 0:
             single = [g for g in groups if g.count == 1 and (g.name in targets or g.id in
                                                              targets)]
@@ -838,7 +872,8 @@ class _Validator:
                                                        for t in targets)):
                 assert redeals_item is not None
                 self.error("stock.redeals turns the waste back into the stock: stock.deals_to "
-                           "must then name the one waste pile", redeals_item.origin)
+                           "must then name the one waste pile", redeals_item.origin,
+                           code="redeals")
         text, origin = self.expression_text(item.items.get("deal_when"), "stock.deal_when",
                                             "true")
         deal_when = self.parse(text, origin, "stock.deal_when")

@@ -40,12 +40,26 @@ class Location:
 
 
 class VariantError(PatienceError, ValueError):
-    """A variant definition is wrong; says where (file, line, column) and what."""
+    """A variant definition is wrong; says where (file, line, column) and what.
 
-    def __init__(self, message: str, location: Location | None = None) -> None:
+    ``code`` names the kind of mistake, stable from release to release (``unknown-key``,
+    ``syntax``); each code is explained in ``docs/errors.md``.
+    """
+
+    def __init__(self, message: str, location: Location | None = None, *,
+                 code: str | None = None) -> None:
         self.message = message
         self.location = location
+        self.code = code
         super().__init__(self.render())
+
+    def to_json(self) -> dict[str, object]:
+        """The error as plain data: file, line, column, code and message (for tools)."""
+        location = self.location
+        return {"file": location.path if location else None,
+                "line": location.line if location else None,
+                "column": location.column if location else None,
+                "code": self.code, "message": self.message}
 
     def render(self) -> str:
         if self.location is None:
@@ -63,6 +77,7 @@ class VariantErrors(VariantError):
         PatienceError.__init__(self, "\n".join(error.render() for error in errors))
         self.message = errors[0].message
         self.location = errors[0].location
+        self.code = errors[0].code
 
     def render(self) -> str:
         return "\n".join(error.render() for error in self.errors)

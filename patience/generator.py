@@ -16,8 +16,13 @@ hand-written one:
   the whole pairing from the code.
 
 The source is built from our own templates and from ``ast`` nodes that ``patience.compiler``
-made from patience's AST; no user text reaches it. It is compiled with ``compile()`` and the
-functions are made from the code objects, so nothing is ever ``exec``-ed.
+made from patience's AST; no user text reaches its code. Each block is commented with the
+rule it comes from, as the file wrote it (``# piles.columns.moves (tabbycat.yaml:27):
+in_sequence(run)``): those comments are the one place where text from the file appears, made
+safe by :func:`comment` (one line, control characters escaped), and ``compile()`` drops
+them, so they change neither what the code does nor how fast it runs. ``patience compile
+FILE`` prints the source. It is compiled with ``compile()`` and the functions are made from
+the code objects, so nothing is ever ``exec``-ed.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from __future__ import annotations
 import ast
 import linecache
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -79,6 +84,8 @@ class GroupPlan:
     forced: bool
     face_down: bool = False  # its piles may hold face-down cards (runs stop at them)
     fill_from: range | None = None  # piles whose top card fills an empty pile here at once
+    moves_note: str = ""  # the rules as written, for comments in the source (see comment())
+    accepts_note: str = ""
 
 
 @attrs.frozen
@@ -162,14 +169,34 @@ def _source(expr: ast.expr) -> str:
     return ast.unparse(ast.fix_missing_locations(expr))
 
 
+def comment(text: str) -> str:
+    """``text`` as one line of a Python comment: every run of white space (line breaks and
+    line separators included) becomes one space, and any other character that is not
+    printable is written as its escape, so the text can neither end the comment nor shift
+    the lines a traceback shows.
+
+    >>> comment("pile.empty or\\n  goes_on(x)\\u2028y = 1\\x1b")
+    '# pile.empty or goes_on(x) y = 1\\\\x1b'
+    """
+    flat = " ".join(text.split())
+    return "# " + "".join(char if char.isprintable() else repr(char)[1:-1] for char in flat)
+
+
 class Generator:
     def __init__(self, plans: Sequence[GroupPlan], compiler: Compiler,
-                 deal_when: Node, win: Node, redeal: Redeal | None = None) -> None:
+                 deal_when: Node, win: Node, redeal: Redeal | None = None,
+                 notes: Mapping[str, str] | None = None) -> None:
         self.plans = plans
         self.compiler = compiler
         self.deal_when = deal_when
         self.win = win
         self.redeal = redeal
+        #: the rules as written, for comments: "win", "stock.deal_when", and a "title"
+        self.notes = notes or {}
+
+    def _note(self, out: _Writer, note: str) -> None:
+        if note:
+            out.line(comment(note))
 
     # -- pieces of a source group's loop --
 
@@ -232,6 +259,7 @@ class Generator:
                                      [n for n in others if _mentions(n, "pile")]))
         if not pairings:
             return False
+        self._note(out, source.moves_note)
 
         # When every target takes runs of a constant size (sets of 13), shorter piles are
         # skipped and the run scan stops at the largest size: no k beyond it is used.
@@ -319,6 +347,7 @@ class Generator:
         """k outside, targets inside: for a fixed run size, or a group taking the first pile
         that accepts (so the search stops at the first pile for each k)."""
         target = pairing.target
+        self._note(out, target.accepts_note)
         bindings = self._bindings(source, target)
         opened = 0
         if pairing.fixed is not None:
@@ -387,6 +416,7 @@ class Generator:
         """Targets outside, k inside: what does not depend on the run is tested once per
         target; an 'or' whose other side ignores the run takes every k at once."""
         target = pairing.target
+        self._note(out, target.accepts_note)
         bindings = self._bindings(source, target)
         loops = self._open_targets(out, source, target)
         run_free = [n for n in pairing.per_pile if not _mentions(n, "run")]
@@ -483,12 +513,18 @@ class Generator:
             writer.line("return True")
 
         # every legal move; the legal moves of one source pile; whether there is any
+        self._note(out, self.notes.get("title", ""))
+        win_note, deal_note = self.notes.get("win", ""), self.notes.get("stock.deal_when", "")
+        if redeal is not None and deal_note:
+            limit = "unlimited" if redeal.counter is None else str(redeal.limit)
+            deal_note += f"; or, the stock empty, stock.redeals ({limit}) turns the waste over"
         for header, given, found in (("generate_moves(piles, stock)", False, add_move),
                                      ("moves_from(piles, stock, s)", True, add_move),
                                      ("has_moves(piles, stock)", False, return_true)):
             listing = found is add_move
             out.line(f"def {header}:")
             out.indent()
+            self._note(out, win_note)
             out.line(f"if {_source(win_expr)}:")
             out.line(f"    return {'[]' if listing else 'False'}  # a won position has no moves")
             if listing:
@@ -497,6 +533,7 @@ class Generator:
             for source in self.plans:
                 self._source_loop(out, source, chosen, found, given_source=given)
             if not given:
+                self._note(out, deal_note)
                 out.line(f"if {deal_test}:")
                 out.line(f"    append({DEAL!r})" if listing else "    return True")
             out.line("return moves" if listing else "return False")
@@ -521,6 +558,10 @@ class Generator:
             for plan in fills:  # an empty pile takes the top card of the first source
                 assert plan.fill_from is not None
                 has_forced = True
+                taken = ("the stock's next card" if plan.fill_from.start < 0 else
+                         "the top card of the first source pile that has one")
+                self._note(out, f"piles.{plan.name}.fill_from: an empty pile here takes "
+                                f"{taken}")
                 out.line(f"for t in range({plan.indices.start}, {plan.indices.stop}):")
                 if plan.fill_from.start < 0:  # from the stock
                     out.line("    if not piles[t] and stock:")
@@ -536,10 +577,16 @@ class Generator:
             out.line("")
 
         out.line("def can_deal(piles, stock):")
-        out.line(f"    return bool({deal_test})")
+        out.indent()
+        self._note(out, deal_note)
+        out.line(f"return bool({deal_test})")
+        out.dedent()
         out.line("")
         out.line("def is_won(piles, stock):")
-        out.line(f"    return {_source(win_expr)}")
+        out.indent()
+        self._note(out, win_note)
+        out.line(f"return {_source(win_expr)}")
+        out.dedent()
         source_text = "\n".join(out.lines) + "\n"
 
         namespace: dict[str, Any] = {"__builtins__": {
@@ -574,13 +621,17 @@ class GroupSpec:
     removal: Removal
     face_down: bool = False
     fill_from: range | None = None
+    moves_note: str = ""  # the 'moves' rule as written, e.g. "piles.columns.moves (f:9): …"
+    accepts_note: str = ""
 
 
 def build(groups: Sequence[GroupSpec], predicates: dict[str, Predicate],
           parameters: dict[str, int | bool],
           cards: Sequence[int], deal_when: Node, win: Node, label: str,
-          tabulate: bool = True, redeal: Redeal | None = None) -> Generated:
-    """Compile a variant's rules into its generated functions."""
+          tabulate: bool = True, redeal: Redeal | None = None,
+          notes: Mapping[str, str] | None = None) -> Generated:
+    """Compile a variant's rules into its generated functions. ``notes`` has the rules as
+    written, for the comments of the source ("win", "stock.deal_when", and a "title")."""
     tables = Tables()
     layout = Layout({group.name: group.indices for group in groups})
     compiler = Compiler(parameters, predicates, layout, tables, cards, tabulate=tabulate,
@@ -593,8 +644,8 @@ def build(groups: Sequence[GroupSpec], predicates: dict[str, Predicate],
     plans = [GroupPlan(group.name, group.indices, inline_calls(group.moves, predicates, keep),
                        inline_calls(group.accepts, predicates, keep),
                        group.target is Target.FIRST, group.removal is Removal.FORCED,
-                       group.face_down, group.fill_from)
+                       group.face_down, group.fill_from, group.moves_note, group.accepts_note)
              for group in groups]
     generator = Generator(plans, compiler, inline_calls(deal_when, predicates, keep),
-                          inline_calls(win, predicates, keep), redeal)
+                          inline_calls(win, predicates, keep), redeal, notes)
     return generator.generate(label)

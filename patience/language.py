@@ -208,12 +208,14 @@ def is_name(text: str) -> bool:
 
 
 class ParseError(Exception):
-    """A syntax error at a character offset of the expression text."""
+    """A syntax error at a character offset of the expression text; ``code`` is the kind of
+    error, as ``patience.errors.VariantError.code`` (see docs/errors.md)."""
 
-    def __init__(self, message: str, span: Span) -> None:
+    def __init__(self, message: str, span: Span, code: str = "syntax") -> None:
         super().__init__(message)
         self.message = message
         self.span = span
+        self.code = code
 
 
 @cache
@@ -239,7 +241,8 @@ class _ToAst(Transformer[Any, Any]):
         if len(token) > MAX_INTEGER_TEXT or int(token) > MAX_INTEGER:
             shown = token if len(token) <= 24 else token[:24] + "…"
             raise ParseError(f"the number {shown} is too large: a whole number in a rule is "
-                             f"at most 2^63 - 1 ({MAX_INTEGER:_})", _token_span(token))
+                             f"at most 2^63 - 1 ({MAX_INTEGER:_})", _token_span(token),
+                             code="number-too-large")
         return Integer(_span(meta), int(token))
 
     def true(self, meta: Any, children: list[Any]) -> Any:
@@ -334,7 +337,8 @@ class _ToAst(Transformer[Any, Any]):
         if type_ is None or type_ is Type.GROUP:
             token = children[1]
             raise ParseError(f"unknown parameter type {type_name!r}; use one of "
-                             f"{', '.join(Type.parameter_names())}", _token_span(token))
+                             f"{', '.join(Type.parameter_names())}", _token_span(token),
+                             code="unknown-type")
         return Parameter(str(name), type_, _span(meta))
 
     def signature(self, meta: Any, children: list[Any]) -> Any:
@@ -366,12 +370,13 @@ def _describe_expected(expected: set[str]) -> str:
 def _parse(text: str, start: str) -> object:
     if len(text) > MAX_EXPRESSION_LENGTH:
         raise ParseError(f"the text is {len(text):_} characters long; a rule expression or "
-                         f"predicate signature has at most {MAX_EXPRESSION_LENGTH:_}", (0, 1))
+                         f"predicate signature has at most {MAX_EXPRESSION_LENGTH:_}", (0, 1),
+                         code="expression-too-long")
     try:
         tree = _parser(start).parse(text)
         deep = _too_deep_tree(tree)
         if deep is not None:
-            raise ParseError(_TOO_DEEP, _span(deep.meta))
+            raise ParseError(_TOO_DEEP, _span(deep.meta), code="expression-too-deep")
         return _ToAst().transform(tree)
     except lark.exceptions.VisitError as error:
         if isinstance(error.orig_exc, ParseError):
@@ -422,12 +427,12 @@ def parse_expression(text: str) -> Node:
     '+' is as deep as it is long). The AST is immutable, so equal texts share one.
     """
     if not text.strip():
-        raise ParseError("the expression is empty", (0, 1))
+        raise ParseError("the expression is empty", (0, 1), code="empty-expression")
     result = _parse(text, "start")
     assert isinstance(result, Node)
     deep = too_deep(result)
     if deep is not None:
-        raise ParseError(_TOO_DEEP, deep.span)
+        raise ParseError(_TOO_DEEP, deep.span, code="expression-too-deep")
     return result
 
 
@@ -513,6 +518,7 @@ class Scope:
 class Problem:
     message: str
     span: Span
+    code: str = "type-mismatch"  # the kind of problem (docs/errors.md)
 
 
 class Checker(Visitor["Type | None"]):
@@ -526,19 +532,20 @@ class Checker(Visitor["Type | None"]):
         found = self._type(node, self.scope.variables, frozenset(self.scope.nonempty))
         if found is not None and found is not expected:
             self._problem(f"this is {article(found.value)}, "
-                          f"but {article(expected.value)} is needed here", node)
+                          f"but {article(expected.value)} is needed here", node,
+                          code="type-mismatch")
         return self.problems
 
-    def _problem(self, message: str, node: Node | Span) -> None:
+    def _problem(self, message: str, node: Node | Span, code: str) -> None:
         span = node if isinstance(node, tuple) else node.span
-        self.problems.append(Problem(message, span))
+        self.problems.append(Problem(message, span, code))
 
     def _expect(self, node: Node, expected: Type, variables: Mapping[str, Type],
                 nonempty: frozenset[str], what: str) -> None:
         found = self._type(node, variables, nonempty)
         if found is not None and found is not expected:
             self._problem(f"{what} must be {article(expected.value)}, "
-                          f"not {article(found.value)}", node)
+                          f"not {article(found.value)}", node, code="type-mismatch")
 
     def _type(self, node: Node, variables: Mapping[str, Type],
               nonempty: frozenset[str]) -> Type | None:
@@ -546,7 +553,7 @@ class Checker(Visitor["Type | None"]):
         return self.visit(node, variables, nonempty)
 
     def generic_visit(self, node: Node, *args: Any) -> Type | None:
-        self._problem("this cannot be used here", node)
+        self._problem("this cannot be used here", node, code="type-mismatch")
         return None
 
     def visit_Integer(self, node: Integer, variables: Mapping[str, Type],
@@ -588,10 +595,11 @@ class Checker(Visitor["Type | None"]):
         if node.op in ("%", "//"):
             if not self._is_constant(node.right, variables):
                 self._problem(f"the right side of '{node.op}' must be a constant "
-                              "(a number, a rank name or a parameter)", node.right)
+                              "(a number, a rank name or a parameter)", node.right,
+                              code="not-constant")
             elif self._constant_value(node.right) == 0:
                 self._problem(f"division by zero: the right side of '{node.op}' is 0",
-                              node.right)
+                              node.right, code="division-by-zero")
         return Type.INT
 
     def visit_Compare(self, node: Compare, variables: Mapping[str, Type],
@@ -611,7 +619,7 @@ class Checker(Visitor["Type | None"]):
                      nonempty: frozenset[str]) -> Type | None:
         self._expect(node.value, Type.PILE, variables, nonempty, "the left side of 'in'")
         if node.group not in self.scope.groups:
-            self._unknown(node.group, node.span, "pile group", sorted(self.scope.groups))
+            self._unknown_group(node.group, node.span)
         return Type.BOOL
 
     def visit_Quantifier(self, node: Quantifier, variables: Mapping[str, Type],
@@ -621,7 +629,7 @@ class Checker(Visitor["Type | None"]):
     def visit_Count(self, node: Count, variables: Mapping[str, Type],
                     nonempty: frozenset[str]) -> Type | None:
         if node.group not in self.scope.groups:
-            self._unknown(node.group, node.span, "pile group", sorted(self.scope.groups))
+            self._unknown_group(node.group, node.span)
         inner = {**variables, node.name: Type.PILE}
         self._expect(node.body, Type.BOOL, inner, nonempty - {node.name},
                      "the body of 'count'")
@@ -664,19 +672,37 @@ class Checker(Visitor["Type | None"]):
             return Type.GROUP
         if node.id in self.scope.predicates:
             self._problem(f"{node.id!r} is a predicate: call it with arguments, "
-                          f"e.g. {node.id}(…)", node)
+                          f"e.g. {node.id}(…)", node, code="predicate-not-called")
             return None
         known = [*variables, *self.scope.constants, *self.scope.groups]
-        self._unknown(node.id, node.span, "name", known)
+        parts = [f"{listing(list(variables))} (variables)"]
+        if self.scope.constants:
+            parts.append(f"{listing(list(self.scope.constants))} (parameters)")
+        if self.scope.groups:
+            parts.append(f"{listing(sorted(self.scope.groups))} (pile groups)")
+        parts.append(f"the built-in {listing(list(BUILTIN_CONSTANTS))}")
+        self._unknown(node.id, node.span, "name", known, "unknown-name",
+                      "the names here are " + ", ".join(parts[:-1]) + " and " + parts[-1])
         return None
 
-    def _unknown(self, name: str, span: Span, kind: str, known: list[str]) -> None:
+    def _unknown_group(self, group: str, span: Span) -> None:
+        groups = sorted(self.scope.groups)
+        self._unknown(group, span, "pile group", groups, "unknown-group",
+                      f"the pile groups are {listing(groups)}" if groups else
+                      "the file defines no pile group")
+
+    def _unknown(self, name: str, span: Span, kind: str, known: list[str], code: str,
+                 existing: str) -> None:
+        """Report an unknown name: the close match if any, then what does exist there."""
         import difflib
 
         # a suggestion costs a comparison with every known name: only for a sane number
         close = difflib.get_close_matches(name, known, n=1) if len(known) <= 1000 else []
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        self._problem(f"unknown {kind} {name!r}{hint}", span)
+        if close:
+            existing = f"; did you mean {close[0]!r}? {existing[:1].upper()}{existing[1:]}"
+        else:
+            existing = f"; {existing}"
+        self._problem(f"unknown {kind} {name!r}{existing}", span, code=code)
 
     def _attribute(self, node: Attribute, variables: Mapping[str, Type],
                 nonempty: frozenset[str]) -> Type | None:
@@ -687,16 +713,17 @@ class Checker(Visitor["Type | None"]):
         if node.name not in fields:
             if fields:
                 self._problem(f"{article(owner.value)} has no attribute {node.name!r}; it has "
-                              f"{', '.join(fields)}", node)
+                              f"{', '.join(fields)}", node, code="unknown-attribute")
             else:
-                self._problem(f"{article(owner.value)} has no attributes", node)
+                self._problem(f"{article(owner.value)} has no attributes", node,
+                              code="unknown-attribute")
             return None
         guarded = isinstance(node.value, Name) and node.value.id in nonempty
         if owner is Type.PILE and node.name in ("top", "bottom") and not guarded:
             pile = _text_of(node.value)
             self._problem(f"{pile}.{node.name} is read where {pile} may be empty; "
                           f"check it first, e.g. '{pile}.empty or …' or "
-                          f"'not {pile}.empty and …'", node)
+                          f"'not {pile}.empty and …'", node, code="maybe-empty")
         return fields[node.name]
 
     def _call(self, node: Call, variables: Mapping[str, Type],
@@ -709,15 +736,18 @@ class Checker(Visitor["Type | None"]):
         if predicate is None:
             for arg in node.args:
                 self._type(arg, variables, nonempty)
+            defined = sorted(self.scope.predicates)
             self._unknown(node.function, (node.span[0], node.span[0] + len(node.function)),
-                          "predicate", sorted(self.scope.predicates))
+                          "predicate", defined, "unknown-predicate",
+                          f"the predicates are {listing(defined)}" if defined else
+                          "the file defines no predicate")
             return None
         parameters = predicate.signature.parameters
         if len(node.args) != len(parameters):
             expected = ", ".join(f"{p.name}: {p.type.value}" for p in parameters)
             self._problem(f"{node.function}({expected}) takes {len(parameters)} "
                           f"argument{'s' if len(parameters) != 1 else ''}, "
-                          f"not {len(node.args)}", node)
+                          f"not {len(node.args)}", node, code="wrong-arity")
         for arg, parameter in zip(node.args, parameters):
             self._expect(arg, parameter.type, variables, nonempty,
                          f"argument {parameter.name!r} of {node.function}")
@@ -732,13 +762,14 @@ class Checker(Visitor["Type | None"]):
         if node.op in ("==", "!="):
             if left is not right:
                 self._problem(f"cannot compare {article(left.value)} "
-                              f"with {article(right.value)}", node)
+                              f"with {article(right.value)}", node, code="type-mismatch")
             elif left in (Type.RUN, Type.GROUP, Type.STOCK):
                 self._problem(f"{article(left.value)} cannot be compared; compare its attributes",
-                              node)
+                              node, code="type-mismatch")
         elif left is not Type.INT or right is not Type.INT:
             bad = left if left is not Type.INT else right
-            self._problem(f"'{node.op}' compares numbers, not {article(bad.value)}", node)
+            self._problem(f"'{node.op}' compares numbers, not {article(bad.value)}", node,
+                          code="type-mismatch")
         return Type.BOOL
 
     def _quantifier(self, node: Quantifier, variables: Mapping[str, Type],
@@ -747,25 +778,26 @@ class Checker(Visitor["Type | None"]):
         twice = next((n for i, n in enumerate(node.names) if n in node.names[:i]), None)
         if twice is not None:
             self._problem(f"the quantifier names {twice!r} twice: give each card or pile "
-                          "its own name, e.g. 'all below, above in pairs(run): …'", node)
+                          "its own name, e.g. 'all below, above in pairs(run): …'", node,
+                          code="quantifier-names")
         if isinstance(node.domain, Pairs):
             found = self._type(node.domain.run, variables, nonempty)
             if found is not None and found not in (Type.RUN, Type.PILE):
                 self._problem(f"the argument of pairs() must be a run or a pile, not "
-                              f"{article(found.value)}", node.domain.run)
+                              f"{article(found.value)}", node.domain.run, code="type-mismatch")
             if len(node.names) != 2:
                 self._problem("pairs() gives two cards at a time: name both, "
-                              "e.g. 'all below, above in pairs(run): …'", node)
+                              "e.g. 'all below, above in pairs(run): …'", node,
+                              code="quantifier-names")
             for name in node.names:
                 inner[name] = Type.CARD
         else:
             assert isinstance(node.domain, Name)
             if node.domain.id not in self.scope.groups:
-                self._unknown(node.domain.id, node.domain.span, "pile group",
-                              sorted(self.scope.groups))
+                self._unknown_group(node.domain.id, node.domain.span)
             if len(node.names) != 1:
                 self._problem("a quantifier over a pile group names one pile, "
-                              "e.g. 'all p in columns: …'", node)
+                              "e.g. 'all p in columns: …'", node, code="quantifier-names")
             for name in node.names:
                 inner[name] = Type.PILE
         inner_nonempty = nonempty - set(node.names)
@@ -891,6 +923,17 @@ class _Sizes:
         for child in children(node):
             self.bound(child, env, where)
         return None
+
+
+def listing(names: list[str], most: int = 20) -> str:
+    """Names for a message, quoted as a reader types them: 'a, b, c', and at most ``most``
+    of them (a file can define many).
+
+    >>> listing(["columns", "tail"]), listing([str(n) for n in range(30)], most=3)
+    ('columns, tail', '0, 1, 2, … (30 in all)')
+    """
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown}, … ({len(names)} in all)"
 
 
 def article(word: str) -> str:

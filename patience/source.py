@@ -184,12 +184,13 @@ def read_variant_file(path: str | Path) -> str:
     with open(path, "rb") as stream:
         data = stream.read(MAX_VARIANT_FILE_BYTES + 1)
     if len(data) > MAX_VARIANT_FILE_BYTES:
-        raise VariantError(_too_large(), Location(str(path), 1, 1))
+        raise VariantError(_too_large(), Location(str(path), 1, 1), code="file-too-large")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise VariantError(f"the file is not UTF-8 text (byte {error.start + 1} is "
-                           f"{data[error.start]:#04x})", Location(str(path), 1, 1)) from None
+                           f"{data[error.start]:#04x})", Location(str(path), 1, 1),
+                           code="not-utf8") from None
 
 
 def _too_large() -> str:
@@ -199,6 +200,10 @@ def _too_large() -> str:
 
 class _Refused(yaml.MarkedYAMLError):  # type: ignore[misc]  # pyyaml has no types here
     """Valid YAML that variant files do not allow (aliases, too deep nesting)."""
+
+    def __init__(self, problem: str, mark: yaml.Mark, code: str) -> None:
+        super().__init__(None, None, problem, mark)
+        self.code = code
 
 
 class _Loader(yaml.SafeLoader):  # type: ignore[misc]  # pyyaml has no types here
@@ -213,17 +218,17 @@ class _Loader(yaml.SafeLoader):  # type: ignore[misc]  # pyyaml has no types her
     def compose_node(self, parent, index):  # type: ignore[no-untyped-def]
         event = self.peek_event()
         if isinstance(event, yaml.AliasEvent):
-            raise _Refused(None, None, "a variant file cannot use YAML aliases (*name): "
-                           "write the value out", event.start_mark)
+            raise _Refused("a variant file cannot use YAML aliases (*name): write the value "
+                           "out", event.start_mark, "yaml-alias")
         if getattr(event, "anchor", None) is not None:
-            raise _Refused(None, None, "a variant file cannot use YAML anchors (&name)",
-                           event.start_mark)
+            raise _Refused("a variant file cannot use YAML anchors (&name)",
+                           event.start_mark, "yaml-alias")
         nests = isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent))
         if nests:
             self.depth += 1
             if self.depth > MAX_YAML_DEPTH:
-                raise _Refused(None, None, f"lists and mappings nest more than "
-                               f"{MAX_YAML_DEPTH} deep here", event.start_mark)
+                raise _Refused(f"lists and mappings nest more than {MAX_YAML_DEPTH} deep "
+                               "here", event.start_mark, "yaml-too-deep")
         try:
             return super().compose_node(parent, index)
         finally:
@@ -235,14 +240,15 @@ def read_yaml(path: str, text: str) -> Item:
     """Parse YAML text into located items; raise VariantError with a location on errors."""
     if len(text) > MAX_VARIANT_FILE_BYTES or len(text.encode("utf-8", "surrogatepass")) \
             > MAX_VARIANT_FILE_BYTES:
-        raise VariantError(_too_large(), Location(path, 1, 1))
+        raise VariantError(_too_large(), Location(path, 1, 1), code="file-too-large")
     source = SourceText.of(path, text)
     try:
         node = yaml.compose(text, Loader=_Loader)
     except _Refused as error:
         mark = error.problem_mark
         raise VariantError(str(error.problem),
-                           source.location(mark.index) if mark is not None else None) from None
+                           source.location(mark.index) if mark is not None else None,
+                           code=error.code) from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "not valid YAML"
@@ -254,11 +260,12 @@ def read_yaml(path: str, text: str) -> Item:
             problem += f" ({error.context} at line {where.line}, column {where.column})"
         if "mapping values are not allowed" in problem:
             problem += " (a value that contains ': ' must be quoted, e.g. \"all a, b in …: …\")"
-        raise VariantError(f"not valid YAML: {problem}", location) from None
+        raise VariantError(f"not valid YAML: {problem}", location, code="yaml") from None
     except yaml.YAMLError as error:
-        raise VariantError(f"not valid YAML: {error}", source.location(0)) from None
+        raise VariantError(f"not valid YAML: {error}", source.location(0),
+                           code="yaml") from None
     if node is None:
-        raise VariantError("the file is empty", source.location(0))
+        raise VariantError("the file is empty", source.location(0), code="empty-file")
     return _convert(node, source)
 
 
@@ -274,19 +281,21 @@ def _convert(node: yaml.Node, source: SourceText) -> Item:
     if isinstance(node, yaml.ScalarNode):
         tag = _TAGS.get(node.tag)
         if tag is None:
-            raise VariantError(f"unsupported YAML tag {node.tag!r}", origin.location())
+            raise VariantError(f"unsupported YAML tag {node.tag!r}", origin.location(),
+                               code="yaml-tag")
         if tag == "int":
             try:
                 yaml_integer(node.value)
             except ValueError as error:
                 raise VariantError(f"{error} (quote it if it is meant as text)",
-                                   origin.location()) from None
+                                   origin.location(), code="number-too-large") from None
         elif tag == "bool" and not _YAML_BOOLEAN.fullmatch(node.value):
             raise VariantError(f"{_shorten(node.value)!r} is not true or false",
-                               origin.location())
+                               origin.location(), code="yaml-boolean")
         return Scalar(node.value, tag, origin)
     if node.tag not in _COLLECTION_TAGS:
-        raise VariantError(f"unsupported YAML tag {node.tag!r}", origin.location())
+        raise VariantError(f"unsupported YAML tag {node.tag!r}", origin.location(),
+                           code="yaml-tag")
     if isinstance(node, yaml.SequenceNode):
         return Sequence(tuple(_convert(item, source) for item in node.value), origin)
     if isinstance(node, yaml.MappingNode):
@@ -296,14 +305,15 @@ def _convert(node: yaml.Node, source: SourceText) -> Item:
             key_origin = _origin(key_node, source)
             is_merge_key = key_node.tag == "tag:yaml.org,2002:merge"
             if not isinstance(key_node, yaml.ScalarNode) or is_merge_key:
-                raise VariantError("keys must be plain names", key_origin.location())
+                raise VariantError("keys must be plain names", key_origin.location(),
+                                   code="key-not-a-name")
             key = key_node.value
             if key in items:
                 first = keys[key].location()
                 raise VariantError(
                     f"duplicate key {_shorten(key)!r} (first written at line {first.line})",
-                    key_origin.location())
+                    key_origin.location(), code="duplicate-key")
             items[key] = _convert(value_node, source)
             keys[key] = key_origin
         return Mapping(items, keys, origin)
-    raise VariantError("unsupported YAML node", origin.location())
+    raise VariantError("unsupported YAML node", origin.location(), code="yaml-tag")

@@ -61,6 +61,16 @@ class Group:
         return len(self.indices)
 
 
+def _note(rule: Rule) -> str:
+    """A rule as the file wrote it, with its key and place, for the generated code's
+    comments: ``piles.columns.moves (tabbycat.yaml:27): in_sequence(run)``."""
+    where = ""
+    if rule.origin is not None:
+        location = rule.origin.location()
+        where = f" ({Path(location.path).name}:{location.line})"
+    return f"{rule.key}{where}: {rule.text}"
+
+
 class Variant:
     """A variant compiled from its definition. Load one with :func:`find_variant`."""
 
@@ -117,7 +127,7 @@ class Variant:
         self.shuffled_size = len(self.deck) - len(self.placed)
         if self.layout_size > self.shuffled_size:
             raise VariantError(f"the initial deal needs {self.layout_size} cards but the deck "
-                               f"has {self.shuffled_size}", None)
+                               f"has {self.shuffled_size}", None, code="card-count")
         self.stock_size = self.shuffled_size - self.layout_size
         self.win = definition.win
         self.deal_when = definition.stock.deal_when
@@ -141,9 +151,14 @@ class Variant:
         face_down_groups = {g.name for g in groups if any(g.face_down)}
         self.generated: Generated = build(
             [GroupSpec(g.name, g.indices, g.moves.node, g.accepts.node, g.target, g.removal,
-                       g.name in face_down_groups, g.fill_from) for g in groups],
+                       g.name in face_down_groups, g.fill_from, _note(g.moves),
+                       _note(g.accepts)) for g in groups],
             dict(self.predicates), dict(self.parameters), self.deck,
-            self.deal_when.node, self.win.node, self.id, tabulate=tabulate, redeal=redeal)
+            self.deal_when.node, self.win.node, self.id, tabulate=tabulate, redeal=redeal,
+            notes={"win": _note(self.win), "stock.deal_when": _note(self.deal_when),
+                   "title": f"the rules of {self.id} ({Path(self.path).name}) compiled to "
+                            "Python by patience.generator (a table named after a predicate "
+                            "holds its value for every card or pair)"})
         # the fast interface used by the kernel, the solver and perft
         self.generate_moves = self.generated.generate_moves
         self.moves_from = self.generated.moves_from

@@ -8,7 +8,8 @@ import importlib
 import pytest
 
 MODULES = ["patience", "patience.cards", "patience.language", "patience.variant",
-           "patience.game"]
+           "patience.game", "patience.generator", "patience.rulediff", "patience.schema",
+           "patience.testing.lint"]
 
 
 @pytest.mark.parametrize("name", MODULES)

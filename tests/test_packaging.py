@@ -1,4 +1,5 @@
-"""The built wheel carries the shipped variants, the grammar and the type marker."""
+"""The built wheel carries the shipped variants, the grammar, the type marker and the JSON
+Schema of variant files."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ def test_wheel_contains_the_variant_files_and_the_grammar(tmp_path):
     shipped = {f"patience/variants/{p.name}" for p in (ROOT / "variants").glob("*.yaml")}
     assert "patience/variants/tabbycat.yaml" in shipped and len(shipped) >= 8
     assert shipped <= names
-    assert {"patience/rules.lark", "patience/py.typed"} <= names
+    assert {"patience/rules.lark", "patience/py.typed", "patience/variant.schema.json"} <= names
     assert {f"patience/web/static/{n}" for n in ("index.html", "app.js", "style.css")} <= names
 
 

@@ -69,22 +69,44 @@ def rules(variant: str) -> None:
 
 @main.command()
 @click.argument("file")
-def check(file: str) -> None:
+@click.option("--format", "format_", type=click.Choice(["text", "json"]), default="text",
+              help="text: located errors with carets; json: one object with each error's "
+                   "file, line, column, code and message.")
+def check(file: str, format_: str) -> None:
     """Validate a variant file: exit 1 with located errors, 0 with a summary."""
     try:
         variant = find_checked_variant(file)
-    except VariantError as error:
-        echo(error.render(), err=True)
-        count = len(getattr(error, "errors", [error]))
-        echo(f"{file}: {count} error{'s' if count != 1 else ''}", err=True)
-        sys.exit(1)
     except PatienceError as error:
-        echo(f"error: {error}", err=True)
+        if format_ == "json":
+            if isinstance(error, VariantError):
+                errors = [e.to_json() for e in getattr(error, "errors", [error])]
+            else:  # no such variant or file: there is no place in a file to point at
+                errors = [{"file": file, "line": None, "column": None,
+                           "code": "unknown-variant", "message": str(error)}]
+            _print_json({"file": file, "ok": False, "errors": errors})
+        elif isinstance(error, VariantError):
+            echo(error.render(), err=True)
+            count = len(getattr(error, "errors", [error]))
+            echo(f"{file}: {count} error{'s' if count != 1 else ''}", err=True)
+        else:
+            echo(f"error: {error}", err=True)
         sys.exit(1)
+    if format_ == "json":
+        _print_json({"file": file, "ok": True, "id": variant.id,
+                     "rules_hash": variant.rules_hash, "errors": []})
+        return
     piles = ", ".join(f"{g.count} {g.name}" for g in variant.groups)
     deals = f"{variant.deals} deal{'s' if variant.deals != 1 else ''}"
     echo(f"{file}: ok: {variant.id} ({variant.name}): {len(variant.deck)} cards, "
          f"{piles}, {deals}, rules hash {variant.rules_hash}")
+
+
+def _print_json(data: object) -> None:
+    """JSON on stdout, non-ASCII escaped (so control characters from a file never reach the
+    terminal raw)."""
+    import json
+
+    click.echo(json.dumps(data, indent=2, ensure_ascii=True))
 
 
 @main.command()
@@ -155,7 +177,7 @@ def _register_optional() -> None:
     import importlib
 
     for module in ("patience.cli.solving", "patience.cli.playing", "patience.cli.testing",
-                   "patience.cli.studies", "patience.cli.web"):
+                   "patience.cli.authoring", "patience.cli.studies", "patience.cli.web"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as error:

@@ -1,12 +1,14 @@
 """Checks that compare a variant's rules with what its file says it means.
 
 The battery proves the kernel does what the rules say; it cannot know what the author
-*meant*. This module reads the file's own words — the ``description`` and the ``#``
-comments — for a few kinds of claim ("King on Ace", "the tail holds one run", "empty
-columns receive a card too", "sets leave at once", "four columns", "25 deals") and probes
-the compiled rules (with the interpreter of ``patience.explain``) for each one. It also
-finds pile groups that no run of cards can ever enter, such as foundations whose set
-pattern cannot be completed.
+*meant*. This module reads the file's own words — the ``description``, and the comments
+marked ``# claim: …`` — for a few kinds of claim ("King on Ace", "Kings may be played on
+Aces", "the tail holds one run", "the tail can store a single sequence", "empty columns
+receive a card too", "a finished sequence departs at once", "four columns", "twelve deals
+in all") and probes the compiled rules (with the interpreter of ``patience.explain``) for
+each one. Other comments are not claims: they often summarise the rules of other games or
+of the source ("Klondike deals 28 cards to seven columns"). It also finds pile groups that
+no run of cards can ever enter, such as foundations whose set pattern cannot be completed.
 
 >>> from patience import find_variant
 >>> lint(find_variant("tabbycat"))
@@ -220,15 +222,18 @@ class _Text:
     text: str
 
 
+CLAIM_COMMENT = re.compile(r"(?:^|\s)#\s*claim:\s*(.+)$", re.IGNORECASE)
+
+
 def _texts(variant: Variant) -> list[_Text]:
-    """The description and the file's own comments (not a parent's)."""
+    """The description and the file's own comments marked ``# claim: …`` (not a
+    parent's)."""
     texts = [_Text("description", variant.description)]
     name = variant.path.rsplit("/", 1)[-1] if variant.path else "<file>"
     for number, line in enumerate(variant.text.splitlines(), start=1):
-        if "#" in line:
-            comment = line.split("#", 1)[1].strip()
-            if comment:
-                texts.append(_Text(f"{name}:{number} (comment)", comment))
+        match = CLAIM_COMMENT.search(line)
+        if match and match.group(1).strip():
+            texts.append(_Text(f"{name}:{number} (claim)", match.group(1).strip()))
     return texts
 
 
@@ -238,31 +243,43 @@ def _negated(text: str, start: int) -> bool:
     return bool(NEGATION.search(before))
 
 
-WRAP_YES = re.compile(r"\bking (?:may |can )?(?:also )?(?:be placed |go(?:es)? )?on (?:an )?ace\b"
+_PLACED = r"(?:played|placed|put|built|laid|moved)"
+WRAP_YES = re.compile(r"\bkings? (?:(?:may|can) )?(?:also )?(?:(?:be|is|are) " + _PLACED
+                      + r" |go(?:es)? |sits? )?on(?:to)? (?:an? |the )?aces?\b"
                       r"|\bK on A\b|\bwrap(?:s|ping)?\b", re.IGNORECASE)
-WRAP_NO = re.compile(r"\bking (?:may|can)(?:not| never|'t)\b[^.;]{0,30}\bon (?:an )?ace\b",
-                     re.IGNORECASE)
-HOLDS = re.compile(r"\b(\w+) (?:holds|takes) (?:only )?(?:one|a single) (run|card)\b",
+WRAP_NO = re.compile(r"\bkings? (?:may|can)(?:not| not| never|'t)\b[^.;]{0,30}\bon(?:to)? "
+                     r"(?:an? |the )?aces?\b", re.IGNORECASE)
+HOLDS = re.compile(r"\b(\w+) (?:(?:can|may) (?:only )?(?:hold|take|store|keep|carry)|holds|"
+                   r"takes|stores|keeps) (?:only )?(?:one|a single|1) (run|card|sequence)\b",
                    re.IGNORECASE)
 DEAL_INCLUDE = re.compile(r"\bempty (?:columns|piles)(?: \w+){0,3} (?:too|included|as well)\b"
                           r"|\bempty or not\b|\bempty (?:columns|piles) included\b",
                           re.IGNORECASE)
 DEAL_SKIP = re.compile(r"\bskip(?:s|ping)? (?:the )?empty\b|\bnot (?:on|onto) (?:an |the )?"
                        r"empty\b|\bempty (?:columns|piles) (?:get|receive) no\b", re.IGNORECASE)
-FORCED = re.compile(r"\bleaves? (?:the table )?(?:at once|by (?:it|them)sel(?:f|ves)|"
-                    r"automatically)\b", re.IGNORECASE)
+FORCED = re.compile(r"\b(?:leaves?|departs?|(?:is|are) removed|goe?s? off)(?: the table)? "
+                    r"(?:at once|immediately|automatically|by (?:it|them)sel(?:f|ves))\b",
+                    re.IGNORECASE)
 ANY_SUIT = re.compile(r"\bany suit\b", re.IGNORECASE)
 COUNT = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)"
                    r"[ -](\w+?)s?\b", re.IGNORECASE)
 
 
-def _wrap_allowed(variant: Variant, probe: _Probe) -> bool:
+def _wrap_allowed(variant: Variant, probe: _Probe) -> str | None:
+    """How a King goes on an Ace, in the words of the rule that lets it, or None."""
     kings = [variant.ranks * 4 + suit for suit in range(4)]
     aces = [4 + suit for suit in range(4)]
-    return any(probe.moves(target, [ace], [king], source)
-               for target in variant.groups if target.removal is not Removal.FORCED
-               for source in _sources(variant, target)
-               for ace in aces for king in kings)
+    for target in variant.groups:
+        if target.removal is Removal.FORCED:
+            continue
+        for source in _sources(variant, target):
+            for ace in aces:
+                for king in kings:
+                    if probe.moves(target, [ace], [king], source):
+                        return (f"piles.{target.name}.accepts '{target.accepts.text}' lets "
+                                f"{card_code(king)} from the {source.name} go onto "
+                                f"{card_code(ace)}")
+    return None
 
 
 def _group_named(variant: Variant, word: str) -> Group | None:
@@ -277,25 +294,25 @@ def claims(variant: Variant) -> list[Finding]:
     """Claims in the description and comments that the rules contradict."""
     probe = _Probe(variant)
     findings: list[Finding] = []
-    wrap: bool | None = None
+    wrap: list[str | None] = []  # how a King goes on an Ace, worked out once
 
-    def wrap_allowed() -> bool:
-        nonlocal wrap
-        if wrap is None:
-            wrap = _wrap_allowed(variant, probe)
-        return wrap
+    def wrap_allowed() -> str | None:
+        if not wrap:
+            wrap.append(_wrap_allowed(variant, probe))
+        return wrap[0]
 
     main = max(variant.groups, key=lambda g: (any(g.deal), g.count))
     for item in _texts(variant):
         text = item.text
         for match in WRAP_NO.finditer(text):
-            if wrap_allowed():
+            how = wrap_allowed()
+            if how is not None:
                 findings.append(Finding("claim-no-wrap", item.where, (
-                    f"says {match.group(0)!r}, but the rules let a King go on an Ace")))
+                    f"says {match.group(0)!r}, but the rules let a King go on an Ace: {how}")))
         for match in WRAP_YES.finditer(text):
             if _negated(text, match.start()) or WRAP_NO.search(text):
                 continue
-            if not wrap_allowed():
+            if wrap_allowed() is None:
                 king, ace = [variant.ranks * 4 + 3], [4]
                 why = probe.why_not(main, ace, king, main)
                 findings.append(Finding("claim-wrap", item.where, (
@@ -306,8 +323,8 @@ def claims(variant: Variant) -> list[Finding]:
             group = _group_named(variant, match.group(1))
             if group is None or _negated(text, match.start()):
                 continue
-            finding = _holds_one(variant, probe, group, match.group(2).lower(),
-                                 match.group(0), item.where)
+            what = "run" if match.group(2).lower() == "sequence" else match.group(2).lower()
+            finding = _holds_one(variant, probe, group, what, match.group(0), item.where)
             if finding is not None:
                 findings.append(finding)
         if variant.deal_targets:

@@ -1,0 +1,163 @@
+"""A JSON Schema for variant files, for editors and other tools.
+
+The schema is made from the loader's own key tables (``TOP_KEYS``, ``GROUP_KEYS`` and
+``STOCK_KEYS`` of ``patience.definition``) and the words of its settings
+(``patience.settings``), so the keys it knows are the keys the loader knows: a key added
+there appears here by itself. What each key holds is described in :data:`VALUES`; a key the
+loader has and that table does not describe yet is accepted with any value (the schema is a
+help while typing; ``patience check`` is the judge). The copy shipped in the package,
+``patience/variant.schema.json``, is this module's output (a test keeps it so); editors that
+speak the YAML language server read it from a comment at the top of a variant file::
+
+    # yaml-language-server: $schema=../patience/variant.schema.json
+
+>>> schema = variant_schema()
+>>> schema["properties"]["piles"]["additionalProperties"]["properties"]["target"]["enum"]
+['each', 'first']
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from patience.definition import GROUP_KEYS, STOCK_KEYS, TOP_KEYS
+from patience.limits import (
+    MAX_EXPRESSION_LENGTH,
+    MAX_GROUP_PILES,
+    MAX_PARAMETERS,
+    MAX_PILE_GROUPS,
+    MAX_PREDICATES,
+)
+from patience.settings import EmptyPiles, Removal, Show, Target, words
+
+__all__ = ["SCHEMA_FILE", "VALUES", "shipped_schema", "variant_schema"]
+
+SCHEMA_FILE = "variant.schema.json"  # in the package, beside this module
+
+_NAME = "^[A-Za-z_][A-Za-z0-9_]*$"
+_CARD = {"type": "string", "pattern": "^[A23456789TJQKatjqk][CDHScdhs]$",
+         "description": "A card code: rank A23456789TJQK and suit CDHS, e.g. 'TS'."}
+_RULE = {"type": ["string", "boolean"], "maxLength": MAX_EXPRESSION_LENGTH,
+         "description": "A rule expression (docs/language.md); quote it if it holds ': '."}
+_TEXTS = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+_PER_PILE = {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 104},
+                       {"type": "array", "items": {"type": "integer", "minimum": 0,
+                                                   "maximum": 104}}]}
+
+
+def _rule(description: str) -> dict[str, Any]:
+    return {**_RULE, "description": f"{description} A rule expression (docs/language.md)."}
+
+
+def _choice(kind: type, description: str) -> dict[str, Any]:
+    choices = list(words(kind))
+    return {"enum": choices, "default": choices[0],
+            "description": f"{description} One of {', '.join(choices)}."}
+
+
+#: What each key holds, by section ("" for the top level, "group", "stock"), as JSON Schema.
+VALUES: dict[str, dict[str, dict[str, Any]]] = {
+    "": {
+        "id": {"type": "string", "description": "The variant's name on the command line."},
+        "name": {"type": "string", "description": "The name shown to players."},
+        "family": {"type": "string", "description": "The family it is listed under."},
+        "aliases": {**_TEXTS, "description": "Other names for the variant."},
+        "description": {"type": "string", "description": (
+            "One line: what the game is. The lint reads claims from it.")},
+        "sources": {**_TEXTS, "description": "Where the rules come from."},
+        "extends": {"type": "string", "description": (
+            "A shipped variant or a .yaml file whose keys this file overrides.")},
+        "decks": {"type": "integer", "minimum": 1, "maximum": 8, "default": 1,
+                  "description": "How many decks are shuffled together."},
+        "ranks": {"type": "integer", "minimum": 1, "maximum": 13, "default": 13,
+                  "description": "Ranks per suit, from the Ace up."},
+        "suits": {"anyOf": [{"type": "string"}, {"type": "array", "items": {
+            "enum": ["C", "D", "H", "S"]}}], "description": "The suits of each deck."},
+        "parameters": {"type": "object", "maxProperties": MAX_PARAMETERS,
+                       "propertyNames": {"pattern": _NAME},
+                       "additionalProperties": {"type": ["integer", "boolean"]},
+                       "description": "Named constants the rules may use."},
+        "predicates": {"type": "object", "maxProperties": MAX_PREDICATES,
+                       "additionalProperties": _rule("The predicate's body."),
+                       "description": "Named conditions: 'name(a, b: type): expression'."},
+        "piles": {"type": "object", "minProperties": 1, "maxProperties": MAX_PILE_GROUPS,
+                  "propertyNames": {"pattern": _NAME},
+                  "description": "The pile groups, in order."},
+        "stock": {"type": "object", "description": "What a deal from the stock does."},
+        "win": _rule("When the game is won."),
+    },
+    "group": {
+        "id": {"type": "string", "pattern": "^[a-z]+$", "not": {"enum": ["d", "s"]},
+               "description": "The letters that name its piles in moves (c1, c2, …)."},
+        "count": {"type": "integer", "minimum": 1, "maximum": MAX_GROUP_PILES,
+                  "description": "How many piles the group has."},
+        "deal": {**_PER_PILE, "description": "Cards dealt to each pile (one number, or one "
+                                             "per pile)."},
+        "face_down": {**_PER_PILE, "description": "Of each pile's dealt cards, how many lie "
+                                                  "face down."},
+        "place": {"type": "array", "items": {"anyOf": [_CARD, {"type": "array",
+                                                               "items": _CARD}]},
+                  "description": "Cards put on each pile before the deal, bottom first."},
+        "to_bottom": _rule("Dealt cards for which it holds go under the others."),
+        "fill_from": {"type": "string", "description": (
+            "A group, a pile or 'stock' that fills an empty pile here at once.")},
+        "moves": _rule("Which runs may leave a pile of the group."),
+        "accepts": _rule("Which runs a pile of the group takes."),
+        "target": _choice(Target, "How a move names the receiving pile."),
+        "removal": _choice(Removal, "Whether moves here are the player's choice or made at "
+                                    "once."),
+        "show": _choice(Show, "How the piles are drawn."),
+    },
+    "stock": {
+        "deals_to": {**_TEXTS, "description": "The groups or piles a deal feeds, in order."},
+        "turn": {"type": "integer", "minimum": 1, "maximum": 104, "default": 1,
+                 "description": "Cards each target receives per deal."},
+        "redeals": {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 1000},
+                              {"const": "unlimited"}], "default": 0,
+                    "description": "Times the waste may turn back into the stock."},
+        "empty_piles": _choice(EmptyPiles, "Whether a deal puts cards on empty piles."),
+        "deal_when": _rule("When the stock may be dealt."),
+    },
+}
+
+_ANY = {"description": "See docs/authoring.md."}  # a key this table does not describe yet
+
+
+def _section(keys: tuple[str, ...], values: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    return {"type": "object", "additionalProperties": False,
+            "properties": {key: dict(values.get(key, _ANY)) for key in keys}}
+
+
+def variant_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 7) of a variant file, made from the loader's key tables."""
+    top = _section(TOP_KEYS, VALUES[""])
+    group = _section(GROUP_KEYS, VALUES["group"])
+    if "piles" in top["properties"]:
+        top["properties"]["piles"]["additionalProperties"] = group
+    if "stock" in top["properties"]:
+        top["properties"]["stock"].update(_section(STOCK_KEYS, VALUES["stock"]))
+    required = [key for key in ("id", "name", "description", "piles", "win") if key in TOP_KEYS]
+    return {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "patience variant file",
+        "description": "A patience (solitaire) game whose rules are data: docs/authoring.md.",
+        **top,
+        # a file that extends another inherits everything but its id, and may change a pile
+        # group's keys one by one
+        "if": {"required": ["extends"]},
+        "then": {"required": ["id"]},
+        "else": {"required": required, "properties": {"piles": {"additionalProperties": {
+            "required": [key for key in ("id", "count") if key in GROUP_KEYS]}}}},
+    }
+
+
+def schema_text() -> str:
+    """The schema as the shipped file holds it."""
+    return json.dumps(variant_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+def shipped_schema() -> str:
+    """The text of the schema file shipped in the package."""
+    return resources.files("patience").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
