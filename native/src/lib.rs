@@ -114,14 +114,18 @@ impl Core {
         piles: Vec<Vec<u8>>,
         stock: Vec<u8>,
         mv: MoveTuple,
-    ) -> PyResult<((Vec<Vec<u8>>, Vec<u8>), (Vec<Vec<u8>>, Vec<u8>))> {
+    ) -> PyResult<((Vec<Vec<u16>>, Vec<u16>), (Vec<Vec<u16>>, Vec<u16>))> {
         let mut pos = position(&self.program, piles, stock)?;
         let mv = check_move(&self.program, &pos, mv)?;
         let mut stacks = Stacks::default();
         let undo = self.program.play(&mut pos, mv, &mut stacks);
-        let after = (pos.piles.clone(), pos.stock.clone());
+        let lists = |pos: &Position| {
+            let piles = pos.piles.iter().map(|p| p.iter().map(|&c| c as u16).collect()).collect();
+            (piles, pos.stock.iter().map(|&c| c as u16).collect())
+        };
+        let after = lists(&pos);
         self.program.take_back(&mut pos, mv, undo, &mut stacks);
-        Ok((after, (pos.piles, pos.stock)))
+        Ok((after, lists(&pos)))
     }
 
     fn perft(&self, py: Python<'_>, piles: Vec<Vec<u8>>, stock: Vec<u8>, depth: u32) -> PyResult<u64> {

@@ -24,12 +24,14 @@ from patience.cli.common import (
     load_variant,
     start_options,
 )
+from patience import native
 from patience.errors import PatienceError, VariantError
 from patience.variant import Variant, find_variant, shipped_variants
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="patience")
+@click.version_option(package_name="patience",
+                      message=f"%(prog)s, version %(version)s\n{native.describe()}")
 def main() -> None:
     """Patience card games whose rules are data.
 
