@@ -4,9 +4,8 @@
 //! A key is exact: two positions share a key only when the rules cannot tell them apart
 //! (card attributes no rule reads dropped, piles of symmetric groups sorted), never by a
 //! hash alone, because a verdict "unwinnable" is a proof. Keys live in one byte arena,
-//! packed two cards to three bytes? No: one byte a card, the separators dropped and each
-//! pile's length written instead (one byte), so a key is `slots + cards + 2` bytes. The
-//! table is open addressing over entry numbers; an entry holds its key's place in the
+//! one byte a card, each pile led by its length (one byte) instead of a separator, so a
+//! key is `slots + cards + 2` bytes (Tabby Cat: 63). The table is open addressing over entry numbers; an entry holds its key's place in the
 //! arena, a 32-bit hash, and what the search needs to know of the position.
 
 use crate::moves::Position;
@@ -51,17 +50,28 @@ impl<'a> KeyMaker<'a> {
             &self.rules.sorted_when_stock_empty
         };
         if sorting.is_empty() && later.is_empty() {
+            let total: usize = piles.iter().map(|p| p.len() + 1).sum();
+            out.resize(total, 0);
+            let mut at = 0;
             for pile in piles {
-                out.push(pile.len() as u8);
-                out.extend(pile.iter().map(|&c| table[c as usize]));
+                out[at] = pile.len() as u8;
+                let dest = &mut out[at + 1..at + 1 + pile.len()];
+                for (d, &c) in dest.iter_mut().zip(pile.iter()) {
+                    *d = table[c as usize];
+                }
+                at += pile.len() + 1;
             }
         } else {
-            self.cards.clear();
+            let total: usize = piles.iter().map(|p| p.len()).sum();
+            self.cards.resize(total, 0);
             self.parts.clear();
+            let mut at = 0;
             for pile in piles {
-                let start = self.cards.len();
-                self.cards.extend(pile.iter().map(|&c| table[c as usize]));
-                self.parts.push((start, pile.len()));
+                for (d, &c) in self.cards[at..at + pile.len()].iter_mut().zip(pile.iter()) {
+                    *d = table[c as usize];
+                }
+                self.parts.push((at, pile.len()));
+                at += pile.len();
             }
             self.order.clear();
             self.order.extend(0..piles.len());
@@ -77,10 +87,13 @@ impl<'a> KeyMaker<'a> {
                     });
                 }
             }
+            out.resize(total + piles.len(), 0);
+            let mut at = 0;
             for &i in &self.order {
                 let (start, len) = self.parts[i];
-                out.push(len as u8);
-                out.extend_from_slice(&self.cards[start..start + len]);
+                out[at] = len as u8;
+                out[at + 1..at + 1 + len].copy_from_slice(&self.cards[start..start + len]);
+                at += len + 1;
             }
         }
         if self.rules.stock_by_cards {

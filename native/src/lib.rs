@@ -2,6 +2,7 @@
 //! between Python and the core (`program`, `moves`, `key`, `search`). Errors reach Python
 //! as `ValueError` with a message; the search runs with the GIL released.
 
+pub mod compile;
 pub mod key;
 pub mod moves;
 pub mod program;

@@ -2,7 +2,7 @@
 //! `patience/generator.py` (what it generates, and for forced moves the order it looks in)
 //! and of `patience/moves.py` (the deal, the redeal, forced moves, turn-ups).
 
-use crate::program::{Env, Expr, Pairing, Program, SourcePlan, FACE_DOWN};
+use crate::program::{Env, Pairing, Program, SourcePlan, FACE_DOWN};
 
 /// The top `k` cards of pile `s` onto pile `t`; the deal is `(-1, 0, -1)`, a forced fill
 /// from the stock `(-1, 1, t)`.
@@ -81,7 +81,7 @@ impl Program {
 
     pub fn is_won(&self, pos: &Position) -> bool {
         let mut env = Env::new(&pos.piles, &pos.stock);
-        self.truth(&self.win, &mut env)
+        self.win.truth(&mut env)
     }
 
     pub fn can_deal(&self, pos: &Position) -> bool {
@@ -90,7 +90,7 @@ impl Program {
                 return true;
             }
             let mut env = Env::new(&pos.piles, &pos.stock);
-            if self.truth(&self.deal_when, &mut env) {
+            if self.deal_when.truth(&mut env) {
                 return true;
             }
         }
@@ -176,7 +176,7 @@ impl Program {
     ) -> bool {
         let src = &pos.piles[s];
         let n = src.len();
-        if n == 0 {
+        if n < plan.floor {
             return false;
         }
         let up = if face_down {
@@ -190,10 +190,10 @@ impl Program {
             None => up,
             Some(scan) => {
                 let mut m = 1;
-                while m < up {
+                while m < up && m < plan.cap {
                     env.cards[0] = src[n - m - 1] as i64;
                     env.cards[1] = src[n - m] as i64;
-                    if !self.truth(scan, &mut env) {
+                    if !scan.truth(&mut env) {
                         break;
                     }
                     m += 1;
@@ -204,7 +204,7 @@ impl Program {
         let single = match &plan.fixed {
             None => None,
             Some(fixed) => {
-                let k0 = self.eval(fixed, &mut env);
+                let k0 = fixed.eval(&mut env);
                 if k0 < 1 || k0 > whole as i64 {
                     return false;
                 }
@@ -231,7 +231,7 @@ impl Program {
         emit: &mut dyn FnMut(Move) -> bool,
     ) -> bool {
         let (ks, ke) = if let Some(fixed) = &pairing.fixed {
-            let size = self.eval(fixed, env);
+            let size = fixed.eval(env);
             match single {
                 Some(k0) => {
                     if k0 as i64 != size {
@@ -252,10 +252,13 @@ impl Program {
                 None => (1, whole),
             }
         };
-        let common = |program: &Program, env: &mut Env, k: usize| -> bool {
+        let (rest_true, hoisted_true) = (plan.rest.is_true(), pairing.hoisted.is_true());
+        let common = |_program: &Program, env: &mut Env, k: usize| -> bool {
             env.k = k;
-            program.truth(&plan.rest, env) && program.truth(&pairing.hoisted, env)
+            (rest_true || plan.rest.truth(env))
+                && (hoisted_true || pairing.hoisted.truth(env))
         };
+        let (free_true, bound_true) = (pairing.free.is_true(), pairing.bound.is_true());
         if pairing.k_outer {
             for k in ks..=ke {
                 if !common(self, env, k) {
@@ -266,7 +269,9 @@ impl Program {
                         continue;
                     }
                     env.t = t;
-                    if self.truth(&pairing.free, env) && self.truth(&pairing.bound, env) {
+                    if (free_true || pairing.free.truth(env))
+                        && (bound_true || pairing.bound.truth(env))
+                    {
                         if emit(Move::new(s, k, t)) {
                             return true;
                         }
@@ -282,11 +287,11 @@ impl Program {
                     continue;
                 }
                 env.t = t;
-                if !self.truth(&pairing.free, env) {
+                if !free_true && !pairing.free.truth(env) {
                     continue;
                 }
                 for k in ks..=ke {
-                    if common(self, env, k) && self.truth(&pairing.bound, env) {
+                    if common(self, env, k) && (bound_true || pairing.bound.truth(env)) {
                         if emit(Move::new(s, k, t)) {
                             return true;
                         }
@@ -437,7 +442,3 @@ impl Program {
     }
 }
 
-/// whether an expression is the constant true (nothing to test)
-pub fn always(expr: &Expr) -> bool {
-    expr.is_true()
-}

@@ -7,12 +7,16 @@
 //! number). Reading the top or bottom of an empty pile gives `NO_CARD` (the checker rules
 //! that out; the evaluator still never panics).
 
+use std::sync::Arc;
+
 use serde_json::Value;
+
+use crate::compile::Code;
 
 pub const FACE_DOWN: u8 = 64;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
-pub const SLOTS: usize = 16;
+pub const SLOTS: usize = 4;
 pub const PROGRAM_VERSION: u64 = 1;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -58,9 +62,25 @@ pub enum RunRef {
     Pile(PileRef),
 }
 
+/// A card read straight from the position or the environment (no sub-expression).
+#[derive(Debug, Clone, Copy)]
+pub enum CardRef {
+    Top(PileRef),
+    Bottom(PileRef),
+    RunTop,
+    RunBottom,
+    Card(u8),
+    Const(i64),
+}
+
 #[derive(Debug, Clone)]
 pub enum Expr {
     Int(i64),
+    /// an attribute of a card read directly (the common case, without recursion)
+    CardAttr(Attr, CardRef),
+    /// a table lookup of cards read directly
+    CardTable1(u16, CardRef),
+    CardTable2(u16, CardRef, CardRef),
     Attr(Attr, Box<Expr>),
     Top(PileRef),
     Bottom(PileRef),
@@ -91,6 +111,18 @@ impl Expr {
     pub fn is_true(&self) -> bool {
         matches!(self, Expr::Int(1))
     }
+
+    fn card_ref(&self) -> Option<CardRef> {
+        Some(match self {
+            Expr::Top(p) => CardRef::Top(*p),
+            Expr::Bottom(p) => CardRef::Bottom(*p),
+            Expr::RunTop => CardRef::RunTop,
+            Expr::RunBottom => CardRef::RunBottom,
+            Expr::Card(slot) => CardRef::Card(*slot),
+            Expr::Int(v) => CardRef::Const(*v),
+            _ => return None,
+        })
+    }
 }
 
 /// A table of a card-only predicate: `bits[a * width + b]`.
@@ -102,24 +134,28 @@ pub struct Table {
 }
 
 /// One target group of a source group, with its rule split up (as the Python generator).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Pairing {
     pub start: usize,
     pub stop: usize,
     pub k_outer: bool,
     pub first: bool,
     pub skip_self: bool,
-    pub fixed: Option<Expr>,
-    pub hoisted: Expr,
-    pub free: Expr,
-    pub bound: Expr,
+    pub fixed: Option<Code>,
+    pub hoisted: Code,
+    pub free: Code,
+    pub bound: Code,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct SourcePlan {
-    pub scan: Option<Expr>,
-    pub fixed: Option<Expr>,
-    pub rest: Expr,
+    /// piles shorter than this give nothing (every target takes a constant run size)
+    pub floor: usize,
+    /// the scan stops at this run size
+    pub cap: usize,
+    pub scan: Option<Code>,
+    pub fixed: Option<Code>,
+    pub rest: Code,
     pub pairings: Vec<Pairing>,
 }
 
@@ -160,7 +196,7 @@ pub struct OrderingRules {
     pub dealt: Vec<bool>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Program {
     pub id: String,
     pub piles: usize,
@@ -169,14 +205,14 @@ pub struct Program {
     pub sources: Vec<Option<SourcePlan>>,
     pub forced_sources: Vec<Option<SourcePlan>>,
     pub fills: Vec<Fill>,
-    pub win: Expr,
-    pub deal_when: Expr,
+    pub win: Code,
+    pub deal_when: Code,
     pub deal_targets: Vec<usize>,
     pub deal_skips_empty: bool,
     pub redeal: Option<Redeal>,
     pub turns_up: Vec<bool>,
     pub has_forced: bool,
-    pub tables: Vec<Table>,
+    pub tables: Vec<Arc<Table>>,
     pub key: KeyRules,
     pub ordering: OrderingRules,
 }
@@ -238,7 +274,7 @@ fn flags(value: &Value, size: usize) -> Result<Vec<bool>> {
 
 struct Reader {
     slots: usize, // pile slots: constant piles must be below
-    tables: usize,
+    tables: Vec<Arc<Table>>,
 }
 
 impl Reader {
@@ -258,6 +294,10 @@ impl Reader {
             }
             _ => err("not a pile", value),
         }
+    }
+
+    fn code(&self, value: &Value) -> Result<Code> {
+        Ok(Code::new(&self.expr(value)?, &self.tables))
     }
 
     fn boxed(&self, value: &Value) -> Result<Box<Expr>> {
@@ -292,7 +332,11 @@ impl Reader {
                     Some("face_up") => Attr::FaceUp,
                     _ => return err("unknown attribute", value),
                 };
-                Expr::Attr(attr, self.boxed(arg(2)?)?)
+                let card = self.expr(arg(2)?)?;
+                match card.card_ref() {
+                    Some(c) => Expr::CardAttr(attr, c),
+                    None => Expr::Attr(attr, Box::new(card)),
+                }
             }
             "top" => Expr::Top(self.pile(arg(1)?)?),
             "bottom" => Expr::Bottom(self.pile(arg(1)?)?),
@@ -373,13 +417,21 @@ impl Reader {
             }
             "table" => {
                 let id = index(arg(1)?)?;
-                if id >= self.tables {
+                if id >= self.tables.len() {
                     return err("unknown table", value);
                 }
+                let a = self.expr(arg(2)?)?;
                 if items.len() == 3 {
-                    Expr::Table1(id as u16, self.boxed(arg(2)?)?)
+                    match a.card_ref() {
+                        Some(c) => Expr::CardTable1(id as u16, c),
+                        None => Expr::Table1(id as u16, Box::new(a)),
+                    }
                 } else {
-                    Expr::Table2(id as u16, self.boxed(arg(2)?)?, self.boxed(arg(3)?)?)
+                    let b = self.expr(arg(3)?)?;
+                    match (a.card_ref(), b.card_ref()) {
+                        (Some(x), Some(y)) => Expr::CardTable2(id as u16, x, y),
+                        _ => Expr::Table2(id as u16, Box::new(a), Box::new(b)),
+                    }
                 }
             }
             _ => return err("unknown node", value),
@@ -390,11 +442,11 @@ impl Reader {
         if value.is_null() {
             return Ok(None);
         }
-        let optional = |v: &Value| -> Result<Option<Expr>> {
+        let optional = |v: &Value| -> Result<Option<Code>> {
             if v.is_null() {
                 Ok(None)
             } else {
-                Ok(Some(self.expr(v)?))
+                Ok(Some(self.code(v)?))
             }
         };
         let mut pairings = Vec::new();
@@ -406,15 +458,23 @@ impl Reader {
                 first: boolean(field(item, "first")?)?,
                 skip_self: boolean(field(item, "skip_self")?)?,
                 fixed: optional(field(item, "fixed")?)?,
-                hoisted: self.expr(field(item, "hoisted")?)?,
-                free: self.expr(field(item, "free")?)?,
-                bound: self.expr(field(item, "bound")?)?,
+                hoisted: self.code(field(item, "hoisted")?)?,
+                free: self.code(field(item, "free")?)?,
+                bound: self.code(field(item, "bound")?)?,
             });
         }
+        let size = |name: &str, default: usize| -> Result<usize> {
+            match value.get(name) {
+                None | Some(Value::Null) => Ok(default),
+                Some(v) => Ok(int(v)?.max(0) as usize),
+            }
+        };
         Ok(Some(SourcePlan {
+            floor: size("floor", 1)?.max(1),
+            cap: size("cap", usize::MAX)?,
             scan: optional(field(value, "scan")?)?,
             fixed: optional(field(value, "fixed")?)?,
-            rest: self.expr(field(value, "rest")?)?,
+            rest: self.code(field(value, "rest")?)?,
             pairings,
         }))
     }
@@ -450,9 +510,9 @@ impl Program {
             if rows * width != bits.len() {
                 return err("table size", item);
             }
-            tables.push(Table { rows, width, bits });
+            tables.push(Arc::new(Table { rows, width, bits }));
         }
-        let reader = Reader { slots, tables: tables.len() };
+        let reader = Reader { slots, tables: tables.clone() };
         let groups_value = field(&value, "groups")?.as_array().ok_or("bad rule program: groups")?;
         let mut groups = Vec::new();
         for g in groups_value {
@@ -520,8 +580,8 @@ impl Program {
             sources,
             forced_sources,
             fills,
-            win: reader.expr(field(&value, "win")?)?,
-            deal_when: reader.expr(field(&value, "deal_when")?)?,
+            win: reader.code(field(&value, "win")?)?,
+            deal_when: reader.code(field(&value, "deal_when")?)?,
             deal_targets,
             deal_skips_empty: boolean(field(&value, "deal_skips_empty")?)?,
             redeal,
@@ -591,8 +651,8 @@ impl<'a> Env<'a> {
         Env { piles, stock, s: 0, t: 0, k: 0, pile_vars: [0; SLOTS], cards: [0; 2 * SLOTS] }
     }
 
-    #[inline]
-    fn pile(&self, pile: PileRef) -> &'a [u8] {
+    #[inline(always)]
+    pub(crate) fn pile(&self, pile: PileRef) -> &'a [u8] {
         let piles = self.piles;
         let at = |i: usize| piles.get(i).map_or(&[][..], |p| &p[..]);
         match pile {
@@ -604,7 +664,8 @@ impl<'a> Env<'a> {
         }
     }
 
-    fn pile_number(&self, pile: PileRef) -> usize {
+    #[inline(always)]
+    pub(crate) fn pile_number(&self, pile: PileRef) -> usize {
         match pile {
             PileRef::Source => self.s,
             PileRef::Target => self.t,
@@ -615,8 +676,36 @@ impl<'a> Env<'a> {
     }
 }
 
+#[inline(always)]
+fn attribute(attr: Attr, c: i64) -> i64 {
+    match attr {
+        Attr::Rank => (c >> 2) & 15,
+        Attr::Suit => c & 3,
+        Attr::Color => (((c & 3) + 1) >> 1) & 1,
+        Attr::FaceUp => (c < FACE_DOWN as i64) as i64,
+    }
+}
+
+#[inline(always)]
+fn lookup1(table: &Table, a: i64) -> i64 {
+    if a < 0 || a as usize >= table.rows {
+        0
+    } else {
+        table.bits[a as usize] as i64
+    }
+}
+
+#[inline(always)]
+fn lookup2(table: &Table, a: i64, b: i64) -> i64 {
+    if a < 0 || b < 0 || a as usize >= table.rows || b as usize >= table.width {
+        0
+    } else {
+        table.bits[a as usize * table.width + b as usize] as i64
+    }
+}
+
 #[inline]
-fn floor_div(a: i64, b: i64) -> i64 {
+pub(crate) fn floor_div(a: i64, b: i64) -> i64 {
     if b == 0 {
         return 0;
     }
@@ -629,7 +718,7 @@ fn floor_div(a: i64, b: i64) -> i64 {
 }
 
 #[inline]
-fn floor_mod(a: i64, b: i64) -> i64 {
+pub(crate) fn floor_mod(a: i64, b: i64) -> i64 {
     if b == 0 {
         return 0;
     }
@@ -647,18 +736,87 @@ impl Program {
         self.eval(expr, env) != 0
     }
 
+    #[inline(always)]
+    fn card(&self, card: CardRef, env: &Env) -> i64 {
+        match card {
+            CardRef::Top(p) => env.pile(p).last().map_or(NO_CARD, |&c| c as i64),
+            CardRef::Bottom(p) => env.pile(p).first().map_or(NO_CARD, |&c| c as i64),
+            CardRef::RunTop => env.pile(PileRef::Source).last().map_or(NO_CARD, |&c| c as i64),
+            CardRef::RunBottom => {
+                let src = env.pile(PileRef::Source);
+                if env.k >= 1 && env.k <= src.len() {
+                    src[src.len() - env.k] as i64
+                } else {
+                    NO_CARD
+                }
+            }
+            CardRef::Card(slot) => env.cards[slot as usize],
+            CardRef::Const(v) => v,
+        }
+    }
+
+    #[inline(never)]
+    fn eval_loop(&self, expr: &Expr, env: &mut Env) -> i64 {
+        match expr {
+            Expr::Quantifier(all, slot, start, stop, body) => {
+                let saved = env.pile_vars[*slot as usize];
+                let mut result = *all;
+                for i in *start as usize..*stop as usize {
+                    env.pile_vars[*slot as usize] = i;
+                    if self.truth(body, env) != *all {
+                        result = !*all;
+                        break;
+                    }
+                }
+                env.pile_vars[*slot as usize] = saved;
+                result as i64
+            }
+            Expr::Count(slot, start, stop, body) => {
+                let saved = env.pile_vars[*slot as usize];
+                let mut total = 0;
+                for i in *start as usize..*stop as usize {
+                    env.pile_vars[*slot as usize] = i;
+                    total += self.truth(body, env) as i64;
+                }
+                env.pile_vars[*slot as usize] = saved;
+                total
+            }
+            Expr::Pairs(all, run, below, above, body) => {
+                let cards: &[u8] = match run {
+                    RunRef::Run => {
+                        let src = env.pile(PileRef::Source);
+                        &src[src.len() - env.k.min(src.len())..]
+                    }
+                    RunRef::Pile(p) => env.pile(*p),
+                };
+                let (b, a) = (*below as usize, *above as usize);
+                let saved = (env.cards[b], env.cards[a]);
+                let mut result = *all;
+                for pair in cards.windows(2) {
+                    env.cards[b] = pair[0] as i64;
+                    env.cards[a] = pair[1] as i64;
+                    if self.truth(body, env) != *all {
+                        result = !*all;
+                        break;
+                    }
+                }
+                env.cards[b] = saved.0;
+                env.cards[a] = saved.1;
+                result as i64
+            }
+            _ => unreachable!("not a loop"),
+        }
+    }
+
     pub fn eval(&self, expr: &Expr, env: &mut Env) -> i64 {
         match expr {
             Expr::Int(v) => *v,
-            Expr::Attr(attr, card) => {
-                let c = self.eval(card, env);
-                match attr {
-                    Attr::Rank => (c >> 2) & 15,
-                    Attr::Suit => c & 3,
-                    Attr::Color => (((c & 3) + 1) >> 1) & 1,
-                    Attr::FaceUp => (c < FACE_DOWN as i64) as i64,
-                }
+            Expr::CardAttr(attr, card) => attribute(*attr, self.card(*card, env)),
+            Expr::CardTable1(id, a) => lookup1(&self.tables[*id as usize], self.card(*a, env)),
+            Expr::CardTable2(id, a, b) => {
+                lookup2(&self.tables[*id as usize], self.card(*a, env), self.card(*b, env))
             }
+            Expr::Attr(attr, card) => attribute(*attr, self.eval(card, env)),
             Expr::Top(p) => env.pile(*p).last().map_or(NO_CARD, |&c| c as i64),
             Expr::Bottom(p) => env.pile(*p).first().map_or(NO_CARD, |&c| c as i64),
             Expr::RunTop => env.pile(PileRef::Source).last().map_or(NO_CARD, |&c| c as i64),
@@ -725,70 +883,14 @@ impl Program {
                 (i >= *start as usize && i < *stop as usize) as i64
             }
             Expr::Same(a, b) => (env.pile_number(*a) == env.pile_number(*b)) as i64,
-            Expr::Quantifier(all, slot, start, stop, body) => {
-                let saved = env.pile_vars[*slot as usize];
-                let mut result = *all;
-                for i in *start as usize..*stop as usize {
-                    env.pile_vars[*slot as usize] = i;
-                    if self.truth(body, env) != *all {
-                        result = !*all;
-                        break;
-                    }
-                }
-                env.pile_vars[*slot as usize] = saved;
-                result as i64
-            }
-            Expr::Count(slot, start, stop, body) => {
-                let saved = env.pile_vars[*slot as usize];
-                let mut total = 0;
-                for i in *start as usize..*stop as usize {
-                    env.pile_vars[*slot as usize] = i;
-                    total += self.truth(body, env) as i64;
-                }
-                env.pile_vars[*slot as usize] = saved;
-                total
-            }
-            Expr::Pairs(all, run, below, above, body) => {
-                let cards: &[u8] = match run {
-                    RunRef::Run => {
-                        let src = env.pile(PileRef::Source);
-                        &src[src.len() - env.k.min(src.len())..]
-                    }
-                    RunRef::Pile(p) => env.pile(*p),
-                };
-                let (b, a) = (*below as usize, *above as usize);
-                let saved = (env.cards[b], env.cards[a]);
-                let mut result = *all;
-                for pair in cards.windows(2) {
-                    env.cards[b] = pair[0] as i64;
-                    env.cards[a] = pair[1] as i64;
-                    if self.truth(body, env) != *all {
-                        result = !*all;
-                        break;
-                    }
-                }
-                env.cards[b] = saved.0;
-                env.cards[a] = saved.1;
-                result as i64
-            }
+            Expr::Quantifier(..) | Expr::Count(..) | Expr::Pairs(..) => self.eval_loop(expr, env),
             Expr::Table1(id, a) => {
-                let table = &self.tables[*id as usize];
                 let a = self.eval(a, env);
-                if a < 0 || a as usize >= table.rows {
-                    0
-                } else {
-                    table.bits[a as usize] as i64
-                }
+                lookup1(&self.tables[*id as usize], a)
             }
             Expr::Table2(id, a, b) => {
-                let table = &self.tables[*id as usize];
-                let a = self.eval(a, env);
-                let b = self.eval(b, env);
-                if a < 0 || b < 0 || a as usize >= table.rows || b as usize >= table.width {
-                    0
-                } else {
-                    table.bits[a as usize * table.width + b as usize] as i64
-                }
+                let (a, b) = (self.eval(a, env), self.eval(b, env));
+                lookup2(&self.tables[*id as usize], a, b)
             }
         }
     }
@@ -826,8 +928,8 @@ mod tests {
             sources: vec![],
             forced_sources: vec![],
             fills: vec![],
-            win: Expr::Int(0),
-            deal_when: Expr::Int(0),
+            win: Code::new(&Expr::Int(0), &[]),
+            deal_when: Code::new(&Expr::Int(0), &[]),
             deal_targets: vec![],
             deal_skips_empty: false,
             redeal: None,
@@ -843,7 +945,10 @@ mod tests {
             ordering: OrderingRules { first_target: vec![], parking: vec![], dealt: vec![] },
         };
         assert_eq!(dummy.eval(&top, &mut env), NO_CARD);
+        assert_eq!(Code::new(&top, &[]).eval(&mut env), NO_CARD);
         env.s = 1;
-        assert_eq!(dummy.eval(&Expr::Attr(Attr::Rank, Box::new(top)), &mut env), 3);
+        let rank = Expr::Attr(Attr::Rank, Box::new(top));
+        assert_eq!(dummy.eval(&rank, &mut env), 3);
+        assert_eq!(Code::new(&rank, &[]).eval(&mut env), 3);
     }
 }

@@ -60,7 +60,7 @@ from patience.variant import Group, Variant
 #: the version of the program's shape: the core refuses a program of another version
 PROGRAM_VERSION = 1
 #: slots for piles and cards bound by quantifiers (the loader bounds their nesting)
-SLOTS = 16
+SLOTS = 4
 
 Expr = list[Any]
 
@@ -320,8 +320,10 @@ def _pairings(lowering: _Lowering, variant: Variant, source: Group,
     scan_parts = []
     for scan in scans:
         assert isinstance(scan, Quantifier)
+        # the scan's cards are slots 0 and 1: quantifiers inside it start one level down
         inner = {**bindings, scan.names[0]: ["card", 0], scan.names[1]: ["card", 1]}
-        part = lowering.scalar(scan.body, inner)
+        value = lowering.lower(scan.body, inner, 1)
+        part = bool(value.value) if isinstance(value, _Const) else _expr(value)
         scan_parts.append(part)
     if any(part is False for part in scan_parts):
         scan_expr: Expr | bool = False
@@ -356,7 +358,14 @@ def _pairings(lowering: _Lowering, variant: Variant, source: Group,
         })
     if not plans:
         return None
+    # when every target takes runs of one constant size (sets of 13), shorter piles are
+    # skipped and the scan stops at the largest size (Generator._source_loop does the same)
+    sizes = [p["fixed"][1] if fixed is None and p["fixed"] is not None
+             and p["fixed"][0] == "int" else None for p in plans]
+    constant = all(size is not None for size in sizes)
     return {
+        "floor": min(sizes) if constant else None,  # type: ignore[type-var]
+        "cap": max(sizes) if constant else None,  # type: ignore[type-var]
         "scan": scan_expr if scans else None,
         "fixed": None if fixed is None else _expr(lowering.lower(fixed, bindings)),
         "rest": rest_expr,
