@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shipped import variant_params
+from test_perft import GOLDEN, SLOW_DEPTH, read_golden, start_game
 
 import patience
 from patience import native
 from patience.solver import exhaustive_verdict, solve
 from patience.testing.strategies import positions
-from shipped import variant_params
-from test_perft import GOLDEN, SLOW_DEPTH, read_golden, start_game
 
 pytestmark = pytest.mark.skipif(not native.AVAILABLE, reason=str(native.REASON))
 

@@ -15,6 +15,7 @@ import sys
 
 import click
 
+from patience import native
 from patience.cli.common import (
     echo,
     fail,
@@ -24,7 +25,6 @@ from patience.cli.common import (
     load_variant,
     start_options,
 )
-from patience import native
 from patience.errors import PatienceError, VariantError
 from patience.variant import Variant, find_variant, shipped_variants
 

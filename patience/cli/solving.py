@@ -5,13 +5,14 @@ from __future__ import annotations
 import datetime
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import click
 
 from patience import native
 from patience.cli.common import echo, fail, handles_errors, load_game, load_variant, start_options
 from patience.cli.main import main
+from patience.native import ENGINES, EngineChoice
 from patience.solver import (
     DEFAULT_MAX_POSITIONS,
     daily_deal,
@@ -20,14 +21,14 @@ from patience.solver import (
     hint_from_view,
     solve,
 )
-from patience.native import ENGINES, EngineChoice
 
 
-class ByteSize(click.ParamType):
+class ByteSize(click.ParamType):  # type: ignore[type-arg, unused-ignore]
     """A number of bytes: 2000000, 512K, 64M, 2G (powers of 1024)."""
 
     name = "bytes"
-    _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+    _UNITS: ClassVar[dict[str, int]] = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30,
+                                        "T": 1 << 40}
 
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> int:

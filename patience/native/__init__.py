@@ -27,15 +27,15 @@ Engine = Literal["native", "python"]
 EngineChoice = Literal["auto", "native", "python"]
 ENGINES: tuple[EngineChoice, ...] = ("auto", "native", "python")
 
-_core: Any
+_core: Any = None
 try:
-    from patience import _native as _core  # type: ignore[attr-defined, unused-ignore]
+    import patience._native as _loaded  # type: ignore[import-not-found, unused-ignore]
 except ImportError as error:  # not built: the pure-Python solver does everything
-    _core = None
     AVAILABLE = False
     REASON: str | None = ("native core not built: pure-Python solver"
                           f" ({type(error).__name__}: {error})")
 else:
+    _core = _loaded
     from patience.native.program import PROGRAM_VERSION
 
     if getattr(_core, "PROGRAM_VERSION", None) != PROGRAM_VERSION:

@@ -90,7 +90,7 @@ class _RunValue:
 
 
 _RUN = _RunValue()
-Value = _Const | _PileValue | _RunValue | list  # an expression (list) for scalars
+Value = _Const | _PileValue | _RunValue | list[Any]  # an expression (list) for scalars
 
 
 def _expr(value: Value) -> Expr:
@@ -330,7 +330,7 @@ def _pairings(lowering: _Lowering, variant: Variant, source: Group,
     else:
         real = [p for p in scan_parts if p is not True]
         scan_expr = True if not real else real[0] if len(real) == 1 else ["and", real]
-    plans = []
+    plans: list[dict[str, Any]] = []
     for number, target, accepts in targets:
         if target is source and target.count == 1:
             continue  # a single pile never moves onto itself
@@ -360,12 +360,12 @@ def _pairings(lowering: _Lowering, variant: Variant, source: Group,
         return None
     # when every target takes runs of one constant size (sets of 13), shorter piles are
     # skipped and the scan stops at the largest size (Generator._source_loop does the same)
-    sizes = [p["fixed"][1] if fixed is None and p["fixed"] is not None
-             and p["fixed"][0] == "int" else None for p in plans]
-    constant = all(size is not None for size in sizes)
+    sizes: list[int] = [p["fixed"][1] for p in plans if fixed is None
+                        and p["fixed"] is not None and p["fixed"][0] == "int"]
+    constant = len(sizes) == len(plans)
     return {
-        "floor": min(sizes) if constant else None,  # type: ignore[type-var]
-        "cap": max(sizes) if constant else None,  # type: ignore[type-var]
+        "floor": min(sizes) if constant else None,
+        "cap": max(sizes) if constant else None,
         "scan": scan_expr if scans else None,
         "fixed": None if fixed is None else _expr(lowering.lower(fixed, bindings)),
         "rest": rest_expr,
