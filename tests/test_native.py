@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from test_perft import GOLDEN, SLOW_DEPTH, read_golden, start_game
 
 import patience
 from patience import native
+from patience.errors import SolverError
 from patience.solver import exhaustive_verdict, solve
 from patience.testing.strategies import positions
 
@@ -239,9 +241,20 @@ def test_the_everything_variant_solves_alike():
 
 
 def test_a_memory_cap_ends_the_search_as_unknown():
+    # deal 4 in prove mode takes more than 400,000 positions: far more than 1 MiB holds
     game = patience.find_variant("tabbycat-autoremove").deal(4)
-    result = solve(game, 10_000_000, engine="native", max_memory=1 << 20)
-    assert result.verdict == "unknown" and 0 < result.positions < 10_000_000
+    result = solve(game, 10_000_000, prove=True, engine="native", max_memory=1 << 20)
+    assert result.verdict == "unknown" and 1_000 < result.positions < 20_000
+    with pytest.raises(SolverError, match="max_memory must be a positive"):
+        solve(game, 1_000, engine="native", max_memory=0)
+
+
+def test_a_time_limit_ends_the_native_search_as_unknown():
+    game = patience.find_variant("tabbycat-autoremove").deal(4)  # > 400,000 positions
+    started = time.perf_counter()
+    result = solve(game, 10**9, time_limit=0.05, prove=True, engine="native")
+    assert result.verdict == "unknown" and 0 < result.positions < 10**9
+    assert time.perf_counter() - started < 5
 
 
 def test_engine_choice(monkeypatch):
@@ -251,7 +264,7 @@ def test_engine_choice(monkeypatch):
     assert native.engine("auto") == "python"
     assert solve(patience.find_variant("tabbycat").deal(1), 2_000).engine == "python"
     assert native.engine("native") == "native"  # asked for by name: still native
-    with pytest.raises(patience.SolverError, match="engine must be one of"):
+    with pytest.raises(SolverError, match="engine must be one of"):
         native.engine("fast")
 
 
