@@ -9,29 +9,18 @@ from patience import native
 from patience.studies.database import (
     APPLICATION_ID,
     OUR_TABLES,
+    SCHEMA_BEFORE_3,
     DealResult,
     ResultsDatabase,
     RunKey,
 )
 from patience.studies.runner import DEFAULT_SOLVER, shipped_definition, solve_chunk, solver_version
 
-SCHEMA_2 = """
-CREATE TABLE variants (rules_hash TEXT PRIMARY KEY, id TEXT NOT NULL, name TEXT NOT NULL,
-                       definition TEXT NOT NULL);
-CREATE TABLE results (rules_hash TEXT NOT NULL, solver_version TEXT NOT NULL,
-    deal INTEGER NOT NULL, budget INTEGER NOT NULL,
-    verdict TEXT NOT NULL CHECK (verdict IN ('won', 'unwinnable', 'unknown')),
-    positions INTEGER NOT NULL, seconds REAL NOT NULL, solution_length INTEGER,
-    solution TEXT,
-    recorded TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    UNIQUE (rules_hash, solver_version, deal, budget));
-"""
-
 
 def test_a_schema_2_file_gains_the_engine_column_and_keeps_its_rows(tmp_path):
     path = tmp_path / "old.sqlite"
     with sqlite3.connect(path) as connection:
-        connection.executescript(SCHEMA_2 + f"PRAGMA application_id = {APPLICATION_ID};"
+        connection.executescript(SCHEMA_BEFORE_3 + f"PRAGMA application_id = {APPLICATION_ID};"
                                  "PRAGMA user_version = 2;")
         connection.execute("INSERT INTO results (rules_hash, solver_version, deal, budget, "
                            "verdict, positions, seconds) VALUES ('h', '1.2', 1, 10, 'won', "

@@ -108,8 +108,8 @@ impl<'a> KeyMaker<'a> {
 /// What the search knows of a stored position.
 #[derive(Debug, Clone, Copy)]
 pub struct Entry {
-    offset: u64,
-    len: u32,
+    /// the key's place in the arena: offset << 16 | length
+    place: u64,
     pub hash: u32,
     /// the restart in which it was last seen
     pub run: u32,
@@ -181,7 +181,8 @@ impl Store {
     }
 
     fn key_of(&self, entry: &Entry) -> &[u8] {
-        &self.arena[entry.offset as usize..entry.offset as usize + entry.len as usize]
+        let (offset, len) = ((entry.place >> 16) as usize, (entry.place & 0xFFFF) as usize);
+        &self.arena[offset..offset + len]
     }
 
     /// The entry number of `key`, if stored.
@@ -208,8 +209,7 @@ impl Store {
         }
         let id = self.entries.len() as u32;
         self.entries.push(Entry {
-            offset: self.arena.len() as u64,
-            len: key.len() as u32,
+            place: (self.arena.len() as u64) << 16 | key.len() as u64,
             hash: hash as u32,
             run,
             depth,
@@ -242,6 +242,11 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_entry_is_24_bytes() {
+        assert_eq!(std::mem::size_of::<Entry>(), 24);
+    }
 
     #[test]
     fn the_store_finds_what_it_holds_and_nothing_else() {

@@ -63,6 +63,7 @@ fn limits(time_limit: Option<f64>, max_memory: Option<usize>) -> Limits {
     Limits {
         deadline: time_limit.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0))),
         max_memory,
+        should_stop: None,
     }
 }
 
@@ -135,7 +136,9 @@ impl Core {
         Ok(py.allow_threads(|| program.perft(&mut pos, depth, &mut Stacks::default())))
     }
 
-    #[pyo3(signature = (piles, stock, max_positions, time_limit=None, prove=false, max_memory=None))]
+    /// `should_stop(positions)` is called (with the GIL) every 1,024 expansions and between
+    /// restarts; a true answer, or an exception (raised here afterwards), stops the search.
+    #[pyo3(signature = (piles, stock, max_positions, time_limit=None, prove=false, max_memory=None, should_stop=None))]
     #[allow(clippy::too_many_arguments)]
     fn solve<'py>(
         &self,
@@ -146,11 +149,28 @@ impl Core {
         time_limit: Option<f64>,
         prove: bool,
         max_memory: Option<usize>,
+        should_stop: Option<PyObject>,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         let pos = position(&self.program, piles, stock)?;
         let program = &self.program;
-        let limits = limits(time_limit, max_memory);
+        let mut limits = limits(time_limit, max_memory);
+        let failure: std::sync::Arc<std::sync::Mutex<Option<PyErr>>> = Default::default();
+        if let Some(callback) = should_stop {
+            let failure = failure.clone();
+            limits.should_stop = Some(Box::new(move |spent: u64| {
+                Python::with_gil(|py| match callback.call1(py, (spent,)).and_then(|r| r.is_truthy(py)) {
+                    Ok(answer) => answer,
+                    Err(error) => {
+                        *failure.lock().expect("one failure") = Some(error);
+                        true
+                    }
+                })
+            }));
+        }
         let found = py.allow_threads(|| search::solve(program, &pos, max_positions, prove, &limits));
+        if let Some(error) = failure.lock().expect("one failure").take() {
+            return Err(error);
+        }
         solved(py, found)
     }
 

@@ -148,11 +148,23 @@ struct Frame {
     reverse: Option<Move>,
 }
 
+/// Asked every 1,024 expansions and between restarts, with the positions expanded so far
+/// (over all restarts): true stops the search as the deadline does.
+pub type ShouldStop = Box<dyn Fn(u64) -> bool + Send + Sync>;
+
 /// The limits of one search.
-#[derive(Debug, Clone, Copy)]
+#[derive(Default)]
 pub struct Limits {
     pub deadline: Option<Instant>,
     pub max_memory: Option<usize>,
+    pub should_stop: Option<ShouldStop>,
+}
+
+impl Limits {
+    fn stops(&self, spent: u64) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() > d)
+            || self.should_stop.as_ref().is_some_and(|stop| stop(spent))
+    }
 }
 
 /// One solve: the store (positions seen and proven lost) outlives its restarts.
@@ -164,6 +176,8 @@ pub struct Solver<'a> {
     run: u32,
     pub line: Vec<Move>,
     pub expanded: u64,
+    /// positions expanded by the earlier restarts of this solve (for `should_stop`)
+    pub spent: u64,
     buffer: Vec<u8>,
 }
 
@@ -177,6 +191,7 @@ impl<'a> Solver<'a> {
             run: 0,
             line: Vec::new(),
             expanded: 0,
+            spent: 0,
             buffer: Vec::new(),
         }
     }
@@ -402,12 +417,18 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
             budget = max_positions - spent;
         }
         let style = (run % STYLES as u64) as usize;
+        solver.spent = spent;
         outcome = solver.run(root, Some(&mut orderings[style]), budget, limits);
         spent += solver.expanded;
         run += 1;
         match outcome {
             Outcome::Won | Outcome::Exhausted | Outcome::Timeout | Outcome::Memory => break,
-            Outcome::Budget => {}
+            Outcome::Budget => {
+                if limits.should_stop.as_ref().is_some_and(|stop| stop(spent)) {
+                    outcome = Outcome::Timeout;
+                    break;
+                }
+            }
         }
     }
     Solved {

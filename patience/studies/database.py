@@ -84,6 +84,10 @@ CREATE TABLE IF NOT EXISTS results (
     UNIQUE (rules_hash, solver_version, deal, budget)
 );
 """
+_ENGINE_COLUMN = ("    engine TEXT,                        "
+                  "-- 'native' or 'python'; NULL: before schema 3\n")
+#: the tables as schemas 1 and 2 made them (no engine column), for tests of old files
+SCHEMA_BEFORE_3 = SCHEMA.replace(_ENGINE_COLUMN, "")
 
 
 # --- deal numbers --------------------------------------------------------------------
