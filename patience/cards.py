@@ -57,11 +57,29 @@ def card_code(card: int) -> str:
     return RANK_CHARS[((card >> 2) & 15) - 1] + SUIT_CHARS[card & 3]
 
 
+def card_symbol(card: int) -> str:
+    """A card as players read it and the boards draw it: rank and suit symbol, a ten as
+    ``10`` (``'10♠'``, ``'Q♥'``); the one shown form of a card.
+
+    >>> card_symbol(parse_card("TS")), card_symbol(parse_card("qh"))
+    ('10♠', 'Q♥')
+    """
+    rank = RANK_CHARS[((card >> 2) & 15) - 1]
+    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card & 3]
+
+
 def parse_card(code: str) -> int:
     """The card with a two-character code such as ``'7D'``; raises DealError otherwise.
 
-    Lower case is accepted (``'7d'``); position texts use it to mark face-down cards."""
+    Lower case is accepted (``'7d'``); position texts use it to mark face-down cards. A ten
+    may be typed ``'10S'`` as players read it; its code stays ``'TS'``.
+
+    >>> parse_card("10S") == parse_card("TS")
+    True
+    """
     text = code.strip()
+    if len(text) == 3 and text[:2] == "10":
+        text = "T" + text[2]
     if len(text) == 2:
         rank = RANK_CHARS.find(text[0].upper())
         suit = SUIT_CHARS.find(text[1].upper())

@@ -257,6 +257,25 @@ def test_a_time_limit_ends_the_native_search_as_unknown():
     assert time.perf_counter() - started < 5
 
 
+def test_should_stop_is_asked_and_obeyed_by_the_native_search():
+    game = patience.find_variant("tabbycat-autoremove").deal(4)
+    asked = []
+
+    def should_stop(positions):
+        asked.append(positions)
+        return positions >= 5_000
+
+    result = solve(game, 10**7, prove=True, engine="native", should_stop=should_stop)
+    assert result.verdict == "unknown" and 5_000 <= result.positions < 7_000
+    assert asked == sorted(asked) and asked[0] == 1024
+
+    def broken(positions):
+        raise KeyError("from the callback")
+
+    with pytest.raises(KeyError, match="from the callback"):
+        solve(game, 10**7, prove=True, engine="native", should_stop=broken)
+
+
 def test_engine_choice(monkeypatch):
     assert native.engine("auto") == "native"
     assert native.engine("python") == "python"

@@ -20,3 +20,17 @@ def test_wheel_contains_the_variant_files_and_the_grammar(tmp_path):
     assert shipped <= names
     assert {"patience/rules.lark", "patience/py.typed"} <= names
     assert {f"patience/web/static/{n}" for n in ("index.html", "app.js", "style.css")} <= names
+
+
+def test_the_wheel_carries_the_native_core_when_a_rust_toolchain_is_there(tmp_path):
+    import shutil
+
+    import pytest
+
+    if shutil.which("cargo") is None or not (ROOT / "native" / "Cargo.toml").is_file():
+        pytest.skip("no Rust toolchain here: the wheel is pure Python (tested above)")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
+                    str(tmp_path), str(ROOT)], check=True, capture_output=True)
+    (wheel,) = tmp_path.glob("patience-*.whl")
+    assert "-cp310-abi3-" in wheel.name  # one wheel for every CPython >= 3.10 here
+    assert "patience/_native.abi3.so" in zipfile.ZipFile(wheel).namelist()

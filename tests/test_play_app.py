@@ -1,15 +1,22 @@
-"""The full-screen game, driven by textual's Pilot: clicks, drags, keys, a win."""
+"""The full-screen game, driven by textual's Pilot: clicks, drags, keys, typed words, the
+solver in the background, every way out saving the game."""
 
 from __future__ import annotations
 
 import asyncio
+import errno
 import functools
+import tempfile
+import time
+from pathlib import Path
 
 import pytest
 
 from patience import Game, find_variant
-from patience.cards import parse_cards
-from patience.play.app import PatienceApp, PileView, TextScreen
+from patience.cards import numbered_deck, parse_cards
+from patience.play import saves
+from patience.play.app import KEYS, Board, NewGameScreen, PatienceApp, TextScreen
+from patience.play.layout import LABEL
 from patience.play.session import Session
 
 SIZE = (100, 40)
@@ -26,6 +33,7 @@ def synchronous(test):
 @pytest.fixture(autouse=True)
 def data_directory(tmp_path, monkeypatch):
     monkeypatch.setenv("PATIENCE_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
 
 
 def position(name: str, **piles: str) -> Game:
@@ -34,22 +42,51 @@ def position(name: str, **piles: str) -> Game:
     return Game(variant, [parse_cards(split(piles.get(p, ""))) for p in variant.pile_names], [])
 
 
-def pile(app: PatienceApp, name: str) -> PileView:
-    return app.query_one(f"#pile-{app.session.variant.pile_index[name]}", PileView)
+def board(app: PatienceApp) -> Board:
+    return app.query_one(Board)
 
 
-def card_offset(app: PatienceApp, name: str, position: int) -> tuple[int, int]:
-    """Where to click on the card ``position`` places from the bottom (line 0: the name)."""
-    return (2, 1 + position)
+def at(app: PatienceApp, name: str, depth: int = 0) -> tuple[int, int]:
+    """Where the card ``depth`` below the top of pile ``name`` is drawn on the board."""
+    layout = board(app).current_layout()
+    return layout.where(app.session.variant.pile_index[name], depth)
 
+
+async def click(pilot, app: PatienceApp, name: str, depth: int = 0) -> None:
+    await pilot.click(Board, offset=at(app, name, depth))
+    await pilot.pause()
+
+
+def message(app: PatienceApp) -> str:
+    return str(app.query_one("#message").render())
+
+
+def screen_lines(app: PatienceApp) -> list[str]:
+    return board(app).current_layout().lines()
+
+
+async def wait_until(pilot, condition, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await pilot.pause(0.02)
+
+
+WON_BUT_ONE = {"c1": "KSQSJSTS9S8S7S6S5S4S3S2SAS", "f1": "KCQCJCTC9C8C7C6C5C4C3C2CAC",
+                   "f2": "KDQDJDTD9D8D7D6D5D4D3D2DAD", "f3": "KHQHJHTH9H8H7H6H5H4H3H2HAH"}
+
+
+# -- the mouse --
 
 @synchronous
 async def test_a_click_moves_to_the_same_suit_column_then_undo_and_redo():
     app = PatienceApp(Session(position("tabbycat", c1="9C", c2="9D", c4="8D")))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.click(pile(app, "c4"), offset=card_offset(app, "c4", 0))
+        await click(pilot, app, "c4")
         assert app.session.game.text().startswith("c:9C/9D8D//")
-        assert str(pile(app, "c2").render()).split() == ["c2", "9♦", "8♦"]
+        column = [line[at(app, "c2")[0] - 1:at(app, "c2")[0] + 4].strip()
+                  for line in screen_lines(app)]
+        assert column[4:7] == ["c2", "9♦", "8♦"]  # the top row takes 3 lines, then a gap
         await pilot.press("u")
         assert app.session.game.text().startswith("c:9C/9D//8D")
         await pilot.press("r")
@@ -60,22 +97,12 @@ async def test_a_click_moves_to_the_same_suit_column_then_undo_and_redo():
 async def test_clicks_follow_the_destination_order():
     app = PatienceApp(Session(position("tabbycat", c1="5S", c3="QH", c4="9D")))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.click(pile(app, "c3"), offset=card_offset(app, "c3", 0))  # first empty
+        await click(pilot, app, "c3")  # the first empty column
         assert app.session.game.text().startswith("c:5S/QH//9D t:")
-        await pilot.click(pile(app, "c4"), offset=card_offset(app, "c4", 0))  # empty column
+        await click(pilot, app, "c4")
         assert app.session.game.text().startswith("c:5S/QH/9D/ t:")
-        await pilot.click(pile(app, "c1"), offset=card_offset(app, "c1", 0))  # first empty
+        await click(pilot, app, "c1")
         assert app.session.game.text().startswith("c:/QH/9D/5S t:")
-        await pilot.click(pile(app, "c2"), offset=card_offset(app, "c2", 0))  # empty column
-        assert app.session.game.text().startswith("c:QH//9D/5S t:")
-
-
-@synchronous
-async def test_with_no_empty_column_a_click_goes_to_the_tail():
-    app = PatienceApp(Session(position("tabbycat", c1="5S", c2="7H", c3="QH", c4="9D")))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.click(pile(app, "c3"), offset=card_offset(app, "c3", 0))
-        assert app.session.game.text().startswith("c:5S/7H//9D t:QH")
 
 
 @synchronous
@@ -83,7 +110,7 @@ async def test_a_click_on_a_tail_card_moves_the_whole_tail():
     app = PatienceApp(Session(position("tabbycat", c1="9C", c2="4H", c3="KD", c4="2S",
                                        t="8S7H6D")))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.click(pile(app, "t"), offset=card_offset(app, "t", 2))  # the top card
+        await click(pilot, app, "t", 0)
         assert app.session.game.text().startswith("c:9C8S7H6D/4H/KD/2S t: ")
 
 
@@ -91,8 +118,10 @@ async def test_a_click_on_a_tail_card_moves_the_whole_tail():
 async def test_a_drag_chooses_the_destination():
     app = PatienceApp(Session(position("tabbycat", c1="9C", c2="9D", c4="8D")))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.mouse_down(pile(app, "c4"), offset=card_offset(app, "c4", 0))
-        await pilot.mouse_up(pile(app, "c1"), offset=(2, 1))
+        await pilot.mouse_down(Board, offset=at(app, "c4"))
+        await pilot.pause()
+        assert [c.text.strip() for c in board(app).board_layout.cells if c.marked] == ["8♦"]
+        await pilot.mouse_up(Board, offset=at(app, "c1"))
         await pilot.pause()
         assert app.session.game.text().startswith("c:9C8D/9D// t:")
 
@@ -101,43 +130,68 @@ async def test_a_drag_chooses_the_destination():
 async def test_the_stock_deals_on_a_click_and_d_deals_too():
     app = PatienceApp(Session(find_variant("tabbycat").deal(1)))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.click("#stock")
+        stock = board(app).current_layout().where(-1)
+        await pilot.click(Board, offset=stock)
+        await pilot.pause()
         assert app.session.game.deals_left == 11
         await pilot.press("d")
         assert app.session.game.deals_left == 10
         assert "deals left 10" in str(app.query_one("#status").render())
 
 
+# -- keys and typed words --
+
 @synchronous
-async def test_a_typed_illegal_move_is_explained_and_changes_nothing():
+async def test_help_typed_in_full_gives_the_help_text_and_fires_no_key():
+    app = PatienceApp(Session(find_variant("tabbycat").deal(1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(":", *"help", "enter")
+        assert isinstance(app.screen, TextScreen) and app.screen.title_text == "Commands"
+        assert "SRC-DST        a move without the count" in app.screen.body
+        assert not app.thinking  # the h of help was text, not the hint key
+        await pilot.press("escape")
+        await pilot.press(":", *"undo", "enter")
+        assert message(app) == "nothing to undo"  # undo, not 'ndo'
+        await pilot.press("?")
+        assert isinstance(app.screen, TextScreen) and app.screen.title_text == "Keys"
+        for key, (words, _) in KEYS.items():
+            assert f"  {key:<16} {words}" in app.screen.body
+
+
+@synchronous
+async def test_a_typed_illegal_move_is_one_sentence_and_why_shows_the_rule():
     app = PatienceApp(Session(find_variant("tabbycat").deal(1)))
     async with app.run_test(size=SIZE) as pilot:
         before = app.session.game.text()
-        await pilot.press(*"c1:1-c3", "enter")
+        await pilot.press(*"c1:1-c3", "enter")  # c opens the command line
         assert app.session.game.text() == before
-        message = str(app.query_one("#message").render())
-        assert "c1:1-c3: c3 does not take 7D" in message
+        assert message(app) == ("7♦ can't go on 4♦: card may be placed on base: one rank "
+                                "lower, any suit (and a King on an Ace with wrap)")
         assert app.query_one("#message").has_class("error")
-        await pilot.press(*"c1:1-t", "enter")
+        await pilot.press(":", *"why", "enter")
+        assert isinstance(app.screen, TextScreen)
+        assert app.screen.body.startswith("c1:1-c3: c3 does not take 7D from c1: "
+                                          "piles.columns.accepts")
+        await pilot.press("escape")
+        await pilot.press(*"c1-t", "enter")  # no count: the one legal move
         assert app.session.game.text().startswith("c:/9C/4D/8H t:7D")
 
 
 @synchronous
-async def test_a_won_game_says_so():
-    app = PatienceApp(Session(position(
-        "tabbycat", c1="KSQSJSTS9S8S7S6S5S4S3S2SAS", f1="KCQCJCTC9C8C7C6C5C4C3C2CAC",
-        f2="KDQDJDTD9D8D7D6D5D4D3D2DAD", f3="KHQHJHTH9H8H7H6H5H4H3H2HAH")))
+async def test_a_won_game_says_so_and_auto_finish_plays_the_sets_home():
+    app = PatienceApp(Session(position("tabbycat", **WON_BUT_ONE), record_stats=False))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.click(pile(app, "c1"), offset=card_offset(app, "c1", 0))  # the King
+        await pilot.press("a")
         assert app.session.game.is_won()
-        assert "You won!" in str(app.query_one("#message").render())
+        assert message(app) == "auto-finish: c1:13-f You won!"
+        assert app.query_one("#message").has_class("end")
 
 
 @synchronous
 async def test_the_rules_page_opens_and_closes_and_q_quits_with_a_save():
     app = PatienceApp(Session(find_variant("manx").deal(2)))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("question_mark")
+        await pilot.press("i")
         assert isinstance(app.screen, TextScreen)
         assert "Manx" in app.screen.body
         await pilot.press("escape")
@@ -147,24 +201,193 @@ async def test_the_rules_page_opens_and_closes_and_q_quits_with_a_save():
 
 
 @synchronous
-async def test_every_shipped_layout_draws(tmp_path):
-    for name in ("mainecoon", "manx-corner"):
-        app = PatienceApp(Session(find_variant(name).deal(3)))
-        async with app.run_test(size=SIZE):
-            views = app.query(PileView)
-            assert len(views) == len(app.session.variant.pile_names)
+async def test_new_game_and_restart_from_inside_the_app():
+    app = PatienceApp(Session(find_variant("tabbycat").deal(1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("d", "d", "x")
+        assert app.session.game.move_stack == [] and len(app.session.redo_stack) == 2
+        await pilot.press("n")
+        assert isinstance(app.screen, NewGameScreen)
+        await pilot.press(*"42", "enter")
+        assert app.session.game.deal_number == 42
+        assert app.session.game.text() == find_variant("tabbycat").deal(42).text()
+        await pilot.press("n", "r")
+        assert app.session.game.deal_number not in (None, 42)
+        assert "0:0" in str(app.query_one("#status").render())  # the timer
 
 
 @synchronous
-async def test_h_asks_the_solver_for_a_hint():
-    app = PatienceApp(Session(position(
-        "tabbycat", c1="KSQSJSTS9S8S7S6S5S4S3S2SAS", f1="KCQCJCTC9C8C7C6C5C4C3C2CAC",
-        f2="KDQDJDTD9D8D7D6D5D4D3D2DAD", f3="KHQHJHTH9H8H7H6H5H4H3H2HAH")))
+async def test_a_winnable_deal_from_inside_the_app_shows_progress(monkeypatch):
+    import threading
+
+    from patience.play import deals
+
+    release = threading.Event()
+
+    def slow_search(variant, start, should_stop):  # the solver's protocol, slowly
+        positions = 0
+        while not release.is_set():
+            positions += 1024
+            if should_stop(positions):
+                raise deals.SaveError("unreachable")
+            time.sleep(0.01)
+        return 7
+
+    monkeypatch.setattr(deals, "first_winnable", slow_search)
+    app = PatienceApp(Session(find_variant("tabbycat").deal(1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "w")
+        assert app.thinking == "looking for a winnable deal"
+        await wait_until(pilot, lambda: app.progress >= 2048 and "positions" in message(app))
+        assert message(app).startswith("looking for a winnable deal… ")
+        assert message(app).endswith(" s — Esc or q cancels")
+        release.set()
+        await wait_until(pilot, lambda: not app.thinking)
+        assert app.session.label == "winnable deal 7"
+        assert app.session.game.text() == find_variant("tabbycat").deal(7).text()
+        assert message(app) == "a new game: winnable deal 7"
+
+
+# -- the solver in the background --
+
+@synchronous
+async def test_h_shows_the_hint_on_the_board():
+    app = PatienceApp(Session(position("tabbycat", **WON_BUT_ONE), record_stats=False))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("h")
-        await app.workers.wait_for_complete()
+        await wait_until(pilot, lambda: not app.thinking)
+        assert message(app) == "hint: c1:13-f (a win in 1 moves)"
+        marked = [c for c in board(app).current_layout().cells if c.marked]
+        assert {c.text.strip() for c in marked if c.kind != LABEL} == {
+            "K♠", "Q♠", "J♠", "10♠", "9♠", "8♠", "7♠", "6♠", "5♠", "4♠", "3♠", "2♠", "A♠",
+            "···"}  # the empty foundation it goes to
+        assert [c.text.strip() for c in marked if c.kind == LABEL] == ["f4"]
+
+
+@synchronous
+async def test_escape_cancels_a_running_hint_within_a_second():
+    app = PatienceApp(Session(find_variant("mainecoon").deal(5)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        await wait_until(pilot, lambda: app.progress > 0)
+        await pilot.press("d")  # keys wait while the solver thinks
+        assert app.session.game.move_stack == []
+        assert "Esc or q cancels" in message(app)
+        pressed = time.monotonic()
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not app.thinking, seconds=5)
+        assert time.monotonic() - pressed < 1.0
+        assert message(app).startswith("cancelled after ")
+        await pilot.press("d")  # and the game goes on
+        assert len(app.session.game.move_stack) == 1
+
+
+@synchronous
+async def test_q_cancels_the_solver_first_and_then_quits():
+    app = PatienceApp(Session(find_variant("mainecoon").deal(5)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        await wait_until(pilot, lambda: app.progress > 0)
+        await pilot.press("q")
+        await wait_until(pilot, lambda: not app.thinking, seconds=1)
+        assert app.is_running
+        await pilot.press("q")
+    assert "saved to" in app.quit_message
+
+
+# -- the ways out --
+
+@pytest.mark.parametrize("key", ["ctrl+q", "ctrl+c"])
+def test_ctrl_q_and_ctrl_c_leave_a_resumable_save(key):
+    @synchronous
+    async def play():
+        app = PatienceApp(Session(find_variant("tabbycat").deal(3)))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("d", "d")
+            await pilot.press(key)
+        return app
+
+    app = play()
+    assert app.quit_message.startswith("saved to ")
+    resumed = Session.from_save(saves.read_save())
+    assert resumed.game.move_stack == app.session.game.move_stack
+    assert len(resumed.game.move_stack) == 2
+
+
+@synchronous
+async def test_a_read_only_data_folder_keeps_the_game(data_directory, tmp_path, monkeypatch):
+    data_directory.mkdir(parents=True)
+    real = tempfile.mkstemp
+
+    def mkstemp(*args, dir=None, **kwargs):  # how root meets a read-only folder
+        if dir is not None and Path(dir).resolve() == data_directory.resolve():
+            raise PermissionError(errno.EACCES, "Permission denied", str(dir))
+        return real(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    app = PatienceApp(Session(find_variant("manx").deal(6)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("d")
+        (fallback,) = (tmp_path / "tmp").glob("patience-save-*.json")
+        shown = message(app)
+        assert shown.startswith("cannot write the saved game") and app.query_one(
+            "#message").has_class("error")
+        await pilot.press("m")
+        assert f"the game was saved to {fallback} instead" in app.screen.body
+        await pilot.press("escape", "d", "ctrl+q")
+    assert f"saved to {fallback} instead" in app.quit_message
+    resumed = Session.from_save(saves.read_save(fallback), path=fallback)
+    assert len(resumed.game.move_stack) == 2
+
+
+@synchronous
+async def test_another_games_save_is_announced_and_kept_until_a_move(data_directory):
+    first = Session(find_variant("tabbycat").deal(1))
+    first.apply("d")
+    first.save()
+    app = PatienceApp(Session(find_variant("tabbycat").deal(2)))
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, TextScreen) and app.screen.title_text == "Before you play"
+        assert "the saved game (tabbycat, deal 1, 1 moves) will be replaced" in app.screen.body
+        await pilot.press("enter", "q")
+    assert app.quit_message == ("this game was not saved (no move was made); the saved game "
+                                "was kept")
+    assert saves.read_save()["label"] == "deal 1"
+
+
+# -- the board --
+
+@synchronous
+async def test_at_80_by_24_a_30_card_column_shows_its_top_card():
+    variant = find_variant("tabbycat")
+    deck = numbered_deck(1)
+    game = Game(variant, [deck[:30], deck[30:34], [], [], [], [], [], [], []], deck[34:])
+    app = PatienceApp(Session(game))
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert "hint: c1:13-f" in str(app.query_one("#message").render())
+        lines = screen_lines(app)
+        assert len(lines) == 21  # the status, message and command lines take three
+        x = at(app, "c1")[0] - 1
+        column = [line[x:x + 5].strip() for line in lines]
+        assert column[4] == "+14"  # 14 cards under the 16 drawn
+        top = game.piles[0][-1]
+        from patience.cards import card_symbol
+
+        assert column[-1] == card_symbol(top) and column[3] == "c1"
+        await click(pilot, app, "c1", 1)  # the second card from the top is clickable
+        assert "c1:2" in message(app) or app.session.game.move_stack
+
+
+@synchronous
+async def test_maine_coon_at_80_columns_shows_all_eight_foundations():
+    app = PatienceApp(Session(find_variant("mainecoon").deal(1)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = "\n".join(screen_lines(app))
+        for number in range(1, 9):
+            assert f"f{number}" in text
 
 
 @synchronous
@@ -179,9 +402,26 @@ async def test_a_variant_with_another_layout_plays_without_ui_code():
     variant = load_variant_text(text, "wide.yaml")
     app = PatienceApp(Session(variant.deal(1)))
     async with app.run_test(size=SIZE) as pilot:
-        assert len(app.query(PileView)) == 11
         top = app.session.game.piles[variant.pile_index["p6"]][-1]
-        await pilot.click(pile(app, "p6"), offset=card_offset(app, "p6", 0))
+        await click(pilot, app, "p6")
         assert top not in app.session.game.piles[variant.pile_index["p6"]]
-        await pilot.click("#stock")
+        await pilot.press("d")
         assert app.session.game.deals_left == variant.deals - 1
+
+
+@synchronous
+async def test_a_junk_save_file_is_announced_in_the_app_and_the_game_still_saved(
+        data_directory):
+    data_directory.mkdir(parents=True)
+    junk = data_directory / "save.json"
+    junk.write_text("{not json")
+    app = PatienceApp(Session(find_variant("tabbycat").deal(1)))
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, TextScreen) and app.screen.title_text == "Before you play"
+        assert app.screen.body.startswith(f"the saved game {str(junk)!r} is corrupt")
+        assert "this game will be saved to a new file instead" in app.screen.body
+        await pilot.press("enter", "d", "q")
+    (fallback,) = data_directory.glob("save-*.json")
+    assert junk.read_text() == "{not json"  # left untouched
+    assert f"saved to {fallback} instead" in app.quit_message
+    assert saves.read_save(fallback)["moves"] == ["d"]

@@ -80,10 +80,56 @@ def test_an_illegal_move_is_explained_and_changes_nothing():
     before = session.game.text()
     reply = session.apply("c1:1-c3")
     assert reply.error and not reply.changed
-    assert reply.text.startswith("c1:1-c3: c3 does not take 8D")
-    assert "goes_on" in reply.text
+    assert reply.text == ("8♦ can't go on J♦: card may be placed on base: one rank lower, "
+                          "any suit (and a King on an Ace with wrap)")
     assert session.game.text() == before
+    why = session.apply("why").text
+    assert why.startswith("c1:1-c3: c3 does not take 8D from c1: piles.columns.accepts")
+    assert "goes_on" in why and why == reply.explanation
     assert "cannot read move" in session.apply("hello").text
+
+
+def test_a_move_typed_without_the_count_picks_the_one_legal_move_or_lists_them():
+    session = Session(position("tabbycat", c1="KSQS", c2="9C8H7S", c3="", c4="8D"))
+    reply = session.apply("c4-c2")
+    assert reply.error and reply.text == ("8♦ can't go on 7♠: card may be placed on base: "
+                                          "one rank lower, any suit (and a King on an Ace "
+                                          "with wrap)")
+    assert session.apply("c2-c3").text == ("c2-c3 could be c2:1-c3, c2:2-c3, c2:3-c3: type one "
+                                           "of them")
+    assert session.apply("c2-c4").changed  # 7♠ on 8♦: the only move
+    assert session.game.text().startswith("c:KSQS/9C8H//8D7S ")
+    assert session.apply("c9-c1").text.startswith("c9-c1: there is no pile 'c9'")
+
+
+def test_tens_are_typed_either_way_and_shown_one_way():
+    from patience.cards import card_symbol, parse_card
+
+    assert parse_card("10S") == parse_card("TS") == parse_card("10s")
+    assert card_symbol(parse_card("10S")) == "10♠"
+    session = Session(position("tabbycat", c1="TS", c2="8H"))
+    assert session.apply("c2:1-c1").text.startswith("8♥ can't go on 10♠: ")
+
+
+def test_restart_goes_back_to_the_start_and_redo_replays():
+    session = Session(find_variant("tabbycat").deal(1))
+    start = session.game.text()
+    session.apply("d")
+    session.apply("d")
+    assert session.apply("restart").changed and session.game.text() == start
+    assert session.apply("restart").text == "the game is at its start already"
+    session.apply("r")
+    assert len(session.game.move_stack) == 1
+
+
+def test_auto_finish_moves_the_complete_sets_home():
+    session = Session(position(
+        "tabbycat", c1="KSQSJSTS9S8S7S6S5S4S3S2SAS", c2="KCQCJCTC9C8C7C6C5C4C3C2CAC",
+        f2="KDQDJDTD9D8D7D6D5D4D3D2DAD", f3="KHQHJHTH9H8H7H6H5H4H3H2HAH"), record_stats=False)
+    reply = session.apply("a")
+    assert reply.changed and reply.text == "auto-finish: c1:13-f c2:13-f You won!"
+    assert session.game.is_won()
+    assert session.apply("a").text == "nothing can go home now"
 
 
 def test_click_command_uses_the_click_order():
@@ -135,10 +181,11 @@ def test_save_and_resume_round_trip():
 
 
 def test_a_finished_recorded_game_removes_its_save():
-    Session(find_variant("tabbycat").deal(1)).save()
     session = Session(position("tabbycat", **WON_BUT_ONE))
-    session.apply("c1:13-f")
-    assert session.save() == ""
+    session.save()
+    resumed = Session.from_save(saves.read_save())
+    resumed.apply("c1:13-f")
+    assert resumed.save() == ""
     assert saves.read_save() is None
 
 
@@ -280,3 +327,30 @@ def test_the_daily_start_is_the_solvers():
     variant = find_variant("manx")
     day = datetime.date(2026, 11, 30)
     assert deals.daily_start(variant, day) == solver_module.daily_seed(variant, day)
+
+
+def test_winning_a_new_game_keeps_another_games_save():
+    unfinished = Session(find_variant("tabbycat").deal(1))
+    unfinished.apply("d")
+    unfinished.save()
+    note, other_game = Session(position("tabbycat", c1="KS")).replacing_note()
+    assert other_game and note.startswith("the saved game (tabbycat, deal 1, 1 moves) will be "
+                                          "replaced when this one is saved")
+    won = Session(position(
+        "tabbycat", c1="KSQSJSTS9S8S7S6S5S4S3S2SAS", f1="KCQCJCTC9C8C7C6C5C4C3C2CAC",
+        f2="KDQDJDTD9D8D7D6D5D4D3D2DAD", f3="KHQHJHTH9H8H7H6H5H4H3H2HAH"), record_stats=False)
+    won.recorded = True
+    won.apply("c1:13-f")
+    assert won.game.is_won() and won.save() == ""
+    assert saves.read_save()["moves"] == ["d"]  # the unfinished game is still there
+
+
+def test_the_rules_page_is_in_plain_words_then_exact():
+    rules = Session(find_variant("tabbycat").deal(1)).rules()
+    plain, _, exact = rules.partition("\n\n— The rules exactly as written —\n\n")
+    assert exact == find_variant("tabbycat").rules_text()
+    assert "Win: all f in foundations: f.size == 13" in exact
+    assert plain.splitlines()[-1] == "To win: Every one of the foundations holds 13 cards."
+    assert ("Tail (t): Takes: Any movable run, only while empty. Cards leave: The tail's run "
+            "leaves whole.") in plain
+    assert "f.size" not in plain and "pile.top" not in plain

@@ -74,6 +74,10 @@ def test_the_served_variants_by_family_with_the_named_file_first(client):
 def test_rules_in_words(client):
     data = client.get("/api/variants/tabbycat/rules").json()
     assert data["rules"] == find_variant("tabbycat").rules_text()
+    from patience.plainrules import plain_rules_text
+
+    assert data["plain"] == plain_rules_text(find_variant("tabbycat"))
+    assert "To win: Every one of the foundations holds 13 cards." in data["plain"]
     assert client.get("/api/variants/../../etc/passwd/rules").status_code == 404
     response = client.get("/api/variants/nothing/rules")
     assert response.status_code == 404 and "no variant 'nothing'" in response.json()["error"]
@@ -164,8 +168,10 @@ def test_an_illegal_move_is_refused_with_the_kernels_explanation(client):
     data = response.json()
     game = find_variant("tabbycat").deal(1)
     game.push("d")
-    assert data["error"] == game.explain("c1:1-c3")
-    assert data["error"].startswith("c1:1-c3: c3 does not take 8D from c1")
+    assert data["error"] == ("8♦ can't go on J♦: card may be placed on base: one rank lower, "
+                             "any suit (and a King on an Ace with wrap)")
+    assert data["explanation"] == game.explain("c1:1-c3")
+    assert data["explanation"].startswith("c1:1-c3: c3 does not take 8D from c1")
     assert data["snapshot"]["version"] == snap["version"] == 1
     response = act(client, snap, action="move", move="c9:1-c1")
     assert response.status_code == 422 and "c9" in response.json()["error"]

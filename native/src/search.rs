@@ -380,11 +380,9 @@ impl<'a> Solver<'a> {
             });
             if expanded >= check_at {
                 check_at += 1024;
-                if let Some(deadline) = limits.deadline {
-                    if Instant::now() > deadline {
-                                self.expanded = expanded;
-                        return Outcome::Timeout;
-                    }
+                if limits.stops(self.spent + expanded) {
+                    self.expanded = expanded;
+                    return Outcome::Timeout;
                 }
             }
         }

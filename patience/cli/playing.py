@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import random
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,8 +38,9 @@ def play(variant: str | None, seed: int | None, deal_text: str | None, position:
     """Play VARIANT (a shipped name or a .yaml file): a random deal unless told otherwise.
 
     In the game, click a card to move it (with the cards on it), drag it to choose where it
-    goes, click the stock to deal; or type a move (c1:2-c3) and Enter, d deal, u undo,
-    r redo, h hint, ? rules, w where did I lose, q quit. Quitting saves the game.
+    goes, click the stock to deal; or type a move (c1:2-c3) and Enter. Keys: d deal, u undo,
+    r redo, h hint, a auto-finish, w where did I lose, n new game, i rules, ? all the keys,
+    q quit; ':' types a command (':help'). Every way out saves the game.
     """
     from patience.play import saves
     from patience.play.session import Session
@@ -52,6 +54,9 @@ def play(variant: str | None, seed: int | None, deal_text: str | None, position:
              f"(got {' and '.join(chosen)})")
     if save_file is not None:
         save_file = save_file.absolute()
+    if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        fail("the full-screen game needs a terminal, and standard input or output is not "
+             "one; use --plain for line mode (commands on stdin, positions on stdout)")
     if resume:
         try:
             data = saves.read_save(save_file)
@@ -84,11 +89,14 @@ def play(variant: str | None, seed: int | None, deal_text: str | None, position:
         else:
             game = load_game(rules, seed, deal_text, position, moves_text)
         session = Session(game, label=label, save_file=save_file)
-        _warn_about_replacing_a_save(save_file)
     if plain:
-        from patience.play.plain import run_plain
+        from patience.play.plain import run_plain, stop_on_signals
 
-        run_plain(session, sys.stdin, sys.stdout)
+        note, _ = session.replacing_note()
+        if note:
+            echo(f"note: {note}", err=True)
+        with stop_on_signals():
+            run_plain(session, sys.stdin, sys.stdout)
         return
     try:
         from patience.play.app import run
@@ -97,37 +105,64 @@ def play(variant: str | None, seed: int | None, deal_text: str | None, position:
              "pip install 'patience[play]', or use --plain")
     message = run(session)
     if message:
-        echo(message)
-
-
-def _warn_about_replacing_a_save(save_file: Path | None) -> None:
-    """Say before the game what saving it will do to the save file there is."""
-    from patience.play import saves
-    from patience.play.session import resume_command
-
-    try:
-        data = saves.read_save(save_file)
-    except SaveError as error:
-        echo(f"note: {error}; this game will be saved to a new file instead (its name "
-                   "is shown when you quit)", err=True)
-        return
-    if data is not None:
-        echo(f"note: the saved game ({data['variant']}, {data['label']}) will be "
-                   "replaced when this one is saved; quit and use "
-                   f"{resume_command(save_file or saves.save_path())} to go on with it",
-                   err=True)
+        try:
+            echo(message)
+        except OSError:
+            pass  # the terminal is gone (SIGHUP): the game is saved all the same
 
 
 def _proved_deal(variant: Variant, daily: bool) -> int:
-    """A deal number the solver proved winnable: today's (--daily) or a random one."""
-    from patience.play.deals import daily_deal, daily_start, first_winnable
+    """A deal number the solver proved winnable: today's (--daily, from the daily-deal cache
+    when it was found before) or a random one. A progress line on stderr while it searches;
+    Ctrl+C stops the search."""
+    from patience.play.deals import DailyCache, cached_daily_deal, daily_start, first_winnable
 
     today = datetime.date.today()
     start = daily_start(variant, today) if daily else random.randrange(1, 1_000_000_000)
-    echo(f"looking for {'today’s deal' if daily else 'a winnable deal'}…", err=True)
+    what = "today's deal" if daily else "a winnable deal"
+    if daily and DailyCache.default().get(variant, today) is not None:
+        return cached_daily_deal(variant, today)
+    progress = Progress(f"looking for {what} of {variant.name}")
     try:
-        return daily_deal(variant, today) if daily else first_winnable(variant, start)
+        if daily:
+            return cached_daily_deal(variant, today, progress)
+        return first_winnable(variant, start, progress)
+    except KeyboardInterrupt:
+        progress.end()
+        fail(f"the search for {what} was stopped")
     except PatienceError as error:  # the solver is missing: play the deal unproved
+        progress.end()
         echo(f"warning: {error}; playing deal {start}, which is not proved winnable",
-                   err=True)
+             err=True)
         return start
+    finally:
+        progress.end()
+
+
+class Progress:
+    """The solver's ``should_stop``: a progress line on stderr, rewritten every half second
+    on a terminal (every ten seconds, one line each, elsewhere); it never stops a search."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.started = time.monotonic()
+        self.shown = 0.0
+        self.on_terminal = sys.stderr.isatty()
+        self.ended = False
+        echo(f"{what}… (Ctrl+C stops)", err=True)
+
+    def __call__(self, positions: int) -> bool:
+        now = time.monotonic()
+        if now - self.shown >= (0.5 if self.on_terminal else 10.0):
+            self.shown = now
+            line = f"{self.what}… {positions:,} positions, {now - self.started:.0f} s"
+            if self.on_terminal:
+                click.echo(f"\r{line}\x1b[K", err=True, nl=False)
+            else:
+                echo(line, err=True)
+        return False
+
+    def end(self) -> None:
+        if self.on_terminal and not self.ended and self.shown:
+            click.echo("", err=True)
+        self.ended = True

@@ -1,172 +1,182 @@
 """The full-screen terminal game (textual), drawn from the variant's pile groups.
 
-The screen has no knowledge of any variant: the stock and every group shown as a ``stack``
-(the foundations) sit in the top row; every group shown as a ``fan`` (columns, tail) lays
-its piles side by side below, one card per line from the bottom card down to the top card.
-A new variant file with other groups plays here without UI code.
+The screen, top to bottom: the status line (variant, deal, deals left, sets or cards home,
+moves, time), the board (:mod:`patience.play.layout`: every pile's top cards always in
+view, long columns compressed, nothing scrolls), one message line, and the command line.
 
-Mouse: a click on a card moves it, with the cards on it, where
-:mod:`patience.play.destinations` says; dragging a card onto another pile chooses the
-destination; a click on the stock deals. Keyboard: type a move in notation and press Enter,
-or press ``d`` deal, ``u`` undo, ``r`` redo, ``h`` hint, ``?`` rules, ``w`` where did I lose,
-``q`` quit (the game is saved). All game logic is in :class:`patience.play.session.Session`.
+Keys and typed words never collide: on the board every key in :data:`KEYS` acts at once;
+``:`` (or ``/``) opens the command line for a word or a move (``:help``, ``:c1:2-c3``), and
+any other printable key opens it with that key typed (so ``c1:2-c3`` can be typed straight
+away). On the command line every key is text until Enter (run it) or Esc (back to the
+board). Mouse: a click on a card moves it, with the cards on it, where
+:mod:`patience.play.destinations` says; dragging it onto another pile chooses the
+destination; a click on the stock deals.
+
+The solver (hint, where did I lose, a winnable or today's deal) runs in a worker thread with
+a progress line; Esc or ``q`` cancels it at once. Every way out saves the game: ``q``,
+Ctrl+Q, Ctrl+C, SIGTERM and SIGHUP (the terminal closed); the game is also saved after every
+move, so a save that cannot be written is said on the message line while the game goes on.
+All game logic is in :class:`patience.play.session.Session`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+import asyncio
+import datetime
+import random
+import signal
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual import events, work
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from patience.cards import FACE_DOWN, RED_SUITS, SUIT_SYMBOLS, card_code
-from patience.play.session import KEY_COMMANDS, Reply, Session
-from patience.settings import Show
+from patience.cards import MASK64
+from patience.errors import PatienceError
+from patience.play import palette, saves
+from patience.play.layout import STOCK, BoardLayout, lay_out
+from patience.play.session import HELP, Reply, Session
 
-if TYPE_CHECKING:
-    from patience.variant import Group
+#: the keys that act at once on the board: key -> (what it does, the command it runs)
+KEYS: dict[str, tuple[str, str]] = {
+    "d": ("deal (or click the stock)", "d"),
+    "u": ("undo", "u"),
+    "r": ("redo", "r"),
+    "h": ("hint: the next move of a winning line, shown on the board", "hint"),
+    "a": ("auto-finish: every card or complete set that can go home goes", "finish"),
+    "w": ("where did I lose: the last position that could be won", "where"),
+    "b": ("back to the last winnable position w found", "b"),
+    "x": ("restart the deal (redo replays the moves)", "restart"),
+    "n": ("new game: random, numbered, winnable or today's deal", "new"),
+    "s": ("statistics", "stats"),
+    "i": ("the rules: in plain words, then exactly as written", "rules"),
+    "m": ("the last message in full", "message"),
+    "?": ("this list of keys", "keys"),
+    "q": ("quit (the game is saved); while the solver thinks: cancel it", "quit"),
+}
+OTHER_KEYS = (
+    (":  or  /", "type a command or a move, then Enter (Esc: back to the board)"),
+    ("any other letter", "starts a move on the command line: c1:2-c3, c2-c4, t-f"),
+    ("Esc", "cancel the solver; clear a hint or a chosen card"),
+    ("Ctrl+Q, Ctrl+C", "quit (the game is saved)"),
+    ("mouse", "click a card to move it; drag it onto a pile; click the stock to deal"),
+)
+WORDS = {"quit": "quit", "exit": "quit", "q": "quit", "?": "keys", "keys": "keys",
+         "help": "help", "commands": "help", "rules": "rules", "i": "rules", "h": "hint",
+         "hint": "hint", "w": "where", "where": "where", "where did i lose": "where",
+         "n": "new", "new": "new", "stats": "stats", "s": "stats", "why": "why",
+         "m": "message", "message": "message"}
+PROGRESS_SECONDS = 0.2
 
-CARD_WIDTH = 5
-RED = Style(color="red3", bgcolor="grey93", bold=True)
-BLACK = Style(color="black", bgcolor="grey93", bold=True)
-CHOSEN = Style(reverse=True, bold=True)
-EMPTY = Style(color="grey50")
+
+def style(pair: tuple[str, str], bold: bool = False) -> Style:
+    return Style(color=pair[0], bgcolor=pair[1], bold=bold)
 
 
-BACK = Style(color="white", bgcolor="blue")
+def key_help() -> str:
+    lines = ["On the board each key acts at once:", ""]
+    lines += [f"  {key:<16} {words}" for key, (words, _) in KEYS.items()]
+    lines += ["", "Besides:", ""]
+    lines += [f"  {key:<16} {words}" for key, words in OTHER_KEYS]
+    lines += ["", "Words typed after ':' (':help' lists them all):", "", HELP]
+    return "\n".join(lines)
 
 
-def card_text(card: int, chosen: bool = False) -> Text:
-    """A card as ' 10♦ ': rank and suit symbol in the suit's colour; a face-down card as
-    its back."""
-    if card & FACE_DOWN:
-        return Text(" ▒▒▒ ", style=BACK + CHOSEN if chosen else BACK)
-    rank = card_code(card)[0]
-    rank = "10" if rank == "T" else rank
-    suit = card & 3
-    style = RED if suit in RED_SUITS else BLACK
-    return Text(f"{rank:>2}{SUIT_SYMBOLS[suit]} ".rjust(CARD_WIDTH),
-                style=style + CHOSEN if chosen else style)
+class Board(Widget, can_focus=True):
+    """The piles, drawn by :func:`patience.play.layout.lay_out` to fit the widget."""
 
+    DEFAULT_CSS = f"Board {{ height: 1fr; background: {palette.BOARD}; }}"
 
-class PileView(Static):
-    """One pile: its name, then its cards (a fan) or its top card and count (a stack)."""
+    def __init__(self) -> None:
+        super().__init__(id="board")
+        self.board_layout: BoardLayout | None = None
+        self.pressed: tuple[int, int] | None = None  # a mouse button is down on this card
 
-    DEFAULT_CSS = """
-    PileView { width: 6; height: auto; min-height: 2; margin: 0 1 0 0; }
-    """
+    def current_layout(self) -> BoardLayout:
+        app = self.app
+        assert isinstance(app, PatienceApp)
+        width, height = max(1, self.size.width), max(1, self.size.height)
+        self.board_layout = lay_out(app.session.game, width, height, app.marked(),
+                                    app.hint_targets())
+        return self.board_layout
 
-    def __init__(self, index: int, group: Group) -> None:
-        super().__init__(id=f"pile-{index}")
-        self.index = index
-        self.group = group
+    def render(self) -> Text:
+        board = self.current_layout()
+        text = Text(no_wrap=True, overflow="crop")
+        background = Style(bgcolor=palette.BOARD)
+        rows: list[list[Any]] = [[] for _ in range(board.height)]
+        for cell in board.cells:
+            if 0 <= cell.y < board.height:
+                rows[cell.y].append(cell)
+        for number, row in enumerate(rows):
+            at = 0
+            for cell in sorted(row, key=lambda c: c.x):
+                if cell.x > at:
+                    text.append(" " * (cell.x - at), background)
+                colours = (palette.MARKED if cell.marked else palette.COLOURS)[cell.kind]
+                text.append(cell.text, style(colours, bold=cell.kind in ("red", "black")))
+                at = cell.x + len(cell.text)
+            if number < board.height - 1:
+                text.append("\n")
+        return text
 
-    def draw(self, session: Session, chosen_depth: int | None = None) -> None:
-        pile = session.game.piles[self.index]
-        lines = Text(session.variant.pile_names[self.index].center(CARD_WIDTH), style="dim")
-        if not pile:
-            lines.append("\n")
-            lines.append(" ··· ", style=EMPTY)
-        elif self.group.show is Show.STACK:
-            lines.append("\n")
-            lines.append_text(card_text(pile[-1], chosen_depth is not None))
-            lines.append(f"\n ×{len(pile)}", style="dim")
-        else:
-            for position, card in enumerate(pile):
-                depth = len(pile) - 1 - position
-                lines.append("\n")
-                lines.append_text(card_text(card, chosen_depth is not None
-                                            and depth <= chosen_depth))
-        self.update(lines)
-
-    def depth_at(self, session: Session, y: int) -> int:
-        """Which card a click at line ``y`` is on, as a depth below the top card (0 = top).
-        The name line and the space under the pile count as the top card."""
-        pile = session.game.piles[self.index]
-        if self.group.show is Show.STACK or not pile:
-            return 0
-        position = y - 1
-        if position < 0 or position >= len(pile):
-            return 0
-        return len(pile) - 1 - position
+    def _hit(self, event: events.MouseEvent) -> tuple[int | None, int]:
+        board = self.board_layout or self.current_layout()
+        pile = board.pile_at(event.x, event.y)
+        return pile, (board.depth_at(event.x, event.y) if pile is not None else 0)
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
+        pile, depth = self._hit(event)
+        self.pressed = None if pile is None else (pile, depth)
         app = self.app
         assert isinstance(app, PatienceApp)
-        app.begin_drag(self.index, self.depth_at(app.session, event.y))
+        app.press(self.pressed)
 
     def on_mouse_up(self, event: events.MouseUp) -> None:
+        pile, _ = self._hit(event)
+        pressed, self.pressed = self.pressed, None
         app = self.app
         assert isinstance(app, PatienceApp)
-        app.end_drag(self.index)
+        app.release(pressed, pile)
 
-    def on_click(self, event: events.Click) -> None:
+    def on_key(self, event: events.Key) -> None:
         app = self.app
         assert isinstance(app, PatienceApp)
-        event.stop()
-        app.click_pile(self.index, self.depth_at(app.session, event.y))
-
-
-class StockView(Static):
-    """The stock: how many cards and deals are left. A click deals."""
-
-    DEFAULT_CSS = """
-    StockView { width: 9; height: 3; margin: 0 2 0 0; }
-    """
-
-    def draw(self, session: Session) -> None:
-        game = session.game
-        text = Text("stock".center(7), style="dim")
-        text.append("\n")
-        if game.stock:
-            text.append(f" {len(game.stock):>2} ▒▒ ", style=BACK)
-        elif game.can_deal():
-            text.append("  ↺    ", style=EMPTY)  # a click turns the waste over
-        else:
-            text.append("  ···  ", style=EMPTY)
-        left = game.redeals_left
-        redeals = "" if game.variant.redeals == 0 else " ↺∞" if left is None else f" ↺{left}"
-        text.append(f"\n {game.deals_left} deals{redeals}", style="dim")
-        self.update(text)
-
-    def on_click(self, event: events.Click) -> None:
-        app = self.app
-        assert isinstance(app, PatienceApp)
-        event.stop()
-        if not app.thinking:
-            app.show(app.session.deal())
-        app.focus_command_line()
+        if app.board_key(event.key, event.character):
+            event.stop()
+            event.prevent_default()
 
 
 class CommandInput(Input):
-    """The command line. On an empty line the single-key commands act at once, unless the
-    key starts a pile name of this variant (then it starts a move in notation)."""
+    """The command line: text until Enter; Esc goes back to the board."""
 
-    async def _on_key(self, event: events.Key) -> None:
+    BINDINGS: ClassVar = [Binding("escape", "leave", "back to the board", show=False)]
+
+    def action_leave(self) -> None:
+        self.value = ""
         app = self.app
-        if (not self.value and event.character
-                and isinstance(app, PatienceApp) and event.character in app.key_commands):
-            event.stop()
-            event.prevent_default()
-            app.run_command(event.character)
-            return
-        await super()._on_key(event)
+        assert isinstance(app, PatienceApp)
+        app.focus_board()
 
 
 class TextScreen(ModalScreen[None]):
-    """A page of text (the rules, the review of a lost game); any of Esc, q, ? closes it."""
+    """A page of text (keys, rules, the review of a lost game); Esc, q or Enter closes it."""
 
-    BINDINGS: ClassVar = [Binding("escape,q,question_mark,enter", "close", "close")]
-    DEFAULT_CSS = """
-    TextScreen { align: center middle; }
-    TextScreen > VerticalScroll { width: 90%; height: 90%; border: round $accent;
-                                  background: $surface; padding: 0 1; }
+    BINDINGS: ClassVar = [Binding("escape,q,enter,question_mark", "close", "close")]
+    DEFAULT_CSS = f"""
+    TextScreen {{ align: center middle; }}
+    TextScreen > VerticalScroll {{ width: 94%; height: 94%; border: round #bcbcbc;
+                                  background: {palette.BOARD}; color: #eeeeee;
+                                  padding: 0 1; }}
     """
 
     def __init__(self, title: str, body: str) -> None:
@@ -178,184 +188,425 @@ class TextScreen(ModalScreen[None]):
         with VerticalScroll():
             yield Static(Text(self.title_text, style="bold"))
             yield Static(Text(self.body), id="page")
-            yield Static(Text("Esc, q or ? closes this page", style="dim"))
+            yield Static(Text("Esc, q or Enter closes this page; ↑ ↓ scroll",
+                              style=style(palette.TEXT["page"])))
 
     def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class NumberInput(Input):
+    """The deal number: digits are typed; r, w and t choose the other kinds of deal."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.character and event.character in "rwt":
+            event.stop()
+            event.prevent_default()
+            screen = self.screen
+            assert isinstance(screen, NewGameScreen)
+            screen.choose(event.character)
+            return
+        await super()._on_key(event)
+
+
+class NewGameScreen(ModalScreen[tuple[str, int | None] | None]):
+    """Which deal to play next: r random, w winnable, t today's, or a number and Enter."""
+
+    BINDINGS: ClassVar = [Binding("escape", "cancel", "cancel")]
+    DEFAULT_CSS = f"""
+    NewGameScreen {{ align: center middle; }}
+    NewGameScreen > VerticalScroll {{ width: 64; height: 12; border: round #bcbcbc;
+                                     background: {palette.BOARD}; color: #eeeeee;
+                                     padding: 0 1; }}
+    """
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(Text("A new game (it replaces this one and its save)", style="bold"))
+            yield Static("  r  a random deal\n  w  a deal the solver proves winnable\n"
+                         "  t  today's deal (the same for everyone)\n"
+                         "  or type a deal number and Enter · Esc: back to the game")
+            yield NumberInput(placeholder="deal number", id="number", compact=True,
+                              restrict=r"[0-9]*", select_on_focus=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#number", Input).focus()
+
+    def choose(self, key: str) -> None:
+        self.dismiss(({"r": "random", "w": "winnable", "t": "daily"}[key], None))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if text.isdigit() and int(text) <= MASK64:
+            self.dismiss(("number", int(text)))
+        else:
+            event.input.value = ""
+            event.input.placeholder = "a deal number: digits only, e.g. 42"
+
+    def action_cancel(self) -> None:
         self.dismiss(None)
 
 
 class PatienceApp(App[None]):
     """The game on a full screen."""
 
-    CSS = """
-    #board { height: 1fr; padding: 0 1; }
-    .row { height: auto; margin: 0 0 1 0; }
-    .group { width: auto; height: auto; margin: 0 3 0 0; }
-    .piles { width: auto; height: auto; }
-    #status { height: 1; background: $panel; padding: 0 1; }
-    #message { height: auto; max-height: 6; padding: 0 1; }
-    #message.error { color: $error; }
-    #message.end { color: $success; text-style: bold; }
-    #command { dock: bottom; }
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar = [
+        Binding("ctrl+q", "save_and_quit", "save and quit", priority=True, show=False),
+        Binding("ctrl+c", "save_and_quit", "save and quit", priority=True, show=False),
+    ]
+    CSS = f"""
+    Screen {{ background: {palette.BOARD}; }}
+    #status {{ height: 1; color: {palette.TEXT["status"][0]};
+               background: {palette.TEXT["status"][1]}; padding: 0 1; }}
+    #message {{ height: 1; color: {palette.TEXT["message"][0]}; padding: 0 1; }}
+    #message.error {{ color: {palette.TEXT["error"][0]}; }}
+    #message.end {{ color: {palette.TEXT["end"][0]}; text-style: bold; }}
+    #command {{ height: 1; color: {palette.TEXT["command"][0]};
+                background: {palette.TEXT["command"][1]}; }}
+    #command > .input--placeholder {{ color: {palette.TEXT["placeholder"][0]}; }}
     """
 
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
-        self.title = session.title()
-        self.drag: tuple[int, int] | None = None
-        self.thinking = False
         self.quit_message = ""
-        starts = {name[0] for name in session.variant.pile_names}
-        self.key_commands = {key for key in KEY_COMMANDS if key not in starts}
+        self.last_message = ""
+        self.chosen: tuple[int, int] | None = None  # a card pressed (a drag begins)
+        self.hint: tuple[int, int, int] | None = None  # the hinted move, shown on the board
+        self.thinking = ""  # what the solver is doing ('' when it is not)
+        self.cancel = threading.Event()
+        self.progress = 0
+        self.think_started = 0.0
+        self.started = time.monotonic()
+        note, other_game = session.replacing_note()
+        self.opening_note = note
+        #: another game's save is kept until this game makes a move
+        self.keep_other_save = other_game
 
     # -- layout --
 
     def compose(self) -> ComposeResult:
-        variant = self.session.variant
-        with VerticalScroll(id="board"):
-            with Horizontal(classes="row", id="top"):
-                yield StockView(id="stock")
-                for group in variant.groups:
-                    if group.show is Show.STACK:
-                        yield self._group(group)
-            with Horizontal(classes="row", id="fans"):
-                for group in variant.groups:
-                    if group.show is not Show.STACK:
-                        yield self._group(group)
-        yield Static(id="message")
         yield Static(id="status")
-        yield CommandInput(compact=True, id="command",
-                           placeholder="a move (c1:2-c3) or d u r h ? w b q — click a card to "
-                           "move it")
-
-    def _group(self, group: Group) -> Vertical:
-        views = [PileView(index, group) for index in group.indices]
-        return Vertical(Static(Text(group.name, style="dim italic")),
-                        Horizontal(*views, classes="piles"), classes="group")
+        yield Board()
+        yield Static(id="message")
+        yield CommandInput(compact=True, id="command", select_on_focus=False,
+                           placeholder="press : to type a command or a move · ? keys · "
+                           "click a card to move it")
 
     def on_mount(self) -> None:
+        self.title = self.session.title()
         self.redraw()
         opening = self.session.end_message()
-        self.set_message(opening or "Click a card to move it; type a move and Enter; "
-                         "d deal, u undo, r redo, h hint, ? rules, q quit.",
-                         "end" if opening else "")
-        self.query_one(CommandInput).focus()
+        self.set_message(opening or "Click a card to move it, or type a move (c1:2-c3); "
+                         "d deal, u undo, h hint, ? keys, q quit.", "end" if opening else "")
+        self.focus_board()
+        self.set_interval(1.0, self.draw_status)
+        try:
+            loop = asyncio.get_running_loop()
+            for number in (signal.SIGTERM, signal.SIGHUP):
+                loop.add_signal_handler(number, self.action_save_and_quit)
+        except (NotImplementedError, RuntimeError, AttributeError, ValueError):
+            pass  # no signals here (Windows, or not the main thread): q and Ctrl+Q still save
+        if self.opening_note:
+            self.set_message(self.opening_note, "error")
+            self.push_screen(TextScreen("Before you play", self.opening_note + (
+                "\n\nNothing is replaced until you make a move." if self.keep_other_save
+                else "")))
 
     # -- drawing --
 
+    def marked(self) -> dict[int, int]:
+        if self.chosen is not None:
+            return {self.chosen[0]: self.chosen[1]}
+        if self.hint is not None and self.hint[0] >= 0:
+            return {self.hint[0]: self.hint[1] - 1}
+        return {}
+
+    def hint_targets(self) -> frozenset[int]:
+        if self.hint is None:
+            return frozenset()
+        return frozenset({self.hint[2] if self.hint[0] >= 0 else STOCK})
+
     def redraw(self) -> None:
-        for view in self.query(PileView):
-            chosen = self.drag[1] if self.drag and self.drag[0] == view.index else None
-            view.draw(self.session, chosen)
-        self.query_one(StockView).draw(self.session)
+        self.query_one(Board).refresh()
+        self.draw_status()
+
+    def draw_status(self) -> None:
+        seconds = int(time.monotonic() - self.started)
+        clock = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" \
+            if seconds >= 3600 else f"{seconds // 60}:{seconds % 60:02d}"
         self.query_one("#status", Static).update(
-            Text(f"{self.session.title()}  ·  {self.session.status()}"))
+            Text(f"{self.session.title()}  ·  {self.session.status()}  ·  {clock}",
+                 no_wrap=True, overflow="ellipsis"))
 
     def set_message(self, text: str, kind: str = "") -> None:
+        self.last_message = text
+        first = text.strip().splitlines()[0] if text.strip() else ""
+        if "\n" in text.strip():
+            first += "  (m: all of it)"
         message = self.query_one("#message", Static)
-        message.update(Text(text))
+        message.update(Text(first, no_wrap=True, overflow="ellipsis"))
         message.set_class(kind == "error", "error")
         message.set_class(kind == "end", "end")
 
     def show(self, reply: Reply) -> None:
-        """Show what a command did and redraw."""
+        """Show what a command did, redraw, and save after a change."""
         if reply.changed:
+            self.hint = None
             self.redraw()
         end = self.session.end_message()
         kind = "error" if reply.error else ("end" if end and reply.changed else "")
+        if "\n" in reply.text.strip():
+            self.push_screen(TextScreen(self.session.variant.name, reply.text))
         self.set_message(reply.text, kind)
+        if reply.changed:
+            self.autosave()
 
-    # -- input --
+    def autosave(self) -> None:
+        self.keep_other_save = False
+        self.session.save()
+        problem = self.session.save_problem
+        if problem:
+            self.set_message(problem.replace("\n", " — "), "error")
 
-    def click_pile(self, index: int, depth: int) -> None:
-        dragged = self.drag
-        self.drag = None
-        if dragged is not None and dragged[0] != index:
+    # -- mouse --
+
+    def press(self, card: tuple[int, int] | None) -> None:
+        """A button went down on a card: show the cards that would move."""
+        self.chosen = None
+        if card is not None and card[0] != STOCK and self.session.game.piles[card[0]]:
+            self.chosen = card
+        self.query_one(Board).refresh()
+
+    def release(self, pressed: tuple[int, int] | None, pile: int | None) -> None:
+        """The button came up over ``pile``: a click when it is the pile pressed, else a
+        drop there."""
+        self.chosen = None
+        self.query_one(Board).refresh()
+        if pressed is None or pile is None:
             return
         if self.thinking:
+            self.set_message(f"{self.thinking}… Esc or q cancels")
             return
-        self.show(self.session.click(index, depth))
-        self.redraw()
-        self.focus_command_line()
+        source, depth = pressed
+        if source == STOCK:
+            if pile == STOCK:
+                self.show(self.session.deal())
+            return
+        if pile == source:
+            self.show(self.session.click(source, depth))
+        elif pile != STOCK:
+            self.show(self.session.drop(source, depth, pile))
 
-    def begin_drag(self, index: int, depth: int) -> None:
-        """A button went down on a card: show the cards that would move."""
-        if self.session.game.piles[index]:
-            self.drag = (index, depth)
-            self.redraw()
+    # -- keys --
 
-    def on_mouse_up(self, event: events.MouseUp) -> None:
-        """A drag that ended anywhere else is dropped (a click is handled by on_click)."""
-        if self.drag is not None:
-            self.drag = None
-            self.redraw()
-
-    def end_drag(self, index: int) -> None:
-        if self.drag is None or self.drag[0] == index or self.thinking:
-            return  # a click: on_click handles it
-        source, depth = self.drag
-        self.drag = None
-        self.show(self.session.drop(source, depth, index))
-        self.redraw()
-        self.focus_command_line()
-
-    def focus_command_line(self) -> None:
+    def focus_board(self) -> None:
         if self.screen is self.screen_stack[0]:
-            self.query_one(CommandInput).focus()
+            self.query_one(Board).focus()
 
-    def on_key(self, event: events.Key) -> None:
-        """The single-key commands also work when the command line has no focus."""
-        if (event.character in self.key_commands and not isinstance(self.focused, Input)
-                and self.screen is self.screen_stack[0]):
-            event.stop()
-            self.run_command(event.character)
+    def board_key(self, key: str, character: str | None) -> bool:
+        """A key pressed on the board; whether it was used."""
+        if self.thinking:
+            if key in ("escape", "q"):
+                self.cancel_thinking()
+            elif character or key in ("enter", "space"):
+                self.set_message(f"{self.thinking}… Esc or q cancels")
+            return bool(character) or key == "escape"
+        if key == "escape":
+            self.hint = None
+            self.chosen = None
+            self.query_one(Board).refresh()
+            return True
+        if character in (":", "/"):
+            self.open_command_line("")
+            return True
+        if character and character in KEYS:
+            self.run_command(KEYS[character][1])
+            return True
+        if character and character.isprintable() and not character.isspace():
+            self.open_command_line(character)
+            return True
+        return False
+
+    def open_command_line(self, text: str) -> None:
+        command = self.query_one(CommandInput)
+        command.value = text
+        command.focus()
+        command.cursor_position = len(text)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        if not isinstance(event.input, CommandInput):
+            return
         text = event.value.strip()
         event.input.value = ""
+        self.focus_board()
         if text:
             self.run_command(text)
 
     def run_command(self, text: str) -> None:
-        word = text.strip().lower()
+        word = WORDS.get(text.strip().lower(), "")
         if self.thinking:
-            self.set_message("the solver is still thinking…")
+            if word == "quit":
+                self.cancel_thinking()
+            else:
+                self.set_message(f"{self.thinking}… Esc or q cancels")
             return
-        if word in ("q", "quit", "exit"):
-            self.quit_message = self.session.save()
-            self.exit()
-            return
-        if word in ("?", "rules"):
-            self.push_screen(TextScreen(f"The rules of {self.session.variant.name}",
-                                        self.session.rules()))
-            return
-        if word in ("h", "hint"):
-            self.set_message("asking the solver for a winning line…")
-            self.think("hint")
-            return
-        if word in ("w", "where", "where did i lose"):
-            self.set_message("replaying the game with the solver…")
-            self.think("where")
-            return
-        self.show(self.session.apply(text))
+        session = self.session
+        if word == "quit":
+            self.action_save_and_quit()
+        elif word == "keys":
+            self.push_screen(TextScreen("Keys", key_help()))
+        elif word == "help":
+            self.push_screen(TextScreen("Commands", HELP))
+        elif word == "rules":
+            self.push_screen(TextScreen(f"The rules of {session.variant.name}",
+                                        session.rules()))
+        elif word == "message":
+            self.push_screen(TextScreen("The last message", self.last_message or "(none)"))
+        elif word == "why":
+            self.push_screen(TextScreen("Why the last move was refused",
+                                        session.last_refusal or "no move was refused yet"))
+        elif word == "stats":
+            self.push_screen(TextScreen("Statistics", self.statistics()))
+        elif word == "hint":
+            self.think("looking for a winning line", lambda stop: session.hint(
+                should_stop=stop), self._hinted)
+        elif word == "where":
+            self.think("replaying the game with the solver", lambda stop: session.where_lost(
+                should_stop=stop), self._reviewed)
+        elif word == "new":
+            self.push_screen(NewGameScreen(), self._new_game)
+        else:
+            self.show(session.apply(text))
 
-    @work(thread=True, exclusive=True)
-    def think(self, question: str) -> None:
-        self.thinking = True
+    def statistics(self) -> str:
         try:
-            session = self.session
-            reply = session.hint() if question == "hint" else session.where_lost()
-        finally:
-            self.thinking = False
-        self.call_from_thread(self._answer, question, reply)
+            records = saves.read_stats()
+        except PatienceError as error:
+            return str(error)
+        mine = self.session.variant.id
+        record = records.get(mine, saves.empty_record())
+        lines = [f"{self.session.variant.name}: {saves.describe_record(record)}"]
+        others = [f"{name}: {saves.describe_record(record)}"
+                  for name, record in sorted(records.items()) if name != mine]
+        if others:
+            lines += ["", "Other variants:"] + others
+        return "\n".join(lines)
 
-    def _answer(self, question: str, reply: Reply) -> None:
-        if question == "where" and "\n" in reply.text:
+    # -- the solver, in a worker thread --
+
+    def think(self, what: str, job: Callable[[Callable[[int], bool]], Any],
+              done: Callable[[Any], None]) -> None:
+        self.thinking = what
+        self.cancel.clear()
+        self.progress = 0
+        self.think_started = time.monotonic()
+        self.show_progress()
+        timer = self.set_interval(PROGRESS_SECONDS, self.show_progress)
+
+        def should_stop(positions: int) -> bool:
+            self.progress = positions
+            return self.cancel.is_set()
+
+        def work() -> None:
+            try:
+                result: Any = job(should_stop)
+            except PatienceError as error:
+                result = error
+            try:
+                self.call_from_thread(finish, result)
+            except RuntimeError:
+                pass  # the app has gone
+
+        def finish(result: Any) -> None:
+            timer.stop()
+            self.thinking = ""
+            if self.cancel.is_set():
+                self.set_message(f"cancelled after {self.progress:,} positions")
+                return
+            if isinstance(result, PatienceError):
+                self.set_message(str(result), "error")
+                return
+            done(result)
+
+        threading.Thread(target=work, name="patience-solver", daemon=True).start()
+
+    def show_progress(self) -> None:
+        if self.thinking:
+            seconds = time.monotonic() - self.think_started
+            self.set_message(f"{self.thinking}… {self.progress:,} positions, {seconds:.0f} s "
+                             "— Esc or q cancels")
+
+    def cancel_thinking(self) -> None:
+        self.cancel.set()
+        self.set_message(f"cancelling {self.thinking}…")
+
+    def _hinted(self, reply: Reply) -> None:
+        plan = self.session.planned_moves()
+        self.hint = tuple(plan[0]) if plan else None  # type: ignore[assignment]
+        self.query_one(Board).refresh()
+        self.show(reply)
+
+    def _reviewed(self, reply: Reply) -> None:
+        if "\n" in reply.text:
             self.push_screen(TextScreen("Where the game was lost", reply.text))
             self.set_message(reply.text.splitlines()[-2])
         else:
             self.show(reply)
+
+    # -- new games --
+
+    def _new_game(self, choice: tuple[str, int | None] | None) -> None:
+        if choice is None:
+            return
+        kind, number = choice
+        variant = self.session.variant
+        if kind == "random":
+            self.start(random.randrange(1, 1_000_000_000), None)
+        elif kind == "number":
+            assert number is not None
+            self.start(number, None)
+        elif kind == "winnable":
+            from patience.play.deals import first_winnable
+
+            start = random.randrange(1, 1_000_000_000)
+            self.think("looking for a winnable deal",
+                       lambda stop: first_winnable(variant, start, stop),
+                       lambda found: self.start(found, f"winnable deal {found}"))
+        else:
+            from patience.play.deals import cached_daily_deal
+
+            today = datetime.date.today()
+            self.think("looking for today's deal",
+                       lambda stop: cached_daily_deal(variant, today, stop),
+                       lambda found: self.start(
+                           found, f"daily deal {today.isoformat()} (deal {found})"))
+
+    def start(self, number: int, label: str | None) -> None:
+        """Play deal ``number`` of this variant instead (saved where this game was)."""
+        old = self.session
+        self.session = Session(old.variant.deal(number), label=label,
+                               save_file=old.save_file, record_stats=old.record_stats)
+        self.session.fallback_file = old.fallback_file
+        self.hint = None
+        self.started = time.monotonic()
+        self.title = self.session.title()
+        self.redraw()
+        self.set_message(f"a new game: {self.session.label}")
+        self.autosave()
+
+    # -- the ways out --
+
+    def action_save_and_quit(self) -> None:
+        """q, Ctrl+Q, Ctrl+C, SIGTERM, SIGHUP: save and leave."""
+        self.cancel.set()
+        if self.keep_other_save and not self.session.game.move_stack:
+            self.quit_message = ("this game was not saved (no move was made); the saved game "
+                                 "was kept")
+        else:
+            self.quit_message = self.session.save()
+        self.exit()
 
 
 def run(session: Session) -> str:

@@ -5,18 +5,33 @@ The solver (``patience.solver``) owns the definitions: ``first_winnable_deal`` a
 from the variant's id and the date, with a position budget and no time limit, so everyone
 gets the same deal that day). Without the solver, :func:`daily_start` gives the same
 starting number, played unproved.
+
+The daily deal of a two-deck game can take minutes to find, so it is found once per variant
+(and rules hash) and date: :class:`DailyCache` keeps it in ``daily.json`` in the data
+directory, for every front end (the terminal's ``--daily`` and its new-game screen, the
+web's "today's deal").
 """
 
 from __future__ import annotations
 
 import datetime
 import hashlib
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from patience.errors import SaveError
+from patience.play import saves
 from patience.play.session import load_solver
 
 if TYPE_CHECKING:
     from patience.variant import Variant
+
+DAILY_FORMAT = "patience-web-daily"  # the name the first cache (the web's) was written with
+#: cached days further than this from today are dropped when the cache is written
+KEEP_DAYS = 7
+
+StopCheck = Callable[[int], bool]
 
 
 def daily_start(variant: Variant, date: datetime.date) -> int:
@@ -26,17 +41,90 @@ def daily_start(variant: Variant, date: datetime.date) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
-def daily_deal(variant: Variant, date: datetime.date) -> int:
-    """The day's deal number; SolverMissing (a PatienceError) without the solver."""
+def daily_deal(variant: Variant, date: datetime.date,
+               should_stop: StopCheck | None = None) -> int:
+    """The day's deal number; SolverMissing (a PatienceError) without the solver.
+    ``should_stop`` is the solver's (progress, and cancelling with SolverError)."""
     load_solver()
     from patience.solver import daily_deal as solver_daily_deal
 
-    return int(solver_daily_deal(variant, date)[0])
+    return int(solver_daily_deal(variant, date, should_stop=should_stop)[0])
 
 
-def first_winnable(variant: Variant, start: int) -> int:
+def first_winnable(variant: Variant, start: int, should_stop: StopCheck | None = None) -> int:
     """The first deal number from ``start`` up that the solver proves winnable."""
     load_solver()
     from patience.solver import first_winnable_deal
 
-    return int(first_winnable_deal(variant, start)[0])
+    return int(first_winnable_deal(variant, start, should_stop=should_stop)[0])
+
+
+class DailyCache:
+    """The daily deals found, per variant, rules hash and date, in a JSON file.
+
+    The cache is only a cache: a file that is not ours (or corrupt) is never overwritten —
+    its deals are searched again and kept in memory — and a file that cannot be written
+    costs nothing but a search next time.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.deals, self.writable = self._read()
+
+    @classmethod
+    def default(cls) -> DailyCache:
+        """The cache in the data directory (``daily.json``), shared by the front ends."""
+        return cls(saves.data_directory() / "daily.json")
+
+    @staticmethod
+    def key(variant: Variant, date: datetime.date) -> str:
+        return f"{variant.id}:{variant.rules_hash}:{date.isoformat()}"
+
+    def get(self, variant: Variant, date: datetime.date) -> int | None:
+        return self.deals.get(self.key(variant, date))
+
+    def put(self, variant: Variant, date: datetime.date, number: int) -> None:
+        self.deals[self.key(variant, date)] = number
+        self._write()
+
+    def _read(self) -> tuple[dict[str, int], bool]:
+        try:
+            data = saves.read_versioned(self.path, DAILY_FORMAT, "daily deals file")
+        except SaveError:
+            return {}, False  # not ours, or corrupt: search again, keep them in memory
+        deals = (data or {}).get("deals")
+        if not isinstance(deals, dict):
+            return {}, data is None
+        return {k: v for k, v in deals.items() if isinstance(k, str) and type(v) is int}, True
+
+    def _write(self) -> None:
+        if not self.writable:
+            return
+        today = datetime.date.today()
+
+        def recent(key: str) -> bool:
+            try:
+                return abs((datetime.date.fromisoformat(key.rsplit(":", 1)[1])
+                            - today).days) <= KEEP_DAYS
+            except ValueError:
+                return False
+
+        deals = {k: v for k, v in self.deals.items() if recent(k)}
+        try:
+            saves.write_atomically(self.path, {"format": DAILY_FORMAT,
+                                               "version": saves.VERSION, "deals": deals},
+                                   "daily deals file")
+        except (OSError, SaveError):
+            pass  # the cache is only a cache
+
+
+def cached_daily_deal(variant: Variant, date: datetime.date,
+                      should_stop: StopCheck | None = None,
+                      cache: DailyCache | None = None) -> int:
+    """The day's deal, from the cache when it was found before (then written there)."""
+    cache = cache or DailyCache.default()
+    number = cache.get(variant, date)
+    if number is None:
+        number = daily_deal(variant, date, should_stop)
+        cache.put(variant, date, number)
+    return number

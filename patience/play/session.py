@@ -17,14 +17,17 @@ True
 
 from __future__ import annotations
 
+import re
 import shlex
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from patience.errors import MoveError, PatienceError, SaveError, SolverMissing
 from patience.game import DEAL, Game, Move
 from patience.play import destinations, saves
+from patience.refusal import refusal, with_symbols
 from patience.settings import Target
 
 if TYPE_CHECKING:
@@ -43,18 +46,27 @@ KEY_COMMANDS = {
     "?": "rules",
     "w": "where did I lose",
     "b": "back to the last winnable position (after w)",
+    "a": "auto-finish: move every card or set that can go home",
     "q": "quit",
 }
+
+#: a move typed without the count: ``c2-c4``
+COUNTLESS_MOVE = re.compile(r"^\s*([A-Za-z]+[0-9]*)\s*-\s*([A-Za-z]+[0-9]*)\s*$")
 
 HELP = """\
 commands:
   SRC:N-DST      a move in notation, e.g. c1:3-c4, c3:13-f, t:2-c1
+  SRC-DST        a move without the count, e.g. c2-c4: the one legal move from SRC to
+                 DST (when there are several, they are listed)
   d              deal (also: click the stock)
   u / r          undo / redo
   h              hint (from the solver)
   ?              the rules of this variant
   w              where did I lose (after a lost game)
   b              back to the last winnable position w found (redo still works)
+  a / finish     auto-finish: move every card or complete set that can go home
+  why            the full, rule-level explanation of the last refused move
+  restart        back to the start of the deal (redo replays the moves)
   click PILE[:N] click the Nth card from the top of PILE (default the top card)
   moves          the legal moves
   stats          your statistics for this variant
@@ -68,6 +80,7 @@ class Reply(NamedTuple):
     changed: bool = False
     quit: bool = False
     error: bool = False
+    explanation: str = ""  # for a refused move: the rule-level explanation (``why``)
 
 
 def load_solver() -> Any:
@@ -97,6 +110,9 @@ class Session:
         self._plan: list[Move] = []  # the rest of the solver's winning line, if known
         self._plan_key: bytes | None = None
         self.last_winnable: int | None = None  # moves played at the last winnable position
+        self.last_refusal = ""  # the rule-level explanation of the last refused move
+        #: what went wrong with the last save (None: it was written where it belongs)
+        self.save_problem: str | None = None
 
     # -- what a front end shows --
 
@@ -134,7 +150,11 @@ class Session:
         return ""
 
     def rules(self) -> str:
-        return self.variant.rules_text()
+        """The rules in a player's words, then exactly as the variant file writes them."""
+        from patience.plainrules import plain_rules_text
+
+        return (f"{plain_rules_text(self.variant)}\n\n— The rules exactly as written —\n\n"
+                f"{self.variant.rules_text()}")
 
     def planned_moves(self) -> list[Move]:
         """The rest of the winning line the last hint found, when it starts here (else [])."""
@@ -171,22 +191,95 @@ class Session:
             return Reply(" ".join(self.legal_moves_text()) or "no move is left")
         if word == "stats":
             return self.stats()
+        if word == "why":
+            return Reply(self.last_refusal or "no move was refused yet")
+        if word in ("a", "finish", "auto-finish"):
+            return self.finish()
+        if word == "restart":
+            return self.restart()
         if word.startswith("click"):
             return self._click_command(text[len("click"):].strip())
+        countless = COUNTLESS_MOVE.match(text)
+        if countless:
+            return self._countless_move(text, countless.group(1), countless.group(2))
         try:
             move = self.game.parse_move(text)
         except MoveError as error:
-            return Reply(f"{error} (type 'help' for the commands)", error=True)
+            return Reply(f"{with_symbols(str(error))} (type 'help' for the commands)",
+                         error=True)
         return self.play(move)
+
+    def _countless_move(self, text: str, source_name: str, target_name: str) -> Reply:
+        """``c2-c4``: the one legal move from pile ``c2`` to ``c4`` (a group id such as ``f``
+        names its first pile that takes the cards), or the choices when there are several."""
+        variant = self.variant
+        game = self.game
+        names = " ".join(variant.pile_names)
+        if source_name not in variant.pile_index:
+            return Reply(f"{text}: there is no pile {source_name!r} (piles: {names})",
+                         error=True)
+        source = variant.pile_index[source_name]
+        groups = {g.id: g for g in variant.groups if g.target is Target.FIRST}
+        if target_name in groups:
+            targets = set(groups[target_name].indices)
+        elif target_name in variant.pile_index:
+            targets = {variant.pile_index[target_name]}
+        else:
+            return Reply(f"{text}: there is no pile {target_name!r} (piles: {names})",
+                         error=True)
+        moves = sorted({Move(*m) for m in game.generate_moves()
+                        if m[0] == source and m[2] in targets}, key=lambda m: m.count)
+        if len(moves) == 1:
+            return self.play(moves[0])
+        if moves:
+            choices = ", ".join(game.notation(m) for m in moves)
+            return Reply(f"{text} could be {choices}: type one of them", error=True)
+        if not game.piles[source]:
+            return Reply(f"{source_name} is empty", error=True)
+        return self.play(Move(source, 1, min(targets)))
+
+    def restart(self) -> Reply:
+        """Back to the start of the deal; redo replays the moves."""
+        if not self.game.move_stack:
+            return Reply("the game is at its start already", error=True)
+        while self.game.move_stack:
+            self.redo_stack.append(self.game.pop())
+        return Reply("back at the start; r (redo) replays the moves", changed=True)
+
+    def finish(self) -> Reply:
+        """Auto-finish: play every move to a group that takes cards home (the foundations),
+        again and again, while there is one: complete sets where removal is optional, cards
+        where foundations build up."""
+        game = self.game
+        homes = {i for g in self.variant.groups if g.target is Target.FIRST for i in g.indices}
+        played = []
+        while not game.is_won():
+            home = sorted((m for m in game.generate_moves()
+                           if m[0] >= 0 and m[2] in homes and m[0] not in homes),
+                          key=lambda m: (m[0], m[1]))
+            if not home:
+                break
+            reply = self.play(home[0])
+            if not reply.changed:
+                break
+            played.append(game.notation(game.move_stack[-1]))
+        if not played:
+            return Reply("nothing can go home now", error=True)
+        text = f"auto-finish: {' '.join(played)}"
+        end = self._after_change("")
+        return Reply(f"{text} {end}".strip(), changed=True)
 
     def play(self, move: tuple[int, int, int]) -> Reply:
         """Make a move if it is legal; otherwise explain which rule forbids it."""
         move = Move(*move)
         game = self.game
         if not game.is_legal(move):
+            refused = refusal(game, move)
             written = game.notation(move)
-            why = game.explain(move) or f"{written}: it is not legal here"
-            return Reply(why if why.startswith(written) else f"{written}: {why}", error=True)
+            words = refused.words if refused else f"{written} is not legal here"
+            self.last_refusal = refused.explanation if refused else words
+            return Reply(words, error=True,
+                         explanation=self.last_refusal)
         key_before = game.key()
         game.push_unchecked(move)
         self._follow_plan(move, key_before)
@@ -208,8 +301,7 @@ class Session:
         move = destinations.click_move(game, source, depth)
         if move is None:
             count = depth + 1
-            return Reply(f"{name}:{count}: these cards cannot move anywhere now"
-                         + self._why_not(source, count), error=True)
+            return self._why_not(source, count)
         return self.play(move)
 
     def drop(self, source: int, depth: int, target: int) -> Reply:
@@ -266,19 +358,24 @@ class Session:
             return Reply(f"click {argument!r}: N counts cards from the top, from 1", error=True)
         return self.click(self.variant.pile_index[name], count - 1)
 
-    def _why_not(self, source: int, count: int) -> str:
-        """The kernel's explanation for the most natural destination of a stuck click."""
+    def _why_not(self, source: int, count: int) -> Reply:
+        """A stuck click: why the cards cannot go to their most natural destination."""
         game = self.game
+        name = self.variant.pile_names[source]
+        what = "this card" if count == 1 else "these cards"
         for target in range(len(game.piles)):
             if target == source:
                 continue
             group = self.variant.group_of_pile[target]
             if group.target is Target.FIRST or not game.piles[target]:
                 continue
-            why = game.explain(Move(source, count, target))
-            if why:
-                return f" (e.g. onto {self.variant.pile_names[target]}: {why})"
-        return ""
+            refused = refusal(game, Move(source, count, target))
+            if refused:
+                self.last_refusal = refused.explanation
+                return Reply(f"{name}:{count}: {what} cannot move anywhere now; "
+                             f"{refused.words}", error=True,
+                             explanation=refused.explanation)
+        return Reply(f"{name}:{count}: {what} cannot move anywhere now", error=True)
 
     def _after_change(self, text: str) -> str:
         end = self.end_message()
@@ -315,8 +412,10 @@ class Session:
             self._plan, self._plan_key = [], None
 
     def hint(self, max_positions: int = HINT_POSITIONS,
-             time_limit: float | None = HINT_SECONDS) -> Reply:
-        """The next move of a winning line found by the solver."""
+             time_limit: float | None = HINT_SECONDS, *,
+             should_stop: Callable[[int], bool] | None = None) -> Reply:
+        """The next move of a winning line found by the solver. ``should_stop`` is the
+        solver's: called with the positions searched so far, a true answer stops it."""
         game = self.game
         if game.is_won():
             return Reply("the game is won")
@@ -329,7 +428,11 @@ class Session:
             solve = load_solver()
         except SolverMissing as error:
             return Reply(f"no hint: {error}", error=True)
-        result = solve(game.copy(), max_positions=max_positions, time_limit=time_limit)
+        result = solve(game.copy(), max_positions=max_positions, time_limit=time_limit,
+                       should_stop=should_stop)
+        if should_stop is not None and result.verdict == "unknown" \
+                and should_stop(result.positions):
+            return Reply(f"hint cancelled after {result.positions:,} positions")
         if result.verdict == "won" and result.moves:
             probe = game.copy()
             plan = []
@@ -348,9 +451,11 @@ class Session:
                      + fallback)
 
     def where_lost(self, max_positions: int = REVIEW_POSITIONS,
-                   time_limit: float | None = REVIEW_SECONDS) -> Reply:
+                   time_limit: float | None = REVIEW_SECONDS, *,
+                   should_stop: Callable[[int], bool] | None = None) -> Reply:
         """Replay the game backwards with the solver: the last position that could still be
-        won, and the move that lost it."""
+        won, and the move that lost it. ``should_stop`` as for :meth:`hint` (it is given
+        the positions searched over all the positions replayed)."""
         try:
             solve = load_solver()
         except SolverMissing as error:
@@ -361,13 +466,21 @@ class Session:
         probe = game.copy()
         deadline = None if time_limit is None else time.monotonic() + time_limit
         moves = list(probe.move_stack)
+        spent = 0
         for played in range(len(moves), -1, -1):
             if deadline is not None and played < len(moves) and time.monotonic() >= deadline:
                 return Reply(f"the review ran out of time ({time_limit:g} s) at the position "
                              f"after move {played}; the game was lost at move {played + 1} "
                              "or earlier")
             left = None if deadline is None else max(1.0, deadline - time.monotonic())
-            result = solve(probe.copy(), max_positions=max_positions, time_limit=left)
+            stop = None if should_stop is None else \
+                (lambda expanded, spent=spent: should_stop(spent + expanded))
+            result = solve(probe.copy(), max_positions=max_positions, time_limit=left,
+                           should_stop=stop)
+            spent += result.positions
+            if should_stop is not None and result.verdict == "unknown" \
+                    and should_stop(spent):
+                return Reply(f"the review was cancelled at the position after move {played}")
             if result.verdict == "won":
                 if played == len(moves):
                     return Reply("this position can still be won; press h for a hint")
@@ -420,10 +533,11 @@ class Session:
         except SaveError as error:
             existing, problem = None, str(error)
         if self.recorded and self.is_over():
-            if existing is not None:
-                saves.remove_save(path)
+            if existing is not None and self.is_saved_in(existing):
+                saves.remove_save(path)  # this game's save; another game's stays
             if self.fallback_file is not None:
                 saves.remove_save(self.fallback_file)
+            self.save_problem = None
             return ""
         if problem is None:
             try:
@@ -434,14 +548,38 @@ class Session:
                 if self.fallback_file is not None:  # the usual file works again
                     saves.remove_save(self.fallback_file)
                     self.fallback_file = None
+                self.save_problem = None
                 return f"saved to {written}; resume with {resume_command(written)}"
         try:
             written = saves.write_fallback_save(self.to_save(), self.fallback_file)
         except SaveError as error:
-            return f"the game was NOT saved: {problem}; {error}"
+            self.save_problem = f"the game was NOT saved: {problem}; {error}"
+            return self.save_problem
         self.fallback_file = written
-        return (f"{problem}\nthe game was saved to {written} instead; resume with "
-                f"{resume_command(written)}")
+        self.save_problem = (f"{problem}\nthe game was saved to {written} instead; resume "
+                             f"with {resume_command(written)}")
+        return self.save_problem
+
+    def is_saved_in(self, data: dict[str, Any]) -> bool:
+        """Whether the save ``data`` is of this game (same variant, start and label)."""
+        return (data.get("variant") == self.variant.id and data.get("label") == self.label
+                and data.get("start") == self.game.start().text())
+
+    def replacing_note(self) -> tuple[str, bool]:
+        """Before the first save: what saving this game will do to the save there is ('' when
+        there is none, or it is this game's), and whether that save is another game's (one
+        that saving this game would replace)."""
+        path = self.save_file or saves.save_path()
+        try:
+            data = saves.read_save(path)
+        except SaveError as error:
+            return (f"{error}; this game will be saved to a new file instead (its name is "
+                    "shown when it is saved)"), False
+        if data is None or self.is_saved_in(data):
+            return "", False
+        return (f"the saved game ({data['variant']}, {data['label']}, "
+                f"{len(data['moves'])} moves) will be replaced when this one is saved; to go "
+                f"on with it instead, quit and use {resume_command(path)}"), True
 
     @classmethod
     def from_save(cls, data: dict[str, Any], *, record_stats: bool = True,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
 import attrs
@@ -91,8 +92,8 @@ def luby(i: int) -> int:
 
 def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
           time_limit: float | None = None, *, shorten_line: bool = True,
-          prove: bool = False, engine: EngineChoice = "auto",
-          max_memory: int | None = None) -> SolveResult:
+          prove: bool = False, should_stop: Callable[[int], bool] | None = None,
+          engine: EngineChoice = "auto", max_memory: int | None = None) -> SolveResult:
     """Solve the position of ``game`` (which is left unchanged).
 
     A won line is shortened (``shorten``) unless ``shorten_line`` is false: that costs about
@@ -105,6 +106,10 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     With ``prove`` there are no restarts: one search with the main ordering and the whole
     budget, which exhausts a deal's reachable space when it fits (the mode for proving
     deals unwinnable; restarts are better at finding wins).
+
+    ``should_stop``, when given, is called with the positions expanded so far (every 1024
+    of them): a true answer stops the search as the time limit does (``unknown``). Front
+    ends use it to show progress and to cancel.
 
     ``engine`` picks the search: ``"native"`` the Rust core (the same search, compiled),
     ``"python"`` the reference, ``"auto"`` the core when it is built (see
@@ -122,7 +127,7 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     started = time.perf_counter()
     if chosen == "native":
         return _solve_native(game, max_positions, time_limit, shorten_line, prove, max_memory,
-                             started)
+                             should_stop, started)
     deadline = None if time_limit is None else started + time_limit
     rules = solver_rules(game.variant)
     orderings = [make_ordering(rules, style) for style in range(STYLES)]
@@ -134,7 +139,9 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
         if prove or spent + budget * 2 > max_positions:  # too little left for another run
             budget = max_positions - spent
         search = Search(rules, game.piles, game.stock, lost=lost)
-        outcome = search.run(orderings[run % STYLES], budget, deadline)
+        stop = None if should_stop is None else \
+            (lambda expanded, spent=spent: should_stop(spent + expanded))
+        outcome = search.run(orderings[run % STYLES], budget, deadline, stop)
         spent += search.expanded
         run += 1
         if outcome == WON:
@@ -142,7 +149,7 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
             return _result("won", game, line, spent, started)
         if outcome == EXHAUSTED:
             return _result("unwinnable", game, [], spent, started)
-        if outcome == TIMEOUT:
+        if outcome == TIMEOUT or (should_stop is not None and should_stop(spent)):
             break
         assert outcome == BUDGET
     return _result("unknown", game, [], spent, started)
@@ -150,11 +157,11 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
 
 def _solve_native(game: Game, max_positions: int, time_limit: float | None,
                   shorten_line: bool, prove: bool, max_memory: int | None,
-                  started: float) -> SolveResult:
+                  should_stop: Callable[[int], bool] | None, started: float) -> SolveResult:
     """:func:`solve` by the native core: the same restarts, orderings and proofs."""
     piles = [list(p) for p in game.piles]
     found = native.core(game.variant).solve(piles, list(game.stock), max_positions,
-                                            time_limit, prove, max_memory)
+                                            time_limit, prove, max_memory, should_stop)
     outcome, spent = found["outcome"], found["positions"]
     if outcome == WON:
         line = [tuple(move) for move in found["line"]]
@@ -286,15 +293,26 @@ def hint_from_view(game: Game, samples: int = 8, max_positions: int = 20_000,
 def first_winnable_deal(variant: Variant, start: int = 1,
                         max_positions: int = DEFAULT_MAX_POSITIONS,
                         attempts: int = 10_000, *,
+                        should_stop: Callable[[int], bool] | None = None,
                         engine: EngineChoice = "auto") -> tuple[int, SolveResult]:
     """The first deal number ≥ ``start`` (wrapping past 2**64 - 1 to 0) that the solver
     proves winnable within ``max_positions``, and its result. Deterministic: no time limit.
+
+    ``should_stop`` is :func:`solve`'s, called with the positions expanded over all the
+    deals tried; when it stops the search, SolverError("the search was cancelled").
     """
     number = start & MASK64
+    spent = 0
     for _ in range(attempts):
-        result = solve(variant.deal(number), max_positions, engine=engine)
+        stop = None if should_stop is None else \
+            (lambda expanded, spent=spent: should_stop(spent + expanded))
+        result = solve(variant.deal(number), max_positions, should_stop=stop, engine=engine)
         if result.verdict == "won":
             return number, result
+        spent += result.positions
+        if should_stop is not None and result.verdict == "unknown" \
+                and result.positions < max_positions and should_stop(spent):
+            raise SolverError("the search was cancelled")
         number = (number + 1) & MASK64
     raise NoWinnableDealError(f"no deal of {variant.id} from {start} on was proven winnable in "
                               f"{attempts} deals ({max_positions:,} positions each)")
@@ -307,10 +325,12 @@ def daily_seed(variant: Variant, date: datetime.date) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
-def daily_deal(variant: Variant, date: datetime.date) -> tuple[int, SolveResult]:
+def daily_deal(variant: Variant, date: datetime.date, *,
+               should_stop: Callable[[int], bool] | None = None) -> tuple[int, SolveResult]:
     """The day's deal: the first deal from :func:`daily_seed` on that the solver proves
-    winnable with the default budget (positions, not seconds, so the same everywhere)."""
-    return first_winnable_deal(variant, daily_seed(variant, date))
+    winnable with the default budget (positions, not seconds, so the same everywhere).
+    ``should_stop`` as for :func:`first_winnable_deal`."""
+    return first_winnable_deal(variant, daily_seed(variant, date), should_stop=should_stop)
 
 
 __all__ = [

@@ -115,9 +115,11 @@ class Search:
 
     # -- the search --
 
-    def run(self, order: Ordering | None, budget: int, deadline: float | None = None) -> str:
+    def run(self, order: Ordering | None, budget: int, deadline: float | None = None,
+            should_stop: Callable[[int], bool] | None = None) -> str:
         """Search until a win (``self.line`` holds it), the space is exhausted, or the
-        budget of expanded positions or the deadline is reached.
+        budget of expanded positions or the deadline is reached, or ``should_stop`` (called
+        with the positions expanded so far, every 1024 of them) answers true (TIMEOUT).
 
         Positions proven lost go into ``self.lost`` (shared by the runs of one solve, so a
         later run never searches them again). A position is proven lost when its search
@@ -217,7 +219,8 @@ class Search:
                            reverse])
             if expanded >= check_at:
                 check_at += 1024
-                if deadline is not None and time.perf_counter() > deadline:
+                if (deadline is not None and time.perf_counter() > deadline) or \
+                        (should_stop is not None and should_stop(expanded)):
                     self._unwind(line, undos)
                     self.expanded = expanded
                     return TIMEOUT

@@ -5,7 +5,7 @@ player chose; every rule decision is the Session's. The API:
 
 =======  ==============================  =================================================
 GET      /api/variants                   the served variants, by family, and the default
-GET      /api/variants/{key}/rules       the rules in words
+GET      /api/variants/{key}/rules       the rules in words (``plain``, then ``rules``)
 GET      /api/stats                      the player's statistics per variant
 POST     /api/games                      a new game: ``{"variant", "deal": "random" |
                                          "number" | "winnable" | "daily", "number"}``;
@@ -22,7 +22,8 @@ POST     /api/games/{id}/review          ``{"version"}``: where the game was los
 Every answer is JSON. A refused request gets a 4xx status and ``{"error": "…"}`` (with the
 game's snapshot when there is one): 400 malformed, 404 unknown, 409 stale version (another
 tab moved first), 410 a saved game that cannot be used, 413 too large, 415 not JSON, 422 an
-illegal move (the kernel's explanation) or an impossible request.
+illegal move (``error``: one sentence in the game's words, ``patience.refusal``;
+``explanation``: the rule-level explanation) or an impossible request.
 """
 
 from __future__ import annotations
@@ -46,7 +47,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from patience.cards import MASK64
 from patience.errors import MoveError, PatienceError, SaveError
+from patience.plainrules import plain_rules_text
 from patience.play import saves
+from patience.play.deals import DailyCache
 from patience.variant import Variant, find_variant, shipped_variants
 from patience.web.dealfinder import DealFinder
 from patience.web.snapshot import describe_move, pile_label, snapshot
@@ -148,6 +151,8 @@ class Guard:
 
 def error_response(error: WebError, key: str = "") -> JSONResponse:
     body: dict[str, Any] = {"error": error.message}
+    if error.explanation:
+        body["explanation"] = error.explanation
     if error.game is not None:
         body["snapshot"] = game_snapshot(error.game)
     return JSONResponse(body, status_code=error.status)
@@ -216,7 +221,7 @@ class WebServer:
         self.default = default
         self.store = GameStore(variants, directory / "games", record_stats=record_stats)
         self.store.prune()
-        self.finder = finder or DealFinder(directory)
+        self.finder = finder or DealFinder(directory, daily_cache=DailyCache.default())
         self.hint_budget = hint_budget
         self.review_budget = review_budget
         static = resources.files("patience.web").joinpath("static")
@@ -257,7 +262,8 @@ class WebServer:
     async def rules(self, request: Request) -> Response:
         key = request.path_params["key"]
         variant = self.variant(key)
-        return JSONResponse({"key": key, "name": variant.name, "rules": variant.rules_text()})
+        return JSONResponse({"key": key, "name": variant.name, "rules": variant.rules_text(),
+                             "plain": plain_rules_text(variant)})
 
     async def stats(self, request: Request) -> Response:
         try:
@@ -370,7 +376,8 @@ class WebServer:
         else:  # redo
             reply = session.redo()
         if reply.error or not reply.changed:
-            raise WebError(reply.text or "nothing happened", status=422, game=web_game)
+            raise WebError(reply.text or "nothing happened", status=422, game=web_game,
+                           explanation=reply.explanation)
         move = game.move_stack[-1]
         if move.source < 0:
             words = ("Dealt" if stock_before else "Turned the waste back into the stock") + \

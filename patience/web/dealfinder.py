@@ -6,10 +6,11 @@ or minutes (the two-deck Maine Coon's daily deal). So each search runs in a work
 most ``wait`` seconds: then it is told "still looking" and asks again. Found deals are
 kept:
 
-- the daily deal, per variant (and its rules hash) and date, in ``daily.json`` beside the
-  games, so it is instant after the first request, also after a restart; it is the
-  terminal's daily deal (``patience.play.deals.daily_deal``: a position budget, no time
-  limit, so everyone gets the same deal that day);
+- the daily deal, per variant (and its rules hash) and date, in the terminal's cache
+  (:class:`patience.play.deals.DailyCache`, ``daily.json`` in the data directory), so it
+  is instant after the first request, also after a restart, and the terminal's ``--daily``
+  finds it there too; it is the terminal's daily deal (``patience.play.deals.daily_deal``:
+  a position budget, no time limit, so everyone gets the same deal that day);
 - a winnable deal: when one is handed out, the next one is searched for at once, so a
   second "winnable deal" is instant too. The search tries ``attempts`` deals from a random
   number on, each with ``positions`` positions, and says so when none was proven winnable.
@@ -27,13 +28,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
 
-from patience.errors import PatienceError, SaveError
-from patience.play import saves
+from patience.errors import PatienceError
+from patience.play.deals import DailyCache
 
 if TYPE_CHECKING:
     from patience.variant import Variant
 
-DAILY_FORMAT = "patience-web-daily"
 WAIT_SECONDS = 2.0
 WINNABLE_POSITIONS = 200_000
 WINNABLE_ATTEMPTS = 100
@@ -127,8 +127,9 @@ class DealFinder:
 
     def __init__(self, directory: Path, *, runner: Runner | None = None,
                  wait: float = WAIT_SECONDS, positions: int = WINNABLE_POSITIONS,
-                 attempts: int = WINNABLE_ATTEMPTS) -> None:
-        self.path = directory / "daily.json"
+                 attempts: int = WINNABLE_ATTEMPTS, daily_cache: DailyCache | None = None
+                 ) -> None:
+        self.daily_cache = daily_cache or DailyCache(directory / "daily.json")
         self.runner: Runner = runner or ProcessRunner()
         self.wait = wait
         self.positions = positions
@@ -136,58 +137,22 @@ class DealFinder:
         self._lock = threading.Lock()
         self._jobs: dict[tuple[str, str], Job] = {}
         self._ready: dict[str, list[int]] = {}  # winnable deals found, per variant key
-        self._daily, self._daily_file_is_ours = self._read_daily()
 
     # -- the daily deal --
 
-    @staticmethod
-    def daily_key(variant: Variant, date: datetime.date) -> str:
-        return f"{variant.id}:{variant.rules_hash}:{date.isoformat()}"
-
     def daily(self, variant: Variant, date: datetime.date) -> Found:
-        key = self.daily_key(variant, date)
+        key = DailyCache.key(variant, date)
         with self._lock:
-            if key in self._daily:
-                return Found(self._daily[key])
+            cached = self.daily_cache.get(variant, date)
+            if cached is not None:
+                return Found(cached)
 
         def found(number: int) -> None:
-            self._daily[key] = number
-            self._write_daily()
+            self.daily_cache.put(variant, date, number)
 
         job = self._start(("daily", key), "daily", variant, date.isoformat(), found,
                           restart_finished=False)
         return self._outcome(("daily", key), job)
-
-    def _read_daily(self) -> tuple[dict[str, int], bool]:
-        """The cached daily deals, and whether the file may be written (it is ours)."""
-        try:
-            data = saves.read_versioned(self.path, DAILY_FORMAT, "daily deals file")
-        except SaveError:
-            return {}, False  # not ours, or corrupt: search again, keep them in memory
-        deals = (data or {}).get("deals")
-        if not isinstance(deals, dict):
-            return {}, data is None
-        return {k: v for k, v in deals.items() if isinstance(k, str) and type(v) is int}, True
-
-    def _write_daily(self) -> None:
-        """Write the cache (called with the lock held); days more than a week away go."""
-        if not self._daily_file_is_ours:
-            return
-        today = datetime.date.today()
-
-        def recent(key: str) -> bool:
-            try:
-                return abs((datetime.date.fromisoformat(key.rsplit(":", 1)[1])
-                            - today).days) <= 7
-            except ValueError:
-                return False
-
-        deals = {k: v for k, v in self._daily.items() if recent(k)}
-        try:
-            saves.write_atomically(self.path, {"format": DAILY_FORMAT,
-                                               "version": saves.VERSION, "deals": deals})
-        except OSError:
-            pass  # the cache is only a cache
 
     # -- winnable deals --
 

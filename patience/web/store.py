@@ -62,9 +62,10 @@ class WebError(PatienceError):
     status = 400
 
     def __init__(self, message: str, *, status: int | None = None,
-                 game: WebGame | None = None) -> None:
+                 game: WebGame | None = None, explanation: str = "") -> None:
         super().__init__(message)
         self.message = message
+        self.explanation = explanation  # a refused move: the rule-level explanation
         if status is not None:
             self.status = status
         self.game = game  # when set, the reply carries the game's fresh snapshot

@@ -738,7 +738,9 @@
       if (!state.snap) return;
       const { data } = await request("GET", `/api/variants/${encodeURIComponent(state.snap.variant.key)}/rules`);
       $("rules-title").textContent = data.name ? `Rules of ${data.name}` : "Rules";
-      $("rules-text").textContent = data.rules || data.error;
+      $("rules-text").textContent = data.rules
+        ? (data.plain ? `${data.plain}\n\n— The rules exactly as written —\n\n` : "") + data.rules
+        : data.error;
       openDialog("rules-dialog");
     });
     $("stats").addEventListener("click", async () => {

@@ -1,0 +1,78 @@
+"""Build the native search core (``native/``, Rust + PyO3) into the package, when it can.
+
+Hatchling runs this hook for every wheel and editable install (``pip install -e .``). It asks
+maturin to build the crate in ``native/`` and puts the extension module it makes at
+``patience/_native.abi3.so``: in the wheel (tagged for this platform and CPython ≥ 3.10's
+stable ABI), or, for an editable install, beside the sources. Without a Rust toolchain, or
+with ``PATIENCE_PURE_PYTHON=1`` in the environment, it builds nothing and says so: the
+package then runs on its pure-Python kernel, the reference the native core is tested
+against. ``PATIENCE_REQUIRE_NATIVE=1`` (CI sets it) turns a failed native build into a
+failed install instead.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+MODULE = "patience/_native.abi3.so"
+
+
+class NativeCoreHook(BuildHookInterface):  # type: ignore[type-arg]
+    PLUGIN_NAME = "native-core"
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        if self.target_name != "wheel":
+            return
+        root = Path(self.root)
+        crate = root / "native" / "Cargo.toml"
+        if not crate.is_file():
+            return
+        if os.environ.get("PATIENCE_PURE_PYTHON"):
+            self._skip("PATIENCE_PURE_PYTHON is set")
+            return
+        if shutil.which("cargo") is None:
+            self._skip("no Rust toolchain (cargo) on PATH")
+            return
+        maturin = shutil.which("maturin")  # a build requirement: pip puts it on PATH
+        if maturin is None:
+            self._skip("maturin is not on PATH")
+            return
+        with tempfile.TemporaryDirectory() as out:
+            command = [maturin, "build", "--release", "--manifest-path", str(crate),
+                       "--out", out]
+            self.app.display_info("patience: building the native core: " + " ".join(command))
+            done = subprocess.run(command, check=False, cwd=root)
+            wheels = list(Path(out).glob("*.whl"))
+            if done.returncode != 0 or not wheels:
+                self._skip(f"maturin failed (exit status {done.returncode})")
+                return
+            built = wheels[0]
+            with zipfile.ZipFile(built) as wheel:
+                modules = [n for n in wheel.namelist() if n.endswith((".so", ".pyd"))]
+                if not modules:
+                    self._skip("maturin's wheel holds no extension module")
+                    return
+                data = wheel.read(modules[0])
+            module = MODULE if modules[0].endswith(".so") else "patience/_native.pyd"
+            target = root / module
+            target.write_bytes(data)  # beside the sources: what an editable install imports
+        if version != "editable":
+            build_data["force_include"][str(target)] = module
+            build_data["pure_python"] = False
+            # the wheel's tag is maturin's: e.g. cp310-abi3-manylinux_2_34_x86_64
+            build_data["tag"] = "-".join(built.stem.split("-")[-3:])
+
+    def _skip(self, reason: str) -> None:
+        if os.environ.get("PATIENCE_REQUIRE_NATIVE"):
+            raise RuntimeError(f"patience: the native core was not built: {reason}")
+        self.app.display_warning(
+            f"patience: the native core was not built ({reason}); installing the "
+            "pure-Python kernel and solver")

@@ -1,0 +1,213 @@
+"""The rules of a variant in a player's words, generated from its definition.
+
+:func:`patience.rulestext.rules_text` is the exact page: every rule as written in the file.
+This is the page beside it for players: each pile group in one short paragraph, each rule
+said in the words its author wrote beside it (``rulestext.comment_at``), or — where the
+file has no comment — the rule's expression read out in words (``pile.empty`` → "the pile
+is empty", ``run.size == 1`` → "one card moves"). Nothing here is written per variant.
+
+>>> from patience import find_variant
+>>> print(plain_rules_text(find_variant("tabbycat")).splitlines()[-1])
+To win: Every one of the foundations holds 13 cards.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from patience.cards import RANK_CHARS
+from patience.language import (
+    Arithmetic,
+    Attribute,
+    Boolean,
+    BoolOp,
+    Call,
+    Compare,
+    Count,
+    Integer,
+    Member,
+    Name,
+    Negate,
+    Node,
+    Not,
+    Pairs,
+    Quantifier,
+)
+from patience.rulestext import comment_at
+from patience.settings import Removal, Show, Target
+
+if TYPE_CHECKING:
+    from patience.definition import Rule
+    from patience.variant import Group, Variant
+
+RANK_NAMES = ("Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King")
+SUBJECTS = {"pile": "the pile", "run": "the cards moving", "source": "the pile they come from",
+            "stock": "the stock"}
+ATTRIBUTES = {"top": "the top card of {}", "bottom": "the bottom card of {}",
+              "size": "the number of cards in {}", "rank": "the rank of {}",
+              "suit": "the suit of {}", "color": "the colour of {}",
+              "empty": "{} is empty", "face_up": "{} is face up"}
+RUN_ATTRIBUTES = {"top": "the top card moving", "bottom": "the bottom card moving",
+                  "size": "the number of cards moving"}
+COMPARISONS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
+               ">": "is more than", ">=": "is at least"}
+CONSTANTS = {"red": "red", "black": "black", "clubs": "clubs", "diamonds": "diamonds",
+             "hearts": "hearts", "spades": "spades"}
+
+
+def plain_rules_text(variant: Variant) -> str:
+    """The player's rules page of ``variant``."""
+    lines = [variant.name, variant.description, ""]
+    deck = "one deck" if variant.decks == 1 else f"{variant.decks} decks"
+    lines.append(f"The cards: {deck}, {len(variant.deck)} cards.")
+    lines.append("")
+    for group in variant.groups:
+        lines.append(_group(variant, group))
+    lines.append("")
+    stock = _stock(variant)
+    if stock:
+        lines += [stock, ""]
+    win = comment_at(variant.win.origin) or Words(variant).say(variant.win.node)
+    lines.append(f"To win: {_sentence(win)}")
+    return "\n".join(lines)
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _group(variant: Variant, group: Group) -> str:
+    names = group.pile_names
+    where = names[0] if len(names) == 1 else f"{names[0]}–{names[-1]}"
+    title = group.name[0].upper() + group.name[1:]
+    parts = [f"{title} ({where}):"]
+    if any(group.deal):
+        counts = set(group.deal)
+        dealt = f"{group.deal[0]} card{'s' if group.deal[0] != 1 else ''}" \
+            + (" each" if group.count > 1 else "") \
+            if len(counts) == 1 else "from " + ", ".join(map(str, group.deal)) + " cards"
+        down = sum(group.face_down)
+        parts.append(f"dealt {dealt}" + (", the top ones face up." if down else "."))
+    words = Words(variant)
+    if group.removal is Removal.FORCED:
+        parts.append("cards go here by themselves, as soon as they can.")
+    else:
+        parts.append(f"Takes: {_rule_words(words, group.accepts)}")
+        if group.target is Target.FIRST:
+            parts.append(f"(a move here is written '{group.id}'; it goes to the first one "
+                         "that takes the cards.)")
+    parts.append(f"Cards leave: {_rule_words(words, group.moves)}")
+    if group.show is Show.STACK:
+        parts.append("(only the top card shows.)")
+    return " ".join(parts)
+
+
+def _rule_words(words: Words, rule: Rule) -> str:
+    return _sentence(comment_at(rule.origin) or words.say(rule.node))
+
+
+def _stock(variant: Variant) -> str:
+    targets = list(dict.fromkeys(variant.pile_names[i] for i in variant.deal_targets))
+    if not (targets and variant.stock_size):
+        return ""
+    each = "a card" if variant.turn == 1 else f"{variant.turn} cards"
+    where = targets[0] if len(targets) == 1 else f"each of {', '.join(targets)}"
+    text = (f"The stock: {variant.stock_size} cards. Each deal (d, or a click on the stock) "
+            f"gives {each} to {where}; {variant.deals} deal{'s' if variant.deals != 1 else ''}.")
+    if variant.redeals is None:
+        text += " The waste turns back into the stock as often as you like."
+    elif variant.redeals:
+        text += f" The waste turns back into the stock {variant.redeals} more time(s)."
+    if variant.deal_when.text.strip() != "true":
+        words = comment_at(variant.deal_when.origin)
+        text += " Dealing: " + _sentence(
+            words or "only when " + Words(variant).say(variant.deal_when.node))
+    return text
+
+
+class Words:
+    """An expression of the rule language read out in words."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+
+    def say(self, node: Node) -> str:
+        if isinstance(node, BoolOp):
+            joined = f" {node.op} " if node.op == "and" else ", or "
+            return joined.join(self.say(value) for value in node.values)
+        if isinstance(node, Not):
+            inner = node.operand
+            if isinstance(inner, Attribute) and inner.name == "empty":
+                return f"{self.noun(inner.value)} is not empty"
+            return f"not ({self.say(inner)})"
+        if isinstance(node, Boolean):
+            return "always" if node.value else "never"
+        if isinstance(node, Attribute) and node.name in ("empty", "face_up"):
+            return ATTRIBUTES[node.name].format(self.noun(node.value))
+        if isinstance(node, Member):
+            where = "not one of" if node.negated else "one of"
+            return f"{self.noun(node.value)} is {where} the {node.group}"
+        if isinstance(node, Compare):
+            if isinstance(node.left, Attribute) and node.left.name == "size" \
+                    and _is_name(node.left.value, "run") and isinstance(node.right, Integer) \
+                    and node.op == "==":
+                count = node.right.value
+                return "one card moves" if count == 1 else f"{count} cards move together"
+            return f"{self.noun(node.left)} {COMPARISONS[node.op]} {self.noun(node.right)}"
+        if isinstance(node, Call):
+            predicate = self.variant.predicates.get(node.function)
+            origin = predicate.origin[1] if predicate is not None and isinstance(
+                predicate.origin, tuple) else None
+            words = comment_at(origin)
+            arguments = ", ".join(self.noun(arg) for arg in node.args)
+            return f"{node.function.replace('_', ' ')} ({arguments})" + \
+                (f": {words}" if words else "")
+        if isinstance(node, Quantifier):
+            if isinstance(node.domain, Pairs):
+                return (f"for each two cards next to each other in {self.noun(node.domain.run)}"
+                        f": {self.say(node.body)}")
+            assert isinstance(node.domain, Name)
+            every = "every one" if node.kind == "all" else "one"
+            body = self.say(node.body)
+            name = node.names[0]
+            body = body.replace(f"the number of cards in {name} is ", "holds ")
+            body = body.replace(f"{name} ", "")
+            if body.startswith("holds ") and body[6:].isdigit():
+                body += " cards"
+            return f"{every} of the {node.domain.id} {body}"
+        return self.noun(node)
+
+    def noun(self, node: Node) -> str:
+        if isinstance(node, Integer):
+            return str(node.value)
+        if isinstance(node, Name):
+            if node.id in SUBJECTS:
+                return SUBJECTS[node.id]
+            if node.id in self.variant.parameters:
+                return f"{node.id.replace('_', ' ')} ({self.variant.parameters[node.id]!s}"\
+                    .lower() + ")"
+            if len(node.id) == 1 and node.id in RANK_CHARS:
+                return RANK_NAMES[RANK_CHARS.index(node.id)]
+            return CONSTANTS.get(node.id, node.id)
+        if isinstance(node, Attribute):
+            if _is_name(node.value, "run") and node.name in RUN_ATTRIBUTES:
+                return RUN_ATTRIBUTES[node.name]
+            return ATTRIBUTES.get(node.name, "{} ." + node.name).format(self.noun(node.value))
+        if isinstance(node, Arithmetic):
+            if node.op in "+-" and isinstance(node.right, Integer):
+                more = "plus" if node.op == "+" else "minus"
+                return f"{self.noun(node.left)} {more} {node.right.value}"
+            return f"({self.noun(node.left)} {node.op} {self.noun(node.right)})"
+        if isinstance(node, Negate):
+            return f"minus {self.noun(node.operand)}"
+        if isinstance(node, Count):
+            return f"the number of {node.group} where {self.say(node.body)}"
+        return self.say(node)
+
+
+def _is_name(node: Node, name: str) -> bool:
+    return isinstance(node, Name) and node.id == name

@@ -1,0 +1,155 @@
+"""Why a move is refused, in a player's words: one short sentence, the board's card symbols.
+
+:mod:`patience.explain` says which rule forbids a move and which part of it is false, for
+rule authors (``piles.columns.accepts 'pile.empty or goes_on(run.bottom, pile.top)' is
+false …``). A player needs one sentence in the game's words. Those words are the variant
+file's own: the comment its author wrote beside the predicate that fails (the outermost one
+that has a comment), else the comment beside the rule itself (``rulestext.comment_at``).
+Nothing here is written per variant. Every front end shows :attr:`Refusal.words` and keeps
+:attr:`Refusal.explanation` (the full explanation) one request away (``why``).
+
+>>> from patience import Game, find_variant
+>>> from patience.cards import parse_cards
+>>> game = Game(find_variant("tabbycat"), [parse_cards(c) for c in
+...             ("7D", "8C", "TS", "", "", "", "", "", "")], [])
+>>> refusal(game, game.parse_move("c1:1-c3")).words[:60]
+"7♦ can't go on 10♠: card may be placed on base: one rank low"
+>>> refusal(game, game.parse_move("c1:1-c2")) is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from patience.cards import FACE_DOWN, card_symbol, parse_card
+from patience.explain import Interpreter, RunValue, explain_move
+from patience.language import BoolOp, Call, Node, Quantifier
+from patience.rulestext import comment_at
+
+if TYPE_CHECKING:
+    from patience.definition import Rule
+    from patience.game import Game
+    from patience.moves import Move
+
+#: a card code in an explanation (``8D``, ``TS``), as a whole word
+CARD_CODE = re.compile(r"\b([A2-9TJQK][CDHS])\b")
+
+
+@attrs.frozen
+class Refusal:
+    """Why a move is refused: ``words`` for a player, ``explanation`` for a rule author."""
+
+    words: str
+    explanation: str
+
+
+def refusal(game: Game, move: Move) -> Refusal | None:
+    """None when ``move`` is legal in ``game``; else what is wrong with it, in two forms."""
+    explanation, rule_key = explain_move(game, move)
+    if explanation is None:
+        return None
+    return Refusal(_words(game, move, explanation, rule_key), explanation)
+
+
+def with_symbols(text: str) -> str:
+    """``text`` with every card code in it (``8D``) written as the board draws it (``8♦``)."""
+    return CARD_CODE.sub(lambda match: card_symbol(parse_card(match.group(1))), text)
+
+
+def _words(game: Game, move: Move, explanation: str, rule_key: str | None) -> str:
+    variant = game.variant
+    interpreter = Interpreter(game)
+    if move.source < 0:
+        rule = variant.deal_when
+        if rule_key == rule.key and not interpreter.evaluate(rule.node, {}):
+            return f"no deal now: {_because(interpreter, rule, {})}"
+        return _structural(game, move, explanation)
+    if rule_key is None:
+        return _structural(game, move, explanation)
+    source = interpreter.pile(move.source)
+    target = interpreter.pile(move.target)
+    run = RunValue(source.cards[-move.count:])
+    cards = _cards(run.cards)
+    gives = variant.group_of_pile[move.source].moves
+    env: dict[str, Any] = {"pile": source, "run": run}
+    if rule_key == gives.key and not interpreter.evaluate(gives.node, env):
+        what = f"{cards} can't move together" if move.count > 1 else f"{cards} can't leave " \
+            f"{source.name}"
+        return f"{what}: {_because(interpreter, gives, env)}"
+    accepts = variant.group_of_pile[move.target].accepts
+    env = {"pile": target, "run": run, "source": source}
+    if rule_key == accepts.key and not interpreter.evaluate(accepts.node, env):
+        if not target.cards:
+            where = f"to empty {target.name}"
+        elif target.cards[-1] & FACE_DOWN:
+            where = "on a face-down card"
+        else:
+            where = f"on {card_symbol(target.cards[-1])}"
+        return f"{cards} can't go {where}: {_because(interpreter, accepts, env)}"
+    return _structural(game, move, explanation)
+
+
+def _cards(cards: tuple[int, ...]) -> str:
+    """'7♣', or '7♣ and the 2 cards on it'."""
+    first = card_symbol(cards[0])
+    more = len(cards) - 1
+    return first if not more else f"{first} and the {more} card{'s' if more > 1 else ''} on it"
+
+
+def _structural(game: Game, move: Move, explanation: str) -> str:
+    """A refusal that is no rule's (an empty pile, a face-down card, no deal left): the
+    explanation without the move's notation in front, cards as symbols."""
+    written = game.notation(move) if move.source < 0 or (
+        0 <= move.source < len(game.piles) and 0 <= move.target < len(game.piles)) else ""
+    text = explanation
+    for prefix in (f"{written}: ", "d: "):
+        if written and text.startswith(prefix):
+            text = text[len(prefix):]
+            break
+    return with_symbols(text)
+
+
+def _because(interpreter: Interpreter, rule: Rule, env: dict[str, Any]) -> str:
+    """The words for why ``rule`` is false: a failing predicate's comment, the rule's
+    comment, or (with neither) the part of the rule that is false."""
+    words, _ = _blame(interpreter, rule.node, env)
+    if words:
+        return words
+    words = comment_at(rule.origin)
+    if words:
+        return words
+    return with_symbols(interpreter.reason(rule.node, env, rule.text))
+
+
+def _blame(interpreter: Interpreter, node: Node, env: dict[str, Any]) -> tuple[str, int]:
+    """The comment of the outermost failing predicate under ``node`` (which is false), or
+    '', and how far the evaluation got before it failed (to choose among the branches of
+    an ``or``: the one that got furthest is the one the player meant)."""
+    if isinstance(node, BoolOp):
+        if node.op == "and":
+            held = 0
+            for value in node.values:
+                if not interpreter.evaluate(value, env):
+                    words, score = _blame(interpreter, value, env)
+                    return words, score + held
+                held += 1
+            return "", held
+        branches = [_blame(interpreter, value, env) for value in node.values]
+        return max(branches, key=lambda branch: (branch[1], bool(branch[0])))
+    if isinstance(node, Call):
+        predicate = interpreter.predicates[node.function]
+        inner = {p.name: interpreter.evaluate(arg, env)
+                 for p, arg in zip(predicate.signature.parameters, node.args)}
+        words, score = _blame(interpreter, predicate.body, inner)
+        origin = predicate.origin[1] if isinstance(predicate.origin, tuple) else None
+        return comment_at(origin) or words, score + 1
+    if isinstance(node, Quantifier) and node.kind == "all":
+        for binding in interpreter._bindings(node, env):
+            scope = {**env, **binding}
+            if not interpreter.evaluate(node.body, scope):
+                return _blame(interpreter, node.body, scope)
+    return "", 0

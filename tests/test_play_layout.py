@@ -1,0 +1,130 @@
+"""The terminal board's layout and colours, without textual: every shipped variant shows
+every pile's top card at 80×24 and 60×20, and every colour pair reads at 4.5:1 or more."""
+
+from __future__ import annotations
+
+import pytest
+from rich.color import Color, ColorSystem
+
+from patience import Game, find_variant
+from patience.cards import card_symbol, numbered_deck
+from patience.play import palette
+from patience.play.layout import COUNT, LABEL, MORE, STOCK, lay_out
+from patience.variant import shipped_variants
+
+#: the board's share of a screen: the status, message and command lines take three
+SCREENS = {"80x24": (80, 21), "60x20": (60, 17)}
+
+
+def dealt_out(name: str, number: int = 7) -> Game:
+    """A deal with every deal of the stock made: the longest columns a deal gives."""
+    game = find_variant(name).deal(number)
+    while game.stock and game.is_legal(game.parse_move("d")):
+        game.push("d")
+    return game
+
+
+def assert_every_top_card_shows(game: Game, width: int, height: int) -> None:
+    board = lay_out(game, width, height)
+    lines = board.lines()
+    assert len(lines) == height
+    assert all(len(line) <= width for line in lines)
+    for pile, cards in enumerate(game.piles[:len(game.variant.pile_names)]):
+        name = game.variant.pile_names[pile]
+        tops = [c for c in board.cells if c.pile == pile and c.kind not in (LABEL, COUNT)
+                and c.depth == 0]
+        assert len(tops) == 1, (name, lines)
+        top = tops[0]
+        assert 0 <= top.y < height and top.x + len(top.text) <= width, (name, lines)
+        if cards and not cards[-1] & 64:
+            assert top.text.strip() == card_symbol(cards[-1])
+        labels = [c for c in board.cells if c.pile == pile and c.kind == LABEL]
+        assert [c.text.strip() for c in labels] == [name]  # the label is always there
+
+
+@pytest.mark.parametrize("name", shipped_variants())
+def test_every_shipped_variant_shows_every_top_card(name):
+    start, end = find_variant(name).deal(7), dealt_out(name)
+    for width, height in SCREENS.values():
+        assert_every_top_card_shows(start, width, height)
+        assert_every_top_card_shows(end, width, height)
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_a_30_card_column_is_compressed_to_its_top_cards(screen):
+    width, height = SCREENS[screen]
+    variant = find_variant("tabbycat")
+    deck = numbered_deck(1)
+    game = Game(variant, [deck[:30], deck[30:34], [], [], deck[34:40], [], [], [], []],
+                deck[40:])
+    assert_every_top_card_shows(game, width, height)
+    board = lay_out(game, width, height)
+    column = [c for c in board.cells if c.pile == 0 and c.kind != LABEL]
+    more = [c for c in column if c.kind == MORE]
+    shown = len(column) - 1
+    assert [c.text.strip() for c in more] == [f"+{30 - shown}"]
+    assert [c.text.strip() for c in column[1:]] == [card_symbol(c) for c in deck[30 - shown:30]]
+    # a click on a drawn card is that card; on the '+N' line, the topmost card under them
+    x, y = board.where(0, 3)
+    assert board.pile_at(x, y) == 0 and board.depth_at(x, y) == 3
+    assert board.depth_at(*board.where(0, shown)) == shown
+
+
+def test_maine_coons_eight_foundations_fit_at_80_and_wrap_below_60_columns():
+    game = find_variant("mainecoon").deal(1)
+    for width in (80, 60):
+        assert "f8" in lay_out(game, width, 21).lines()[0]
+    narrow = lay_out(game, 30, 21).lines()  # too narrow for one row: a second row
+    assert narrow[0].split() == ["s"] and "f1" in narrow[3] and "f8" in narrow[6]
+
+
+def test_the_stock_is_a_pile_a_click_can_find():
+    board = lay_out(find_variant("tabbycat").deal(1), 80, 21)
+    assert board.pile_at(*board.where(STOCK)) == STOCK
+    assert board.lines()[1].split()[0] == "48"
+
+
+def contrast(foreground: str, background: str) -> float:
+    """The WCAG 2 contrast ratio of two '#rrggbb' colours."""
+    def luminance(colour: str) -> float:
+        channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        red, green, blue = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+                            for c in channels)
+        return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+    light, dark = sorted((luminance(foreground), luminance(background)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def in_256_colours(colour: str) -> str:
+    """The colour a 256-colour terminal shows for ``colour`` (rich's own downgrade)."""
+    return Color.parse(colour).downgrade(ColorSystem.EIGHT_BIT).get_truecolor().hex
+
+
+def test_the_contrast_ratio_is_computed_right():
+    assert round(contrast("#000000", "#ffffff"), 1) == 21.0
+    assert round(contrast("#777777", "#ffffff"), 2) == 4.48  # the classic just-failing grey
+
+
+@pytest.mark.parametrize("name", sorted(palette.all_pairs()))
+def test_every_colour_pair_reads_at_4_5_to_1_in_true_and_256_colours(name):
+    foreground, background = palette.all_pairs()[name]
+    assert contrast(foreground, background) >= 4.5, name
+    assert contrast(in_256_colours(foreground), in_256_colours(background)) >= 4.5, name
+
+
+def test_the_issues_low_contrast_pairs_are_gone():
+    # red cards were 2.9:1, the stock 1.7:1, empty-pile dots 2.6:1 under 256 colours
+    for kind in ("red", "back", "empty"):
+        foreground, background = palette.COLOURS[kind]
+        assert contrast(in_256_colours(foreground), in_256_colours(background)) > 5.5
+
+
+@pytest.mark.parametrize("name", ["patience.refusal", "patience.plainrules",
+                                  "patience.play.session", "patience.play.destinations"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
