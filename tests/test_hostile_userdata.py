@@ -38,6 +38,8 @@ from patience.play.session import Session
 from patience.studies.database import (
     APPLICATION_ID,
     SCHEMA,
+    SCHEMA_BEFORE_3,
+    SCHEMA_VERSION,
     DealRanges,
     DealResult,
     ResultsDatabase,
@@ -613,7 +615,7 @@ def test_deals_from_2_to_the_63_on_are_stored_and_reported(tmp_path, threads):
 def _old_database(path: Path) -> None:
     """A results file as patience 0.1 wrote it: schema 1, no application id."""
     with sqlite3.connect(path) as connection:
-        connection.executescript(SCHEMA + "PRAGMA user_version = 1;")
+        connection.executescript(SCHEMA_BEFORE_3 + "PRAGMA user_version = 1;")
         connection.execute(
             "INSERT INTO variants VALUES (?, 'manx', 'Manx', '...')",
             (find_variant("manx").rules_hash,))
@@ -636,7 +638,7 @@ def test_an_old_database_is_reported_as_it_is_and_upgraded_by_stats(tmp_path, th
     assert result.exit_code == 0, result.output
     assert "(1 already stored, 5 solved" in result.output
     with sqlite3.connect(db) as connection:
-        assert connection.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert connection.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         assert connection.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 6
     connection.close()

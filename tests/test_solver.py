@@ -137,7 +137,7 @@ def test_time_limit_gives_unknown(monkeypatch):
     monkeypatch.setattr(patience.solver, "time", clock)
     monkeypatch.setattr(patience.solver.search, "time", clock)
     game = patience.find_variant("tabbycat").deal(16)  # won, after 13,036 positions
-    result = solve(game, max_positions=10**9, time_limit=60)
+    result = solve(game, max_positions=10**9, time_limit=60, engine="python")  # its clock
     assert result.verdict == "unknown" and result.moves == ()
     assert 0 < result.positions < 13_036  # stopped early, at the first clock check
     monkeypatch.undo()
@@ -159,7 +159,7 @@ def test_won_position_has_empty_line():
     for move in result.moves:
         game.push(move)
     again = solve(game)
-    assert again == SolveResult("won", (), 1, again.seconds)
+    assert again == SolveResult("won", (), 1, again.seconds, again.engine)
 
 
 def test_arguments_are_checked():
@@ -225,7 +225,7 @@ def test_cli_solve_json():
     assert code == 0
     data = json.loads(output)
     assert set(data) == {"variant", "deal", "verdict", "moves", "positions", "seconds",
-                         "information"}
+                         "information", "engine"}
     assert data["information"] == "full"
     assert data["verdict"] == "won" and data["deal"] == 1
     game = patience.find_variant("tabbycat-autoremove").deal(1)

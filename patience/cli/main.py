@@ -15,6 +15,7 @@ import sys
 
 import click
 
+from patience import native
 from patience.cli.common import (
     echo,
     fail,
@@ -29,7 +30,8 @@ from patience.variant import Variant, find_variant, shipped_variants
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="patience")
+@click.version_option(package_name="patience",
+                      message=f"%(prog)s, version %(version)s\n{native.describe()}")
 def main() -> None:
     """Patience card games whose rules are data.
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import datetime
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import click
 
+from patience import native
 from patience.cli.common import echo, fail, handles_errors, load_game, load_variant, start_options
 from patience.cli.main import main
+from patience.native import ENGINES, EngineChoice
 from patience.solver import (
     DEFAULT_MAX_POSITIONS,
     daily_deal,
@@ -20,6 +22,28 @@ from patience.solver import (
     solve,
 )
 
+
+class ByteSize(click.ParamType):  # type: ignore[type-arg, unused-ignore]
+    """A number of bytes: 2000000, 512K, 64M, 2G (powers of 1024)."""
+
+    name = "bytes"
+    _UNITS: ClassVar[dict[str, int]] = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30,
+                                        "T": 1 << 40}
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        text = str(value).strip().upper().removesuffix("B").removesuffix("I")
+        unit = text[-1:] if text[-1:] in self._UNITS else ""
+        number = text[:len(text) - len(unit)]
+        try:
+            size = float(number) * self._UNITS[unit]
+        except ValueError:
+            self.fail(f"{value!r} is not a size in bytes (e.g. 2G, 512M, 1000000)", param, ctx)
+        if size < 1 or size > 1 << 62:
+            self.fail(f"{value!r} is not a size in bytes (e.g. 2G, 512M, 1000000)", param, ctx)
+        return int(size)
 
 def budget_options(function: Callable[..., Any]) -> Callable[..., Any]:
     """Add --max-positions / --time-limit to a command."""
@@ -38,20 +62,30 @@ def budget_options(function: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--prove", is_flag=True,
               help="One exhaustive search with the whole budget, no restarts: the mode for "
                    "proving a deal unwinnable.")
+@click.option("--engine", type=click.Choice(list(ENGINES)), default="auto", show_default=True,
+              help="native: the compiled core; python: the reference; auto: native when "
+                   "built (PATIENCE_ENGINE=python forces python).")
+@click.option("--max-memory", type=ByteSize(), default=None, metavar="BYTES",
+              help="End the search as unknown before its stored positions pass BYTES "
+                   "(e.g. 2G, 512M; native engine).")
 @click.option("--json", "as_json", is_flag=True,
               help='One JSON object: {"variant", "deal", "verdict", "moves", "positions", '
-                   '"seconds", "information"}.')
+                   '"seconds", "information", "engine"}.')
 @handles_errors
 def solve_command(variant: str, seed: int | None, deal_text: str | None,
          position: str | None, moves_text: str, max_positions: int,
-                  time_limit: float | None, prove: bool, as_json: bool) -> None:
+                  time_limit: float | None, prove: bool, engine: EngineChoice,
+                  max_memory: int | None, as_json: bool) -> None:
     """Solve START: won (with a winning line), unwinnable (proved), or unknown (budget).
 
     The solver knows every card: the stock's order and the face-down cards ("thoughtful"
     solitaire, as published win rates count it).
     """
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
-    result = solve(game, max_positions=max_positions, time_limit=time_limit, prove=prove)
+    if max_memory is not None and native.engine(engine) != "native":
+        fail("--max-memory needs the native engine")
+    result = solve(game, max_positions=max_positions, time_limit=time_limit, prove=prove,
+                   engine=engine, max_memory=max_memory)
     if as_json:
         echo(json.dumps({
             "variant": game.variant.id,
@@ -61,12 +95,15 @@ def solve_command(variant: str, seed: int | None, deal_text: str | None,
             "positions": result.positions,
             "seconds": round(result.seconds, 3),
             "information": "full",  # the solver sees face-down cards and the stock's order
+            "engine": result.engine,
         }))
         return
     echo(result.verdict)
     if result.verdict == "won":
         echo(" ".join(result.moves) if result.moves else "(already won)")
-    echo(f"{result.positions} positions, {result.seconds:.2f} s")
+    engine_note = f" ({result.engine} engine)" if engine != "auto" else ""
+    echo(f"{result.positions} positions, {result.seconds:.2f} s{engine_note}")
+
 
 
 @main.command("hint")

@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING, Literal
 
 import attrs
 
+from patience import native
 from patience.cards import MASK64
 from patience.errors import NoWinnableDealError, SolverError
 from patience.moves import MoveTuple
+from patience.native import Engine, EngineChoice
 from patience.solver.rules import SolverRules, solver_rules
 from patience.solver.search import BUDGET, EXHAUSTED, TIMEOUT, WON, Search, make_ordering
 
@@ -58,13 +60,16 @@ class SolveResult:
     ``verdict`` is ``"won"`` (``moves`` is a winning line in notation from the given
     position), ``"unwinnable"`` (the whole reachable space was searched), or ``"unknown"``
     (the budget ran out first). ``positions`` counts the positions expanded (first seen and
-    their moves generated), summed over restarts; ``seconds`` is wall time.
+    their moves generated), summed over restarts; ``seconds`` is wall time; ``engine``
+    names the engine that searched (``patience.native.engine``).
     """
 
     verdict: Verdict
     moves: tuple[str, ...]
     positions: int
     seconds: float
+    #: which engine produced it: "native" (the Rust core) or "python" (the reference)
+    engine: Engine = "python"
 
     @property
     def decided(self) -> bool:
@@ -87,8 +92,8 @@ def luby(i: int) -> int:
 
 def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
           time_limit: float | None = None, *, shorten_line: bool = True,
-          prove: bool = False, should_stop: Callable[[int], bool] | None = None
-          ) -> SolveResult:
+          prove: bool = False, should_stop: Callable[[int], bool] | None = None,
+          engine: EngineChoice = "auto", max_memory: int | None = None) -> SolveResult:
     """Solve the position of ``game`` (which is left unchanged).
 
     A won line is shortened (``shorten``) unless ``shorten_line`` is false: that costs about
@@ -105,13 +110,24 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     ``should_stop``, when given, is called with the positions expanded so far (every 1024
     of them): a true answer stops the search as the time limit does (``unknown``). Front
     ends use it to show progress and to cancel.
+
+    ``engine`` picks the search: ``"native"`` the Rust core (the same search, compiled),
+    ``"python"`` the reference, ``"auto"`` the core when it is built (see
+    :func:`patience.native.engine`). ``max_memory`` (bytes, native engine only) bounds the
+    stored positions: a search that would pass it ends as ``unknown``.
     """
+    chosen = native.engine(engine)
+    if max_memory is not None and max_memory < 1:
+        raise SolverError(f"max_memory must be a positive number of bytes, got {max_memory!r}")
     if max_positions < 1:
         raise SolverError(f"max_positions must be a positive integer, got {max_positions!r}")
     if time_limit is not None and time_limit <= 0:
         raise SolverError(
             f"time_limit must be a positive number of seconds, got {time_limit!r}")
     started = time.perf_counter()
+    if chosen == "native":
+        return _solve_native(game, max_positions, time_limit, shorten_line, prove, max_memory,
+                             should_stop, started)
     deadline = None if time_limit is None else started + time_limit
     rules = solver_rules(game.variant)
     orderings = [make_ordering(rules, style) for style in range(STYLES)]
@@ -137,6 +153,23 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
             break
         assert outcome == BUDGET
     return _result("unknown", game, [], spent, started)
+
+
+def _solve_native(game: Game, max_positions: int, time_limit: float | None,
+                  shorten_line: bool, prove: bool, max_memory: int | None,
+                  should_stop: Callable[[int], bool] | None, started: float) -> SolveResult:
+    """:func:`solve` by the native core: the same restarts, orderings and proofs."""
+    piles = [list(p) for p in game.piles]
+    found = native.core(game.variant).solve(piles, list(game.stock), max_positions,
+                                            time_limit, prove, max_memory, should_stop)
+    outcome, spent = found["outcome"], found["positions"]
+    if outcome == WON:
+        line = [tuple(move) for move in found["line"]]
+        line = shorten(game, line) if shorten_line else line
+        return _result("won", game, line, spent, started, "native")
+    if outcome == EXHAUSTED:
+        return _result("unwinnable", game, [], spent, started, "native")
+    return _result("unknown", game, [], spent, started, "native")
 
 
 def shorten(game: Game, line: list[MoveTuple]) -> list[MoveTuple]:
@@ -174,19 +207,30 @@ def shorten(game: Game, line: list[MoveTuple]) -> list[MoveTuple]:
         line = shorter
 
 
-def _result(verdict: Verdict, game: Game, line: list[MoveTuple], positions: int, started: float
-            ) -> SolveResult:
+def _result(verdict: Verdict, game: Game, line: list[MoveTuple], positions: int, started: float,
+            engine: Engine = "python") -> SolveResult:
     probe = game.copy()
     words = []
     for move in line:
         words.append(probe.notation(move))
         probe.push_unchecked(move)
-    return SolveResult(verdict, tuple(words), positions, time.perf_counter() - started)
+    return SolveResult(verdict, tuple(words), positions, time.perf_counter() - started, engine)
 
 
-def exhaustive_verdict(game: Game, max_positions: int | None = None) -> Verdict:
+def exhaustive_verdict(game: Game, max_positions: int | None = None, *,
+                       engine: EngineChoice = "python") -> Verdict:
     """The reference answer: a plain depth-first search over exact positions, nothing
-    merged, no ordering, no restarts. For tests on small decks."""
+    merged, no ordering, no restarts. For tests on small decks.
+
+    It is the reference, so it runs in Python unless ``engine`` asks for the core (which
+    runs the same plain search natively, for differential tests)."""
+    if native.engine(engine) == "native":
+        found = native.core(game.variant).exhaustive(
+            [list(p) for p in game.piles], list(game.stock), max_positions or 1 << 62)
+        outcome = found["outcome"]
+        if outcome == WON:
+            return "won"
+        return "unwinnable" if outcome == EXHAUSTED else "unknown"
     rules = solver_rules(game.variant)
     search = Search(rules, game.piles, game.stock, exact=True)
     outcome = search.run(None, max_positions or 1 << 62)
@@ -196,10 +240,11 @@ def exhaustive_verdict(game: Game, max_positions: int | None = None) -> Verdict:
 
 
 def hint(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
-         time_limit: float | None = None) -> tuple[str | None, SolveResult]:
+         time_limit: float | None = None, *,
+         engine: EngineChoice = "auto") -> tuple[str | None, SolveResult]:
     """The next move of a winning line (None when there is none or none was found), and
     the result it came from."""
-    result = solve(game, max_positions, time_limit)
+    result = solve(game, max_positions, time_limit, engine=engine)
     return (result.moves[0] if result.moves else None), result
 
 
@@ -214,7 +259,7 @@ class ViewHint:
 
 
 def hint_from_view(game: Game, samples: int = 8, max_positions: int = 20_000,
-                   seed: int = 0) -> ViewHint:
+                   seed: int = 0, *, engine: EngineChoice = "auto") -> ViewHint:
     """A hint that uses no hidden card: the face-down cards and the stock are dealt again at
     random, ``samples`` times (the cards the player sees stay where they are), each guess
     is solved within ``max_positions``, and the first move that wins most often is the
@@ -237,7 +282,7 @@ def hint_from_view(game: Game, samples: int = 8, max_positions: int = 20_000,
         for (i, j), card in zip(down, guess):
             probe.piles[i][j] = card | FACE_DOWN
         probe.stock[:] = guess[len(down):]
-        result = solve(probe, max_positions, shorten_line=True)
+        result = solve(probe, max_positions, shorten_line=True, engine=engine)
         if result.verdict == "won" and result.moves:
             won += 1
             counts[result.moves[0]] = counts.get(result.moves[0], 0) + 1
@@ -248,8 +293,8 @@ def hint_from_view(game: Game, samples: int = 8, max_positions: int = 20_000,
 def first_winnable_deal(variant: Variant, start: int = 1,
                         max_positions: int = DEFAULT_MAX_POSITIONS,
                         attempts: int = 10_000, *,
-                        should_stop: Callable[[int], bool] | None = None
-                        ) -> tuple[int, SolveResult]:
+                        should_stop: Callable[[int], bool] | None = None,
+                        engine: EngineChoice = "auto") -> tuple[int, SolveResult]:
     """The first deal number ≥ ``start`` (wrapping past 2**64 - 1 to 0) that the solver
     proves winnable within ``max_positions``, and its result. Deterministic: no time limit.
 
@@ -261,7 +306,7 @@ def first_winnable_deal(variant: Variant, start: int = 1,
     for _ in range(attempts):
         stop = None if should_stop is None else \
             (lambda expanded, spent=spent: should_stop(spent + expanded))
-        result = solve(variant.deal(number), max_positions, should_stop=stop)
+        result = solve(variant.deal(number), max_positions, should_stop=stop, engine=engine)
         if result.verdict == "won":
             return number, result
         spent += result.positions

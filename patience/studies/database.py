@@ -50,9 +50,10 @@ from patience.solver import VERDICTS
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-#: 2: deals from 2**63 stored as deal - 2**64, and the application id set; 1: patience 0.1
-SCHEMA_VERSION = 2
-READABLE_SCHEMAS = (1, 2)
+#: 3: the engine that solved each row (``engine``, NULL in rows from before); 2: deals from
+#: 2**63 stored as deal - 2**64, and the application id set; 1: patience 0.1
+SCHEMA_VERSION = 3
+READABLE_SCHEMAS = (1, 2, 3)
 #: ``PRAGMA application_id`` of our files: "PaTi"
 APPLICATION_ID = 0x50615469
 MAX_DEAL = 2**64 - 1
@@ -79,9 +80,14 @@ CREATE TABLE IF NOT EXISTS results (
     solution_length INTEGER,            -- moves in the solution; NULL unless won
     solution TEXT,                      -- the moves in notation, space-separated
     recorded TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    engine TEXT,                        -- 'native' or 'python'; NULL: before schema 3
     UNIQUE (rules_hash, solver_version, deal, budget)
 );
 """
+_ENGINE_COLUMN = ("    engine TEXT,                        "
+                  "-- 'native' or 'python'; NULL: before schema 3\n")
+#: the tables as schemas 1 and 2 made them (no engine column), for tests of old files
+SCHEMA_BEFORE_3 = SCHEMA.replace(_ENGINE_COLUMN, "")
 
 
 # --- deal numbers --------------------------------------------------------------------
@@ -205,6 +211,7 @@ class DealResult:
     positions: int
     seconds: float
     solution: tuple[str, ...] = ()
+    engine: str | None = None  # which engine of the solver produced it, where it says
 
 
 @attrs.frozen
@@ -219,6 +226,7 @@ class StoredResult:
     positions: int
     seconds: float
     solution_length: int | None
+    engine: str | None = None  # None: not recorded (a row from before schema 3)
 
 
 def default_database_path() -> Path:
@@ -277,10 +285,13 @@ class ResultsDatabase:
                              f"{_describe(error)}") from None
 
     def _create(self) -> None:
-        """The tables and marks of a database of ours (a schema 1 file becomes schema 2:
-        its rows are the same)."""
+        """The tables and marks of a database of ours (a schema 1 or 2 file becomes schema
+        3: its rows are the same, with no engine recorded)."""
+        migrate = ""
+        if _columns(self.connection, "results") == OUR_TABLES_BEFORE_3["results"]:
+            migrate = "ALTER TABLE results ADD COLUMN engine TEXT;"
         self.connection.executescript(
-            f"BEGIN IMMEDIATE; PRAGMA application_id = {APPLICATION_ID}; {SCHEMA} "
+            f"BEGIN IMMEDIATE; PRAGMA application_id = {APPLICATION_ID}; {SCHEMA} {migrate} "
             f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
 
     def close(self) -> None:
@@ -319,14 +330,15 @@ class ResultsDatabase:
         rows = [(key.rules_hash, key.solver_version, _stored(_check_deal(result.deal)),
                  key.budget, result.verdict, result.positions, result.seconds,
                  len(result.solution) if result.verdict == "won" else None,
-                 " ".join(result.solution) if result.verdict == "won" else None)
+                 " ".join(result.solution) if result.verdict == "won" else None,
+                 result.engine)
                 for result in results]
         with self._errors("write"), self.transaction():
             before = self.connection.total_changes
             self.connection.executemany(
                 "INSERT INTO results (rules_hash, solver_version, deal, budget, verdict, "
-                "positions, seconds, solution_length, solution) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "positions, seconds, solution_length, solution, engine) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (rules_hash, solver_version, deal, budget) DO NOTHING", rows)
             return self.connection.total_changes - before
 
@@ -383,9 +395,11 @@ class ResultsDatabase:
     def results(self, key: RunKey) -> Iterator[StoredResult]:
         """Every stored row under ``key``, by deal number."""
         with self._errors("read"):
+            # a file of schema 1 or 2 opened read-only has no engine column
+            engine = "engine" if "engine" in _columns(self.connection, "results") else "NULL"
             for row in self.connection.execute(
                     "SELECT rules_hash, solver_version, budget, deal, verdict, positions, "
-                    "seconds, solution_length FROM results WHERE rules_hash = ? AND "
+                    f"seconds, solution_length, {engine} FROM results WHERE rules_hash = ? AND "
                     "solver_version = ? AND budget = ? ORDER BY deal < 0, deal",
                     (key.rules_hash, key.solver_version, key.budget)):
                 yield StoredResult(row[0], row[1], row[2], _deal(row[3]), *row[4:])
@@ -393,12 +407,14 @@ class ResultsDatabase:
 
 # --- is the file ours? ---------------------------------------------------------------
 
-#: the tables (and their columns) of schemas 1 and 2, and SQLite's indexes for them
-OUR_TABLES = {
+#: the tables (and their columns) of schemas 1 and 2, of schema 3, and SQLite's indexes
+OUR_TABLES_BEFORE_3 = {
     "variants": ("rules_hash", "id", "name", "definition"),
     "results": ("rules_hash", "solver_version", "deal", "budget", "verdict", "positions",
                 "seconds", "solution_length", "solution", "recorded"),
 }
+OUR_TABLES = {**OUR_TABLES_BEFORE_3,
+              "results": (*OUR_TABLES_BEFORE_3["results"], "engine")}
 OUR_INDEXES = ("sqlite_autoindex_variants_1", "sqlite_autoindex_results_1")
 SQLITE_HEADER = b"SQLite format 3\x00"
 UNTOUCHED = "it was left untouched"
@@ -468,16 +484,22 @@ def _check_schema(connection: sqlite3.Connection, where: str, marked: bool) -> b
     tables = [name for kind, name in objects if kind == "table"]
     others = [name for kind, name in objects
               if name not in OUR_TABLES and name not in OUR_INDEXES]
-    columns = {table: tuple(row[1] for row in connection.execute(
-        f"PRAGMA table_info({table})")) for table in OUR_TABLES}
+    columns = {table: _columns(connection, table) for table in OUR_TABLES}
     versions = (0, *READABLE_SCHEMAS) if marked else (0, 1)
+    layout = OUR_TABLES if version >= 3 else OUR_TABLES_BEFORE_3
     if (version in versions and tables and not others
-            and all(columns[table] == OUR_TABLES[table] for table in tables)):
+            and all(columns[table] == layout[table] for table in tables)):
         return False
     described = ", ".join(tables) or "none"
     raise StudyError(f"cannot use results database {where!r}: it is an SQLite file that "
                      f"patience did not make (user_version {version}, tables: {described}); "
                      f"{UNTOUCHED} — give another --db")
+
+
+def _columns(connection: sqlite3.Connection, table: str) -> tuple[str, ...]:
+    """The columns of one of our tables (none when it is not there)."""
+    assert table in OUR_TABLES  # never a name from outside
+    return tuple(row[1] for row in connection.execute(f"PRAGMA table_info({table})"))
 
 
 def _connect_read_only(path: Path) -> sqlite3.Connection:

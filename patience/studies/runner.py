@@ -183,8 +183,10 @@ def solve_chunk(definition: str, rules_hash: str, deals: Sequence[int], budget: 
         if result.verdict not in VERDICTS:
             raise StudyError(f"the solver gave verdict {result.verdict!r} for deal {deal}; "
                              f"expected one of {', '.join(VERDICTS)}")
+        engine = getattr(result, "engine", None)  # a solver of one's own may not say
         results.append(DealResult(deal, result.verdict, int(result.positions),
-                                  float(result.seconds), tuple(result.moves)))
+                                  float(result.seconds), tuple(result.moves),
+                                  str(engine) if engine is not None else None))
     return results
 
 

@@ -1,0 +1,199 @@
+//! The PyO3 layer of the native core, and nothing else: it converts positions and results
+//! between Python and the core (`program`, `moves`, `key`, `search`). Errors reach Python
+//! as `ValueError` with a message; the search runs with the GIL released.
+
+pub mod compile;
+pub mod key;
+pub mod moves;
+pub mod program;
+pub mod search;
+
+use std::time::{Duration, Instant};
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use moves::{Move, Position, Stacks};
+use program::Program;
+use search::{Limits, Solved};
+
+type MoveTuple = (i16, i16, i16);
+
+fn position(program: &Program, piles: Vec<Vec<u8>>, stock: Vec<u8>) -> PyResult<Position> {
+    if piles.len() != program.slots {
+        return Err(PyValueError::new_err(format!(
+            "a position of {} needs {} piles, got {}",
+            program.id,
+            program.slots,
+            piles.len()
+        )));
+    }
+    Ok(Position { piles, stock })
+}
+
+fn check_move(program: &Program, pos: &Position, m: MoveTuple) -> PyResult<Move> {
+    let mv = Move { s: m.0, k: m.1, t: m.2 };
+    let ok = if mv.s < 0 {
+        mv == moves::DEAL
+    } else {
+        (mv.s as usize) < program.piles
+            && mv.t >= 0
+            && (mv.t as usize) < program.piles
+            && mv.k >= 1
+            && (mv.k as usize) <= pos.piles[mv.s as usize].len()
+    };
+    if ok {
+        Ok(mv)
+    } else {
+        Err(PyValueError::new_err(format!("{m:?} is not a move of this position")))
+    }
+}
+
+fn tuple(m: Move) -> MoveTuple {
+    (m.s, m.k, m.t)
+}
+
+/// A variant's rule program, loaded into the core.
+#[pyclass(frozen, module = "patience._native")]
+struct Core {
+    program: Program,
+}
+
+fn limits(time_limit: Option<f64>, max_memory: Option<usize>) -> Limits {
+    Limits {
+        deadline: time_limit.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0))),
+        max_memory,
+        should_stop: None,
+    }
+}
+
+fn solved<'py>(py: Python<'py>, found: Solved) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let result = pyo3::types::PyDict::new(py);
+    result.set_item("outcome", found.outcome.name())?;
+    result.set_item("line", found.line.into_iter().map(tuple).collect::<Vec<_>>())?;
+    result.set_item("positions", found.expanded)?;
+    result.set_item("stored", found.stored)?;
+    result.set_item("bytes", found.bytes)?;
+    Ok(result)
+}
+
+#[pymethods]
+impl Core {
+    #[new]
+    fn new(program: &str) -> PyResult<Core> {
+        Program::from_json(program).map(|program| Core { program }).map_err(PyValueError::new_err)
+    }
+
+    #[getter]
+    fn id(&self) -> String {
+        self.program.id.clone()
+    }
+
+    fn generate_moves(&self, piles: Vec<Vec<u8>>, stock: Vec<u8>) -> PyResult<Vec<MoveTuple>> {
+        let pos = position(&self.program, piles, stock)?;
+        let mut out = Vec::new();
+        self.program.generate(&pos, &mut out);
+        Ok(out.into_iter().map(tuple).collect())
+    }
+
+    fn first_forced(&self, piles: Vec<Vec<u8>>, stock: Vec<u8>) -> PyResult<Option<MoveTuple>> {
+        let pos = position(&self.program, piles, stock)?;
+        Ok(self.program.first_forced(&pos).map(tuple))
+    }
+
+    fn is_won(&self, piles: Vec<Vec<u8>>, stock: Vec<u8>) -> PyResult<bool> {
+        Ok(self.program.is_won(&position(&self.program, piles, stock)?))
+    }
+
+    fn can_deal(&self, piles: Vec<Vec<u8>>, stock: Vec<u8>) -> PyResult<bool> {
+        Ok(self.program.can_deal(&position(&self.program, piles, stock)?))
+    }
+
+    /// Play `move` and take it back: (piles, stock) after the move, and after taking it back.
+    #[allow(clippy::type_complexity)]
+    fn play_and_take_back(
+        &self,
+        piles: Vec<Vec<u8>>,
+        stock: Vec<u8>,
+        mv: MoveTuple,
+    ) -> PyResult<((Vec<Vec<u16>>, Vec<u16>), (Vec<Vec<u16>>, Vec<u16>))> {
+        let mut pos = position(&self.program, piles, stock)?;
+        let mv = check_move(&self.program, &pos, mv)?;
+        let mut stacks = Stacks::default();
+        let undo = self.program.play(&mut pos, mv, &mut stacks);
+        let lists = |pos: &Position| {
+            let piles = pos.piles.iter().map(|p| p.iter().map(|&c| c as u16).collect()).collect();
+            (piles, pos.stock.iter().map(|&c| c as u16).collect())
+        };
+        let after = lists(&pos);
+        self.program.take_back(&mut pos, mv, undo, &mut stacks);
+        Ok((after, lists(&pos)))
+    }
+
+    fn perft(&self, py: Python<'_>, piles: Vec<Vec<u8>>, stock: Vec<u8>, depth: u32) -> PyResult<u64> {
+        let mut pos = position(&self.program, piles, stock)?;
+        let program = &self.program;
+        Ok(py.allow_threads(|| program.perft(&mut pos, depth, &mut Stacks::default())))
+    }
+
+    /// `should_stop(positions)` is called (with the GIL) every 1,024 expansions and between
+    /// restarts; a true answer, or an exception (raised here afterwards), stops the search.
+    #[pyo3(signature = (piles, stock, max_positions, time_limit=None, prove=false, max_memory=None, should_stop=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn solve<'py>(
+        &self,
+        py: Python<'py>,
+        piles: Vec<Vec<u8>>,
+        stock: Vec<u8>,
+        max_positions: u64,
+        time_limit: Option<f64>,
+        prove: bool,
+        max_memory: Option<usize>,
+        should_stop: Option<PyObject>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let pos = position(&self.program, piles, stock)?;
+        let program = &self.program;
+        let mut limits = limits(time_limit, max_memory);
+        let failure: std::sync::Arc<std::sync::Mutex<Option<PyErr>>> = Default::default();
+        if let Some(callback) = should_stop {
+            let failure = failure.clone();
+            limits.should_stop = Some(Box::new(move |spent: u64| {
+                Python::with_gil(|py| match callback.call1(py, (spent,)).and_then(|r| r.is_truthy(py)) {
+                    Ok(answer) => answer,
+                    Err(error) => {
+                        *failure.lock().expect("one failure") = Some(error);
+                        true
+                    }
+                })
+            }));
+        }
+        let found = py.allow_threads(|| search::solve(program, &pos, max_positions, prove, &limits));
+        if let Some(error) = failure.lock().expect("one failure").take() {
+            return Err(error);
+        }
+        solved(py, found)
+    }
+
+    #[pyo3(signature = (piles, stock, max_positions, max_memory=None))]
+    fn exhaustive<'py>(
+        &self,
+        py: Python<'py>,
+        piles: Vec<Vec<u8>>,
+        stock: Vec<u8>,
+        max_positions: u64,
+        max_memory: Option<usize>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let pos = position(&self.program, piles, stock)?;
+        let program = &self.program;
+        let limits = limits(None, max_memory);
+        let found = py.allow_threads(|| search::exhaustive(program, &pos, max_positions, &limits));
+        solved(py, found)
+    }
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Core>()?;
+    m.add("PROGRAM_VERSION", program::PROGRAM_VERSION)?;
+    Ok(())
+}

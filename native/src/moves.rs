@@ -1,0 +1,444 @@
+//! Move generation from the rule program, and play / take back: a port of
+//! `patience/generator.py` (what it generates, and for forced moves the order it looks in)
+//! and of `patience/moves.py` (the deal, the redeal, forced moves, turn-ups).
+
+use crate::program::{Env, Pairing, Program, SourcePlan, FACE_DOWN};
+
+/// The top `k` cards of pile `s` onto pile `t`; the deal is `(-1, 0, -1)`, a forced fill
+/// from the stock `(-1, 1, t)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Move {
+    pub s: i16,
+    pub k: i16,
+    pub t: i16,
+}
+
+pub const DEAL: Move = Move { s: -1, k: 0, t: -1 };
+/// a step that turned the top card of pile `s` face up
+pub const TURNED: i16 = -2;
+
+impl Move {
+    pub fn new(s: usize, k: usize, t: usize) -> Move {
+        Move { s: s as i16, k: k as i16, t: t as i16 }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Position {
+    pub piles: Vec<Vec<u8>>,
+    pub stock: Vec<u8>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum DealUndo {
+    None,
+    /// how many piles the deal fed (their numbers are on the received stack)
+    Received(u32),
+    Redealt,
+}
+
+/// What taking a move back needs: what the deal did, and how many steps (forced moves and
+/// turn-ups) followed, which are on the step stack.
+#[derive(Debug, Clone, Copy)]
+pub struct Undo {
+    pub deal: DealUndo,
+    pub steps: u32,
+}
+
+impl Undo {
+    /// whether the move changed nothing but itself (its exact reverse undoes it)
+    pub fn is_plain(&self) -> bool {
+        self.deal == DealUndo::None && self.steps == 0
+    }
+}
+
+/// The stacks that play and take back share (moves are taken back in reverse order).
+#[derive(Debug, Default)]
+pub struct Stacks {
+    pub steps: Vec<Move>,
+    pub received: Vec<u16>,
+}
+
+#[inline]
+fn move_cards(piles: &mut [Vec<u8>], s: usize, k: usize, t: usize) {
+    let cut = piles[s].len() - k;
+    if s == t {
+        return;
+    }
+    let (from, to) = if s < t {
+        let (a, b) = piles.split_at_mut(t);
+        (&mut a[s], &mut b[0])
+    } else {
+        let (a, b) = piles.split_at_mut(s);
+        (&mut b[0], &mut a[t])
+    };
+    to.extend_from_slice(&from[cut..]);
+    from.truncate(cut);
+}
+
+impl Program {
+    // -- questions about a position --
+
+    pub fn is_won(&self, pos: &Position) -> bool {
+        let mut env = Env::new(&pos.piles, &pos.stock);
+        self.win.truth(&mut env)
+    }
+
+    pub fn can_deal(&self, pos: &Position) -> bool {
+        if !pos.stock.is_empty() {
+            if self.deal_when.is_true() {
+                return true;
+            }
+            let mut env = Env::new(&pos.piles, &pos.stock);
+            if self.deal_when.truth(&mut env) {
+                return true;
+            }
+        }
+        if let Some(redeal) = &self.redeal {
+            if pos.stock.is_empty() && !pos.piles[redeal.waste].is_empty() {
+                return match redeal.counter {
+                    None => true,
+                    Some(c) => pos.piles[c].len() < redeal.limit,
+                };
+            }
+        }
+        false
+    }
+
+    /// Every legal move (the deal last); none in a won position.
+    pub fn generate(&self, pos: &Position, out: &mut Vec<Move>) {
+        out.clear();
+        if self.is_won(pos) {
+            return;
+        }
+        for (group, plan) in self.groups.iter().zip(&self.sources) {
+            if let Some(plan) = plan {
+                for s in group.start..group.stop {
+                    self.source_pile(plan, group.face_down, s, pos, &mut |m| {
+                        out.push(m);
+                        false
+                    });
+                }
+            }
+        }
+        if self.can_deal(pos) {
+            out.push(DEAL);
+        }
+    }
+
+    /// The first forced move in the generated code's order, if any.
+    pub fn first_forced(&self, pos: &Position) -> Option<Move> {
+        if !self.has_forced {
+            return None;
+        }
+        let mut found = None;
+        for (group, plan) in self.groups.iter().zip(&self.forced_sources) {
+            if let Some(plan) = plan {
+                for s in group.start..group.stop {
+                    if self.source_pile(plan, group.face_down, s, pos, &mut |m| {
+                        found = Some(m);
+                        true
+                    }) {
+                        return found;
+                    }
+                }
+            }
+        }
+        for fill in &self.fills {
+            for t in fill.start..fill.stop {
+                if pos.piles[t].is_empty() {
+                    if fill.from_stock {
+                        if !pos.stock.is_empty() {
+                            return Some(Move { s: -1, k: 1, t: t as i16 });
+                        }
+                        continue;
+                    }
+                    for s in fill.from.0..fill.from.1 {
+                        if !pos.piles[s].is_empty() {
+                            return Some(Move::new(s, 1, t));
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The moves of one source pile under one plan, in the generated code's order; `emit`
+    /// returns true to stop (then this returns true).
+    fn source_pile(
+        &self,
+        plan: &SourcePlan,
+        face_down: bool,
+        s: usize,
+        pos: &Position,
+        emit: &mut dyn FnMut(Move) -> bool,
+    ) -> bool {
+        let src = &pos.piles[s];
+        let n = src.len();
+        if n < plan.floor {
+            return false;
+        }
+        let up = if face_down {
+            n - src.iter().take_while(|&&c| c >= FACE_DOWN).count()
+        } else {
+            n
+        };
+        let mut env = Env::new(&pos.piles, &pos.stock);
+        env.s = s;
+        let whole = match &plan.scan {
+            None => up,
+            Some(scan) => {
+                let mut m = 1;
+                while m < up && m < plan.cap {
+                    env.cards[0] = src[n - m - 1] as i64;
+                    env.cards[1] = src[n - m] as i64;
+                    if !scan.truth(&mut env) {
+                        break;
+                    }
+                    m += 1;
+                }
+                m
+            }
+        };
+        let single = match &plan.fixed {
+            None => None,
+            Some(fixed) => {
+                let k0 = fixed.eval(&mut env);
+                if k0 < 1 || k0 > whole as i64 {
+                    return false;
+                }
+                Some(k0 as usize)
+            }
+        };
+        for pairing in &plan.pairings {
+            if self.pairing(plan, pairing, s, whole, single, &mut env, emit) {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn pairing(
+        &self,
+        plan: &SourcePlan,
+        pairing: &Pairing,
+        s: usize,
+        whole: usize,
+        single: Option<usize>,
+        env: &mut Env,
+        emit: &mut dyn FnMut(Move) -> bool,
+    ) -> bool {
+        let (ks, ke) = if let Some(fixed) = &pairing.fixed {
+            let size = fixed.eval(env);
+            match single {
+                Some(k0) => {
+                    if k0 as i64 != size {
+                        return false;
+                    }
+                    (k0, k0)
+                }
+                None => {
+                    if size < 1 || size > whole as i64 {
+                        return false;
+                    }
+                    (size as usize, size as usize)
+                }
+            }
+        } else {
+            match single {
+                Some(k0) => (k0, k0),
+                None => (1, whole),
+            }
+        };
+        let (rest_true, hoisted_true) = (plan.rest.is_true(), pairing.hoisted.is_true());
+        let common = |_program: &Program, env: &mut Env, k: usize| -> bool {
+            env.k = k;
+            (rest_true || plan.rest.truth(env))
+                && (hoisted_true || pairing.hoisted.truth(env))
+        };
+        let (free_true, bound_true) = (pairing.free.is_true(), pairing.bound.is_true());
+        if pairing.k_outer {
+            for k in ks..=ke {
+                if !common(self, env, k) {
+                    continue;
+                }
+                for t in pairing.start..pairing.stop {
+                    if pairing.skip_self && t == s {
+                        continue;
+                    }
+                    env.t = t;
+                    if (free_true || pairing.free.truth(env))
+                        && (bound_true || pairing.bound.truth(env))
+                    {
+                        if emit(Move::new(s, k, t)) {
+                            return true;
+                        }
+                        if pairing.first {
+                            break;
+                        }
+                    }
+                }
+            }
+        } else {
+            for t in pairing.start..pairing.stop {
+                if pairing.skip_self && t == s {
+                    continue;
+                }
+                env.t = t;
+                if !free_true && !pairing.free.truth(env) {
+                    continue;
+                }
+                for k in ks..=ke {
+                    if common(self, env, k) && (bound_true || pairing.bound.truth(env)) {
+                        if emit(Move::new(s, k, t)) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    // -- play and take back --
+
+    fn deal_from_stock(&self, pos: &mut Position, stacks: &mut Stacks) -> DealUndo {
+        if pos.stock.is_empty() {
+            if let Some(redeal) = &self.redeal {
+                let waste = std::mem::take(&mut pos.piles[redeal.waste]);
+                pos.stock.extend(waste.iter().rev().map(|&c| c & !FACE_DOWN));
+                pos.piles[redeal.waste] = waste;
+                pos.piles[redeal.waste].clear();
+                if let Some(counter) = redeal.counter {
+                    pos.piles[counter].push(0);
+                }
+                return DealUndo::Redealt;
+            }
+        }
+        let mut fed = 0;
+        for &index in &self.deal_targets {
+            let Some(&card) = pos.stock.last() else { break };
+            if self.deal_skips_empty && pos.piles[index].is_empty() {
+                continue;
+            }
+            pos.stock.pop();
+            pos.piles[index].push(card);
+            stacks.received.push(index as u16);
+            fed += 1;
+        }
+        DealUndo::Received(fed)
+    }
+
+    fn undeal(&self, pos: &mut Position, stacks: &mut Stacks, deal: DealUndo) {
+        match deal {
+            DealUndo::None => {}
+            DealUndo::Redealt => {
+                let redeal = self.redeal.as_ref().expect("a redeal");
+                let stock = std::mem::take(&mut pos.stock);
+                pos.piles[redeal.waste].extend(stock.iter().rev());
+                pos.stock = stock;
+                pos.stock.clear();
+                if let Some(counter) = redeal.counter {
+                    pos.piles[counter].pop();
+                }
+            }
+            DealUndo::Received(fed) => {
+                for _ in 0..fed {
+                    let index = stacks.received.pop().expect("a dealt pile") as usize;
+                    let card = pos.piles[index].pop().expect("a dealt card");
+                    pos.stock.push(card);
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn turn_up(&self, pos: &mut Position, s: usize, stacks: &mut Stacks) -> u32 {
+        if self.turns_up[s] {
+            if let Some(top) = pos.piles[s].last_mut() {
+                if *top & FACE_DOWN != 0 {
+                    *top &= !FACE_DOWN;
+                    stacks.steps.push(Move { s: s as i16, k: 0, t: TURNED });
+                    return 1;
+                }
+            }
+        }
+        0
+    }
+
+    /// Play `mv` and everything that follows from it by the rules.
+    pub fn play(&self, pos: &mut Position, mv: Move, stacks: &mut Stacks) -> Undo {
+        let mut steps = 0;
+        let deal = if mv.s < 0 {
+            self.deal_from_stock(pos, stacks)
+        } else {
+            let s = mv.s as usize;
+            move_cards(&mut pos.piles, s, mv.k as usize, mv.t as usize);
+            steps += self.turn_up(pos, s, stacks);
+            DealUndo::None
+        };
+        if self.has_forced {
+            while let Some(forced) = self.first_forced(pos) {
+                stacks.steps.push(forced);
+                steps += 1;
+                let t = forced.t as usize;
+                if forced.s < 0 {
+                    let card = pos.stock.pop().expect("a card to fill with");
+                    pos.piles[t].push(card);
+                    continue;
+                }
+                let s = forced.s as usize;
+                move_cards(&mut pos.piles, s, forced.k as usize, t);
+                steps += self.turn_up(pos, s, stacks);
+            }
+        }
+        Undo { deal, steps }
+    }
+
+    /// Take back `mv`, played with `undo`.
+    pub fn take_back(&self, pos: &mut Position, mv: Move, undo: Undo, stacks: &mut Stacks) {
+        for _ in 0..undo.steps {
+            let step = stacks.steps.pop().expect("a step");
+            if step.t == TURNED {
+                if let Some(top) = pos.piles[step.s as usize].last_mut() {
+                    *top |= FACE_DOWN;
+                }
+                continue;
+            }
+            let t = step.t as usize;
+            if step.s < 0 {
+                let card = pos.piles[t].pop().expect("a filled card");
+                pos.stock.push(card);
+                continue;
+            }
+            move_cards(&mut pos.piles, t, step.k as usize, step.s as usize);
+        }
+        if mv.s < 0 {
+            self.undeal(pos, stacks, undo.deal);
+        } else {
+            move_cards(&mut pos.piles, mv.t as usize, mv.k as usize, mv.s as usize);
+        }
+    }
+
+    /// Perft: the leaves of the move tree `depth` plies below `pos`.
+    pub fn perft(&self, pos: &mut Position, depth: u32, stacks: &mut Stacks) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut moves = Vec::new();
+        self.generate(pos, &mut moves);
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        let mut total = 0;
+        for mv in moves {
+            let undo = self.play(pos, mv, stacks);
+            total += self.perft(pos, depth - 1, stacks);
+            self.take_back(pos, mv, undo, stacks);
+        }
+        total
+    }
+}
+

@@ -1,0 +1,954 @@
+//! The rule program: what `patience/native/program.py` lowers a variant into, read once
+//! per variant, and the evaluator of its expression trees.
+//!
+//! Every name is resolved when the program is read: an expression refers to the source pile
+//! `s`, the target pile `t`, the run size `k`, piles and cards bound by quantifiers (slots),
+//! constant piles and the stock. Values are `i64` (booleans are 0 and 1, cards their
+//! number). Reading the top or bottom of an empty pile gives `NO_CARD` (the checker rules
+//! that out; the evaluator still never panics).
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::compile::Code;
+
+pub const FACE_DOWN: u8 = 64;
+/// the card read from an empty pile: no table holds it, no rank or suit matches it
+pub const NO_CARD: i64 = 255;
+pub const SLOTS: usize = 4;
+pub const PROGRAM_VERSION: u64 = 1;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PileRef {
+    Source,
+    Target,
+    Var(u8),
+    Index(u16),
+    Stock,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum Attr {
+    Rank,
+    Suit,
+    Color,
+    FaceUp,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum Op {
+    Add,
+    Sub,
+    Mul,
+    FloorDiv,
+    Mod,
+    Pow,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RunRef {
+    Run,
+    Pile(PileRef),
+}
+
+/// A card read straight from the position or the environment (no sub-expression).
+#[derive(Debug, Clone, Copy)]
+pub enum CardRef {
+    Top(PileRef),
+    Bottom(PileRef),
+    RunTop,
+    RunBottom,
+    Card(u8),
+    Const(i64),
+}
+
+#[derive(Debug, Clone)]
+pub enum Expr {
+    Int(i64),
+    /// an attribute of a card read directly (the common case, without recursion)
+    CardAttr(Attr, CardRef),
+    /// a table lookup of cards read directly
+    CardTable1(u16, CardRef),
+    CardTable2(u16, CardRef, CardRef),
+    Attr(Attr, Box<Expr>),
+    Top(PileRef),
+    Bottom(PileRef),
+    RunTop,
+    RunBottom,
+    Card(u8),
+    Empty(PileRef),
+    Size(PileRef),
+    RunSize,
+    Arith(Op, Box<Expr>, Box<Expr>),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Compare(Cmp, Box<Expr>, Box<Expr>),
+    And(Vec<Expr>),
+    Or(Vec<Expr>),
+    Member(PileRef, u16, u16),
+    Same(PileRef, PileRef),
+    /// all (true) / any (false) pile of `start..stop`, bound to the slot
+    Quantifier(bool, u8, u16, u16, Box<Expr>),
+    Count(u8, u16, u16, Box<Expr>),
+    /// all (true) / any (false) pair of neighbouring cards (below, above) of the run or pile
+    Pairs(bool, RunRef, u8, u8, Box<Expr>),
+    Table1(u16, Box<Expr>),
+    Table2(u16, Box<Expr>, Box<Expr>),
+}
+
+impl Expr {
+    pub fn is_true(&self) -> bool {
+        matches!(self, Expr::Int(1))
+    }
+
+    fn card_ref(&self) -> Option<CardRef> {
+        Some(match self {
+            Expr::Top(p) => CardRef::Top(*p),
+            Expr::Bottom(p) => CardRef::Bottom(*p),
+            Expr::RunTop => CardRef::RunTop,
+            Expr::RunBottom => CardRef::RunBottom,
+            Expr::Card(slot) => CardRef::Card(*slot),
+            Expr::Int(v) => CardRef::Const(*v),
+            _ => return None,
+        })
+    }
+}
+
+/// A table of a card-only predicate: `bits[a * width + b]`.
+#[derive(Debug, Clone)]
+pub struct Table {
+    pub rows: usize,
+    pub width: usize,
+    pub bits: Vec<bool>,
+}
+
+/// One target group of a source group, with its rule split up (as the Python generator).
+#[derive(Debug)]
+pub struct Pairing {
+    pub start: usize,
+    pub stop: usize,
+    pub k_outer: bool,
+    pub first: bool,
+    pub skip_self: bool,
+    pub fixed: Option<Code>,
+    pub hoisted: Code,
+    pub free: Code,
+    pub bound: Code,
+}
+
+#[derive(Debug)]
+pub struct SourcePlan {
+    /// piles shorter than this give nothing (every target takes a constant run size)
+    pub floor: usize,
+    /// the scan stops at this run size
+    pub cap: usize,
+    pub scan: Option<Code>,
+    pub fixed: Option<Code>,
+    pub rest: Code,
+    pub pairings: Vec<Pairing>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Group {
+    pub start: usize,
+    pub stop: usize,
+    pub face_down: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Fill {
+    pub start: usize,
+    pub stop: usize,
+    pub from_stock: bool,
+    pub from: (usize, usize),
+}
+
+#[derive(Debug, Clone)]
+pub struct Redeal {
+    pub waste: usize,
+    pub counter: Option<usize>,
+    pub limit: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct KeyRules {
+    pub card_table: [u8; 256],
+    pub always_sorted: Vec<(usize, usize)>,
+    pub sorted_when_stock_empty: Vec<(usize, usize)>,
+    pub stock_by_cards: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct OrderingRules {
+    pub first_target: Vec<bool>,
+    pub parking: Vec<bool>,
+    pub dealt: Vec<bool>,
+}
+
+#[derive(Debug)]
+pub struct Program {
+    pub id: String,
+    pub piles: usize,
+    pub slots: usize,
+    pub groups: Vec<Group>,
+    pub sources: Vec<Option<SourcePlan>>,
+    pub forced_sources: Vec<Option<SourcePlan>>,
+    pub fills: Vec<Fill>,
+    pub win: Code,
+    pub deal_when: Code,
+    pub deal_targets: Vec<usize>,
+    pub deal_skips_empty: bool,
+    pub redeal: Option<Redeal>,
+    pub turns_up: Vec<bool>,
+    pub has_forced: bool,
+    pub tables: Vec<Arc<Table>>,
+    pub key: KeyRules,
+    pub ordering: OrderingRules,
+}
+
+type Result<T> = std::result::Result<T, String>;
+
+fn err<T>(what: &str, value: &Value) -> Result<T> {
+    let mut text = value.to_string();
+    if text.len() > 80 {
+        text.truncate(80);
+        text.push('…');
+    }
+    Err(format!("bad rule program: {what} in {text}"))
+}
+
+fn field<'a>(value: &'a Value, name: &str) -> Result<&'a Value> {
+    value.get(name).ok_or_else(|| format!("bad rule program: no {name:?} field"))
+}
+
+fn int(value: &Value) -> Result<i64> {
+    value.as_i64().map_or_else(|| err("not an integer", value), Ok)
+}
+
+fn index(value: &Value) -> Result<usize> {
+    value.as_u64().map_or_else(|| err("not an index", value), |v| Ok(v as usize))
+}
+
+fn boolean(value: &Value) -> Result<bool> {
+    value.as_bool().map_or_else(|| err("not a boolean", value), Ok)
+}
+
+fn slot(value: &Value, limit: usize) -> Result<u8> {
+    let v = index(value)?;
+    if v >= limit {
+        return err("slot out of range", value);
+    }
+    Ok(v as u8)
+}
+
+fn ranges(value: &Value) -> Result<Vec<(usize, usize)>> {
+    let items = value.as_array().ok_or_else(|| "bad rule program: ranges".to_string())?;
+    items
+        .iter()
+        .map(|item| Ok((index(&item[0])?, index(&item[1])?)))
+        .collect()
+}
+
+fn flags(value: &Value, size: usize) -> Result<Vec<bool>> {
+    let mut out = vec![false; size];
+    for item in value.as_array().ok_or_else(|| "bad rule program: pile list".to_string())? {
+        let i = index(item)?;
+        if i >= size {
+            return err("pile out of range", item);
+        }
+        out[i] = true;
+    }
+    Ok(out)
+}
+
+struct Reader {
+    slots: usize, // pile slots: constant piles must be below
+    tables: Vec<Arc<Table>>,
+}
+
+impl Reader {
+    fn pile(&self, value: &Value) -> Result<PileRef> {
+        let items = value.as_array().ok_or_else(|| "bad rule program: pile".to_string())?;
+        match items.first().and_then(Value::as_str) {
+            Some("src") => Ok(PileRef::Source),
+            Some("tgt") => Ok(PileRef::Target),
+            Some("stock") => Ok(PileRef::Stock),
+            Some("var") => Ok(PileRef::Var(slot(&items[1], SLOTS)?)),
+            Some("pile") => {
+                let i = index(&items[1])?;
+                if i >= self.slots {
+                    return err("pile out of range", value);
+                }
+                Ok(PileRef::Index(i as u16))
+            }
+            _ => err("not a pile", value),
+        }
+    }
+
+    fn code(&self, value: &Value) -> Result<Code> {
+        Ok(Code::new(&self.expr(value)?, &self.tables))
+    }
+
+    fn boxed(&self, value: &Value) -> Result<Box<Expr>> {
+        Ok(Box::new(self.expr(value)?))
+    }
+
+    fn range(&self, a: &Value, b: &Value) -> Result<(u16, u16)> {
+        let (start, stop) = (index(a)?, index(b)?);
+        if start > stop || stop > self.slots {
+            return err("bad pile range", a);
+        }
+        Ok((start as u16, stop as u16))
+    }
+
+    fn expr(&self, value: &Value) -> Result<Expr> {
+        if let Some(b) = value.as_bool() {
+            return Ok(Expr::Int(b as i64));
+        }
+        let items = match value.as_array() {
+            Some(items) if !items.is_empty() => items,
+            _ => return err("not an expression", value),
+        };
+        let arg = |i: usize| items.get(i).ok_or_else(|| "bad rule program: too few".to_string());
+        let kind = items[0].as_str().unwrap_or("");
+        Ok(match kind {
+            "int" => Expr::Int(int(arg(1)?)?),
+            "attr" => {
+                let attr = match arg(1)?.as_str() {
+                    Some("rank") => Attr::Rank,
+                    Some("suit") => Attr::Suit,
+                    Some("color") => Attr::Color,
+                    Some("face_up") => Attr::FaceUp,
+                    _ => return err("unknown attribute", value),
+                };
+                let card = self.expr(arg(2)?)?;
+                match card.card_ref() {
+                    Some(c) => Expr::CardAttr(attr, c),
+                    None => Expr::Attr(attr, Box::new(card)),
+                }
+            }
+            "top" => Expr::Top(self.pile(arg(1)?)?),
+            "bottom" => Expr::Bottom(self.pile(arg(1)?)?),
+            "empty" => Expr::Empty(self.pile(arg(1)?)?),
+            "size" => Expr::Size(self.pile(arg(1)?)?),
+            "run_top" => Expr::RunTop,
+            "run_bottom" => Expr::RunBottom,
+            "run_size" => Expr::RunSize,
+            "card" => Expr::Card(slot(arg(1)?, 2 * SLOTS)?),
+            "arith" => {
+                let op = match arg(1)?.as_str() {
+                    Some("+") => Op::Add,
+                    Some("-") => Op::Sub,
+                    Some("*") => Op::Mul,
+                    Some("//") => Op::FloorDiv,
+                    Some("%") => Op::Mod,
+                    Some("**") => Op::Pow,
+                    _ => return err("unknown operator", value),
+                };
+                Expr::Arith(op, self.boxed(arg(2)?)?, self.boxed(arg(3)?)?)
+            }
+            "neg" => Expr::Neg(self.boxed(arg(1)?)?),
+            "not" => Expr::Not(self.boxed(arg(1)?)?),
+            "cmp" => {
+                let op = match arg(1)?.as_str() {
+                    Some("==") => Cmp::Eq,
+                    Some("!=") => Cmp::Ne,
+                    Some("<") => Cmp::Lt,
+                    Some("<=") => Cmp::Le,
+                    Some(">") => Cmp::Gt,
+                    Some(">=") => Cmp::Ge,
+                    _ => return err("unknown comparison", value),
+                };
+                Expr::Compare(op, self.boxed(arg(2)?)?, self.boxed(arg(3)?)?)
+            }
+            "and" | "or" => {
+                let parts = arg(1)?
+                    .as_array()
+                    .ok_or_else(|| "bad rule program: and/or".to_string())?
+                    .iter()
+                    .map(|v| self.expr(v))
+                    .collect::<Result<Vec<_>>>()?;
+                if kind == "and" {
+                    Expr::And(parts)
+                } else {
+                    Expr::Or(parts)
+                }
+            }
+            "member" => {
+                let (start, stop) = self.range(arg(2)?, arg(3)?)?;
+                Expr::Member(self.pile(arg(1)?)?, start, stop)
+            }
+            "same" => Expr::Same(self.pile(arg(1)?)?, self.pile(arg(2)?)?),
+            "all" | "any" | "count" => {
+                let s = slot(arg(1)?, SLOTS)?;
+                let (start, stop) = self.range(arg(2)?, arg(3)?)?;
+                let body = self.boxed(arg(4)?)?;
+                match kind {
+                    "all" => Expr::Quantifier(true, s, start, stop, body),
+                    "any" => Expr::Quantifier(false, s, start, stop, body),
+                    _ => Expr::Count(s, start, stop, body),
+                }
+            }
+            "pairs_all" | "pairs_any" => {
+                let run = arg(1)?;
+                let run = if run.get(0).and_then(Value::as_str) == Some("run") {
+                    RunRef::Run
+                } else {
+                    RunRef::Pile(self.pile(run)?)
+                };
+                Expr::Pairs(
+                    kind == "pairs_all",
+                    run,
+                    slot(arg(2)?, 2 * SLOTS)?,
+                    slot(arg(3)?, 2 * SLOTS)?,
+                    self.boxed(arg(4)?)?,
+                )
+            }
+            "table" => {
+                let id = index(arg(1)?)?;
+                if id >= self.tables.len() {
+                    return err("unknown table", value);
+                }
+                let a = self.expr(arg(2)?)?;
+                if items.len() == 3 {
+                    match a.card_ref() {
+                        Some(c) => Expr::CardTable1(id as u16, c),
+                        None => Expr::Table1(id as u16, Box::new(a)),
+                    }
+                } else {
+                    let b = self.expr(arg(3)?)?;
+                    match (a.card_ref(), b.card_ref()) {
+                        (Some(x), Some(y)) => Expr::CardTable2(id as u16, x, y),
+                        _ => Expr::Table2(id as u16, Box::new(a), Box::new(b)),
+                    }
+                }
+            }
+            _ => return err("unknown node", value),
+        })
+    }
+
+    fn plan(&self, value: &Value) -> Result<Option<SourcePlan>> {
+        if value.is_null() {
+            return Ok(None);
+        }
+        let optional = |v: &Value| -> Result<Option<Code>> {
+            if v.is_null() {
+                Ok(None)
+            } else {
+                Ok(Some(self.code(v)?))
+            }
+        };
+        let mut pairings = Vec::new();
+        for item in field(value, "pairings")?.as_array().ok_or("bad rule program: pairings")? {
+            pairings.push(Pairing {
+                start: index(field(item, "start")?)?,
+                stop: index(field(item, "stop")?)?,
+                k_outer: boolean(field(item, "k_outer")?)?,
+                first: boolean(field(item, "first")?)?,
+                skip_self: boolean(field(item, "skip_self")?)?,
+                fixed: optional(field(item, "fixed")?)?,
+                hoisted: self.code(field(item, "hoisted")?)?,
+                free: self.code(field(item, "free")?)?,
+                bound: self.code(field(item, "bound")?)?,
+            });
+        }
+        let size = |name: &str, default: usize| -> Result<usize> {
+            match value.get(name) {
+                None | Some(Value::Null) => Ok(default),
+                Some(v) => Ok(int(v)?.max(0) as usize),
+            }
+        };
+        Ok(Some(SourcePlan {
+            floor: size("floor", 1)?.max(1),
+            cap: size("cap", usize::MAX)?,
+            scan: optional(field(value, "scan")?)?,
+            fixed: optional(field(value, "fixed")?)?,
+            rest: self.code(field(value, "rest")?)?,
+            pairings,
+        }))
+    }
+}
+
+impl Program {
+    /// Read a rule program from its JSON text.
+    pub fn from_json(text: &str) -> Result<Program> {
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| format!("bad rule program: {e}"))?;
+        if field(&value, "version")?.as_u64() != Some(PROGRAM_VERSION) {
+            return Err(format!(
+                "rule program version {} is not the core's {PROGRAM_VERSION}: rebuild the native core",
+                field(&value, "version")?
+            ));
+        }
+        let piles = index(field(&value, "piles")?)?;
+        let slots = index(field(&value, "slots")?)?;
+        if piles > 250 || slots < piles || slots > piles + 1 {
+            return err("bad pile count", &value["piles"]);
+        }
+        let mut tables = Vec::new();
+        for item in field(&value, "tables")?.as_array().ok_or("bad rule program: tables")? {
+            let shape = field(item, "shape")?.as_array().ok_or("bad rule program: shape")?;
+            let bits: Vec<bool> = field(item, "bits")?
+                .as_str()
+                .ok_or("bad rule program: bits")?
+                .bytes()
+                .map(|b| b == b'1')
+                .collect();
+            let rows = index(&shape[0])?;
+            let width = if shape.len() > 1 { index(&shape[1])? } else { 1 };
+            if rows * width != bits.len() {
+                return err("table size", item);
+            }
+            tables.push(Arc::new(Table { rows, width, bits }));
+        }
+        let reader = Reader { slots, tables: tables.clone() };
+        let groups_value = field(&value, "groups")?.as_array().ok_or("bad rule program: groups")?;
+        let mut groups = Vec::new();
+        for g in groups_value {
+            let (start, stop) = (index(field(g, "start")?)?, index(field(g, "stop")?)?);
+            if start > stop || stop > piles {
+                return err("bad group", g);
+            }
+            groups.push(Group { start, stop, face_down: boolean(field(g, "face_down")?)? });
+        }
+        let sources = read_plans_with_ranges(&value, "sources", &reader, &groups)?;
+        let forced_sources = read_plans_with_ranges(&value, "forced_sources", &reader, &groups)?;
+        let mut fills = Vec::new();
+        for f in field(&value, "fills")?.as_array().ok_or("bad rule program: fills")? {
+            let from = field(f, "from")?;
+            let from_stock = boolean(field(f, "from_stock")?)?;
+            let (a, b) = if from_stock { (0, 0) } else { (index(&from[0])?, index(&from[1])?) };
+            let (start, stop) = (index(field(f, "start")?)?, index(field(f, "stop")?)?);
+            if a > b || b > piles || start > stop || stop > piles {
+                return err("bad fill", f);
+            }
+            fills.push(Fill { start, stop, from_stock, from: (a, b) });
+        }
+        let deal_targets = field(&value, "deal_targets")?
+            .as_array()
+            .ok_or("bad rule program: deal targets")?
+            .iter()
+            .map(index)
+            .collect::<Result<Vec<_>>>()?;
+        if deal_targets.iter().any(|&t| t >= piles) {
+            return err("deal target out of range", &value["deal_targets"]);
+        }
+        let redeal_value = field(&value, "redeal")?;
+        let redeal = if redeal_value.is_null() {
+            None
+        } else {
+            let waste = index(field(redeal_value, "waste")?)?;
+            let counter = field(redeal_value, "counter")?;
+            let counter = if counter.is_null() { None } else { Some(index(counter)?) };
+            if waste >= piles || counter.is_some_and(|c| c >= slots) {
+                return err("bad redeal", redeal_value);
+            }
+            Some(Redeal { waste, counter, limit: index(field(redeal_value, "limit")?)? })
+        };
+        let key = field(&value, "key")?;
+        let table_values = field(key, "card_table")?.as_array().ok_or("bad rule program: card table")?;
+        if table_values.len() != 256 {
+            return err("card table size", key);
+        }
+        let mut card_table = [0u8; 256];
+        for (slot, v) in card_table.iter_mut().zip(table_values) {
+            *slot = index(v)?.min(255) as u8;
+        }
+        let check = |r: &Vec<(usize, usize)>| r.iter().all(|&(a, b)| a <= b && b <= slots);
+        let always_sorted = ranges(field(key, "always_sorted")?)?;
+        let sorted_when_stock_empty = ranges(field(key, "sorted_when_stock_empty")?)?;
+        if !check(&always_sorted) || !check(&sorted_when_stock_empty) {
+            return err("bad sorted ranges", key);
+        }
+        let ordering = field(&value, "ordering")?;
+        let has_forced = !fills.is_empty() || forced_sources.iter().any(Option::is_some);
+        Ok(Program {
+            id: field(&value, "id")?.as_str().unwrap_or("").to_string(),
+            piles,
+            slots,
+            sources,
+            forced_sources,
+            fills,
+            win: reader.code(field(&value, "win")?)?,
+            deal_when: reader.code(field(&value, "deal_when")?)?,
+            deal_targets,
+            deal_skips_empty: boolean(field(&value, "deal_skips_empty")?)?,
+            redeal,
+            turns_up: flags(field(&value, "face_down_piles")?, piles)?,
+            has_forced,
+            tables,
+            key: KeyRules {
+                card_table,
+                always_sorted,
+                sorted_when_stock_empty,
+                stock_by_cards: boolean(field(key, "stock_by_cards")?)?,
+            },
+            ordering: OrderingRules {
+                first_target: flags(field(ordering, "first_target_piles")?, slots)?,
+                parking: flags(field(ordering, "parking_piles")?, slots)?,
+                dealt: flags(field(ordering, "dealt_piles")?, slots)?,
+            },
+            groups,
+        })
+    }
+}
+
+fn read_plans_with_ranges(
+    value: &Value,
+    name: &str,
+    reader: &Reader,
+    groups: &[Group],
+) -> Result<Vec<Option<SourcePlan>>> {
+    let items = field(value, name)?.as_array().ok_or("bad rule program: sources")?;
+    if items.len() != groups.len() {
+        return err("one plan per group", &value[name]);
+    }
+    let mut plans = Vec::new();
+    for item in items {
+        if item.is_null() {
+            plans.push(None);
+            continue;
+        }
+        // fill in start/stop from the target group before reading
+        let mut item = item.clone();
+        if let Some(pairings) = item.get_mut("pairings").and_then(Value::as_array_mut) {
+            for p in pairings {
+                let g = p.get("target").and_then(Value::as_u64).unwrap_or(u64::MAX) as usize;
+                let group = groups.get(g).ok_or("bad rule program: target group")?;
+                p["start"] = Value::from(group.start);
+                p["stop"] = Value::from(group.stop);
+            }
+        }
+        plans.push(reader.plan(&item)?);
+    }
+    Ok(plans)
+}
+
+/// What an expression is evaluated in: the position and the bound names.
+pub struct Env<'a> {
+    pub piles: &'a [Vec<u8>],
+    pub stock: &'a [u8],
+    pub s: usize,
+    pub t: usize,
+    pub k: usize,
+    pub pile_vars: [usize; SLOTS],
+    pub cards: [i64; 2 * SLOTS],
+}
+
+impl<'a> Env<'a> {
+    pub fn new(piles: &'a [Vec<u8>], stock: &'a [u8]) -> Env<'a> {
+        Env { piles, stock, s: 0, t: 0, k: 0, pile_vars: [0; SLOTS], cards: [0; 2 * SLOTS] }
+    }
+
+    #[inline(always)]
+    pub(crate) fn pile(&self, pile: PileRef) -> &'a [u8] {
+        let piles = self.piles;
+        let at = |i: usize| piles.get(i).map_or(&[][..], |p| &p[..]);
+        match pile {
+            PileRef::Source => at(self.s),
+            PileRef::Target => at(self.t),
+            PileRef::Var(slot) => at(self.pile_vars[slot as usize]),
+            PileRef::Index(i) => at(i as usize),
+            PileRef::Stock => self.stock,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn pile_number(&self, pile: PileRef) -> usize {
+        match pile {
+            PileRef::Source => self.s,
+            PileRef::Target => self.t,
+            PileRef::Var(slot) => self.pile_vars[slot as usize],
+            PileRef::Index(i) => i as usize,
+            PileRef::Stock => usize::MAX,
+        }
+    }
+}
+
+#[inline(always)]
+fn attribute(attr: Attr, c: i64) -> i64 {
+    match attr {
+        Attr::Rank => (c >> 2) & 15,
+        Attr::Suit => c & 3,
+        Attr::Color => (((c & 3) + 1) >> 1) & 1,
+        Attr::FaceUp => (c < FACE_DOWN as i64) as i64,
+    }
+}
+
+#[inline(always)]
+fn lookup1(table: &Table, a: i64) -> i64 {
+    if a < 0 || a as usize >= table.rows {
+        0
+    } else {
+        table.bits[a as usize] as i64
+    }
+}
+
+#[inline(always)]
+fn lookup2(table: &Table, a: i64, b: i64) -> i64 {
+    if a < 0 || b < 0 || a as usize >= table.rows || b as usize >= table.width {
+        0
+    } else {
+        table.bits[a as usize * table.width + b as usize] as i64
+    }
+}
+
+#[inline]
+pub(crate) fn floor_div(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        return 0;
+    }
+    let q = a.wrapping_div(b);
+    if (a.wrapping_rem(b) != 0) && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+#[inline]
+pub(crate) fn floor_mod(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        return 0;
+    }
+    let r = a.wrapping_rem(b);
+    if r != 0 && ((r < 0) != (b < 0)) {
+        r + b
+    } else {
+        r
+    }
+}
+
+impl Program {
+    #[inline]
+    pub fn truth(&self, expr: &Expr, env: &mut Env) -> bool {
+        self.eval(expr, env) != 0
+    }
+
+    #[inline(always)]
+    fn card(&self, card: CardRef, env: &Env) -> i64 {
+        match card {
+            CardRef::Top(p) => env.pile(p).last().map_or(NO_CARD, |&c| c as i64),
+            CardRef::Bottom(p) => env.pile(p).first().map_or(NO_CARD, |&c| c as i64),
+            CardRef::RunTop => env.pile(PileRef::Source).last().map_or(NO_CARD, |&c| c as i64),
+            CardRef::RunBottom => {
+                let src = env.pile(PileRef::Source);
+                if env.k >= 1 && env.k <= src.len() {
+                    src[src.len() - env.k] as i64
+                } else {
+                    NO_CARD
+                }
+            }
+            CardRef::Card(slot) => env.cards[slot as usize],
+            CardRef::Const(v) => v,
+        }
+    }
+
+    #[inline(never)]
+    fn eval_loop(&self, expr: &Expr, env: &mut Env) -> i64 {
+        match expr {
+            Expr::Quantifier(all, slot, start, stop, body) => {
+                let saved = env.pile_vars[*slot as usize];
+                let mut result = *all;
+                for i in *start as usize..*stop as usize {
+                    env.pile_vars[*slot as usize] = i;
+                    if self.truth(body, env) != *all {
+                        result = !*all;
+                        break;
+                    }
+                }
+                env.pile_vars[*slot as usize] = saved;
+                result as i64
+            }
+            Expr::Count(slot, start, stop, body) => {
+                let saved = env.pile_vars[*slot as usize];
+                let mut total = 0;
+                for i in *start as usize..*stop as usize {
+                    env.pile_vars[*slot as usize] = i;
+                    total += self.truth(body, env) as i64;
+                }
+                env.pile_vars[*slot as usize] = saved;
+                total
+            }
+            Expr::Pairs(all, run, below, above, body) => {
+                let cards: &[u8] = match run {
+                    RunRef::Run => {
+                        let src = env.pile(PileRef::Source);
+                        &src[src.len() - env.k.min(src.len())..]
+                    }
+                    RunRef::Pile(p) => env.pile(*p),
+                };
+                let (b, a) = (*below as usize, *above as usize);
+                let saved = (env.cards[b], env.cards[a]);
+                let mut result = *all;
+                for pair in cards.windows(2) {
+                    env.cards[b] = pair[0] as i64;
+                    env.cards[a] = pair[1] as i64;
+                    if self.truth(body, env) != *all {
+                        result = !*all;
+                        break;
+                    }
+                }
+                env.cards[b] = saved.0;
+                env.cards[a] = saved.1;
+                result as i64
+            }
+            _ => unreachable!("not a loop"),
+        }
+    }
+
+    pub fn eval(&self, expr: &Expr, env: &mut Env) -> i64 {
+        match expr {
+            Expr::Int(v) => *v,
+            Expr::CardAttr(attr, card) => attribute(*attr, self.card(*card, env)),
+            Expr::CardTable1(id, a) => lookup1(&self.tables[*id as usize], self.card(*a, env)),
+            Expr::CardTable2(id, a, b) => {
+                lookup2(&self.tables[*id as usize], self.card(*a, env), self.card(*b, env))
+            }
+            Expr::Attr(attr, card) => attribute(*attr, self.eval(card, env)),
+            Expr::Top(p) => env.pile(*p).last().map_or(NO_CARD, |&c| c as i64),
+            Expr::Bottom(p) => env.pile(*p).first().map_or(NO_CARD, |&c| c as i64),
+            Expr::RunTop => env.pile(PileRef::Source).last().map_or(NO_CARD, |&c| c as i64),
+            Expr::RunBottom => {
+                let src = env.pile(PileRef::Source);
+                if env.k >= 1 && env.k <= src.len() {
+                    src[src.len() - env.k] as i64
+                } else {
+                    NO_CARD
+                }
+            }
+            Expr::Card(slot) => env.cards[*slot as usize],
+            Expr::Empty(p) => env.pile(*p).is_empty() as i64,
+            Expr::Size(p) => env.pile(*p).len() as i64,
+            Expr::RunSize => env.k as i64,
+            Expr::Arith(op, a, b) => {
+                let (a, b) = (self.eval(a, env), self.eval(b, env));
+                match op {
+                    Op::Add => a.wrapping_add(b),
+                    Op::Sub => a.wrapping_sub(b),
+                    Op::Mul => a.wrapping_mul(b),
+                    Op::FloorDiv => floor_div(a, b),
+                    Op::Mod => floor_mod(a, b),
+                    Op::Pow => {
+                        if b < 0 {
+                            0
+                        } else {
+                            a.wrapping_pow(b.min(u32::MAX as i64) as u32)
+                        }
+                    }
+                }
+            }
+            Expr::Neg(a) => self.eval(a, env).wrapping_neg(),
+            Expr::Not(a) => (self.eval(a, env) == 0) as i64,
+            Expr::Compare(op, a, b) => {
+                let (a, b) = (self.eval(a, env), self.eval(b, env));
+                (match op {
+                    Cmp::Eq => a == b,
+                    Cmp::Ne => a != b,
+                    Cmp::Lt => a < b,
+                    Cmp::Le => a <= b,
+                    Cmp::Gt => a > b,
+                    Cmp::Ge => a >= b,
+                }) as i64
+            }
+            Expr::And(parts) => {
+                for part in parts {
+                    if self.eval(part, env) == 0 {
+                        return 0;
+                    }
+                }
+                1
+            }
+            Expr::Or(parts) => {
+                for part in parts {
+                    if self.eval(part, env) != 0 {
+                        return 1;
+                    }
+                }
+                0
+            }
+            Expr::Member(p, start, stop) => {
+                let i = env.pile_number(*p);
+                (i >= *start as usize && i < *stop as usize) as i64
+            }
+            Expr::Same(a, b) => (env.pile_number(*a) == env.pile_number(*b)) as i64,
+            Expr::Quantifier(..) | Expr::Count(..) | Expr::Pairs(..) => self.eval_loop(expr, env),
+            Expr::Table1(id, a) => {
+                let a = self.eval(a, env);
+                lookup1(&self.tables[*id as usize], a)
+            }
+            Expr::Table2(id, a, b) => {
+                let (a, b) = (self.eval(a, env), self.eval(b, env));
+                lookup2(&self.tables[*id as usize], a, b)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor_semantics_are_pythons() {
+        assert_eq!(floor_div(7, 2), 3);
+        assert_eq!(floor_div(-7, 2), -4);
+        assert_eq!(floor_div(7, -2), -4);
+        assert_eq!(floor_mod(-7, 2), 1);
+        assert_eq!(floor_mod(7, -2), -1);
+        assert_eq!(floor_mod(-7, -2), -1);
+        assert_eq!(floor_div(5, 0), 0);
+    }
+
+    #[test]
+    fn an_empty_pile_reads_no_card() {
+        let piles = vec![vec![], vec![12u8]];
+        let stock = vec![];
+        let mut env = Env::new(&piles, &stock);
+        env.s = 0;
+        let program_json = r#"{"version":1}"#;
+        assert!(Program::from_json(program_json).is_err());
+        let top = Expr::Top(PileRef::Source);
+        let dummy = Program {
+            id: String::new(),
+            piles: 2,
+            slots: 2,
+            groups: vec![],
+            sources: vec![],
+            forced_sources: vec![],
+            fills: vec![],
+            win: Code::new(&Expr::Int(0), &[]),
+            deal_when: Code::new(&Expr::Int(0), &[]),
+            deal_targets: vec![],
+            deal_skips_empty: false,
+            redeal: None,
+            turns_up: vec![false, false],
+            has_forced: false,
+            tables: vec![],
+            key: KeyRules {
+                card_table: [0; 256],
+                always_sorted: vec![],
+                sorted_when_stock_empty: vec![],
+                stock_by_cards: false,
+            },
+            ordering: OrderingRules { first_target: vec![], parking: vec![], dealt: vec![] },
+        };
+        assert_eq!(dummy.eval(&top, &mut env), NO_CARD);
+        assert_eq!(Code::new(&top, &[]).eval(&mut env), NO_CARD);
+        env.s = 1;
+        let rank = Expr::Attr(Attr::Rank, Box::new(top));
+        assert_eq!(dummy.eval(&rank, &mut env), 3);
+        assert_eq!(Code::new(&rank, &[]).eval(&mut env), 3);
+    }
+}

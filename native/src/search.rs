@@ -1,0 +1,463 @@
+//! The search: a port of `Search.run` and `make_ordering` (patience/solver/search.py) and of
+//! the restart loop of `solve` (patience/solver/__init__.py).
+//!
+//! Depth-first with explicit frames; a position counts once, when it is first seen and its
+//! moves are generated; Tarjan's low-link test proves positions lost (kept across the
+//! restarts of one solve); a move that only undoes the last one is not played.
+
+use std::time::Instant;
+
+use crate::key::{hash_key, KeyMaker, Store};
+use crate::moves::{Move, Position, Stacks, Undo};
+use crate::program::Program;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Won,
+    Exhausted,
+    Budget,
+    Timeout,
+    Memory,
+}
+
+impl Outcome {
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Won => "won",
+            Outcome::Exhausted => "exhausted",
+            Outcome::Budget => "budget",
+            Outcome::Timeout => "timeout",
+            Outcome::Memory => "memory",
+        }
+    }
+}
+
+pub const RESTART_UNIT: u64 = 500;
+pub const STYLES: usize = 6;
+
+/// The Luby sequence 1 1 2 1 1 2 4 1 1 2 …, `i` from 1.
+pub fn luby(mut i: u64) -> u64 {
+    let mut k = 1;
+    while (1u64 << k) - 1 < i {
+        k += 1;
+    }
+    loop {
+        if i == (1u64 << k) - 1 {
+            return 1u64 << (k - 1);
+        }
+        i -= (1u64 << (k - 1)) - 1;
+        k = 1;
+        while (1u64 << k) - 1 < i {
+            k += 1;
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for the jitter of styles ≥ 1.
+struct Jitter(u64);
+
+impl Jitter {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// A move ordering (`make_ordering`): style 0 exactly; styles ≥ 1 add a jitter.
+pub struct Ordering {
+    jitter: Option<Jitter>,
+    scored: Vec<(f64, Move)>,
+    longest: Vec<i16>,
+}
+
+impl Ordering {
+    pub fn new(style: usize) -> Ordering {
+        Ordering {
+            jitter: if style >= 1 { Some(Jitter(style as u64 * 0x1234_5678_9ABC_DEF1)) } else { None },
+            scored: Vec::new(),
+            longest: Vec::new(),
+        }
+    }
+
+    pub fn order(&mut self, program: &Program, moves: &mut [Move], pos: &Position) {
+        let rules = &program.ordering;
+        self.longest.clear();
+        self.longest.resize(pos.piles.len(), 0);
+        for m in moves.iter() {
+            if m.s >= 0 && m.k > self.longest[m.s as usize] {
+                self.longest[m.s as usize] = m.k;
+            }
+        }
+        moves.sort_unstable(); // the generator's listing order must not matter
+        self.scored.clear();
+        for &m in moves.iter() {
+            let mut score: f64 = if m.s < 0 {
+                -1000.0
+            } else {
+                let (s, t) = (m.s as usize, m.t as usize);
+                if rules.first_target[t] {
+                    1000.0
+                } else {
+                    let left = pos.piles[s].len() as i64 - m.k as i64;
+                    let onto = !pos.piles[t].is_empty();
+                    let whole_run = m.k == self.longest[s];
+                    if rules.parking[s] {
+                        if onto { 600.0 } else { 250.0 }
+                    } else if onto {
+                        if left == 0 {
+                            700.0
+                        } else if whole_run {
+                            400.0 + m.k as f64
+                        } else {
+                            200.0 + m.k as f64
+                        }
+                    } else if rules.parking[t] {
+                        if whole_run && left != 0 { 80.0 } else { 20.0 }
+                    } else if left == 0 {
+                        if rules.dealt[s] { -500.0 } else { 90.0 }
+                    } else if whole_run {
+                        100.0
+                    } else {
+                        40.0
+                    }
+                }
+            };
+            if let Some(j) = &mut self.jitter {
+                score += j.next() * 60.0;
+            }
+            self.scored.push((score, m));
+        }
+        // stable, highest first: equal scores keep the sorted order (as Python's sort)
+        self.scored.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
+        for (slot, &(_, m)) in moves.iter_mut().zip(&self.scored) {
+            *slot = m;
+        }
+    }
+}
+
+struct Frame {
+    children: u32, // start of its children on the move stack
+    count: u32,
+    next: u32,
+    entry: u32,
+    low: i32,
+    reverse: Option<Move>,
+}
+
+/// Asked every 1,024 expansions and between restarts, with the positions expanded so far
+/// (over all restarts): true stops the search as the deadline does.
+pub type ShouldStop = Box<dyn Fn(u64) -> bool + Send + Sync>;
+
+/// The limits of one search.
+#[derive(Default)]
+pub struct Limits {
+    pub deadline: Option<Instant>,
+    pub max_memory: Option<usize>,
+    pub should_stop: Option<ShouldStop>,
+}
+
+impl Limits {
+    fn stops(&self, spent: u64) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() > d)
+            || self.should_stop.as_ref().is_some_and(|stop| stop(spent))
+    }
+}
+
+/// One solve: the store (positions seen and proven lost) outlives its restarts.
+pub struct Solver<'a> {
+    pub program: &'a Program,
+    pub store: Store,
+    keys: KeyMaker<'a>,
+    exact: bool,
+    run: u32,
+    pub line: Vec<Move>,
+    pub expanded: u64,
+    /// positions expanded by the earlier restarts of this solve (for `should_stop`)
+    pub spent: u64,
+    buffer: Vec<u8>,
+}
+
+impl<'a> Solver<'a> {
+    pub fn new(program: &'a Program, exact: bool) -> Solver<'a> {
+        Solver {
+            program,
+            store: Store::new(),
+            keys: KeyMaker::new(&program.key, exact),
+            exact,
+            run: 0,
+            line: Vec::new(),
+            expanded: 0,
+            spent: 0,
+            buffer: Vec::new(),
+        }
+    }
+
+    fn over_memory(&self, limits: &Limits, key_len: usize) -> bool {
+        match limits.max_memory {
+            None => false,
+            Some(max) => self.store.bytes() + self.store.growth(key_len) > max,
+        }
+    }
+
+    /// Look the current position up: `Err(())` when it is proven lost, `Ok(Some(depth))`
+    /// when seen in this run (its depth on the path, or -1), `Ok(None)` when new here (then
+    /// the hash and the entry number if it was stored by an earlier run are kept).
+    fn classify(&mut self, pos: &Position) -> (Result<Option<i32>, ()>, u64, Option<u32>) {
+        self.keys.key(pos, &mut self.buffer);
+        let hash = hash_key(&self.buffer);
+        match self.store.find(&self.buffer, hash) {
+            None => (Ok(None), hash, None),
+            Some(id) => {
+                let entry = &self.store.entries[id as usize];
+                if entry.lost {
+                    (Err(()), hash, Some(id))
+                } else if entry.run == self.run {
+                    (Ok(Some(entry.depth)), hash, Some(id))
+                } else {
+                    (Ok(None), hash, Some(id))
+                }
+            }
+        }
+    }
+
+    fn enter(&mut self, hash: u64, old: Option<u32>, depth: i32) -> u32 {
+        match old {
+            Some(id) => {
+                let entry = &mut self.store.entries[id as usize];
+                entry.run = self.run;
+                entry.depth = depth;
+                id
+            }
+            None => {
+                let run = self.run;
+                self.store.insert(&self.buffer, hash, run, depth)
+            }
+        }
+    }
+
+    /// One depth-first search from `root` (left as it was), with the ordering given (None:
+    /// the generator's order, as the reference search) and a budget of expanded positions.
+    pub fn run(
+        &mut self,
+        root: &Position,
+        mut ordering: Option<&mut Ordering>,
+        budget: u64,
+        limits: &Limits,
+    ) -> Outcome {
+        self.run += 1;
+        self.line.clear();
+        let program = self.program;
+        let mut pos = root.clone();
+        let mut stacks = Stacks::default();
+        let mut moves: Vec<Move> = Vec::new();
+        let mut scratch: Vec<Move> = Vec::new();
+        let (_, hash, old) = self.classify(&pos);
+        if old.is_none() && self.over_memory(limits, self.buffer.len()) {
+            return Outcome::Memory;
+        }
+        if let Some(id) = old {
+            if self.store.entries[id as usize].lost {
+                self.expanded = 1;
+                return Outcome::Exhausted;
+            }
+        }
+        let root_id = self.enter(hash, old, 0);
+        program.generate(&pos, &mut scratch);
+        self.expanded = 1;
+        if scratch.is_empty() {
+            self.store.entries[root_id as usize].depth = -1;
+            if program.is_won(&pos) {
+                return Outcome::Won;
+            }
+            self.store.entries[root_id as usize].lost = true;
+            return Outcome::Exhausted;
+        }
+        if let Some(o) = ordering.as_deref_mut() {
+            o.order(program, &mut scratch, &pos);
+        }
+        moves.extend_from_slice(&scratch);
+        let mut frames = vec![Frame {
+            children: 0,
+            count: scratch.len() as u32,
+            next: 0,
+            entry: root_id,
+            low: 0,
+            reverse: None,
+        }];
+        let mut line: Vec<Move> = Vec::new();
+        let mut undos: Vec<Undo> = Vec::new();
+        let mut expanded: u64 = 1;
+        let mut check_at: u64 = 1024;
+        while !frames.is_empty() {
+            let height = frames.len() as i32;
+            let frame = frames.last_mut().expect("a frame");
+            if frame.next == frame.count {
+                let frame = frames.pop().expect("a frame");
+                let depth = frames.len() as i32;
+                moves.truncate(frame.children as usize);
+                let entry = &mut self.store.entries[frame.entry as usize];
+                entry.depth = -1;
+                if frame.low >= depth {
+                    entry.lost = true;
+                } else if let Some(parent) = frames.last_mut() {
+                    parent.low = parent.low.min(frame.low);
+                }
+                if let (Some(m), Some(u)) = (line.pop(), undos.pop()) {
+                    program.take_back(&mut pos, m, u, &mut stacks);
+                }
+                continue;
+            }
+            let mv = moves[(frame.children + frame.next) as usize];
+            frame.next += 1;
+            if Some(mv) == frame.reverse {
+                frame.low = frame.low.min(height - 2);
+                continue;
+            }
+            let undo = program.play(&mut pos, mv, &mut stacks);
+            let (class, hash, old) = self.classify(&pos);
+            let frame = frames.last_mut().expect("a frame");
+            match class {
+                Err(()) => {
+                    program.take_back(&mut pos, mv, undo, &mut stacks);
+                    continue;
+                }
+                Ok(Some(depth)) => {
+                    program.take_back(&mut pos, mv, undo, &mut stacks);
+                    frame.low = frame.low.min(depth);
+                    continue;
+                }
+                Ok(None) => {}
+            }
+            if expanded >= budget {
+                program.take_back(&mut pos, mv, undo, &mut stacks);
+                self.expanded = expanded;
+                return Outcome::Budget;
+            }
+            if old.is_none() && self.over_memory(limits, self.buffer.len()) {
+                program.take_back(&mut pos, mv, undo, &mut stacks);
+                self.expanded = expanded;
+                return Outcome::Memory;
+            }
+            let depth = frames.len() as i32;
+            let id = self.enter(hash, old, -1);
+            expanded += 1;
+            program.generate(&pos, &mut scratch);
+            if scratch.is_empty() {
+                if program.is_won(&pos) {
+                    line.push(mv);
+                    self.line = line;
+                    self.expanded = expanded;
+                    return Outcome::Won;
+                }
+                self.store.entries[id as usize].lost = true;
+                program.take_back(&mut pos, mv, undo, &mut stacks);
+                continue;
+            }
+            self.store.entries[id as usize].depth = depth;
+            let reverse = if mv.s >= 0 && undo.is_plain() && !self.exact {
+                Some(Move { s: mv.t, k: mv.k, t: mv.s })
+            } else {
+                None
+            };
+            line.push(mv);
+            undos.push(undo);
+            if let Some(o) = ordering.as_deref_mut() {
+                o.order(program, &mut scratch, &pos);
+            }
+            let start = moves.len() as u32;
+            moves.extend_from_slice(&scratch);
+            frames.push(Frame {
+                children: start,
+                count: scratch.len() as u32,
+                next: 0,
+                entry: id,
+                low: depth,
+                reverse,
+            });
+            if expanded >= check_at {
+                check_at += 1024;
+                if limits.stops(self.spent + expanded) {
+                    self.expanded = expanded;
+                    return Outcome::Timeout;
+                }
+            }
+        }
+        self.expanded = expanded;
+        Outcome::Exhausted
+    }
+}
+
+/// What a solve found: the outcome, the line (for a win), positions expanded.
+pub struct Solved {
+    pub outcome: Outcome,
+    pub line: Vec<Move>,
+    pub expanded: u64,
+    pub stored: usize,
+    pub bytes: usize,
+}
+
+/// `solve`'s restart loop: Luby budgets, ordering style `run % STYLES`; with `prove` one
+/// search with the main ordering and the whole budget.
+pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool,
+             limits: &Limits) -> Solved {
+    let mut solver = Solver::new(program, false);
+    let mut orderings: Vec<Ordering> = (0..STYLES).map(Ordering::new).collect();
+    let mut spent: u64 = 0;
+    let mut run: u64 = 0;
+    let mut outcome = Outcome::Budget;
+    while spent < max_positions {
+        let mut budget = RESTART_UNIT * luby(run + 1);
+        if prove || spent + budget * 2 > max_positions {
+            budget = max_positions - spent;
+        }
+        let style = (run % STYLES as u64) as usize;
+        solver.spent = spent;
+        outcome = solver.run(root, Some(&mut orderings[style]), budget, limits);
+        spent += solver.expanded;
+        run += 1;
+        match outcome {
+            Outcome::Won | Outcome::Exhausted | Outcome::Timeout | Outcome::Memory => break,
+            Outcome::Budget => {
+                if limits.should_stop.as_ref().is_some_and(|stop| stop(spent)) {
+                    outcome = Outcome::Timeout;
+                    break;
+                }
+            }
+        }
+    }
+    Solved {
+        outcome,
+        line: std::mem::take(&mut solver.line),
+        expanded: spent,
+        stored: solver.store.len(),
+        bytes: solver.store.bytes(),
+    }
+}
+
+/// The reference search: exact keys, nothing merged, no ordering, no restarts.
+pub fn exhaustive(program: &Program, root: &Position, max_positions: u64, limits: &Limits) -> Solved {
+    let mut solver = Solver::new(program, true);
+    let outcome = solver.run(root, None, max_positions, limits);
+    Solved {
+        outcome,
+        line: std::mem::take(&mut solver.line),
+        expanded: solver.expanded,
+        stored: solver.store.len(),
+        bytes: solver.store.bytes(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn luby_is_the_luby_sequence() {
+        let got: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(got, vec![1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+}

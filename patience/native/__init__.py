@@ -1,0 +1,112 @@
+"""The native search core (``patience._native``, Rust) under a small Python API.
+
+The core runs the solver's inner loop — move generation from the rule program, play and
+take back, position keys, the tables, move ordering and the search with its restarts —
+for any variant, from the rule program :mod:`patience.native.program` lowers it to. The
+pure-Python kernel stays the reference; ``tests/test_native.py`` compares the two.
+
+``AVAILABLE`` says whether the core is built; ``REASON`` why not (one line). The
+environment variable ``PATIENCE_ENGINE=python`` makes :func:`engine` choose the pure-Python
+solver everywhere, whether or not the core is built.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import TYPE_CHECKING, Any, Literal
+
+from patience.errors import SolverError
+
+if TYPE_CHECKING:
+    from patience.game import Game
+    from patience.moves import MoveTuple
+    from patience.variant import Variant
+
+Engine = Literal["native", "python"]
+EngineChoice = Literal["auto", "native", "python"]
+ENGINES: tuple[EngineChoice, ...] = ("auto", "native", "python")
+
+_core: Any = None
+try:
+    import patience._native as _loaded  # type: ignore[import-not-found, unused-ignore]
+except ImportError as error:  # not built: the pure-Python solver does everything
+    AVAILABLE = False
+    REASON: str | None = ("native core not built: pure-Python solver"
+                          f" ({type(error).__name__}: {error})")
+else:
+    _core = _loaded
+    from patience.native.program import PROGRAM_VERSION
+
+    if getattr(_core, "PROGRAM_VERSION", None) != PROGRAM_VERSION:
+        AVAILABLE = False
+        REASON = ("native core out of date (rule program version "
+                  f"{getattr(_core, 'PROGRAM_VERSION', '?')}, want {PROGRAM_VERSION}):"
+                  " pure-Python solver; rebuild it")
+        _core = None
+    else:
+        AVAILABLE = True
+        REASON = None
+
+
+def engine(choice: str = "auto") -> Engine:
+    """The engine a solve with ``engine=choice`` uses.
+
+    ``"auto"`` is the native core when it is built, unless ``PATIENCE_ENGINE=python``;
+    ``"native"`` raises :class:`~patience.errors.SolverError` (with :data:`REASON`) when
+    the core is not built.
+    """
+    if choice not in ENGINES:
+        raise SolverError(f"engine must be one of {', '.join(ENGINES)}, got {choice!r}")
+    if choice == "python":
+        return "python"
+    if choice == "native":
+        if not AVAILABLE:
+            raise SolverError(f"the native engine was asked for, but {REASON}")
+        return "native"
+    forced = os.environ.get("PATIENCE_ENGINE", "").strip().lower()
+    if forced == "python" or not AVAILABLE:
+        return "python"
+    return "native"
+
+
+def describe() -> str:
+    """One line naming the engine ``"auto"`` uses, and why when it is pure Python."""
+    chosen = engine("auto")
+    if chosen == "native":
+        return "solver engine: native core"
+    if AVAILABLE:
+        return "solver engine: pure Python (PATIENCE_ENGINE=python)"
+    return f"solver engine: {REASON}"
+
+
+@functools.lru_cache(maxsize=64)
+def core(variant: Variant) -> Any:
+    """The variant's rule program loaded into the core (once per variant)."""
+    if _core is None:
+        raise SolverError(f"the native engine was asked for, but {REASON}")
+    from patience.native.program import rule_program_text
+
+    return _core.Core(rule_program_text(variant))
+
+
+def _position(game: Game) -> tuple[list[list[int]], list[int]]:
+    return [list(p) for p in game.piles], list(game.stock)
+
+
+def generate_moves(game: Game) -> list[MoveTuple]:
+    """The legal moves of ``game``'s position, as the core generates them."""
+    piles, stock = _position(game)
+    moves: list[MoveTuple] = core(game.variant).generate_moves(piles, stock)
+    return moves
+
+
+def perft(game: Game, depth: int) -> int:
+    """Perft computed by the core (the same count as :func:`patience.perft.perft`)."""
+    piles, stock = _position(game)
+    count: int = core(game.variant).perft(piles, stock, depth)
+    return count
+
+
+__all__ = ["AVAILABLE", "ENGINES", "REASON", "Engine", "EngineChoice", "core", "describe",
+           "engine", "generate_moves", "perft"]

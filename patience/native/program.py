@@ -1,0 +1,444 @@
+"""Lower a compiled :class:`~patience.variant.Variant` into the native core's rule program.
+
+The rule program is plain data (JSON text) that the core reads once per variant: the pile
+groups, the deal and the redeal, the key facts of :class:`~patience.solver.rules.SolverRules`,
+the tables of card-only predicates, and every rule as an expression tree whose names are
+already resolved to slots. It is made from the same analysis as the generated Python code
+(``patience.generator``): the same inlining and tabulation (``patience.compiler``), the same
+split of each source group's ``moves`` rule into run scans, a fixed run size and the rest,
+and of each target group's ``accepts`` rule into a fixed size, the conjuncts tested once per
+run and those tested per receiving pile. Constants are folded here, so ``source in columns``
+and ``wrap and …`` with ``wrap: false`` never reach the core.
+
+An expression is a JSON list whose first item names the node (see ``native/src/program.rs``
+for the evaluator):
+
+* ``["int", v]``; ``["attr", name, card]`` (``rank suit color face_up``);
+* piles: ``["src"]`` (the source ``s``), ``["tgt"]`` (the target ``t``), ``["var", slot]``
+  (bound by a quantifier), ``["pile", index]``, ``["stock"]``; cards: ``["top", pile]``,
+  ``["bottom", pile]``, ``["run_top"]``, ``["run_bottom"]``, ``["card", slot]``;
+  ``["empty", pile]``, ``["size", pile]``, ``["run_size"]``;
+* ``["arith", op, a, b]`` (Python's floor ``//`` and ``%``), ``["neg", a]``, ``["not", a]``,
+  ``["cmp", op, a, b]``, ``["and", [..]]``, ``["or", [..]]`` (short-circuit, in order);
+* ``["member", pile, start, stop]``, ``["same", pile, pile]``;
+* ``["all" | "any" | "count", slot, start, stop, body]`` over a group's piles;
+* ``["pairs_all" | "pairs_any", run, below, above, body]`` with ``run`` ``["run"]`` or a pile;
+* ``["table", id, card]`` and ``["table", id, card, card]``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from patience.compiler import Compiler, Layout, Tables, conjuncts, inline_calls
+from patience.generator import _fixed_size, _is_scan, _mentions
+from patience.language import (
+    Arithmetic,
+    Attribute,
+    Boolean,
+    BoolOp,
+    Call,
+    Compare,
+    Count,
+    Integer,
+    Member,
+    Name,
+    Negate,
+    Node,
+    Not,
+    Pairs,
+    Predicate,
+    Quantifier,
+    fold_arithmetic,
+)
+from patience.settings import Removal, Target
+from patience.solver.rules import solver_rules
+from patience.variant import Group, Variant
+
+#: the version of the program's shape: the core refuses a program of another version
+PROGRAM_VERSION = 1
+#: slots for piles and cards bound by quantifiers (the loader bounds their nesting)
+SLOTS = 4
+
+Expr = list[Any]
+
+
+class _Const:
+    """A value known when the program is made (int or bool)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: int | bool) -> None:
+        self.value = value
+
+
+class _PileValue:
+    """A pile: its expression and its group when known (``None``: any pile)."""
+
+    __slots__ = ("expr", "group", "index")
+
+    def __init__(self, expr: Expr, group: str | None, index: int | None = None) -> None:
+        self.expr = expr
+        self.group = group
+        self.index = index  # a constant pile index, where known
+
+
+class _RunValue:
+    __slots__ = ()
+
+
+_RUN = _RunValue()
+Value = _Const | _PileValue | _RunValue | list[Any]  # an expression (list) for scalars
+
+
+def _expr(value: Value) -> Expr:
+    if isinstance(value, _Const):
+        return ["int", int(value.value)]
+    assert isinstance(value, list), value
+    return value
+
+
+class _Lowering:
+    """Lowers inlined rule trees of one variant, folding what is known."""
+
+    def __init__(self, variant: Variant, compiler: Compiler,
+                 groups: Mapping[str, range]) -> None:
+        self.variant = variant
+        self.compiler = compiler
+        self.groups = groups
+        self.tables: list[dict[str, Any]] = []
+        self._table_ids: dict[str, int] = {}
+
+    # -- entry points --
+
+    def lower(self, node: Node, bindings: Mapping[str, Any], depth: int = 0) -> Value:
+        method = getattr(self, "_" + type(node).__name__.lower())
+        result: Value = method(node, bindings, depth)
+        return result
+
+    def scalar(self, node: Node, bindings: Mapping[str, Any]) -> Expr | bool:
+        """The expression of a boolean rule, or the bool it folds to."""
+        value = self.lower(node, bindings)
+        if isinstance(value, _Const):
+            return bool(value.value)
+        return _expr(value)
+
+    def conjunction(self, nodes: Sequence[Node], bindings: Mapping[str, Any]) -> Expr | bool:
+        parts = []
+        for node in nodes:
+            value = self.scalar(node, bindings)
+            if value is False:
+                return False
+            if value is not True:
+                parts.append(value)
+        if not parts:
+            return True
+        return parts[0] if len(parts) == 1 else ["and", parts]
+
+    # -- nodes --
+
+    def _integer(self, node: Integer, bindings: Mapping[str, Any], depth: int) -> Value:
+        return _Const(node.value)
+
+    def _boolean(self, node: Boolean, bindings: Mapping[str, Any], depth: int) -> Value:
+        return _Const(node.value)
+
+    def _name(self, node: Name, bindings: Mapping[str, Any], depth: int) -> Value:
+        if node.id in bindings:
+            value: Value = bindings[node.id]
+            return value
+        if node.id in self.compiler.constants:
+            return _Const(self.compiler.constants[node.id])
+        if node.id == "stock":
+            return _PileValue(["stock"], "stock#")
+        raise KeyError(node.id)  # the checker rules this out
+
+    def _attribute(self, node: Attribute, bindings: Mapping[str, Any], depth: int) -> Value:
+        owner = self.lower(node.value, bindings, depth)
+        if isinstance(owner, _PileValue):
+            if node.name in ("empty", "size", "top", "bottom"):
+                return [node.name, owner.expr]
+            raise KeyError(node.name)
+        if isinstance(owner, _RunValue):
+            return {"size": ["run_size"], "top": ["run_top"],
+                    "bottom": ["run_bottom"]}[node.name]
+        if isinstance(owner, _Const):
+            card = int(owner.value)
+            suit = card & 3
+            return _Const({"rank": (card >> 2) & 15, "suit": suit,
+                           "color": ((suit + 1) >> 1) & 1, "face_up": card < 64}[node.name])
+        return ["attr", node.name, owner]
+
+    def _negate(self, node: Negate, bindings: Mapping[str, Any], depth: int) -> Value:
+        operand = self.lower(node.operand, bindings, depth)
+        if isinstance(operand, _Const):
+            return _Const(-operand.value)
+        return ["neg", _expr(operand)]
+
+    def _not(self, node: Not, bindings: Mapping[str, Any], depth: int) -> Value:
+        operand = self.lower(node.operand, bindings, depth)
+        if isinstance(operand, _Const):
+            return _Const(not operand.value)
+        return ["not", _expr(operand)]
+
+    def _arithmetic(self, node: Arithmetic, bindings: Mapping[str, Any], depth: int) -> Value:
+        left = self.lower(node.left, bindings, depth)
+        right = self.lower(node.right, bindings, depth)
+        if isinstance(left, _Const) and isinstance(right, _Const):
+            value = fold_arithmetic(node.op, int(left.value), int(right.value))
+            if value is not None:
+                return _Const(value)
+        if node.op == "**" and isinstance(right, _Const) and right.value < 0:
+            return _Const(0)
+        return ["arith", node.op, _expr(left), _expr(right)]
+
+    def _compare(self, node: Compare, bindings: Mapping[str, Any], depth: int) -> Value:
+        left = self.lower(node.left, bindings, depth)
+        right = self.lower(node.right, bindings, depth)
+        if isinstance(left, _PileValue) and isinstance(right, _PileValue):
+            same = node.op == "=="
+            if left.group is not None and right.group is not None and left.group != right.group:
+                return _Const(not same)
+            if left.index is not None and right.index is not None:
+                return _Const((left.index == right.index) == same)
+            test: Expr = ["same", left.expr, right.expr]
+            return test if same else ["not", test]
+        if isinstance(left, _Const) and isinstance(right, _Const):
+            a, b = left.value, right.value
+            return _Const({"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b,
+                           ">": a > b, ">=": a >= b}[node.op])
+        return ["cmp", node.op, _expr(left), _expr(right)]
+
+    def _boolop(self, node: BoolOp, bindings: Mapping[str, Any], depth: int) -> Value:
+        is_and = node.op == "and"
+        parts = []
+        for child in node.values:
+            value = self.lower(child, bindings, depth)
+            if isinstance(value, _Const):
+                if bool(value.value) == is_and:
+                    continue
+                return _Const(not is_and)
+            parts.append(_expr(value))
+        if not parts:
+            return _Const(is_and)
+        if len(parts) == 1:
+            return parts[0]
+        return [node.op, parts]
+
+    def _member(self, node: Member, bindings: Mapping[str, Any], depth: int) -> Value:
+        pile = self.lower(node.value, bindings, depth)
+        assert isinstance(pile, _PileValue)
+        if pile.group is not None:
+            return _Const((pile.group == node.group) != node.negated)
+        indices = self.groups[node.group]
+        test: Expr = ["member", pile.expr, indices.start, indices.stop]
+        return ["not", test] if node.negated else test
+
+    def _call(self, node: Call, bindings: Mapping[str, Any], depth: int) -> Value:
+        # only the calls inline_calls kept reach here: card-only predicates, as tables
+        predicate = self.compiler.predicates[node.function]
+        args = [self.lower(arg, bindings, depth) for arg in node.args]
+        if all(isinstance(arg, _Const) for arg in args):
+            return _Const(self.compiler._evaluate(
+                predicate, [int(arg.value) for arg in args]))  # type: ignore[union-attr]
+        return ["table", self._table(predicate), *(_expr(arg) for arg in args)]
+
+    def _table(self, predicate: Predicate) -> int:
+        name = predicate.signature.name
+        if name not in self._table_ids:
+            # the generated code's table of the same predicate, made when the variant
+            # compiled (the same compiler settings), else made here
+            made = self.variant.generate_moves.__globals__.get(f"table_{name}")
+            values = made if made is not None else self.compiler._table(predicate)
+            if len(predicate.signature.parameters) == 1:
+                flat = [bool(v) for v in values]
+                shape = [len(values)]
+            else:
+                flat = [bool(v) for row in values for v in row]
+                shape = [len(values), len(values[0]) if values else 0]
+            self._table_ids[name] = len(self.tables)
+            self.tables.append({"name": name, "shape": shape,
+                                "bits": "".join("1" if v else "0" for v in flat)})
+        return self._table_ids[name]
+
+    def _quantifier(self, node: Quantifier, bindings: Mapping[str, Any], depth: int) -> Value:
+        if depth >= SLOTS:
+            raise ValueError("quantifiers nest too deeply for the native core")
+        is_all = node.kind == "all"
+        if isinstance(node.domain, Pairs):
+            run = self.lower(node.domain.run, bindings, depth)
+            run_expr: Expr = ["run"] if isinstance(run, _RunValue) else \
+                run.expr  # type: ignore[union-attr]
+            below, above = node.names
+            inner = {**bindings, below: ["card", 2 * depth], above: ["card", 2 * depth + 1]}
+            body = self.lower(node.body, inner, depth + 1)
+            return ["pairs_all" if is_all else "pairs_any", run_expr, 2 * depth,
+                    2 * depth + 1, _expr(body)]
+        assert isinstance(node.domain, Name)
+        indices = self.groups[node.domain.id]
+        inner = {**bindings, node.names[0]: _PileValue(["var", depth], node.domain.id)}
+        body = self.lower(node.body, inner, depth + 1)
+        if isinstance(body, _Const):
+            return _Const(bool(body.value) if len(indices) else is_all)
+        return ["all" if is_all else "any", depth, indices.start, indices.stop, _expr(body)]
+
+    def _count(self, node: Count, bindings: Mapping[str, Any], depth: int) -> Value:
+        if depth >= SLOTS:
+            raise ValueError("quantifiers nest too deeply for the native core")
+        indices = self.groups[node.group]
+        inner = {**bindings, node.name: _PileValue(["var", depth], node.group)}
+        body = self.lower(node.body, inner, depth + 1)
+        if isinstance(body, _Const):
+            return _Const(len(indices) if body.value else 0)
+        return ["count", depth, indices.start, indices.stop, _expr(body)]
+
+
+def _source_bindings(group: Group) -> dict[str, Any]:
+    return {"run": _RUN, "pile": _PileValue(["src"], group.name)}
+
+
+def _pair_bindings(source: Group, target: Group) -> dict[str, Any]:
+    source_pile = _PileValue(["src"], source.name)
+    return {"run": _RUN, "pile": _PileValue(["tgt"], target.name), "source": source_pile}
+
+
+def _pairings(lowering: _Lowering, variant: Variant, source: Group,
+              moves: Node, targets: Sequence[tuple[int, Group, Node]]) -> dict[str, Any] | None:
+    """One source group's plan (as ``Generator._source_loop`` makes it), or None when the
+    group gives no move at all."""
+    gives = conjuncts(moves)
+    scans = [node for node in gives if _is_scan(node)]
+    fixed = next((e for e in (_fixed_size(n, ("run",)) for n in gives) if e is not None), None)
+    rest = [node for node in gives if node not in scans
+            and (fixed is None or _fixed_size(node, ("run",)) is not fixed)]
+    bindings = _source_bindings(source)
+    rest_expr = lowering.conjunction(rest, bindings)
+    if rest_expr is False:
+        return None
+    scan_parts = []
+    for scan in scans:
+        assert isinstance(scan, Quantifier)
+        # the scan's cards are slots 0 and 1: quantifiers inside it start one level down
+        inner = {**bindings, scan.names[0]: ["card", 0], scan.names[1]: ["card", 1]}
+        value = lowering.lower(scan.body, inner, 1)
+        part = bool(value.value) if isinstance(value, _Const) else _expr(value)
+        scan_parts.append(part)
+    if any(part is False for part in scan_parts):
+        scan_expr: Expr | bool = False
+    else:
+        real = [p for p in scan_parts if p is not True]
+        scan_expr = True if not real else real[0] if len(real) == 1 else ["and", real]
+    plans: list[dict[str, Any]] = []
+    for number, target, accepts in targets:
+        if target is source and target.count == 1:
+            continue  # a single pile never moves onto itself
+        parts = conjuncts(accepts)
+        target_fixed = next((e for e in (_fixed_size(n, ("run", "pile")) for n in parts)
+                             if e is not None), None)
+        others = [n for n in parts if target_fixed is None
+                  or _fixed_size(n, ("run", "pile")) is not target_fixed]
+        pair = _pair_bindings(source, target)
+        if any(lowering.scalar(n, pair) is False for n in others):
+            continue
+        hoisted = [n for n in others if not _mentions(n, "pile")]
+        per_pile = [n for n in others if _mentions(n, "pile")]
+        run_free = [n for n in per_pile if not _mentions(n, "run")]
+        run_bound = [n for n in per_pile if _mentions(n, "run")]
+        plans.append({
+            "target": number,
+            "k_outer": target_fixed is not None or target.target is Target.FIRST,
+            "first": target.target is Target.FIRST and target.count > 1,
+            "skip_self": target is source,
+            "fixed": None if target_fixed is None else _expr(lowering.lower(target_fixed, pair)),
+            "hoisted": lowering.conjunction(hoisted, pair),
+            "free": lowering.conjunction(run_free, pair),
+            "bound": lowering.conjunction(run_bound, pair),
+        })
+    if not plans:
+        return None
+    # when every target takes runs of one constant size (sets of 13), shorter piles are
+    # skipped and the scan stops at the largest size (Generator._source_loop does the same)
+    sizes: list[int] = [p["fixed"][1] for p in plans if fixed is None
+                        and p["fixed"] is not None and p["fixed"][0] == "int"]
+    constant = len(sizes) == len(plans)
+    return {
+        "floor": min(sizes) if constant else None,
+        "cap": max(sizes) if constant else None,
+        "scan": scan_expr if scans else None,
+        "fixed": None if fixed is None else _expr(lowering.lower(fixed, bindings)),
+        "rest": rest_expr,
+        "pairings": plans,
+    }
+
+
+def rule_program(variant: Variant) -> dict[str, Any]:
+    """The rule program of ``variant``, as a JSON-ready dict."""
+    groups = variant.groups
+    layout = Layout({group.name: group.indices for group in groups})
+    face_down = any(any(group.face_down) for group in groups)
+    compiler = Compiler(dict(variant.parameters), dict(variant.predicates), layout, Tables(),
+                        variant.deck, tabulate=True, face_down=face_down)
+    predicates = dict(variant.predicates)
+
+    def keep(predicate: Predicate) -> bool:
+        return compiler._is_tabulable(predicate) and \
+            1 <= len(predicate.signature.parameters) <= 2
+
+    lowering = _Lowering(variant, compiler, layout.groups)
+    moves = [inline_calls(g.moves.node, predicates, keep) for g in groups]
+    accepts = [inline_calls(g.accepts.node, predicates, keep) for g in groups]
+    chosen = [(i, g, accepts[i]) for i, g in enumerate(groups) if g.removal is not Removal.FORCED]
+    forced = [(i, g, accepts[i]) for i, g in enumerate(groups) if g.removal is Removal.FORCED]
+    sources = []
+    forced_sources = []
+    for i, group in enumerate(groups):
+        sources.append(_pairings(lowering, variant, group, moves[i], chosen))
+        forced_sources.append(None if group.removal is Removal.FORCED or not forced
+                              else _pairings(lowering, variant, group, moves[i], forced))
+    win = lowering.scalar(inline_calls(variant.win.node, predicates, keep), {})
+    deal_when = lowering.scalar(inline_calls(variant.deal_when.node, predicates, keep), {})
+    rules = solver_rules(variant)
+    fills = []
+    for group in groups:
+        if group.fill_from is not None:
+            fills.append({"start": group.indices.start, "stop": group.indices.stop,
+                          "from_stock": group.fill_from.start < 0,
+                          "from": [group.fill_from.start, group.fill_from.stop]})
+    return {
+        "version": PROGRAM_VERSION,
+        "id": variant.id,
+        "piles": len(variant.pile_names),
+        "slots": variant.pile_slots,
+        "groups": [{"name": g.name, "start": g.indices.start, "stop": g.indices.stop,
+                    "face_down": any(g.face_down)} for g in groups],
+        "sources": sources,
+        "forced_sources": forced_sources,
+        "fills": fills,
+        "win": win,
+        "deal_when": deal_when,
+        "deal_targets": list(variant.deal_targets),
+        "deal_skips_empty": variant.deal_skips_empty,
+        "redeal": None if variant.redeal_pile is None else {
+            "waste": variant.redeal_pile, "counter": variant.redeal_counter,
+            "limit": variant.redeals or 0},
+        "face_down_piles": list(variant.face_down_piles),
+        "tables": lowering.tables,
+        "key": {
+            "card_table": list(rules.card_table),
+            "always_sorted": [list(r) for r in rules.always_sorted],
+            "sorted_when_stock_empty": [list(r) for r in rules.sorted_when_stock_empty],
+            "stock_by_cards": variant.redeal_pile is not None,
+        },
+        "ordering": {
+            "first_target_piles": sorted(rules.first_target_piles),
+            "parking_piles": sorted(rules.parking_piles),
+            "dealt_piles": sorted(rules.dealt_piles),
+        },
+    }
+
+
+def rule_program_text(variant: Variant) -> str:
+    """The rule program of ``variant`` as the JSON text the core reads."""
+    return json.dumps(rule_program(variant), separators=(",", ":"))

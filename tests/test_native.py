@@ -1,0 +1,304 @@
+"""The native core against the Python kernel, its reference: perft on every golden file,
+legal moves and play / take back on random positions, verdicts and won lines.
+
+The tests skip, with the reason, only when the core is not built (``.ci/run`` builds it).
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from shipped import variant_params
+from test_perft import GOLDEN, SLOW_DEPTH, read_golden, start_game
+
+import patience
+from patience import native
+from patience.errors import SolverError
+from patience.solver import exhaustive_verdict, solve
+from patience.testing.strategies import positions
+
+pytestmark = pytest.mark.skipif(not native.AVAILABLE, reason=str(native.REASON))
+
+MINI = Path(__file__).parent / "variants"
+EVERYTHING = MINI / "native-everything.yaml"
+
+
+def mini(name: str) -> patience.Variant:
+    return patience.find_variant(str(MINI / f"{name}.yaml"))
+
+
+def everything() -> patience.Variant:
+    return patience.find_variant(str(EVERYTHING))
+
+
+# --- the same position, asked of both ----------------------------------------------------
+
+
+def assert_same_position_facts(game: patience.Game) -> None:
+    """Moves (as a set), is_won, can_deal, the forced move, and every move played and taken
+    back: the core and the kernel agree on all of them at ``game``'s position."""
+    variant = game.variant
+    core = native.core(variant)
+    piles, stock = [list(p) for p in game.piles], list(game.stock)
+    where = f"{variant.id} at {game.text()}"
+    python_moves = variant.generate_moves(piles, stock)
+    native_moves = core.generate_moves(piles, stock)
+    assert len(native_moves) == len(set(native_moves)), where
+    assert set(native_moves) == set(python_moves), where
+    assert core.is_won(piles, stock) == bool(variant.is_won(piles, stock)), where
+    assert core.can_deal(piles, stock) == bool(variant.can_deal(piles, stock)), where
+    forced = variant.first_forced(piles, stock) if variant.first_forced else None
+    assert core.first_forced(piles, stock) == forced, where
+    for move in python_moves:
+        (after_piles, after_stock), (back_piles, back_stock) = core.play_and_take_back(
+            piles, stock, move)
+        probe_piles, probe_stock = [list(p) for p in piles], list(stock)
+        variant.play(probe_piles, probe_stock, move)
+        assert (after_piles, after_stock) == (probe_piles, probe_stock), f"{where} {move}"
+        assert (back_piles, back_stock) == (piles, stock), f"{where} {move}"
+
+
+def random_playout(game: patience.Game, seed: int, length: int) -> None:
+    """Check the position facts along a random legal playout from ``game``."""
+    chooser = random.Random(seed)
+    assert_same_position_facts(game)
+    for _ in range(length):
+        moves = game.generate_moves()
+        if not moves:
+            break
+        game.push_unchecked(chooser.choice(sorted(moves)))
+        assert_same_position_facts(game)
+
+
+# --- perft ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", variant_params())
+def test_perft_matches_every_golden_line(name):
+    variant = patience.find_variant(name)
+    checked = 0
+    for start, moves, depth, count, number in read_golden(GOLDEN / f"{name}.txt"):
+        if depth >= SLOW_DEPTH:
+            continue
+        game = start_game(variant, start, moves)
+        assert native.perft(game, depth) == count, f"{name}.txt line {number}"
+        checked += 1
+    assert checked
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", patience.shipped_variants())
+def test_perft_matches_the_deep_golden_lines(name):
+    variant = patience.find_variant(name)
+    for start, moves, depth, count, number in read_golden(GOLDEN / f"{name}.txt"):
+        if depth >= SLOW_DEPTH:
+            game = start_game(variant, start, moves)
+            assert native.perft(game, depth) == count, f"{name}.txt line {number}"
+
+
+def test_perft_of_the_everything_variant_matches_the_kernel():
+    from patience.perft import perft
+
+    variant = everything()
+    for number in range(1, 6):
+        game = variant.deal(number)
+        assert native.perft(game, 4) == perft(game, 4), f"deal {number}"
+
+
+# --- legal moves, forced moves, play / take back ----------------------------------------------
+
+
+@pytest.mark.parametrize("name", variant_params())
+def test_random_playouts_of_numbered_deals_agree(name):
+    variant = patience.find_variant(name)
+    for number in (1, 2, 3):
+        random_playout(variant.deal(number), seed=number, length=60)
+
+
+def test_random_playouts_of_the_everything_variant_agree():
+    variant = everything()
+    for number in range(1, 41):
+        random_playout(variant.deal(number), seed=number, length=120)
+
+
+@pytest.mark.parametrize("name", ["tabbycat", "manx-corner", "klondike-draw3", "freecell",
+                                  "spider", "canfield", "fortunes-favor", "golf"])
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_random_positions_agree(name, data):
+    game = data.draw(positions(patience.find_variant(name), max_moves=60))
+    assert_same_position_facts(game)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(game=positions(everything(), max_moves=80))
+def test_random_positions_of_the_everything_variant_agree(game):
+    assert_same_position_facts(game)
+
+
+def test_the_everything_variant_uses_every_mechanism():
+    from patience.native.program import rule_program_text
+
+    text = rule_program_text(everything())
+    for node in ['["count"', '"**"', '"//"', '"%"', '["pairs_all",["src"]', '["same"',
+                 '["size",["stock"]]', '"face_up"', '["table"', '["all"', '["any"', '["neg"']:
+        assert node in text, node
+    variant = everything()
+    assert variant.face_down_piles and variant.redeals == 1 and variant.turn == 3
+    assert any(g.fill_from is not None and g.fill_from.start < 0 for g in variant.groups)
+    assert any(g.to_bottom is not None for g in variant.groups)
+    assert any(g.fill_from is not None and g.fill_from.start >= 0 for g in variant.groups)
+    assert variant.first_forced is not None and variant.placed
+
+
+# --- the solver ------------------------------------------------------------------------------
+
+
+def replays_to_a_win(game: patience.Game, moves: tuple[str, ...]) -> bool:
+    probe = game.copy()
+    for move in moves:
+        probe.push(move)  # checked: raises MoveError on an illegal move
+    return probe.is_won()
+
+
+@pytest.mark.parametrize(("name", "deals", "budget"), [
+    ("tabbycat-autoremove", range(1, 9), 20_000), ("manx", range(1, 6), 20_000),
+    ("mini-tight", range(1, 13), 200_000), ("klondike", range(1, 4), 5_000),
+    ("freecell", range(1, 3), 5_000), ("canfield", range(1, 4), 5_000)])
+def test_prove_mode_is_the_same_search(name, deals, budget):
+    # one search with the main ordering: the same verdict after the same positions
+    variant = mini(name) if name.startswith("mini") else patience.find_variant(name)
+    verdicts = set()
+    for number in deals:
+        game = variant.deal(number)
+        python = solve(game, budget, prove=True, engine="python", shorten_line=False)
+        core = solve(game, budget, prove=True, engine="native", shorten_line=False)
+        assert (core.verdict, core.positions) == (python.verdict, python.positions), number
+        assert core.engine == "native" and python.engine == "python"
+        verdicts.add(core.verdict)
+        if core.verdict == "won":
+            assert replays_to_a_win(game, core.moves)
+    if name == "mini-tight":
+        assert verdicts == {"won", "unwinnable"}
+
+
+@pytest.mark.parametrize("name", ["mini-tight", "mini-tight-autoremove",
+                                  "mini-tabbycat-autoremove", "mini-suited"])
+def test_verdicts_agree_with_the_exhaustive_reference(name):
+    variant = mini(name)
+    verdicts = set()
+    for number in range(1, 21):
+        game = variant.deal(number)
+        reference = exhaustive_verdict(game, max_positions=300_000)
+        if reference == "unknown":
+            continue
+        assert exhaustive_verdict(game, max_positions=300_000, engine="native") == reference
+        result = solve(game, max_positions=500_000, engine="native")
+        assert result.verdict == reference, f"{name} deal {number}"
+        if result.verdict == "won":
+            assert replays_to_a_win(game, result.moves)
+        verdicts.add(reference)
+    if name.startswith("mini-tight"):
+        assert verdicts == {"won", "unwinnable"}
+
+
+@pytest.mark.parametrize(("name", "deals"), [
+    ("tabbycat-autoremove", (1, 2, 3)), ("tabbycat", (1, 2)), ("manx", (1, 2)),
+    ("mainecoon", (7,)), ("tabbycat-corner", (2, 3)), ("klondike", (4,)), ("freecell", (1, 7)),
+    ("spider-1suit", (1, 5))])
+def test_native_won_lines_replay_through_the_kernel(name, deals):
+    variant = patience.find_variant(name)
+    for number in deals:
+        game = variant.deal(number)
+        result = solve(game, max_positions=50_000, engine="native")
+        assert result.engine == "native"
+        assert result.verdict == "won", f"{name} deal {number}"
+        assert replays_to_a_win(game, result.moves), f"{name} deal {number}"
+
+
+def test_the_everything_variant_solves_alike():
+    variant = everything()
+    verdicts = set()
+    for number in range(1, 13):
+        game = variant.deal(number)
+        python = solve(game, 20_000, prove=True, engine="python", shorten_line=False)
+        core = solve(game, 20_000, prove=True, engine="native")
+        assert (core.verdict, core.positions) == (python.verdict, python.positions), number
+        verdicts.add(core.verdict)
+        if core.verdict == "won":
+            assert replays_to_a_win(game, core.moves)
+        if number <= 4:
+            assert exhaustive_verdict(game, 200_000, engine="native") == \
+                exhaustive_verdict(game, 200_000) == core.verdict
+    assert "won" in verdicts
+
+
+def test_a_memory_cap_ends_the_search_as_unknown():
+    # deal 4 in prove mode takes more than 400,000 positions: far more than 1 MiB holds
+    game = patience.find_variant("tabbycat-autoremove").deal(4)
+    result = solve(game, 10_000_000, prove=True, engine="native", max_memory=1 << 20)
+    assert result.verdict == "unknown" and 1_000 < result.positions < 20_000
+    with pytest.raises(SolverError, match="max_memory must be a positive"):
+        solve(game, 1_000, engine="native", max_memory=0)
+
+
+def test_a_time_limit_ends_the_native_search_as_unknown():
+    game = patience.find_variant("tabbycat-autoremove").deal(4)  # > 400,000 positions
+    started = time.perf_counter()
+    result = solve(game, 10**9, time_limit=0.05, prove=True, engine="native")
+    assert result.verdict == "unknown" and 0 < result.positions < 10**9
+    assert time.perf_counter() - started < 5
+
+
+def test_should_stop_is_asked_and_obeyed_by_the_native_search():
+    game = patience.find_variant("tabbycat-autoremove").deal(4)
+    asked = []
+
+    def should_stop(positions):
+        asked.append(positions)
+        return positions >= 5_000
+
+    result = solve(game, 10**7, prove=True, engine="native", should_stop=should_stop)
+    assert result.verdict == "unknown" and 5_000 <= result.positions < 7_000
+    assert asked == sorted(asked) and asked[0] == 1024
+
+    def broken(positions):
+        raise KeyError("from the callback")
+
+    with pytest.raises(KeyError, match="from the callback"):
+        solve(game, 10**7, prove=True, engine="native", should_stop=broken)
+
+
+def test_engine_choice(monkeypatch):
+    assert native.engine("auto") == "native"
+    assert native.engine("python") == "python"
+    monkeypatch.setenv("PATIENCE_ENGINE", "python")
+    assert native.engine("auto") == "python"
+    assert solve(patience.find_variant("tabbycat").deal(1), 2_000).engine == "python"
+    assert native.engine("native") == "native"  # asked for by name: still native
+    with pytest.raises(SolverError, match="engine must be one of"):
+        native.engine("fast")
+
+
+def run_cli(*args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "patience", *args], capture_output=True,
+                          text=True, check=True)
+    return done.stdout
+
+
+def test_the_cli_names_the_engine():
+    import json
+
+    assert "solver engine: native core" in run_cli("--version")
+    data = json.loads(run_cli("solve", "tabbycat-autoremove", "--seed", "2", "--json",
+                              "--max-memory", "2G"))
+    assert data["engine"] == "native" and data["verdict"] == "won"
+    text = run_cli("solve", "tabbycat-autoremove", "--seed", "2", "--engine", "python")
+    assert text.splitlines()[-1].endswith("(python engine)")
