@@ -11,8 +11,8 @@ one, true to false), or a pile group's ``count``, ``deal`` or ``removal``, or th
 2. if it plays exactly like the variant on the sample — the same start, the same legal
    moves, the same position after each move and the same ``is_won`` along random lines
    and the solver's winning lines from several deals, and the same perft 2 at each start —
-   it is *equivalent* and not counted (it may still differ somewhere the sample does not
-   reach: the sample is reported);
+   and the file's expectations (but ``winnable``) still hold, it is *equivalent* and not
+   counted (it may still differ somewhere neither reaches: the sample is reported);
 3. otherwise the checks run on it, cheapest first, until one fails: the file's ``expect:``
    entries, the semantic checks (``patience.testing.semantic``, the cheap ones), the lint,
    then the battery on a few examples. A mutant no check notices *survives*: some rule is
@@ -417,6 +417,13 @@ def run_mutants(variant: Variant, *, seconds: float | None = None,
             result = MutantResult(mutant, "loader")
         else:
             differs = difference(variant, mutated, lines)
+            if differs is None:  # the expectations' positions extend the sample
+                from patience.testing.expectations import check_expectations
+
+                failures = check_expectations(mutated, variant.definition.expectations,
+                                              solver=False, first_only=True)
+                if failures:
+                    differs = f"at {failures[0].expectation.label}'s position"
             if differs is None:
                 result = MutantResult(mutant, "equivalent")
             else:
