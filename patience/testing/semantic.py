@@ -172,11 +172,14 @@ def semantic_findings(variant: Variant, *, cheap: bool = False,
     findings = win_bound(variant)
     if lines is None:
         lines = sample_lines(variant)
-    findings += entered_and_left(variant, lines)
+    # a sample without a won game cannot tell which piles a game needs to enter or leave
+    won = any(line.kind != "random play" for line in lines)
+    findings += entered_and_left(variant, lines, groups=won)
     if not cheap:
         if not findings:
             findings += win_by_solver(variant)
-        findings += clauses_that_never_matter(variant, lines)
+        if won:
+            findings += clauses_that_never_matter(variant, lines)
     return findings
 
 
@@ -306,8 +309,10 @@ def win_by_solver(variant: Variant) -> list[SemanticFinding]:
 # -- groups and deals --
 
 
-def entered_and_left(variant: Variant, lines: list[Line]) -> list[SemanticFinding]:
-    """Groups that nothing enters or leaves on the sample, deal targets no deal feeds."""
+def entered_and_left(variant: Variant, lines: list[Line],
+                     groups: bool = True) -> list[SemanticFinding]:
+    """Groups that nothing enters or leaves on the sample (unless not ``groups``), deal
+    targets no deal feeds."""
     entered: set[int] = set()
     left: set[int] = set()
     fed: set[int] = set()
@@ -332,16 +337,21 @@ def entered_and_left(variant: Variant, lines: list[Line]) -> list[SemanticFindin
         game.pop()
     findings = []
     for group in variant.groups:
-        if group.accepts.text.strip() != "false" and not entered & set(group.indices):
+        piles = set(group.indices)
+        held = bool(entered & piles) or any(group.deal) or bool(group.place)
+        if group.moves.text.strip() != "false" and not left & piles and (groups or held):
+            findings.append(SemanticFinding(
+                "never-left", f"piles.{group.name}.moves",
+                f"no card left the {group.name} on the sample (random play and the solver's "
+                "winning lines from deals 1-4)" + (f", though cards entered {'it' if group.count == 1 else 'them'}" if held
+                                                     else ""), _location(group.moves)))
+        if not groups:
+            continue
+        if group.accepts.text.strip() != "false" and not entered & piles:
             findings.append(SemanticFinding(
                 "never-entered", f"piles.{group.name}.accepts",
                 f"no card entered the {group.name} on the sample (random play and the "
                 "solver's winning lines from deals 1-4)", _location(group.accepts)))
-        if group.moves.text.strip() != "false" and not left & set(group.indices):
-            findings.append(SemanticFinding(
-                "never-left", f"piles.{group.name}.moves",
-                f"no card left the {group.name} on the sample (random play and the solver's "
-                "winning lines from deals 1-4)", _location(group.moves)))
     starts = [line.start() for line in lines]
     if variant.deal_targets and any(game.stock for game in starts):
         if not dealt:
@@ -426,7 +436,19 @@ def _is_pile_guard(node: Node) -> bool:
         "source" in (node.left.id, node.right.id)
 
 
-def _clauses(text: str, parameters: Any) -> Iterator[tuple[str, str, tuple[int, int]]]:
+def _fixed_by_deck(node: Node, variant: Variant) -> bool:
+    """A clause that compares only suits in a one-suit deck (or colours in a one-colour
+    deck): a shared predicate that this deck makes constant."""
+    from patience.language import walk
+
+    read = {sub.name for sub in walk(node) if isinstance(sub, Attribute)}
+    if not read or not read <= {"suit", "color"}:
+        return False
+    colours = {0 if suit in (0, 3) else 1 for suit in variant.suits}
+    return len(variant.suits) == 1 or (read == {"color"} and len(colours) == 1)
+
+
+def _clauses(text: str, variant: Variant) -> Iterator[tuple[str, str, tuple[int, int]]]:
     """(the clause's text, the rule without it, its span) for each clause worth judging."""
     from patience.language import walk
 
@@ -439,13 +461,14 @@ def _clauses(text: str, parameters: Any) -> Iterator[tuple[str, str, tuple[int, 
             continue
         if not isinstance(sub, BoolOp):
             continue
-        if _constant(sub, parameters) is not None:
+        if _constant(sub, variant.parameters) is not None:
             for child in walk(sub):
                 dead.add(id(child))
             continue
         start, end = sub.span
         for index, value in enumerate(sub.values):
-            if _constant(value, parameters) is not None or _is_pile_guard(value):
+            if _constant(value, variant.parameters) is not None or _is_pile_guard(value) or \
+                    _fixed_by_deck(value, variant):
                 continue
             rest = [text[v.span[0]:v.span[1]] for i, v in enumerate(sub.values) if i != index]
             yield (text[value.span[0]:value.span[1]],
@@ -564,9 +587,8 @@ def clauses_that_never_matter(variant: Variant, lines: list[Line]) -> list[Seman
                            ("moves", "accepts", ""),
                            origin.location() if origin is not None else None))
     findings = []
-    parameters = variant.parameters
     for rule_name, text, path, relaxations, location in judged:
-        for clause, without, span in _clauses(text, parameters):
+        for clause, without, span in _clauses(text, variant):
             if any(matters(relax, path, without) for relax in relaxations):
                 continue
             findings.append(SemanticFinding(
