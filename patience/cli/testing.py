@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sys
 import time
-
 from typing import TYPE_CHECKING
 
 import click
@@ -83,9 +82,8 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
     report = run_battery(loaded, examples=examples, seed=seed, only=only or None,
                          on_outcome=show)
     failed = [o.name for o in report.outcomes if o.status == "failed"]
-    if mutants:
-        if not _report_mutants(loaded, variant, mutants_seconds):
-            failed.append("mutants")
+    if mutants and not _report_mutants(loaded, variant, mutants_seconds):
+        failed.append("mutants")
     seconds = time.perf_counter() - started
     if failed:
         echo(f"{variant}: {len(failed)} of {len(report.outcomes) + mutants} checks failed "

@@ -110,7 +110,7 @@ def check_expectation(variant: Variant, expectation: Expectation, *,
 
 
 def _start(variant: Variant, expectation: Expectation,
-           fail: Callable[[str, WrittenMove | None], None]) -> Game:
+           fail: Callable[..., None]) -> Game:
     try:
         if expectation.deal is not None:
             game = variant.deal(expectation.deal)
@@ -188,7 +188,7 @@ def _reason(game: Game, candidates: list[Move]) -> str:
 
 
 def _check_legal(game: Game, written: WrittenMove,
-                 fail: Callable[[str, WrittenMove | None], None]) -> None:
+                 fail: Callable[..., None]) -> None:
     try:
         candidates = _candidates(game, written.text)
     except MoveError as error:
@@ -200,7 +200,7 @@ def _check_legal(game: Game, written: WrittenMove,
 
 
 def _check_illegal(game: Game, written: WrittenMove,
-                   fail: Callable[[str, WrittenMove | None], None]) -> None:
+                   fail: Callable[..., None]) -> None:
     try:
         candidates = _candidates(game, written.text)
     except MoveError as error:
@@ -213,17 +213,17 @@ def _check_illegal(game: Game, written: WrittenMove,
         return
     if written.rule is None:
         return
-    wrong = [(move, reason, rule) for move, reason, rule in _relevant(game, candidates)
+    wrong = [(reason, rule) for _, reason, rule in _relevant(game, candidates)
              if rule != written.rule]
     if wrong:
-        move, reason, rule = wrong[0]
+        reason, rule = wrong[0]
         by = f"by {rule}" if rule else "by no rule of the file"
         fail(f"{written.text} should be forbidden by {written.rule} but is forbidden {by}: "
              f"{reason}", written)
 
 
 def _check_move_set(game: Game, written: tuple[WrittenMove, ...],
-                    fail: Callable[[str, WrittenMove | None], None]) -> None:
+                    fail: Callable[..., None]) -> None:
     legal = {Move(*move) for move in game.generate_moves()}
     listed: set[Move] = set()
     for entry in written:
@@ -283,7 +283,7 @@ def _perft_upto(game: Game, depth: int, limit: int) -> int:
 
 
 def _check_winnable(game: Game, expectation: Expectation,
-                    fail: Callable[[str, WrittenMove | None], None]) -> None:
+                    fail: Callable[..., None]) -> None:
     from patience.solver import solve
 
     budget = expectation.within

@@ -149,11 +149,12 @@ def mutants(variant: Variant) -> list[Mutant]:
                 for mutant in _rule_mutants(".".join(path), text, _origin(merged, path),
                                             flat, path):
                     add(mutant)
-    for path in (("stock", "deal_when"), ("win",)):
-        text = _get(flat, path)
+    where: tuple[str, ...]
+    for where in (("stock", "deal_when"), ("win",)):
+        text = _get(flat, where)
         if isinstance(text, str):
-            for mutant in _rule_mutants(".".join(path), text, _origin(merged, path), flat,
-                                        path):
+            for mutant in _rule_mutants(".".join(where), text, _origin(merged, where), flat,
+                                        where):
                 add(mutant)
     for mutant in _setting_mutants(flat, merged):
         add(mutant)
@@ -216,9 +217,9 @@ def _edits(text: str, node: Node) -> Iterator[tuple[str, str, tuple[int, int]]]:
                     yield (f"{sub.value} -> {sub.value + step}",
                            text[:start] + str(sub.value + step) + text[end:], sub.span)
         elif isinstance(sub, Name) and sub.id in RANK_NAMES.values():
-            value = BUILTIN_CONSTANTS[sub.id][1]
+            rank = BUILTIN_CONSTANTS[sub.id][1]
             for step in (-1, 1):
-                other = RANK_NAMES.get(value + step, str(value + step))
+                other = RANK_NAMES.get(rank + step, str(rank + step))
                 yield (f"{sub.id} -> {other}", text[:start] + other + text[end:], sub.span)
         elif isinstance(sub, Attribute) and sub.name == "empty":
             shown = text[start:end]

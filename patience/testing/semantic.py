@@ -340,10 +340,11 @@ def entered_and_left(variant: Variant, lines: list[Line],
         piles = set(group.indices)
         held = bool(entered & piles) or any(group.deal) or bool(group.place)
         if group.moves.text.strip() != "false" and not left & piles and (groups or held):
+            them = "it" if group.count == 1 else "them"
             findings.append(SemanticFinding(
                 "never-left", f"piles.{group.name}.moves",
                 f"no card left the {group.name} on the sample (random play and the solver's "
-                "winning lines from deals 1-4)" + (f", though cards entered {'it' if group.count == 1 else 'them'}" if held
+                "winning lines from deals 1-4)" + (f", though cards entered {them}" if held
                                                      else ""), _location(group.moves)))
         if not groups:
             continue
@@ -567,7 +568,7 @@ def clauses_that_never_matter(variant: Variant, lines: list[Line]) -> list[Seman
     for group, settings in piles.items():
         if not isinstance(settings, dict):
             continue
-        rule = variant.group_by_name[group] if group in variant.group_by_name else None
+        rule = variant.group_by_name.get(group)
         for field, relax in (("accepts", "moves"), ("moves", "accepts")):
             text = settings.get(field)
             if isinstance(text, str) and rule is not None:
