@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import random
+import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -62,7 +63,9 @@ RANDOM_LINES = 3  # per deal
 RANDOM_MOVES = 150
 SOLVER_POSITIONS = 20_000
 SOLVER_SECONDS = 2.0
+CLAUSE_SECONDS = 30.0  # clauses not reached by then are not judged
 CLAUSE_POSITIONS = 400  # positions of the sample the clause check looks at
+CLAUSE_WON_POSITIONS = 1_500  # positions of the winning lines it looks at (all, mostly)
 CLAUSE_SEEDS = 60  # positions whose piles it rearranges (the winning lines' rare moves)
 CLAUSE_REARRANGED = 800  # rearranged positions it looks at
 
@@ -486,10 +489,14 @@ def clauses_that_never_matter(variant: Variant, lines: list[Line]) -> list[Seman
 
     flat = variant.definition.flat
     piles = flat.get("piles") or {}
+    played = [line for line in lines if line.kind == "random play"]
     positions = [([list(pile) for pile in game.piles], list(game.stock))
-                 for game, _ in _positions(lines)]
+                 for game, _ in _positions(played)]
     step = max(1, len(positions) // CLAUSE_POSITIONS)
     seeds = positions[::max(1, step * 8)]
+    winning = [([list(pile) for pile in game.piles], list(game.stock))
+               for game, _ in _positions([line for line in lines if line not in played])]
+    positions = positions[::step] + winning[::max(1, len(winning) // CLAUSE_WON_POSITIONS)]
     # and, on the winning lines, the positions before each move into a group that seldom
     # receives cards (the foundations): where the rare rules decide
     arrivals: dict[str, int] = {}
@@ -520,8 +527,7 @@ def clauses_that_never_matter(variant: Variant, lines: list[Line]) -> list[Seman
                         del raw[source][len(raw[source]) - count:]
                         seeds.append((raw, before[1]))
     rearranged = _rearranged(variant, seeds[-CLAUSE_SEEDS:])
-    positions = positions[::step] + \
-        rearranged[::max(1, len(rearranged) // CLAUSE_REARRANGED)]
+    positions += rearranged[::max(1, len(rearranged) // CLAUSE_REARRANGED)]
 
     def relaxed(field: str) -> dict[str, Any]:
         changed = copy.deepcopy(flat)
@@ -588,8 +594,11 @@ def clauses_that_never_matter(variant: Variant, lines: list[Line]) -> list[Seman
                            ("moves", "accepts", ""),
                            origin.location() if origin is not None else None))
     findings = []
+    deadline = time.perf_counter() + CLAUSE_SECONDS
     for rule_name, text, path, relaxations, location in judged:
         for clause, without, span in _clauses(text, variant):
+            if time.perf_counter() > deadline:  # not judged: no finding, never a false one
+                return findings
             if any(matters(relax, path, without) for relax in relaxations):
                 continue
             findings.append(SemanticFinding(
