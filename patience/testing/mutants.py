@@ -396,6 +396,29 @@ def _killed_by(variant: Variant, mutated: Variant, lines: list[Line]) -> str | N
     return None
 
 
+def try_mutant(variant: Variant, mutant: Mutant, lines: list[Line]) -> MutantResult:
+    """What becomes of one mutant, judged against ``lines`` (the variant's sample)."""
+    began = time.perf_counter()
+    mutated = load_mutant(variant, mutant)
+    if mutated is None:
+        result = MutantResult(mutant, "loader")
+    else:
+        differs = difference(variant, mutated, lines)
+        if differs is None:  # the expectations' positions extend the sample
+            from patience.testing.expectations import check_expectations
+
+            failures = check_expectations(mutated, variant.definition.expectations,
+                                          solver=False, first_only=True)
+            if failures:
+                differs = f"at {failures[0].expectation.label}'s position"
+        if differs is None:
+            result = MutantResult(mutant, "equivalent")
+        else:
+            by = _killed_by(variant, mutated, lines)
+            result = MutantResult(mutant, "killed" if by else "survived", by or "", differs)
+    return attrs.evolve(result, seconds=time.perf_counter() - began)
+
+
 def run_mutants(variant: Variant, *, seconds: float | None = None,
                 on_result: Callable[[MutantResult], None] | None = None) -> MutationReport:
     """Make every mutant and try it; stop trying new ones after ``seconds``."""
@@ -412,26 +435,7 @@ def run_mutants(variant: Variant, *, seconds: float | None = None,
         if seconds is not None and time.perf_counter() - started > seconds:
             complete = False
             break
-        began = time.perf_counter()
-        mutated = load_mutant(variant, mutant)
-        if mutated is None:
-            result = MutantResult(mutant, "loader")
-        else:
-            differs = difference(variant, mutated, lines)
-            if differs is None:  # the expectations' positions extend the sample
-                from patience.testing.expectations import check_expectations
-
-                failures = check_expectations(mutated, variant.definition.expectations,
-                                              solver=False, first_only=True)
-                if failures:
-                    differs = f"at {failures[0].expectation.label}'s position"
-            if differs is None:
-                result = MutantResult(mutant, "equivalent")
-            else:
-                by = _killed_by(variant, mutated, lines)
-                result = MutantResult(mutant, "killed" if by else "survived", by or "",
-                                      differs)
-        result = attrs.evolve(result, seconds=time.perf_counter() - began)
+        result = try_mutant(variant, mutant, lines)
         results.append(result)
         if on_result is not None:
             on_result(result)

@@ -173,6 +173,8 @@ def semantic_findings(variant: Variant, *, cheap: bool = False,
     solver's search and the clause check (what mutation testing runs on each mutant);
     ``lines`` is the sample to use (by default: :func:`sample_lines`)."""
     findings = win_bound(variant)
+    if findings:  # no game can be won: what else the rules do hardly matters
+        return findings
     if lines is None:
         lines = sample_lines(variant)
     # a sample without a won game cannot tell which piles a game needs to enter or leave
