@@ -103,11 +103,11 @@ def test_inheritance_replaces_by_name_skips_and_appends(tmp_path):
     ("expect:\n  - deal: 1\n    lagel: [d]\n",
      "unknown key 'lagel' in expect[15]; did you mean 'legal'?", (7, 5)),
     ("expect:\n  - deal: 1\n    position: 'c:/// t: f:/// s:'\n",
-     "expect[15] needs exactly one of 'deal' (a deal number) and 'position' (a position "
-     "text)", (6, 5)),
+     ("expect[15] needs exactly one of 'deal' (a deal number) and 'position' (a position "
+     "text)"), (6, 5)),
     ("expect:\n  - legal: [d]\n",
-     "expect[15] needs exactly one of 'deal' (a deal number) and 'position' (a position "
-     "text)", (6, 5)),
+     ("expect[15] needs exactly one of 'deal' (a deal number) and 'position' (a position "
+     "text)"), (6, 5)),
     ("expect:\n  - deal: -1\n",
      "expect[15].deal must be from 0 to 9223372036854775807, not -1", (6, 11)),
     ("expect:\n  - deal: 1\n    perft: {0: 1}\n",
@@ -115,8 +115,8 @@ def test_inheritance_replaces_by_name_skips_and_appends(tmp_path):
     ("expect:\n  - deal: 1\n    perft: {1: many}\n",
      "expect[15].perft[1] must be a whole number, not 'many'", (7, 16)),
     ("expect:\n  - deal: 1\n    within: 10\n",
-     "expect[15].within is the solver's budget for 'winnable', which this entry does not "
-     "have", (7, 13)),
+     ("expect[15].within is the solver's budget for 'winnable', which this entry does not "
+     "have"), (7, 13)),
     ("expect:\n  - deal: 1\n    winnable: maybe\n",
      "expect[15].winnable must be true (proven won) or false (proven unwinnable)", (7, 15)),
     ("expect:\n  - deal: 1\n    illegal: [{move: d, rule: 3, why: x}]\n",
@@ -124,8 +124,8 @@ def test_inheritance_replaces_by_name_skips_and_appends(tmp_path):
     ("expect:\n  - deal: 1\n    legal: c1-c2\n",
      "expect[15].legal must be a list of moves, e.g. [c1-c2, 'c3:2-t', deal]", (7, 12)),
     ("expect:\n  - name: nothing of the kind\n    skip: true\n",
-     "expect[15].skip drops an inherited entry of the same name, but the parent files have "
-     "no expect entry named 'nothing of the kind'", (7, 11)),
+     ("expect[15].skip drops an inherited entry of the same name, but the parent files have "
+     "no expect entry named 'nothing of the kind'"), (7, 11)),
     ("expect: {deal: 1}\n",
      "expect must be a list of examples, each a mapping (- deal: 1 …)", (5, 9)),
 ])
@@ -175,31 +175,31 @@ def test_each_kind_of_failure_is_reported_with_file_line_and_reason(tmp_path):
                 "9CJD6H3D3H8HAHKH6CAS7D5H9H5SQSADKCTD8CJC5D8SQDQC")
     why = "\n  why: the author's mistakes"
     assert found == [
-        f"{path}:10: expect[15] 'wrong': c3-c1 should be legal but c3:1-c1: c1 does not take "
+        (f"{path}:10: expect[15] 'wrong': c3-c1 should be legal but c3:1-c1: c1 does not take "
         "KS from c3: piles.columns.accepts 'pile.empty or goes_on(run.bottom, pile.top)' is "
         "false: c1 is not empty; and goes_on(KS, 4H) is false: 'card.rank == base.rank - 1' "
         "is false ('card.rank' is 13, 'base.rank - 1' is 3); and 'base.rank == A' is false "
-        f"('base.rank' is 4) (in {position}){why}",
-        f"{path}:12: expect[15] 'wrong': c2-t should be illegal but c2:1-t is legal (in "
-        f"{position}){why}",
-        f"{path}:13: expect[15] 'wrong': c1-c2 should be forbidden by piles.tail.accepts but "
+        f"('base.rank' is 4) (in {position}){why}"),
+        (f"{path}:12: expect[15] 'wrong': c2-t should be illegal but c2:1-t is legal (in "
+        f"{position}){why}"),
+        (f"{path}:13: expect[15] 'wrong': c1-c2 should be forbidden by piles.tail.accepts but "
         "is forbidden by piles.columns.accepts: c1:1-c2: c2 does not take 4H from c1: "
         "piles.columns.accepts 'pile.empty or goes_on(run.bottom, pile.top)' is false: c2 is "
         "not empty; and goes_on(4H, TH) is false: 'card.rank == base.rank - 1' is false "
         "('card.rank' is 4, 'base.rank - 1' is 9); and 'base.rank == A' is false "
-        f"('base.rank' is 10){why}",
-        f"{path}:15: expect[15] 'wrong': moves: c3:1-c4 is listed but not legal: c3:1-c4: c4 "
+        f"('base.rank' is 10){why}"),
+        (f"{path}:15: expect[15] 'wrong': moves: c3:1-c4 is listed but not legal: c3:1-c4: c4 "
         "does not take KS from c3: piles.columns.accepts 'pile.empty or goes_on(run.bottom, "
         "pile.top)' is false: c4 is not empty; and goes_on(KS, 6D) is false: 'card.rank == "
         "base.rank - 1' is false ('card.rank' is 13, 'base.rank - 1' is 5); and 'base.rank "
-        f"== A' is false ('base.rank' is 6){why}",
-        f"{path}:6: expect[15] 'wrong': moves: c3:1-t, c4:1-t are legal but not listed (in "
-        f"{position}){why}",
+        f"== A' is false ('base.rank' is 6){why}"),
+        (f"{path}:6: expect[15] 'wrong': moves: c3:1-t, c4:1-t are legal but not listed (in "
+        f"{position}){why}"),
         f"{path}:6: expect[15] 'wrong': perft 2 should be 99 but is 13{why}",
-        f"{path}:18: expect[16]: after: move 1, 'c1-c9', cannot be read: move 'c1-c9': there "
-        "is no pile 'c9' (piles: c1 c2 c3 c4 t f1 f2 f3 f4)",
-        f"{path}:19: expect[17]: the position cannot be set up: position 'c:7D t: f:/// s:': "
-        "c: has 1 pile; the columns have 4",
+        (f"{path}:18: expect[16]: after: move 1, 'c1-c9', cannot be read: move 'c1-c9': there "
+        "is no pile 'c9' (piles: c1 c2 c3 c4 t f1 f2 f3 f4)"),
+        (f"{path}:19: expect[17]: the position cannot be set up: position 'c:7D t: f:/// s:': "
+        "c: has 1 pile; the columns have 4"),
     ]
     variant = patience.find_variant(path)
     game = variant.deal(7)
@@ -231,8 +231,8 @@ def test_winnable_and_unwinnable_are_proven(tmp_path):
                         "c1:13-f")
     assert found[1].startswith(f"{path}:9: expect[16]: should be won, but the solver proved "
                                "it unwinnable (")
-    assert found[2:] == [f"{path}:15: expect[18]: should be won, but the solver found no win "
-                         "within 5 positions"]
+    assert found[2:] == [(f"{path}:15: expect[18]: should be won, but the solver found no win "
+                         "within 5 positions")]
 
 
 def test_perft_stops_counting_past_the_stated_count(tmp_path):
@@ -263,7 +263,7 @@ def test_the_pytest_plugin_runs_the_expectations(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--patience-variant",
          str(path), "-k", "expect", str(tmp_path / "test_nothing.py")],
-        capture_output=True, text=True, cwd=tmp_path,
+        capture_output=True, text=True, cwd=tmp_path, check=False,
         env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
     assert result.returncode == 1, result.stdout + result.stderr
     assert f"{path}:8: expect[15] 'mine': d should be illegal but d is legal" in result.stdout

@@ -18,23 +18,23 @@ TABBYCAT = ROOT / "variants" / "tabbycat.yaml"
 EXPECTED = {
     "win-never-holds.yaml": (
         "win-unreachable", "win", ("win-never-holds.yaml", 8),
-        "no game can be won: the win needs each of the foundations to hold 14 cards, but "
+        ("no game can be won: the win needs each of the foundations to hold 14 cards, but "
         "piles.foundations.accepts lets cards in only while the pile is empty, at most 13 at "
-        "a time ('run.size == 13'): a pile there never holds more than 13"),
+        "a time ('run.size == 13'): a pile there never holds more than 13")),
     "twelve-card-set.yaml": (
         "win-unreachable", "win", (str(TABBYCAT), 47),
-        "no game can be won: the win needs each of the foundations to hold 13 cards, but "
+        ("no game can be won: the win needs each of the foundations to hold 13 cards, but "
         "piles.foundations.accepts lets cards in only while the pile is empty, at most 12 at "
-        "a time ('run.size == 12'): a pile there never holds more than 12"),
+        "a time ('run.size == 12'): a pile there never holds more than 12")),
     "clause-never-matters.yaml": (
         "clause-never-matters", "piles.tail.accepts", ("clause-never-matters.yaml", 11),
-        "the clause 'pile.size < 2' never changes which moves are legal on the sample "
+        ("the clause 'pile.size < 2' never changes which moves are legal on the sample "
         "(random play and the solver's winning lines from deals 1-4): the rule reads the same "
-        "without it"),
+        "without it")),
     "tail-never-left.yaml": (
         "never-left", "piles.tail.moves", ("tail-never-left.yaml", 10),
-        "no card left the tail on the sample (random play and the solver's winning lines "
-        "from deals 1-4), though cards entered it"),
+        ("no card left the tail on the sample (random play and the solver's winning lines "
+        "from deals 1-4), though cards entered it")),
     "no-deal.yaml": (
         "deal-target-empty", "stock.deal_when", ("no-deal.yaml", 9),
         "no deal happened on the sample although the stock holds cards"),

@@ -67,7 +67,7 @@ CLAUSE_SECONDS = 30.0  # clauses not reached by then are not judged
 CLAUSE_POSITIONS = 400  # positions of the sample the clause check looks at
 CLAUSE_WON_POSITIONS = 1_500  # positions of the winning lines it looks at (all, mostly)
 CLAUSE_SEEDS = 60  # positions whose piles it rearranges (the winning lines' rare moves)
-CLAUSE_REARRANGED = 800  # rearranged positions it looks at
+CLAUSE_REARRANGED = 800  # rearranged positions it looks at, of each kind
 
 
 @attrs.frozen
@@ -495,7 +495,8 @@ def clauses_that_never_matter(variant: Variant, lines: list[Line]) -> list[Seman
     positions = [([list(pile) for pile in game.piles], list(game.stock))
                  for game, _ in _positions(played)]
     step = max(1, len(positions) // CLAUSE_POSITIONS)
-    seeds = positions[::max(1, step * 8)]
+    spread = positions[::max(1, step * 8)]
+    seeds: list[tuple[list[list[int]], list[int]]] = []
     winning = [([list(pile) for pile in game.piles], list(game.stock))
                for game, _ in _positions([line for line in lines if line not in played])]
     positions = positions[::step] + winning[::max(1, len(winning) // CLAUSE_WON_POSITIONS)]
@@ -528,7 +529,10 @@ def clauses_that_never_matter(variant: Variant, lines: list[Line]) -> list[Seman
                         raw[target].extend(raw[source][len(raw[source]) - count:])
                         del raw[source][len(raw[source]) - count:]
                         seeds.append((raw, before[1]))
-    rearranged = _rearranged(variant, seeds[-CLAUSE_SEEDS:])
+    # every rearrangement of the rare moves' positions, a share of the others'
+    rare_rearranged = _rearranged(variant, seeds[:CLAUSE_SEEDS])
+    positions += rare_rearranged[::max(1, len(rare_rearranged) // CLAUSE_REARRANGED)]
+    rearranged = _rearranged(variant, spread)
     positions += rearranged[::max(1, len(rearranged) // CLAUSE_REARRANGED)]
 
     def relaxed(field: str) -> dict[str, Any]:
