@@ -599,7 +599,7 @@ def clauses_that_never_matter(variant: Variant, lines: list[Line]) -> list[Seman
             judged.append((f"predicate {name}", text, ("predicates", key),
                            ("moves", "accepts", ""),
                            origin.location() if origin is not None else None))
-    findings = []
+    findings: list[SemanticFinding] = []
     deadline = time.perf_counter() + CLAUSE_SECONDS
     for rule_name, text, path, relaxations, location in judged:
         for clause, without, span in _clauses(text, variant):
