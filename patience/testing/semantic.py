@@ -11,7 +11,8 @@
   rule: to test a clause of an ``accepts`` rule, every pile may give any run; to test a
   clause of a ``moves`` rule, every pile takes anything (so a guard that another rule
   happens to make redundant still counts). Clauses a parameter switches off (``wrap and
-  …`` under ``wrap: false``) and the parameter itself are not judged.
+  …`` under ``wrap: false``), clauses that read a parameter, guards naming piles (``source
+  in columns``) and suit comparisons in a one-suit deck are not judged.
 * **Every pile group is entered and left, every deal target receives cards.** On the
   sample, some legal move (or forced move) puts cards on each group whose ``accepts`` is not
   ``false``, takes cards from each group whose ``moves`` is not ``false``, and some deal
@@ -442,6 +443,14 @@ def _is_pile_guard(node: Node) -> bool:
         "source" in (node.left.id, node.right.id)
 
 
+def _reads_parameter(node: Node, variant: Variant) -> bool:
+    """A clause that reads a parameter may matter only for another value of it
+    (``run.bottom.rank == set_size`` where ``set_size`` is the top rank)."""
+    from patience.language import walk
+
+    return any(isinstance(sub, Name) and sub.id in variant.parameters for sub in walk(node))
+
+
 def _fixed_by_deck(node: Node, variant: Variant) -> bool:
     """A clause that compares only suits in a one-suit deck (or colours in a one-colour
     deck): a shared predicate that this deck makes constant."""
@@ -474,7 +483,7 @@ def _clauses(text: str, variant: Variant) -> Iterator[tuple[str, str, tuple[int,
         start, end = sub.span
         for index, value in enumerate(sub.values):
             if _constant(value, variant.parameters) is not None or _is_pile_guard(value) or \
-                    _fixed_by_deck(value, variant):
+                    _fixed_by_deck(value, variant) or _reads_parameter(value, variant):
                 continue
             rest = [text[v.span[0]:v.span[1]] for i, v in enumerate(sub.values) if i != index]
             yield (text[value.span[0]:value.span[1]],
