@@ -257,6 +257,7 @@ def test_patience_test_runs_the_expectations(tmp_path):
     assert "1 of 1 checks failed (expect)" in result.output
 
 
+@pytest.mark.slow  # a pytest in a subprocess: about 8 s
 def test_the_pytest_plugin_runs_the_expectations(tmp_path):
     path = write(tmp_path, "expect:\n  - name: mine\n    deal: 1\n    illegal: [d]\n")
     (tmp_path / "test_nothing.py").write_text("", encoding="utf-8")

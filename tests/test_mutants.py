@@ -75,6 +75,7 @@ def test_what_becomes_of_a_mutant():
     assert loader.status == "loader"
 
 
+@pytest.mark.slow  # a survivor goes through every check, the battery too: about 6 s
 def test_a_rule_no_check_tests_survives_with_its_line(tmp_path):
     variant = patience.find_variant(without_expectations(tmp_path))
     mutant = find(mutants(variant), "piles.tail.moves", "'==' -> '!=' in 'run.size == pile.size'")
