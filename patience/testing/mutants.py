@@ -44,7 +44,6 @@ from patience.language import (
     Integer,
     Member,
     Name,
-    Node,
     Not,
     walk,
 )
@@ -74,6 +73,7 @@ class Mutant:
     after: str  # the text (or the value) the mutant has
     location: Location | None
     flat: dict[str, Any] = attrs.field(repr=False, eq=False)
+    in_rule: bool = True  # a change inside a rule's text (not a setting such as 'count')
 
     def __str__(self) -> str:
         where = f"{self.location.path}:{self.location.line}: " if self.location else ""
@@ -190,11 +190,10 @@ def _origin(merged: Mapping, path: tuple[str, ...]) -> Origin | None:
     return item.origin  # type: ignore[no-any-return]
 
 
-def _edits(text: str, node: Node) -> Iterator[tuple[str, str, tuple[int, int]]]:
+def _edits(text: str) -> Iterator[tuple[str, str, tuple[int, int]]]:
     """(change in words, new text, span changed) for each mutation of the expression."""
     from patience.language import parse_expression
 
-    del node
     root = parse_expression(text)
     for sub in walk(root):
         start, end = sub.span
@@ -238,12 +237,8 @@ def _edits(text: str, node: Node) -> Iterator[tuple[str, str, tuple[int, int]]]:
 
 def _rule_mutants(rule: str, text: str, origin: Origin | None, flat: dict[str, Any],
                   path: tuple[str, ...]) -> Iterator[Mutant]:
-    from patience.errors import Location as _Location
-
-    for change, changed, span in _edits(text, None):  # type: ignore[arg-type]
-        location: _Location | None = None
-        if origin is not None:
-            location = origin.location_of_span(text, span)
+    for change, changed, span in _edits(text):
+        location = origin.location_of_span(text, span) if origin is not None else None
         yield Mutant(rule, change, text, changed, location, _with(flat, path, changed))
 
 
@@ -251,7 +246,8 @@ def _setting_mutants(flat: dict[str, Any], merged: Mapping) -> Iterator[Mutant]:
     def mutant(path: tuple[str, ...], before: Any, after: Any) -> Mutant:
         origin = _origin(merged, path)
         return Mutant(".".join(path), f"{before!r} -> {after!r}", repr(before), repr(after),
-                      origin.location() if origin else None, _with(flat, path, after))
+                      origin.location() if origin else None, _with(flat, path, after),
+                      in_rule=False)
 
     for name, value in (flat.get("parameters") or {}).items():
         path = ("parameters", name)
@@ -451,8 +447,7 @@ def describe(result: MutantResult) -> str:
     """A surviving (or other) mutant in the report's words."""
     mutant = result.mutant
     lines = [f"{mutant}"]
-    if mutant.rule.startswith(("predicate ", "piles.", "stock.deal_when", "win")) and \
-            not mutant.rule.endswith((".count", ".deal", ".removal")):
+    if mutant.in_rule:
         lines.append(f"  {mutant.before}  ->  {mutant.after}")
     if result.difference:
         lines.append(f"  plays differently: {result.difference}")
