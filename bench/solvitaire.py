@@ -380,11 +380,11 @@ class OurRun:
 
 
 def run_ours(game: patience.Game, time_limit: float, max_positions: int,
-             prove: bool = False) -> OurRun:
+             prove: bool = False, engine: str = "auto") -> OurRun:
     """``patience.solve`` with the time limit (deciding only: the line is not shortened)."""
     cpu_started = time.process_time()
     result = solve(game, max_positions=max_positions, time_limit=time_limit,
-                   shorten_line=False, prove=prove)
+                   shorten_line=False, prove=prove, engine=engine)
     run = OurRun(result.verdict, result.positions, result.seconds,
                  time.process_time() - cpu_started, result.moves)
     if result.verdict == "won":
@@ -434,7 +434,8 @@ def parse_deals(text: str) -> list[int]:
 
 def bench_game(variant: patience.Variant, entry: dict[str, Any], binary: str,
                numbers: Sequence[int], time_limit: float, max_positions: int,
-               prove: bool, keep: Path | None, quiet: bool = False) -> GameReport:
+               prove: bool, keep: Path | None, quiet: bool = False,
+               engine: str = "auto") -> GameReport:
     report = GameReport(variant, entry, time_limit, load_before=os.getloadavg())
     with tempfile.TemporaryDirectory(prefix="solvitaire-bench-") as scratch:
         folder = keep or Path(scratch)
@@ -444,7 +445,7 @@ def bench_game(variant: patience.Variant, entry: dict[str, Any], binary: str,
             deal_file = folder / f"{variant.id}-{number}.json"
             deal_file.write_text(json.dumps(solvitaire_deal(game, entry)) + "\n")
             peer = run_solvitaire(binary, entry, deal_file, time_limit)
-            ours = run_ours(game, time_limit, max_positions, prove)
+            ours = run_ours(game, time_limit, max_positions, prove, engine)
             report.results.append(DealResult(number, peer, ours))
             if not quiet:
                 flag = "" if agree(peer.verdict, ours.verdict) else "   <-- DISAGREE"
@@ -610,6 +611,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="seconds per deal, for each solver (default 10)")
     parser.add_argument("--max-positions", type=int, default=10**9,
                         help="our position budget (default 10**9: the time limit decides)")
+    parser.add_argument("--engine", choices=("auto", "native", "python"), default="auto",
+                        help="our solver's engine (default: the native core when built)")
     parser.add_argument("--prove", action="store_true",
                         help="ours: one exhaustive search instead of restarts")
     parser.add_argument("--variants-dir", help="where to look for NAME.yaml of variants not "
@@ -648,10 +651,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                       f"was checked against {entry.get('checked')}: re-check it "
                       "(bench/README.md, 'Against Solvitaire')", file=sys.stderr)
         numbers = parse_deals(args.deals)
+        from patience.native import describe, engine
+
+        print(f"ours: {describe()}" if args.engine == "auto"
+              else f"ours: solver engine: {engine(args.engine)}")
         reports = []
         for variant, entry in zip(variants, entries):
             report = bench_game(variant, entry, binary, numbers, args.time_limit,
-                                args.max_positions, args.prove, args.keep, args.quiet)
+                                args.max_positions, args.prove, args.keep, args.quiet,
+                                args.engine)
             print_report(report)
             reports.append(report)
             if args.csv:

@@ -43,10 +43,16 @@ from patience.language import (
     walk,
 )
 from patience.limits import (
+    MAX_EXPECT_BUDGET,
+    MAX_EXPECT_MOVES,
+    MAX_EXPECT_PERFT_DEPTH,
+    MAX_EXPECT_PERFT_LEAVES,
+    MAX_EXPECTATIONS,
     MAX_EXTENDS_DEPTH,
     MAX_GROUP_PILES,
     MAX_INLINED_DEPTH,
     MAX_INLINED_NODES,
+    MAX_INTEGER,
     MAX_PARAMETERS,
     MAX_PILE_GROUPS,
     MAX_PREDICATES,
@@ -99,6 +105,44 @@ class StockDefinition:
 
 
 @attrs.frozen
+class WrittenMove:
+    """A move as an expectation writes it (``c3-c1``, ``c2:3-c4``, ``deal``), where it was
+    written, and (for an ``illegal`` entry) the rule that must forbid it."""
+
+    text: str
+    origin: Origin | None = attrs.field(eq=False, repr=False)
+    rule: str | None = None
+
+
+@attrs.frozen
+class Expectation:
+    """One entry of a variant file's ``expect:`` list: the author's own example.
+
+    Read (and checked for form) when the file loads; played only when asked, by
+    ``patience.testing.expectations``. ``number`` counts the merged list from 1.
+    """
+
+    number: int
+    name: str | None
+    why: str | None
+    deal: int | None
+    position: str | None
+    after: tuple[WrittenMove, ...]
+    legal: tuple[WrittenMove, ...]
+    illegal: tuple[WrittenMove, ...]
+    moves: tuple[WrittenMove, ...] | None
+    winnable: bool | None
+    within: int
+    perft: tuple[tuple[int, int], ...]
+    origin: Origin | None = attrs.field(default=None, eq=False, repr=False)
+
+    @property
+    def label(self) -> str:
+        """``expect[3] 'a King goes on an Ace'``, for reports."""
+        return f"expect[{self.number}]" + (f" {self.name!r}" if self.name else "")
+
+
+@attrs.frozen
 class Definition:
     """A validated variant definition (what the file says, merged over its parents)."""
 
@@ -118,12 +162,15 @@ class Definition:
     win: Rule
     path: str
     flat: dict[str, Any]  # the merged definition as plain data (for hashing and export)
+    expectations: tuple[Expectation, ...] = ()  # the 'expect:' list (not rules of play)
 
     @property
     def rules_hash(self) -> str:
-        """A hash of everything that affects play (not names, descriptions or sources)."""
+        """A hash of everything that affects play (not names, descriptions, sources or
+        the author's expectations)."""
         rules = {k: v for k, v in self.flat.items()
-                 if k not in ("id", "name", "family", "aliases", "description", "sources")}
+                 if k not in ("id", "name", "family", "aliases", "description", "sources",
+                              "expect")}
         blob = json.dumps(rules, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
@@ -141,6 +188,13 @@ def load_definition(path: str | Path, resolve: Callable[[str, Path], Path],
     """
     merged = _read_merged(Path(path), resolve, [], text)
     return _Validator(str(path)).definition(merged)
+
+
+def read_merged(path: str | Path, resolve: Callable[[str, Path], Path],
+                text: str | None = None) -> Mapping:
+    """The file at ``path`` merged over its parents, as located YAML items (each value with
+    the file, line and column it was written at): what mutation testing changes."""
+    return _read_merged(Path(path), resolve, [], text)
 
 
 class _ChainError(VariantError):
@@ -252,6 +306,9 @@ def _merge(parent: Mapping, child: Mapping, top: bool = True) -> Mapping:
         old = items.get(key)
         if top and key == "predicates" and isinstance(old, Mapping) and isinstance(value, Mapping):
             items[key] = _merge_predicates(old, value)
+        elif top and key == "expect" and isinstance(old, Sequence) and \
+                isinstance(value, Sequence):
+            items[key] = _merge_expectations(old, value)
         elif isinstance(old, Mapping) and isinstance(value, Mapping):
             items[key] = _merge(old, value, top=False)
         else:
@@ -273,14 +330,48 @@ def _merge_predicates(parent: Mapping, child: Mapping) -> Mapping:
     return Mapping(items, keys, child.origin)
 
 
+def _merge_expectations(parent: Sequence, child: Sequence) -> Sequence:
+    """A child's ``expect`` entry replaces the parent's of the same ``name`` (in its place);
+    with ``skip: true`` it drops it; other entries are added after the parent's. A skip
+    that names no inherited entry stays, for the validator to report."""
+    def name_of(entry: Item) -> str | None:
+        if isinstance(entry, Mapping):
+            name = entry.items.get("name")
+            if isinstance(name, Scalar) and name.tag == "str":
+                return name.value
+        return None
+
+    def skips(entry: Item) -> bool:
+        flag = entry.items.get("skip") if isinstance(entry, Mapping) else None
+        return isinstance(flag, Scalar) and flag.tag == "bool" and \
+            flag.value.lower() == "true"
+
+    items = list(parent.items)
+    for entry in child.items:
+        name = name_of(entry)
+        place = next((i for i, old in enumerate(items) if name is not None
+                      and name_of(old) == name), None)
+        if place is None:
+            items.append(entry)
+        elif skips(entry):
+            del items[place]
+        else:
+            items[place] = entry
+    return Sequence(tuple(items), child.origin)
+
+
 # --- validation ------------------------------------------------------------------------
 
 TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extends", "decks",
             "ranks", "suits",
-            "parameters", "predicates", "piles", "stock", "win")
+            "parameters", "predicates", "piles", "stock", "win", "expect")
 GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "fill_from", "moves",
               "accepts", "target", "removal", "show")
 STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when")
+EXPECT_KEYS = ("name", "why", "skip", "deal", "position", "after", "legal", "illegal",
+               "moves", "winnable", "within", "perft")
+DEFAULT_EXPECT_BUDGET = 200_000  # positions the solver may search for 'winnable'
+
 
 
 class _Validator:
@@ -544,12 +635,132 @@ class _Validator:
                        "nodes long together once the predicates they call are written out "
                        f"(the limit); the largest is {largest.key}", largest.origin,
                        code="rule-too-large")
+        expectations = self.expectations(top.items.get("expect"))
         self.raise_errors()
         assert win is not None
         flat = _plain(top)
         return Definition(id_, name, aliases, description.strip(), sources, decks, ranks,
                           parameters, family.strip(), suits, predicates, groups, stock, win,
-                          self.path, flat)
+                          self.path, flat, expectations)
+
+    # -- expectations (the author's examples; see docs/authoring.md) --
+
+    def expectations(self, item: Item | None) -> tuple[Expectation, ...]:
+        if item is None:
+            return ()
+        if not isinstance(item, Sequence):
+            self.error("expect must be a list of examples, each a mapping (- deal: 1 …)",
+                       item.origin)
+            return ()
+        if len(item.items) > MAX_EXPECTATIONS:
+            self.error(f"expect has {len(item.items)} entries; a variant has at most "
+                       f"{MAX_EXPECTATIONS}", item.origin)
+            return ()
+        found = []
+        for number, entry in enumerate(item.items, start=1):
+            expectation = self.expectation(number, entry)
+            if expectation is not None:
+                found.append(expectation)
+        return tuple(found)
+
+    def expectation(self, number: int, item: Item) -> Expectation | None:
+        where = f"expect[{number}]"
+        entry = self.mapping(item, where)
+        if entry is None:
+            return None
+        self.unknown_keys(entry, EXPECT_KEYS, where)
+        name = self.string(entry.items.get("name"), f"{where}.name")
+        self.printable(entry.items.get("name"), f"{where}.name", name)
+        skip = entry.items.get("skip")
+        if skip is not None:
+            if not isinstance(skip, Scalar) or skip.tag != "bool":
+                self.error(f"{where}.skip must be true or false", skip.origin)
+            elif skip.value.lower() == "true":
+                self.error(f"{where}.skip drops an inherited entry of the same name, but the "
+                           f"parent files have no expect entry named {name!r}"
+                           if name is not None else
+                           f"{where}.skip needs a name: it drops the parent's entry of that "
+                           "name", skip.origin)
+                return None
+        why = self.string(entry.items.get("why"), f"{where}.why")
+        deal_item, position_item = entry.items.get("deal"), entry.items.get("position")
+        if (deal_item is None) == (position_item is None):
+            self.error(f"{where} needs exactly one of 'deal' (a deal number) and 'position' "
+                       "(a position text)", entry.origin)
+        deal = None
+        if deal_item is not None:
+            deal = self.integer(deal_item, f"{where}.deal", 0, low=0, high=MAX_INTEGER)
+        position = self.string(position_item, f"{where}.position")
+        after = self.written_moves(entry.items.get("after"), f"{where}.after")
+        legal = self.written_moves(entry.items.get("legal"), f"{where}.legal")
+        illegal = self.written_moves(entry.items.get("illegal"), f"{where}.illegal",
+                                     rules=True)
+        moves = (self.written_moves(entry.items["moves"], f"{where}.moves")
+                 if "moves" in entry.items else None)
+        winnable = None
+        winnable_item = entry.items.get("winnable")
+        if winnable_item is not None:
+            if not isinstance(winnable_item, Scalar) or winnable_item.tag != "bool":
+                self.error(f"{where}.winnable must be true (proven won) or false (proven "
+                           "unwinnable)", winnable_item.origin)
+            else:
+                winnable = winnable_item.value.lower() == "true"
+        within_item = entry.items.get("within")
+        if within_item is not None and winnable_item is None:
+            self.error(f"{where}.within is the solver's budget for 'winnable', which this "
+                       "entry does not have", within_item.origin)
+        within = self.integer(within_item, f"{where}.within", DEFAULT_EXPECT_BUDGET, low=1,
+                              high=MAX_EXPECT_BUDGET)
+        perft = self.perft_counts(entry.items.get("perft"), f"{where}.perft")
+        return Expectation(number, name, why, deal, position, after, legal, illegal, moves,
+                           winnable, within, perft, entry.origin)
+
+    def written_moves(self, item: Item | None, what: str,
+                      rules: bool = False) -> tuple[WrittenMove, ...]:
+        if item is None:
+            return ()
+        if not isinstance(item, Sequence):
+            self.error(f"{what} must be a list of moves, e.g. [c1-c2, 'c3:2-t', deal]",
+                       item.origin)
+            return ()
+        if len(item.items) > MAX_EXPECT_MOVES:
+            self.error(f"{what} lists {len(item.items)} moves; at most {MAX_EXPECT_MOVES}",
+                       item.origin)
+            return ()
+        moves = []
+        for element in item.items:
+            rule = None
+            if rules and isinstance(element, Mapping):
+                self.unknown_keys(element, ("move", "rule"), f"each entry of {what}")
+                rule = self.string(element.items.get("rule"), f"{what}: the rule")
+                element = self.required(element, "move", f"each entry of {what}") or element
+            if not isinstance(element, Scalar) or element.tag not in ("str", "int"):
+                self.error(f"each entry of {what} must be a move in notation, e.g. c1-c2"
+                           + (", or {move: c1-c2, rule: piles.columns.accepts}" if rules
+                              else ""), element.origin)
+                continue
+            moves.append(WrittenMove(element.value, element.origin, rule))
+        return tuple(moves)
+
+    def perft_counts(self, item: Item | None, what: str) -> tuple[tuple[int, int], ...]:
+        if item is None:
+            return ()
+        if not isinstance(item, Mapping):
+            self.error(f"{what} must map depths to leaf counts, e.g. {{1: 20, 2: 380}}",
+                       item.origin)
+            return ()
+        counts = []
+        for key, value in item.items.items():
+            depth = int(key) if key.isascii() and key.isdigit() and len(key) < 4 else 0
+            if not 1 <= depth <= MAX_EXPECT_PERFT_DEPTH:
+                self.error(f"{what}: a depth is a whole number from 1 to "
+                           f"{MAX_EXPECT_PERFT_DEPTH}, not {key!r}", item.keys[key])
+                continue
+            leaves = self.integer(value, f"{what}[{depth}]", -1, low=0,
+                                  high=MAX_EXPECT_PERFT_LEAVES)
+            if leaves >= 0:
+                counts.append((depth, leaves))
+        return tuple(sorted(counts))
 
     def suits(self, item: Item | None) -> tuple[int, ...]:
         """The suits each deck has (``suits: [S, H]``), in C D H S order; all four by

@@ -83,3 +83,19 @@ MAX_MOVE_COUNT_DIGITS = 4
 #: Random positions per battery check (``patience test --examples``,
 #: ``pytest --patience-examples``, ``PATIENCE_EXAMPLES``): from 1 to this.
 MAX_EXAMPLES = 1_000_000
+
+# --- expectations (``expect:`` in a variant file) ---------------------------------------
+
+#: Entries of a variant's ``expect:`` list (after ``extends`` merges the parents in).
+MAX_EXPECTATIONS = 256
+
+#: Moves in one list of an entry (``after``, ``legal``, ``illegal``, ``moves``).
+MAX_EXPECT_MOVES = 1_000
+
+#: The largest solver budget an entry may give in ``within`` (positions searched).
+MAX_EXPECT_BUDGET = 10_000_000
+
+#: The deepest perft an entry may ask for, and the largest count it may state: the count
+#: bounds the work (the count stops as soon as it passes the stated number).
+MAX_EXPECT_PERFT_DEPTH = 8
+MAX_EXPECT_PERFT_LEAVES = 10_000_000

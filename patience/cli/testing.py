@@ -1,19 +1,26 @@
-"""``patience test FILE|VARIANT``: run the invariant battery and the lint on one variant.
+"""``patience test FILE|VARIANT``: run the invariant battery, the lint, the file's own
+``expect:`` entries and the semantic checks on one variant; ``--mutants`` adds mutation
+testing of its rules.
 
 Exit status: 0 when every check passes and the lint finds nothing, 1 when something fails
-(each failure printed with its shrunk counterexample), 2 when the variant cannot be loaded.
+(each failure printed with its shrunk counterexample) or a mutant survives, 2 when the
+variant cannot be loaded.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from typing import TYPE_CHECKING
 
 import click
 
 from patience.cli.common import echo, find_checked_variant
 from patience.cli.main import main
 from patience.limits import MAX_EXAMPLES
+
+if TYPE_CHECKING:
+    from patience.variant import Variant
 
 
 @main.command("test")
@@ -23,13 +30,21 @@ from patience.limits import MAX_EXAMPLES
 @click.option("--seed", type=int, default=None,
               help="Seed hypothesis for a repeatable run.")
 @click.option("--check", "only", multiple=True, metavar="NAME",
-              help="Run only this check (repeatable); 'lint' and 'play_undo_redo' too.")
-def test_command(variant: str, examples: int, seed: int | None, only: tuple[str, ...]) -> None:
+              help="Run only this check (repeatable); 'lint', 'play_undo_redo', 'expect' and "
+                   "'semantic' too.")
+@click.option("--mutants", is_flag=True,
+              help="Also make each small change to the rules and report those no check "
+                   "notices (docs/authoring.md, 'Mutation testing').")
+@click.option("--mutants-seconds", type=click.FloatRange(1, 86_400), default=1_800,
+              show_default=True, metavar="SECONDS",
+              help="Stop trying new mutants after this long.")
+def test_command(variant: str, examples: int, seed: int | None, only: tuple[str, ...],
+                 mutants: bool, mutants_seconds: float) -> None:
     """Run the property-test battery on VARIANT (a shipped name or a .yaml file)."""
     from patience.errors import PatienceError, VariantError
 
     try:
-        from patience.testing.battery import CHECKS, Outcome, run_battery
+        from patience.testing.battery import ALL_CHECKS, Outcome, run_battery
     except ImportError as error:  # hypothesis is an optional dependency (the 'test' extra)
         echo(f"error: patience test needs hypothesis ({error}); "
                    "install it with: pip install 'patience[test]'", err=True)
@@ -43,7 +58,7 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
     except PatienceError as error:
         echo(f"error: {error}", err=True)
         sys.exit(2)
-    known = [*CHECKS, "play_undo_redo", "lint"]
+    known = list(ALL_CHECKS)
     unknown = [name for name in only if name not in known]
     if unknown:
         echo(f"error: unknown check {unknown[0]!r} (checks: {', '.join(known)})",
@@ -67,9 +82,31 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
     report = run_battery(loaded, examples=examples, seed=seed, only=only or None,
                          on_outcome=show)
     failed = [o.name for o in report.outcomes if o.status == "failed"]
+    if mutants and not _report_mutants(loaded, variant, mutants_seconds):
+        failed.append("mutants")
     seconds = time.perf_counter() - started
     if failed:
-        echo(f"{variant}: {len(failed)} of {len(report.outcomes)} checks failed "
+        echo(f"{variant}: {len(failed)} of {len(report.outcomes) + mutants} checks failed "
                    f"({', '.join(failed)}) in {seconds:.1f} s")
         sys.exit(1)
-    echo(f"{variant}: all {len(report.outcomes)} checks passed in {seconds:.1f} s")
+    echo(f"{variant}: all {len(report.outcomes) + mutants} checks passed in {seconds:.1f} s")
+
+
+def _report_mutants(loaded: Variant, variant: str, seconds: float) -> bool:
+    """Run mutation testing and print its report; True when no mutant survives."""
+    from patience.testing.mutants import describe, run_mutants
+
+    echo(f"  mutants of {variant}'s rules:")
+    report = run_mutants(loaded, seconds=seconds)
+    counts = report.counts()
+    for result in report.survivors:
+        for line in describe(result).splitlines():
+            echo(f"       {line}")
+    mark = "ok  " if not report.survivors and report.complete else "FAIL"
+    unfinished = "" if report.complete else f", stopped after {seconds:g} s"
+    echo(f"  {mark} mutants ({len(report.results)} tried{unfinished}: "
+         f"{counts['killed']} caught by a check, {counts['loader']} by the loader, "
+         f"{counts['equivalent']} equivalent, {counts['survived']} survived; "
+         f"{report.seconds:.1f} s)")
+    echo(f"       equivalence sample: {report.sample}")
+    return not report.survivors and report.complete

@@ -604,6 +604,8 @@ _CHECK_LIST = [
           "its parent", check_child_matches_parent, _short_positions, _needs_file, cost=2),
 ]
 CHECKS: dict[str, Check] = {check.name: check for check in _CHECK_LIST}
+#: every name ``patience test --check`` and the pytest plugin know, in the order they run
+ALL_CHECKS = (*CHECKS, "play_undo_redo", "lint", "expect", "semantic")
 
 
 # --- running -----------------------------------------------------------------------------
@@ -691,6 +693,27 @@ def run_play_machine(variant: Variant, *, examples: int = 100, seed: int | None 
     return Outcome("play_undo_redo", "passed", "", count)
 
 
+def run_expectations(variant: Variant) -> Outcome:
+    """The file's own ``expect:`` entries (``patience.testing.expectations``)."""
+    from patience.testing.expectations import check_expectations
+
+    entries = variant.definition.expectations
+    if not entries:
+        return Outcome("expect", "skipped", "the file has no expect: entries")
+    failures = check_expectations(variant)
+    return Outcome("expect", "failed" if failures else "passed",
+                   "\n".join(map(str, failures)), len(entries))
+
+
+def run_semantic(variant: Variant) -> Outcome:
+    """The semantic checks that need no statement of intent (``patience.testing.semantic``)."""
+    from patience.testing.semantic import semantic_findings
+
+    findings = semantic_findings(variant)
+    return Outcome("semantic", "failed" if findings else "passed",
+                   "\n".join(map(str, findings)))
+
+
 @attrs.frozen
 class Report:
     """Everything ``patience test`` found for one variant."""
@@ -711,7 +734,7 @@ def run_battery(variant: Variant, *, examples: int = 100, seed: int | None = Non
     """Run every check (or those named in ``only``), the state machine and the lint."""
     from patience.testing.lint import lint
 
-    names = list(only) if only is not None else [*CHECKS, "play_undo_redo", "lint"]
+    names = list(only) if only is not None else list(ALL_CHECKS)
     outcomes = []
     findings: tuple[Any, ...] = ()
     for name in names:
@@ -719,6 +742,10 @@ def run_battery(variant: Variant, *, examples: int = 100, seed: int | None = Non
             findings = tuple(lint(variant))
             outcome = Outcome("lint", "failed" if findings else "passed",
                               "\n".join(str(f) for f in findings))
+        elif name == "expect":
+            outcome = run_expectations(variant)
+        elif name == "semantic":
+            outcome = run_semantic(variant)
         elif name == "play_undo_redo":
             outcome = run_play_machine(variant, examples=examples, seed=seed,
                                        derandomize=derandomize)

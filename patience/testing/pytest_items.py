@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from patience.errors import PatienceError, VariantError
-from patience.testing.battery import CHECKS, BatteryFailure, default_examples, run_battery
+from patience.testing.battery import ALL_CHECKS, BatteryFailure, default_examples, run_battery
 
 
 class BatteryItem(pytest.Item):
@@ -58,7 +58,7 @@ class BatteryPlugin:
 
     def pytest_collection_modifyitems(self, session: Any, config: Any,
                                       items: list[Any]) -> None:
-        names = [*CHECKS, "play_undo_redo", "lint"]
+        names = list(ALL_CHECKS)
         for variant in self.variants:
             for check in names:
                 items.append(BatteryItem.from_parent(

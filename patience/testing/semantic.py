@@ -1,0 +1,624 @@
+"""Semantic checks: mistakes a variant file can make that need no statement of intent.
+
+* **The win is reachable.** A static bound first: when ``win`` asks every pile of a group
+  to hold N cards but the group's ``accepts`` lets cards in only while the pile is empty and
+  at most M < N at a time (or the deck is smaller than N), no game can be won — reported
+  with the rules involved. Then the solver on a few deals: when every one of them is
+  proven unwinnable, that is reported too (an undecided deal proves nothing either way).
+* **Every rule clause matters.** Each side of an ``and``/``or`` in a pile group's ``moves``
+  or ``accepts`` rule, in ``stock.deal_when`` and in the predicates they call must change
+  which moves are legal on some position of the sample. A clause is judged within its own
+  rule: to test a clause of an ``accepts`` rule, every pile may give any run; to test a
+  clause of a ``moves`` rule, every pile takes anything (so a guard that another rule
+  happens to make redundant still counts). Clauses a parameter switches off (``wrap and
+  …`` under ``wrap: false``), clauses that read a parameter, guards naming piles (``source
+  in columns``) and suit comparisons in a one-suit deck are not judged.
+* **Every pile group is entered and left, every deal target receives cards.** On the
+  sample, some legal move (or forced move) puts cards on each group whose ``accepts`` is not
+  ``false``, takes cards from each group whose ``moves`` is not ``false``, and some deal
+  puts a card on every pile ``stock.deals_to`` names.
+
+The *sample* is random play (three lines of up to 150 moves) and the solver's winning line
+from each of deals 1–4 (20,000 positions each).
+
+>>> from patience import find_variant
+>>> semantic_findings(find_variant("tabbycat"))
+[]
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from patience.errors import Location
+from patience.language import (
+    Attribute,
+    Boolean,
+    BoolOp,
+    Call,
+    Compare,
+    Integer,
+    Name,
+    Node,
+    Not,
+    Quantifier,
+    parse_expression,
+)
+from patience.moves import Move
+
+if TYPE_CHECKING:
+    from patience.definition import Rule
+    from patience.game import Game
+    from patience.variant import Variant
+
+__all__ = ["Line", "SemanticFinding", "sample_lines", "semantic_findings"]
+
+DEALS = (1, 2, 3, 4)
+RANDOM_LINES = 3  # per deal
+RANDOM_MOVES = 150
+SOLVER_POSITIONS = 20_000
+SOLVER_SECONDS = 2.0
+CLAUSE_SECONDS = 30.0  # clauses not reached by then are not judged
+CLAUSE_POSITIONS = 400  # positions of the sample the clause check looks at
+CLAUSE_WON_POSITIONS = 1_500  # positions of the winning lines it looks at (all, mostly)
+CLAUSE_SEEDS = 60  # positions whose piles it rearranges (the winning lines' rare moves)
+CLAUSE_REARRANGED = 800  # rearranged positions it looks at, of each kind
+
+
+@attrs.frozen
+class SemanticFinding:
+    """One semantic problem: the check, the rule it concerns, where, and what is wrong."""
+
+    check: str  # 'win-unreachable', 'clause-never-matters', 'never-entered', 'never-left',
+    #              'deal-target-empty'
+    rule: str
+    message: str
+    location: Location | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.location.path}:{self.location.line}: " if self.location else ""
+        return f"{where}{self.rule}: {self.message}"
+
+
+@attrs.frozen
+class Line:
+    """A line of play in the sample: a start, the moves made, how it was found."""
+
+    variant: Variant = attrs.field(repr=False)
+    deal: int | None
+    moves: tuple[Move, ...]
+    notation: tuple[str, ...]
+    kind: str  # 'random play' or "the solver's winning line"
+
+    def start(self) -> Game:
+        assert self.deal is not None
+        return self.variant.deal(self.deal)
+
+    def describe(self) -> str:
+        return f"deal {self.deal} ({self.kind})"
+
+
+@attrs.frozen
+class _Sample:
+    lines: tuple[Line, ...]
+    verdicts: tuple[tuple[int, str], ...]  # (deal, solver verdict)
+
+
+@functools.lru_cache(maxsize=16)
+def _sample(variant: Variant, deals: tuple[int, ...]) -> _Sample:
+    lines: list[Line] = []
+    verdicts = []
+    try:
+        from patience.solver import solve
+    except ImportError:  # pragma: no cover - the solver ships with patience
+        solve = None  # type: ignore[assignment]
+    for deal in deals:
+        chooser = random.Random(deal)
+        for _ in range(RANDOM_LINES):
+            game = variant.deal(deal)
+            moves, written = [], []
+            for _ in range(RANDOM_MOVES):
+                legal = game.generate_moves()
+                if not legal:
+                    break
+                move = Move(*chooser.choice(sorted(legal)))
+                written.append(game.notation(move))
+                game.push_unchecked(move)
+                moves.append(move)
+            lines.append(Line(variant, deal, tuple(moves), tuple(written), "random play"))
+        if solve is None:
+            continue
+        game = variant.deal(deal)
+        result = solve(game, max_positions=SOLVER_POSITIONS, time_limit=SOLVER_SECONDS,
+                       shorten_line=False)
+        verdicts.append((deal, result.verdict))
+        if result.verdict == "won":
+            moves = []
+            for word in result.moves:
+                move = game.parse_move(word)
+                game.push_unchecked(move)
+                moves.append(move)
+            lines.append(Line(variant, deal, tuple(moves), tuple(result.moves),
+                              "the solver's winning line"))
+    return _Sample(tuple(lines), tuple(verdicts))
+
+
+def sample_lines(variant: Variant, deals: tuple[int, ...] = DEALS) -> list[Line]:
+    """Random play and the solver's winning lines from ``deals`` (computed once per
+    variant)."""
+    return list(_sample(variant, tuple(deals)).lines)
+
+
+def _positions(lines: list[Line]) -> Iterator[tuple[Game, Move | None]]:
+    """Every position along the lines, with the move made from it (None at the end)."""
+    for line in lines:
+        game = line.start()
+        for move in line.moves:
+            yield game, move
+            game.push_unchecked(move)
+        yield game, None
+
+
+# --- the checks --------------------------------------------------------------------------
+
+
+def semantic_findings(variant: Variant, *, cheap: bool = False,
+                      lines: list[Line] | None = None) -> list[SemanticFinding]:
+    """Every semantic finding (``[]`` for a sound variant). ``cheap`` leaves out the
+    solver's search and the clause check (what mutation testing runs on each mutant);
+    ``lines`` is the sample to use (by default: :func:`sample_lines`)."""
+    findings = win_bound(variant)
+    if findings:  # no game can be won: what else the rules do hardly matters
+        return findings
+    if lines is None:
+        lines = sample_lines(variant)
+    # a sample without a won game cannot tell which piles a game needs to enter or leave
+    won = any(line.kind != "random play" for line in lines)
+    findings += entered_and_left(variant, lines, groups=won)
+    if not cheap:
+        if not findings:
+            findings += win_by_solver(variant)
+        if won:
+            findings += clauses_that_never_matter(variant, lines)
+    return findings
+
+
+def _location(rule: Rule | None) -> Location | None:
+    return rule.origin.location() if rule is not None and rule.origin is not None else None
+
+
+# -- the win --
+
+
+def _conjuncts(node: Node, variant: Variant, renaming: dict[str, Node] | None = None,
+               depth: int = 0) -> Iterator[tuple[Node, dict[str, Node]]]:
+    """The parts of an 'and' chain, predicates written out (each with its renaming)."""
+    renaming = renaming or {}
+    if isinstance(node, BoolOp) and node.op == "and":
+        for value in node.values:
+            yield from _conjuncts(value, variant, renaming, depth)
+        return
+    if isinstance(node, Call) and node.function in variant.predicates and depth < 8:
+        predicate = variant.predicates[node.function]
+        inner = {p.name: renaming.get(a.id, a) if isinstance(a, Name) else a
+                 for p, a in zip(predicate.signature.parameters, node.args)}
+        yield from _conjuncts(predicate.body, variant, inner, depth + 1)
+        return
+    yield node, renaming
+
+
+def _is(node: Node, renaming: dict[str, Node], variable: str, attribute: str) -> bool:
+    if not isinstance(node, Attribute) or node.name != attribute:
+        return False
+    value = node.value
+    if isinstance(value, Name) and value.id in renaming:
+        value = renaming[value.id]
+    return isinstance(value, Name) and value.id == variable
+
+
+def _size_bound(node: Node, renaming: dict[str, Node], variable: str,
+                upper: bool) -> int | None:
+    """N when ``node`` says ``VARIABLE.size == N`` (or ``<= N`` for an upper bound,
+    ``>= N`` for a lower one)."""
+    if not isinstance(node, Compare):
+        return None
+    left, op, right = node.left, node.op, node.right
+    if isinstance(left, Integer):
+        left, right = right, left
+        op = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
+    if not (_is(left, renaming, variable, "size") and isinstance(right, Integer)):
+        return None
+    value = right.value
+    if op == "==":
+        return value
+    if upper:
+        return {"<=": value, "<": value - 1}.get(op)
+    return {">=": value, ">": value + 1}.get(op)
+
+
+def win_bound(variant: Variant) -> list[SemanticFinding]:
+    """The static bound: what ``win`` needs against what the piles can ever hold."""
+    findings = []
+    targets = set(variant.deal_targets)
+    for node, renaming in _conjuncts(variant.win.node, variant):
+        if not (isinstance(node, Quantifier) and node.kind == "all" and len(node.names) == 1
+                and isinstance(node.domain, Name) and node.domain.id in variant.group_by_name):
+            continue
+        group = variant.group_by_name[node.domain.id]
+        need = None
+        for part, inner in _conjuncts(node.body, variant, renaming):
+            bound = _size_bound(part, inner, node.names[0], upper=False)
+            if bound is not None:
+                need = bound if need is None else max(need, bound)
+        if need is None:
+            continue
+        deck = len(variant.deck)
+        if need > deck:
+            findings.append(SemanticFinding(
+                "win-unreachable", "win",
+                f"no game can be won: the win needs each of the {group.name} to hold {need} "
+                f"cards, but the deck has {deck}", _location(variant.win)))
+            continue
+        fed = any(i in targets for i in group.indices) or any(group.deal) or group.place \
+            or group.fill_from is not None
+        if fed:
+            continue
+        parts = list(_conjuncts(group.accepts.node, variant))
+        empty = [p for p, r in parts if _is(p, r, "pile", "empty")]
+        sizes = [(b, p) for p, r in parts
+                 if (b := _size_bound(p, r, "run", upper=True)) is not None]
+        if empty and sizes:
+            most, part = min(sizes, key=lambda pair: pair[0])
+            if most < need:
+                text = _text(variant, part)
+                findings.append(SemanticFinding(
+                    "win-unreachable", "win",
+                    f"no game can be won: the win needs each of the {group.name} to hold "
+                    f"{need} cards, but piles.{group.name}.accepts lets cards in only while "
+                    f"the pile is empty, at most {most} at a time ({text}): a pile there "
+                    f"never holds more than {most}", _location(variant.win)))
+    return findings
+
+
+def _text(variant: Variant, node: Node) -> str:
+    """The text of a node, found in the rule or predicate it was written in."""
+    from patience.language import walk
+
+    texts = [g.accepts.text for g in variant.groups] + [g.moves.text for g in variant.groups]
+    texts += [p.text for p in variant.predicates.values()]
+    bodies = [g.accepts.node for g in variant.groups] + [g.moves.node for g in variant.groups]
+    bodies += [p.body for p in variant.predicates.values()]
+    for text, body in zip(texts, bodies):
+        if any(sub is node for sub in walk(body)):
+            return repr(text[node.span[0]:node.span[1]])
+    return "a size limit"
+
+
+def win_by_solver(variant: Variant) -> list[SemanticFinding]:
+    """Every deal of the sample proven unwinnable (none won) is a finding."""
+    verdicts = _sample(variant, DEALS).verdicts
+    if verdicts and all(verdict == "unwinnable" for _, verdict in verdicts):
+        shown = ", ".join(str(deal) for deal, _ in verdicts)
+        return [SemanticFinding(
+            "win-unreachable", "win",
+            f"the solver proved each of deals {shown} unwinnable: check that the win can be "
+            f"reached at all", _location(variant.win))]
+    return []
+
+
+# -- groups and deals --
+
+
+def entered_and_left(variant: Variant, lines: list[Line],
+                     groups: bool = True) -> list[SemanticFinding]:
+    """Groups that nothing enters or leaves on the sample (unless not ``groups``), deal
+    targets no deal feeds."""
+    entered: set[int] = set()
+    left: set[int] = set()
+    fed: set[int] = set()
+    dealt = False
+    for game, move in _positions(lines):
+        for source, _, target in game.generate_moves():
+            if source >= 0:
+                entered.add(target)
+                left.add(source)
+        if move is None:
+            continue
+        sizes = [len(pile) for pile in game.piles]
+        game.push_unchecked(move)
+        for forced in game.forced_moves_of_last_move():
+            entered.add(forced.target)
+            if forced.source >= 0:
+                left.add(forced.source)
+        if move.source < 0:
+            dealt = True
+            fed.update(i for i, size in enumerate(sizes)
+                       if i < len(game.piles) and len(game.piles[i]) > size)
+        game.pop()
+    findings = []
+    for group in variant.groups:
+        piles = set(group.indices)
+        held = bool(entered & piles) or any(group.deal) or bool(group.place)
+        if group.moves.text.strip() != "false" and not left & piles and (groups or held):
+            them = "it" if group.count == 1 else "them"
+            findings.append(SemanticFinding(
+                "never-left", f"piles.{group.name}.moves",
+                f"no card left the {group.name} on the sample (random play and the solver's "
+                "winning lines from deals 1-4)" + (f", though cards entered {them}" if held
+                                                     else ""), _location(group.moves)))
+        if not groups:
+            continue
+        if group.accepts.text.strip() != "false" and not entered & piles:
+            findings.append(SemanticFinding(
+                "never-entered", f"piles.{group.name}.accepts",
+                f"no card entered the {group.name} on the sample (random play and the "
+                "solver's winning lines from deals 1-4)", _location(group.accepts)))
+    starts = [line.start() for line in lines]
+    if variant.deal_targets and any(game.stock for game in starts):
+        if not dealt:
+            findings.append(SemanticFinding(
+                "deal-target-empty", "stock.deal_when",
+                "no deal happened on the sample although the stock holds cards",
+                _location(variant.deal_when)))
+        else:
+            hungry = [variant.pile_names[i] for i in dict.fromkeys(variant.deal_targets)
+                      if i not in fed]
+            if hungry:
+                findings.append(SemanticFinding(
+                    "deal-target-empty", "stock.deals_to",
+                    f"no deal on the sample put a card on {', '.join(hungry)}, which "
+                    "stock.deals_to names", None))
+    return findings
+
+
+# -- clauses --
+
+
+def _rearranged(variant: Variant,
+                positions: list[tuple[list[list[int]], list[int]]]
+                ) -> list[tuple[list[list[int]], list[int]]]:
+    """The positions with the cards of two piles of different groups exchanged, or one's
+    put on top of the other's: a clause is judged within its own rule, and these put what
+    one group holds where another is (a complete set in the tail, say) without playing
+    there."""
+    from patience.cards import FACE_DOWN
+
+    real = len(variant.pile_names)
+    pairs = [(i, j) for i in range(real) for j in range(i + 1, real)
+             if variant.group_of_pile[i] is not variant.group_of_pile[j]]
+    down = set(variant.face_down_piles)
+    found = []
+    for piles, stock in positions:
+        for i, j in pairs:
+            if not piles[i] and not piles[j]:
+                continue
+            if any(c & FACE_DOWN for c in piles[i] + piles[j]) and not {i, j} <= down:
+                continue
+            changed = [list(pile) for pile in piles]
+            changed[i], changed[j] = changed[j], changed[i]
+            found.append((changed, list(stock)))
+            for low, high in ((i, j), (j, i)):
+                if piles[low] and piles[high] and not any(c & FACE_DOWN for c in piles[high]):
+                    stacked = [list(pile) for pile in piles]
+                    stacked[low] = stacked[low] + stacked[high]
+                    stacked[high] = []
+                    found.append((stacked, list(stock)))
+    return found
+
+
+def _constant(node: Node, parameters: Any) -> bool | None:
+    """The value of a clause a parameter (or a literal) fixes, else None."""
+    if isinstance(node, Boolean):
+        return node.value
+    if isinstance(node, Name) and isinstance(parameters.get(node.id), bool):
+        return bool(parameters[node.id])
+    if isinstance(node, Not):
+        inner = _constant(node.operand, parameters)
+        return None if inner is None else not inner
+    if isinstance(node, BoolOp):
+        values = [_constant(v, parameters) for v in node.values]
+        absorbing = node.op == "or"  # True absorbs an 'or', False an 'and'
+        if absorbing in values:
+            return absorbing
+        if all(v is not None for v in values):
+            return not absorbing
+    return None
+
+
+def _is_pile_guard(node: Node) -> bool:
+    """``source in columns``, ``c != source``: a guard about which piles are meant, which
+    other rules often settle already (mutation testing still drops it)."""
+    from patience.language import Member
+
+    if isinstance(node, Member):
+        return True
+    return isinstance(node, Compare) and node.op in ("==", "!=") and \
+        isinstance(node.left, Name) and isinstance(node.right, Name) and \
+        "source" in (node.left.id, node.right.id)
+
+
+def _reads_parameter(node: Node, variant: Variant) -> bool:
+    """A clause that reads a parameter may matter only for another value of it
+    (``run.bottom.rank == set_size`` where ``set_size`` is the top rank)."""
+    from patience.language import walk
+
+    return any(isinstance(sub, Name) and sub.id in variant.parameters for sub in walk(node))
+
+
+def _fixed_by_deck(node: Node, variant: Variant) -> bool:
+    """A clause that compares only suits in a one-suit deck (or colours in a one-colour
+    deck): a shared predicate that this deck makes constant."""
+    from patience.language import walk
+
+    read = {sub.name for sub in walk(node) if isinstance(sub, Attribute)}
+    if not read or not read <= {"suit", "color"}:
+        return False
+    colours = {0 if suit in (0, 3) else 1 for suit in variant.suits}
+    return len(variant.suits) == 1 or (read == {"color"} and len(colours) == 1)
+
+
+def _clauses(text: str, variant: Variant) -> Iterator[tuple[str, str, tuple[int, int]]]:
+    """(the clause's text, the rule without it, its span) for each clause worth judging."""
+    from patience.language import walk
+
+    root = parse_expression(text)
+    dead: set[int] = set()
+    for sub in walk(root):
+        if id(sub) in dead:
+            for child in walk(sub):
+                dead.add(id(child))
+            continue
+        if not isinstance(sub, BoolOp):
+            continue
+        if _constant(sub, variant.parameters) is not None:
+            for child in walk(sub):
+                dead.add(id(child))
+            continue
+        start, end = sub.span
+        for index, value in enumerate(sub.values):
+            if _constant(value, variant.parameters) is not None or _is_pile_guard(value) or \
+                    _fixed_by_deck(value, variant) or _reads_parameter(value, variant):
+                continue
+            rest = [text[v.span[0]:v.span[1]] for i, v in enumerate(sub.values) if i != index]
+            yield (text[value.span[0]:value.span[1]],
+                   text[:start] + "(" + f" {sub.op} ".join(rest) + ")" + text[end:],
+                   value.span)
+
+
+def clauses_that_never_matter(variant: Variant, lines: list[Line]) -> list[SemanticFinding]:
+    """Each clause of a rule that never changes a move set on the sample (judged within its
+    own rule: see the module's docstring)."""
+    import copy
+
+    from patience.testing.mutants import load_mutant_flat
+
+    flat = variant.definition.flat
+    piles = flat.get("piles") or {}
+    played = [line for line in lines if line.kind == "random play"]
+    positions = [([list(pile) for pile in game.piles], list(game.stock))
+                 for game, _ in _positions(played)]
+    step = max(1, len(positions) // CLAUSE_POSITIONS)
+    spread = positions[::max(1, step * 8)]
+    seeds: list[tuple[list[list[int]], list[int]]] = []
+    winning = [([list(pile) for pile in game.piles], list(game.stock))
+               for game, _ in _positions([line for line in lines if line not in played])]
+    positions = positions[::step] + winning[::max(1, len(winning) // CLAUSE_WON_POSITIONS)]
+    # and, on the winning lines, the positions before each move into a group that seldom
+    # receives cards (the foundations): where the rare rules decide
+    arrivals: dict[str, int] = {}
+    for line in lines:
+        if line.kind != "random play":
+            game = line.start()
+            for move in line.moves:
+                game.push_unchecked(move)
+                for arrival in [move, *game.forced_moves_of_last_move()]:
+                    if arrival.source >= 0:
+                        name = variant.group_of_pile[arrival.target].name
+                        arrivals[name] = arrivals.get(name, 0) + 1
+    rare = {name for name, times in arrivals.items() if times <= 40}
+    for line in lines:
+        if line.kind != "random play":
+            game = line.start()
+            for move in line.moves:
+                before = ([list(pile) for pile in game.piles], list(game.stock))
+                game.push_unchecked(move)
+                forced = game.forced_moves_of_last_move()
+                if any(variant.group_of_pile[m.target].name in rare
+                       for m in [move, *forced] if m.source >= 0):
+                    seeds.append(before)
+                    if forced and move.source >= 0:  # the move made, the removals not yet
+                        source, count, target = move
+                        raw = [list(pile) for pile in before[0]]
+                        raw[target].extend(raw[source][len(raw[source]) - count:])
+                        del raw[source][len(raw[source]) - count:]
+                        seeds.append((raw, before[1]))
+    # every rearrangement of the rare moves' positions, a share of the others'
+    rare_rearranged = _rearranged(variant, seeds[:CLAUSE_SEEDS])
+    positions += rare_rearranged[::max(1, len(rare_rearranged) // CLAUSE_REARRANGED)]
+    rearranged = _rearranged(variant, spread)
+    positions += rearranged[::max(1, len(rearranged) // CLAUSE_REARRANGED)]
+
+    def relaxed(field: str) -> dict[str, Any]:
+        changed = copy.deepcopy(flat)
+        for settings in (changed.get("piles") or {}).values():
+            if isinstance(settings, dict):
+                settings[field] = "true"
+        return changed
+
+    bases: dict[str, tuple[dict[str, Any], Variant | None]] = {}
+
+    def base(field: str) -> tuple[dict[str, Any], Variant | None]:
+        if field not in bases:
+            changed = relaxed(field) if field else copy.deepcopy(flat)
+            bases[field] = (changed, load_mutant_flat(variant, changed))
+        return bases[field]
+
+    def matters(field: str, path: tuple[str, ...], without: str) -> bool:
+        changed, compiled = base(field)
+        if compiled is None:
+            return True  # cannot judge: say nothing
+        other = copy.deepcopy(changed)
+        place = other
+        for key in path[:-1]:
+            place = place[key]
+        place[path[-1]] = without
+        mutated = load_mutant_flat(variant, other)
+        if mutated is None:
+            return True  # the loader refuses the rule without it: it matters
+        for pile_state, stock in positions:
+            try:
+                if sorted(compiled.generate_moves(pile_state, stock)) != \
+                        sorted(mutated.generate_moves(pile_state, stock)):
+                    return True
+                if compiled.first_forced is not None and mutated.first_forced is not None \
+                        and compiled.first_forced(pile_state, stock) != \
+                        mutated.first_forced(pile_state, stock):
+                    return True
+            except (IndexError, KeyError, ValueError):
+                return True
+        return False
+
+    # which relaxations each rule is judged under
+    judged: list[tuple[str, str, tuple[str, ...], tuple[str, ...], Location | None]] = []
+    for group, settings in piles.items():
+        if not isinstance(settings, dict):
+            continue
+        rule = variant.group_by_name.get(group)
+        for field, relax in (("accepts", "moves"), ("moves", "accepts")):
+            text = settings.get(field)
+            if isinstance(text, str) and rule is not None:
+                judged.append((f"piles.{group}.{field}", text, ("piles", group, field),
+                               (relax,), _location(getattr(rule, field))))
+    deal_when = (flat.get("stock") or {}).get("deal_when")
+    if isinstance(deal_when, str):
+        judged.append(("stock.deal_when", deal_when, ("stock", "deal_when"), ("",),
+                       _location(variant.deal_when)))
+    for key, text in (flat.get("predicates") or {}).items():
+        if isinstance(text, str):
+            name = key.split("(", 1)[0].strip()
+            predicate = variant.predicates.get(name)
+            origin = predicate.origin[0] if predicate is not None and isinstance(
+                predicate.origin, tuple) else None
+            judged.append((f"predicate {name}", text, ("predicates", key),
+                           ("moves", "accepts", ""),
+                           origin.location() if origin is not None else None))
+    findings: list[SemanticFinding] = []
+    deadline = time.perf_counter() + CLAUSE_SECONDS
+    for rule_name, text, path, relaxations, location in judged:
+        for clause, without, span in _clauses(text, variant):
+            if time.perf_counter() > deadline:  # not judged: no finding, never a false one
+                return findings
+            if any(matters(relax, path, without) for relax in relaxations):
+                continue
+            findings.append(SemanticFinding(
+                "clause-never-matters", rule_name,
+                f"the clause {clause!r} never changes which moves are legal on the sample "
+                f"(random play and the solver's winning lines from deals 1-4): the rule "
+                f"reads the same without it", location))
+    return findings

@@ -1,0 +1,115 @@
+"""Mutation testing (``patience test FILE --mutants``): each small change to a variant's
+rules is caught by the loader, found equivalent on the sample, killed by a check, or
+reported as a survivor with its file and line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import patience
+from patience.cli.main import main
+from patience.testing.mutants import describe, mutants, run_mutants, try_mutant
+from patience.testing.semantic import sample_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+TABBYCAT = ROOT / "variants" / "tabbycat.yaml"
+
+
+def without_expectations(tmp_path: Path) -> Path:
+    """tabbycat.yaml as it was before its expect: block (same lines for the rules)."""
+    text = TABBYCAT.read_text(encoding="utf-8")
+    path = tmp_path / "untested.yaml"
+    path.write_text(text[:text.index("\n# The author's examples")] + "\n", encoding="utf-8")
+    return path
+
+
+def find(found, rule: str, change: str):
+    matching = [m for m in found if m.rule == rule and m.change == change]
+    assert len(matching) == 1, [str(m) for m in found if m.rule == rule]
+    return matching[0]
+
+
+def test_the_mutants_of_tabbycat():
+    found = mutants(patience.find_variant("tabbycat"))
+    shown = {(m.rule, m.change, m.location.line if m.location else None) for m in found}
+    assert {
+        ("predicate goes_on", "'==' -> '!=' in 'card.rank == base.rank - 1'", 17),
+        ("predicate goes_on", "drop 'card.rank == K' from 'and'", 17),
+        ("predicate goes_on", "K -> Q", 17),
+        ("predicate complete_set", "13 -> 12", 21),
+        ("piles.columns.accepts", "'pile.empty' -> 'not pile.empty'", 29),
+        ("piles.tail.moves", "'==' -> '!=' in 'run.size == pile.size'", 33),
+        ("piles.tail.accepts", "drop 'source in columns'", 34),
+        ("win", "13 -> 14", 47),
+        ("parameters.wrap", "True -> False", 13),
+        ("piles.columns.count", "4 -> 3", 26),
+        ("piles.columns.deal", "1 -> 2", 27),
+        ("piles.foundations.removal", "'optional' -> 'forced'", 40),
+        ("stock.empty_piles", "'include' -> 'skip'", 45),
+    } <= shown
+    assert len(found) == 52
+    change = find(found, "predicate goes_on", "drop 'card.rank == K' from 'and'")
+    assert change.after == ("card.rank == base.rank - 1 or ((wrap and base.rank == A))")
+    assert str(change) == (f"{TABBYCAT}:17: predicate goes_on: drop 'card.rank == K' from "
+                           "'and'")
+    assert change.location is not None and change.location.column == 83
+
+
+def test_what_becomes_of_a_mutant():
+    variant = patience.find_variant("tabbycat")
+    found = mutants(variant)
+    lines = sample_lines(variant)
+    killed = try_mutant(variant, find(found, "predicate goes_on",
+                                      "drop 'card.rank == K' from 'and'"), lines)
+    assert killed.status == "killed"
+    assert killed.by.startswith(f"expect ({TABBYCAT}:52: expect[1] 'building': moves: "
+                                "c1:1-c2, c1:2-c2, c1:3-c2, c4:1-c2 are legal but not listed")
+    equivalent = try_mutant(variant, find(found, "piles.tail.accepts",
+                                          "drop 'source in columns'"), lines)
+    assert equivalent.status == "equivalent"
+    loader = try_mutant(variant, find(found, "piles.columns.accepts",
+                                      "drop 'pile.empty' from 'or'"), lines)
+    assert loader.status == "loader"
+
+
+@pytest.mark.slow  # a survivor goes through every check, the battery too: about 6 s
+def test_a_rule_no_check_tests_survives_with_its_line(tmp_path):
+    variant = patience.find_variant(without_expectations(tmp_path))
+    mutant = find(mutants(variant), "piles.tail.moves", "'==' -> '!=' in 'run.size == pile.size'")
+    result = try_mutant(variant, mutant, sample_lines(variant))
+    assert result.status == "survived"
+    assert describe(result).splitlines()[:2] == [
+        f"{variant.path}:33: piles.tail.moves: '==' -> '!=' in 'run.size == pile.size'",
+        "  run.size == pile.size  ->  run.size != pile.size"]
+    assert describe(result).splitlines()[2].startswith("  plays differently: perft 2 at deal 1")
+
+
+def test_patience_test_stops_at_its_time_budget(tmp_path):
+    path = without_expectations(tmp_path)
+    result = CliRunner().invoke(main, ["test", str(path), "--check", "expect", "--mutants",
+                                       "--mutants-seconds", "1"])
+    assert result.exit_code == 1, result.output
+    assert "  skip expect " in result.output
+    assert ", stopped after 1 s: " in result.output
+    assert "  FAIL mutants (" in result.output
+    assert "       equivalence sample: 16 lines from deals 1, 2, 3, 4 (" in result.output
+    assert "1 of 2 checks failed (mutants)" in result.output
+
+
+@pytest.mark.slow
+def test_patience_test_mutants_of_tabbycat():
+    result = CliRunner().invoke(main, ["test", "tabbycat", "--check", "expect", "--mutants"])
+    assert result.exit_code == 0, result.output
+    assert "  ok   mutants (52 tried: " in result.output
+    assert " 0 survived; " in result.output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", patience.shipped_variants())
+def test_no_mutant_of_a_shipped_variant_survives(name):
+    report = run_mutants(patience.find_variant(name))
+    assert [describe(r) for r in report.survivors] == []
+    assert report.complete
