@@ -650,11 +650,11 @@ class _Validator:
             return ()
         if not isinstance(item, Sequence):
             self.error("expect must be a list of examples, each a mapping (- deal: 1 …)",
-                       item.origin)
+                       item.origin, code="expect-not-a-list")
             return ()
         if len(item.items) > MAX_EXPECTATIONS:
             self.error(f"expect has {len(item.items)} entries; a variant has at most "
-                       f"{MAX_EXPECTATIONS}", item.origin)
+                       f"{MAX_EXPECTATIONS}", item.origin, code="expect-too-many")
             return ()
         found = []
         for number, entry in enumerate(item.items, start=1):
@@ -674,19 +674,19 @@ class _Validator:
         skip = entry.items.get("skip")
         if skip is not None:
             if not isinstance(skip, Scalar) or skip.tag != "bool":
-                self.error(f"{where}.skip must be true or false", skip.origin)
+                self.error(f"{where}.skip must be true or false", skip.origin, code="expect-skip")
             elif skip.value.lower() == "true":
                 self.error(f"{where}.skip drops an inherited entry of the same name, but the "
                            f"parent files have no expect entry named {name!r}"
                            if name is not None else
                            f"{where}.skip needs a name: it drops the parent's entry of that "
-                           "name", skip.origin)
+                           "name", skip.origin, code="expect-skip")
                 return None
         why = self.string(entry.items.get("why"), f"{where}.why")
         deal_item, position_item = entry.items.get("deal"), entry.items.get("position")
         if (deal_item is None) == (position_item is None):
             self.error(f"{where} needs exactly one of 'deal' (a deal number) and 'position' "
-                       "(a position text)", entry.origin)
+                       "(a position text)", entry.origin, code="expect-start")
         deal = None
         if deal_item is not None:
             deal = self.integer(deal_item, f"{where}.deal", 0, low=0, high=MAX_INTEGER)
@@ -702,13 +702,13 @@ class _Validator:
         if winnable_item is not None:
             if not isinstance(winnable_item, Scalar) or winnable_item.tag != "bool":
                 self.error(f"{where}.winnable must be true (proven won) or false (proven "
-                           "unwinnable)", winnable_item.origin)
+                           "unwinnable)", winnable_item.origin, code="expect-winnable")
             else:
                 winnable = winnable_item.value.lower() == "true"
         within_item = entry.items.get("within")
         if within_item is not None and winnable_item is None:
             self.error(f"{where}.within is the solver's budget for 'winnable', which this "
-                       "entry does not have", within_item.origin)
+                       "entry does not have", within_item.origin, code="expect-winnable")
         within = self.integer(within_item, f"{where}.within", DEFAULT_EXPECT_BUDGET, low=1,
                               high=MAX_EXPECT_BUDGET)
         perft = self.perft_counts(entry.items.get("perft"), f"{where}.perft")
@@ -721,11 +721,11 @@ class _Validator:
             return ()
         if not isinstance(item, Sequence):
             self.error(f"{what} must be a list of moves, e.g. [c1-c2, 'c3:2-t', deal]",
-                       item.origin)
+                       item.origin, code="expect-moves")
             return ()
         if len(item.items) > MAX_EXPECT_MOVES:
             self.error(f"{what} lists {len(item.items)} moves; at most {MAX_EXPECT_MOVES}",
-                       item.origin)
+                       item.origin, code="expect-moves")
             return ()
         moves = []
         for element in item.items:
@@ -737,7 +737,7 @@ class _Validator:
             if not isinstance(element, Scalar) or element.tag not in ("str", "int"):
                 self.error(f"each entry of {what} must be a move in notation, e.g. c1-c2"
                            + (", or {move: c1-c2, rule: piles.columns.accepts}" if rules
-                              else ""), element.origin)
+                              else ""), element.origin, code="expect-moves")
                 continue
             moves.append(WrittenMove(element.value, element.origin, rule))
         return tuple(moves)
@@ -747,14 +747,15 @@ class _Validator:
             return ()
         if not isinstance(item, Mapping):
             self.error(f"{what} must map depths to leaf counts, e.g. {{1: 20, 2: 380}}",
-                       item.origin)
+                       item.origin, code="expect-perft")
             return ()
         counts = []
         for key, value in item.items.items():
             depth = int(key) if key.isascii() and key.isdigit() and len(key) < 4 else 0
             if not 1 <= depth <= MAX_EXPECT_PERFT_DEPTH:
                 self.error(f"{what}: a depth is a whole number from 1 to "
-                           f"{MAX_EXPECT_PERFT_DEPTH}, not {key!r}", item.keys[key])
+                           f"{MAX_EXPECT_PERFT_DEPTH}, not {key!r}", item.keys[key],
+                           code="expect-perft")
                 continue
             leaves = self.integer(value, f"{what}[{depth}]", -1, low=0,
                                   high=MAX_EXPECT_PERFT_LEAVES)

@@ -101,7 +101,9 @@ def test_inheritance_replaces_by_name_skips_and_appends(tmp_path):
 
 @pytest.mark.parametrize(("body", "message", "where"), [
     ("expect:\n  - deal: 1\n    lagel: [d]\n",
-     "unknown key 'lagel' in expect[15]; did you mean 'legal'?", (7, 5)),
+     ("unknown key 'lagel' in expect[15]; did you mean 'legal'? The keys of expect[15] are "
+      "name, why, skip, deal, position, after, legal, illegal, moves, winnable, within, perft"),
+     (7, 5)),
     ("expect:\n  - deal: 1\n    position: 'c:/// t: f:/// s:'\n",
      ("expect[15] needs exactly one of 'deal' (a deal number) and 'position' (a position "
      "text)"), (6, 5)),
@@ -120,7 +122,8 @@ def test_inheritance_replaces_by_name_skips_and_appends(tmp_path):
     ("expect:\n  - deal: 1\n    winnable: maybe\n",
      "expect[15].winnable must be true (proven won) or false (proven unwinnable)", (7, 15)),
     ("expect:\n  - deal: 1\n    illegal: [{move: d, rule: 3, why: x}]\n",
-     "unknown key 'why' in each entry of expect[15].illegal", (7, 34)),
+     ("unknown key 'why' in each entry of expect[15].illegal; the keys of each entry of "
+      "expect[15].illegal are move, rule"), (7, 34)),
     ("expect:\n  - deal: 1\n    legal: c1-c2\n",
      "expect[15].legal must be a list of moves, e.g. [c1-c2, 'c3:2-t', deal]", (7, 12)),
     ("expect:\n  - name: nothing of the kind\n    skip: true\n",
