@@ -101,6 +101,8 @@ class Session:
                  save_file: Path | None = None) -> None:
         self.game = game
         self.save_file = save_file  # where the game is saved (default: the variant's own save)
+        #: a hint's solver budget: positions and seconds (the arguments of hint() override)
+        self.hint_budget: tuple[int, float | None] = (HINT_POSITIONS, HINT_SECONDS)
         self.fallback_file: Path | None = None  # where it went when save_file could not be used
         self.variant: Variant = game.variant
         self.redo_stack: list[Move] = list(redo or [])  # the next move to redo is last
@@ -411,11 +413,14 @@ class Session:
         else:
             self._plan, self._plan_key = [], None
 
-    def hint(self, max_positions: int = HINT_POSITIONS,
-             time_limit: float | None = HINT_SECONDS, *,
-             should_stop: Callable[[int], bool] | None = None) -> Reply:
-        """The next move of a winning line found by the solver. ``should_stop`` is the
-        solver's: called with the positions searched so far, a true answer stops it."""
+    def hint(self, max_positions: int | None = None, time_limit: float | None | str = "budget",
+             *, should_stop: Callable[[int], bool] | None = None) -> Reply:
+        """The next move of a winning line found by the solver, within ``max_positions`` and
+        ``time_limit`` seconds (None: no limit); by default ``hint_budget``'s. ``should_stop``
+        is the solver's: called with the positions searched so far, a true answer stops it."""
+        if max_positions is None:
+            max_positions = self.hint_budget[0]
+        seconds = self.hint_budget[1] if isinstance(time_limit, str) else time_limit
         game = self.game
         if game.is_won():
             return Reply("the game is won")
@@ -429,7 +434,7 @@ class Session:
             solve = load_solver()
         except SolverMissing as error:
             return Reply(f"no hint: {error}", error=True)
-        result = solve(game.copy(), max_positions=max_positions, time_limit=time_limit,
+        result = solve(game.copy(), max_positions=max_positions, time_limit=seconds,
                        should_stop=should_stop)
         if should_stop is not None and result.verdict == "unknown" \
                 and should_stop(result.positions):
