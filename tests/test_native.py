@@ -168,6 +168,20 @@ def replays_to_a_win(game: patience.Game, moves: tuple[str, ...]) -> bool:
     return probe.is_won()
 
 
+@pytest.mark.parametrize(("name", "deals"), [
+    ("tabbycat-corner", range(1, 4)), ("mainecoon", range(1, 3)), ("klondike", range(1, 4)),
+    ("freecell", range(1, 4)), ("spider", range(1, 2)), ("canfield", range(1, 4))])
+def test_restarted_solves_are_the_same_search(name, deals):
+    # the orderings with their jitter are Python's exactly: the same positions, the same line
+    variant = patience.find_variant(name)
+    for number in deals:
+        game = variant.deal(number)
+        python = solve(game, 20_000, engine="python")
+        core = solve(game, 20_000, engine="native")
+        assert (core.verdict, core.positions, core.moves) == \
+            (python.verdict, python.positions, python.moves), number
+
+
 @pytest.mark.parametrize(("name", "deals", "budget"), [
     ("tabbycat-autoremove", range(1, 9), 20_000), ("manx", range(1, 6), 20_000),
     ("mini-tight", range(1, 13), 200_000), ("klondike", range(1, 4), 5_000),

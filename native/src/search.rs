@@ -53,17 +53,85 @@ pub fn luby(mut i: u64) -> u64 {
     }
 }
 
-/// A small deterministic generator (SplitMix64) for the jitter of styles ≥ 1.
-struct Jitter(u64);
+/// The jitter of styles ≥ 1: Python's own generator (MT19937 seeded as `random.Random(style)`
+/// seeds it, and `random()` made the same way), so that both engines order moves alike and
+/// search the same positions.
+struct Jitter {
+    state: [u32; 624],
+    index: usize,
+}
 
 impl Jitter {
+    fn new(seed: u32) -> Jitter {
+        // init_genrand(19650218), then init_by_array([seed]) (CPython's random_seed for an
+        // int that fits in 32 bits)
+        let mut mt = [0u32; 624];
+        mt[0] = 19_650_218;
+        for i in 1..624 {
+            mt[i] = 1_812_433_253u32.wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_add(i as u32);
+        }
+        let (mut i, mut j) = (1usize, 0usize);
+        for _ in 0..624 {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_664_525))
+                .wrapping_add(seed)
+                .wrapping_add(j as u32);
+            i += 1;
+            j = 0; // the key has one word
+            if i >= 624 {
+                mt[0] = mt[623];
+                i = 1;
+            }
+        }
+        for _ in 0..623 {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_566_083_941))
+                .wrapping_sub(i as u32);
+            i += 1;
+            if i >= 624 {
+                mt[0] = mt[623];
+                i = 1;
+            }
+        }
+        mt[0] = 0x8000_0000;
+        Jitter { state: mt, index: 624 }
+    }
+
+    fn word(&mut self) -> u32 {
+        if self.index >= 624 {
+            let mt = &mut self.state;
+            for k in 0..624 {
+                let y = (mt[k] & 0x8000_0000) | (mt[(k + 1) % 624] & 0x7fff_ffff);
+                mt[k] = mt[(k + 397) % 624] ^ (y >> 1) ^ if y & 1 != 0 { 0x9908_b0df } else { 0 };
+            }
+            self.index = 0;
+        }
+        let mut y = self.state[self.index];
+        self.index += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^ (y >> 18)
+    }
+
+    /// `random.random()`: 53 random bits in [0, 1)
     fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        (z >> 11) as f64 / (1u64 << 53) as f64
+        let a = (self.word() >> 5) as f64;
+        let b = (self.word() >> 6) as f64;
+        (a * 67_108_864.0 + b) * (1.0 / 9_007_199_254_740_992.0)
+    }
+}
+
+#[cfg(test)]
+mod jitter_tests {
+    #[test]
+    fn the_jitter_is_pythons_random() {
+        // random.Random(1).random() ... and Random(5), from CPython 3.11
+        let mut one = super::Jitter::new(1);
+        assert_eq!(one.next(), 0.13436424411240122);
+        assert_eq!(one.next(), 0.8474337369372327);
+        assert_eq!(one.next(), 0.763774618976614);
+        let mut five = super::Jitter::new(5);
+        assert_eq!(five.next(), 0.6229016948897019);
+        assert_eq!(five.next(), 0.7417869892607294);
     }
 }
 
@@ -77,7 +145,7 @@ pub struct Ordering {
 impl Ordering {
     pub fn new(style: usize) -> Ordering {
         Ordering {
-            jitter: if style >= 1 { Some(Jitter(style as u64 * 0x1234_5678_9ABC_DEF1)) } else { None },
+            jitter: if style >= 1 { Some(Jitter::new(style as u32)) } else { None },
             scored: Vec::new(),
             longest: Vec::new(),
         }
