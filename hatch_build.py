@@ -25,6 +25,17 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 MODULE = "patience/_native.abi3.so"
 
 
+def replace_file(target: Path, data: bytes) -> None:
+    """Put ``data`` at ``target`` by a rename, never by writing over the file: a Python
+    process that has the old module loaded has it mapped, and changing those pages under
+    it crashes that process (a new file and a rename leave its mapping intact)."""
+    if target.is_file() and target.read_bytes() == data:
+        return
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, target)
+
+
 class NativeCoreHook(BuildHookInterface):  # type: ignore[type-arg]
     PLUGIN_NAME = "native-core"
 
@@ -62,13 +73,21 @@ class NativeCoreHook(BuildHookInterface):  # type: ignore[type-arg]
                     return
                 data = wheel.read(modules[0])
             module = MODULE if modules[0].endswith(".so") else "patience/_native.pyd"
-            target = root / module
-            target.write_bytes(data)  # beside the sources: what an editable install imports
-        if version != "editable":
-            build_data["force_include"][str(target)] = module
-            build_data["pure_python"] = False
-            # the wheel's tag is maturin's: e.g. cp310-abi3-manylinux_2_34_x86_64
-            build_data["tag"] = "-".join(built.stem.split("-")[-3:])
+        if version == "editable":  # beside the sources: what an editable install imports
+            replace_file(root / module, data)
+            return
+        # a wheel: the module goes into the wheel only, the source tree is left as it is
+        self._built = tempfile.mkdtemp(prefix="patience-native-")
+        staged = Path(self._built) / Path(module).name
+        staged.write_bytes(data)
+        build_data["force_include"][str(staged)] = module
+        build_data["pure_python"] = False
+        # the wheel's tag is maturin's: e.g. cp310-abi3-manylinux_2_34_x86_64
+        build_data["tag"] = "-".join(built.stem.split("-")[-3:])
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        if getattr(self, "_built", None):
+            shutil.rmtree(self._built, ignore_errors=True)
 
     def _skip(self, reason: str) -> None:
         if os.environ.get("PATIENCE_REQUIRE_NATIVE"):

@@ -30,8 +30,15 @@ def test_the_wheel_carries_the_native_core_when_a_rust_toolchain_is_there(tmp_pa
 
     if shutil.which("cargo") is None or not (ROOT / "native" / "Cargo.toml").is_file():
         pytest.skip("no Rust toolchain here: the wheel is pure Python (tested above)")
+    loaded = ROOT / "patience" / "_native.abi3.so"  # this process may have it mapped
+    before = loaded.stat() if loaded.exists() else None
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
                     str(tmp_path), str(ROOT)], check=True, capture_output=True)
+    # building a wheel never writes over the module in the source tree: changing the pages
+    # of a loaded extension crashes the processes that use it
+    if before is not None:
+        after = loaded.stat()
+        assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
     (wheel,) = tmp_path.glob("patience-*.whl")
     assert "-cp310-abi3-" in wheel.name  # one wheel for every CPython >= 3.10 here
     assert "patience/_native.abi3.so" in zipfile.ZipFile(wheel).namelist()
