@@ -231,7 +231,7 @@ def test_native_won_lines_replay_through_the_kernel(name, deals):
     variant = patience.find_variant(name)
     for number in deals:
         game = variant.deal(number)
-        result = solve(game, max_positions=50_000, engine="native")
+        result = solve(game, max_positions=100_000, engine="native")
         assert result.engine == "native"
         assert result.verdict == "won", f"{name} deal {number}"
         assert replays_to_a_win(game, result.moves), f"{name} deal {number}"
