@@ -50,6 +50,12 @@ EXPECTED = {
         "claim-forced", "description",
         ("says 'departs at once', but no pile group has 'removal: forced', so cards only "
          'leave when the player moves them')),
+    "set-from-the-tail.yaml": (
+        "claim-set-source", "description",
+        ("says 'complete sets go to the foundations only from the columns', but "
+         "piles.foundations.accepts 'pile.empty and complete_set(run)' lets a complete set "
+         "(KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C AC) go from the tail onto an empty foundations "
+         "pile; add 'source in columns' to the rule")),
     "set-never-completes.yaml": (
         "never-entered", "piles.foundations.accepts",
         ('no card can ever go to the foundations: no run I built (1 to 13 cards going down or '

@@ -25,7 +25,7 @@ import attrs
 
 from patience.cards import card_code
 from patience.game import Game
-from patience.settings import Removal
+from patience.settings import Removal, Target
 
 if TYPE_CHECKING:
     from patience.variant import Group, Variant
@@ -261,6 +261,9 @@ FORCED = re.compile(r"\b(?:leaves?|departs?|(?:is|are) removed|goe?s? off)(?: th
                     r"(?:at once|immediately|automatically|by (?:it|them)sel(?:f|ves))\b",
                     re.IGNORECASE)
 ANY_SUIT = re.compile(r"\bany suit\b", re.IGNORECASE)
+#: "complete sets go to the foundations only from the columns", "… from the columns only"
+SET_FROM = re.compile(r"\b(?:complete |finished |full )?(?:sets?|suits?)\b[^.;]{0,50}?\b"
+                      r"(?:only from (?:the )?(\w+)|from (?:the )?(\w+) only)\b", re.IGNORECASE)
 COUNT = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)"
                    r"[ -](\w+?)s?\b", re.IGNORECASE)
 
@@ -354,10 +357,39 @@ def claims(variant: Variant) -> list[Finding]:
                 findings.append(Finding("claim-any-suit", item.where, (
                     f"says {match.group(0)!r}, but no pile takes a card on a card of another "
                     f"suit; for 9D onto TC in the {main.name}: {why}")))
+        for match in SET_FROM.finditer(text):
+            group = _group_named(variant, match.group(1) or match.group(2))
+            if group is not None and not _negated(text, match.start()):
+                findings.extend(_sets_from_elsewhere(variant, probe, group, match.group(0),
+                                                     item.where))
         for match in COUNT.finditer(text):
             finding = _count(variant, match, item.where)
             if finding is not None and not _negated(text, match.start()):
                 findings.append(finding)
+    return findings
+
+
+def _sets_from_elsewhere(variant: Variant, probe: _Probe, source: Group, said: str,
+                         where: str) -> list[Finding]:
+    """A claim that complete sets leave only from ``source``: a finding for each other
+    group a complete set (King down to Ace of clubs) may go from onto an empty pile."""
+    complete = [rank * 4 for rank in range(variant.ranks, 0, -1)]  # KC deepest … AC on top
+    # the piles the claim is about: those it names ("to the foundations"), else the groups
+    # a move lands on the first pile of (where sets go in every shipped game)
+    named = [g for g in variant.groups if g is not source and re.search(
+        rf"\b{re.escape(g.name.lower().rstrip('s'))}", said.lower())]
+    targets = named or [g for g in variant.groups if g.target is Target.FIRST]
+    findings = []
+    for target in targets:
+        for other in variant.groups:
+            if other is source or other is target or not probe.moves(target, [], complete,
+                                                                      other):
+                continue
+            rule = target.accepts
+            findings.append(Finding("claim-set-source", where, (
+                f"says {said!r}, but piles.{target.name}.accepts '{rule.text}' lets a complete "
+                f"set ({_cards_text(complete)}) go from the {other.name} onto an empty "
+                f"{target.name} pile; add 'source in {source.name}' to the rule")))
     return findings
 
 
