@@ -118,7 +118,10 @@ def test_a_failing_deal_stops_the_run_but_keeps_the_finished_chunks(tmp_path):
         with pytest.raises(StudyError, match="failed on deal 4 of 'tabbycat-corner'"):
             run_study(plan, range(1, 10), database, workers=Workers.using(executor, 1),
                       chunk_size=3)
-        assert database.finished_deals(plan.key) == {1, 2, 3}
+        finished = database.finished_deals(plan.key)
+        # the chunks finished before the failure are kept (a later chunk already running on
+        # the one worker may finish too); the failing chunk is not recorded
+        assert {1, 2, 3} <= finished <= {1, 2, 3, 7, 8, 9}
 
 
 def test_a_run_on_worker_processes(tmp_path):
