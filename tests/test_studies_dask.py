@@ -109,4 +109,7 @@ def test_dask_workers_killed_again_and_again_end_in_one_line(tmp_path, monkeypat
     with ResultsDatabase(tmp_path / "r.sqlite", read_only=True) as database:
         study = Study.of(patience.find_variant("manx"), 1_000_000, STANDIN)
         stored = database.finished_deals(study.key)
-    assert {1, 2, 3, 4} <= stored and not {5, 6} & stored  # (7, 8) may have got through
+    # the chunk whose worker keeps dying is never stored; the others are kept as they finish
+    # (Dask need not run the chunks in order, so which of them got through before the run
+    # ended varies)
+    assert not {5, 6} & stored and stored <= {1, 2, 3, 4, 7, 8}
