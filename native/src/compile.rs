@@ -8,7 +8,10 @@
 
 use std::sync::Arc;
 
-use crate::program::{Attr, CardRef, Cmp, Env, Expr, Op, PileRef, RunRef, Table, FACE_DOWN, NO_CARD};
+use crate::program::{
+    attribute, card_value, lookup1, lookup2, Attr, CardRef, Cmp, Env, Expr, Op, PileRef, RunRef,
+    Table,
+};
 
 type Function = Box<dyn for<'a> Fn(&mut Env<'a>) -> i64 + Send + Sync>;
 
@@ -46,44 +49,6 @@ impl Code {
     }
 }
 
-#[inline(always)]
-fn attribute(attr: Attr, c: i64) -> i64 {
-    match attr {
-        Attr::Rank => (c >> 2) & 15,
-        Attr::Suit => c & 3,
-        Attr::Color => (((c & 3) + 1) >> 1) & 1,
-        Attr::FaceUp => (c < FACE_DOWN as i64) as i64,
-    }
-}
-
-#[inline(always)]
-fn card(card: CardRef, env: &Env) -> i64 {
-    match card {
-        CardRef::Top(p) => env.pile(p).last().map_or(NO_CARD, |&c| c as i64),
-        CardRef::Bottom(p) => env.pile(p).first().map_or(NO_CARD, |&c| c as i64),
-        CardRef::RunTop => env.pile(PileRef::Source).last().map_or(NO_CARD, |&c| c as i64),
-        CardRef::RunBottom => {
-            let src = env.pile(PileRef::Source);
-            if env.k >= 1 && env.k <= src.len() {
-                src[src.len() - env.k] as i64
-            } else {
-                NO_CARD
-            }
-        }
-        CardRef::Card(slot) => env.cards[slot as usize],
-        CardRef::Const(v) => v,
-    }
-}
-
-#[inline(always)]
-fn lookup(table: &Table, a: i64, b: i64) -> i64 {
-    if a < 0 || b < 0 || a as usize >= table.rows || b as usize >= table.width {
-        0
-    } else {
-        table.bits[a as usize * table.width + b as usize] as i64
-    }
-}
-
 fn compare(op: Cmp, a: Function, b: Function) -> Function {
     match op {
         Cmp::Eq => Box::new(move |e| (a(e) == b(e)) as i64),
@@ -108,16 +73,16 @@ fn compile(expr: &Expr, tables: &[Arc<Table>]) -> Function {
                 (Attr::Rank, CardRef::Card(slot)) => {
                     Box::new(move |e| (e.cards[slot as usize] >> 2) & 15)
                 }
-                _ => Box::new(move |e| attribute(attr, card(c, e))),
+                _ => Box::new(move |e| attribute(attr, card_value(c, e))),
             }
         }
         Expr::CardTable1(id, a) => {
             let (table, a) = (tables[*id as usize].clone(), *a);
-            Box::new(move |e| lookup(&table, card(a, e), 0))
+            Box::new(move |e| lookup1(&table, card_value(a, e)))
         }
         Expr::CardTable2(id, a, b) => {
             let (table, a, b) = (tables[*id as usize].clone(), *a, *b);
-            Box::new(move |e| lookup(&table, card(a, e), card(b, e)))
+            Box::new(move |e| lookup2(&table, card_value(a, e), card_value(b, e)))
         }
         Expr::Attr(attr, c) => {
             let (attr, c) = (*attr, sub(c));
@@ -125,14 +90,14 @@ fn compile(expr: &Expr, tables: &[Arc<Table>]) -> Function {
         }
         Expr::Top(p) => {
             let c = CardRef::Top(*p);
-            Box::new(move |e| card(c, e))
+            Box::new(move |e| card_value(c, e))
         }
         Expr::Bottom(p) => {
             let c = CardRef::Bottom(*p);
-            Box::new(move |e| card(c, e))
+            Box::new(move |e| card_value(c, e))
         }
-        Expr::RunTop => Box::new(|e| card(CardRef::RunTop, e)),
-        Expr::RunBottom => Box::new(|e| card(CardRef::RunBottom, e)),
+        Expr::RunTop => Box::new(|e| card_value(CardRef::RunTop, e)),
+        Expr::RunBottom => Box::new(|e| card_value(CardRef::RunBottom, e)),
         Expr::Card(slot) => {
             let slot = *slot as usize;
             Box::new(move |e| e.cards[slot])
@@ -272,14 +237,14 @@ fn compile(expr: &Expr, tables: &[Arc<Table>]) -> Function {
             let (table, a) = (tables[*id as usize].clone(), sub(a));
             Box::new(move |e| {
                 let x = a(e);
-                lookup(&table, x, 0)
+                lookup1(&table, x)
             })
         }
         Expr::Table2(id, a, b) => {
             let (table, a, b) = (tables[*id as usize].clone(), sub(a), sub(b));
             Box::new(move |e| {
                 let (x, y) = (a(e), b(e));
-                lookup(&table, x, y)
+                lookup2(&table, x, y)
             })
         }
     }

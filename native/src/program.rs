@@ -676,8 +676,29 @@ impl<'a> Env<'a> {
     }
 }
 
+/// The card a rule reads (`pile.top`, `run.bottom`, a bound card…); NO_CARD for none.
 #[inline(always)]
-fn attribute(attr: Attr, c: i64) -> i64 {
+pub(crate) fn card_value(card: CardRef, env: &Env) -> i64 {
+    match card {
+        CardRef::Top(p) => env.pile(p).last().map_or(NO_CARD, |&c| c as i64),
+        CardRef::Bottom(p) => env.pile(p).first().map_or(NO_CARD, |&c| c as i64),
+        CardRef::RunTop => env.pile(PileRef::Source).last().map_or(NO_CARD, |&c| c as i64),
+        CardRef::RunBottom => {
+            let src = env.pile(PileRef::Source);
+            if env.k >= 1 && env.k <= src.len() {
+                src[src.len() - env.k] as i64
+            } else {
+                NO_CARD
+            }
+        }
+        CardRef::Card(slot) => env.cards[slot as usize],
+        CardRef::Const(v) => v,
+    }
+}
+
+/// A card's attribute (`card.rank`, …), the same for the evaluator and the compiled closures.
+#[inline(always)]
+pub(crate) fn attribute(attr: Attr, c: i64) -> i64 {
     match attr {
         Attr::Rank => (c >> 2) & 15,
         Attr::Suit => c & 3,
@@ -687,7 +708,7 @@ fn attribute(attr: Attr, c: i64) -> i64 {
 }
 
 #[inline(always)]
-fn lookup1(table: &Table, a: i64) -> i64 {
+pub(crate) fn lookup1(table: &Table, a: i64) -> i64 {
     if a < 0 || a as usize >= table.rows {
         0
     } else {
@@ -696,7 +717,7 @@ fn lookup1(table: &Table, a: i64) -> i64 {
 }
 
 #[inline(always)]
-fn lookup2(table: &Table, a: i64, b: i64) -> i64 {
+pub(crate) fn lookup2(table: &Table, a: i64, b: i64) -> i64 {
     if a < 0 || b < 0 || a as usize >= table.rows || b as usize >= table.width {
         0
     } else {
@@ -736,24 +757,6 @@ impl Program {
         self.eval(expr, env) != 0
     }
 
-    #[inline(always)]
-    fn card(&self, card: CardRef, env: &Env) -> i64 {
-        match card {
-            CardRef::Top(p) => env.pile(p).last().map_or(NO_CARD, |&c| c as i64),
-            CardRef::Bottom(p) => env.pile(p).first().map_or(NO_CARD, |&c| c as i64),
-            CardRef::RunTop => env.pile(PileRef::Source).last().map_or(NO_CARD, |&c| c as i64),
-            CardRef::RunBottom => {
-                let src = env.pile(PileRef::Source);
-                if env.k >= 1 && env.k <= src.len() {
-                    src[src.len() - env.k] as i64
-                } else {
-                    NO_CARD
-                }
-            }
-            CardRef::Card(slot) => env.cards[slot as usize],
-            CardRef::Const(v) => v,
-        }
-    }
 
     #[inline(never)]
     fn eval_loop(&self, expr: &Expr, env: &mut Env) -> i64 {
@@ -811,10 +814,10 @@ impl Program {
     pub fn eval(&self, expr: &Expr, env: &mut Env) -> i64 {
         match expr {
             Expr::Int(v) => *v,
-            Expr::CardAttr(attr, card) => attribute(*attr, self.card(*card, env)),
-            Expr::CardTable1(id, a) => lookup1(&self.tables[*id as usize], self.card(*a, env)),
+            Expr::CardAttr(attr, card) => attribute(*attr, card_value(*card, env)),
+            Expr::CardTable1(id, a) => lookup1(&self.tables[*id as usize], card_value(*a, env)),
             Expr::CardTable2(id, a, b) => {
-                lookup2(&self.tables[*id as usize], self.card(*a, env), self.card(*b, env))
+                lookup2(&self.tables[*id as usize], card_value(*a, env), card_value(*b, env))
             }
             Expr::Attr(attr, card) => attribute(*attr, self.eval(card, env)),
             Expr::Top(p) => env.pile(*p).last().map_or(NO_CARD, |&c| c as i64),
