@@ -855,6 +855,28 @@ def our_database() -> bytes:
         return path.read_bytes()
 
 
+def test_a_damaged_verdict_is_one_line_and_the_file_is_left_untouched(tmp_path):
+    # found by test_fuzz_database_files: a flipped byte stored the verdict 48, which
+    # SQLite's CHECK constraint never saw, and counting verdicts raised KeyError
+    import sqlite3
+
+    path = tmp_path / "r.sqlite"
+    path.write_bytes(our_database())
+    connection = sqlite3.connect(path)
+    connection.execute("PRAGMA ignore_check_constraints = ON")
+    connection.execute("UPDATE results SET verdict = 48 WHERE deal = 2")
+    connection.commit()
+    connection.close()
+    content = path.read_bytes()
+    with ResultsDatabase(path, read_only=True) as database, \
+            pytest.raises(StudyError) as caught:
+        database.counts(KEY, range(1, 50))
+    assert str(caught.value) == (
+        f"results database {str(path)!r} is damaged: a result's verdict is '48', not one of "
+        "won, unwinnable, unknown; it was left untouched")
+    assert path.read_bytes() == content
+
+
 def flipped(content: bytes) -> st.SearchStrategy[bytes]:
     def flip(places: list[tuple[int, int]]) -> bytes:
         data = bytearray(content)

@@ -376,6 +376,11 @@ class ResultsDatabase:
                         "AND solver_version = ? AND deal BETWEEN ? AND ? AND budget = ? "
                         "GROUP BY verdict",
                         (key.rules_hash, key.solver_version, low, high, key.budget)):
+                    if verdict not in counts:  # a damaged page: SQLite's CHECK never saw it
+                        raise StudyError(
+                            f"results database {str(self.path)!r} is damaged: a result's "
+                            f"verdict is {repr(verdict)[:40]}, not one of {', '.join(VERDICTS)}; "
+                            f"{UNTOUCHED}")
                     counts[verdict] += number
         return counts
 
