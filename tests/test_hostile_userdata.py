@@ -868,12 +868,14 @@ def test_a_damaged_verdict_is_one_line_and_the_file_is_left_untouched(tmp_path):
     connection.commit()
     connection.close()
     content = path.read_bytes()
-    with ResultsDatabase(path, read_only=True) as database, \
-            pytest.raises(StudyError) as caught:
-        database.counts(KEY, range(1, 50))
-    assert str(caught.value) == (
-        f"results database {str(path)!r} is damaged: a result's verdict is '48', not one of "
-        "won, unwinnable, unknown; it was left untouched")
+    message = (f"results database {str(path)!r} is damaged: a result's verdict is '48', not "
+               "one of won, unwinnable, unknown; it was left untouched")
+    with ResultsDatabase(path, read_only=True) as database:
+        for read in (lambda: database.counts(KEY, range(1, 50)),
+                     lambda: list(database.results(KEY))):  # what 'patience report' reads
+            with pytest.raises(StudyError) as caught:
+                read()
+            assert str(caught.value) == message
     assert path.read_bytes() == content
 
 

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from patience.errors import StudyError, StudyStopped
-from patience.solver import VERDICTS
+from patience.solver import VERDICTS, Verdict
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -376,12 +376,7 @@ class ResultsDatabase:
                         "AND solver_version = ? AND deal BETWEEN ? AND ? AND budget = ? "
                         "GROUP BY verdict",
                         (key.rules_hash, key.solver_version, low, high, key.budget)):
-                    if verdict not in counts:  # a damaged page: SQLite's CHECK never saw it
-                        raise StudyError(
-                            f"results database {str(self.path)!r} is damaged: a result's "
-                            f"verdict is {repr(verdict)[:40]}, not one of {', '.join(VERDICTS)}; "
-                            f"{UNTOUCHED}")
-                    counts[verdict] += number
+                    counts[self._verdict(verdict)] += number
         return counts
 
     def variant_names(self) -> dict[str, str]:
@@ -407,7 +402,17 @@ class ResultsDatabase:
                     f"seconds, solution_length, {engine} FROM results WHERE rules_hash = ? AND "
                     "solver_version = ? AND budget = ? ORDER BY deal < 0, deal",
                     (key.rules_hash, key.solver_version, key.budget)):
-                yield StoredResult(row[0], row[1], row[2], _deal(row[3]), *row[4:])
+                yield StoredResult(row[0], row[1], row[2], _deal(row[3]),
+                                   self._verdict(row[4]), *row[5:])
+
+    def _verdict(self, stored: Any) -> Verdict:
+        """A stored verdict, or StudyError: a damaged page can hold any value, which
+        SQLite's CHECK constraint never saw."""
+        if stored not in VERDICTS:
+            raise StudyError(
+                f"results database {self.path!r} is damaged: a result's verdict is "
+                f"{repr(stored)[:40]}, not one of {', '.join(VERDICTS)}; {UNTOUCHED}")
+        return stored  # type: ignore[no-any-return]
 
 
 # --- is the file ours? ---------------------------------------------------------------
