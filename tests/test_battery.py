@@ -13,6 +13,7 @@ from shipped import variant_params
 
 import patience
 import patience.moves
+import patience.native
 from patience.game import Game
 from patience.testing import CHECKS, move_sequences, play_machine, positions, run_battery
 from patience.testing.battery import (
@@ -89,6 +90,20 @@ def test_a_generator_that_forgets_moves_is_caught_with_a_counterexample():
     assert "-t is not generated, but explain finds no rule against it" in outcome.message
     for label in ("start:", "moves:", "position:", "show it:  patience show"):
         assert label in outcome.message
+
+
+@pytest.mark.skipif(not patience.native.AVAILABLE, reason=str(patience.native.REASON))
+def test_a_native_core_that_forgets_a_move_is_caught(monkeypatch):
+    real = patience.native.generate_moves
+
+    def forgetful(game):  # never generates a move into the tail
+        return [m for m in real(game) if m[2] != game.variant.pile_index["t"]]
+
+    monkeypatch.setattr(patience.native, "generate_moves", forgetful)
+    outcome = run_check(fresh(), CHECKS["engines_agree"], examples=100)
+    assert outcome.status == "failed"
+    assert "engines_agree: the native core generates [" in outcome.message
+    assert "] but the reference [" in outcome.message and "-t" in outcome.message
 
 
 def test_a_pop_that_does_not_restore_is_caught(monkeypatch):
@@ -191,6 +206,15 @@ def test_patience_test_command():
     assert "ok   round_trips" in ok.output and "all 2 checks passed" in ok.output
     unknown = runner.invoke(main, ["test", "manx", "--check", "nothing"])
     assert unknown.exit_code == 2
+
+
+def test_patience_test_runs_the_solves_on_the_engine_asked_for():
+    done = subprocess.run([sys.executable, "-m", "patience", "test", "tabbycat", "--engine",
+                           "python", "--examples", "20", "--check", "solver_lines_replay"],
+                          check=False, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "20 examples per check, solver engine: python" in done.stdout
+    assert "ok   solver_lines_replay" in done.stdout
 
 
 def test_patience_test_reports_a_file_that_does_not_load(tmp_path):

@@ -38,10 +38,15 @@ if TYPE_CHECKING:
 @click.option("--mutants-seconds", type=click.FloatRange(1, 86_400), default=1_800,
               show_default=True, metavar="SECONDS",
               help="Stop trying new mutants after this long.")
+@click.option("--engine", "engine", type=click.Choice(["auto", "native", "python"]),
+              default="auto", show_default=True,
+              help="The solver engine the checks' solves use (native: the compiled core; "
+                   "python: the reference). 'engines_agree' compares both either way.")
 def test_command(variant: str, examples: int, seed: int | None, only: tuple[str, ...],
-                 mutants: bool, mutants_seconds: float) -> None:
+                 mutants: bool, mutants_seconds: float, engine: str) -> None:
     """Run the property-test battery on VARIANT (a shipped name or a .yaml file)."""
-    from patience.errors import PatienceError, VariantError
+    from patience import native
+    from patience.errors import PatienceError, SolverError, VariantError
 
     try:
         from patience.testing.battery import ALL_CHECKS, Outcome, run_battery
@@ -64,7 +69,13 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
         echo(f"error: unknown check {unknown[0]!r} (checks: {', '.join(known)})",
                    err=True)
         sys.exit(2)
-    echo(f"{variant}: {loaded.id} ({loaded.name}), {examples} examples per check")
+    try:
+        native.engine(engine)
+    except SolverError as error:
+        echo(f"error: {error}", err=True)
+        sys.exit(2)
+    chosen = "" if engine == "auto" else f", solver engine: {native.engine(engine)}"
+    echo(f"{variant}: {loaded.id} ({loaded.name}), {examples} examples per check{chosen}")
     started = time.perf_counter()
     width = max(map(len, known))
 
@@ -79,11 +90,12 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
             for line in outcome.message.splitlines():
                 echo(f"       {line}")
 
-    report = run_battery(loaded, examples=examples, seed=seed, only=only or None,
-                         on_outcome=show)
-    failed = [o.name for o in report.outcomes if o.status == "failed"]
-    if mutants and not _report_mutants(loaded, variant, mutants_seconds):
-        failed.append("mutants")
+    with native.chosen_engine(engine):  # type: ignore[arg-type]
+        report = run_battery(loaded, examples=examples, seed=seed, only=only or None,
+                             on_outcome=show)
+        failed = [o.name for o in report.outcomes if o.status == "failed"]
+        if mutants and not _report_mutants(loaded, variant, mutants_seconds):
+            failed.append("mutants")
     seconds = time.perf_counter() - started
     if failed:
         echo(f"{variant}: {len(failed)} of {len(report.outcomes) + mutants} checks failed "

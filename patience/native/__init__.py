@@ -7,13 +7,17 @@ pure-Python kernel stays the reference; ``tests/test_native.py`` compares the tw
 
 ``AVAILABLE`` says whether the core is built; ``REASON`` why not (one line). The
 environment variable ``PATIENCE_ENGINE=python`` makes :func:`engine` choose the pure-Python
-solver everywhere, whether or not the core is built.
+solver everywhere, whether or not the core is built; :func:`chosen_engine` does the same
+for one block of code (``patience test --engine`` runs the battery inside it).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+from collections.abc import Iterator
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Literal
 
 from patience.errors import SolverError
@@ -49,15 +53,38 @@ else:
         REASON = None
 
 
+#: what ``"auto"`` means inside a :func:`chosen_engine` block
+_AUTO: ContextVar[EngineChoice] = ContextVar("patience_auto_engine", default="auto")
+
+
+@contextlib.contextmanager
+def chosen_engine(choice: EngineChoice) -> Iterator[None]:
+    """Within the block, every solve asked for ``engine="auto"`` uses ``choice`` instead
+    (``"native"`` fails there, as :func:`engine` does, when the core is not built).
+
+    >>> with chosen_engine("python"):
+    ...     engine("auto")
+    'python'
+    """
+    engine(choice)  # an unknown name, or native without the core, fails here and now
+    token = _AUTO.set(choice)
+    try:
+        yield
+    finally:
+        _AUTO.reset(token)
+
+
 def engine(choice: str = "auto") -> Engine:
     """The engine a solve with ``engine=choice`` uses.
 
-    ``"auto"`` is the native core when it is built, unless ``PATIENCE_ENGINE=python``;
-    ``"native"`` raises :class:`~patience.errors.SolverError` (with :data:`REASON`) when
-    the core is not built.
+    ``"auto"`` is the native core when it is built, unless ``PATIENCE_ENGINE=python`` or a
+    :func:`chosen_engine` block says otherwise; ``"native"`` raises
+    :class:`~patience.errors.SolverError` (with :data:`REASON`) when the core is not built.
     """
     if choice not in ENGINES:
         raise SolverError(f"engine must be one of {', '.join(ENGINES)}, got {choice!r}")
+    if choice == "auto":
+        choice = _AUTO.get()
     if choice == "python":
         return "python"
     if choice == "native":
@@ -108,5 +135,5 @@ def perft(game: Game, depth: int) -> int:
     return count
 
 
-__all__ = ["AVAILABLE", "ENGINES", "REASON", "Engine", "EngineChoice", "core", "describe",
-           "engine", "generate_moves", "perft"]
+__all__ = ["AVAILABLE", "ENGINES", "REASON", "Engine", "EngineChoice", "chosen_engine", "core",
+           "describe", "engine", "generate_moves", "perft"]

@@ -438,6 +438,36 @@ def check_solver_lines_replay(game: Game) -> None:
               f"{' '.join(result.moves)} ends at {replay.text()}")
 
 
+def check_engines_agree(game: Game) -> None:
+    """The native core and the pure-Python reference agree on the position and on every
+    position of a short solve: the same legal moves in the same order, the same win test,
+    and the same search (verdict, positions expanded and line)."""
+    from patience import native
+    from patience.solver import solve
+
+    for position, _ in _with_end(game):
+        piles, stock = [list(p) for p in position.piles], list(position.stock)
+        reference = position.variant.generate_moves(piles, stock)
+        compiled = native.generate_moves(position)
+        if compiled != reference:
+            _fail(f"the native core generates {_words(position, compiled)} but the reference "
+                  f"{_words(position, reference)} at {position.text()}")
+    mine = solve(game, max_positions=2_000, time_limit=None, engine="python",
+                 shorten_line=False)
+    theirs = solve(game, max_positions=2_000, time_limit=None, engine="native",
+                   shorten_line=False)
+    if (mine.verdict, mine.positions, mine.moves) != \
+            (theirs.verdict, theirs.positions, theirs.moves):
+        _fail(f"the engines search differently: the reference says {mine.verdict} after "
+              f"{mine.positions} positions ({' '.join(mine.moves) or 'no line'}), the native "
+              f"core {theirs.verdict} after {theirs.positions} "
+              f"({' '.join(theirs.moves) or 'no line'})")
+
+
+def _words(game: Game, moves: Sequence[Any]) -> str:
+    return "[" + ", ".join(game.notation(move) for move in moves) + "]"
+
+
 # --- metamorphic checks ------------------------------------------------------------------
 
 
@@ -537,6 +567,12 @@ def _needs_solver(variant: Variant) -> str | None:
     return None if _solver() is not None else "patience.solver is not available"
 
 
+def _needs_native(variant: Variant) -> str | None:
+    from patience import native
+
+    return None if native.AVAILABLE else native.REASON
+
+
 def _needs_suitless(variant: Variant) -> str | None:
     if "suit" in variant.card_attributes_read:
         return "the rules read card suits"
@@ -597,6 +633,9 @@ _CHECK_LIST = [
           "moves", check_won_has_no_moves, _positions),
     Check("solver_lines_replay", "solver lines replay to a win (where cheap)",
           check_solver_lines_replay, _numbered, _needs_solver, cost=20),
+    Check("engines_agree", "the native core generates the same moves and searches the same "
+          "way as the pure-Python reference", check_engines_agree, _short_positions,
+          _needs_native, cost=10),
     Check("suits_relabelled", "relabelling suits changes no move, perft or verdict (variants "
           "that never read suits)", check_suits_relabelled, _relabelled, _needs_suitless,
           cost=10),
