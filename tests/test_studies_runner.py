@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 from test_studies_standins import expected_verdict, failing_solve, standin_solve
 
 import patience
-from patience.studies.database import ResultsDatabase, StudyError
+from patience.studies.database import ResultsDatabase, RunKey, StudyError
 from patience.studies.runner import (
     DEFAULT_SOLVER,
+    PROVE_SOLVER,
     Study,
     Workers,
     automatic_chunk_size,
@@ -84,6 +88,31 @@ def test_solver_versions():
     assert Study.of(patience.find_variant("manx"), 10, standin_solve).solver == STANDIN
     default = solver_version(DEFAULT_SOLVER)
     assert default and "@" not in default
+
+
+def test_the_proving_mode_is_kept_apart_under_its_own_version(tmp_path):
+    from patience.solver import SOLVER_VERSION
+
+    assert solver_version(PROVE_SOLVER) == f"{SOLVER_VERSION}+prove"
+    mini = Path(__file__).parent / "variants" / "mini-freecell.yaml"
+    database = tmp_path / "prove.sqlite"
+    done = subprocess.run([sys.executable, "-m", "patience", "stats", str(mini), "--deals",
+                           "1-10", "--max-positions", "200000", "--prove", "--workers", "1",
+                           "--db", str(database), "--quiet"],
+                          check=False, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert f"(solver {SOLVER_VERSION}+prove, budget 200000)" in done.stdout
+    with ResultsDatabase(database, read_only=True) as stored:
+        (key,) = [RunKey(h, v, b) for h in stored.variant_names()
+                  for v, b, _, _ in stored.runs(h)]
+        verdicts = {row.deal: row.verdict for row in stored.results(key)}
+    # mini FreeCell deals 4, 8 and 10 are lost: an exhaustive search proves it
+    assert {deal for deal, verdict in verdicts.items() if verdict == "unwinnable"} == {4, 8, 10}
+    assert key.solver_version == f"{SOLVER_VERSION}+prove" and len(verdicts) == 10
+    both = subprocess.run([sys.executable, "-m", "patience", "stats", str(mini), "--prove",
+                           "--solver", STANDIN, "--db", str(database)],
+                          check=False, capture_output=True, text=True, timeout=60)
+    assert both.returncode == 2 and "--prove and --solver cannot be combined" in both.stderr
 
 
 def test_a_solve_function_workers_cannot_import_is_refused():

@@ -29,6 +29,7 @@ from patience.studies.database import (
 )
 from patience.studies.runner import (
     DEFAULT_SOLVER,
+    PROVE_SOLVER,
     ChunkDone,
     Study,
     Workers,
@@ -73,14 +74,18 @@ def stops_cleanly(function: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--chunk-size", type=click.IntRange(min=1), default=None,
               help="Deals per chunk (default: automatic, at most 25). A chunk is stored "
                    "in one transaction; a killed run loses the chunks in flight.")
+@click.option("--prove", is_flag=True,
+              help="One exhaustive search per deal with the whole budget, no restarts: the "
+                   "mode that proves deals unwinnable (its results are kept apart, under "
+                   "the solver version plus '+prove').")
 @click.option("--solver", default=DEFAULT_SOLVER, hidden=True,
               help="The solve function as module:function (for tests and experiments).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @handles_errors
 @stops_cleanly
 def stats(variant: str, deals_text: str, max_positions: int, workers: int | None,
-          db: str | None, scheduler: str | None, chunk_size: int | None, solver: str,
-          quiet: bool) -> None:
+          db: str | None, scheduler: str | None, chunk_size: int | None, prove: bool,
+          solver: str, quiet: bool) -> None:
     """Solve deals of VARIANT and store one result per deal; a rerun skips stored deals.
 
     Stop it at any moment (Ctrl-C, even kill -9) and run the same command again to go on.
@@ -95,6 +100,10 @@ def stats(variant: str, deals_text: str, max_positions: int, workers: int | None
         TimeRemainingColumn,
     )
 
+    if prove:
+        if solver != DEFAULT_SOLVER:
+            fail("--prove and --solver cannot be combined: --prove picks the solver")
+        solver = PROVE_SOLVER
     compiled = load_variant(variant)
     deals = parse_deals(deals_text)
     path = _database_path(db)

@@ -50,6 +50,9 @@ if TYPE_CHECKING:
     from patience.variant import Variant
 
 DEFAULT_SOLVER = "patience.solver:solve"
+#: ``patience stats --prove``: one exhaustive search per deal, no restarts (the mode that
+#: proves deals unwinnable); its rows are stored under the solver version plus ``+prove``
+PROVE_SOLVER = "patience.studies.runner:solve_to_prove"
 #: chunks in flight per worker slot: enough to keep every slot busy, few to lose on a kill
 CHUNKS_PER_SLOT = 2
 MAX_CHUNK_SIZE = 25
@@ -102,14 +105,24 @@ def solver_version(name: str) -> str:
     The solver module's ``SOLVER_VERSION`` when it has one; otherwise ``source-`` and a hash
     of the module's source (of every ``.py`` file of a package), so that changing the
     solver never mixes its results with the old ones. A solver other than
-    :data:`DEFAULT_SOLVER` is named in the version too.
+    :data:`DEFAULT_SOLVER` is named in the version too, except :data:`PROVE_SOLVER` (the
+    same solver in its exhaustive mode): its version ends in ``+prove``.
     """
+    if name == PROVE_SOLVER:
+        return f"{solver_version(DEFAULT_SOLVER)}+prove"
     module = sys.modules[_import_solver(name).__module__]
     top = importlib.import_module(name.partition(":")[0])
     version = getattr(module, "SOLVER_VERSION", None) or getattr(top, "SOLVER_VERSION", None)
     if not version:
         version = "source-" + _source_hash(top)
     return str(version) if name == DEFAULT_SOLVER else f"{name}@{version}"
+
+
+def solve_to_prove(game: Any, max_positions: int = DEFAULT_MAX_POSITIONS) -> Any:
+    """:data:`PROVE_SOLVER`: ``patience.solver.solve`` in ``prove`` mode."""
+    from patience.solver import solve
+
+    return solve(game, max_positions, prove=True)
 
 
 def _source_hash(module: Any) -> str:
