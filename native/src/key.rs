@@ -95,53 +95,6 @@ impl Packing {
         }
     }
 
-    /// `bytes` (a key as `KeyMaker` writes it before packing, `views` of its piles in key
-    /// order) packed into `out`.
-    fn pack(&self, bytes: &[u8], views: &[u8], stock_by_cards: bool, out: &mut Vec<u8>) {
-        out.clear();
-        let mut w = BitWriter { out, acc: 0, filled: 0 };
-        let (cb, lb) = (self.card_bits, self.length_bits);
-        let mut at = 0;
-        for &view in views {
-            let len = bytes[at] as usize;
-            let part = &bytes[at + 1..at + 1 + len];
-            at += 1 + len;
-            match view {
-                VIEW_TOP => {
-                    w.put(len as u64, 1);
-                    if let Some(&top) = part.first() {
-                        w.put(self.code_of(top), cb);
-                    }
-                }
-                VIEW_TOP_AND_SIZE => {
-                    if len == 0 {
-                        w.put(0, lb);
-                    } else {
-                        w.put(part[1] as u64, lb);
-                        w.put(self.code_of(part[0]), cb);
-                    }
-                }
-                _ => {
-                    w.put(len as u64, lb);
-                    for &card in part {
-                        w.put(self.code_of(card), cb);
-                    }
-                }
-            }
-        }
-        if stock_by_cards {
-            let stock = &bytes[at + 1..]; // after the 0xFE mark
-            w.put(stock.len() as u64, lb);
-            for &card in stock {
-                debug_assert!(card < 128);
-                w.put(card as u64, 7); // the cards themselves, as Python's key has them
-            }
-        } else {
-            w.put(u16::from_be_bytes([bytes[at], bytes[at + 1]]) as u64, lb);
-        }
-        w.finish();
-    }
-
     #[inline]
     fn code_of(&self, card: u8) -> u64 {
         let code = self.code[card as usize];
@@ -158,8 +111,6 @@ pub struct KeyMaker<'a> {
     parts: Vec<(usize, usize)>, // (start, len) of each pile's translated cards in `cards`
     cards: Vec<u8>,
     order: Vec<usize>,
-    bytes: Vec<u8>,
-    views: Vec<u8>,
 }
 
 impl<'a> KeyMaker<'a> {
@@ -171,8 +122,6 @@ impl<'a> KeyMaker<'a> {
             parts: Vec::new(),
             cards: Vec::new(),
             order: Vec::new(),
-            bytes: Vec::new(),
-            views: Vec::new(),
         }
     }
 
@@ -196,21 +145,17 @@ impl<'a> KeyMaker<'a> {
             out.extend_from_slice(&pos.stock);
             return;
         }
-        let mut bytes = std::mem::take(&mut self.bytes);
-        self.unpacked(pos, &mut bytes);
-        match &self.packing {
-            Some(packing) => packing.pack(&bytes, &self.views, self.rules.stock_by_cards, out),
-            None => {
-                out.clear();
-                out.extend_from_slice(&bytes);
-            }
+        self.split(pos);
+        if self.packing.is_some() {
+            self.write_packed(pos, out);
+        } else {
+            self.write_bytes(pos, out);
         }
-        self.bytes = bytes;
     }
 
-    /// The key one byte a card (the parts of Python's key, each led by its length).
-    fn unpacked(&mut self, pos: &Position, out: &mut Vec<u8>) {
-        out.clear();
+    /// Each pile's part (translated cards, or top and size) into `cards` and `parts`, and
+    /// the order of the piles in the key (symmetric groups sorted) into `order`.
+    fn split(&mut self, pos: &Position) {
         let piles = &pos.piles;
         let rules = self.rules;
         let table = &rules.card_table;
@@ -262,20 +207,71 @@ impl<'a> KeyMaker<'a> {
                 });
             }
         }
-        self.views.clear();
+    }
+
+    /// The key one byte a card: the parts of Python's key, each led by its length, then the
+    /// stock's length (two bytes), or with redeals 0xFE and its cards. Packing this
+    /// injectively (`write_packed`) keeps the same equivalence.
+    fn write_bytes(&self, pos: &Position, out: &mut Vec<u8>) {
+        out.clear();
         for &i in &self.order {
             let (start, len) = self.parts[i];
             out.push(len as u8);
             out.extend_from_slice(&self.cards[start..start + len]);
-            // sorting permutes piles of one group only, and a group's piles share a view
-            self.views.push(rules.views.get(i).copied().unwrap_or(VIEW_ALL));
         }
-        if rules.stock_by_cards {
+        if self.rules.stock_by_cards {
             out.push(0xFE);
             out.extend_from_slice(&pos.stock);
         } else {
             out.extend_from_slice(&(pos.stock.len() as u16).to_be_bytes());
         }
+    }
+
+    /// The same key packed: a whole pile as its length (`length_bits`) and its cards
+    /// (`card_bits` each, by the card code); a pile keyed by its top as one bit (has a top)
+    /// and the top; by its top and size as the size and, when not empty, the top; then the
+    /// stock's length, and with redeals its cards (7 bits each). Sorting permutes piles of
+    /// one group only, and a group's piles share a view, so pile `j` of the key has the
+    /// view of pile `j` of the position.
+    fn write_packed(&self, pos: &Position, out: &mut Vec<u8>) {
+        let packing = self.packing.as_ref().expect("packing chosen");
+        let (cb, lb) = (packing.card_bits, packing.length_bits);
+        out.clear();
+        let mut w = BitWriter { out, acc: 0, filled: 0 };
+        for (j, &i) in self.order.iter().enumerate() {
+            let (start, len) = self.parts[i];
+            let part = &self.cards[start..start + len];
+            match self.rules.views.get(j).copied().unwrap_or(VIEW_ALL) {
+                VIEW_TOP => {
+                    w.put(len as u64, 1);
+                    if let Some(&top) = part.first() {
+                        w.put(packing.code_of(top), cb);
+                    }
+                }
+                VIEW_TOP_AND_SIZE => {
+                    if len == 0 {
+                        w.put(0, lb);
+                    } else {
+                        w.put(part[1] as u64, lb);
+                        w.put(packing.code_of(part[0]), cb);
+                    }
+                }
+                _ => {
+                    w.put(len as u64, lb);
+                    for &card in part {
+                        w.put(packing.code_of(card), cb);
+                    }
+                }
+            }
+        }
+        w.put(pos.stock.len() as u64, lb);
+        if self.rules.stock_by_cards {
+            for &card in &pos.stock {
+                debug_assert!(card < 128);
+                w.put(card as u64, 7); // the cards themselves, as Python's key has them
+            }
+        }
+        w.finish();
     }
 }
 
@@ -714,7 +710,8 @@ mod tests {
                 let stock: Vec<u8> = (0..next(&mut state) % 4).map(|_| 4 + (next(&mut state) % 52) as u8).collect();
                 let pos = Position { piles, stock };
                 maker.key(&pos, &mut key);
-                maker.unpacked(&pos, &mut bytes);
+                maker.split(&pos);
+                maker.write_bytes(&pos, &mut bytes);
                 assert_eq!(unpack(&packing, &key, &views, stock_by_cards), bytes);
                 if let Some(before) = seen.insert(key.clone(), bytes.clone()) {
                     assert_eq!(before, bytes, "two unpacked keys packed alike");
