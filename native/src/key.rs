@@ -40,21 +40,21 @@ struct BitWriter<'o> {
 }
 
 impl<'o> BitWriter<'o> {
+    /// Add `value` (at most 32 bits); four bytes leave at once.
     #[inline]
     fn put(&mut self, value: u64, bits: u32) {
         self.acc |= value << self.filled;
         self.filled += bits;
-        while self.filled >= 8 {
-            self.out.push(self.acc as u8);
-            self.acc >>= 8;
-            self.filled -= 8;
+        if self.filled >= 32 {
+            self.out.extend_from_slice(&(self.acc as u32).to_le_bytes());
+            self.acc >>= 32;
+            self.filled -= 32;
         }
     }
 
     fn finish(self) {
-        if self.filled > 0 {
-            self.out.push(self.acc as u8);
-        }
+        let bytes = self.filled.div_ceil(8) as usize;
+        self.out.extend_from_slice(&self.acc.to_le_bytes()[..bytes]);
     }
 }
 
@@ -94,13 +94,6 @@ impl Packing {
             length_bits: bits_for(cards.max(redeal_limit)),
         }
     }
-
-    #[inline]
-    fn code_of(&self, card: u8) -> u64 {
-        let code = self.code[card as usize];
-        debug_assert!(code != u8::MAX, "card value {card} outside the packing's code");
-        code as u64
-    }
 }
 
 /// Builds keys into a reusable buffer.
@@ -108,6 +101,8 @@ pub struct KeyMaker<'a> {
     rules: &'a KeyRules,
     exact: bool,
     packing: Option<Packing>,
+    /// a card -> what the key shows of it: the card table, or once packing, its code
+    translate: [u8; 256],
     parts: Vec<(usize, usize)>, // (start, len) of each pile's translated cards in `cards`
     cards: Vec<u8>,
     order: Vec<usize>,
@@ -119,6 +114,7 @@ impl<'a> KeyMaker<'a> {
             rules,
             exact,
             packing: None,
+            translate: rules.card_table,
             parts: Vec::new(),
             cards: Vec::new(),
             order: Vec::new(),
@@ -129,7 +125,12 @@ impl<'a> KeyMaker<'a> {
     /// Called once, before the first key of a store, since the packing must not change.
     pub fn pack_for(&mut self, root: &Position, face_down: bool, redeal_limit: usize) {
         if !self.exact && self.packing.is_none() {
-            self.packing = Some(Packing::new(self.rules, face_down, root, redeal_limit));
+            let packing = Packing::new(self.rules, face_down, root, redeal_limit);
+            for (card, slot) in self.translate.iter_mut().enumerate() {
+                // injective on the values the table gives, so it merges nothing more
+                *slot = packing.code[self.rules.card_table[card] as usize];
+            }
+            self.packing = Some(packing);
         }
     }
 
@@ -158,7 +159,7 @@ impl<'a> KeyMaker<'a> {
     fn split(&mut self, pos: &Position) {
         let piles = &pos.piles;
         let rules = self.rules;
-        let table = &rules.card_table;
+        let table = &self.translate;
         let sorting: &[(usize, usize)] = if rules.stock_by_cards { &[] } else { &rules.always_sorted };
         let later: &[(usize, usize)] = if rules.stock_by_cards || !pos.stock.is_empty() {
             &[]
@@ -245,7 +246,7 @@ impl<'a> KeyMaker<'a> {
                 VIEW_TOP => {
                     w.put(len as u64, 1);
                     if let Some(&top) = part.first() {
-                        w.put(packing.code_of(top), cb);
+                        w.put(top as u64, cb);
                     }
                 }
                 VIEW_TOP_AND_SIZE => {
@@ -253,13 +254,14 @@ impl<'a> KeyMaker<'a> {
                         w.put(0, lb);
                     } else {
                         w.put(part[1] as u64, lb);
-                        w.put(packing.code_of(part[0]), cb);
+                        w.put(part[0] as u64, cb);
                     }
                 }
                 _ => {
                     w.put(len as u64, lb);
                     for &card in part {
-                        w.put(packing.code_of(card), cb);
+                        debug_assert!(card != u8::MAX, "a card outside the packing's code");
+                        w.put(card as u64, cb);
                     }
                 }
             }
@@ -277,7 +279,7 @@ impl<'a> KeyMaker<'a> {
 
 /// What the search knows of a stored position, in one word: the key's offset in the arena
 /// (bits 0–39), the restart that last saw it (bits 40–55, see `Store::start_run`), proven
-/// lost (bit 56).
+/// lost (bit 56), perhaps on the path (bit 57: only then is the depth map asked).
 #[derive(Debug, Clone, Copy)]
 struct Entry(u64);
 
@@ -285,6 +287,8 @@ const OFFSET_BITS: u32 = 40;
 const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
 const RUN_MASK: u64 = 0xFFFF << OFFSET_BITS;
 const LOST: u64 = 1 << 56;
+/// a hint that the entry may be in the path's depth map (the map decides)
+const ON_PATH: u64 = 1 << 57;
 
 impl Entry {
     fn offset(self) -> usize {
@@ -424,16 +428,21 @@ impl Store {
     /// The depth of entry `id` on the current path, or -1 when it is not on it.
     #[inline]
     pub fn depth(&self, id: u32) -> i32 {
-        if self.depths.is_empty() {
+        if self.entries[id as usize].0 & ON_PATH == 0 {
             return -1;
         }
         self.depths.get(&id).copied().unwrap_or(-1)
     }
 
     pub fn set_depth(&mut self, id: u32, depth: i32) {
+        let entry = &mut self.entries[id as usize];
         if depth < 0 {
-            self.depths.remove(&id);
+            if entry.0 & ON_PATH != 0 {
+                entry.0 &= !ON_PATH;
+                self.depths.remove(&id);
+            }
         } else {
+            entry.0 |= ON_PATH;
             self.depths.insert(id, depth);
         }
     }
@@ -611,14 +620,10 @@ mod tests {
         assert_ne!(ka, kb);
     }
 
-    /// Undo `Packing::pack` (for the tests: the search never needs to).
+    /// Undo `write_packed` (for the tests: the search never needs to), giving the key
+    /// one byte a card code.
     fn unpack(p: &Packing, packed: &[u8], views: &[u8], stock_by_cards: bool) -> Vec<u8> {
-        let mut decode = [0u8; 256];
-        for (value, &code) in p.code.iter().enumerate() {
-            if code != u8::MAX {
-                decode[code as usize] = value as u8;
-            }
-        }
+        let decode: Vec<u8> = (0..=255).collect();
         let mut at = 0usize;
         let mut get = |bits: u32| -> u64 {
             let mut v = 0u64;
@@ -677,10 +682,13 @@ mod tests {
     #[test]
     fn packed_keys_round_trip_and_stay_distinct() {
         // ranks and suits read, face-down cards: 7 bits a card; piles of every view
-        let mut table = [0u8; 256];
-        for (i, t) in table.iter_mut().enumerate() {
-            *t = i as u8;
+        let mut identity = [0u8; 256];
+        let mut ranks = [0u8; 256]; // suits not read: a card shows its rank (and face)
+        for i in 0..256 {
+            identity[i] = i as u8;
+            ranks[i] = if i < 128 { (i & 64 | i & 60) as u8 } else { i as u8 };
         }
+        for (table, bits) in [(identity, 7), (ranks, 5)] {
         for stock_by_cards in [false, true] {
             let views = vec![VIEW_ALL, VIEW_ALL, VIEW_ALL, VIEW_TOP, VIEW_TOP_AND_SIZE, VIEW_TOP_AND_SIZE];
             let rules = KeyRules {
@@ -693,8 +701,9 @@ mod tests {
             let root = Position { piles: vec![(0..52).map(|c| 4 + c).collect()], stock: vec![] };
             let mut maker = KeyMaker::new(&rules, false);
             maker.pack_for(&root, true, 0);
+            let mut plain = KeyMaker::new(&rules, false); // one byte a translated card
             let packing = maker.packing.clone().expect("packed");
-            assert_eq!((packing.card_bits, packing.length_bits), (7, 6));
+            assert_eq!((packing.card_bits, packing.length_bits), (bits, 6));
             let mut state = 7u64;
             let mut seen: FxHashMap<Vec<u8>, Vec<u8>> = FxHashMap::default();
             let (mut key, mut bytes) = (Vec::new(), Vec::new());
@@ -713,11 +722,16 @@ mod tests {
                 maker.split(&pos);
                 maker.write_bytes(&pos, &mut bytes);
                 assert_eq!(unpack(&packing, &key, &views, stock_by_cards), bytes);
+                plain.key(&pos, &mut bytes);
                 if let Some(before) = seen.insert(key.clone(), bytes.clone()) {
-                    assert_eq!(before, bytes, "two unpacked keys packed alike");
+                    assert_eq!(before, bytes, "two byte keys packed alike");
                 }
             }
-            assert!(seen.len() > 15_000);
+            // and the other way: as many distinct packed keys as distinct byte keys
+            let distinct: std::collections::HashSet<&Vec<u8>> = seen.values().collect();
+            assert_eq!(distinct.len(), seen.len());
+            assert!(seen.len() > 10_000);
+        }
         }
     }
 
