@@ -2,19 +2,107 @@
 //! `patience/solver/rules.py`) and the table that stores them.
 //!
 //! A key is exact: two positions share a key only when the rules cannot tell them apart
-//! (card attributes no rule reads dropped, piles of symmetric groups sorted), never by a
-//! hash alone, because a verdict "unwinnable" is a proof. Keys live in one byte arena,
-//! one byte a card, each pile led by its length (one byte) instead of a separator, so a
-//! key is `slots + cards + 2` bytes (Tabby Cat: 63). The table is open addressing over entry numbers; an entry holds its key's place in the
-//! arena, a 32-bit hash, and what the search needs to know of the position.
+//! (card attributes no rule reads dropped, piles of symmetric groups sorted, a pile no rule
+//! reads below its top keyed by its top and size), never by a hash alone, because a verdict
+//! "unwinnable" is a proof. A key is first written one byte a card, each pile led by its
+//! length (the same parts as Python's key, so both merge the same positions), then packed:
+//! each card in the bits its translated values need (`card_bits`: 4 when only ranks are
+//! read, 6 with suits, 7 with face-down cards as well), each length in the bits the deal's
+//! card count needs. The packing is a fixed injective code, so it merges nothing more.
+//!
+//! Keys live in one byte arena, one after another; an entry (8 bytes) holds its key's
+//! offset (its length is where the next key starts), the restart that last saw it and
+//! whether it is proven lost; an open-addressing table of 5-byte slots (an entry number and
+//! 8 bits of its hash) finds them. The depth on the path, needed only while a position is
+//! on it, lives in a small map beside.
+
+use rustc_hash::FxHashMap;
 
 use crate::moves::Position;
 use crate::program::KeyRules;
+
+/// How a pile is keyed (`KeyRules::views`): all its cards, its top card, or its top card
+/// and its size.
+pub const VIEW_ALL: u8 = 0;
+pub const VIEW_TOP: u8 = 1;
+pub const VIEW_TOP_AND_SIZE: u8 = 2;
+
+/// The bits that hold every value up to `max`.
+fn bits_for(max: usize) -> u32 {
+    (usize::BITS - max.leading_zeros()).max(1)
+}
+
+/// Writes values of a few bits each into bytes, lowest bits first.
+struct BitWriter<'o> {
+    out: &'o mut Vec<u8>,
+    acc: u64,
+    filled: u32,
+}
+
+impl<'o> BitWriter<'o> {
+    /// Add `value` (at most 32 bits); four bytes leave at once.
+    #[inline]
+    fn put(&mut self, value: u64, bits: u32) {
+        self.acc |= value << self.filled;
+        self.filled += bits;
+        if self.filled >= 32 {
+            self.out.extend_from_slice(&(self.acc as u32).to_le_bytes());
+            self.acc >>= 32;
+            self.filled -= 32;
+        }
+    }
+
+    fn finish(self) {
+        let bytes = self.filled.div_ceil(8) as usize;
+        self.out.extend_from_slice(&self.acc.to_le_bytes()[..bytes]);
+    }
+}
+
+/// The packing of one search's keys: the card code and the widths.
+#[derive(Debug, Clone)]
+pub struct Packing {
+    /// translated card value -> its code (`u8::MAX`: a value no card of the deal has)
+    code: [u8; 256],
+    card_bits: u32,
+    length_bits: u32,
+}
+
+impl Packing {
+    /// The packing for the positions of a search from `root`: every card value the table
+    /// can give a card of rank 0–15 (face down too when some pile holds face-down cards),
+    /// and lengths up to the deal's card count (or the redeal limit, for the counter pile).
+    pub fn new(rules: &KeyRules, face_down: bool, root: &Position, redeal_limit: usize) -> Packing {
+        let mut seen = [false; 256];
+        for card in 0..64usize {
+            seen[rules.card_table[card] as usize] = true;
+            if face_down {
+                seen[rules.card_table[card | 64] as usize] = true;
+            }
+        }
+        let mut code = [u8::MAX; 256];
+        let mut next = 0u8;
+        for (value, &present) in seen.iter().enumerate() {
+            if present {
+                code[value] = next;
+                next += 1;
+            }
+        }
+        let cards: usize = root.piles.iter().map(Vec::len).sum::<usize>() + root.stock.len();
+        Packing {
+            code,
+            card_bits: bits_for(next.saturating_sub(1) as usize),
+            length_bits: bits_for(cards.max(redeal_limit)),
+        }
+    }
+}
 
 /// Builds keys into a reusable buffer.
 pub struct KeyMaker<'a> {
     rules: &'a KeyRules,
     exact: bool,
+    packing: Option<Packing>,
+    /// a card -> what the key shows of it: the card table, or once packing, its code
+    translate: [u8; 256],
     parts: Vec<(usize, usize)>, // (start, len) of each pile's translated cards in `cards`
     cards: Vec<u8>,
     order: Vec<usize>,
@@ -22,15 +110,35 @@ pub struct KeyMaker<'a> {
 
 impl<'a> KeyMaker<'a> {
     pub fn new(rules: &'a KeyRules, exact: bool) -> KeyMaker<'a> {
-        KeyMaker { rules, exact, parts: Vec::new(), cards: Vec::new(), order: Vec::new() }
+        KeyMaker {
+            rules,
+            exact,
+            packing: None,
+            translate: rules.card_table,
+            parts: Vec::new(),
+            cards: Vec::new(),
+            order: Vec::new(),
+        }
+    }
+
+    /// Pack the keys of a search from `root` from now on (exact keys are never packed).
+    /// Called once, before the first key of a store, since the packing must not change.
+    pub fn pack_for(&mut self, root: &Position, face_down: bool, redeal_limit: usize) {
+        if !self.exact && self.packing.is_none() {
+            let packing = Packing::new(self.rules, face_down, root, redeal_limit);
+            for (card, slot) in self.translate.iter_mut().enumerate() {
+                // injective on the values the table gives, so it merges nothing more
+                *slot = packing.code[self.rules.card_table[card] as usize];
+            }
+            self.packing = Some(packing);
+        }
     }
 
     /// The key of `pos`, written into `out` (cleared first).
     pub fn key(&mut self, pos: &Position, out: &mut Vec<u8>) {
-        out.clear();
-        let piles = &pos.piles;
         if self.exact {
-            for pile in piles {
+            out.clear();
+            for pile in &pos.piles {
                 out.push(pile.len() as u8);
                 out.extend_from_slice(pile);
             }
@@ -38,63 +146,79 @@ impl<'a> KeyMaker<'a> {
             out.extend_from_slice(&pos.stock);
             return;
         }
-        let table = &self.rules.card_table;
-        let sorting: &[(usize, usize)] = if self.rules.stock_by_cards {
+        self.split(pos);
+        if self.packing.is_some() {
+            self.write_packed(pos, out);
+        } else {
+            self.write_bytes(pos, out);
+        }
+    }
+
+    /// Each pile's part (translated cards, or top and size) into `cards` and `parts`, and
+    /// the order of the piles in the key (symmetric groups sorted) into `order`.
+    fn split(&mut self, pos: &Position) {
+        let piles = &pos.piles;
+        let rules = self.rules;
+        let table = &self.translate;
+        let sorting: &[(usize, usize)] = if rules.stock_by_cards { &[] } else { &rules.always_sorted };
+        let later: &[(usize, usize)] = if rules.stock_by_cards || !pos.stock.is_empty() {
             &[]
         } else {
-            &self.rules.always_sorted
+            &rules.sorted_when_stock_empty
         };
-        let later: &[(usize, usize)] = if self.rules.stock_by_cards || !pos.stock.is_empty() {
-            &[]
-        } else {
-            &self.rules.sorted_when_stock_empty
-        };
-        if sorting.is_empty() && later.is_empty() {
-            let total: usize = piles.iter().map(|p| p.len() + 1).sum();
-            out.resize(total, 0);
-            let mut at = 0;
-            for pile in piles {
-                out[at] = pile.len() as u8;
-                let dest = &mut out[at + 1..at + 1 + pile.len()];
-                for (d, &c) in dest.iter_mut().zip(pile.iter()) {
-                    *d = table[c as usize];
+        // a pile keyed by its top and size shows two values, even with one card
+        let total: usize = piles.iter().map(|p| p.len().max(2)).sum();
+        self.cards.resize(total, 0);
+        self.parts.clear();
+        let mut at = 0;
+        for (i, pile) in piles.iter().enumerate() {
+            let view = rules.views.get(i).copied().unwrap_or(VIEW_ALL);
+            let shown: usize = match (view, pile.last()) {
+                (VIEW_ALL, _) => {
+                    for (d, &c) in self.cards[at..at + pile.len()].iter_mut().zip(pile.iter()) {
+                        *d = table[c as usize];
+                    }
+                    pile.len()
                 }
-                at += pile.len() + 1;
-            }
-        } else {
-            let total: usize = piles.iter().map(|p| p.len()).sum();
-            self.cards.resize(total, 0);
-            self.parts.clear();
-            let mut at = 0;
-            for pile in piles {
-                for (d, &c) in self.cards[at..at + pile.len()].iter_mut().zip(pile.iter()) {
-                    *d = table[c as usize];
+                (_, None) => 0,
+                (VIEW_TOP, Some(&top)) => {
+                    self.cards[at] = table[top as usize];
+                    1
                 }
-                self.parts.push((at, pile.len()));
-                at += pile.len();
-            }
-            self.order.clear();
-            self.order.extend(0..piles.len());
-            let cards = &self.cards;
-            let parts = &self.parts;
-            for &(start, stop) in sorting.iter().chain(later) {
-                let stop = stop.min(piles.len());
-                if start < stop {
-                    self.order[start..stop].sort_unstable_by(|&a, &b| {
-                        let (sa, la) = parts[a];
-                        let (sb, lb) = parts[b];
-                        cards[sa..sa + la].cmp(&cards[sb..sb + lb])
-                    });
+                (_, Some(&top)) => {
+                    self.cards[at] = table[top as usize];
+                    self.cards[at + 1] = pile.len() as u8;
+                    2
                 }
+            };
+            self.parts.push((at, shown));
+            at += shown;
+        }
+        self.order.clear();
+        self.order.extend(0..piles.len());
+        let cards = &self.cards;
+        let parts = &self.parts;
+        for &(start, stop) in sorting.iter().chain(later) {
+            let stop = stop.min(piles.len());
+            if start < stop {
+                self.order[start..stop].sort_unstable_by(|&a, &b| {
+                    let (sa, la) = parts[a];
+                    let (sb, lb) = parts[b];
+                    cards[sa..sa + la].cmp(&cards[sb..sb + lb])
+                });
             }
-            out.resize(total + piles.len(), 0);
-            let mut at = 0;
-            for &i in &self.order {
-                let (start, len) = self.parts[i];
-                out[at] = len as u8;
-                out[at + 1..at + 1 + len].copy_from_slice(&self.cards[start..start + len]);
-                at += len + 1;
-            }
+        }
+    }
+
+    /// The key one byte a card: the parts of Python's key, each led by its length, then the
+    /// stock's length (two bytes), or with redeals 0xFE and its cards. Packing this
+    /// injectively (`write_packed`) keeps the same equivalence.
+    fn write_bytes(&self, pos: &Position, out: &mut Vec<u8>) {
+        out.clear();
+        for &i in &self.order {
+            let (start, len) = self.parts[i];
+            out.push(len as u8);
+            out.extend_from_slice(&self.cards[start..start + len]);
         }
         if self.rules.stock_by_cards {
             out.push(0xFE);
@@ -103,29 +227,90 @@ impl<'a> KeyMaker<'a> {
             out.extend_from_slice(&(pos.stock.len() as u16).to_be_bytes());
         }
     }
+
+    /// The same key packed: a whole pile as its length (`length_bits`) and its cards
+    /// (`card_bits` each, by the card code); a pile keyed by its top as one bit (has a top)
+    /// and the top; by its top and size as the size and, when not empty, the top; then the
+    /// stock's length, and with redeals its cards (7 bits each). Sorting permutes piles of
+    /// one group only, and a group's piles share a view, so pile `j` of the key has the
+    /// view of pile `j` of the position.
+    fn write_packed(&self, pos: &Position, out: &mut Vec<u8>) {
+        let packing = self.packing.as_ref().expect("packing chosen");
+        let (cb, lb) = (packing.card_bits, packing.length_bits);
+        out.clear();
+        let mut w = BitWriter { out, acc: 0, filled: 0 };
+        for (j, &i) in self.order.iter().enumerate() {
+            let (start, len) = self.parts[i];
+            let part = &self.cards[start..start + len];
+            match self.rules.views.get(j).copied().unwrap_or(VIEW_ALL) {
+                VIEW_TOP => {
+                    w.put(len as u64, 1);
+                    if let Some(&top) = part.first() {
+                        w.put(top as u64, cb);
+                    }
+                }
+                VIEW_TOP_AND_SIZE => {
+                    if len == 0 {
+                        w.put(0, lb);
+                    } else {
+                        w.put(part[1] as u64, lb);
+                        w.put(part[0] as u64, cb);
+                    }
+                }
+                _ => {
+                    w.put(len as u64, lb);
+                    for &card in part {
+                        debug_assert!(card != u8::MAX, "a card outside the packing's code");
+                        w.put(card as u64, cb);
+                    }
+                }
+            }
+        }
+        w.put(pos.stock.len() as u64, lb);
+        if self.rules.stock_by_cards {
+            for &card in &pos.stock {
+                debug_assert!(card < 128);
+                w.put(card as u64, 7); // the cards themselves, as Python's key has them
+            }
+        }
+        w.finish();
+    }
 }
 
-/// What the search knows of a stored position.
+/// What the search knows of a stored position, in one word: the key's offset in the arena
+/// (bits 0–39), the restart that last saw it (bits 40–55, see `Store::start_run`), proven
+/// lost (bit 56), perhaps on the path (bit 57: only then is the depth map asked).
 #[derive(Debug, Clone, Copy)]
-pub struct Entry {
-    /// the key's place in the arena: offset << 16 | length
-    place: u64,
-    pub hash: u32,
-    /// the restart in which it was last seen
-    pub run: u32,
-    /// its depth on the current path, or -1
-    pub depth: i32,
-    pub lost: bool,
+struct Entry(u64);
+
+const OFFSET_BITS: u32 = 40;
+const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
+const RUN_MASK: u64 = 0xFFFF << OFFSET_BITS;
+const LOST: u64 = 1 << 56;
+/// a hint that the entry may be in the path's depth map (the map decides)
+const ON_PATH: u64 = 1 << 57;
+
+impl Entry {
+    fn offset(self) -> usize {
+        (self.0 & OFFSET_MASK) as usize
+    }
+    fn run(self) -> u16 {
+        ((self.0 & RUN_MASK) >> OFFSET_BITS) as u16
+    }
 }
 
 const EMPTY: u32 = u32::MAX;
+const SLOT: usize = 5; // an entry number (4 bytes) and 8 bits of its hash
 
-/// The stored positions: one arena of keys, a table of entry numbers.
+/// The stored positions: one arena of keys, their entries, a table of entry numbers.
 pub struct Store {
     arena: Vec<u8>,
-    pub entries: Vec<Entry>,
-    index: Vec<u32>,
-    mask: usize,
+    entries: Vec<Entry>,
+    /// `slots` slots of `SLOT` bytes each
+    table: Vec<u8>,
+    slots: usize,
+    run: u16,
+    depths: FxHashMap<u32, i32>,
 }
 
 #[inline]
@@ -145,9 +330,31 @@ impl Default for Store {
     }
 }
 
+/// A vector's next capacity: a quarter more (so that at most a fifth of what is allocated
+/// is slack), at least `need`.
+fn grown(capacity: usize, need: usize) -> usize {
+    (capacity + capacity / 4).max(need).max(64)
+}
+
 impl Store {
     pub fn new() -> Store {
-        Store { arena: Vec::new(), entries: Vec::new(), index: vec![EMPTY; 1024], mask: 1023 }
+        let slots = 256;
+        Store {
+            arena: Vec::new(),
+            entries: Vec::new(),
+            table: Self::empty_table(slots),
+            slots,
+            run: 0,
+            depths: FxHashMap::default(),
+        }
+    }
+
+    fn empty_table(slots: usize) -> Vec<u8> {
+        let mut table = vec![0u8; slots * SLOT];
+        for slot in table.chunks_exact_mut(SLOT) {
+            slot[..4].copy_from_slice(&EMPTY.to_le_bytes());
+        }
+        table
     }
 
     pub fn len(&self) -> usize {
@@ -158,82 +365,171 @@ impl Store {
         self.entries.is_empty()
     }
 
-    /// The bytes the store holds (arena, entries, table), as allocated.
+    /// The bytes the store holds (arena, entries, table, the depths of the path), as
+    /// allocated.
     pub fn bytes(&self) -> usize {
         self.arena.capacity()
             + self.entries.capacity() * std::mem::size_of::<Entry>()
-            + self.index.capacity() * 4
+            + self.table.capacity()
+            + self.depths.capacity() * (std::mem::size_of::<(u32, i32)>() + 1)
     }
 
     /// What the next insertion may allocate at most, on top of `bytes()`.
     pub fn growth(&self, key_len: usize) -> usize {
         let mut more = 0;
         if self.arena.len() + key_len > self.arena.capacity() {
-            more += self.arena.capacity().max(key_len);
+            more += grown(self.arena.capacity(), self.arena.len() + key_len) - self.arena.capacity();
         }
         if self.entries.len() == self.entries.capacity() {
-            more += self.entries.capacity().max(4) * std::mem::size_of::<Entry>();
+            more += (grown(self.entries.capacity(), self.entries.len() + 1) - self.entries.capacity())
+                * std::mem::size_of::<Entry>();
         }
-        if (self.entries.len() + 1) * 2 > self.index.len() {
-            more += self.index.len() * 2 * 4;
+        if self.must_grow_table() {
+            more += self.table.len() / 2; // the old table is freed before the new is made
         }
         more
     }
 
-    fn key_of(&self, entry: &Entry) -> &[u8] {
-        let (offset, len) = ((entry.place >> 16) as usize, (entry.place & 0xFFFF) as usize);
-        &self.arena[offset..offset + len]
+    /// A new restart begins: nothing stored counts as seen in it any more.
+    pub fn start_run(&mut self) {
+        if self.run == u16::MAX {
+            // the 16-bit counter wraps: forget every entry's restart (once per 65,535)
+            for entry in &mut self.entries {
+                entry.0 &= !RUN_MASK;
+            }
+            self.run = 0;
+        }
+        self.run += 1;
+        self.depths.clear();
+    }
+
+    /// Whether entry `id` was seen in the current restart.
+    #[inline]
+    pub fn seen_in_this_run(&self, id: u32) -> bool {
+        self.entries[id as usize].run() == self.run
+    }
+
+    /// Mark entry `id` seen in the current restart, at `depth` on the path (or -1).
+    pub fn mark_seen(&mut self, id: u32, depth: i32) {
+        let entry = &mut self.entries[id as usize];
+        entry.0 = (entry.0 & !RUN_MASK) | (self.run as u64) << OFFSET_BITS;
+        self.set_depth(id, depth);
+    }
+
+    #[inline]
+    pub fn is_lost(&self, id: u32) -> bool {
+        self.entries[id as usize].0 & LOST != 0
+    }
+
+    pub fn set_lost(&mut self, id: u32) {
+        self.entries[id as usize].0 |= LOST;
+    }
+
+    /// The depth of entry `id` on the current path, or -1 when it is not on it.
+    #[inline]
+    pub fn depth(&self, id: u32) -> i32 {
+        if self.entries[id as usize].0 & ON_PATH == 0 {
+            return -1;
+        }
+        self.depths.get(&id).copied().unwrap_or(-1)
+    }
+
+    pub fn set_depth(&mut self, id: u32, depth: i32) {
+        let entry = &mut self.entries[id as usize];
+        if depth < 0 {
+            if entry.0 & ON_PATH != 0 {
+                entry.0 &= !ON_PATH;
+                self.depths.remove(&id);
+            }
+        } else {
+            entry.0 |= ON_PATH;
+            self.depths.insert(id, depth);
+        }
+    }
+
+    fn key_of(&self, id: usize) -> &[u8] {
+        let start = self.entries[id].offset();
+        let end = self.entries.get(id + 1).map_or(self.arena.len(), |e| e.offset());
+        &self.arena[start..end]
+    }
+
+    #[inline]
+    fn home(&self, hash: u64) -> usize {
+        (((hash >> 32) * self.slots as u64) >> 32) as usize
+    }
+
+    #[inline]
+    fn slot(&self, at: usize) -> (u32, u8) {
+        let s = &self.table[at * SLOT..at * SLOT + SLOT];
+        (u32::from_le_bytes([s[0], s[1], s[2], s[3]]), s[4])
     }
 
     /// The entry number of `key`, if stored.
     pub fn find(&self, key: &[u8], hash: u64) -> Option<u32> {
-        let short = hash as u32;
-        let mut at = (hash >> 32) as usize & self.mask;
+        let tag = hash as u8;
+        let mut at = self.home(hash);
         loop {
-            let id = self.index[at];
+            let (id, slot_tag) = self.slot(at);
             if id == EMPTY {
                 return None;
             }
-            let entry = &self.entries[id as usize];
-            if entry.hash == short && self.key_of(entry) == key {
+            if slot_tag == tag && self.key_of(id as usize) == key {
                 return Some(id);
             }
-            at = (at + 1) & self.mask;
+            at += 1;
+            if at == self.slots {
+                at = 0;
+            }
         }
     }
 
-    /// Store `key` (not stored yet); its entry number.
-    pub fn insert(&mut self, key: &[u8], hash: u64, run: u32, depth: i32) -> u32 {
-        if (self.entries.len() + 1) * 2 > self.index.len() {
-            self.grow();
+    fn must_grow_table(&self) -> bool {
+        (self.entries.len() + 1) * 4 > self.slots * 3 // at most three quarters full
+    }
+
+    /// Store `key` (not stored yet), seen in the current restart at `depth` (or -1); its
+    /// entry number.
+    pub fn insert(&mut self, key: &[u8], hash: u64, depth: i32) -> u32 {
+        if self.must_grow_table() {
+            self.grow_table();
+        }
+        if self.arena.len() + key.len() > self.arena.capacity() {
+            let want = grown(self.arena.capacity(), self.arena.len() + key.len());
+            self.arena.reserve_exact(want - self.arena.len());
+        }
+        if self.entries.len() == self.entries.capacity() {
+            let want = grown(self.entries.capacity(), self.entries.len() + 1);
+            self.entries.reserve_exact(want - self.entries.len());
         }
         let id = self.entries.len() as u32;
-        self.entries.push(Entry {
-            place: (self.arena.len() as u64) << 16 | key.len() as u64,
-            hash: hash as u32,
-            run,
-            depth,
-            lost: false,
-        });
+        let offset = self.arena.len() as u64;
+        assert!(offset <= OFFSET_MASK, "the key arena passed 2^40 bytes");
+        self.entries.push(Entry(offset | (self.run as u64) << OFFSET_BITS));
         self.arena.extend_from_slice(key);
         self.place(id, hash);
+        self.set_depth(id, depth);
         id
     }
 
     fn place(&mut self, id: u32, hash: u64) {
-        let mut at = (hash >> 32) as usize & self.mask;
-        while self.index[at] != EMPTY {
-            at = (at + 1) & self.mask;
+        let mut at = self.home(hash);
+        while self.slot(at).0 != EMPTY {
+            at += 1;
+            if at == self.slots {
+                at = 0;
+            }
         }
-        self.index[at] = id;
+        let s = &mut self.table[at * SLOT..at * SLOT + SLOT];
+        s[..4].copy_from_slice(&id.to_le_bytes());
+        s[4] = hash as u8;
     }
 
-    fn grow(&mut self) {
-        let size = self.index.len() * 2;
-        self.index = vec![EMPTY; size];
-        self.mask = size - 1;
+    fn grow_table(&mut self) {
+        self.slots = self.slots / 2 * 3;
+        self.table = Vec::new(); // free the old table before the new one is made
+        self.table = Self::empty_table(self.slots);
         for id in 0..self.entries.len() {
-            let hash = hash_key(self.key_of(&self.entries[id]));
+            let hash = hash_key(self.key_of(id));
             self.place(id as u32, hash);
         }
     }
@@ -243,43 +539,78 @@ impl Store {
 mod tests {
     use super::*;
 
+    fn identity_rules(views: Vec<u8>) -> KeyRules {
+        let mut table = [0u8; 256];
+        for (i, t) in table.iter_mut().enumerate() {
+            *t = i as u8;
+        }
+        KeyRules {
+            card_table: table,
+            always_sorted: vec![],
+            sorted_when_stock_empty: vec![],
+            stock_by_cards: false,
+            views,
+        }
+    }
+
     #[test]
-    fn an_entry_is_24_bytes() {
-        assert_eq!(std::mem::size_of::<Entry>(), 24);
+    fn an_entry_is_8_bytes() {
+        assert_eq!(std::mem::size_of::<Entry>(), 8);
     }
 
     #[test]
     fn the_store_finds_what_it_holds_and_nothing_else() {
         let mut store = Store::new();
-        for i in 0..5000u32 {
-            let key = i.to_le_bytes();
+        store.start_run();
+        let key_of = |i: u32| {
+            let mut key = i.to_le_bytes().to_vec();
+            key.resize(4 + i as usize % 5, 0xAB); // keys of several lengths
+            key
+        };
+        for i in 0..50_000u32 {
+            let key = key_of(i);
             let h = hash_key(&key);
             assert!(store.find(&key, h).is_none());
-            assert_eq!(store.insert(&key, h, 0, -1), i);
+            assert_eq!(store.insert(&key, h, -1), i);
         }
-        for i in 0..5000u32 {
-            let key = i.to_le_bytes();
+        for i in 0..50_000u32 {
+            let key = key_of(i);
             assert_eq!(store.find(&key, hash_key(&key)), Some(i));
+            assert_eq!(store.key_of(i as usize), &key[..]);
+            assert!(store.seen_in_this_run(i) && !store.is_lost(i));
         }
         assert!(store.find(b"nope", hash_key(b"nope")).is_none());
+        store.set_lost(7);
+        store.start_run();
+        assert!(store.is_lost(7) && !store.is_lost(8) && !store.seen_in_this_run(7));
+    }
+
+    #[test]
+    fn the_restart_counter_wraps_without_false_sightings() {
+        let mut store = Store::new();
+        store.start_run();
+        let h = hash_key(b"a");
+        let id = store.insert(b"a", h, -1);
+        for _ in 0..u16::MAX as usize + 3 {
+            store.start_run();
+            assert!(!store.seen_in_this_run(id));
+        }
+        store.mark_seen(id, 3);
+        assert!(store.seen_in_this_run(id));
+        assert_eq!(store.depth(id), 3);
+        store.set_depth(id, -1);
+        assert_eq!(store.depth(id), -1);
     }
 
     #[test]
     fn symmetric_piles_share_a_key_once_sorted() {
-        let mut table = [0u8; 256];
-        for (i, t) in table.iter_mut().enumerate() {
-            *t = i as u8;
-        }
-        let rules = KeyRules {
-            card_table: table,
-            always_sorted: vec![(0, 2)],
-            sorted_when_stock_empty: vec![],
-            stock_by_cards: false,
-        };
+        let mut rules = identity_rules(vec![]);
+        rules.always_sorted = vec![(0, 2)];
         let mut maker = KeyMaker::new(&rules, false);
         let a = Position { piles: vec![vec![4, 8], vec![12]], stock: vec![] };
         let b = Position { piles: vec![vec![12], vec![4, 8]], stock: vec![] };
         let (mut ka, mut kb) = (Vec::new(), Vec::new());
+        maker.pack_for(&a, false, 0);
         maker.key(&a, &mut ka);
         maker.key(&b, &mut kb);
         assert_eq!(ka, kb);
@@ -287,5 +618,139 @@ mod tests {
         exact.key(&a, &mut ka);
         exact.key(&b, &mut kb);
         assert_ne!(ka, kb);
+    }
+
+    /// Undo `write_packed` (for the tests: the search never needs to), giving the key
+    /// one byte a card code.
+    fn unpack(p: &Packing, packed: &[u8], views: &[u8], stock_by_cards: bool) -> Vec<u8> {
+        let decode: Vec<u8> = (0..=255).collect();
+        let mut at = 0usize;
+        let mut get = |bits: u32| -> u64 {
+            let mut v = 0u64;
+            for i in 0..bits as usize {
+                let bit = (packed[(at + i) / 8] >> ((at + i) % 8)) & 1;
+                v |= (bit as u64) << i;
+            }
+            at += bits as usize;
+            v
+        };
+        let mut out = Vec::new();
+        for &view in views {
+            match view {
+                VIEW_TOP => {
+                    if get(1) == 1 {
+                        out.extend_from_slice(&[1, decode[get(p.card_bits) as usize]]);
+                    } else {
+                        out.push(0);
+                    }
+                }
+                VIEW_TOP_AND_SIZE => {
+                    let size = get(p.length_bits) as u8;
+                    if size == 0 {
+                        out.push(0);
+                    } else {
+                        out.extend_from_slice(&[2, decode[get(p.card_bits) as usize], size]);
+                    }
+                }
+                _ => {
+                    let len = get(p.length_bits) as usize;
+                    out.push(len as u8);
+                    for _ in 0..len {
+                        out.push(decode[get(p.card_bits) as usize]);
+                    }
+                }
+            }
+        }
+        let n = get(p.length_bits);
+        if stock_by_cards {
+            out.push(0xFE);
+            for _ in 0..n {
+                out.push(get(7) as u8);
+            }
+        } else {
+            out.extend_from_slice(&(n as u16).to_be_bytes());
+        }
+        out
+    }
+
+    /// A small deterministic generator for the tests.
+    fn next(state: &mut u64) -> u64 {
+        *state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        *state >> 33
+    }
+
+    #[test]
+    fn packed_keys_round_trip_and_stay_distinct() {
+        // ranks and suits read, face-down cards: 7 bits a card; piles of every view
+        let mut identity = [0u8; 256];
+        let mut ranks = [0u8; 256]; // suits not read: a card shows its rank (and face)
+        for i in 0..256 {
+            identity[i] = i as u8;
+            ranks[i] = if i < 128 { (i & 64 | i & 60) as u8 } else { i as u8 };
+        }
+        for (table, bits) in [(identity, 7), (ranks, 5)] {
+        for stock_by_cards in [false, true] {
+            let views = vec![VIEW_ALL, VIEW_ALL, VIEW_ALL, VIEW_TOP, VIEW_TOP_AND_SIZE, VIEW_TOP_AND_SIZE];
+            let rules = KeyRules {
+                card_table: table,
+                always_sorted: vec![],
+                sorted_when_stock_empty: vec![],
+                stock_by_cards,
+                views: views.clone(),
+            };
+            let root = Position { piles: vec![(0..52).map(|c| 4 + c).collect()], stock: vec![] };
+            let mut maker = KeyMaker::new(&rules, false);
+            maker.pack_for(&root, true, 0);
+            let mut plain = KeyMaker::new(&rules, false); // one byte a translated card
+            let packing = maker.packing.clone().expect("packed");
+            assert_eq!((packing.card_bits, packing.length_bits), (bits, 6));
+            let mut state = 7u64;
+            let mut seen: FxHashMap<Vec<u8>, Vec<u8>> = FxHashMap::default();
+            let (mut key, mut bytes) = (Vec::new(), Vec::new());
+            for _ in 0..20_000 {
+                let mut piles: Vec<Vec<u8>> = Vec::new();
+                for _ in 0..views.len() {
+                    let len = (next(&mut state) % 5) as usize;
+                    piles.push((0..len).map(|_| {
+                        let card = 4 + (next(&mut state) % 52) as u8;
+                        if next(&mut state) % 4 == 0 { card | 64 } else { card }
+                    }).collect());
+                }
+                let stock: Vec<u8> = (0..next(&mut state) % 4).map(|_| 4 + (next(&mut state) % 52) as u8).collect();
+                let pos = Position { piles, stock };
+                maker.key(&pos, &mut key);
+                maker.split(&pos);
+                maker.write_bytes(&pos, &mut bytes);
+                assert_eq!(unpack(&packing, &key, &views, stock_by_cards), bytes);
+                plain.key(&pos, &mut bytes);
+                if let Some(before) = seen.insert(key.clone(), bytes.clone()) {
+                    assert_eq!(before, bytes, "two byte keys packed alike");
+                }
+            }
+            // and the other way: as many distinct packed keys as distinct byte keys
+            let distinct: std::collections::HashSet<&Vec<u8>> = seen.values().collect();
+            assert_eq!(distinct.len(), seen.len());
+            assert!(seen.len() > 10_000);
+        }
+        }
+    }
+
+    #[test]
+    fn a_pile_keyed_by_its_top_forgets_what_lies_below() {
+        let rules = identity_rules(vec![VIEW_ALL, VIEW_TOP, VIEW_TOP_AND_SIZE]);
+        let mut maker = KeyMaker::new(&rules, false);
+        let a = Position { piles: vec![vec![4], vec![8, 9, 10], vec![12, 13]], stock: vec![] };
+        maker.pack_for(&a, false, 0);
+        let key = |maker: &mut KeyMaker, piles: Vec<Vec<u8>>| {
+            let mut out = Vec::new();
+            maker.key(&Position { piles, stock: vec![] }, &mut out);
+            out
+        };
+        let ka = key(&mut maker, a.piles.clone());
+        assert_eq!(ka, key(&mut maker, vec![vec![4], vec![20, 10], vec![30, 13]]));
+        assert_ne!(ka, key(&mut maker, vec![vec![4], vec![20, 10], vec![30, 31, 13]]));
+        assert_ne!(ka, key(&mut maker, vec![vec![4], vec![20, 11], vec![30, 13]]));
+        assert_ne!(ka, key(&mut maker, vec![vec![4], vec![], vec![30, 13]]));
+        assert_ne!(ka, key(&mut maker, vec![vec![5], vec![8, 9, 10], vec![12, 13]]));
     }
 }

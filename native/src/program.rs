@@ -17,7 +17,7 @@ pub const FACE_DOWN: u8 = 64;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
 pub const SLOTS: usize = 4;
-pub const PROGRAM_VERSION: u64 = 1;
+pub const PROGRAM_VERSION: u64 = 2;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum PileRef {
@@ -187,6 +187,8 @@ pub struct KeyRules {
     pub always_sorted: Vec<(usize, usize)>,
     pub sorted_when_stock_empty: Vec<(usize, usize)>,
     pub stock_by_cards: bool,
+    /// how each slot is keyed: `key::VIEW_ALL`, `VIEW_TOP` or `VIEW_TOP_AND_SIZE`
+    pub views: Vec<u8>,
 }
 
 #[derive(Debug, Clone)]
@@ -571,6 +573,14 @@ impl Program {
         if !check(&always_sorted) || !check(&sorted_when_stock_empty) {
             return err("bad sorted ranges", key);
         }
+        let mut views = vec![crate::key::VIEW_ALL; slots];
+        for item in field(key, "top_piles")?.as_array().ok_or("bad rule program: top piles")? {
+            let pile = index(&item[0])?;
+            if pile >= piles {
+                return err("top pile out of range", item);
+            }
+            views[pile] = if boolean(&item[1])? { crate::key::VIEW_TOP_AND_SIZE } else { crate::key::VIEW_TOP };
+        }
         let ordering = field(&value, "ordering")?;
         let has_forced = !fills.is_empty() || forced_sources.iter().any(Option::is_some);
         Ok(Program {
@@ -593,6 +603,7 @@ impl Program {
                 always_sorted,
                 sorted_when_stock_empty,
                 stock_by_cards: boolean(field(key, "stock_by_cards")?)?,
+                views,
             },
             ordering: OrderingRules {
                 first_target: flags(field(ordering, "first_target_piles")?, slots)?,
@@ -944,6 +955,7 @@ mod tests {
                 always_sorted: vec![],
                 sorted_when_stock_empty: vec![],
                 stock_by_cards: false,
+                views: vec![0, 0],
             },
             ordering: OrderingRules { first_target: vec![], parking: vec![], dealt: vec![] },
         };

@@ -280,11 +280,10 @@ impl<'a> Solver<'a> {
         match self.store.find(&self.buffer, hash) {
             None => (Ok(None), hash, None),
             Some(id) => {
-                let entry = &self.store.entries[id as usize];
-                if entry.lost {
+                if self.store.is_lost(id) {
                     (Err(()), hash, Some(id))
-                } else if entry.run == self.run {
-                    (Ok(Some(entry.depth)), hash, Some(id))
+                } else if self.store.seen_in_this_run(id) {
+                    (Ok(Some(self.store.depth(id))), hash, Some(id))
                 } else {
                     (Ok(None), hash, Some(id))
                 }
@@ -295,15 +294,10 @@ impl<'a> Solver<'a> {
     fn enter(&mut self, hash: u64, old: Option<u32>, depth: i32) -> u32 {
         match old {
             Some(id) => {
-                let entry = &mut self.store.entries[id as usize];
-                entry.run = self.run;
-                entry.depth = depth;
+                self.store.mark_seen(id, depth);
                 id
             }
-            None => {
-                let run = self.run;
-                self.store.insert(&self.buffer, hash, run, depth)
-            }
+            None => self.store.insert(&self.buffer, hash, depth),
         }
     }
 
@@ -317,6 +311,9 @@ impl<'a> Solver<'a> {
         limits: &Limits,
     ) -> Outcome {
         self.run += 1;
+        self.store.start_run();
+        self.keys.pack_for(root, self.program.turns_up.iter().any(|&t| t),
+                           self.program.redeal.as_ref().map_or(0, |r| r.limit));
         self.line.clear();
         let program = self.program;
         let mut pos = root.clone();
@@ -328,7 +325,7 @@ impl<'a> Solver<'a> {
             return Outcome::Memory;
         }
         if let Some(id) = old {
-            if self.store.entries[id as usize].lost {
+            if self.store.is_lost(id) {
                 self.expanded = 1;
                 return Outcome::Exhausted;
             }
@@ -337,11 +334,11 @@ impl<'a> Solver<'a> {
         program.generate(&pos, &mut scratch);
         self.expanded = 1;
         if scratch.is_empty() {
-            self.store.entries[root_id as usize].depth = -1;
+            self.store.set_depth(root_id, -1);
             if program.is_won(&pos) {
                 return Outcome::Won;
             }
-            self.store.entries[root_id as usize].lost = true;
+            self.store.set_lost(root_id);
             return Outcome::Exhausted;
         }
         if let Some(o) = ordering.as_deref_mut() {
@@ -367,10 +364,9 @@ impl<'a> Solver<'a> {
                 let frame = frames.pop().expect("a frame");
                 let depth = frames.len() as i32;
                 moves.truncate(frame.children as usize);
-                let entry = &mut self.store.entries[frame.entry as usize];
-                entry.depth = -1;
+                self.store.set_depth(frame.entry, -1);
                 if frame.low >= depth {
-                    entry.lost = true;
+                    self.store.set_lost(frame.entry);
                 } else if let Some(parent) = frames.last_mut() {
                     parent.low = parent.low.min(frame.low);
                 }
@@ -421,11 +417,11 @@ impl<'a> Solver<'a> {
                     self.expanded = expanded;
                     return Outcome::Won;
                 }
-                self.store.entries[id as usize].lost = true;
+                self.store.set_lost(id);
                 program.take_back(&mut pos, mv, undo, &mut stacks);
                 continue;
             }
-            self.store.entries[id as usize].depth = depth;
+            self.store.set_depth(id, depth);
             let reverse = if mv.s >= 0 && undo.is_plain() && !self.exact {
                 Some(Move { s: mv.t, k: mv.k, t: mv.s })
             } else {

@@ -58,7 +58,7 @@ from patience.solver.rules import solver_rules
 from patience.variant import Group, Variant
 
 #: the version of the program's shape: the core refuses a program of another version
-PROGRAM_VERSION = 1
+PROGRAM_VERSION = 2
 #: slots for piles and cards bound by quantifiers (the loader bounds their nesting)
 SLOTS = 4
 
@@ -430,6 +430,7 @@ def rule_program(variant: Variant) -> dict[str, Any]:
             "always_sorted": [list(r) for r in rules.always_sorted],
             "sorted_when_stock_empty": [list(r) for r in rules.sorted_when_stock_empty],
             "stock_by_cards": variant.redeal_pile is not None,
+            "top_piles": [[index, size] for index, size in sorted(rules.top_piles.items())],
         },
         "ordering": {
             "first_target_piles": sorted(rules.first_target_piles),

@@ -22,6 +22,10 @@ The arguments for why each reduction is sound are in ``docs/solver.md``; in shor
   counter pile, part of the piles and so of every key.
 * Face-down cards are keyed as themselves (marked face down): the solver knows them, as
   published "thoughtful" win rates assume.
+* A pile no move, fill or redeal ever takes a card from, and that every rule reads only
+  through ``top``, ``empty`` and ``size``, is keyed by its top card and size (or its top
+  card alone when no rule reads its size): the cards under the top can never matter
+  (``top_piles``; Golf's waste, Black Hole's hole, Tabby Cat's foundations).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from patience.cards import FACE_DOWN, RED_SUITS
 from patience.settings import Target
 
 if TYPE_CHECKING:
+    from patience.language import Node
     from patience.variant import Group, Variant
 
 KeyFunction = Callable[[list[list[int]], list[int]], bytes]
@@ -74,6 +79,8 @@ class SolverRules:
         # piles of 'each' groups nobody deals to (the tail): a place to park cards
         self.parking_piles = frozenset(i for g in variant.groups if g.target is Target.EACH
                                        for i in g.indices if i not in deal_targets)
+        #: piles keyed by their top card (and size, when True): see `top_piles`
+        self.top_piles: dict[int, bool] = top_piles(variant)
         self.key = self._key_function()
 
     def _key_function(self) -> KeyFunction:
@@ -82,15 +89,39 @@ class SolverRules:
         later = self.sorted_when_stock_empty
         join = bytes([SEPARATOR]).join
         both = always + later
+        tops = tuple(sorted(self.top_piles.items()))
 
-        def unsorted_key(piles: list[list[int]], stock: list[int]) -> bytes:
-            return join(map(bytes, piles)).translate(table) + len(stock).to_bytes(2, "big")
+        def seen(piles: list[list[int]]) -> list[bytes]:
+            """Each pile as the key shows it: its cards translated, or for a pile keyed by
+            its top, the top card translated and (when the rules read it) its size."""
+            parts = [bytes(p).translate(table) for p in piles]
+            for index, with_size in tops:
+                pile = piles[index]
+                if not pile:
+                    parts[index] = b""
+                elif with_size:
+                    parts[index] = bytes((table[pile[-1]], len(pile)))
+                else:
+                    parts[index] = bytes((table[pile[-1]],))
+            return parts
 
         if self.variant.redeal_pile is not None:  # the stock's order can change
             def stock_key(piles: list[list[int]], stock: list[int]) -> bytes:
-                return join(map(bytes, piles)).translate(table) + b"\xfe" + bytes(stock)
+                return join(seen(piles)) + b"\xfe" + bytes(stock)
 
             return stock_key
+
+        if tops:
+            def top_key(piles: list[list[int]], stock: list[int]) -> bytes:
+                parts = seen(piles)
+                for start, stop in (always if stock else both):
+                    parts[start:stop] = sorted(parts[start:stop])
+                return join(parts) + len(stock).to_bytes(2, "big")
+
+            return top_key
+
+        def unsorted_key(piles: list[list[int]], stock: list[int]) -> bytes:
+            return join(map(bytes, piles)).translate(table) + len(stock).to_bytes(2, "big")
 
         def sorted_when_stock_empty(piles: list[list[int]], stock: list[int]) -> bytes:
             if stock:
@@ -144,6 +175,91 @@ def requires_empty_pile(group: Group) -> bool:
     conjuncts = node.values if isinstance(node, BoolOp) and node.op == "and" else (node,)
     return any(isinstance(c, Attribute) and c.name == "empty" and isinstance(c.value, Name)
                and c.value.id == "pile" for c in conjuncts)
+
+
+VIEWS = frozenset({"top", "empty", "size"})  # what a pile keyed by its top may be read by
+
+
+def top_piles(variant: Variant) -> dict[int, bool]:
+    """The piles whose cards below the top can never matter, each with whether any rule
+    reads its size: ``{pile index: size read}``.
+
+    A group qualifies when no move ever takes a card out of it (its ``moves`` rule is
+    ``false``, so it is never a move's source, and so never a forced move's either), no
+    forced fill takes from it, the redeal does not turn it over, and every rule that can
+    see one of its piles (every group's ``moves`` and ``accepts``, ``win``,
+    ``stock.deal_when``, the predicates, inlined where called) reads it only as
+    ``.top``, ``.empty`` or ``.size``. Its piles then only ever grow by cards put on
+    top (and shrink again only when the search takes a move back), and no rule can tell
+    two of them apart that agree on the top card and the size. The argument is in
+    docs/solver.md ("The position key").
+    """
+    from patience.compiler import inline_calls
+    from patience.language import Boolean
+
+    groups = variant.groups
+    sources = frozenset(g.name for g in groups
+                        if not (isinstance(g.moves.node, Boolean) and g.moves.node.value is False))
+    fill_sources = {i for g in groups if g.fill_from is not None for i in g.fill_from if i >= 0}
+    predicates = dict(variant.predicates)
+    reads: dict[str, set[str]] = {g.name: set() for g in groups}
+
+    def inline(node: Node) -> Node:
+        return inline_calls(node, predicates, lambda predicate: False)
+
+    for group in groups:
+        _pile_reads(inline(group.moves.node), {"pile": frozenset({group.name}),
+                                               "run": frozenset({group.name})}, reads)
+        _pile_reads(inline(group.accepts.node), {"pile": frozenset({group.name}),
+                                                 "source": sources, "run": sources},
+                    reads)
+    for node in (variant.win.node, variant.deal_when.node):
+        _pile_reads(inline(node), {}, reads)
+    found: dict[int, bool] = {}
+    for group in groups:
+        if group.name in sources or fill_sources.intersection(group.indices) or \
+                (variant.redeal_pile is not None and variant.redeal_pile in group.indices) \
+                or not reads[group.name] <= VIEWS:
+            continue
+        for index in group.indices:
+            found[index] = "size" in reads[group.name]
+    return found
+
+
+def _pile_reads(node: Node, piles: dict[str, frozenset[str]],
+                reads: dict[str, set[str]]) -> None:
+    """Add to ``reads[group]`` how ``node`` reads the piles of each group: ``top``,
+    ``empty``, ``size``, or ``other`` (any other use: ``bottom``, a run, all its cards, an
+    argument). ``piles`` maps the names in scope that denote piles (or the run, a part of
+    its source pile) to the groups they may belong to."""
+    from patience.language import Attribute, Count, Member, Name, Quantifier, children
+
+    def note(groups: frozenset[str], how: str) -> None:
+        for group in groups:
+            reads[group].add(how)
+
+    if isinstance(node, Name) and node.id in piles:
+        note(piles[node.id], "other")
+        return
+    if isinstance(node, Attribute) and isinstance(node.value, Name) and node.value.id in piles:
+        note(piles[node.value.id], "other" if node.value.id == "run" else node.name)
+        return
+    if isinstance(node, Member) and isinstance(node.value, Name):
+        return  # which group a pile is in, not what it holds
+    if isinstance(node, Quantifier) and isinstance(node.domain, Name):
+        inner = {**piles, **{name: frozenset({node.domain.id}) for name in node.names}}
+        _pile_reads(node.body, inner, reads)
+        return
+    if isinstance(node, Quantifier):  # over pairs of cards: the pairs' names are cards
+        _pile_reads(node.domain, piles, reads)
+        inner = {k: v for k, v in piles.items() if k not in node.names}
+        _pile_reads(node.body, inner, reads)
+        return
+    if isinstance(node, Count):
+        _pile_reads(node.body, {**piles, node.name: frozenset({node.group})}, reads)
+        return
+    for child in children(node):
+        _pile_reads(child, piles, reads)
 
 
 @functools.lru_cache(maxsize=64)
