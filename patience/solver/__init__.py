@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.2"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
+SOLVER_VERSION = "1.3"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move;
+# 1.3: take-backs off the foundations after the deal, turn-ups first; whole lost components
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000
