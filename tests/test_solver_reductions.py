@@ -19,6 +19,8 @@ import pytest
 import patience
 from patience.definition import Definition, load_definition
 from patience.solver import exhaustive_verdict, solve
+from patience.solver.rules import solver_rules
+from patience.solver.search import EXHAUSTED, Search, make_ordering
 from patience.variant import resolve
 
 MINI = Path(__file__).parent / "variants"
@@ -102,3 +104,24 @@ def test_the_solver_agrees_with_exhaustive_search_on_a_hundred_deals(name):
     assert counts.get("won", 0) and counts.get("unwinnable", 0), counts  # both verdicts
     assert counts.get("unknown", 0) <= 20, counts
     assert counts.get("solver unknown", 0) <= 10, counts
+
+
+@pytest.mark.parametrize(("name", "number", "expanded"), [
+    ("mini-tight", 29, 191), ("mini-tight", 4, 936)])
+def test_every_member_of_a_lost_component_is_proven_lost(name, number, expanded):
+    # An unwinnable deal searched to the end: every position expanded lies in a component
+    # that closed without a win, so every one is proven lost, not only the components'
+    # roots. (Proving only the roots left 150 of 191 and 912 of 936: the members below a
+    # root, which reach back up to it, were left out.)
+    variant = mini(name)
+    game = variant.deal(number)
+    rules = solver_rules(variant)
+    search = Search(rules, game.piles, game.stock)
+    assert search.run(make_ordering(rules, 0), 100_000) == EXHAUSTED
+    assert search.expanded == expanded
+    assert len(search.lost) == expanded
+    # a second run sharing the table starts from a proven-lost root's children: each of
+    # them is lost already, so only the root is expanded again
+    again = Search(rules, game.piles, game.stock, lost=search.lost)
+    assert again.run(make_ordering(rules, 1), 100_000) == EXHAUSTED
+    assert again.expanded == 1

@@ -460,10 +460,6 @@ def test_a_little_klondike_deal_won_through_the_page(context_for, server):
     assert page.locator("#end").inner_text().startswith("You won!")
 
 
-@pytest.mark.skip(reason="known gap (issues #13, #14): with the native core the first hint of "
-                         "Klondike deal 4 comes in 0.4 s, but later in the game a hint within "
-                         "the page's budget (200,000 positions, 3 s) finds no win: the move "
-                         "ordering tries every take-back off the foundations before the deal")
 @pytest.mark.slow
 def test_a_klondike_deal_won_through_the_page(context_for, server):
     from patience import find_variant

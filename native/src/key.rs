@@ -13,8 +13,9 @@
 //! Keys live in one byte arena, one after another; an entry (8 bytes) holds its key's
 //! offset (its length is where the next key starts), the restart that last saw it and
 //! whether it is proven lost; an open-addressing table of 5-byte slots (an entry number and
-//! 8 bits of its hash) finds them. The depth on the path, needed only while a position is
-//! on it, lives in a small map beside.
+//! 8 bits of its hash) finds them. A position's number on the search's stack of open
+//! positions (Tarjan's; "depth" below), needed only while its component is open, lives in a
+//! small map beside.
 
 use rustc_hash::FxHashMap;
 
@@ -279,7 +280,7 @@ impl<'a> KeyMaker<'a> {
 
 /// What the search knows of a stored position, in one word: the key's offset in the arena
 /// (bits 0–39), the restart that last saw it (bits 40–55, see `Store::start_run`), proven
-/// lost (bit 56), perhaps on the path (bit 57: only then is the depth map asked).
+/// lost (bit 56), perhaps open (bit 57: only then is the depth map asked).
 #[derive(Debug, Clone, Copy)]
 struct Entry(u64);
 
@@ -287,7 +288,7 @@ const OFFSET_BITS: u32 = 40;
 const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
 const RUN_MASK: u64 = 0xFFFF << OFFSET_BITS;
 const LOST: u64 = 1 << 56;
-/// a hint that the entry may be in the path's depth map (the map decides)
+/// a hint that the entry may be in the depth map of open positions (the map decides)
 const ON_PATH: u64 = 1 << 57;
 
 impl Entry {
@@ -365,7 +366,7 @@ impl Store {
         self.entries.is_empty()
     }
 
-    /// The bytes the store holds (arena, entries, table, the depths of the path), as
+    /// The bytes the store holds (arena, entries, table, the open positions' depths), as
     /// allocated.
     pub fn bytes(&self) -> usize {
         self.arena.capacity()
@@ -409,7 +410,7 @@ impl Store {
         self.entries[id as usize].run() == self.run
     }
 
-    /// Mark entry `id` seen in the current restart, at `depth` on the path (or -1).
+    /// Mark entry `id` seen in the current restart, open at `depth` (or -1: not open).
     pub fn mark_seen(&mut self, id: u32, depth: i32) {
         let entry = &mut self.entries[id as usize];
         entry.0 = (entry.0 & !RUN_MASK) | (self.run as u64) << OFFSET_BITS;
@@ -425,7 +426,7 @@ impl Store {
         self.entries[id as usize].0 |= LOST;
     }
 
-    /// The depth of entry `id` on the current path, or -1 when it is not on it.
+    /// The depth (number) of entry `id` among the open positions, or -1 when it is not open.
     #[inline]
     pub fn depth(&self, id: u32) -> i32 {
         if self.entries[id as usize].0 & ON_PATH == 0 {

@@ -2,14 +2,15 @@
 //! the restart loop of `solve` (patience/solver/__init__.py).
 //!
 //! Depth-first with explicit frames; a position counts once, when it is first seen and its
-//! moves are generated; Tarjan's low-link test proves positions lost (kept across the
-//! restarts of one solve); a move that only undoes the last one is not played.
+//! moves are generated; Tarjan's strongly connected components prove positions lost (a
+//! component closed without a win, every member of it; kept across the restarts of one
+//! solve); a move that only undoes the last one is not played.
 
 use std::time::Instant;
 
 use crate::key::{hash_key, KeyMaker, Store};
 use crate::moves::{Move, Position, Stacks, Undo};
-use crate::program::Program;
+use crate::program::{Program, FACE_DOWN};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -135,6 +136,9 @@ mod jitter_tests {
     }
 }
 
+/// The score of a card taken back off a `target: first` pile: below the deal's (-1000).
+const TAKE_BACK_SCORE: f64 = -1100.0;
+
 /// A move ordering (`make_ordering`): style 0 exactly; styles ≥ 1 add a jitter.
 pub struct Ordering {
     jitter: Option<Jitter>,
@@ -169,11 +173,18 @@ impl Ordering {
                 let (s, t) = (m.s as usize, m.t as usize);
                 if rules.first_target[t] {
                     1000.0
+                } else if rules.first_target[s] {
+                    TAKE_BACK_SCORE // off a foundation: after the deal
                 } else {
                     let left = pos.piles[s].len() as i64 - m.k as i64;
                     let onto = !pos.piles[t].is_empty();
                     let whole_run = m.k == self.longest[s];
-                    if rules.parking[s] {
+                    if left > 0
+                        && program.turns_up.get(s).copied().unwrap_or(false)
+                        && pos.piles[s][left as usize - 1] & FACE_DOWN != 0
+                    {
+                        800.0 // uncovers a face-down card: it turns up
+                    } else if rules.parking[s] {
                         if onto { 600.0 } else { 250.0 }
                     } else if onto {
                         if left == 0 {
@@ -211,9 +222,10 @@ struct Frame {
     children: u32, // start of its children on the move stack
     count: u32,
     next: u32,
-    entry: u32,
     low: i32,
     reverse: Option<Move>,
+    /// its number: its place on the stack of open positions
+    number: i32,
 }
 
 /// Asked every 1,024 expansions and between restarts, with the positions expanded so far
@@ -271,9 +283,10 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// Look the current position up: `Err(())` when it is proven lost, `Ok(Some(depth))`
-    /// when seen in this run (its depth on the path, or -1), `Ok(None)` when new here (then
-    /// the hash and the entry number if it was stored by an earlier run are kept).
+    /// Look the current position up: `Err(())` when it is proven lost, `Ok(Some(number))`
+    /// when seen in this run (its number on the stack of open positions, or -1), `Ok(None)`
+    /// when new here (then the hash and the entry number if it was stored by an earlier run
+    /// are kept).
     fn classify(&mut self, pos: &Position) -> (Result<Option<i32>, ()>, u64, Option<u32>) {
         self.keys.key(pos, &mut self.buffer);
         let hash = hash_key(&self.buffer);
@@ -349,24 +362,30 @@ impl<'a> Solver<'a> {
             children: 0,
             count: scratch.len() as u32,
             next: 0,
-            entry: root_id,
             low: 0,
             reverse: None,
+            number: 0,
         }];
+        // the positions of the components not closed yet (Tarjan's stack), in order; an
+        // open position's entry holds its place here as its depth, a closed one -1
+        let mut open: Vec<u32> = vec![root_id];
         let mut line: Vec<Move> = Vec::new();
         let mut undos: Vec<Undo> = Vec::new();
         let mut expanded: u64 = 1;
         let mut check_at: u64 = 1024;
         while !frames.is_empty() {
-            let height = frames.len() as i32;
+            let parent_number = if frames.len() >= 2 { frames[frames.len() - 2].number } else { -1 };
             let frame = frames.last_mut().expect("a frame");
             if frame.next == frame.count {
                 let frame = frames.pop().expect("a frame");
-                let depth = frames.len() as i32;
                 moves.truncate(frame.children as usize);
-                self.store.set_depth(frame.entry, -1);
-                if frame.low >= depth {
-                    self.store.set_lost(frame.entry);
+                if frame.low >= frame.number {
+                    // the root of a component: all of it is proven lost
+                    for &member in &open[frame.number as usize..] {
+                        self.store.set_depth(member, -1);
+                        self.store.set_lost(member);
+                    }
+                    open.truncate(frame.number as usize);
                 } else if let Some(parent) = frames.last_mut() {
                     parent.low = parent.low.min(frame.low);
                 }
@@ -378,7 +397,7 @@ impl<'a> Solver<'a> {
             let mv = moves[(frame.children + frame.next) as usize];
             frame.next += 1;
             if Some(mv) == frame.reverse {
-                frame.low = frame.low.min(height - 2);
+                frame.low = frame.low.min(parent_number);
                 continue;
             }
             let undo = program.play(&mut pos, mv, &mut stacks);
@@ -406,7 +425,6 @@ impl<'a> Solver<'a> {
                 self.expanded = expanded;
                 return Outcome::Memory;
             }
-            let depth = frames.len() as i32;
             let id = self.enter(hash, old, -1);
             expanded += 1;
             program.generate(&pos, &mut scratch);
@@ -421,7 +439,9 @@ impl<'a> Solver<'a> {
                 program.take_back(&mut pos, mv, undo, &mut stacks);
                 continue;
             }
-            self.store.set_depth(id, depth);
+            let number = open.len() as i32;
+            open.push(id);
+            self.store.set_depth(id, number);
             let reverse = if mv.s >= 0 && undo.is_plain() && !self.exact {
                 Some(Move { s: mv.t, k: mv.k, t: mv.s })
             } else {
@@ -438,9 +458,9 @@ impl<'a> Solver<'a> {
                 children: start,
                 count: scratch.len() as u32,
                 next: 0,
-                entry: id,
-                low: depth,
+                low: number,
                 reverse,
+                number,
             });
             if expanded >= check_at {
                 check_at += 1024;

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from patience.cards import FACE_DOWN
 from patience.moves import MoveTuple, Undo
 from patience.solver.rules import SolverRules
 
@@ -24,19 +25,24 @@ Ordering = Callable[[list[MoveTuple], list[list[int]]], list[MoveTuple]]
 
 WON, EXHAUSTED, BUDGET, TIMEOUT = "won", "exhausted", "budget", "timeout"
 
+#: the score of a card taken back off a ``target: first`` pile: below the deal's (-1000)
+TAKE_BACK_SCORE = -1100
+
 
 def make_ordering(rules: SolverRules, style: int) -> Ordering:
     """A fixed move ordering built from the rules' shape only (no variant names).
 
-    Style 0 is the main heuristic: set to a foundation first, then moves that free a
-    column or the tail, then moves that lengthen a run without splitting one, then other
-    builds, then moves into an empty pile or the tail; the deal last. Styles ≥ 1 add to
-    each score a random draw seeded with the style (deterministic), which reorders moves
-    of close scores; the deal stays last.
+    Style 0 is the main heuristic: set to a foundation first, then a move that turns up a
+    face-down card, then moves that free a column or the tail, then moves that lengthen a
+    run without splitting one, then other builds, then moves into an empty pile or the
+    tail; then the deal; a card taken back off a ``target: first`` pile last of all. Styles
+    ≥ 1 add to each score a random draw seeded with the style (deterministic), which
+    reorders moves of close scores; the deal and the take-backs keep their places.
     """
     first_piles = rules.first_target_piles
     parking = rules.parking_piles
     dealt = rules.dealt_piles
+    turns_up = frozenset(rules.variant.face_down_piles)
     deal_score = -1000
     jitter = random.Random(style) if style >= 1 else None
 
@@ -54,11 +60,15 @@ def make_ordering(rules: SolverRules, style: int) -> Ordering:
                 score = deal_score
             elif target in first_piles:
                 score = 1000
+            elif source in first_piles:
+                score = TAKE_BACK_SCORE  # off a foundation: after the deal
             else:
                 left = len(piles[source]) - count
                 onto = bool(piles[target])
                 whole_run = count == longest[source]
-                if source in parking:
+                if left and source in turns_up and piles[source][left - 1] & FACE_DOWN:
+                    score = 800  # uncovers a face-down card: it turns up
+                elif source in parking:
                     score = 600 if onto else 250
                 elif onto:
                     if left == 0:
@@ -122,13 +132,18 @@ class Search:
         with the positions expanded so far, every 1024 of them) answers true (TIMEOUT).
 
         Positions proven lost go into ``self.lost`` (shared by the runs of one solve, so a
-        later run never searches them again). A position is proven lost when its search
-        ends without a win and every position it led to was proven lost or is one of its
-        own descendants' ancestors no higher than itself — Tarjan's low-link test: a cycle
-        back above it leaves it unproven, because the position it returns to may still
-        win another way. A move that just undoes the last move (the exact reverse of a move
-        that changed nothing else) is not played: it would return to the position before,
-        which is on the path; it counts as that dependency.
+        later run never searches them again), by Tarjan's algorithm for strongly connected
+        components: every expanded position goes onto a stack of open positions, numbered
+        by its place there; its low link is the least number among the open positions its
+        moves reached (directly or through its children). A position whose low link is its
+        own number, when its search ends without a win, is the root of a component: it and
+        every position above it on the stack form that component, and all of them are
+        proven lost — their moves lead only into the component or to positions proven lost
+        before, and none of them won (docs/solver.md). A move back to a position still open
+        gives its number; a move to a position proven lost adds nothing. A move that just
+        undoes the last move (the exact reverse of a move that changed nothing else) is not
+        played: it would return to the position before, which is open; it counts as a move
+        to it.
         """
         piles, stock, key = self.piles, self.stock, self.key
         generate = self.variant.generate_moves
@@ -151,9 +166,12 @@ class Search:
                 return WON
             lost.add(root)
             return EXHAUSTED
-        # a frame: [children, next index, key, low link, the move that would undo the last]
-        frames: list[list[Any]] = [[order(moves, piles) if order else moves, 0, root, 0, None]]
-        on_path = {root: 0}
+        # a frame: [children, next index, key, low link, the move that would undo the
+        # last, its number on the stack of open positions]
+        frames: list[list[Any]] = [[order(moves, piles) if order else moves, 0, root, 0, None,
+                                    0]]
+        open_stack = [root]  # the positions of the components not closed yet, in order
+        open_at = {root: 0}  # their numbers: their places on open_stack
         line: list[MoveTuple] = []
         undos: list[Undo] = []
         expanded = 1
@@ -165,11 +183,12 @@ class Search:
             children, index = frame[0], frame[1]
             if index == len(children):
                 frames.pop()
-                depth = len(frames)
-                position, low = frame[2], frame[3]
-                del on_path[position]
-                if low >= depth:
-                    lost.add(position)
+                low, number = frame[3], frame[5]
+                if low >= number:  # the root of a component: all of it is lost
+                    for member in open_stack[number:]:
+                        del open_at[member]
+                        lost.add(member)
+                    del open_stack[number:]
                 elif frames:
                     parent = frames[-1]
                     parent[3] = min(parent[3], low)
@@ -178,9 +197,8 @@ class Search:
                 continue
             frame[1] = index + 1
             move = children[index]
-            if move == frame[4]:  # back to the position before: on the path
-                depth = len(frames) - 2
-                frame[3] = min(frame[3], depth)
+            if move == frame[4]:  # back to the position before: open
+                frame[3] = min(frame[3], frames[-2][5])
                 continue
             undo = push(move)
             position = key(piles, stock)
@@ -189,8 +207,9 @@ class Search:
                 continue
             if position in seen:
                 pop(move, undo)
-                depth = on_path.get(position, unproven)
-                frame[3] = min(frame[3], depth)
+                # seen in this run and not proven lost: still open (a closed component is
+                # lost, and a win ends the run), so this is its number
+                frame[3] = min(frame[3], open_at.get(position, unproven))
                 continue
             if expanded >= budget:
                 pop(move, undo)
@@ -210,13 +229,14 @@ class Search:
                 continue
             line.append(move)
             undos.append(undo)
-            depth = len(frames)
-            on_path[position] = depth
+            number = len(open_stack)
+            open_stack.append(position)
+            open_at[position] = number
             source, count, target = move
             reverse = (target, count, source) if source >= 0 and undo[0] is None \
                 and not undo[1] and not self.exact else None
-            frames.append([order(moves, piles) if order else moves, 0, position, depth,
-                           reverse])
+            frames.append([order(moves, piles) if order else moves, 0, position, number,
+                           reverse, number])
             if expanded >= check_at:
                 check_at += 1024
                 if (deadline is not None and time.perf_counter() > deadline) or \
