@@ -132,6 +132,9 @@ class Variant:
         self.win = definition.win
         #: ``solver.safe`` (None: no move declared safe); see docs/solver.md, "Safe moves"
         self.safe: Rule | None = definition.safe
+        if self.safe is not None and isinstance(self.safe.node, Boolean) \
+                and not self.safe.node.value:
+            self.safe = None  # 'safe: false' (a child taking back its parent's safe moves)
         self.deal_when = definition.stock.deal_when
         if not self.deal_targets:  # no deal at all, whatever a position's stock holds
             self.deal_when = Rule("false", Boolean((0, 5), False), None, "stock.deal_when")

@@ -101,6 +101,9 @@ def check(file: str, format_: str) -> None:
     deals = f"{variant.deals} deal{'s' if variant.deals != 1 else ''}"
     echo(f"{file}: ok: {variant.id} ({variant.name}): {len(variant.deck)} cards, "
          f"{piles}, {deals}, rules hash {variant.rules_hash}")
+    if variant.safe is not None:
+        echo(f"  solver.safe: {variant.safe.text.strip()} (checked by 'patience test "
+             f"{file} --check safe_moves')")
 
 
 def _print_json(data: object) -> None:
