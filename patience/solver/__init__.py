@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.2"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
+SOLVER_VERSION = "1.3"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
+# 1.3: a variant's declared safe moves (solver.safe) are played alone where one is legal
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000
