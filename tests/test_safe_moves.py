@@ -97,7 +97,8 @@ def test_the_declaration_changes_the_search() -> None:
     assert counts[0] != counts[1]
 
 
-@pytest.mark.parametrize("name", ["mini-freecell", "mini-fan", "mini-bakers-dozen",
+@pytest.mark.parametrize("name", ["mini-freecell", "mini-bakers-game", "mini-fan",
+                                  "mini-bakers-dozen", "mini-streets-and-alleys",
                                   "mini-king-albert", "mini-klondike"])
 def test_reduced_decks_agree_with_the_exhaustive_reference(name: str) -> None:
     # the mini variants extend the shipped files, so they carry the same declaration
@@ -125,6 +126,7 @@ def test_an_unsafe_declaration_fails_the_battery_check() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["freecell", "bakers-game", "eight-off", "seahaven-towers",
+                                  "streets-and-alleys", "beleaguered-castle",
                                   "fan", "bakers-dozen", "king-albert", "klondike",
                                   "klondike-vegas"])
 def test_the_shipped_declarations_pass_the_check(name: str) -> None:

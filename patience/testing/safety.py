@@ -31,6 +31,12 @@ DEALS = 12
 KEPT = 6
 BUDGET = 20_000
 PLAYOUT_MOVES = 400
+#: at most this many positions with a safe move are checked (drawn at random from the
+#: samples, with the check's seed), so the check takes a bounded time
+MAX_CHECKED = 150
+#: the check stops early once this many (position, move) pairs were left undecided: those
+#: are the costly searches, and they prove nothing
+MAX_UNDECIDED = 40
 
 
 @attrs.frozen
@@ -89,14 +95,20 @@ def _samples(variant: Variant, deals: int, kept: int, seed: int) -> list[Game]:
 
 
 def check_safe_moves(variant: Variant, *, deals: int = DEALS, kept: int = KEPT,
-                     budget: int = BUDGET, seed: int = 0) -> SafetyReport:
-    """Check ``solver.safe`` on sampled positions (see the module's docstring)."""
+                     budget: int = BUDGET, seed: int = 0,
+                     max_checked: int = MAX_CHECKED) -> SafetyReport:
+    """Check ``solver.safe`` on sampled positions (see the module's docstring): at most
+    ``max_checked`` positions with a safe move, drawn at random from the samples."""
     from patience.solver import exhaustive_verdict, solve
 
     is_safe = variant.is_safe
     assert is_safe is not None, "the variant declares no safe moves"
     positions = compared = undecided = 0
-    for game in _samples(variant, deals, kept, seed):
+    samples = _samples(variant, deals, kept, seed)
+    random.Random(seed).shuffle(samples)
+    for game in samples:
+        if positions == max_checked or undecided >= MAX_UNDECIDED:
+            break
         moves = game.generate_moves()
         safe = [m for m in sorted(moves) if m[0] >= 0 and is_safe(game.piles, game.stock, *m)]
         if not safe:
