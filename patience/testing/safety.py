@@ -2,7 +2,8 @@
 
 A declaration lets the solver play a safe move alone, so a wrong one would make
 ``unwinnable`` a lie. The check (``patience test`` runs it as ``safe_moves``) looks for a
-counterexample where the exact answer is cheap: positions near the ends of seeded random
+counterexample where the exact answer is cheap: whole deals where the exhaustive search
+decides them (a reduced deck's), and positions near the ends of seeded random
 playouts of numbered deals, and near the ends of the solver's own winning lines (where few
 cards are left), with a few random moves off those lines. At each position P where a
 declared-safe move m is legal it asks the plain exhaustive search (``exhaustive_verdict``,
@@ -47,9 +48,11 @@ class SafetyReport:
     compared: int  # (position, safe move) pairs whose verdicts were both decided
     undecided: int  # pairs where a verdict ran out of budget
     failure: str | None = None
+    deals: int = 0  # whole deals the exhaustive search decided (a reduced deck's)
 
     def summary(self) -> str:
-        return (f"{self.compared} safe moves checked at {self.positions} positions; "
+        whole = f"{self.deals} whole deal{'s' if self.deals != 1 else ''} and "
+        return (f"{whole}{self.compared} safe moves checked at {self.positions} positions; "
                 f"{self.undecided} left undecided within the budget")
 
 
@@ -103,6 +106,21 @@ def check_safe_moves(variant: Variant, *, deals: int = DEALS, kept: int = KEPT,
 
     is_safe = variant.is_safe
     assert is_safe is not None, "the variant declares no safe moves"
+    # whole deals first: on a reduced deck (a file that extends the game with fewer cards
+    # inherits its declaration) the exhaustive search decides them from the start
+    whole = 0
+    for number in range(1, deals + 1):
+        start = variant.deal(number)
+        exact = exhaustive_verdict(start, budget, engine="auto")
+        if exact == "unknown":
+            continue
+        whole += 1
+        reduced = solve(start, max_positions=budget, prove=True, shorten_line=False)
+        if reduced.decided and reduced.verdict != exact:
+            return SafetyReport(0, 0, 0, (
+                f"the solver, playing a move solver.safe calls safe alone wherever one is "
+                f"legal, finds deal {number} {reduced.verdict}, but it is {exact} "
+                "(exhaustive search)"), whole)
     positions = compared = undecided = 0
     samples = _samples(variant, deals, kept, seed)
     random.Random(seed).shuffle(samples)
@@ -127,7 +145,7 @@ def check_safe_moves(variant: Variant, *, deals: int = DEALS, kept: int = KEPT,
                 return SafetyReport(positions, compared, undecided, (
                     f"solver.safe calls {game.notation(move)} safe in {game.text()}, but "
                     f"the position is {before} and after {game.notation(move)} it is "
-                    f"{after} (exhaustive search)"))
+                    f"{after} (exhaustive search)"), whole)
         chosen = first_safe(is_safe, game.piles, game.stock, moves)
         assert chosen is not None
         if before != "unknown":
@@ -136,5 +154,5 @@ def check_safe_moves(variant: Variant, *, deals: int = DEALS, kept: int = KEPT,
                 return SafetyReport(positions, compared, undecided, (
                     f"the solver, playing a move solver.safe calls safe alone wherever one "
                     f"is legal, finds {game.text()} {reduced.verdict}, but it is {before} "
-                    "(exhaustive search)"))
-    return SafetyReport(positions, compared, undecided)
+                    "(exhaustive search)"), whole)
+    return SafetyReport(positions, compared, undecided, None, whole)
