@@ -163,6 +163,9 @@ class Definition:
     path: str
     flat: dict[str, Any]  # the merged definition as plain data (for hashing and export)
     expectations: tuple[Expectation, ...] = ()  # the 'expect:' list (not rules of play)
+    #: ``solver.safe``: the moves the author declares safe to play at once (docs/solver.md,
+    #: "Safe moves"); None when the file declares none. Not a rule of play.
+    safe: Rule | None = None
 
     @property
     def rules_hash(self) -> str:
@@ -170,7 +173,7 @@ class Definition:
         the author's expectations)."""
         rules = {k: v for k, v in self.flat.items()
                  if k not in ("id", "name", "family", "aliases", "description", "sources",
-                              "expect")}
+                              "expect", "solver")}
         blob = json.dumps(rules, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
@@ -364,9 +367,10 @@ def _merge_expectations(parent: Sequence, child: Sequence) -> Sequence:
 
 TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extends", "decks",
             "ranks", "suits",
-            "parameters", "predicates", "piles", "stock", "win", "expect")
+            "parameters", "predicates", "piles", "stock", "win", "solver", "expect")
 GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "fill_from", "moves",
               "accepts", "target", "removal", "show")
+SOLVER_KEYS = ("safe",)
 STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when")
 EXPECT_KEYS = ("name", "why", "skip", "deal", "position", "after", "legal", "illegal",
                "moves", "winnable", "within", "perft")
@@ -635,13 +639,30 @@ class _Validator:
                        "nodes long together once the predicates they call are written out "
                        f"(the limit); the largest is {largest.key}", largest.origin,
                        code="rule-too-large")
+        safe = self.safe(self.mapping(top.items.get("solver"), "solver"), base)
         expectations = self.expectations(top.items.get("expect"))
         self.raise_errors()
         assert win is not None
         flat = _plain(top)
         return Definition(id_, name, aliases, description.strip(), sources, decks, ranks,
                           parameters, family.strip(), suits, predicates, groups, stock, win,
-                          self.path, flat, expectations)
+                          self.path, flat, expectations, safe)
+
+    # -- what the file tells the solver (docs/solver.md, "Safe moves") --
+
+    def safe(self, item: Mapping | None, base: Scope) -> Rule | None:
+        """``solver.safe``: a rule over a move with the names of an ``accepts`` rule."""
+        if item is None:
+            return None
+        self.unknown_keys(item, SOLVER_KEYS, "solver")
+        if "safe" not in item.items:
+            return None
+        text, origin = self.expression_text(item.items["safe"], "solver.safe", "false")
+        rule = self.parse(text, origin, "solver.safe")
+        self.check(rule, base.with_variables(
+            {"pile": Type.PILE, "run": Type.RUN, "source": Type.PILE},
+            nonempty=frozenset({"source"})))
+        return rule
 
     # -- expectations (the author's examples; see docs/authoring.md) --
 

@@ -121,6 +121,9 @@ class Generated:
     is_won: Callable[[list[list[int]], list[int]], bool]
     source: str
     filename: str  # the name the source is registered under in ``linecache``
+    #: ``solver.safe`` as ``is_safe(piles, stock, s, k, t)`` for a legal pile move; None
+    #: when the file declares no safe moves (docs/solver.md, "Safe moves")
+    is_safe: Callable[[list[list[int]], list[int], int, int, int], bool] | None = None
 
 
 def _mentions(node: Node, identifier: str) -> bool:
@@ -185,8 +188,9 @@ def comment(text: str) -> str:
 class Generator:
     def __init__(self, plans: Sequence[GroupPlan], compiler: Compiler,
                  deal_when: Node, win: Node, redeal: Redeal | None = None,
-                 notes: Mapping[str, str] | None = None) -> None:
+                 notes: Mapping[str, str] | None = None, safe: Node | None = None) -> None:
         self.plans = plans
+        self.safe = safe
         self.compiler = compiler
         self.deal_when = deal_when
         self.win = win
@@ -587,6 +591,19 @@ class Generator:
         self._note(out, win_note)
         out.line(f"return {_source(win_expr)}")
         out.dedent()
+        if self.safe is not None:
+            # the move (s, k, t) is legal: pile s has at least k cards, pile t is another
+            out.line("")
+            out.line("def is_safe(piles, stock, s, k, t):")
+            out.indent()
+            self._note(out, self.notes.get("solver.safe", ""))
+            out.line("src = piles[s]")
+            out.line("tgt = piles[t]")
+            bindings: dict[str, Any] = {"run": Run(name("src"), name("k")),
+                                        "pile": Pile(name("tgt"), name("t"), None),
+                                        "source": Pile(name("src"), name("s"), None)}
+            out.line(f"return bool({_source(self._expr([self.safe], bindings))})")
+            out.dedent()
         source_text = "\n".join(out.lines) + "\n"
 
         namespace: dict[str, Any] = {"__builtins__": {
@@ -606,7 +623,8 @@ class Generator:
         return Generated(functions["generate_moves"], functions["moves_from"],
                          functions["has_moves"],
                          functions["first_forced"] if has_forced else None,
-                         functions["can_deal"], functions["is_won"], source_text, filename)
+                         functions["can_deal"], functions["is_won"], source_text, filename,
+                         functions.get("is_safe"))
 
 
 @attrs.frozen
@@ -629,7 +647,7 @@ def build(groups: Sequence[GroupSpec], predicates: dict[str, Predicate],
           parameters: dict[str, int | bool],
           cards: Sequence[int], deal_when: Node, win: Node, label: str,
           tabulate: bool = True, redeal: Redeal | None = None,
-          notes: Mapping[str, str] | None = None) -> Generated:
+          notes: Mapping[str, str] | None = None, safe: Node | None = None) -> Generated:
     """Compile a variant's rules into its generated functions. ``notes`` has the rules as
     written, for the comments of the source ("win", "stock.deal_when", and a "title")."""
     tables = Tables()
@@ -647,5 +665,6 @@ def build(groups: Sequence[GroupSpec], predicates: dict[str, Predicate],
                        group.face_down, group.fill_from, group.moves_note, group.accepts_note)
              for group in groups]
     generator = Generator(plans, compiler, inline_calls(deal_when, predicates, keep),
-                          inline_calls(win, predicates, keep), redeal, notes)
+                          inline_calls(win, predicates, keep), redeal, notes,
+                          None if safe is None else inline_calls(safe, predicates, keep))
     return generator.generate(label)

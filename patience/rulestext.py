@@ -142,6 +142,9 @@ def rules_text(variant: Variant) -> str:
     words = comment_at(variant.win.origin)
     if words:
         lines.append(f"  ({words})")
+    if variant.safe is not None:
+        lines += [""] + _rule("The solver plays at once (solver.safe, checked by 'patience "
+                              "test')", variant.safe)
     if variant.predicates:
         lines += ["", "Definitions:"]
         for name, predicate in variant.predicates.items():

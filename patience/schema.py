@@ -22,7 +22,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from patience.definition import GROUP_KEYS, STOCK_KEYS, TOP_KEYS
+from patience.definition import GROUP_KEYS, SOLVER_KEYS, STOCK_KEYS, TOP_KEYS
 from patience.limits import (
     MAX_EXPRESSION_LENGTH,
     MAX_GROUP_PILES,
@@ -87,6 +87,8 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
                   "description": "The pile groups, in order."},
         "stock": {"type": "object", "description": "What a deal from the stock does."},
         "win": _rule("When the game is won."),
+        "solver": {"type": "object", "description": (
+            "What the author tells the solver (not rules of play): see docs/solver.md.")},
     },
     "group": {
         "id": {"type": "string", "pattern": "^[a-z]+$", "not": {"enum": ["d", "s"]},
@@ -120,6 +122,10 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
         "empty_piles": _choice(EmptyPiles, "Whether a deal puts cards on empty piles."),
         "deal_when": _rule("When the stock may be dealt."),
     },
+    "solver": {
+        "safe": _rule("Moves safe to play at once (an accepts rule's names: pile, source, "
+                      "run); the battery checks the claim."),
+    },
 }
 
 _ANY = {"description": "See docs/authoring.md."}  # a key this table does not describe yet
@@ -138,6 +144,8 @@ def variant_schema() -> dict[str, Any]:
         top["properties"]["piles"]["additionalProperties"] = group
     if "stock" in top["properties"]:
         top["properties"]["stock"].update(_section(STOCK_KEYS, VALUES["stock"]))
+    if "solver" in top["properties"]:
+        top["properties"]["solver"].update(_section(SOLVER_KEYS, VALUES["solver"]))
     required = [key for key in ("id", "name", "description", "piles", "win") if key in TOP_KEYS]
     return {
         "$schema": "http://json-schema.org/draft-07/schema#",

@@ -130,6 +130,11 @@ class Variant:
                                f"has {self.shuffled_size}", None, code="card-count")
         self.stock_size = self.shuffled_size - self.layout_size
         self.win = definition.win
+        #: ``solver.safe`` (None: no move declared safe); see docs/solver.md, "Safe moves"
+        self.safe: Rule | None = definition.safe
+        if self.safe is not None and isinstance(self.safe.node, Boolean) \
+                and not self.safe.node.value:
+            self.safe = None  # 'safe: false' (a child taking back its parent's safe moves)
         self.deal_when = definition.stock.deal_when
         if not self.deal_targets:  # no deal at all, whatever a position's stock holds
             self.deal_when = Rule("false", Boolean((0, 5), False), None, "stock.deal_when")
@@ -155,7 +160,9 @@ class Variant:
                        _note(g.accepts)) for g in groups],
             dict(self.predicates), dict(self.parameters), self.deck,
             self.deal_when.node, self.win.node, self.id, tabulate=tabulate, redeal=redeal,
+            safe=None if self.safe is None else self.safe.node,
             notes={"win": _note(self.win), "stock.deal_when": _note(self.deal_when),
+                   "solver.safe": "" if self.safe is None else _note(self.safe),
                    "title": f"the rules of {self.id} ({Path(self.path).name}) compiled to "
                             "Python by patience.generator (a table named after a predicate "
                             "holds its value for every card or pair)"})
@@ -166,6 +173,7 @@ class Variant:
         self.first_forced = self.generated.first_forced
         self.can_deal = self.generated.can_deal
         self.is_won = self.generated.is_won
+        self.is_safe = self.generated.is_safe
         self.play, self.take_back = make_player(self)
 
     @functools.cached_property
@@ -180,6 +188,9 @@ class Variant:
         nodes = [g.moves.node for g in self.groups] + [g.accepts.node for g in self.groups]
         nodes += [g.to_bottom.node for g in self.groups if g.to_bottom is not None]
         nodes += [self.win.node, self.deal_when.node]
+        # what the safe-move rule reads matters too: keys that merged cards it tells apart
+        # would merge positions whose single safe child differs
+        nodes += [self.safe.node] if self.safe is not None else []
         nodes += [p.body for p in self.predicates.values()]
         return frozenset(sub.name for node in nodes for sub in walk(node)
                          if isinstance(sub, Attribute) and sub.name in ("rank", "suit", "color"))

@@ -140,3 +140,16 @@ def test_patience_test_fails_on_a_mistake_and_says_why():
     assert result.exit_code == 1
     assert "FAIL lint" in result.output
     assert "no pile ever takes a King on an Ace" in result.output
+
+
+def test_an_unsafe_safe_declaration_is_caught() -> None:
+    """solver.safe calling every move home safe (wrong in FreeCell): the battery's
+    safe_moves check finds a won position the reduced search calls unwinnable."""
+    from patience.testing.battery import run_safe_moves
+
+    outcome = run_safe_moves(patience.find_variant(str(MISTAKES / "safe" / "not-safe.yaml")))
+    assert outcome.status == "failed"
+    assert outcome.message == (
+        "safe_moves: the solver, playing a move solver.safe calls safe alone wherever one is "
+        "legal, finds c:5S2D/3D/4HAD5C4D/5D4S a:5H f:AH2H3H/AC2C3C4C/AS2S3S/ s: unwinnable, "
+        "but it is won (exhaustive search)")

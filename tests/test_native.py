@@ -316,3 +316,48 @@ def test_the_cli_names_the_engine():
     assert data["engine"] == "native" and data["verdict"] == "won"
     text = run_cli("solve", "tabbycat-autoremove", "--seed", "2", "--engine", "python")
     assert text.splitlines()[-1].endswith("(python engine)")
+
+
+@pytest.mark.parametrize("safe, changes", [
+    # every construct the core evaluates, over a move of any group (sound or not: both
+    # engines must still search alike)
+    (("pile in foundations or (source in cells and pile in columns and not pile.empty and "
+     "goes_on(run.bottom, pile.top)) or (count(c in columns: c.empty) >= 2 and run.size == 1 "
+     "and (all a, b in pairs(source): a.face_up) and stock.size % cap == 0 and pile != source)"),
+     True),
+    # Aces and Twos home: the ordering tries these first anyway, so the search is unchanged
+    ("pile in foundations and run.top.rank <= 2", False),
+])
+def test_declared_safe_moves_are_the_same_search(safe, changes):
+    from patience.variant import load_variant_text
+
+    variant = load_variant_text(f"extends: {EVERYTHING}\nid: everything-safe\n"
+                                f"solver:\n  safe: \"{safe}\"\n", "everything-safe.yaml")
+    assert variant.safe is not None
+    spent = set()
+    for number in range(1, 5):
+        game = variant.deal(number)
+        python = solve(game, 1_500, engine="python")
+        core = solve(game, 1_500, engine="native")
+        assert (core.verdict, core.positions, core.moves) == \
+            (python.verdict, python.positions, python.moves), number
+        python = solve(game, 1_500, prove=True, engine="python", shorten_line=False)
+        core = solve(game, 1_500, prove=True, engine="native", shorten_line=False)
+        assert (core.verdict, core.positions) == (python.verdict, python.positions), number
+        plain = solve(everything().deal(number), 1_500, prove=True, engine="native",
+                      shorten_line=False)
+        spent.add(core.positions != plain.positions)
+    assert (True in spent) == changes  # whether the declaration changed the search
+
+
+@pytest.mark.parametrize(("name", "deals"), [
+    ("bakers-game", range(1, 3)), ("fan", range(1, 3)), ("streets-and-alleys", range(1, 3))])
+def test_restarted_solves_with_safe_moves_are_the_same_search(name, deals):
+    variant = patience.find_variant(name)
+    assert variant.safe is not None
+    for number in deals:
+        game = variant.deal(number)
+        python = solve(game, 2_000, engine="python")
+        core = solve(game, 2_000, engine="native")
+        assert (core.verdict, core.positions, core.moves) == \
+            (python.verdict, python.positions, python.moves), number

@@ -164,6 +164,26 @@ impl Program {
         None
     }
 
+    /// The first of the legal `moves`, in sorted order, that `solver.safe` calls safe (the
+    /// deal never is): `patience.solver.search.first_safe`.
+    pub fn first_safe(&self, pos: &Position, moves: &[Move]) -> Option<Move> {
+        let safe = self.safe.as_ref()?;
+        let mut env = Env::new(&pos.piles, &pos.stock);
+        let mut best: Option<Move> = None;
+        for &m in moves {
+            if m.s < 0 || best.is_some_and(|b| b <= m) {
+                continue;
+            }
+            env.s = m.s as usize;
+            env.k = m.k as usize;
+            env.t = m.t as usize;
+            if safe.truth(&mut env) {
+                best = Some(m);
+            }
+        }
+        best
+    }
+
     /// The moves of one source pile under one plan, in the generated code's order; `emit`
     /// returns true to stop (then this returns true).
     fn source_pile(

@@ -14,10 +14,11 @@ use serde_json::Value;
 use crate::compile::Code;
 
 pub const FACE_DOWN: u8 = 64;
+/// the rule program's version (2: `top_piles`; 3: `safe`, the declared safe moves)
+pub const PROGRAM_VERSION: u64 = 3;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
 pub const SLOTS: usize = 4;
-pub const PROGRAM_VERSION: u64 = 2;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum PileRef {
@@ -209,6 +210,8 @@ pub struct Program {
     pub fills: Vec<Fill>,
     pub win: Code,
     pub deal_when: Code,
+    /// `solver.safe` over a legal move (`s`, `k`, `t`); None when no move is declared safe
+    pub safe: Option<Code>,
     pub deal_targets: Vec<usize>,
     pub deal_skips_empty: bool,
     pub redeal: Option<Redeal>,
@@ -592,6 +595,10 @@ impl Program {
             fills,
             win: reader.code(field(&value, "win")?)?,
             deal_when: reader.code(field(&value, "deal_when")?)?,
+            safe: match field(&value, "safe")? {
+                Value::Null => None,
+                expr => Some(reader.code(expr)?),
+            },
             deal_targets,
             deal_skips_empty: boolean(field(&value, "deal_skips_empty")?)?,
             redeal,
@@ -944,6 +951,7 @@ mod tests {
             fills: vec![],
             win: Code::new(&Expr::Int(0), &[]),
             deal_when: Code::new(&Expr::Int(0), &[]),
+            safe: None,
             deal_targets: vec![],
             deal_skips_empty: false,
             redeal: None,

@@ -314,6 +314,22 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// The moves to try from `pos`, in order: the first safe move (`solver.safe`) in sorted
+    /// order alone when one is legal (never in the exact reference search), else all of
+    /// them, ordered (`Search._children`).
+    fn children(&self, moves: &mut Vec<Move>, ordering: Option<&mut Ordering>, pos: &Position) {
+        if !self.exact {
+            if let Some(safe) = self.program.first_safe(pos, moves) {
+                moves.clear();
+                moves.push(safe);
+                return;
+            }
+        }
+        if let Some(o) = ordering {
+            o.order(self.program, moves, pos);
+        }
+    }
+
     /// One depth-first search from `root` (left as it was), with the ordering given (None:
     /// the generator's order, as the reference search) and a budget of expanded positions.
     pub fn run(
@@ -354,9 +370,7 @@ impl<'a> Solver<'a> {
             self.store.set_lost(root_id);
             return Outcome::Exhausted;
         }
-        if let Some(o) = ordering.as_deref_mut() {
-            o.order(program, &mut scratch, &pos);
-        }
+        self.children(&mut scratch, ordering.as_deref_mut(), &pos);
         moves.extend_from_slice(&scratch);
         let mut frames = vec![Frame {
             children: 0,
@@ -449,9 +463,7 @@ impl<'a> Solver<'a> {
             };
             line.push(mv);
             undos.push(undo);
-            if let Some(o) = ordering.as_deref_mut() {
-                o.order(program, &mut scratch, &pos);
-            }
+            self.children(&mut scratch, ordering.as_deref_mut(), &pos);
             let start = moves.len() as u32;
             moves.extend_from_slice(&scratch);
             frames.push(Frame {

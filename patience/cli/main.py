@@ -99,8 +99,10 @@ def check(file: str, format_: str) -> None:
         return
     piles = ", ".join(f"{g.count} {g.name}" for g in variant.groups)
     deals = f"{variant.deals} deal{'s' if variant.deals != 1 else ''}"
+    safe = "" if variant.safe is None else \
+        f"; solver.safe: {variant.safe.text.strip()} (see 'patience test --check safe_moves')"
     echo(f"{file}: ok: {variant.id} ({variant.name}): {len(variant.deck)} cards, "
-         f"{piles}, {deals}, rules hash {variant.rules_hash}")
+         f"{piles}, {deals}, rules hash {variant.rules_hash}{safe}")
 
 
 def _print_json(data: object) -> None:

@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 @click.option("--seed", type=int, default=None,
               help="Seed hypothesis for a repeatable run.")
 @click.option("--check", "only", multiple=True, metavar="NAME",
-              help="Run only this check (repeatable); 'lint', 'play_undo_redo', 'expect' and "
-                   "'semantic' too.")
+              help="Run only this check (repeatable); 'lint', 'play_undo_redo', 'expect', "
+                   "'semantic' and 'safe_moves' too.")
 @click.option("--mutants", is_flag=True,
               help="Also make each small change to the rules and report those no check "
                    "notices (docs/authoring.md, 'Mutation testing').")
@@ -83,7 +83,7 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
         mark = {"passed": "ok  ", "failed": "FAIL", "skipped": "skip"}[outcome.status]
         detail = (f"({outcome.examples} example{'s' if outcome.examples != 1 else ''})"
                   if outcome.examples else "")
-        if outcome.status == "skipped":
+        if outcome.status == "skipped" or (outcome.status == "passed" and outcome.message):
             detail = f"({outcome.message})"
         echo(f"  {mark} {outcome.name:<{width}} {detail}".rstrip())
         if outcome.status == "failed":

@@ -24,6 +24,10 @@ for the evaluator):
 * ``["all" | "any" | "count", slot, start, stop, body]`` over a group's piles;
 * ``["pairs_all" | "pairs_any", run, below, above, body]`` with ``run`` ``["run"]`` or a pile;
 * ``["table", id, card]`` and ``["table", id, card, card]``.
+
+``"safe"`` is ``solver.safe`` over a move (``src`` its source, ``tgt`` its target, the run
+its ``k`` cards), ``null`` when no move is declared safe; the search plays the first safe
+move in sorted order alone (``patience.solver.search.first_safe``).
 """
 
 from __future__ import annotations
@@ -57,8 +61,10 @@ from patience.settings import Removal, Target
 from patience.solver.rules import solver_rules
 from patience.variant import Group, Variant
 
-#: the version of the program's shape: the core refuses a program of another version
-PROGRAM_VERSION = 2
+#: the version of the program's shape: the core refuses a program of another version (2: the
+#: piles keyed by their top, 3: the declared safe moves)
+PROGRAM_VERSION = 3
+
 #: slots for piles and cards bound by quantifiers (the loader bounds their nesting)
 SLOTS = 4
 
@@ -399,6 +405,10 @@ def rule_program(variant: Variant) -> dict[str, Any]:
                               else _pairings(lowering, variant, group, moves[i], forced))
     win = lowering.scalar(inline_calls(variant.win.node, predicates, keep), {})
     deal_when = lowering.scalar(inline_calls(variant.deal_when.node, predicates, keep), {})
+    # solver.safe, over a legal move (s, k, t) of any groups: None when nothing is safe
+    safe = None if variant.safe is None else lowering.scalar(
+        inline_calls(variant.safe.node, predicates, keep),
+        {"run": _RUN, "pile": _PileValue(["tgt"], None), "source": _PileValue(["src"], None)})
     rules = solver_rules(variant)
     fills = []
     for group in groups:
@@ -418,6 +428,7 @@ def rule_program(variant: Variant) -> dict[str, Any]:
         "fills": fills,
         "win": win,
         "deal_when": deal_when,
+        "safe": None if safe is False else safe,
         "deal_targets": list(variant.deal_targets),
         "deal_skips_empty": variant.deal_skips_empty,
         "redeal": None if variant.redeal_pile is None else {

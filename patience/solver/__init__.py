@@ -43,7 +43,8 @@ if TYPE_CHECKING:
 SOLVER_VERSION = "1.3"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
 # 1.3: take-backs off the foundations after the deal, turn-ups first; whole lost components
 # proven lost (Tarjan); a pile no card leaves and no rule reads below its top (Golf's waste,
-# Black Hole's hole, one-way foundations) keyed by its top card and size
+# Black Hole's hole, one-way foundations) keyed by its top card and size;
+# declared safe moves (solver.safe) played alone where one is legal
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000

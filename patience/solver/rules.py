@@ -188,8 +188,8 @@ def top_piles(variant: Variant) -> dict[int, bool]:
     ``false``, so it is never a move's source, and so never a forced move's either), no
     forced fill takes from it, the redeal does not turn it over, and every rule that can
     see one of its piles (every group's ``moves`` and ``accepts``, ``win``,
-    ``stock.deal_when``, the predicates, inlined where called) reads it only as
-    ``.top``, ``.empty`` or ``.size``. Its piles then only ever grow by cards put on
+    ``stock.deal_when``, ``solver.safe``, the predicates, inlined where called) reads it
+    only as ``.top``, ``.empty`` or ``.size``. Its piles then only ever grow by cards put on
     top (and shrink again only when the search takes a move back), and no rule can tell
     two of them apart that agree on the top card and the size. The argument is in
     docs/solver.md ("The position key").
@@ -213,6 +213,10 @@ def top_piles(variant: Variant) -> dict[int, bool]:
         _pile_reads(inline(group.accepts.node), {"pile": frozenset({group.name}),
                                                  "source": sources, "run": sources},
                     reads)
+    if variant.safe is not None:  # solver.safe: a move from any source onto any pile
+        every = frozenset(g.name for g in groups)
+        _pile_reads(inline(variant.safe.node), {"pile": every, "source": sources,
+                                                "run": sources}, reads)
     for node in (variant.win.node, variant.deal_when.node):
         _pile_reads(inline(node), {}, reads)
     found: dict[int, bool] = {}

@@ -109,6 +109,8 @@ class Search:
         self.stock = list(stock)
         self.key = rules.exact_key if exact else rules.key
         self.exact = exact  # the reference search: exact keys, no reductions at all
+        #: the author's declared safe moves (``solver.safe``); never in the reference search
+        self.is_safe = None if exact else self.variant.is_safe
         #: keys of positions proven lost (pass one set to every run of a solve)
         self.lost: set[bytes] = set() if lost is None else lost
         self.expanded = 0
@@ -168,8 +170,8 @@ class Search:
             return EXHAUSTED
         # a frame: [children, next index, key, low link, the move that would undo the
         # last, its number on the stack of open positions]
-        frames: list[list[Any]] = [[order(moves, piles) if order else moves, 0, root, 0, None,
-                                    0]]
+        children_of = self._children
+        frames: list[list[Any]] = [[children_of(moves, order), 0, root, 0, None, 0]]
         open_stack = [root]  # the positions of the components not closed yet, in order
         open_at = {root: 0}  # their numbers: their places on open_stack
         line: list[MoveTuple] = []
@@ -235,8 +237,7 @@ class Search:
             source, count, target = move
             reverse = (target, count, source) if source >= 0 and undo[0] is None \
                 and not undo[1] and not self.exact else None
-            frames.append([order(moves, piles) if order else moves, 0, position, number,
-                           reverse, number])
+            frames.append([children_of(moves, order), 0, position, number, reverse, number])
             if expanded >= check_at:
                 check_at += 1024
                 if (deadline is not None and time.perf_counter() > deadline) or \
@@ -247,6 +248,27 @@ class Search:
         self.expanded = expanded
         return EXHAUSTED
 
+    def _children(self, moves: list[MoveTuple], order: Ordering | None) -> list[MoveTuple]:
+        """The moves to try from the current position, in order: only the first safe move
+        (``solver.safe``) in sorted order when one is legal, else all of them, ordered."""
+        if self.is_safe is not None:
+            safe = first_safe(self.is_safe, self.piles, self.stock, moves)
+            if safe is not None:
+                return [safe]
+        return order(moves, self.piles) if order else moves
+
     def _unwind(self, line: list[MoveTuple], undos: list[Undo]) -> None:
         while line:
             self._pop(line.pop(), undos.pop())
+
+
+def first_safe(is_safe: Callable[[list[list[int]], list[int], int, int, int], bool],
+               piles: list[list[int]], stock: list[int],
+               moves: Sequence[MoveTuple]) -> MoveTuple | None:
+    """The first of the legal ``moves``, in sorted order, that ``is_safe`` (the variant's
+    ``solver.safe``) calls safe; None when none is. The deal is never safe."""
+    for move in sorted(moves):
+        source, count, target = move
+        if source >= 0 and is_safe(piles, stock, source, count, target):
+            return move
+    return None

@@ -644,7 +644,7 @@ _CHECK_LIST = [
 ]
 CHECKS: dict[str, Check] = {check.name: check for check in _CHECK_LIST}
 #: every name ``patience test --check`` and the pytest plugin know, in the order they run
-ALL_CHECKS = (*CHECKS, "play_undo_redo", "lint", "expect", "semantic")
+ALL_CHECKS = (*CHECKS, "play_undo_redo", "lint", "expect", "semantic", "safe_moves")
 
 
 # --- running -----------------------------------------------------------------------------
@@ -753,6 +753,21 @@ def run_semantic(variant: Variant) -> Outcome:
                    "\n".join(map(str, findings)))
 
 
+def run_safe_moves(variant: Variant, examples: int = 100) -> Outcome:
+    """The check of the file's ``solver.safe`` (``patience.testing.safety``): with the
+    default 100 examples, 12 deals and at most 150 positions; fewer with fewer."""
+    if variant.safe is None:
+        return Outcome("safe_moves", "skipped", "the file declares no safe moves (solver.safe)")
+    from patience.testing.safety import check_safe_moves
+
+    report = check_safe_moves(variant, deals=max(1, min(12, examples // 8)),
+                              max_checked=max(1, examples * 3 // 2))
+    if report.failure is not None:
+        return Outcome("safe_moves", "failed", f"safe_moves: {report.failure}",
+                       report.positions)
+    return Outcome("safe_moves", "passed", report.summary(), report.positions)
+
+
 @attrs.frozen
 class Report:
     """Everything ``patience test`` found for one variant."""
@@ -785,6 +800,8 @@ def run_battery(variant: Variant, *, examples: int = 100, seed: int | None = Non
             outcome = run_expectations(variant)
         elif name == "semantic":
             outcome = run_semantic(variant)
+        elif name == "safe_moves":
+            outcome = run_safe_moves(variant, examples)
         elif name == "play_undo_redo":
             outcome = run_play_machine(variant, examples=examples, seed=seed,
                                        derandomize=derandomize)
