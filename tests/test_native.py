@@ -21,7 +21,7 @@ from test_perft import GOLDEN, SLOW_DEPTH, read_golden, start_game
 import patience
 from patience import native
 from patience.errors import SolverError
-from patience.solver import exhaustive_verdict, solve
+from patience.solver import SolveResult, exhaustive_verdict, solve
 from patience.testing.strategies import positions
 
 pytestmark = pytest.mark.skipif(not native.AVAILABLE, reason=str(native.REASON))
@@ -168,6 +168,24 @@ def replays_to_a_win(game: patience.Game, moves: tuple[str, ...]) -> bool:
     return probe.is_won()
 
 
+def assert_same_search(game: patience.Game, budget: int, number: int) -> None:
+    """Both engines' restarted solves: the same verdict, positions and line."""
+    python = solve(game, budget, engine="python")
+    core = solve(game, budget, engine="native")
+    assert (core.verdict, core.positions, core.moves) == \
+        (python.verdict, python.positions, python.moves), number
+
+
+def assert_same_proof_search(game: patience.Game, budget: int, number: int) -> SolveResult:
+    """Both engines' ``prove`` searches: the same verdict after the same positions; the
+    core's result."""
+    python = solve(game, budget, prove=True, engine="python", shorten_line=False)
+    core = solve(game, budget, prove=True, engine="native", shorten_line=False)
+    assert (core.verdict, core.positions) == (python.verdict, python.positions), number
+    assert core.engine == "native" and python.engine == "python"
+    return core
+
+
 @pytest.mark.parametrize(("name", "deals"), [
     ("tabbycat-corner", range(1, 4)), ("mainecoon", range(1, 3)), ("klondike", range(1, 4)),
     ("freecell", range(1, 4)), ("spider", range(1, 2)), ("canfield", range(1, 4))])
@@ -176,10 +194,7 @@ def test_restarted_solves_are_the_same_search(name, deals):
     variant = patience.find_variant(name)
     for number in deals:
         game = variant.deal(number)
-        python = solve(game, 20_000, engine="python")
-        core = solve(game, 20_000, engine="native")
-        assert (core.verdict, core.positions, core.moves) == \
-            (python.verdict, python.positions, python.moves), number
+        assert_same_search(game, 20_000, number)
 
 
 @pytest.mark.parametrize(("name", "deals", "budget"), [
@@ -192,10 +207,7 @@ def test_prove_mode_is_the_same_search(name, deals, budget):
     verdicts = set()
     for number in deals:
         game = variant.deal(number)
-        python = solve(game, budget, prove=True, engine="python", shorten_line=False)
-        core = solve(game, budget, prove=True, engine="native", shorten_line=False)
-        assert (core.verdict, core.positions) == (python.verdict, python.positions), number
-        assert core.engine == "native" and python.engine == "python"
+        core = assert_same_proof_search(game, budget, number)
         verdicts.add(core.verdict)
         if core.verdict == "won":
             assert replays_to_a_win(game, core.moves)
@@ -337,13 +349,8 @@ def test_declared_safe_moves_are_the_same_search(safe, changes):
     spent = set()
     for number in range(1, 5):
         game = variant.deal(number)
-        python = solve(game, 1_500, engine="python")
-        core = solve(game, 1_500, engine="native")
-        assert (core.verdict, core.positions, core.moves) == \
-            (python.verdict, python.positions, python.moves), number
-        python = solve(game, 1_500, prove=True, engine="python", shorten_line=False)
-        core = solve(game, 1_500, prove=True, engine="native", shorten_line=False)
-        assert (core.verdict, core.positions) == (python.verdict, python.positions), number
+        assert_same_search(game, 1_500, number)
+        core = assert_same_proof_search(game, 1_500, number)
         plain = solve(everything().deal(number), 1_500, prove=True, engine="native",
                       shorten_line=False)
         spent.add(core.positions != plain.positions)
@@ -357,7 +364,4 @@ def test_restarted_solves_with_safe_moves_are_the_same_search(name, deals):
     assert variant.safe is not None
     for number in deals:
         game = variant.deal(number)
-        python = solve(game, 2_000, engine="python")
-        core = solve(game, 2_000, engine="native")
-        assert (core.verdict, core.positions, core.moves) == \
-            (python.verdict, python.positions, python.moves), number
+        assert_same_search(game, 2_000, number)

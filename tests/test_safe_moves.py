@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_native import assert_same_proof_search, assert_same_search
 
 import patience
 from patience import native
@@ -80,13 +81,8 @@ def test_both_engines_run_the_same_search_with_safe_moves(name: str) -> None:
     variant = patience.find_variant(name)
     for number in (1, 2):
         game = variant.deal(number)
-        python = solve(game, 2_000, engine="python")
-        core = solve(game, 2_000, engine="native")
-        assert (core.verdict, core.positions, core.moves) == \
-            (python.verdict, python.positions, python.moves), number
-        python = solve(game, 1_500, prove=True, engine="python", shorten_line=False)
-        core = solve(game, 1_500, prove=True, engine="native", shorten_line=False)
-        assert (core.verdict, core.positions) == (python.verdict, python.positions), number
+        assert_same_search(game, 2_000, number)
+        assert_same_proof_search(game, 1_500, number)
 
 
 @needs_native
