@@ -7,6 +7,7 @@ import json
 import re
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -69,6 +70,30 @@ def test_the_served_variants_by_family_with_the_named_file_first(client):
     families = {f["family"]: [v["key"] for v in f["variants"]] for f in data["families"]}
     assert "little-klondike" in families["Examples"]
     assert {"tabbycat", "manx", "mainecoon"} <= set(families["Tabby Cat / Manx"])
+
+
+def test_variants_compile_on_first_use_and_a_broken_named_file_stops_the_server(tmp_path):
+    from patience.errors import VariantError
+    from patience.web.served import ServedVariants
+
+    served = ServedVariants([LITTLE_KLONDIKE])
+    assert served.compiled() == 1  # the named file, compiled at once
+    assert served.definition("freecell").name == "FreeCell" and served.compiled() == 1
+    assert served["freecell"] is find_variant("freecell") and served.compiled() == 2
+    assert "freecell" in served and "nothing" not in served and len(served) >= 37
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(Path(LITTLE_KLONDIKE).read_text().replace("accepts:", "accepts: (", 1))
+    with pytest.raises(VariantError):
+        ServedVariants([str(broken)])
+
+
+@pytest.mark.slow
+def test_warming_compiles_every_served_variant():
+    from patience.web.served import ServedVariants
+
+    served = ServedVariants()
+    served.warm().join()
+    assert served.compiled() == len(served) >= 37
 
 
 def test_rules_in_words(client):

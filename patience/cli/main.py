@@ -25,8 +25,9 @@ from patience.cli.common import (
     load_variant,
     start_options,
 )
+from patience.definition import Definition
 from patience.errors import PatienceError, VariantError
-from patience.variant import Variant, find_variant, shipped_variants
+from patience.variant import find_definition, shipped_variants
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -44,12 +45,12 @@ def main() -> None:
               help="One 'id<TAB>description' line per variant, no family headings.")
 def variants(plain: bool) -> None:
     """List the shipped variants by family: id and one-line description."""
-    found = [find_variant(name) for name in shipped_variants()]
+    found = [find_definition(name) for name in shipped_variants()]  # no need to compile
     if plain:
         for variant in found:
             echo(f"{variant.id}\t{variant.description}")
         return
-    families: dict[str, list[Variant]] = {}
+    families: dict[str, list[Definition]] = {}
     for variant in found:
         families.setdefault(variant.family, []).append(variant)
     width = max(len(variant.id) for variant in found)

@@ -34,7 +34,7 @@ def serve(variants: tuple[str, ...], host: str, port: int, open_browser: bool) -
              "pip install 'patience[web]'")
     try:
         everywhere = host in ("0.0.0.0", "::", "")  # reached by any name: answer to any
-        app = create_app(variants, allowed_hosts=["*"] if everywhere else [host])
+        app = create_app(variants, allowed_hosts=["*"] if everywhere else [host], warm=True)
     except PatienceError as error:
         fail(str(error))
     family = socket.AF_INET6 if ":" in host else socket.AF_INET

@@ -50,8 +50,9 @@ from patience.errors import MoveError, PatienceError, SaveError
 from patience.plainrules import plain_rules_text
 from patience.play import saves
 from patience.play.deals import DailyCache
-from patience.variant import Variant, find_variant, shipped_variants
+from patience.variant import Variant
 from patience.web.dealfinder import DealFinder
+from patience.web.served import ServedVariants
 from patience.web.snapshot import describe_move, pile_label, snapshot
 from patience.web.store import GameStore, WebError, WebGame
 
@@ -73,30 +74,6 @@ SECURITY_HEADERS = {
     "referrer-policy": "no-referrer",
     "cache-control": "no-cache",
 }
-
-
-def served_variants(names: Sequence[str]) -> tuple[dict[str, Variant], str]:
-    """Every shipped variant plus the files named, by key (the variant's id; a file whose
-    id a shipped variant has is ``id-2``, ``id-3``…), and the key of the first one named
-    (the page's default). PatienceError for a name that is no variant."""
-    served: dict[str, Variant] = {}
-    for name in shipped_variants():
-        variant = find_variant(name)
-        served[variant.id] = variant
-    default = None
-    for name in names:
-        variant = find_variant(name)
-        key = next((k for k, v in served.items() if v is variant), None)
-        if key is None:
-            key, number = variant.id, 1
-            while key in served:
-                number += 1
-                key = f"{variant.id}-{number}"
-            served[key] = variant
-        default = default or key
-    if default is None:
-        default = "tabbycat" if "tabbycat" in served else next(iter(served))
-    return served, default
 
 
 def host_of(value: str) -> str:
@@ -212,13 +189,13 @@ def _short(value: object) -> str:
 class WebServer:
     """The state behind the routes: the served variants, the games, the deal finder."""
 
-    def __init__(self, variants: dict[str, Variant], default: str, directory: Path, *,
+    def __init__(self, variants: ServedVariants, directory: Path, *,
                  finder: DealFinder | None = None, record_stats: bool = True,
                  hint_budget: tuple[int, float] = (HINT_POSITIONS, HINT_SECONDS),
                  review_budget: tuple[int, float] = (REVIEW_POSITIONS, REVIEW_SECONDS)
                  ) -> None:
         self.variants = variants
-        self.default = default
+        self.default = variants.default
         self.store = GameStore(variants, directory / "games", record_stats=record_stats)
         self.store.prune()
         self.finder = finder or DealFinder(directory, daily_cache=DailyCache.default())
@@ -241,15 +218,25 @@ class WebServer:
 
     # -- variants and statistics --
 
-    def variant(self, key: object) -> Variant:
+    def variant_key(self, key: object) -> str:
+        """``key`` if it is a served variant's; a WebError (404) otherwise."""
         if not isinstance(key, str) or key not in self.variants:
             raise WebError(f"there is no variant {_short(key)} here (served: "
                            f"{', '.join(sorted(self.variants))})", status=404)
-        return self.variants[key]
+        return key
+
+    def variant(self, key: object) -> Variant:
+        """The served variant ``key``, compiled (on its first use: call from a worker
+        thread, never the event loop)."""
+        return self.variants[self.variant_key(key)]
 
     async def list_variants(self, request: Request) -> Response:
+        return await run_in_threadpool(self._list_variants)  # may read the definitions
+
+    def _list_variants(self) -> Response:
         families: dict[str, list[dict[str, str]]] = {}
-        for key, variant in self.variants.items():
+        for key in self.variants:  # definitions only: nothing compiles for the list
+            variant = self.variants.definition(key)
             families.setdefault(variant.family, []).append(
                 {"key": key, "name": variant.name, "description": variant.description})
         return JSONResponse({
@@ -261,17 +248,24 @@ class WebServer:
 
     async def rules(self, request: Request) -> Response:
         key = request.path_params["key"]
+        return await run_in_threadpool(self._rules, key)  # may compile the variant
+
+    def _rules(self, key: str) -> Response:
         variant = self.variant(key)
         return JSONResponse({"key": key, "name": variant.name, "rules": variant.rules_text(),
                              "plain": plain_rules_text(variant)})
 
     async def stats(self, request: Request) -> Response:
+        return await run_in_threadpool(self._stats)
+
+    def _stats(self) -> Response:
         try:
             records = saves.read_stats()
         except SaveError as error:
             return JSONResponse({"variants": [], "error": str(error)})
         rows = []
-        for key, variant in self.variants.items():
+        for key in self.variants:
+            variant = self.variants.definition(key)
             record = records.get(variant.id, saves.empty_record())
             rows.append({"key": key, "name": variant.name, **record,
                          "text": saves.describe_record(record)})
@@ -282,13 +276,13 @@ class WebServer:
     async def new_game(self, request: Request) -> Response:
         data = await read_json(request)
         key = data.get("variant")
-        variant = self.variant(key)
+        self.variant_key(key)
         assert isinstance(key, str)
         kind = text_field(data, "deal", ("random", "number", "winnable", "daily"))
-        return await run_in_threadpool(self._new_game, key, variant, kind, data)
+        return await run_in_threadpool(self._new_game, key, kind, data)  # may compile
 
-    def _new_game(self, key: str, variant: Variant, kind: str,
-                  data: dict[str, Any]) -> Response:
+    def _new_game(self, key: str, kind: str, data: dict[str, Any]) -> Response:
+        variant = self.variant(key)
         label = None
         if kind == "number":
             number = integer(data, "number", 0, MASK64)
@@ -465,17 +459,20 @@ def create_app(names: Sequence[str] = (), *, allowed_hosts: Sequence[str] = (),
                finder: DealFinder | None = None,
                record_stats: bool = True,
                hint_budget: tuple[int, float] = (HINT_POSITIONS, HINT_SECONDS),
-               review_budget: tuple[int, float] = (REVIEW_POSITIONS, REVIEW_SECONDS)
-               ) -> Starlette:
+               review_budget: tuple[int, float] = (REVIEW_POSITIONS, REVIEW_SECONDS),
+               warm: bool = False) -> Starlette:
     """The app serving the shipped variants and the files ``names`` (the first named is
     the page's default). ``allowed_hosts`` ``["*"]`` answers to any Host (for a server
     listening on every address). Games live under ``web/`` in the data directory of
     ``patience.play.saves`` (``$PATIENCE_DATA_DIR`` overrides it), beside the statistics;
-    the server answers to the loopback names and ``allowed_hosts``."""
-    variants, default = served_variants(names)
+    the server answers to the loopback names and ``allowed_hosts``. Variants compile on
+    first use; ``warm`` compiles them all in a background thread from the start."""
+    variants = ServedVariants(names)
     directory = saves.data_directory() / "web"
-    server = WebServer(variants, default, directory, finder=finder, record_stats=record_stats,
+    server = WebServer(variants, directory, finder=finder, record_stats=record_stats,
                        hint_budget=hint_budget, review_budget=review_budget)
+    if warm:
+        variants.warm()
     routes = [
         Route("/", server.index, methods=["GET"]),
         Route("/static/{name}", server.static_file, methods=["GET"]),
@@ -497,4 +494,4 @@ def create_app(names: Sequence[str] = (), *, allowed_hosts: Sequence[str] = (),
     return app
 
 
-__all__ = ["MAX_BODY", "WebServer", "create_app", "served_variants"]
+__all__ = ["MAX_BODY", "WebServer", "create_app"]
