@@ -215,7 +215,7 @@ def _read_merged(path: Path, resolve: Callable[[str, Path], Path], chain: list[P
     """
     if text is None:
         text = read_variant_file(path)
-    item = read_yaml(str(path), text)
+    item = read_yaml(str(path), text, shipped=_is_shipped(path))
     if not isinstance(item, Mapping):
         raise VariantError("a variant file is a mapping of keys to values (id: …, name: …)",
                            item.origin.location(), code="not-a-mapping")
@@ -247,6 +247,13 @@ def _read_merged(path: Path, resolve: Callable[[str, Path], Path], chain: list[P
         raise VariantError(f"cannot read {str(parent_path)!r}: {error.strerror}",
                            where, code="extends-unreadable") from None
     return _merge(parent, item)
+
+
+def _is_shipped(path: Path) -> bool:
+    """Whether ``path`` is one of the shipped variant files."""
+    from patience.variant import variants_directory  # (variant imports this module)
+
+    return _canonical(path).parent == _canonical(variants_directory())
 
 
 def _canonical(path: Path) -> Path:

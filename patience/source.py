@@ -206,17 +206,15 @@ class _Refused(yaml.MarkedYAMLError):  # type: ignore[misc]  # pyyaml has no typ
         self.code = code
 
 
-class _Loader(yaml.SafeLoader):  # type: ignore[misc]  # pyyaml has no types here
-    """pyyaml's safe loader whose composer refuses aliases and anchors (an alias is a copy
-    of a whole subtree: a few bytes can stand for billions of nodes) and nesting deeper
-    than ``MAX_YAML_DEPTH``."""
+class _Refusals:
+    """A composer that refuses aliases and anchors (an alias is a copy of a whole subtree: a
+    few bytes can stand for billions of nodes) and nesting deeper than ``MAX_YAML_DEPTH``;
+    mixed into both loaders below."""
 
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
-        self.depth = 0
+    depth = 0
 
     def compose_node(self, parent, index):  # type: ignore[no-untyped-def]
-        event = self.peek_event()
+        event = self.peek_event()  # type: ignore[attr-defined]
         if isinstance(event, yaml.AliasEvent):
             raise _Refused("a variant file cannot use YAML aliases (*name): write the value "
                            "out", event.start_mark, "yaml-alias")
@@ -230,20 +228,55 @@ class _Loader(yaml.SafeLoader):  # type: ignore[misc]  # pyyaml has no types her
                 raise _Refused(f"lists and mappings nest more than {MAX_YAML_DEPTH} deep "
                                "here", event.start_mark, "yaml-too-deep")
         try:
-            return super().compose_node(parent, index)
+            return super().compose_node(parent, index)  # type: ignore[misc]
         finally:
             if nests:
                 self.depth -= 1
 
 
-def read_yaml(path: str, text: str) -> Item:
-    """Parse YAML text into located items; raise VariantError with a location on errors."""
+class _Loader(_Refusals, yaml.SafeLoader):  # type: ignore[misc]  # pyyaml has no types here
+    """pyyaml's safe loader, all Python, with the refusals: the reference, used for every
+    file but the shipped ones, and for every message about an error."""
+
+
+try:
+    from yaml._yaml import CParser as _CParser
+except ImportError:  # pyyaml built without libyaml
+    _ShippedLoader = None
+else:
+    _Bases = (_Refusals, yaml.composer.Composer, _CParser, yaml.resolver.Resolver)
+
+    class _ShippedLoader(*_Bases):  # type: ignore[misc,no-redef]
+        """libyaml's scanner and parser (about 8 times faster) under pyyaml's composer with
+        the refusals, for the shipped variant files only: on them it composes exactly the
+        nodes ``_Loader`` does (``tests/test_yaml_loaders.py`` checks every one). It is not
+        used for other files because libyaml accepts some text pyyaml refuses (tabs in
+        places, a lone ``!``), and a file must read the same whatever is installed."""
+
+        def __init__(self, stream: str) -> None:
+            _CParser.__init__(self, stream)
+            yaml.composer.Composer.__init__(self)
+            yaml.resolver.Resolver.__init__(self)
+
+
+def _compose(text: str, shipped: bool) -> yaml.Node | None:
+    if shipped and _ShippedLoader is not None:
+        try:
+            return yaml.compose(text, Loader=_ShippedLoader)
+        except yaml.YAMLError:
+            pass  # read again by the reference loader, for its message
+    return yaml.compose(text, Loader=_Loader)
+
+
+def read_yaml(path: str, text: str, *, shipped: bool = False) -> Item:
+    """Parse YAML text into located items; raise VariantError with a location on errors.
+    ``shipped``: the text is a shipped variant file's (read with libyaml's parser)."""
     if len(text) > MAX_VARIANT_FILE_BYTES or len(text.encode("utf-8", "surrogatepass")) \
             > MAX_VARIANT_FILE_BYTES:
         raise VariantError(_too_large(), Location(path, 1, 1), code="file-too-large")
     source = SourceText.of(path, text)
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        node = _compose(text, shipped)
     except _Refused as error:
         mark = error.problem_mark
         raise VariantError(str(error.problem),
@@ -270,7 +303,7 @@ def read_yaml(path: str, text: str) -> Item:
 
 
 def _origin(node: yaml.Node, source: SourceText) -> Origin:
-    style = getattr(node, "style", None)
+    style = getattr(node, "style", None) or None  # plain: None (pyyaml), '' (libyaml)
     return Origin(source, node.start_mark.index, node.end_mark.index,
                   style if isinstance(node, yaml.ScalarNode) else None)
 

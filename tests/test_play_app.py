@@ -265,6 +265,16 @@ async def test_h_shows_the_hint_on_the_board():
 
 
 @synchronous
+async def test_v_shows_a_hint_from_what_the_player_sees():
+    app = PatienceApp(Session(find_variant("tabbycat").deal(1), record_stats=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("v")
+        await wait_until(pilot, lambda: not app.thinking)
+        assert message(app).startswith("hint from what you see: ")
+        assert app.hint is not None and app.hint == tuple(app.session.hinted_move())
+
+
+@synchronous
 async def test_escape_cancels_a_running_hint_within_a_second():
     session = Session(find_variant("mainecoon").deal(1))  # no win in 3,000,000 positions
     session.hint_budget = (10**9, 120.0)  # a search that is still running when Esc comes

@@ -250,6 +250,31 @@ def test_hint_follows_a_winning_line():
     assert session.hint(time_limit=None).text.startswith("hint: c1:13-f")
 
 
+def test_a_hint_has_two_readings_where_cards_are_hidden():
+    from patience.solver import hint_from_view
+
+    session = Session(find_variant("tabbycat").deal(1), record_stats=False)
+    assert session.hides_cards()  # the stock
+    seen = session.apply("v").text
+    expected = hint_from_view(find_variant("tabbycat").deal(1))
+    assert seen == (f"hint from what you see: {expected.move} (it starts a win in "
+                    f"{expected.won} of 8 guesses of the hidden cards; it may be wrong for "
+                    "the real ones)")
+    assert session.game.notation(session.hinted_move()) == expected.move
+    full = session.apply("h").text
+    assert full.startswith("hint from the full deal: ") and \
+        full.endswith("(the solver knows the hidden cards; v: a hint from what you see)")
+    assert session.hinted_move() == session.planned_moves()[0]  # the last hint given
+
+
+def test_with_every_card_in_view_the_two_readings_are_one():
+    session = Session(find_variant("freecell").deal(1), record_stats=False)
+    assert not session.hides_cards()
+    assert session.apply("h").text.startswith("hint: ")
+    assert session.apply("v").text.endswith(
+        "(every card is in view: a hint from what you see is the same)")
+
+
 # The reviews below run the solver with a position budget and no time limit: the same
 # answer on any machine, however loaded.
 
@@ -292,7 +317,7 @@ def test_where_did_i_lose_on_a_real_deal_and_back():
     assert "Move 11, d, lost the game" in text
     reply = session.apply("b")
     assert reply.changed and len(session.game.move_stack) == 10
-    assert session.hint(time_limit=None).text.startswith("hint: ")
+    assert session.hint(time_limit=None).text.startswith("hint from the full deal: ")
     assert session.apply("r").text.startswith("redid d")
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("httpx2")  # Starlette 1.10's TestClient client (plain httpx is deprecated there)
+pytest.importorskip("httpx2")  # Starlette 1.10's TestClient's client (plain httpx: deprecated)
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -87,13 +87,13 @@ def test_variants_compile_on_first_use_and_a_broken_named_file_stops_the_server(
         ServedVariants([str(broken)])
 
 
-@pytest.mark.slow
-def test_warming_compiles_every_served_variant():
+def test_warming_compiles_the_default_and_reads_every_definition():
     from patience.web.served import ServedVariants
 
-    served = ServedVariants()
+    served = ServedVariants(["tabbycat-corner"])
     served.warm().join()
-    assert served.compiled() == len(served) >= 37
+    assert served.compiled() == 1 and served.default == "tabbycat-corner"
+    assert len(served._definitions) == len(served) >= 37
 
 
 def test_rules_in_words(client):
@@ -248,7 +248,10 @@ def test_following_the_hints_wins_and_the_game_says_so(client, data):
     snap = new_game(client, variant, number)
     data_hint = client.post(f"/api/games/{snap['game']}/hint",
                             json={"version": snap["version"]}).json()
-    assert re.fullmatch(r"Hint: .+ \(.+\) — a win in \d+ moves\.", data_hint["message"])
+    assert re.fullmatch(r"Hint from the full deal: .+ \(.+\) — a win in \d+ moves\. The solver "
+                        r"knows the hidden cards; 'Hint \(what I see\)' does not\.",
+                        data_hint["message"])
+    assert snap["hidden"] and data_hint["from"] == "deal"
     moves = 0
     while not snap["won"]:
         hint = client.post(f"/api/games/{snap['game']}/hint",
@@ -269,6 +272,32 @@ def test_following_the_hints_wins_and_the_game_says_so(client, data):
     assert (record["games"], record["wins"]) == (1, 1)
     assert client.post(f"/api/games/{snap['game']}/hint",
                        json={"version": snap["version"]}).json()["message"] == "the game is won"
+
+
+def test_a_hint_from_what_the_player_sees_guesses_the_hidden_cards(client):
+    snap = new_game(client, "tabbycat", 1)
+    answer = client.post(f"/api/games/{snap['game']}/hint",
+                         json={"version": snap["version"], "from": "view"}).json()
+    assert answer["from"] == "view"
+    assert re.fullmatch(r"Hint from what you see: .+ \((c\d:\d+-\w+|d)\) — it starts a win in "
+                        r"\d of 8 guesses of the hidden cards; it may be wrong for the real "
+                        r"ones\.", answer["message"]), answer["message"]
+    from patience.solver import hint_from_view
+
+    expected = hint_from_view(find_variant("tabbycat").deal(1)).move
+    assert answer["hint"]["notation"] == expected
+    refused = client.post(f"/api/games/{snap['game']}/hint",
+                          json={"version": snap["version"], "from": "peek"})
+    assert refused.status_code == 400 and "'from' must be one of" in refused.json()["error"]
+
+
+def test_with_every_card_in_view_a_hint_has_one_reading(client):
+    snap = new_game(client, "freecell", 1)
+    assert not snap["hidden"]
+    for reading in ("deal", "view"):
+        answer = client.post(f"/api/games/{snap['game']}/hint",
+                             json={"version": snap["version"], "from": reading}).json()
+        assert re.fullmatch(r"Hint: .+ \(.+\) — a win in \d+ moves\.", answer["message"])
 
 
 def test_a_game_with_no_move_left_says_so(client, app):

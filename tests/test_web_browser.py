@@ -53,7 +53,11 @@ def data_directory(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def server(data_directory):
-    live = LiveServer(make_app(data_directory, names=("tabbycat", LITTLE_KLONDIKE)))
+    app = make_app(data_directory, names=("tabbycat", LITTLE_KLONDIKE))
+    variants = app.state.server.variants
+    for key in variants:  # as 'patience serve' has by the time a browser asks (its warm-up)
+        variants.definition(key)
+    live = LiveServer(app)
     yield live
     live.stop()
 

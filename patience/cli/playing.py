@@ -41,8 +41,9 @@ def play(variant: str | None, seed: int | None, deal_text: str | None, position:
 
     In the game, click a card to move it (with the cards on it), drag it to choose where it
     goes, click the stock to deal; or type a move (c1:2-c3) and Enter. Keys: d deal, u undo,
-    r redo, h hint, a auto-finish, w where did I lose, n new game, i rules, ? all the keys,
-    q quit; ':' types a command (':help'). Every way out saves the game.
+    r redo, h hint (from the full deal), v hint from what you see, a auto-finish, w where
+    did I lose, n new game, i rules, ? all the keys, q quit; ':' types a command (':help').
+    Every way out saves the game.
     """
     from patience.play.session import Session
 

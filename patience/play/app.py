@@ -51,7 +51,9 @@ KEYS: dict[str, tuple[str, str]] = {
     "d": ("deal (or click the stock)", "d"),
     "u": ("undo", "u"),
     "r": ("redo", "r"),
-    "h": ("hint: the next move of a winning line, shown on the board", "hint"),
+    "h": ("hint from the full deal, which the solver knows: a winning move, on the board",
+          "hint"),
+    "v": ("hint from what you see: the hidden cards guessed, never read", "view hint"),
     "a": ("auto-finish: every card or complete set that can go home goes", "finish"),
     "w": ("where did I lose: the last position that could be won", "where"),
     "b": ("back to the last winnable position w found", "b"),
@@ -72,7 +74,8 @@ OTHER_KEYS = (
 )
 WORDS = {"quit": "quit", "exit": "quit", "q": "quit", "?": "keys", "keys": "keys",
          "help": "help", "commands": "help", "rules": "rules", "i": "rules", "h": "hint",
-         "hint": "hint", "w": "where", "where": "where", "where did i lose": "where",
+         "hint": "hint", "v": "view hint", "view hint": "view hint", "w": "where",
+         "where": "where", "where did i lose": "where",
          "n": "new", "new": "new", "stats": "stats", "s": "stats", "why": "why",
          "m": "message", "message": "message"}
 PROGRESS_SECONDS = 0.2
@@ -472,6 +475,9 @@ class PatienceApp(App[None]):
         elif word == "hint":
             self.think("looking for a winning line", lambda stop: session.hint(
                 should_stop=stop), self._hinted)
+        elif word == "view hint":
+            self.think("guessing the hidden cards", lambda stop: session.hint_from_view(
+                should_stop=stop), self._hinted)
         elif word == "where":
             self.think("replaying the game with the solver", lambda stop: session.where_lost(
                 should_stop=stop), self._reviewed)
@@ -543,8 +549,8 @@ class PatienceApp(App[None]):
         self.set_message(f"cancelling {self.thinking}…")
 
     def _hinted(self, reply: Reply) -> None:
-        plan = self.session.planned_moves()
-        self.hint = tuple(plan[0]) if plan else None  # type: ignore[assignment]
+        move = self.session.hinted_move()
+        self.hint = tuple(move) if move else None  # type: ignore[assignment]
         self.query_one(Board).refresh()
         self.show(reply)
 

@@ -24,7 +24,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from patience.errors import MoveError, PatienceError, SaveError, SolverMissing
+from patience.cards import FACE_DOWN
+from patience.errors import MoveError, PatienceError, SaveError, SolverError, SolverMissing
 from patience.game import DEAL, Game, Move
 from patience.play import destinations, saves
 from patience.refusal import refusal, with_symbols
@@ -42,7 +43,8 @@ KEY_COMMANDS = {
     "d": "deal",
     "u": "undo",
     "r": "redo",
-    "h": "hint",
+    "h": "hint (from the full deal)",
+    "v": "hint from what you see (the hidden cards guessed)",
     "?": "rules",
     "w": "where did I lose",
     "b": "back to the last winnable position (after w)",
@@ -60,7 +62,8 @@ commands:
                  DST (when there are several, they are listed)
   d              deal (also: click the stock)
   u / r          undo / redo
-  h              hint (from the solver)
+  h              hint from the full deal (the solver knows the stock and face-down cards)
+  v              hint from what you see (the hidden cards guessed, never read)
   ?              the rules of this variant
   w              where did I lose (after a lost game)
   b              back to the last winnable position w found (redo still works)
@@ -111,6 +114,7 @@ class Session:
         self.label = label or describe_start(game)
         self._plan: list[Move] = []  # the rest of the solver's winning line, if known
         self._plan_key: bytes | None = None
+        self._seen: tuple[Move, bytes] | None = None  # the last hint from what is seen
         self.last_winnable: int | None = None  # moves played at the last winnable position
         self.last_refusal = ""  # the rule-level explanation of the last refused move
         #: what went wrong with the last save (None: it was written where it belongs)
@@ -162,6 +166,21 @@ class Session:
         """The rest of the winning line the last hint found, when it starts here (else [])."""
         return list(self._plan) if self._plan and self._plan_key == self.game.key() else []
 
+    def hinted_move(self) -> Move | None:
+        """The move the last hint gave, of either reading, when it was for this position."""
+        if self._seen is not None and self._seen[1] == self.game.key():
+            return self._seen[0]  # given after any plan (a full-deal hint forgets it)
+        plan = self.planned_moves()
+        return plan[0] if plan else None
+
+    def hides_cards(self) -> bool:
+        """Whether some cards are hidden from the player here: face down, or in the stock.
+        Then a hint has two readings (:meth:`hint`, :meth:`hint_from_view`)."""
+        game = self.game
+        return bool(game.stock) or any(card & FACE_DOWN for pile in
+                                       game.piles[:len(self.variant.pile_names)]
+                                       for card in pile)
+
     def legal_moves_text(self) -> list[str]:
         return sorted(self.game.notation(m) for m in self.game.generate_moves())
 
@@ -179,6 +198,8 @@ class Session:
             return self.redo()
         if word in ("h", "hint"):
             return self.hint()
+        if word in ("v", "view hint", "hint from view"):
+            return self.hint_from_view()
         if word in ("?", "rules"):
             return Reply(self.rules())
         if word in ("w", "where", "where did i lose"):
@@ -426,8 +447,10 @@ class Session:
             return Reply("the game is won")
         if not game.has_moves():
             return Reply("no move is left; press u to undo or w to see where the game was lost")
+        self._seen = None
+        label = "hint from the full deal" if self.hides_cards() else "hint"
         if self._plan and self._plan_key == game.key():
-            return Reply(f"hint: {game.notation(self._plan[0])} "
+            return Reply(f"{label}: {game.notation(self._plan[0])} "
                          f"(a win in {len(self._plan)} more "
                          f"move{'s' if len(self._plan) != 1 else ''})")
         try:
@@ -447,8 +470,10 @@ class Session:
                 probe.push_unchecked(move)
                 plan.append(move)
             self._plan, self._plan_key = plan, game.key()
-            return Reply(f"hint: {result.moves[0]} (a win in {len(plan)} "
-                         f"move{'s' if len(plan) != 1 else ''})")
+            knows = " (the solver knows the hidden cards; v: a hint from what you see)" \
+                if self.hides_cards() else ""
+            return Reply(f"{label}: {result.moves[0]} (a win in {len(plan)} "
+                         f"move{'s' if len(plan) != 1 else ''}){knows}")
         if result.verdict == "unwinnable":
             return Reply("no move wins from here (the solver proved it): undo, or press w to "
                          "see where the game was lost")
@@ -456,6 +481,37 @@ class Session:
         fallback = f"; a legal move: {game.notation(some[0])}" if some else ""
         return Reply(f"the solver found no win within {result.positions:,} positions"
                      + fallback)
+
+    def hint_from_view(self, *, should_stop: Callable[[int], bool] | None = None) -> Reply:
+        """A hint that uses only what the player sees (``patience.solver.hint_from_view``:
+        the hidden cards guessed at random, never read). Where nothing is hidden it is the
+        full deal's hint. ``should_stop`` as for :meth:`hint`."""
+        game = self.game
+        if game.is_won():
+            return Reply("the game is won")
+        if not self.hides_cards():
+            reply = self.hint(should_stop=should_stop)
+            return reply._replace(text=reply.text + " (every card is in view: a hint from "
+                                  "what you see is the same)")
+        if not game.has_moves():
+            return Reply("no move is left; press u to undo or w to see where the game was lost")
+        try:
+            from patience.solver import hint_from_view
+        except ImportError as error:
+            return Reply(f"no hint: the solver is not available ({error})", error=True)
+        try:
+            seen = hint_from_view(game, should_stop=should_stop)
+        except SolverError:
+            return Reply("hint cancelled")
+        if seen.move is None:
+            return Reply(f"no hint from what you see: none of {seen.samples} guesses of the "
+                         "hidden cards was won within the budget (h: a hint from the full "
+                         "deal)")
+        move = game.parse_move(seen.move)
+        self._seen = (move, game.key())
+        return Reply(f"hint from what you see: {seen.move} (it starts a win in {seen.won} of "
+                     f"{seen.samples} guesses of the hidden cards; it may be wrong for the "
+                     "real ones)")
 
     def where_lost(self, max_positions: int = REVIEW_POSITIONS,
                    time_limit: float | None = REVIEW_SECONDS, *,

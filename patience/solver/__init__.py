@@ -263,11 +263,15 @@ class ViewHint:
 
 
 def hint_from_view(game: Game, samples: int = 8, max_positions: int = 20_000,
-                   seed: int = 0, *, engine: EngineChoice = "auto") -> ViewHint:
+                   seed: int = 0, *, engine: EngineChoice = "auto",
+                   should_stop: Callable[[int], bool] | None = None) -> ViewHint:
     """A hint that uses no hidden card: the face-down cards and the stock are dealt again at
     random, ``samples`` times (the cards the player sees stay where they are), each guess
     is solved within ``max_positions``, and the first move that wins most often is the
-    hint. It can be wrong for the real deal; it never tells what a hidden card is."""
+    hint. It can be wrong for the real deal; it never tells what a hidden card is.
+
+    ``should_stop`` is :func:`solve`'s, called with the positions expanded over all the
+    guesses; when it stops a search, SolverError("the search was cancelled")."""
     import random
 
     from patience.cards import FACE_DOWN
@@ -279,6 +283,7 @@ def hint_from_view(game: Game, samples: int = 8, max_positions: int = 20_000,
             for j, card in enumerate(pile) if card & FACE_DOWN]
     # sorted: the guesses depend on which cards are hidden, never on where they really are
     hidden = sorted([game.piles[i][j] & ~FACE_DOWN for i, j in down] + list(game.stock))
+    spent = 0
     for _ in range(samples):
         guess = hidden[:]
         rng.shuffle(guess)
@@ -286,7 +291,14 @@ def hint_from_view(game: Game, samples: int = 8, max_positions: int = 20_000,
         for (i, j), card in zip(down, guess):
             probe.piles[i][j] = card | FACE_DOWN
         probe.stock[:] = guess[len(down):]
-        result = solve(probe, max_positions, shorten_line=True, engine=engine)
+        stop = None if should_stop is None else \
+            (lambda expanded, spent=spent: should_stop(spent + expanded))
+        result = solve(probe, max_positions, shorten_line=True, engine=engine,
+                       should_stop=stop)
+        spent += result.positions
+        if should_stop is not None and result.verdict == "unknown" \
+                and result.positions < max_positions and should_stop(spent):
+            raise SolverError("the search was cancelled")
         if result.verdict == "won" and result.moves:
             won += 1
             counts[result.moves[0]] = counts.get(result.moves[0], 0) + 1

@@ -15,7 +15,10 @@ GET      /api/games/{id}                 the game's snapshot
 POST     /api/games/{id}/actions         ``{"version", "action": "click" | "drop" | "deal"
                                          | "undo" | "redo" | "restart" | "back" | "move",
                                          "pile", "depth", "target", "move"}``
-POST     /api/games/{id}/hint            ``{"version"}``: the next move of a winning line
+POST     /api/games/{id}/hint            ``{"version", "from": "deal" | "view"}``: the next
+                                         move of a winning line found from the full deal,
+                                         or from what the player sees (hidden cards
+                                         guessed)
 POST     /api/games/{id}/review          ``{"version"}``: where the game was lost
 =======  ==============================  =================================================
 
@@ -393,28 +396,39 @@ class WebServer:
     async def hint(self, request: Request) -> Response:
         game_id = request.path_params["game"]
         data = await read_json(request)
+        reading = text_field(data, "from", ("deal", "view")) if "from" in data else "deal"
         game, hint = await run_in_threadpool(self.store.change, game_id, data.get("version"),
-                                             self._hint)
+                                             lambda web_game: self._hint(web_game, reading))
         return JSONResponse({"snapshot": game_snapshot(game), **hint})
 
-    def _hint(self, web_game: WebGame) -> tuple[bool, dict[str, Any]]:
+    def _hint(self, web_game: WebGame, reading: str) -> tuple[bool, dict[str, Any]]:
         session = web_game.session
-        positions, seconds = self.hint_budget
-        reply = session.hint(positions, seconds)
-        plan = session.planned_moves()
-        if not plan:
-            return False, {"message": reply.text, "hint": None}
-        move = plan[0]
         game = session.game
-        if move.source < 0:
-            words = "deal"
+        hidden = session.hides_cards()
+        if reading == "view" and hidden:
+            reply = session.hint_from_view()
+            plan = []
         else:
-            words = describe_move(session.variant, game.piles, move)
-        message = (f"Hint: {words} ({game.notation(move)}) — a win in {len(plan)} "
-                   f"move{'s' if len(plan) != 1 else ''}.")
-        return False, {"message": message, "moves_to_win": len(plan),
+            positions, seconds = self.hint_budget
+            reply = session.hint(positions, seconds)
+            plan = session.planned_moves()
+        move = session.hinted_move()
+        if move is None:
+            return False, {"message": reply.text, "hint": None, "from": reading}
+        words = "deal" if move.source < 0 else describe_move(session.variant, game.piles, move)
+        notation = game.notation(move)
+        if plan:
+            label = "Hint from the full deal" if hidden else "Hint"
+            message = (f"{label}: {words} ({notation}) — a win in {len(plan)} "
+                       f"move{'s' if len(plan) != 1 else ''}.")
+            if hidden:
+                message += " The solver knows the hidden cards; 'Hint (what I see)' does not."
+        else:
+            guesses = reply.text.partition("(")[2].rstrip(")")
+            message = f"Hint from what you see: {words} ({notation}) — {guesses}."
+        return False, {"message": message, "moves_to_win": len(plan) or None, "from": reading,
                        "hint": {"source": move.source, "count": move.count,
-                                "target": move.target, "notation": game.notation(move)}}
+                                "target": move.target, "notation": notation}}
 
     async def review(self, request: Request) -> Response:
         game_id = request.path_params["game"]

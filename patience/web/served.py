@@ -5,8 +5,10 @@ serves every shipped variant: compiling them all before listening kept ``patienc
 silent for 10-25 s. Here the server listens at once: the list of variants needs only their
 definitions (id, name, family, description: a tenth of the time), read when the list is
 first asked for; a variant compiles when a request first needs it (under a lock, so two
-requests compile it once); and :meth:`ServedVariants.warm` reads and compiles them all in
-the background, the definitions first, then the page's default.
+requests compile it once); and :meth:`ServedVariants.warm` reads the definitions and
+compiles the page's default in the background. It compiles no more than that: a thread
+compiling the rest would hold Python's lock for half a minute, and every move asked for
+meanwhile took two to three times as long (measured in the browser test of a move).
 """
 
 from __future__ import annotations
@@ -89,16 +91,14 @@ class ServedVariants(Mapping[str, Variant]):
         return len(self._compiled)
 
     def warm(self) -> threading.Thread:
-        """Read every served variant's definition, then compile them all (the default
-        first), in a background thread; the thread, already started. A request that needs
-        one sooner reads or compiles it then."""
-        order = [self.default] + [key for key in self._paths if key != self.default]
+        """Compile the default variant and read every served variant's definition, in a
+        background thread; the thread, already started. A request that needs one sooner
+        reads or compiles it then; the other variants compile on first use."""
 
         def run() -> None:
+            self[self.default]
             for key in self._paths:
                 self.definition(key)
-            for key in order:
-                self[key]
 
         thread = threading.Thread(target=run, name="patience-compile", daemon=True)
         thread.start()

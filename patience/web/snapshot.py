@@ -152,6 +152,7 @@ def snapshot(session: Session, *, game_id: str = "", version: int = 0,
         "can_redo": bool(session.redo_stack),
         "won": won,
         "lost": stuck,
+        "hidden": session.hides_cards(),  # a hint then has two readings (deal, view)
         "end": session.end_message(),
     }
 

@@ -322,6 +322,7 @@
     $("undo").disabled = !snap.can_undo;
     $("redo").disabled = !snap.can_redo;
     $("restart").disabled = !snap.can_undo;
+    $("view-hint").hidden = !snap.hidden;  // every card in view: one reading only
     board.dataset.version = snap.version;
     board.dataset.game = snap.game;
 
@@ -670,7 +671,7 @@
       if (control || event.altKey) return;
       const commands = {
         d: () => act({ action: "deal" }), u: () => act({ action: "undo" }),
-        r: () => act({ action: "redo" }), h: hint, w: review,
+        r: () => act({ action: "redo" }), h: () => hint("deal"), v: () => hint("view"), w: review,
         b: () => act({ action: "back" }), n: openNewGame, "?": () => openDialog("help-dialog"),
       };
       if (commands[key]) {
@@ -682,11 +683,11 @@
 
   // -- hint, review, panels --
 
-  function hint() {
+  function hint(from = "deal") {
     return enqueue(async () => {
       if (!state.snap) return;
-      say("Looking for a winning line…");
-      const { status, data } = await request("POST", gamePath("hint"), { version: state.snap.version });
+      say(from === "view" ? "Guessing the hidden cards…" : "Looking for a winning line…");
+      const { status, data } = await request("POST", gamePath("hint"), { version: state.snap.version, from });
       if (data.snapshot) setSnapshot(data.snapshot);
       if (data.error) return say(data.error, true);
       state.hint = data.hint || null;
@@ -731,7 +732,8 @@
     $("restart").addEventListener("click", () => act({ action: "restart" }));
     $("undo").addEventListener("click", () => act({ action: "undo" }));
     $("redo").addEventListener("click", () => act({ action: "redo" }));
-    $("hint").addEventListener("click", hint);
+    $("hint").addEventListener("click", () => hint("deal"));
+    $("view-hint").addEventListener("click", () => hint("view"));
     $("review").addEventListener("click", review);
     $("help").addEventListener("click", () => openDialog("help-dialog"));
     $("rules").addEventListener("click", async () => {
