@@ -738,7 +738,9 @@ def hostile_variant_texts(draw) -> str:
             else:
                 old = ('"all below, above in pairs(run): goes_on(above, below)"'
                        if key == "moves" else "pile.empty or goes_on(run.bottom, pile.top)")
-                changes["piles"] = changes.get("piles", BASE["piles"]).replace(old, expression)
+                piles = changes.get("piles", BASE["piles"])
+                if piles is not None:  # (None: an earlier change dropped the key)
+                    changes["piles"] = piles.replace(old, expression)
         elif kind == "predicate":
             levels = draw(st.integers(1, 45))
             body = draw(st.sampled_from(["p{0}(n * n) and p{0}(n + 1)", "p{0}(n * n)",

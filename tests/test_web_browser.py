@@ -305,10 +305,15 @@ def test_the_hint_is_shown_on_the_table(page):
     start(page, "tabbycat", number=1)
     page.keyboard.press("h")
     text = wait_message(page, "^Hint")
-    assert re.fullmatch(r"Hint: .+ \(.+\) — a win in \d+ moves\.", text)
+    assert re.fullmatch(r"Hint from the full deal: .+ \(.+\) — a win in \d+ moves\. .+", text)
     assert page.locator(".hint-target").count() == 1
     page.keyboard.press("Escape")
     assert page.locator(".hint-target, .hint-source").count() == 0
+    page.get_by_role("button", name="Hint (what I see)").click()  # the other reading
+    text = wait_message(page, "^Hint from what you see")
+    assert re.fullmatch(r"Hint from what you see: .+ — it starts a win in \d of 8 guesses .+",
+                        text)
+    assert page.locator(".hint-target").count() == 1
 
 
 def test_the_daily_deal_is_the_same_on_two_loads(context_for, server):
