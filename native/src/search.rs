@@ -33,6 +33,11 @@ impl Outcome {
     }
 }
 
+/// the deal's score (`DEAL_SCORE` in search.py), and with moves after a deal restricted
+/// (`CHEAP_DEAL_SCORE`)
+const DEAL_SCORE: f64 = -1000.0;
+const CHEAP_DEAL_SCORE: f64 = 650.0;
+
 pub const RESTART_UNIT: u64 = 500;
 pub const STYLES: usize = 6;
 
@@ -157,6 +162,9 @@ impl Ordering {
 
     pub fn order(&mut self, program: &Program, moves: &mut [Move], pos: &Position) {
         let rules = &program.ordering;
+        // a deal whose only followers are deals and moves from the piles it feeds costs
+        // little: it comes before the moves into empty piles (make_ordering)
+        let deal_score = if rules.after_deal.is_some() { CHEAP_DEAL_SCORE } else { DEAL_SCORE };
         self.longest.clear();
         self.longest.resize(pos.piles.len(), 0);
         for m in moves.iter() {
@@ -168,7 +176,7 @@ impl Ordering {
         self.scored.clear();
         for &m in moves.iter() {
             let mut score: f64 = if m.s < 0 {
-                -1000.0
+                deal_score
             } else {
                 let (s, t) = (m.s as usize, m.t as usize);
                 if rules.first_target[t] {

@@ -30,6 +30,11 @@ WON, EXHAUSTED, BUDGET, TIMEOUT = "won", "exhausted", "budget", "timeout"
 #: separator 0xFF)
 AFTER_DEAL = b"\xfd"
 
+#: the deal's score: after every move but a take-back; with moves after a deal restricted
+#: (``SolverRules.after_deal``), between the moves that empty a pile (700) and those from a
+#: parking pile onto a card (600)
+DEAL_SCORE, CHEAP_DEAL_SCORE = -1000, 650
+
 #: the score of a card taken back off a ``target: first`` pile: below the deal's (-1000)
 TAKE_BACK_SCORE = -1100
 
@@ -48,7 +53,10 @@ def make_ordering(rules: SolverRules, style: int) -> Ordering:
     parking = rules.parking_piles
     dealt = rules.dealt_piles
     turns_up = frozenset(rules.variant.face_down_piles)
-    deal_score = -1000
+    # a deal whose only followers are deals and moves from the piles it feeds (the moves
+    # that commute with it wait: SolverRules.after_deal) costs little: it comes before the
+    # moves into empty piles, after the builds that turn up, free or lengthen
+    deal_score = DEAL_SCORE if rules.after_deal is None else CHEAP_DEAL_SCORE
     jitter = random.Random(style) if style >= 1 else None
 
     def order(moves: list[MoveTuple], piles: list[list[int]]) -> list[MoveTuple]:
