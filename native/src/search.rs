@@ -33,7 +33,7 @@ impl Outcome {
     }
 }
 
-/// the deal's score (`DEAL_SCORE` in search.py), and with moves after a deal restricted
+/// the deal's score (`DEAL_SCORE` in search.py), and when the stock is a cycle
 /// (`CHEAP_DEAL_SCORE`)
 const DEAL_SCORE: f64 = -1000.0;
 const CHEAP_DEAL_SCORE: f64 = 650.0;
@@ -162,9 +162,9 @@ impl Ordering {
 
     pub fn order(&mut self, program: &Program, moves: &mut [Move], pos: &Position) {
         let rules = &program.ordering;
-        // a deal whose only followers are deals and moves from the piles it feeds costs
-        // little: it comes before the moves into empty piles (make_ordering)
-        let deal_score = if rules.after_deal.is_some() { CHEAP_DEAL_SCORE } else { DEAL_SCORE };
+        // a deal that uses nothing up and whose only followers are deals and moves from the
+        // waste costs little: it comes before the moves into empty piles (make_ordering)
+        let deal_score = if rules.pass_merge.is_some() { CHEAP_DEAL_SCORE } else { DEAL_SCORE };
         self.longest.clear();
         self.longest.resize(pos.piles.len(), 0);
         for m in moves.iter() {

@@ -30,8 +30,8 @@ WON, EXHAUSTED, BUDGET, TIMEOUT = "won", "exhausted", "budget", "timeout"
 #: separator 0xFF)
 AFTER_DEAL = b"\xfd"
 
-#: the deal's score: after every move but a take-back; with moves after a deal restricted
-#: (``SolverRules.after_deal``), between the moves that empty a pile (700) and those from a
+#: the deal's score: after every move but a take-back; when the stock is a cycle
+#: (``SolverRules.pass_merge``), between the moves that empty a pile (700) and those from a
 #: parking pile onto a card (600)
 DEAL_SCORE, CHEAP_DEAL_SCORE = -1000, 650
 
@@ -53,10 +53,11 @@ def make_ordering(rules: SolverRules, style: int) -> Ordering:
     parking = rules.parking_piles
     dealt = rules.dealt_piles
     turns_up = frozenset(rules.variant.face_down_piles)
-    # a deal whose only followers are deals and moves from the piles it feeds (the moves
-    # that commute with it wait: SolverRules.after_deal) costs little: it comes before the
-    # moves into empty piles, after the builds that turn up, free or lengthen
-    deal_score = DEAL_SCORE if rules.after_deal is None else CHEAP_DEAL_SCORE
+    # when the stock is a cycle that deals alone go round (SolverRules.pass_merge), a deal
+    # uses nothing up and only deals and moves from the waste may follow it (the moves that
+    # commute with it wait: SolverRules.after_deal): it costs little, and comes before the
+    # moves into empty piles, after the builds that turn up or empty a pile
+    deal_score = DEAL_SCORE if rules.pass_merge is None else CHEAP_DEAL_SCORE
     jitter = random.Random(style) if style >= 1 else None
 
     def order(moves: list[MoveTuple], piles: list[list[int]]) -> list[MoveTuple]:
