@@ -55,13 +55,17 @@ class SolverRules:
         deal_targets = set(variant.deal_targets)
         first_groups = [g for g in variant.groups if g.target is Target.FIRST]
         self.symmetric_first = all(requires_empty_pile(g) for g in first_groups)
+        # without forced moves and fills nothing ties the order of the other groups' piles to
+        # the 'first' groups' (a move lands on the first accepting pile whichever pile it
+        # left): their piles may be sorted even when a 'first' group is not symmetric
+        self.sortable = self.symmetric_first or variant.first_forced is None
         always: list[range] = []  # groups whose piles may always be sorted in the key
         stock_empty: list[range] = []  # groups that may be sorted once the stock is empty
         # a forced fill takes the top card of the first source pile that has one: the
         # source piles' order matters, so they are never sorted
         fill_sources = {i for g in variant.groups if g.fill_from is not None
                         for i in g.fill_from if i >= 0}
-        if self.symmetric_first:
+        if self.sortable:
             for group in variant.groups:
                 # 'first' groups are left unsorted: they are filled first-empty-first, so
                 # sorting them would rarely merge anything and costs time on every key
@@ -112,8 +116,13 @@ class SolverRules:
             return parts
 
         if self.variant.redeal_pile is not None:  # the stock's order can change
+            # the piles the deal feeds are never sorted (a redeal refills the stock); the
+            # others may always be
             def stock_key(piles: list[list[int]], stock: list[int]) -> bytes:
-                return join(seen(piles)) + b"\xfe" + bytes(stock)
+                parts = seen(piles)
+                for start, stop in always:
+                    parts[start:stop] = sorted(parts[start:stop])
+                return join(parts) + b"\xfe" + bytes(stock)
 
             return stock_key
 
