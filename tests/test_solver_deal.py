@@ -50,11 +50,11 @@ def test_the_reductions_are_derived_where_the_rules_allow_them(name, after_deal,
 
 @pytest.mark.parametrize("text", [
     # a column rule that reads the waste: a move's legality would depend on the deal
-    "piles:\n  columns:\n    accepts: \"not pile.empty and goes_on(run.bottom, pile.top)"
-    " or pile.empty and (all w in waste: w.empty)\"\n",
+    ("piles:\n  columns:\n    accepts: \"not pile.empty and goes_on(run.bottom, pile.top)"
+     " or pile.empty and (all w in waste: w.empty)\"\n"),
     # a rule that reads the stock
-    "piles:\n  columns:\n    accepts: \"not pile.empty and goes_on(run.bottom, pile.top)"
-    " or pile.empty and stock.empty\"\n",
+    ("piles:\n  columns:\n    accepts: \"not pile.empty and goes_on(run.bottom, pile.top)"
+     " or pile.empty and stock.empty\"\n"),
     # the deal's legality reads the columns: a move could change whether it is legal
     "stock:\n  deal_when: \"all c in columns: not c.empty\"\n",
     # the waste takes cards: a move could land on it
