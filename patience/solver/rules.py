@@ -11,8 +11,9 @@ The arguments for why each reduction is sound are in ``docs/solver.md``; in shor
 * A ``target: first`` group (the foundations) is symmetric only when its ``accepts`` rule
   requires ``pile.empty``: then "first accepting pile" and "another accepting pile" differ by
   swapping two empty piles. When some ``first`` group is not provably symmetric, nothing is
-  sorted at all (forced removals leaving column by column would otherwise tie the column
-  order to the foundation order).
+  sorted if the variant has forced moves or fills (forced removals leaving column by column
+  would tie the column order to the foundation order); without them a move lands on the
+  first accepting pile whichever pile it left, so the other groups still sort.
 * Card attributes no rule reads are dropped from the key: a variant that never reads suits
   plays the same with suits relabelled, so cards of one rank are interchangeable.
 * Every position of one search descends from the same root, and without redeals the stock
@@ -22,6 +23,9 @@ The arguments for why each reduction is sound are in ``docs/solver.md``; in shor
   counter pile, part of the piles and so of every key.
 * Face-down cards are keyed as themselves (marked face down): the solver knows them, as
   published "thoughtful" win rates assume.
+* After a deal, only a deal or a move from the piles it feeds, where the rules make every
+  other move commute with the deal (``after_deal_sources``); and with unlimited redeals of
+  a waste-only deal, the stock and waste keyed as a cycle (``pass_merge``).
 * A pile no move, fill or redeal ever takes a card from, and that every rule reads only
   through ``top``, ``empty`` and ``size``, is keyed by its top card and size (or its top
   card alone when no rule reads its size): the cards under the top can never matter
