@@ -47,7 +47,8 @@ SOLVER_VERSION = "1.4"  # 1.1: won lines shortened; 1.2: proven-lost table, no u
 # declared safe moves (solver.safe) played alone where one is legal
 # 1.4: after a deal only a deal or a move from the piles it feeds, where every other move
 # commutes with it; a stock and waste that deals alone go round for ever keyed as a cycle,
-# and then the deal comes before moves into empty piles (docs/solver.md)
+# and then the deal comes before moves into empty piles; without forced moves and fills the
+# columns sort in the key even when the foundations are not symmetric (docs/solver.md)
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000
