@@ -161,7 +161,7 @@ impl<'a> KeyMaker<'a> {
         let piles = &pos.piles;
         let rules = self.rules;
         let table = &self.translate;
-        let sorting: &[(usize, usize)] = if rules.stock_by_cards { &[] } else { &rules.always_sorted };
+        let sorting: &[(usize, usize)] = &rules.always_sorted;
         let later: &[(usize, usize)] = if rules.stock_by_cards || !pos.stock.is_empty() {
             &[]
         } else {

@@ -15,7 +15,7 @@ use crate::compile::Code;
 
 pub const FACE_DOWN: u8 = 64;
 /// the rule program's version (2: `top_piles`; 3: `safe`, the declared safe moves)
-pub const PROGRAM_VERSION: u64 = 3;
+pub const PROGRAM_VERSION: u64 = 4;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
 pub const SLOTS: usize = 4;
@@ -197,6 +197,11 @@ pub struct OrderingRules {
     pub first_target: Vec<bool>,
     pub parking: Vec<bool>,
     pub dealt: Vec<bool>,
+    /// after a deal, only a deal or a move from these piles (`SolverRules.after_deal`);
+    /// None: any move
+    pub after_deal: Option<Vec<bool>>,
+    /// (the waste, cards a deal) when the stock is keyed as a cycle (`SolverRules.pass_merge`)
+    pub pass_merge: Option<(usize, usize)>,
 }
 
 #[derive(Debug)]
@@ -616,6 +621,21 @@ impl Program {
                 first_target: flags(field(ordering, "first_target_piles")?, slots)?,
                 parking: flags(field(ordering, "parking_piles")?, slots)?,
                 dealt: flags(field(ordering, "dealt_piles")?, slots)?,
+                after_deal: match field(ordering, "after_deal")? {
+                    Value::Null => None,
+                    piles => Some(flags(piles, slots)?),
+                },
+                pass_merge: match field(ordering, "pass_merge")? {
+                    Value::Null => None,
+                    pair => {
+                        let waste = index(&pair[0])?;
+                        let turn = index(&pair[1])?;
+                        if waste >= piles || turn == 0 {
+                            return err("bad pass merge", pair);
+                        }
+                        Some((waste, turn))
+                    }
+                },
             },
             groups,
         })
@@ -965,7 +985,8 @@ mod tests {
                 stock_by_cards: false,
                 views: vec![0, 0],
             },
-            ordering: OrderingRules { first_target: vec![], parking: vec![], dealt: vec![] },
+            ordering: OrderingRules { first_target: vec![], parking: vec![], dealt: vec![],
+                                      after_deal: None, pass_merge: None },
         };
         assert_eq!(dummy.eval(&top, &mut env), NO_CARD);
         assert_eq!(Code::new(&top, &[]).eval(&mut env), NO_CARD);

@@ -33,6 +33,11 @@ impl Outcome {
     }
 }
 
+/// the deal's score (`DEAL_SCORE` in search.py), and when the stock is a cycle
+/// (`CHEAP_DEAL_SCORE`)
+const DEAL_SCORE: f64 = -1000.0;
+const CHEAP_DEAL_SCORE: f64 = 650.0;
+
 pub const RESTART_UNIT: u64 = 500;
 pub const STYLES: usize = 6;
 
@@ -157,6 +162,9 @@ impl Ordering {
 
     pub fn order(&mut self, program: &Program, moves: &mut [Move], pos: &Position) {
         let rules = &program.ordering;
+        // a deal that uses nothing up and whose only followers are deals and moves from the
+        // waste costs little: it comes before the moves into empty piles (make_ordering)
+        let deal_score = if rules.pass_merge.is_some() { CHEAP_DEAL_SCORE } else { DEAL_SCORE };
         self.longest.clear();
         self.longest.resize(pos.piles.len(), 0);
         for m in moves.iter() {
@@ -168,7 +176,7 @@ impl Ordering {
         self.scored.clear();
         for &m in moves.iter() {
             let mut score: f64 = if m.s < 0 {
-                -1000.0
+                deal_score
             } else {
                 let (s, t) = (m.s as usize, m.t as usize);
                 if rules.first_target[t] {
@@ -259,6 +267,8 @@ pub struct Solver<'a> {
     /// positions expanded by the earlier restarts of this solve (for `should_stop`)
     pub spent: u64,
     buffer: Vec<u8>,
+    /// the moves a safe move may be among (`children`, with `pass_merge`)
+    candidates: Vec<Move>,
 }
 
 impl<'a> Solver<'a> {
@@ -273,6 +283,7 @@ impl<'a> Solver<'a> {
             expanded: 0,
             spent: 0,
             buffer: Vec::new(),
+            candidates: Vec::new(),
         }
     }
 
@@ -287,8 +298,29 @@ impl<'a> Solver<'a> {
     /// when seen in this run (its number on the stack of open positions, or -1), `Ok(None)`
     /// when new here (then the hash and the entry number if it was stored by an earlier run
     /// are kept).
-    fn classify(&mut self, pos: &Position) -> (Result<Option<i32>, ()>, u64, Option<u32>) {
-        self.keys.key(pos, &mut self.buffer);
+    ///
+    /// With moves after a deal restricted (`after_deal`), a position reached by a deal is
+    /// its own node: its key ends in 1, every other key in 0 (`AFTER_DEAL` in search.py).
+    ///
+    /// When the stock is keyed as a cycle (`pass_merge`), a position not reached by a deal
+    /// whose waste holds a multiple of the deal's cards is keyed as if its waste were turned
+    /// back into the stock (`Search._pass_key`).
+    fn classify(&mut self, pos: &mut Position, dealt: bool) -> (Result<Option<i32>, ()>, u64, Option<u32>) {
+        match self.pass_merge() {
+            Some((waste, turn)) if !dealt && !pos.piles[waste].is_empty()
+                && pos.piles[waste].len() % turn == 0 => {
+                let cards = std::mem::take(&mut pos.piles[waste]);
+                let stock = pos.stock.len();
+                pos.stock.extend(cards.iter().rev());
+                self.keys.key(pos, &mut self.buffer);
+                pos.stock.truncate(stock);
+                pos.piles[waste] = cards;
+            }
+            _ => self.keys.key(pos, &mut self.buffer),
+        }
+        if self.restricts_after_deal() {
+            self.buffer.push(dealt as u8);
+        }
         let hash = hash_key(&self.buffer);
         match self.store.find(&self.buffer, hash) {
             None => (Ok(None), hash, None),
@@ -314,12 +346,40 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// The moves to try from `pos`, in order: the first safe move (`solver.safe`) in sorted
+    /// (the waste, cards a deal) when the stock is keyed as a cycle; never in the exact
+    /// reference search.
+    fn pass_merge(&self) -> Option<(usize, usize)> {
+        if self.exact { None } else { self.program.ordering.pass_merge }
+    }
+
+    /// Whether moves after a deal are restricted (never in the exact reference search).
+    fn restricts_after_deal(&self) -> bool {
+        !self.exact && self.program.ordering.after_deal.is_some()
+    }
+
+    /// The moves to try from `pos`, in order: right after a deal (`dealt`) only the deal
+    /// and the moves from the piles it feeds, when the rules let every other move commute
+    /// with it (`after_deal`); of those, the first safe move (`solver.safe`) in sorted
     /// order alone when one is legal (never in the exact reference search), else all of
     /// them, ordered (`Search._children`).
-    fn children(&self, moves: &mut Vec<Move>, ordering: Option<&mut Ordering>, pos: &Position) {
+    fn children(&mut self, moves: &mut Vec<Move>, ordering: Option<&mut Ordering>, pos: &Position,
+                dealt: bool) {
+        if dealt && !self.exact {
+            if let Some(feeds) = &self.program.ordering.after_deal {
+                moves.retain(|m| m.s < 0 || feeds[m.s as usize]);
+            }
+        }
         if !self.exact {
-            if let Some(safe) = self.program.first_safe(pos, moves) {
+            let safe = match self.pass_merge() {
+                // the safe move must not depend on the waste
+                Some((waste, _)) => {
+                    self.candidates.clear();
+                    self.candidates.extend(moves.iter().filter(|m| m.s != waste as i16));
+                    self.program.first_safe(pos, &self.candidates)
+                }
+                None => self.program.first_safe(pos, moves),
+            };
+            if let Some(safe) = safe {
                 moves.clear();
                 moves.push(safe);
                 return;
@@ -349,7 +409,7 @@ impl<'a> Solver<'a> {
         let mut stacks = Stacks::default();
         let mut moves: Vec<Move> = Vec::new();
         let mut scratch: Vec<Move> = Vec::new();
-        let (_, hash, old) = self.classify(&pos);
+        let (_, hash, old) = self.classify(&mut pos, false);
         if old.is_none() && self.over_memory(limits, self.buffer.len()) {
             return Outcome::Memory;
         }
@@ -370,7 +430,7 @@ impl<'a> Solver<'a> {
             self.store.set_lost(root_id);
             return Outcome::Exhausted;
         }
-        self.children(&mut scratch, ordering.as_deref_mut(), &pos);
+        self.children(&mut scratch, ordering.as_deref_mut(), &pos, false);
         moves.extend_from_slice(&scratch);
         let mut frames = vec![Frame {
             children: 0,
@@ -415,7 +475,8 @@ impl<'a> Solver<'a> {
                 continue;
             }
             let undo = program.play(&mut pos, mv, &mut stacks);
-            let (class, hash, old) = self.classify(&pos);
+            let dealt = mv.s < 0 && self.restricts_after_deal();
+            let (class, hash, old) = self.classify(&mut pos, dealt);
             let frame = frames.last_mut().expect("a frame");
             match class {
                 Err(()) => {
@@ -463,7 +524,7 @@ impl<'a> Solver<'a> {
             };
             line.push(mv);
             undos.push(undo);
-            self.children(&mut scratch, ordering.as_deref_mut(), &pos);
+            self.children(&mut scratch, ordering.as_deref_mut(), &pos, dealt);
             let start = moves.len() as u32;
             moves.extend_from_slice(&scratch);
             frames.push(Frame {

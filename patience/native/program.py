@@ -62,8 +62,9 @@ from patience.solver.rules import solver_rules
 from patience.variant import Group, Variant
 
 #: the version of the program's shape: the core refuses a program of another version (2: the
-#: piles keyed by their top, 3: the declared safe moves)
-PROGRAM_VERSION = 3
+#: piles keyed by their top, 3: the declared safe moves, 4: the moves allowed after a deal
+#: and the stock as a cycle)
+PROGRAM_VERSION = 4
 
 #: slots for piles and cards bound by quantifiers (the loader bounds their nesting)
 SLOTS = 4
@@ -447,6 +448,10 @@ def rule_program(variant: Variant) -> dict[str, Any]:
             "first_target_piles": sorted(rules.first_target_piles),
             "parking_piles": sorted(rules.parking_piles),
             "dealt_piles": sorted(rules.dealt_piles),
+            # after a deal, only a deal or a move from these piles (null: any move)
+            "after_deal": None if rules.after_deal is None else sorted(rules.after_deal),
+            # [waste, cards a deal] when the stock is keyed as a cycle (null: never)
+            "pass_merge": None if rules.pass_merge is None else list(rules.pass_merge),
         },
     }
 

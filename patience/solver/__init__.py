@@ -40,11 +40,15 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.3"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
+SOLVER_VERSION = "1.4"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
 # 1.3: take-backs off the foundations after the deal, turn-ups first; whole lost components
 # proven lost (Tarjan); a pile no card leaves and no rule reads below its top (Golf's waste,
 # Black Hole's hole, one-way foundations) keyed by its top card and size;
 # declared safe moves (solver.safe) played alone where one is legal
+# 1.4: after a deal only a deal or a move from the piles it feeds, where every other move
+# commutes with it; a stock and waste that deals alone go round for ever keyed as a cycle,
+# and then the deal comes before moves into empty piles; without forced moves and fills the
+# columns sort in the key even when the foundations are not symmetric (docs/solver.md)
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000

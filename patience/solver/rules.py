@@ -11,8 +11,9 @@ The arguments for why each reduction is sound are in ``docs/solver.md``; in shor
 * A ``target: first`` group (the foundations) is symmetric only when its ``accepts`` rule
   requires ``pile.empty``: then "first accepting pile" and "another accepting pile" differ by
   swapping two empty piles. When some ``first`` group is not provably symmetric, nothing is
-  sorted at all (forced removals leaving column by column would otherwise tie the column
-  order to the foundation order).
+  sorted if the variant has forced moves or fills (forced removals leaving column by column
+  would tie the column order to the foundation order); without them a move lands on the
+  first accepting pile whichever pile it left, so the other groups still sort.
 * Card attributes no rule reads are dropped from the key: a variant that never reads suits
   plays the same with suits relabelled, so cards of one rank are interchangeable.
 * Every position of one search descends from the same root, and without redeals the stock
@@ -22,6 +23,9 @@ The arguments for why each reduction is sound are in ``docs/solver.md``; in shor
   counter pile, part of the piles and so of every key.
 * Face-down cards are keyed as themselves (marked face down): the solver knows them, as
   published "thoughtful" win rates assume.
+* After a deal, only a deal or a move from the piles it feeds, where the rules make every
+  other move commute with the deal (``after_deal_sources``); and with unlimited redeals of
+  a waste-only deal, the stock and waste keyed as a cycle (``pass_merge``).
 * A pile no move, fill or redeal ever takes a card from, and that every rule reads only
   through ``top``, ``empty`` and ``size``, is keyed by its top card and size (or its top
   card alone when no rule reads its size): the cards under the top can never matter
@@ -55,13 +59,17 @@ class SolverRules:
         deal_targets = set(variant.deal_targets)
         first_groups = [g for g in variant.groups if g.target is Target.FIRST]
         self.symmetric_first = all(requires_empty_pile(g) for g in first_groups)
+        # without forced moves and fills nothing ties the order of the other groups' piles to
+        # the 'first' groups' (a move lands on the first accepting pile whichever pile it
+        # left): their piles may be sorted even when a 'first' group is not symmetric
+        self.sortable = self.symmetric_first or variant.first_forced is None
         always: list[range] = []  # groups whose piles may always be sorted in the key
         stock_empty: list[range] = []  # groups that may be sorted once the stock is empty
         # a forced fill takes the top card of the first source pile that has one: the
         # source piles' order matters, so they are never sorted
         fill_sources = {i for g in variant.groups if g.fill_from is not None
                         for i in g.fill_from if i >= 0}
-        if self.symmetric_first:
+        if self.sortable:
             for group in variant.groups:
                 # 'first' groups are left unsorted: they are filled first-empty-first, so
                 # sorting them would rarely merge anything and costs time on every key
@@ -81,6 +89,12 @@ class SolverRules:
                                        for i in g.indices if i not in deal_targets)
         #: piles keyed by their top card (and size, when True): see `top_piles`
         self.top_piles: dict[int, bool] = top_piles(variant)
+        #: the piles whose moves may follow a deal (None: every move may): see
+        #: `after_deal_sources`
+        self.after_deal: frozenset[int] | None = after_deal_sources(variant)
+        #: (the waste, cards a deal) when positions that differ only in how far the stock
+        #: has gone round its cycle are merged (see `pass_merge`); None: never
+        self.pass_merge: tuple[int, int] | None = pass_merge(variant, self.after_deal)
         self.key = self._key_function()
 
     def _key_function(self) -> KeyFunction:
@@ -106,8 +120,13 @@ class SolverRules:
             return parts
 
         if self.variant.redeal_pile is not None:  # the stock's order can change
+            # the piles the deal feeds are never sorted (a redeal refills the stock); the
+            # others may always be
             def stock_key(piles: list[list[int]], stock: list[int]) -> bytes:
-                return join(seen(piles)) + b"\xfe" + bytes(stock)
+                parts = seen(piles)
+                for start, stop in always:
+                    parts[start:stop] = sorted(parts[start:stop])
+                return join(parts) + b"\xfe" + bytes(stock)
 
             return stock_key
 
@@ -264,6 +283,76 @@ def _pile_reads(node: Node, piles: dict[str, frozenset[str]],
         return
     for child in children(node):
         _pile_reads(child, piles, reads)
+
+
+def after_deal_sources(variant: Variant) -> frozenset[int] | None:
+    """The piles the deal feeds, when every move from any other pile commutes with the
+    deal: then after a deal the search tries only another deal or a move from those piles
+    (docs/solver.md, "Moves that commute with the deal"). None when the rules do not
+    guarantee it.
+
+    A move X from a pile outside the deal targets D commutes with the deal (both orders are
+    legal exactly when one is, and reach the same position) when
+    (a) no forced move or forced fill follows a move (``first_forced`` is None, no
+        ``fill_from``), so a move and a deal do exactly what they say;
+    (b) every group that holds a pile of D holds only piles of D and accepts nothing (its
+        ``accepts`` rule is literally ``false``), so X's target is never in D;
+    (c) no rule names a group of D other than in a membership test (``source in waste``):
+        no quantifier or count over it, so X's legality does not read D, and no rule but
+        ``stock.deal_when`` names the stock;
+    (d) ``stock.deal_when`` names no pile or group, so X cannot change whether the deal is
+        legal (the deal itself reads only the stock, D and the hidden redeal counter, which
+        X leaves alone).
+    """
+    from patience.language import Boolean, Count, Name, walk
+
+    targets = frozenset(variant.deal_targets)
+    if not targets or variant.first_forced is not None or \
+            any(g.fill_from is not None for g in variant.groups):
+        return None
+    target_groups = {g.name for g in variant.groups if targets.intersection(g.indices)}
+    for group in variant.groups:
+        if group.name in target_groups and (
+                not targets.issuperset(group.indices)
+                or not (isinstance(group.accepts.node, Boolean)
+                        and group.accepts.node.value is False)):
+            return None
+    group_names = {g.name for g in variant.groups}
+    rules = [g.moves.node for g in variant.groups] + [g.accepts.node for g in variant.groups]
+    rules += [g.to_bottom.node for g in variant.groups if g.to_bottom is not None]
+    rules += [variant.win.node] + [p.body for p in variant.predicates.values()]
+    rules += [variant.safe.node] if variant.safe is not None else []
+    for rule in rules:
+        for node in walk(rule):
+            if isinstance(node, Name) and (node.id in target_groups or node.id == "stock"):
+                return None
+            if isinstance(node, Count) and node.group in target_groups:
+                return None
+    for node in walk(variant.deal_when.node):
+        if isinstance(node, Name) and node.id in group_names | {"pile", "source", "run"}:
+            return None
+        if isinstance(node, Count):
+            return None
+    return targets
+
+
+def pass_merge(variant: Variant, after_deal: frozenset[int] | None) -> tuple[int, int] | None:
+    """``(waste, turn)`` when the stock and the waste form one cycle that deals alone go
+    round for ever, so that positions differing only in where the cycle stands are
+    mutually reachable by deals: the moves after a deal are restricted (`after_deal`),
+    the deal feeds only the waste (``turn`` cards a deal), the waste turns back over as
+    often as you like, the deal is always legal (``stock.deal_when`` is literally true) and
+    never skips an empty waste. Then a position reached by anything but a deal, whose
+    waste holds a multiple of ``turn`` cards, is keyed as if its waste were turned back
+    into the stock (docs/solver.md, "The stock as a cycle")."""
+    from patience.language import Boolean
+
+    waste = variant.redeal_pile
+    if after_deal is None or waste is None or variant.redeals is not None or \
+            set(variant.deal_targets) != {waste} or variant.deal_skips_empty or \
+            not (isinstance(variant.deal_when.node, Boolean) and variant.deal_when.node.value):
+        return None
+    return waste, len(variant.deal_targets)
 
 
 @functools.lru_cache(maxsize=64)

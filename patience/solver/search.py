@@ -25,6 +25,16 @@ Ordering = Callable[[list[MoveTuple], list[list[int]]], list[MoveTuple]]
 
 WON, EXHAUSTED, BUDGET, TIMEOUT = "won", "exhausted", "budget", "timeout"
 
+#: the prefix of the key of a position reached by a deal, when moves after a deal are
+#: restricted (``SolverRules.after_deal``): never the first byte of a key (a card, or the
+#: separator 0xFF)
+AFTER_DEAL = b"\xfd"
+
+#: the deal's score: after every move but a take-back; when the stock is a cycle
+#: (``SolverRules.pass_merge``), between the moves that empty a pile (700) and those from a
+#: parking pile onto a card (600)
+DEAL_SCORE, CHEAP_DEAL_SCORE = -1000, 650
+
 #: the score of a card taken back off a ``target: first`` pile: below the deal's (-1000)
 TAKE_BACK_SCORE = -1100
 
@@ -43,7 +53,11 @@ def make_ordering(rules: SolverRules, style: int) -> Ordering:
     parking = rules.parking_piles
     dealt = rules.dealt_piles
     turns_up = frozenset(rules.variant.face_down_piles)
-    deal_score = -1000
+    # when the stock is a cycle that deals alone go round (SolverRules.pass_merge), a deal
+    # uses nothing up and only deals and moves from the waste may follow it (the moves that
+    # commute with it wait: SolverRules.after_deal): it costs little, and comes before the
+    # moves into empty piles, after the builds that turn up or empty a pile
+    deal_score = DEAL_SCORE if rules.pass_merge is None else CHEAP_DEAL_SCORE
     jitter = random.Random(style) if style >= 1 else None
 
     def order(moves: list[MoveTuple], piles: list[list[int]]) -> list[MoveTuple]:
@@ -111,6 +125,11 @@ class Search:
         self.exact = exact  # the reference search: exact keys, no reductions at all
         #: the author's declared safe moves (``solver.safe``); never in the reference search
         self.is_safe = None if exact else self.variant.is_safe
+        #: after a deal, only a deal or a move from these piles (None: any move); never in
+        #: the reference search (docs/solver.md, "Moves that commute with the deal")
+        self.after_deal = None if exact else rules.after_deal
+        #: positions keyed as if the waste were turned back (``SolverRules.pass_merge``)
+        self.pass_merge = None if exact else rules.pass_merge
         #: keys of positions proven lost (pass one set to every run of a solve)
         self.lost: set[bytes] = set() if lost is None else lost
         self.expanded = 0
@@ -148,6 +167,8 @@ class Search:
         to it.
         """
         piles, stock, key = self.piles, self.stock, self.key
+        if self.pass_merge is not None:
+            key = self._pass_key(key, *self.pass_merge)
         generate = self.variant.generate_moves
         is_won = self.variant.is_won
         play, take_back = self._play, self._take_back
@@ -171,7 +192,8 @@ class Search:
         # a frame: [children, next index, key, low link, the move that would undo the
         # last, its number on the stack of open positions]
         children_of = self._children
-        frames: list[list[Any]] = [[children_of(moves, order), 0, root, 0, None, 0]]
+        after_deal = self.after_deal
+        frames: list[list[Any]] = [[children_of(moves, order, False), 0, root, 0, None, 0]]
         open_stack = [root]  # the positions of the components not closed yet, in order
         open_at = {root: 0}  # their numbers: their places on open_stack
         line: list[MoveTuple] = []
@@ -203,7 +225,9 @@ class Search:
                 frame[3] = min(frame[3], frames[-2][5])
                 continue
             undo = push(move)
-            position = key(piles, stock)
+            dealt = after_deal is not None and move[0] < 0
+            # a position reached by a deal is its own node (its moves are restricted)
+            position = AFTER_DEAL + self.key(piles, stock) if dealt else key(piles, stock)
             if position in lost:
                 pop(move, undo)
                 continue
@@ -237,7 +261,8 @@ class Search:
             source, count, target = move
             reverse = (target, count, source) if source >= 0 and undo[0] is None \
                 and not undo[1] and not self.exact else None
-            frames.append([children_of(moves, order), 0, position, number, reverse, number])
+            frames.append([children_of(moves, order, dealt), 0, position, number, reverse,
+                           number])
             if expanded >= check_at:
                 check_at += 1024
                 if (deadline is not None and time.perf_counter() > deadline) or \
@@ -248,14 +273,42 @@ class Search:
         self.expanded = expanded
         return EXHAUSTED
 
-    def _children(self, moves: list[MoveTuple], order: Ordering | None) -> list[MoveTuple]:
-        """The moves to try from the current position, in order: only the first safe move
-        (``solver.safe``) in sorted order when one is legal, else all of them, ordered."""
+    def _children(self, moves: list[MoveTuple], order: Ordering | None,
+                  dealt: bool) -> list[MoveTuple]:
+        """The moves to try from the current position, in order: right after a deal
+        (``dealt``) only the deal and the moves from the piles it feeds, when the rules let
+        every other move commute with it (``SolverRules.after_deal``); of those, only the
+        first safe move (``solver.safe``) in sorted order when one is legal, else all of
+        them, ordered."""
+        if dealt and self.after_deal is not None:
+            feeds = self.after_deal
+            moves = [m for m in moves if m[0] < 0 or m[0] in feeds]
         if self.is_safe is not None:
-            safe = first_safe(self.is_safe, self.piles, self.stock, moves)
+            candidates = moves
+            if self.pass_merge is not None:  # the safe move must not depend on the waste
+                waste = self.pass_merge[0]
+                candidates = [m for m in moves if m[0] != waste]
+            safe = first_safe(self.is_safe, self.piles, self.stock, candidates)
             if safe is not None:
                 return [safe]
         return order(moves, self.piles) if order else moves
+
+    @staticmethod
+    def _pass_key(key: Callable[[list[list[int]], list[int]], bytes], waste: int,
+                  turn: int) -> Callable[[list[list[int]], list[int]], bytes]:
+        """The key of a position not reached by a deal when the stock is a cycle: with a
+        multiple of ``turn`` cards on the waste, the key of the position with the waste
+        turned back into the stock (``SolverRules.pass_merge``)."""
+        def pass_key(piles: list[list[int]], stock: list[int]) -> bytes:
+            cards = piles[waste]
+            if not cards or len(cards) % turn:
+                return key(piles, stock)
+            piles[waste] = []
+            try:
+                return key(piles, stock + cards[::-1])
+            finally:
+                piles[waste] = cards
+        return pass_key
 
     def _unwind(self, line: list[MoveTuple], undos: list[Undo]) -> None:
         while line:
