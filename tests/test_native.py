@@ -187,7 +187,8 @@ def assert_same_proof_search(game: patience.Game, budget: int, number: int) -> S
 
 
 @pytest.mark.parametrize(("name", "deals"), [
-    ("tabbycat-corner", range(1, 4)), ("mainecoon", range(1, 3)), ("klondike", range(1, 4)),
+    ("tabbycat-corner", range(1, 4)),
+    pytest.param("mainecoon", range(1, 3), marks=pytest.mark.slow), ("klondike", range(1, 4)),
     ("freecell", range(1, 4)), ("spider", range(1, 2)), ("canfield", range(1, 4))])
 def test_restarted_solves_are_the_same_search(name, deals):
     # the orderings with their jitter are Python's exactly: the same positions, the same line

@@ -11,7 +11,8 @@ import time
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("httpx2")  # Starlette 1.10's TestClient client (plain httpx is deprecated there)
+# Starlette 1.10's TestClient client (plain httpx is deprecated there)
+pytest.importorskip("httpx2")
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
