@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import threading
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
@@ -162,6 +163,7 @@ def is_false(expr: ast.expr) -> bool:
 #: (:meth:`Compiler._table_key`); at most this many, the oldest dropped first
 MAX_REMEMBERED_TABLES = 128
 _TABLES: dict[Hashable, tuple[Any, ...]] = {}
+_TABLES_LOCK = threading.Lock()
 
 
 @attrs.define
@@ -509,12 +511,14 @@ class Compiler:
         compiles by what decides it: a variant's mutants, its child files and its fresh
         loads share the tables of the predicates they leave alone."""
         key = self._table_key(predicate)
-        table = _TABLES.get(key)
+        with _TABLES_LOCK:
+            table = _TABLES.get(key)
         if table is None:
             table = self._make_table(predicate)
-            if len(_TABLES) >= MAX_REMEMBERED_TABLES:
-                del _TABLES[next(iter(_TABLES))]  # the oldest
-            _TABLES[key] = table
+            with _TABLES_LOCK:  # variants may compile in several threads (the web server)
+                if len(_TABLES) >= MAX_REMEMBERED_TABLES:
+                    del _TABLES[next(iter(_TABLES))]  # the oldest
+                _TABLES[key] = table
         return table
 
     def _table_key(self, predicate: Predicate) -> Hashable:
