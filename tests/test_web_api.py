@@ -11,8 +11,7 @@ import time
 import pytest
 
 pytest.importorskip("starlette")
-# Starlette 1.10's TestClient client (plain httpx is deprecated there)
-pytest.importorskip("httpx2")
+pytest.importorskip("httpx2")  # Starlette 1.10's TestClient client (plain httpx is deprecated there)
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
