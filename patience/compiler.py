@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import ast
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -156,6 +157,13 @@ def is_false(expr: ast.expr) -> bool:
 
 
 # --- the compiler ----------------------------------------------------------------------
+
+
+#: tables of card predicates already made, by everything that decides their values
+#: (:meth:`Compiler._table_key`); at most this many, the oldest dropped first
+MAX_REMEMBERED_TABLES = 128
+_TABLES: dict[Hashable, tuple[Any, ...]] = {}
+_TABLES_LOCK = threading.Lock()
 
 
 @attrs.define
@@ -499,6 +507,36 @@ class Compiler:
         return self._evaluated[key]
 
     def _table(self, predicate: Predicate) -> tuple[Any, ...]:
+        """The predicate's value for every card (or pair of cards), remembered across
+        compiles by what decides it: a variant's mutants, its child files and its fresh
+        loads share the tables of the predicates they leave alone."""
+        key = self._table_key(predicate)
+        with _TABLES_LOCK:
+            table = _TABLES.get(key)
+        if table is None:
+            table = self._make_table(predicate)
+            with _TABLES_LOCK:  # variants may compile in several threads (the web server)
+                if len(_TABLES) >= MAX_REMEMBERED_TABLES:
+                    del _TABLES[next(iter(_TABLES))]  # the oldest
+                _TABLES[key] = table
+        return table
+
+    def _table_key(self, predicate: Predicate) -> Hashable:
+        """Everything a table's values depend on: the predicate and every predicate it
+        calls (signature and body, as nodes), the constants, the cards, face-down cards."""
+        called: dict[str, tuple[Any, Node]] = {}
+        waiting = [predicate]
+        while waiting:
+            current = waiting.pop()
+            if current.signature.name in called:
+                continue
+            called[current.signature.name] = (current.signature, current.body)
+            waiting.extend(self.predicates[sub.function] for sub in walk(current.body)
+                           if isinstance(sub, Call))
+        return (predicate.signature.name, tuple(sorted(called.items())),
+                tuple(sorted(self.constants.items())), tuple(self.cards), self.face_down)
+
+    def _make_table(self, predicate: Predicate) -> tuple[Any, ...]:
         size = max(self.cards) + 1
         arity = len(predicate.signature.parameters)
         if arity == 1:

@@ -368,8 +368,8 @@ def find_variant(name_or_path: str | Path, *, tabulate: bool = True) -> Variant:
     return _load(path, text, tabulate)
 
 
-def load_variant_text(text: str, path: str = "<text>") -> Variant:
+def load_variant_text(text: str, path: str = "<text>", *, tabulate: bool = True) -> Variant:
     """Compile a variant from its file content (e.g. sent to a worker process)."""
     definition = load_definition(Path(path), lambda name, directory: resolve(name, directory),
                                  text)
-    return Variant(definition, text)
+    return Variant(definition, text, tabulate=tabulate)

@@ -1,11 +1,12 @@
 """The shipped variants as pytest parameters, for the heavy per-variant tests.
 
-The default run checks the Tabby Cat / Manx family and one game for each mechanism the
-other families brought (face-down cards and a waste with redeals: klondike; counted moves
-and cells: freecell; forced removals with face-down cards: spider; forced fills and placed
-cards: canfield, fortunes-favor); every other shipped game is marked ``slow`` and checked
-by ``python -m pytest -m slow`` (which CI runs), so the default run stays under five
-minutes.
+The default run checks one game of each family and one game for each mechanism the
+families' representatives leave out (:data:`REPRESENTATIVES`, with the reason for each);
+the heaviest tests (the battery, the rule interpreter on rich layouts) check fewer still,
+one game per mechanism (:data:`MECHANISMS`). Every other shipped game is marked ``slow``
+and checked by ``python -m pytest -m slow`` (which CI runs), so the default run stays under
+five minutes. The lists are names, not a reading of the files: collecting the tests
+compiles no variant.
 """
 
 from __future__ import annotations
@@ -14,14 +15,37 @@ import pytest
 
 import patience
 
-REPRESENTATIVES = frozenset({"klondike", "freecell", "spider", "canfield", "fortunes-favor"})
+#: one game per mechanism of the kernel: what each brings that the others do not
+MECHANISMS = {
+    "tabbycat": "the tail, complete sets leaving by the player's move, King on Ace",
+    "manx-corner": "forced removal, foundation return, a one-card tail, sets that turn "
+                   "the corner",
+    "klondike": "face-down cards, a waste and redeals, declared safe moves",
+    "freecell": "cells and counted moves (a run moves as far as the free cells allow)",
+    "spider": "two decks, forced removal of sets with face-down cards, deals to every column",
+    "canfield": "forced fills from a reserve, a placed base card, three cards a deal and "
+                "unlimited redeals",
+    "fortunes-favor": "placed Aces, a waste filled from the stock at once, foundation "
+                      "return",
+    "golf": "one foundation built up or down from the columns, once through the stock",
+}
+
+#: one game per family, and the mechanisms above
+REPRESENTATIVES = frozenset({
+    *MECHANISMS,
+    "aces-up",  # Aces Up: a card leaves when another column shows a higher one of its suit
+    "bakers-dozen",  # Baker's Dozen: 13 columns, a gap stays empty, foundation return
+    "beleaguered-castle",  # Beleaguered Castle: placed Aces, a file extending another
+    "fan",  # Fan: 18 fans, only a King fills a gap
+    "king-albert",  # Raglan: a reserve played out, never refilled
+    "miss-milligan",  # Gypsy: two decks, a reserve that takes a run once the stock is out
+    "yukon",  # Yukon: any face-up group moves, whatever lies on it
+})
 
 
-def variant_params() -> list[object]:
-    """Every shipped variant id, the heavy ones marked slow."""
-    params: list[object] = []
-    for name in patience.shipped_variants():
-        fast = name in REPRESENTATIVES or \
-            patience.find_variant(name).family == "Tabby Cat / Manx"
-        params.append(name if fast else pytest.param(name, marks=pytest.mark.slow))
-    return params
+def variant_params(*, few: bool = False) -> list[object]:
+    """Every shipped variant id; those outside :data:`REPRESENTATIVES` (with ``few``:
+    outside :data:`MECHANISMS`) marked slow."""
+    fast = MECHANISMS.keys() if few else REPRESENTATIVES
+    return [name if name in fast else pytest.param(name, marks=pytest.mark.slow)
+            for name in patience.shipped_variants()]

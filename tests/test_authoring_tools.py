@@ -1,10 +1,13 @@
 """The rule author's tools, used as people use them: ``patience compile`` (the generated
-code, commented with its rules), ``patience diff`` and ``patience schema``."""
+code, commented with its rules), ``patience diff`` and ``patience schema``. One command runs
+as a process of its own; the others through Click's runner in this process (the same
+command line, exit status, standard output and error)."""
 
 from __future__ import annotations
 
 import inspect
 import json
+import os
 import re
 import subprocess
 import sys
@@ -25,16 +28,34 @@ from patience.variant import load_variant_text
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*arguments: str) -> subprocess.CompletedProcess[str]:
+def run_process(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """``python -m patience ARGUMENTS`` in a process of its own, from the repository."""
     return subprocess.run([sys.executable, "-m", "patience", *arguments], cwd=ROOT,
                           capture_output=True, text=True, timeout=120, check=False)
+
+
+def run(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """The same command line, run in this process (Click's runner; seconds faster than a
+    process of its own), from the repository."""
+    from click.testing import CliRunner
+
+    from patience.cli.main import main
+
+    here = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        result = CliRunner().invoke(main, list(arguments))
+    finally:
+        os.chdir(here)
+    return subprocess.CompletedProcess(["patience", *arguments], result.exit_code,
+                                       result.stdout, result.stderr)
 
 
 # --- patience compile --------------------------------------------------------------------
 
 
 def test_compile_prints_the_generated_code_commented_with_its_rules():
-    result = run("compile", "tabbycat")
+    result = run_process("compile", "tabbycat")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert result.stdout == patience.find_variant("tabbycat").generated.source

@@ -273,6 +273,7 @@ def test_a_real_process():
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow  # 'patience variants' compiles every shipped variant: 5-15 s
 def test_a_real_process_writes_nothing_to_stderr_on_success():
     env = {**os.environ, "PYTHONPATH": str(REPOSITORY)}
     done = subprocess.run([sys.executable, "-m", "patience", "variants"],

@@ -382,6 +382,7 @@ _INTEGER_LIKE = st.from_regex(r"\A[-+]?(0b[01_]{1,8}|0[0-7_]{1,8}|0|[1-9][0-9_]{
                               r"|0x[0-9a-fA-F_]{1,8}|[1-9][0-9_]{0,3}(:[0-5]?[0-9]){1,3})\Z")
 
 
+@pytest.mark.slow  # 200 examples drawn from a regular expression: 5-14 s
 @given(_INTEGER_LIKE)
 @settings(max_examples=200, deadline=None)
 def test_whole_numbers_are_what_pyyaml_means(text):
@@ -644,7 +645,8 @@ def test_nested_quantifiers_are_bounded():
     assert "win nests quantifiers 3 deep" in error.message
 
 
-@pytest.mark.parametrize("value", ["-5", "many", pytest.param("0", marks=pytest.mark.slow),
+@pytest.mark.parametrize("value", ["-5", pytest.param("many", marks=pytest.mark.slow),
+                                   pytest.param("0", marks=pytest.mark.slow),
                                    pytest.param("1000001", marks=pytest.mark.slow)])
 def test_the_pytest_plugin_refuses_a_number_of_examples_out_of_range(value, tmp_path):
     plugin = ["-p", "patience.pytest_plugin"]

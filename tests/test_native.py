@@ -187,8 +187,10 @@ def assert_same_proof_search(game: patience.Game, budget: int, number: int) -> S
 
 
 @pytest.mark.parametrize(("name", "deals"), [
-    ("tabbycat-corner", range(1, 4)), ("mainecoon", range(1, 3)), ("klondike", range(1, 4)),
-    ("freecell", range(1, 4)), ("spider", range(1, 2)), ("canfield", range(1, 4))])
+    ("tabbycat-corner", range(1, 4)),
+    pytest.param("mainecoon", range(1, 3), marks=pytest.mark.slow), ("klondike", range(1, 4)),
+    pytest.param("freecell", range(1, 4), marks=pytest.mark.slow), ("spider", range(1, 2)),
+    pytest.param("canfield", range(1, 4), marks=pytest.mark.slow)])
 def test_restarted_solves_are_the_same_search(name, deals):
     # the orderings with their jitter are Python's exactly: the same positions, the same line
     variant = patience.find_variant(name)
@@ -216,7 +218,8 @@ def test_prove_mode_is_the_same_search(name, deals, budget):
 
 
 @pytest.mark.parametrize("name", ["mini-tight", "mini-tight-autoremove",
-                                  "mini-tabbycat-autoremove", "mini-suited"])
+                                  pytest.param("mini-tabbycat-autoremove",
+                                               marks=pytest.mark.slow), "mini-suited"])
 def test_verdicts_agree_with_the_exhaustive_reference(name):
     variant = mini(name)
     verdicts = set()

@@ -3,7 +3,9 @@
 Each line is ``START | MOVES | DEPTH | COUNT``: START is ``seed:N`` (numbered deal N) or a
 position text, MOVES (maybe empty) are replayed from it, and COUNT is perft(DEPTH) there.
 Lines starting with ``#`` are comments. The counts are regression data from the kernel,
-except where a test below checks them by hand. Lines of depth 6 or more are marked slow.
+except where a test below checks them by hand. Lines of depth 6 or more are marked slow,
+and so are the files of the games outside ``shipped.REPRESENTATIVES`` (one game of each
+family and mechanism).
 
 On a mismatch the failure shows the per-move breakdown (divide) at that position.
 
@@ -17,6 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from shipped import REPRESENTATIVES
 
 import patience
 from patience.perft import divide, perft
@@ -46,7 +49,8 @@ def start_game(variant: patience.Variant, start: str, moves: str) -> patience.Ga
 def cases():
     for path in sorted(GOLDEN.glob("*.txt")):
         for start, moves, depth, count, number in read_golden(path):
-            marks = [pytest.mark.slow] if depth >= SLOW_DEPTH else []
+            slow = depth >= SLOW_DEPTH or path.stem not in REPRESENTATIVES
+            marks = [pytest.mark.slow] if slow else []
             yield pytest.param(path.stem, start, moves, depth, count,
                                id=f"{path.stem}:{number}", marks=marks)
 

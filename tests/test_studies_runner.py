@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from shipped import variant_params
 from test_studies_standins import expected_verdict, failing_solve, standin_solve
 
 import patience
@@ -51,7 +52,7 @@ def test_bad_deal_ranges_say_what_is_expected(text):
         parse_deals(text)
 
 
-@pytest.mark.parametrize("name", patience.shipped_variants())
+@pytest.mark.parametrize("name", variant_params())
 def test_workers_get_a_self_contained_definition_with_the_same_rules(name):
     variant = patience.find_variant(name)
     text = shipped_definition(variant)

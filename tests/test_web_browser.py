@@ -316,6 +316,7 @@ def test_the_hint_is_shown_on_the_table(page):
     assert page.locator(".hint-target").count() == 1
 
 
+@pytest.mark.slow  # two page loads and a solve: 2-5 s
 def test_the_daily_deal_is_the_same_on_two_loads(context_for, server):
     cards = []
     for _ in range(2):
@@ -502,7 +503,8 @@ def test_a_lost_game_says_so(page, server):
 
 # -- how it looks --
 
-@pytest.mark.parametrize("width, height", [(1280, 720), (390, 844)])
+@pytest.mark.parametrize("width, height", [(1280, 720),
+                                           pytest.param(390, 844, marks=pytest.mark.slow)])
 def test_every_pile_of_a_two_deck_game_is_visible(context_for, server, screenshots, width,
                                                   height):
     context, watch = context_for(viewport={"width": width, "height": height})
@@ -574,6 +576,7 @@ def served_by_the_command(tmp_path):
             process.kill()
 
 
+@pytest.mark.slow  # a server process of its own and timings: 5-13 s
 def test_a_move_is_fast_and_the_page_is_small_and_quick(context_for, served_by_the_command):
     url = served_by_the_command
     context, watch = context_for(url)

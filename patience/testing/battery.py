@@ -514,23 +514,23 @@ def check_suits_relabelled(game: Game, relabel: tuple[int, ...]) -> None:
 
 
 @cache
-def _empty_child(path: str, text: str) -> Variant:
-    """A child file that extends ``path`` and overrides nothing but its id."""
-    from patience.variant import find_variant, load_variant_text
+def _empty_child(path: str, text: str, parent_id: str) -> Variant:
+    """A child file that extends ``path`` (whose content is ``text``: a changed file is
+    another parent) and overrides nothing but its id."""
+    from patience.variant import find_variant
 
-    parent = load_variant_text(text, path)
     directory = Path(tempfile.mkdtemp(prefix="patience-child-"))
     atexit.register(shutil.rmtree, directory, ignore_errors=True)
     child = directory / "child.yaml"
     child.write_text(f"extends: {json.dumps(str(Path(path).resolve()))}\n"
-                     f"id: {parent.id}-child\n", encoding="utf-8")
+                     f"id: {parent_id}-child\n", encoding="utf-8")
     return find_variant(child)
 
 
 def check_child_matches_parent(game: Game) -> None:
     """A file that says only ``extends: PARENT`` (and an id) plays exactly like PARENT."""
     variant = game.variant
-    child = _empty_child(str(variant.path), variant.text)
+    child = _empty_child(str(variant.path), variant.text, variant.id)
     if child.rules_hash != variant.rules_hash:
         _fail(f"a child file that overrides nothing has rules hash {child.rules_hash}, its "
               f"parent {variant.rules_hash}")

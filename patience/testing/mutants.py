@@ -282,16 +282,19 @@ def load_mutant(variant: Variant, mutant: Mutant) -> Variant | None:
     return load_mutant_flat(variant, mutant.flat)
 
 
-def load_mutant_flat(variant: Variant, flat: dict[str, Any]) -> Variant | None:
+def load_mutant_flat(variant: Variant, flat: dict[str, Any], *,
+                     tabulate: bool = True) -> Variant | None:
     """A changed definition (plain data, as ``Definition.flat``) compiled, or None when
-    the loader refuses it."""
+    the loader refuses it. Without ``tabulate`` no card predicate becomes a table (the
+    same moves, generated more slowly, compiled much faster: for a move-set comparison
+    on a sample)."""
     import yaml
 
     from patience.variant import load_variant_text
 
     text = str(yaml.safe_dump(flat, sort_keys=False, allow_unicode=True, width=1000))
     try:
-        return load_variant_text(text, f"{variant.path} (mutant)")
+        return load_variant_text(text, f"{variant.path} (mutant)", tabulate=tabulate)
     except PatienceError:
         return None
     except (ValueError, KeyError, IndexError, RecursionError):  # a change the loader misses

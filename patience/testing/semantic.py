@@ -69,6 +69,7 @@ CLAUSE_POSITIONS = 400  # positions of the sample the clause check looks at
 CLAUSE_WON_POSITIONS = 1_500  # positions of the winning lines it looks at (all, mostly)
 CLAUSE_SEEDS = 60  # positions whose piles it rearranges (the winning lines' rare moves)
 CLAUSE_REARRANGED = 800  # rearranged positions it looks at, of each kind
+_RAISED = object()  # a rule raised an error at the position
 
 
 @attrs.frozen
@@ -551,16 +552,29 @@ def clauses_that_never_matter(variant: Variant, lines: list[Line]) -> list[Seman
                 settings[field] = "true"
         return changed
 
-    bases: dict[str, tuple[dict[str, Any], Variant | None]] = {}
+    # the rules relaxed one way (or not at all), compiled (without tables: each is used for
+    # a few thousand positions only), and what they say at each position, worked out once
+    # for all the clauses judged under them (as far as a judgement has needed)
+    bases: dict[str, tuple[dict[str, Any], Variant | None, list[Any]]] = {}
 
-    def base(field: str) -> tuple[dict[str, Any], Variant | None]:
+    def base(field: str) -> tuple[dict[str, Any], Variant | None, list[Any]]:
         if field not in bases:
             changed = relaxed(field) if field else copy.deepcopy(flat)
-            bases[field] = (changed, load_mutant_flat(variant, changed))
+            bases[field] = (changed, load_mutant_flat(variant, changed, tabulate=False), [])
         return bases[field]
 
+    def says(compiled: Variant, pile_state: list[list[int]], stock: list[int]) -> Any:
+        """The sorted legal moves and the first forced move (a raised error stands for
+        itself: it differs from any answer)."""
+        try:
+            forced = None if compiled.first_forced is None else \
+                compiled.first_forced(pile_state, stock)
+            return sorted(compiled.generate_moves(pile_state, stock)), forced
+        except (IndexError, KeyError, ValueError):
+            return _RAISED
+
     def matters(field: str, path: tuple[str, ...], without: str) -> bool:
-        changed, compiled = base(field)
+        changed, compiled, answers = base(field)
         if compiled is None:
             return True  # cannot judge: say nothing
         other = copy.deepcopy(changed)
@@ -568,19 +582,16 @@ def clauses_that_never_matter(variant: Variant, lines: list[Line]) -> list[Seman
         for key in path[:-1]:
             place = place[key]
         place[path[-1]] = without
-        mutated = load_mutant_flat(variant, other)
+        mutated = load_mutant_flat(variant, other, tabulate=False)
         if mutated is None:
             return True  # the loader refuses the rule without it: it matters
-        for pile_state, stock in positions:
-            try:
-                if sorted(compiled.generate_moves(pile_state, stock)) != \
-                        sorted(mutated.generate_moves(pile_state, stock)):
-                    return True
-                if compiled.first_forced is not None and mutated.first_forced is not None \
-                        and compiled.first_forced(pile_state, stock) != \
-                        mutated.first_forced(pile_state, stock):
-                    return True
-            except (IndexError, KeyError, ValueError):
+        both_force = compiled.first_forced is not None and mutated.first_forced is not None
+        for index, (pile_state, stock) in enumerate(positions):
+            if index == len(answers):
+                answers.append(says(compiled, pile_state, stock))
+            mine, theirs = answers[index], says(mutated, pile_state, stock)
+            if mine is _RAISED or theirs is _RAISED or mine[0] != theirs[0] or \
+                    (both_force and mine[1] != theirs[1]):
                 return True
         return False
 
