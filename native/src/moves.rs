@@ -2,7 +2,38 @@
 //! `patience/generator.py` (what it generates, and for forced moves the order it looks in)
 //! and of `patience/moves.py` (the deal, the redeal, forced moves, turn-ups).
 
-use crate::program::{Env, Pairing, Program, SourcePlan, FACE_DOWN};
+use crate::filter::{row_has, row_union, top_code, FilterKey, Row, TargetFilter};
+use crate::program::{Env, Pairing, Program, SourcePlan, FACE_DOWN, NO_CARD};
+
+/// The most piles a program has (`Program::from_json` checks it), and the size of the
+/// array of their top-card codes the target filters read.
+pub const MAX_PILES: usize = 256;
+
+/// Each pile's top-card code (`filter::top_code`), when some pairing is filtered.
+type Tops = [u8; MAX_PILES];
+
+fn tops_of(pos: &Position, tops: &mut Tops) {
+    for (code, pile) in tops.iter_mut().zip(&pos.piles) {
+        *code = top_code(pile);
+    }
+}
+
+/// The card a filter's rows are keyed by, for a run of `k` cards of `src`.
+#[inline(always)]
+fn key_row<'f>(filter: &'f TargetFilter, src: &[u8], k: usize) -> &'f Row {
+    let card = match filter.key {
+        FilterKey::RunBottom => {
+            if k >= 1 && k <= src.len() {
+                src[src.len() - k]
+            } else {
+                NO_CARD as u8
+            }
+        }
+        FilterKey::RunTop => src.last().copied().unwrap_or(NO_CARD as u8),
+        FilterKey::Nothing => 0,
+    };
+    filter.row(card)
+}
 
 /// The top `k` cards of pile `s` onto pile `t`; the deal is `(-1, 0, -1)`, a forced fill
 /// from the stock `(-1, 1, t)`.
@@ -111,10 +142,14 @@ impl Program {
         if self.is_won(pos) {
             return;
         }
+        let mut tops: Tops = [0; MAX_PILES];
+        if self.filtered {
+            tops_of(pos, &mut tops);
+        }
         for (group, plan) in self.groups.iter().zip(&self.sources) {
             if let Some(plan) = plan {
                 for s in group.start..group.stop {
-                    self.source_pile(plan, group.face_down, s, pos, &mut |m| {
+                    self.source_pile(plan, group.face_down, s, pos, &tops, &mut |m| {
                         out.push(m);
                         false
                     });
@@ -132,10 +167,14 @@ impl Program {
             return None;
         }
         let mut found = None;
+        let mut tops: Tops = [0; MAX_PILES];
+        if self.forced_filtered {
+            tops_of(pos, &mut tops);
+        }
         for (group, plan) in self.groups.iter().zip(&self.forced_sources) {
             if let Some(plan) = plan {
                 for s in group.start..group.stop {
-                    if self.source_pile(plan, group.face_down, s, pos, &mut |m| {
+                    if self.source_pile(plan, group.face_down, s, pos, &tops, &mut |m| {
                         found = Some(m);
                         true
                     }) {
@@ -192,6 +231,7 @@ impl Program {
         face_down: bool,
         s: usize,
         pos: &Position,
+        tops: &Tops,
         emit: &mut dyn FnMut(Move) -> bool,
     ) -> bool {
         let src = &pos.piles[s];
@@ -232,7 +272,7 @@ impl Program {
             }
         };
         for pairing in &plan.pairings {
-            if self.pairing(plan, pairing, s, whole, single, &mut env, emit) {
+            if self.pairing(plan, pairing, s, whole, single, &mut env, tops, emit) {
                 return true;
             }
         }
@@ -248,8 +288,10 @@ impl Program {
         whole: usize,
         single: Option<usize>,
         env: &mut Env,
+        tops: &Tops,
         emit: &mut dyn FnMut(Move) -> bool,
     ) -> bool {
+        let src = env.piles[s].as_slice();
         let (ks, ke) = if let Some(fixed) = &pairing.fixed {
             let size = fixed.eval(env);
             match single {
@@ -279,13 +321,19 @@ impl Program {
                 && (hoisted_true || pairing.hoisted.truth(env))
         };
         let (free_true, bound_true) = (pairing.free.is_true(), pairing.bound.is_true());
+        // a target the filter rules out has no move of this pairing: skipping it changes
+        // neither the moves nor their order (filter.rs)
         if pairing.k_outer {
             for k in ks..=ke {
                 if !common(self, env, k) {
                     continue;
                 }
+                let row = pairing.filter.as_ref().map(|f| key_row(f, src, k));
                 for t in pairing.start..pairing.stop {
                     if pairing.skip_self && t == s {
+                        continue;
+                    }
+                    if row.is_some_and(|row| !row_has(row, tops[t])) {
                         continue;
                     }
                     env.t = t;
@@ -302,8 +350,23 @@ impl Program {
                 }
             }
         } else {
+            // the targets any of the run sizes may go to
+            let row = pairing.filter.as_ref().map(|f| {
+                if f.key == FilterKey::RunBottom && ks != ke {
+                    let mut row: Row = [0; 3];
+                    for k in ks..=ke {
+                        row_union(&mut row, key_row(f, src, k));
+                    }
+                    row
+                } else {
+                    *key_row(f, src, ks)
+                }
+            });
             for t in pairing.start..pairing.stop {
                 if pairing.skip_self && t == s {
+                    continue;
+                }
+                if row.as_ref().is_some_and(|row| !row_has(row, tops[t])) {
                     continue;
                 }
                 env.t = t;

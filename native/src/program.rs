@@ -12,6 +12,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::compile::Code;
+use crate::filter::TargetFilter;
 
 pub const FACE_DOWN: u8 = 64;
 /// the rule program's version (2: `top_piles`; 3: `safe`, the declared safe moves)
@@ -146,6 +147,8 @@ pub struct Pairing {
     pub hoisted: Code,
     pub free: Code,
     pub bound: Code,
+    /// the targets its rule may accept, by the run's key card (`filter.rs`); None: all
+    pub filter: Option<TargetFilter>,
 }
 
 #[derive(Debug)]
@@ -217,6 +220,9 @@ pub struct Program {
     pub redeal: Option<Redeal>,
     pub turns_up: Vec<bool>,
     pub has_forced: bool,
+    /// whether some pairing of `sources` (of `forced_sources`) has a target filter
+    pub filtered: bool,
+    pub forced_filtered: bool,
     pub tables: Vec<Arc<Table>>,
     pub key: KeyRules,
     pub ordering: OrderingRules,
@@ -280,6 +286,8 @@ fn flags(value: &Value, size: usize) -> Result<Vec<bool>> {
 struct Reader {
     slots: usize, // pile slots: constant piles must be below
     tables: Vec<Arc<Table>>,
+    /// whether pairings get target filters (off only to test the filters against the rules)
+    filters: bool,
 }
 
 impl Reader {
@@ -454,9 +462,28 @@ impl Reader {
                 Ok(Some(self.code(v)?))
             }
         };
+        let rest = self.expr(field(value, "rest")?)?;
+        let is_one = |v: &Value| -> Result<bool> {
+            Ok(!v.is_null() && matches!(self.expr(v)?, Expr::Int(1)))
+        };
+        let plan_one = is_one(field(value, "fixed")?)?;
         let mut pairings = Vec::new();
         for item in field(value, "pairings")?.as_array().ok_or("bad rule program: pairings")? {
+            let filter = if self.filters {
+                // everything a move of this pairing must pass, tested together
+                let rule = Expr::And(vec![
+                    rest.clone(),
+                    self.expr(field(item, "hoisted")?)?,
+                    self.expr(field(item, "free")?)?,
+                    self.expr(field(item, "bound")?)?,
+                ]);
+                let size_one = plan_one || is_one(field(item, "fixed")?)?;
+                TargetFilter::new(&rule, &self.tables, size_one)
+            } else {
+                None
+            };
             pairings.push(Pairing {
+                filter,
                 start: index(field(item, "start")?)?,
                 stop: index(field(item, "stop")?)?,
                 k_outer: boolean(field(item, "k_outer")?)?,
@@ -488,6 +515,12 @@ impl Reader {
 impl Program {
     /// Read a rule program from its JSON text.
     pub fn from_json(text: &str) -> Result<Program> {
+        Program::from_json_with(text, true)
+    }
+
+    /// Read a rule program, with target filters or (`filters` false, for the tests that
+    /// check them) without: every pairing then tests every target.
+    pub fn from_json_with(text: &str, filters: bool) -> Result<Program> {
         let value: Value =
             serde_json::from_str(text).map_err(|e| format!("bad rule program: {e}"))?;
         if field(&value, "version")?.as_u64() != Some(PROGRAM_VERSION) {
@@ -517,7 +550,7 @@ impl Program {
             }
             tables.push(Arc::new(Table { rows, width, bits }));
         }
-        let reader = Reader { slots, tables: tables.clone() };
+        let reader = Reader { slots, tables: tables.clone(), filters };
         let groups_value = field(&value, "groups")?.as_array().ok_or("bad rule program: groups")?;
         let mut groups = Vec::new();
         for g in groups_value {
@@ -586,6 +619,10 @@ impl Program {
         }
         let ordering = field(&value, "ordering")?;
         let has_forced = !fills.is_empty() || forced_sources.iter().any(Option::is_some);
+        let any_filter = |plans: &[Option<SourcePlan>]| {
+            plans.iter().flatten().any(|p| p.pairings.iter().any(|q| q.filter.is_some()))
+        };
+        let (filtered, forced_filtered) = (any_filter(&sources), any_filter(&forced_sources));
         Ok(Program {
             id: field(&value, "id")?.as_str().unwrap_or("").to_string(),
             piles,
@@ -604,6 +641,8 @@ impl Program {
             redeal,
             turns_up: flags(field(&value, "face_down_piles")?, piles)?,
             has_forced,
+            filtered,
+            forced_filtered,
             tables,
             key: KeyRules {
                 card_table,
@@ -957,6 +996,8 @@ mod tests {
             redeal: None,
             turns_up: vec![false, false],
             has_forced: false,
+            filtered: false,
+            forced_filtered: false,
             tables: vec![],
             key: KeyRules {
                 card_table: [0; 256],
