@@ -21,7 +21,7 @@ use crate::program::{attribute, lookup1, lookup2, CardRef, Cmp, Expr, Op, PileRe
 /// for any value outside those (none occurs in play), for which the filter always passes.
 pub const EMPTY_CODE: u8 = 128;
 pub const OTHER_CODE: u8 = 129;
-const CODES: usize = 130;
+pub const CODES: usize = 130;
 
 /// The code of a pile's top card (`EMPTY_CODE` when it is empty).
 #[inline(always)]
@@ -68,11 +68,30 @@ pub fn row_union(a: &mut Row, b: &Row) {
     a[2] |= b[2];
 }
 
+/// At most this many target tops make a row sparse: listed, so that the generator can
+/// find the piles showing them from an index of the position's tops (`moves.rs`).
+pub const SPARSE: usize = 6;
+
+/// A row's target tops listed, when there are at most `SPARSE` of them.
+#[derive(Debug, Clone, Copy)]
+pub struct Listed {
+    codes: [u8; SPARSE],
+    len: u8,
+}
+
+impl Listed {
+    #[inline(always)]
+    pub fn codes(&self) -> &[u8] {
+        &self.codes[..self.len as usize]
+    }
+}
+
 /// A pairing's filter: for each key card code, the target tops its rule may accept.
 #[derive(Debug, Clone)]
 pub struct TargetFilter {
     pub key: FilterKey,
     rows: Vec<Row>,
+    listed: Vec<Option<Listed>>,
 }
 
 impl TargetFilter {
@@ -80,6 +99,27 @@ impl TargetFilter {
     #[inline(always)]
     pub fn row(&self, card: u8) -> &Row {
         &self.rows[card_code(card) as usize]
+    }
+
+    /// The same, listed, when they are few.
+    #[inline(always)]
+    pub fn listed(&self, card: u8) -> Option<&Listed> {
+        self.listed[card_code(card) as usize].as_ref()
+    }
+
+    fn with_lists(key: FilterKey, rows: Vec<Row>) -> TargetFilter {
+        let listed = rows
+            .iter()
+            .map(|row| {
+                let codes: Vec<u8> = (0..CODES as u8).filter(|&v| row_has(row, v)).collect();
+                (codes.len() <= SPARSE).then(|| {
+                    let mut out = Listed { codes: [0; SPARSE], len: codes.len() as u8 };
+                    out.codes[..codes.len()].copy_from_slice(&codes);
+                    out
+                })
+            })
+            .collect();
+        TargetFilter { key, rows, listed }
     }
 
     /// The filter of a pairing whose whole rule is `rule` (None when it would never skip
@@ -131,7 +171,7 @@ impl TargetFilter {
             }
         }
         // the "other" row (a key card outside 0-127) passes everything: left all ones
-        skips.then_some(TargetFilter { key, rows })
+        skips.then(|| TargetFilter::with_lists(key, rows))
     }
 }
 
@@ -332,6 +372,10 @@ mod tests {
         let king = 13 << 2 | 1;
         let passes: Vec<u8> = (0..=129).filter(|&v| row_has(filter.row(king), v)).collect();
         assert_eq!(passes, vec![EMPTY_CODE, OTHER_CODE]); // only a gap: nothing is above a King
+        assert_eq!(filter.listed(king).expect("sparse").codes(), &[EMPTY_CODE, OTHER_CODE]);
+        assert_eq!(filter.listed(nine_clubs).expect("sparse").codes(), &[10 << 2, OTHER_CODE]);
+        // a key card outside the codes passes everything: not sparse
+        assert!(filter.listed(200).is_none() && row_has(filter.row(200), 7 << 2));
     }
 
     #[test]

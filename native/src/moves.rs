@@ -2,26 +2,135 @@
 //! `patience/generator.py` (what it generates, and for forced moves the order it looks in)
 //! and of `patience/moves.py` (the deal, the redeal, forced moves, turn-ups).
 
-use crate::filter::{row_has, row_union, top_code, FilterKey, Row, TargetFilter};
+use crate::filter::{row_has, row_union, top_code, FilterKey, Row, CODES};
 use crate::program::{Env, Pairing, Program, SourcePlan, FACE_DOWN, NO_CARD};
 
-/// The most piles a program has (`Program::from_json` checks it), and the size of the
-/// array of their top-card codes the target filters read.
+/// The most piles a program has (`Program::from_json` checks it).
 pub const MAX_PILES: usize = 256;
 
-/// Each pile's top-card code (`filter::top_code`), when some pairing is filtered.
-type Tops = [u8; MAX_PILES];
+/// What the target filters read of a position: each pile's top-card code
+/// (`filter::top_code`) and, when there are at most 64 piles, for each code the piles
+/// showing it (a bit each), so that a sparse row's candidates are a few word operations.
+struct Targets {
+    tops: [u8; MAX_PILES],
+    piles_by_top: [u64; CODES],
+    indexed: bool,
+}
 
-fn tops_of(pos: &Position, tops: &mut Tops) {
-    for (code, pile) in tops.iter_mut().zip(&pos.piles) {
-        *code = top_code(pile);
+impl Targets {
+    fn of(pos: &Position) -> Targets {
+        let mut targets = Targets {
+            tops: [0; MAX_PILES],
+            piles_by_top: [0; CODES],
+            indexed: pos.piles.len() <= 64,
+        };
+        for (t, (code, pile)) in targets.tops.iter_mut().zip(&pos.piles).enumerate() {
+            *code = top_code(pile);
+            if t < 64 {
+                targets.piles_by_top[*code as usize] |= 1 << t;
+            }
+        }
+        targets
     }
+}
+
+/// The targets of one pairing to test, in increasing order: the piles of a bit set, or a
+/// scan of the target range (skipping the source, and the tops a row rules out).
+enum Candidates<'t> {
+    Bits(u64),
+    Scan { t: usize, stop: usize, skip: usize, row: Option<Row>, tops: &'t [u8] },
+}
+
+impl Iterator for Candidates<'_> {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            Candidates::Bits(bits) => {
+                if *bits == 0 {
+                    return None;
+                }
+                let t = bits.trailing_zeros() as usize;
+                *bits &= *bits - 1;
+                Some(t)
+            }
+            Candidates::Scan { t, stop, skip, row, tops } => loop {
+                if *t >= *stop {
+                    return None;
+                }
+                let at = *t;
+                *t += 1;
+                if at == *skip {
+                    continue;
+                }
+                if let Some(row) = row {
+                    if !row_has(row, tops[at]) {
+                        continue;
+                    }
+                }
+                return Some(at);
+            },
+        }
+    }
+}
+
+/// The targets of `pairing` that a run of `ks..=ke` cards of pile `s` may go to: all
+/// of its range (but `s` itself when it skips itself) unless its filter rules some out.
+/// A target ruled out for every one of those sizes has no move of the pairing, so
+/// skipping it changes neither the moves nor their order (filter.rs).
+#[inline(always)]
+fn candidates<'t>(
+    pairing: &Pairing,
+    s: usize,
+    src: &[u8],
+    (ks, ke): (usize, usize),
+    targets: Option<&'t Targets>,
+) -> Candidates<'t> {
+    let skip = if pairing.skip_self { s } else { usize::MAX };
+    let (filter, targets) = match (&pairing.filter, targets) {
+        (Some(filter), Some(targets)) => (filter, targets),
+        _ => return Candidates::Scan { t: pairing.start, stop: pairing.stop, skip, row: None, tops: &[] },
+    };
+    let ke = if filter.key == FilterKey::RunBottom { ke } else { ks };
+    if targets.indexed {
+        let mut bits = 0u64;
+        let mut listed = true;
+        for k in ks..=ke {
+            match filter.listed(key_card(filter.key, src, k)) {
+                Some(list) => {
+                    for &code in list.codes() {
+                        bits |= targets.piles_by_top[code as usize];
+                    }
+                }
+                None => {
+                    listed = false;
+                    break;
+                }
+            }
+        }
+        if listed {
+            let (start, stop) = (pairing.start, pairing.stop); // stop <= 64 here
+            let below = |n: usize| 1u64.checked_shl(n as u32).map_or(u64::MAX, |b| b - 1);
+            let range = below(stop) & !below(start);
+            bits &= range;
+            if skip < 64 {
+                bits &= !(1u64 << skip);
+            }
+            return Candidates::Bits(bits);
+        }
+    }
+    let mut row: Row = [0; 3];
+    for k in ks..=ke {
+        row_union(&mut row, filter.row(key_card(filter.key, src, k)));
+    }
+    Candidates::Scan { t: pairing.start, stop: pairing.stop, skip, row: Some(row), tops: &targets.tops }
 }
 
 /// The card a filter's rows are keyed by, for a run of `k` cards of `src`.
 #[inline(always)]
-fn key_row<'f>(filter: &'f TargetFilter, src: &[u8], k: usize) -> &'f Row {
-    let card = match filter.key {
+fn key_card(key: FilterKey, src: &[u8], k: usize) -> u8 {
+    match key {
         FilterKey::RunBottom => {
             if k >= 1 && k <= src.len() {
                 src[src.len() - k]
@@ -31,8 +140,7 @@ fn key_row<'f>(filter: &'f TargetFilter, src: &[u8], k: usize) -> &'f Row {
         }
         FilterKey::RunTop => src.last().copied().unwrap_or(NO_CARD as u8),
         FilterKey::Nothing => 0,
-    };
-    filter.row(card)
+    }
 }
 
 /// The top `k` cards of pile `s` onto pile `t`; the deal is `(-1, 0, -1)`, a forced fill
@@ -142,14 +250,11 @@ impl Program {
         if self.is_won(pos) {
             return;
         }
-        let mut tops: Tops = [0; MAX_PILES];
-        if self.filtered {
-            tops_of(pos, &mut tops);
-        }
+        let targets = self.filtered.then(|| Targets::of(pos));
         for (group, plan) in self.groups.iter().zip(&self.sources) {
             if let Some(plan) = plan {
                 for s in group.start..group.stop {
-                    self.source_pile(plan, group.face_down, s, pos, &tops, &mut |m| {
+                    self.source_pile(plan, group.face_down, s, pos, targets.as_ref(), &mut |m| {
                         out.push(m);
                         false
                     });
@@ -167,14 +272,11 @@ impl Program {
             return None;
         }
         let mut found = None;
-        let mut tops: Tops = [0; MAX_PILES];
-        if self.forced_filtered {
-            tops_of(pos, &mut tops);
-        }
+        let targets = self.forced_filtered.then(|| Targets::of(pos));
         for (group, plan) in self.groups.iter().zip(&self.forced_sources) {
             if let Some(plan) = plan {
                 for s in group.start..group.stop {
-                    if self.source_pile(plan, group.face_down, s, pos, &tops, &mut |m| {
+                    if self.source_pile(plan, group.face_down, s, pos, targets.as_ref(), &mut |m| {
                         found = Some(m);
                         true
                     }) {
@@ -231,7 +333,7 @@ impl Program {
         face_down: bool,
         s: usize,
         pos: &Position,
-        tops: &Tops,
+        targets: Option<&Targets>,
         emit: &mut dyn FnMut(Move) -> bool,
     ) -> bool {
         let src = &pos.piles[s];
@@ -272,7 +374,7 @@ impl Program {
             }
         };
         for pairing in &plan.pairings {
-            if self.pairing(plan, pairing, s, whole, single, &mut env, tops, emit) {
+            if self.pairing(plan, pairing, s, whole, single, &mut env, targets, emit) {
                 return true;
             }
         }
@@ -288,7 +390,7 @@ impl Program {
         whole: usize,
         single: Option<usize>,
         env: &mut Env,
-        tops: &Tops,
+        targets: Option<&Targets>,
         emit: &mut dyn FnMut(Move) -> bool,
     ) -> bool {
         let src = env.piles[s].as_slice();
@@ -321,21 +423,12 @@ impl Program {
                 && (hoisted_true || pairing.hoisted.truth(env))
         };
         let (free_true, bound_true) = (pairing.free.is_true(), pairing.bound.is_true());
-        // a target the filter rules out has no move of this pairing: skipping it changes
-        // neither the moves nor their order (filter.rs)
         if pairing.k_outer {
             for k in ks..=ke {
                 if !common(self, env, k) {
                     continue;
                 }
-                let row = pairing.filter.as_ref().map(|f| key_row(f, src, k));
-                for t in pairing.start..pairing.stop {
-                    if pairing.skip_self && t == s {
-                        continue;
-                    }
-                    if row.is_some_and(|row| !row_has(row, tops[t])) {
-                        continue;
-                    }
+                for t in candidates(pairing, s, src, (k, k), targets) {
                     env.t = t;
                     if (free_true || pairing.free.truth(env))
                         && (bound_true || pairing.bound.truth(env))
@@ -350,25 +443,7 @@ impl Program {
                 }
             }
         } else {
-            // the targets any of the run sizes may go to
-            let row = pairing.filter.as_ref().map(|f| {
-                if f.key == FilterKey::RunBottom && ks != ke {
-                    let mut row: Row = [0; 3];
-                    for k in ks..=ke {
-                        row_union(&mut row, key_row(f, src, k));
-                    }
-                    row
-                } else {
-                    *key_row(f, src, ks)
-                }
-            });
-            for t in pairing.start..pairing.stop {
-                if pairing.skip_self && t == s {
-                    continue;
-                }
-                if row.as_ref().is_some_and(|row| !row_has(row, tops[t])) {
-                    continue;
-                }
+            for t in candidates(pairing, s, src, (ks, ke), targets) {
                 env.t = t;
                 if !free_true && !pairing.free.truth(env) {
                     continue;
