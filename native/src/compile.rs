@@ -60,6 +60,19 @@ fn compare(op: Cmp, a: Function, b: Function) -> Function {
     }
 }
 
+/// A quantifier body that tests first that its bound pile is empty: `Some(None)` when
+/// that is all it tests, `Some(Some(rest))` with the rest of its conjunction, else None.
+fn guard(slot: u8, body: &Expr) -> Option<Option<Expr>> {
+    let is_guard = |e: &Expr| matches!(e, Expr::Empty(PileRef::Var(s)) if *s == slot);
+    match body {
+        e if is_guard(e) => Some(None),
+        Expr::And(parts) if parts.len() >= 2 && is_guard(&parts[0]) => Some(Some(
+            if parts.len() == 2 { parts[1].clone() } else { Expr::And(parts[1..].to_vec()) },
+        )),
+        _ => None,
+    }
+}
+
 fn compile(expr: &Expr, tables: &[Arc<Table>]) -> Function {
     let sub = |e: &Expr| compile(e, tables);
     match expr {
@@ -194,6 +207,30 @@ fn compile(expr: &Expr, tables: &[Arc<Table>]) -> Function {
                 result as i64
             })
         }
+        Expr::Count(slot, start, stop, body) if guard(*slot, body).is_some() => {
+            // `count(x in G: x.empty and ...)`: the emptiness read straight from the piles,
+            // the rest (if any) only for the empty ones
+            let (slot, start, stop) = (*slot as usize, *start as usize, *stop as usize);
+            let empty = |e: &Env, i: usize| e.piles.get(i).is_none_or(|p| p.is_empty());
+            match guard(slot as u8, body).expect("a guard") {
+                None => Box::new(move |e| (start..stop).filter(|&i| empty(e, i)).count() as i64),
+                Some(rest) => {
+                    let rest = sub(&rest);
+                    Box::new(move |e| {
+                        let saved = e.pile_vars[slot];
+                        let mut total = 0;
+                        for i in start..stop {
+                            if empty(e, i) {
+                                e.pile_vars[slot] = i;
+                                total += (rest(e) != 0) as i64;
+                            }
+                        }
+                        e.pile_vars[slot] = saved;
+                        total
+                    })
+                }
+            }
+        }
         Expr::Count(slot, start, stop, body) => {
             let (slot, start, stop, body) =
                 (*slot as usize, *start as usize, *stop as usize, sub(body));
@@ -247,5 +284,39 @@ fn compile(expr: &Expr, tables: &[Arc<Table>]) -> Function {
                 lookup2(&table, x, y)
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::PileRef;
+
+    #[test]
+    fn a_guarded_count_counts_as_the_plain_one() {
+        // piles 0-5, pile 6 past the end reads as empty; the target is pile 2
+        let piles = vec![vec![], vec![5u8], vec![], vec![9, 10], vec![], vec![7]];
+        let stock = vec![];
+        let empty = || Box::new(Expr::Empty(PileRef::Var(0)));
+        let not_target = || Expr::Not(Box::new(Expr::Same(PileRef::Var(0), PileRef::Target)));
+        let bodies = [
+            Expr::Empty(PileRef::Var(0)),
+            Expr::And(vec![*empty(), not_target()]),
+            Expr::And(vec![*empty(), not_target(), Expr::Not(Box::new(Expr::Same(PileRef::Var(0), PileRef::Source)))]),
+            Expr::And(vec![not_target(), *empty()]), // not guarded: the plain loop
+        ];
+        let counts = [4, 3, 2, 3];
+        for (body, want) in bodies.iter().zip(counts) {
+            let count = Expr::Count(0, 0, 7, Box::new(body.clone()));
+            let mut env = Env::new(&piles, &stock);
+            env.t = 2;
+            env.s = 4;
+            env.pile_vars[0] = 5;
+            let code = Code::new(&count, &[]);
+            assert_eq!(code.eval(&mut env), want, "{body:?}");
+            assert_eq!(env.pile_vars[0], 5, "the bound pile is restored");
+        }
+        assert!(guard(0, &bodies[1]).is_some() && guard(1, &bodies[1]).is_none());
+        assert!(guard(0, &bodies[3]).is_none());
     }
 }
