@@ -43,6 +43,15 @@ impl Code {
         (self.function)(env) != 0
     }
 
+    /// `eval`, without the call when the expression is a constant (a fixed run size)
+    #[inline(always)]
+    pub fn value(&self, env: &mut Env) -> i64 {
+        match self.constant {
+            Some(v) => v,
+            None => (self.function)(env),
+        }
+    }
+
     /// whether it is the constant true: nothing to test
     pub fn is_true(&self) -> bool {
         self.constant == Some(1)

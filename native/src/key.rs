@@ -775,7 +775,8 @@ mod tests {
             for _ in 0..20_000 {
                 let mut piles: Vec<Vec<u8>> = Vec::new();
                 for _ in 0..views.len() {
-                    let len = (next(&mut state) % 5) as usize;
+                    // now and then a long pile: its cards fill several pieces
+                    let len = (next(&mut state) % if next(&mut state) % 8 == 0 { 16 } else { 5 }) as usize;
                     piles.push((0..len).map(|_| {
                         let card = 4 + (next(&mut state) % 52) as u8;
                         if next(&mut state) % 4 == 0 { card | 64 } else { card }

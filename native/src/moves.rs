@@ -96,7 +96,7 @@ fn candidates<'t>(
     if targets.indexed {
         let mut bits = 0u64;
         let mut listed = true;
-        for k in ks..=ke {
+        for k in ks..ke + 1 {
             match filter.listed(key_card(filter.key, src, k)) {
                 Some(list) => {
                     for &code in list.codes() {
@@ -121,7 +121,7 @@ fn candidates<'t>(
         }
     }
     let mut row: Row = [0; 3];
-    for k in ks..=ke {
+    for k in ks..ke + 1 {
         row_union(&mut row, filter.row(key_card(filter.key, src, k)));
     }
     Candidates::Scan { t: pairing.start, stop: pairing.stop, skip, row: Some(row), tops: &targets.tops }
@@ -366,7 +366,7 @@ impl Program {
         let single = match &plan.fixed {
             None => None,
             Some(fixed) => {
-                let k0 = fixed.eval(&mut env);
+                let k0 = fixed.value(&mut env);
                 if k0 < 1 || k0 > whole as i64 {
                     return false;
                 }
@@ -395,7 +395,7 @@ impl Program {
     ) -> bool {
         let src = env.piles[s].as_slice();
         let (ks, ke) = if let Some(fixed) = &pairing.fixed {
-            let size = fixed.eval(env);
+            let size = fixed.value(env);
             match single {
                 Some(k0) => {
                     if k0 as i64 != size {
@@ -424,7 +424,7 @@ impl Program {
         };
         let (free_true, bound_true) = (pairing.free.is_true(), pairing.bound.is_true());
         if pairing.k_outer {
-            for k in ks..=ke {
+            for k in ks..ke + 1 {
                 if !common(self, env, k) {
                     continue;
                 }
@@ -448,7 +448,7 @@ impl Program {
                 if !free_true && !pairing.free.truth(env) {
                     continue;
                 }
-                for k in ks..=ke {
+                for k in ks..ke + 1 {
                     if common(self, env, k) && (bound_true || pairing.bound.truth(env)) {
                         if emit(Move::new(s, k, t)) {
                             return true;
