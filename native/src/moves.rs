@@ -251,10 +251,11 @@ impl Program {
             return;
         }
         let targets = self.filtered.then(|| Targets::of(pos));
+        let mut env = Env::new(&pos.piles, &pos.stock); // one per position: its memo
         for (group, plan) in self.groups.iter().zip(&self.sources) {
             if let Some(plan) = plan {
                 for s in group.start..group.stop {
-                    self.source_pile(plan, group.face_down, s, pos, targets.as_ref(), &mut |m| {
+                    self.source_pile(plan, group.face_down, s, pos, &mut env, targets.as_ref(), &mut |m| {
                         out.push(m);
                         false
                     });
@@ -273,10 +274,11 @@ impl Program {
         }
         let mut found = None;
         let targets = self.forced_filtered.then(|| Targets::of(pos));
+        let mut env = Env::new(&pos.piles, &pos.stock);
         for (group, plan) in self.groups.iter().zip(&self.forced_sources) {
             if let Some(plan) = plan {
                 for s in group.start..group.stop {
-                    if self.source_pile(plan, group.face_down, s, pos, targets.as_ref(), &mut |m| {
+                    if self.source_pile(plan, group.face_down, s, pos, &mut env, targets.as_ref(), &mut |m| {
                         found = Some(m);
                         true
                     }) {
@@ -327,12 +329,14 @@ impl Program {
 
     /// The moves of one source pile under one plan, in the generated code's order; `emit`
     /// returns true to stop (then this returns true).
+    #[allow(clippy::too_many_arguments)]
     fn source_pile(
         &self,
         plan: &SourcePlan,
         face_down: bool,
         s: usize,
         pos: &Position,
+        env: &mut Env,
         targets: Option<&Targets>,
         emit: &mut dyn FnMut(Move) -> bool,
     ) -> bool {
@@ -346,7 +350,6 @@ impl Program {
         } else {
             n
         };
-        let mut env = Env::new(&pos.piles, &pos.stock);
         env.s = s;
         let whole = match &plan.scan {
             None => up,
@@ -355,7 +358,7 @@ impl Program {
                 while m < up && m < plan.cap {
                     env.cards[0] = src[n - m - 1] as i64;
                     env.cards[1] = src[n - m] as i64;
-                    if !scan.truth(&mut env) {
+                    if !scan.truth(env) {
                         break;
                     }
                     m += 1;
@@ -366,7 +369,7 @@ impl Program {
         let single = match &plan.fixed {
             None => None,
             Some(fixed) => {
-                let k0 = fixed.value(&mut env);
+                let k0 = fixed.value(env);
                 if k0 < 1 || k0 > whole as i64 {
                     return false;
                 }
@@ -374,7 +377,7 @@ impl Program {
             }
         };
         for pairing in &plan.pairings {
-            if self.pairing(plan, pairing, s, whole, single, &mut env, targets, emit) {
+            if self.pairing(plan, pairing, s, whole, single, env, targets, emit) {
                 return true;
             }
         }

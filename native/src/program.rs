@@ -286,6 +286,8 @@ fn flags(value: &Value, size: usize) -> Result<Vec<bool>> {
 struct Reader {
     slots: usize, // pile slots: constant piles must be below
     tables: Vec<Arc<Table>>,
+    /// the memo slots given out so far (one program shares them)
+    memo: crate::compile::Memo,
     /// whether pairings get target filters (off only to test the filters against the rules)
     filters: bool,
 }
@@ -310,7 +312,7 @@ impl Reader {
     }
 
     fn code(&self, value: &Value) -> Result<Code> {
-        Ok(Code::new(&self.expr(value)?, &self.tables))
+        Ok(Code::with_memo(&self.expr(value)?, &self.tables, &self.memo))
     }
 
     fn boxed(&self, value: &Value) -> Result<Box<Expr>> {
@@ -550,7 +552,7 @@ impl Program {
             }
             tables.push(Arc::new(Table { rows, width, bits }));
         }
-        let reader = Reader { slots, tables: tables.clone(), filters };
+        let reader = Reader { slots, tables: tables.clone(), memo: Default::default(), filters };
         let groups_value = field(&value, "groups")?.as_array().ok_or("bad rule program: groups")?;
         let mut groups = Vec::new();
         for g in groups_value {
@@ -692,7 +694,13 @@ fn read_plans_with_ranges(
     Ok(plans)
 }
 
-/// What an expression is evaluated in: the position and the bound names.
+/// How many loops over the position alone (`compile.rs`, "memo") a program remembers.
+pub const MEMO_SLOTS: usize = 16;
+
+/// What an expression is evaluated in: the position and the bound names, and the values
+/// of the loops that read the position alone, once computed (`memo_set` says which). The
+/// position is borrowed, so it cannot change while an `Env` lives: a remembered value
+/// stays right for as long as it can be read.
 pub struct Env<'a> {
     pub piles: &'a [Vec<u8>],
     pub stock: &'a [u8],
@@ -701,11 +709,26 @@ pub struct Env<'a> {
     pub k: usize,
     pub pile_vars: [usize; SLOTS],
     pub cards: [i64; 2 * SLOTS],
+    pub memo: [i64; MEMO_SLOTS],
+    /// the source and target a remembered value that reads them was computed for
+    pub memo_for: [(usize, usize); MEMO_SLOTS],
+    pub memo_set: u32,
 }
 
 impl<'a> Env<'a> {
     pub fn new(piles: &'a [Vec<u8>], stock: &'a [u8]) -> Env<'a> {
-        Env { piles, stock, s: 0, t: 0, k: 0, pile_vars: [0; SLOTS], cards: [0; 2 * SLOTS] }
+        Env {
+            piles,
+            stock,
+            s: 0,
+            t: 0,
+            k: 0,
+            pile_vars: [0; SLOTS],
+            cards: [0; 2 * SLOTS],
+            memo: [0; MEMO_SLOTS],
+            memo_for: [(0, 0); MEMO_SLOTS],
+            memo_set: 0,
+        }
     }
 
     #[inline(always)]
