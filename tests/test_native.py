@@ -182,13 +182,13 @@ def test_target_filters_skip_only_targets_without_a_move(name):
     # FreeCell's columns take runs of any size, tested pile by pile: the filter of a
     # target is the union over the run sizes, so QS JH TS 9H 8S onto KD (c1:5-c2) stays,
     # though no shorter run of c1 goes there; and the gap c3 takes every size up to 5
-    ("freecell", "c:KHQSJHTS9H8S/KD//8C8D8H/9C9D9S/TCTDTH/JCJDJSQC/QDQHKCKS a:/// "
-     "f:AC2C3C4C5C6C7C/AD2D3D4D5D6D7D/AH2H3H4H5H6H7H/AS2S3S4S5S6S7S s:",
+    ("freecell", ("c:KHQSJHTS9H8S/KD//8C8D8H/9C9D9S/TCTDTH/JCJDJSQC/QDQHKCKS a:/// "
+                  "f:AC2C3C4C5C6C7C/AD2D3D4D5D6D7D/AH2H3H4H5H6H7H/AS2S3S4S5S6S7S s:"),
      ["c1:5-c2", "c1:1-c3", "c1:5-c3", "c1:1-a", "c7:1-c3"]),
     # Fan: a King into the empty fan (its row keeps the gap), a card back off a
     # foundation onto the card above it in suit (a foundation's top is the key card)
-    ("fan", "c:KHQH/JH/JS/TS/9C/TC/KD/QDJDTD9D/9HTH/9S/QSKS/JCQCKC////// "
-     "f:AC2C3C4C5C6C7C8C/AD2D3D4D5D6D7D8D/AH2H3H4H5H6H7H8H/AS2S3S4S5S6S7S8S s:",
+    ("fan", ("c:KHQH/JH/JS/TS/9C/TC/KD/QDJDTD9D/9HTH/9S/QSKS/JCQCKC////// "
+             "f:AC2C3C4C5C6C7C8C/AD2D3D4D5D6D7D8D/AH2H3H4H5H6H7H8H/AS2S3S4S5S6S7S8S s:"),
      ["c7:1-c18", "c2:1-c1", "f1:1-c5", "f2:1-c8", "c5:1-f"]),
 ])
 def test_target_filters_keep_the_moves_they_are_tempted_to_skip(name, position, moves):
