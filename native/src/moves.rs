@@ -426,39 +426,50 @@ impl Program {
                 && (hoisted_true || pairing.hoisted.truth(env))
         };
         let (free_true, bound_true) = (pairing.free.is_true(), pairing.bound.is_true());
-        if pairing.k_outer {
-            for k in ks..ke + 1 {
-                if !common(self, env, k) {
-                    continue;
-                }
-                for t in candidates(pairing, s, src, (k, k), targets) {
-                    env.t = t;
-                    if (free_true || pairing.free.truth(env))
-                        && (bound_true || pairing.bound.truth(env))
-                    {
-                        if emit(Move::new(s, k, t)) {
-                            return true;
+        // the same loops over the candidates a filter leaves, or over the whole range
+        macro_rules! loops {
+            ($targets:expr) => {{
+                if pairing.k_outer {
+                    for k in ks..ke + 1 {
+                        if !common(self, env, k) {
+                            continue;
                         }
-                        if pairing.first {
-                            break;
+                        for t in $targets((k, k)) {
+                            env.t = t;
+                            if (free_true || pairing.free.truth(env))
+                                && (bound_true || pairing.bound.truth(env))
+                            {
+                                if emit(Move::new(s, k, t)) {
+                                    return true;
+                                }
+                                if pairing.first {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    for t in $targets((ks, ke)) {
+                        env.t = t;
+                        if !free_true && !pairing.free.truth(env) {
+                            continue;
+                        }
+                        for k in ks..ke + 1 {
+                            if common(self, env, k) && (bound_true || pairing.bound.truth(env)) {
+                                if emit(Move::new(s, k, t)) {
+                                    return true;
+                                }
+                            }
                         }
                     }
                 }
-            }
+            }};
+        }
+        if pairing.filter.is_some() {
+            loops!(|sizes| candidates(pairing, s, src, sizes, targets));
         } else {
-            for t in candidates(pairing, s, src, (ks, ke), targets) {
-                env.t = t;
-                if !free_true && !pairing.free.truth(env) {
-                    continue;
-                }
-                for k in ks..ke + 1 {
-                    if common(self, env, k) && (bound_true || pairing.bound.truth(env)) {
-                        if emit(Move::new(s, k, t)) {
-                            return true;
-                        }
-                    }
-                }
-            }
+            let skip = if pairing.skip_self { s } else { usize::MAX };
+            loops!(|_| (pairing.start..pairing.stop).filter(move |&t| t != skip));
         }
         false
     }

@@ -471,7 +471,10 @@ impl Reader {
         let plan_one = is_one(field(value, "fixed")?)?;
         let mut pairings = Vec::new();
         for item in field(value, "pairings")?.as_array().ok_or("bad rule program: pairings")? {
-            let filter = if self.filters {
+            let (start, stop) = (index(field(item, "start")?)?, index(field(item, "stop")?)?);
+            // a single target pile is tested at once: indexing the position's tops for it
+            // would cost more than it saves (Golf's waste)
+            let filter = if self.filters && stop > start + 1 {
                 // everything a move of this pairing must pass, tested together
                 let rule = Expr::And(vec![
                     rest.clone(),
@@ -486,8 +489,8 @@ impl Reader {
             };
             pairings.push(Pairing {
                 filter,
-                start: index(field(item, "start")?)?,
-                stop: index(field(item, "stop")?)?,
+                start,
+                stop,
                 k_outer: boolean(field(item, "k_outer")?)?,
                 first: boolean(field(item, "first")?)?,
                 skip_self: boolean(field(item, "skip_self")?)?,
