@@ -3,6 +3,8 @@
     python bench/native.py                       # everything, the figures in docs/solver.md
     python bench/native.py --skip-503 --python-deals 10
     python bench/native.py --only perft
+    python bench/native.py --against /tmp/main_native.abi3.so      # two builds, side by side
+    python bench/native.py --against OTHER.so --games fan freecell --deals 1-20
 
 Three tables, each printing ratios:
 
@@ -17,6 +19,11 @@ Three tables, each printing ratios:
   search with the main ordering, so both expand exactly the same positions (checked) and
   the ratio is pure speed: a two-deck dialect (mainecoon), corner dialects
   (tabbycat-corner, manx-corner), Klondike, FreeCell and Spider.
+
+With ``--against PATH`` it compares two builds of the core instead (this checkout's and
+another ``_native.abi3.so``, say main's copied aside): the same solves, taking turns deal by
+deal in this one process (which build goes first alternates), so load shifts hit both
+alike; the position counts must be equal (a speed change must not change the search).
 
 CPU time is ``time.process_time()`` of this process (the core runs in it).
 """
@@ -145,6 +152,53 @@ def hard_deals(budget: int) -> None:
     print()
 
 
+def load_other(path: str):  # type: ignore[no-untyped-def]
+    """Another build of the core, loaded beside this checkout's (its own copy of statics)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("other_build._native", path)
+    if spec is None or spec.loader is None:
+        sys.exit(f"bench/native.py: cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def deal_range(text: str) -> range:
+    first, _, last = text.partition("-")
+    return range(int(first), int(last or first) + 1)
+
+
+def against(path: str, games: list[str], deals: range, budget: int, budget_503: int) -> None:
+    from patience.native.program import rule_program_text
+
+    other = load_other(path)
+    print(f"this build against {path}: positions per CPU second, the same solves taking turns")
+    print(f"{'game':<22}{'deals':>9}{'positions':>12}{'this':>12}{'other':>12}{'this/other':>11}")
+    for name in games:
+        variant = patience.find_variant(name)
+        text = rule_program_text(variant)
+        cores = (native.core(variant), other.Core(text))
+        numbers, limit = (range(1, 504), budget_503) if name == "tabbycat-autoremove" else \
+            (deals, budget)
+        seconds = [0.0, 0.0]
+        positions = 0
+        for turn, number in enumerate(numbers):
+            game = variant.deal(number)
+            counts = [0, 0]
+            for which in ((0, 1) if turn % 2 == 0 else (1, 0)):
+                found, spent = cpu(cores[which].solve, [list(p) for p in game.piles],
+                                   list(game.stock), limit)
+                seconds[which] += spent
+                counts[which] = found["positions"]
+            assert counts[0] == counts[1], (name, number, counts)
+            positions += counts[0]
+        rates = [positions / max(s, 1e-9) for s in seconds]
+        print(f"{name:<22}{numbers[0]:>4}-{numbers[-1]:<4}{positions:>12,}{rates[0]:>12,.0f}"
+              f"{rates[1]:>12,.0f}{rates[0] / rates[1]:>11.2f}")
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", choices=["perft", "503", "hard"])
@@ -157,10 +211,22 @@ def main() -> None:
                         help="natively solve only the deals Python solves")
     parser.add_argument("--hard-positions", type=int, default=50_000,
                         help="budget of each hard deal (default 50,000)")
+    parser.add_argument("--against", metavar="PATH",
+                        help="compare with another build of the core (a _native.abi3.so)")
+    parser.add_argument("--games", nargs="+",
+                        default=["fan", "freecell", "klondike", "tabbycat-autoremove"],
+                        help="with --against: the games (tabbycat-autoremove: all 503 deals)")
+    parser.add_argument("--deals", default="1-20", help="with --against: deals (default 1-20)")
+    parser.add_argument("--positions", type=int, default=100_000,
+                        help="with --against: budget of each solve (default 100,000)")
     args = parser.parse_args()
     if not native.AVAILABLE:
         sys.exit(f"bench/native.py: {native.REASON}")
     random.seed(0)
+    if args.against:
+        against(args.against, args.games, deal_range(args.deals), args.positions,
+                args.max_positions)
+        return
     if args.only in (None, "perft"):
         perft_table(args.depth)
     if args.only in (None, "503"):

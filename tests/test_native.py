@@ -143,6 +143,67 @@ def test_random_positions_of_the_everything_variant_agree(game):
     assert_same_position_facts(game)
 
 
+# --- target filters (native/src/filter.rs) --------------------------------------------------
+
+
+def unfiltered(variant: patience.Variant):  # type: ignore[no-untyped-def]
+    """The variant's core without target filters: every pairing tests every target."""
+    from patience.native.program import rule_program_text
+
+    return native._core.Core(rule_program_text(variant), filters=False)
+
+
+def assert_filters_change_nothing(game: patience.Game, plain) -> None:  # type: ignore[no-untyped-def]
+    piles, stock = [list(p) for p in game.piles], list(game.stock)
+    core = native.core(game.variant)
+    where = f"{game.variant.id} at {game.text()}"
+    # the same moves in the same order (the order matters for the forced move)
+    assert core.generate_moves(piles, stock) == plain.generate_moves(piles, stock), where
+    assert core.first_forced(piles, stock) == plain.first_forced(piles, stock), where
+
+
+@pytest.mark.parametrize("name", [*patience.shipped_variants(), str(EVERYTHING)])
+def test_target_filters_skip_only_targets_without_a_move(name):
+    variant = patience.find_variant(name)
+    plain = unfiltered(variant)
+    assert plain.filtered_pairings == 0
+    for number in (1, 2, 3):
+        game = variant.deal(number)
+        chooser = random.Random(number)
+        for _ in range(80):
+            assert_filters_change_nothing(game, plain)
+            moves = game.generate_moves()
+            if not moves:
+                break
+            game.push_unchecked(chooser.choice(sorted(moves)))
+
+
+@pytest.mark.parametrize(("name", "position", "moves"), [
+    # FreeCell's columns take runs of any size, tested pile by pile: the filter of a
+    # target is the union over the run sizes, so QS JH TS 9H 8S onto KD (c1:5-c2) stays,
+    # though no shorter run of c1 goes there; and the gap c3 takes every size up to 5
+    ("freecell", ("c:KHQSJHTS9H8S/KD//8C8D8H/9C9D9S/TCTDTH/JCJDJSQC/QDQHKCKS a:/// "
+                  "f:AC2C3C4C5C6C7C/AD2D3D4D5D6D7D/AH2H3H4H5H6H7H/AS2S3S4S5S6S7S s:"),
+     ["c1:5-c2", "c1:1-c3", "c1:5-c3", "c1:1-a", "c7:1-c3"]),
+    # Fan: a King into the empty fan (its row keeps the gap), a card back off a
+    # foundation onto the card above it in suit (a foundation's top is the key card)
+    ("fan", ("c:KHQH/JH/JS/TS/9C/TC/KD/QDJDTD9D/9HTH/9S/QSKS/JCQCKC////// "
+             "f:AC2C3C4C5C6C7C8C/AD2D3D4D5D6D7D8D/AH2H3H4H5H6H7H8H/AS2S3S4S5S6S7S8S s:"),
+     ["c7:1-c18", "c2:1-c1", "f1:1-c5", "f2:1-c8", "c5:1-f"]),
+])
+def test_target_filters_keep_the_moves_they_are_tempted_to_skip(name, position, moves):
+    variant = patience.find_variant(name)
+    game = variant.position(position)
+    core = native.core(variant)
+    assert core.filtered_pairings > 0  # the filters are in use here
+    piles, stock = [list(p) for p in game.piles], list(game.stock)
+    legal = core.generate_moves(piles, stock)
+    for text in moves:
+        assert tuple(game.parse_move(text)) in legal, text
+    assert set(legal) == set(variant.generate_moves(piles, stock))
+    assert_filters_change_nothing(game, unfiltered(variant))
+
+
 def test_the_everything_variant_uses_every_mechanism():
     from patience.native.program import rule_program_text
 

@@ -6,11 +6,21 @@
 //! table) when the program is read, so evaluating is a chain of small indirect calls. The
 //! tree evaluator (`Program::eval`) stays as the reference the unit tests compare with.
 
+//!
+//! **Memo.** A loop (`count`, `all`, `any`, `pairs`) that reads nothing of the move — no
+//! source, target, run or run size, no name bound outside it — has one value per position:
+//! FreeCell's `count(x in cells: x.empty)` is asked for every target and run size of every
+//! source, and is the same each time. Such a loop gets a memo slot when the program is read
+//! (at most `MEMO_SLOTS` in a program); its value is kept in the `Env`, which borrows the
+//! position and so never outlives it, and the generator makes one `Env` per position.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::program::{
     attribute, card_value, lookup1, lookup2, Attr, CardRef, Cmp, Env, Expr, Op, PileRef, RunRef,
-    Table,
+    Table, MEMO_SLOTS,
 };
 
 type Function = Box<dyn for<'a> Fn(&mut Env<'a>) -> i64 + Send + Sync>;
@@ -28,9 +38,16 @@ impl std::fmt::Debug for Code {
 }
 
 impl Code {
+    /// The expression compiled, without memo slots.
     pub fn new(expr: &Expr, tables: &[Arc<Table>]) -> Code {
+        Code::with_memo(expr, tables, &Memo::none())
+    }
+
+    /// The expression compiled, its loops over the position alone given memo slots from
+    /// `memo` (the next free one; every expression of one program draws from the same).
+    pub fn with_memo(expr: &Expr, tables: &[Arc<Table>], memo: &Memo) -> Code {
         let constant = if let Expr::Int(v) = expr { Some(*v) } else { None };
-        Code { function: compile(expr, tables), constant }
+        Code { function: compile(expr, &Context { tables, memo }), constant }
     }
 
     #[inline(always)]
@@ -41,6 +58,15 @@ impl Code {
     #[inline(always)]
     pub fn truth(&self, env: &mut Env) -> bool {
         (self.function)(env) != 0
+    }
+
+    /// `eval`, without the call when the expression is a constant (a fixed run size)
+    #[inline(always)]
+    pub fn value(&self, env: &mut Env) -> i64 {
+        match self.constant {
+            Some(v) => v,
+            None => (self.function)(env),
+        }
     }
 
     /// whether it is the constant true: nothing to test
@@ -60,8 +86,170 @@ fn compare(op: Cmp, a: Function, b: Function) -> Function {
     }
 }
 
-fn compile(expr: &Expr, tables: &[Arc<Table>]) -> Function {
-    let sub = |e: &Expr| compile(e, tables);
+/// A quantifier body that tests first that its bound pile is empty: `Some(None)` when
+/// that is all it tests, `Some(Some(rest))` with the rest of its conjunction, else None.
+fn guard(slot: u8, body: &Expr) -> Option<Option<Expr>> {
+    let is_guard = |e: &Expr| matches!(e, Expr::Empty(PileRef::Var(s)) if *s == slot);
+    match body {
+        e if is_guard(e) => Some(None),
+        Expr::And(parts) if parts.len() >= 2 && is_guard(&parts[0]) => Some(Some(
+            if parts.len() == 2 { parts[1].clone() } else { Expr::And(parts[1..].to_vec()) },
+        )),
+        _ => None,
+    }
+}
+
+/// The pile `P` of a rest `x != P` (`not same(x, P)`), `x` the pile bound to `slot` and `P`
+/// another.
+fn all_but(slot: u8, rest: &Expr) -> Option<PileRef> {
+    let Expr::Not(inner) = rest else { return None };
+    let Expr::Same(a, b) = inner.as_ref() else { return None };
+    let bound = |p: &PileRef| matches!(p, PileRef::Var(s) if *s == slot);
+    match (bound(a), bound(b)) {
+        (true, false) => Some(*b),
+        (false, true) => Some(*a),
+        _ => None,
+    }
+}
+
+/// The memo slots of one program: the next free one, and the slot of each expression
+/// remembered, by its text (so that its copies in several rules share one).
+#[derive(Default)]
+pub struct Memo {
+    next: Cell<u32>,
+    named: RefCell<HashMap<String, usize>>,
+}
+
+impl Memo {
+    /// A memo that gives out no slot.
+    pub fn none() -> Memo {
+        Memo { next: Cell::new(MEMO_SLOTS as u32), named: Default::default() }
+    }
+
+    /// How many slots it gave out.
+    pub fn used(&self) -> usize {
+        self.next.get() as usize
+    }
+}
+
+struct Context<'c> {
+    tables: &'c [Arc<Table>],
+    memo: &'c Memo,
+}
+
+/// What an expression reads, a bit each: the source pile, the target pile (`SOURCE`,
+/// `TARGET`: their numbers, cards or sizes), the run's size or its bottom card (`RUN`), a pile or card slot
+/// not bound inside it (`FREE`); and whether it has a loop (`LOOP`).
+const SOURCE: u8 = 1;
+const TARGET: u8 = 16;
+const PILES: u8 = SOURCE | TARGET;
+const RUN: u8 = 2;
+const FREE: u8 = 4;
+const LOOP: u8 = 8;
+
+/// `reads` of `expr`, the slots bound around it so far a bit each (`piles`, `cards`).
+fn reads(expr: &Expr, piles: u32, cards: u32) -> u8 {
+    let pile = |p: &PileRef| match p {
+        PileRef::Source => SOURCE,
+        PileRef::Target => TARGET,
+        PileRef::Var(slot) if piles & (1 << slot) == 0 => FREE,
+        PileRef::Var(_) | PileRef::Index(_) | PileRef::Stock => 0,
+    };
+    let card = |c: &CardRef| match c {
+        CardRef::Top(p) | CardRef::Bottom(p) => pile(p),
+        CardRef::RunTop => SOURCE, // the source's top card
+        CardRef::RunBottom => RUN,
+        CardRef::Card(slot) if cards & (1 << slot) == 0 => FREE,
+        CardRef::Card(_) | CardRef::Const(_) => 0,
+    };
+    let sub = |e: &Expr| reads(e, piles, cards);
+    match expr {
+        Expr::Int(_) => 0,
+        Expr::CardAttr(_, c) | Expr::CardTable1(_, c) => card(c),
+        Expr::CardTable2(_, a, b) => card(a) | card(b),
+        Expr::Top(p) | Expr::Bottom(p) | Expr::Empty(p) | Expr::Size(p) | Expr::Member(p, _, _) => pile(p),
+        Expr::Same(a, b) => pile(a) | pile(b),
+        Expr::RunTop => SOURCE,
+        Expr::RunBottom | Expr::RunSize => RUN,
+        Expr::Card(slot) => card(&CardRef::Card(*slot)),
+        Expr::Attr(_, a) | Expr::Neg(a) | Expr::Not(a) | Expr::Table1(_, a) => sub(a),
+        Expr::Arith(_, a, b) | Expr::Compare(_, a, b) | Expr::Table2(_, a, b) => sub(a) | sub(b),
+        Expr::And(parts) | Expr::Or(parts) => parts.iter().fold(0, |r, p| r | sub(p)),
+        Expr::Quantifier(_, slot, _, _, body) | Expr::Count(slot, _, _, body) => {
+            LOOP | reads(body, piles | 1 << slot, cards)
+        }
+        Expr::Pairs(_, run, below, above, body) => {
+            let over = match run {
+                RunRef::Run => RUN,
+                RunRef::Pile(p) => pile(p),
+            };
+            LOOP | over | reads(body, piles, cards | 1 << below | 1 << above)
+        }
+    }
+}
+
+/// Whether `expr` reads anything of the move or of a name bound outside it.
+#[cfg(test)]
+fn reads_the_move(expr: &Expr, piles: u32, cards: u32) -> bool {
+    reads(expr, piles, cards) & (PILES | RUN | FREE) != 0
+}
+
+fn compile(expr: &Expr, ctx: &Context) -> Function {
+    let worth = matches!(
+        expr,
+        Expr::Quantifier(..) | Expr::Count(..) | Expr::Pairs(..) | Expr::Arith(..) | Expr::Compare(..)
+    );
+    let what = if worth { reads(expr, 0, 0) } else { 0 };
+    if what & LOOP != 0 && what & (RUN | FREE) == 0 {
+        // one slot for each distinct expression: its copies in several rules share it
+        let name = format!("{expr:?}");
+        let memo = ctx.memo;
+        let known = memo.named.borrow().get(&name).copied();
+        let slot = match known {
+            Some(slot) => Some(slot),
+            None if memo.used() < MEMO_SLOTS => {
+                let slot = memo.used();
+                memo.next.set(slot as u32 + 1);
+                memo.named.borrow_mut().insert(name, slot);
+                Some(slot)
+            }
+            None => None,
+        };
+        if let Some(slot) = slot {
+            let inner = compile_node(expr, ctx);
+            let bit = 1u32 << slot;
+            if what & PILES == 0 {
+                return Box::new(move |e| {
+                    if e.memo_set & bit != 0 {
+                        return e.memo[slot];
+                    }
+                    let value = inner(e);
+                    e.memo[slot] = value;
+                    e.memo_set |= bit;
+                    value
+                });
+            }
+            // reads the source or the target: kept for the pair it was computed for (the
+            // generator tries the run sizes of one pair one after the other)
+            return Box::new(move |e| {
+                let at = (e.s, e.t);
+                if e.memo_set & bit != 0 && e.memo_for[slot] == at {
+                    return e.memo[slot];
+                }
+                let value = inner(e);
+                e.memo[slot] = value;
+                e.memo_for[slot] = at;
+                e.memo_set |= bit;
+                value
+            });
+        }
+    }
+    compile_node(expr, ctx)
+}
+
+fn compile_node(expr: &Expr, ctx: &Context) -> Function {
+    let tables = ctx.tables;
+    let sub = |e: &Expr| compile(e, ctx);
     match expr {
         Expr::Int(v) => {
             let v = *v;
@@ -194,6 +382,41 @@ fn compile(expr: &Expr, tables: &[Arc<Table>]) -> Function {
                 result as i64
             })
         }
+        Expr::Count(slot, start, stop, body) if guard(*slot, body).is_some() => {
+            // `count(x in G: x.empty and ...)`: the emptiness read straight from the piles,
+            // the rest (if any) only for the empty ones
+            let (slot, start, stop) = (*slot as usize, *start as usize, *stop as usize);
+            let empty = |e: &Env, i: usize| e.piles.get(i).is_none_or(|p| p.is_empty());
+            let guarded = guard(slot as u8, body).expect("a guard");
+            if let Some(other) = guarded.as_ref().and_then(|rest| all_but(slot as u8, rest)) {
+                // `count(x in G: x.empty and x != P)` is the empty piles of G less P if it
+                // is one of them; the count of all of them reads the position alone (memo)
+                let all = compile(&Expr::Count(slot as u8, start as u16, stop as u16,
+                                               Box::new(Expr::Empty(PileRef::Var(slot as u8)))), ctx);
+                return Box::new(move |e| {
+                    let n = e.pile_number(other);
+                    all(e) - (n >= start && n < stop && empty(e, n)) as i64
+                });
+            }
+            match guarded {
+                None => Box::new(move |e| (start..stop).filter(|&i| empty(e, i)).count() as i64),
+                Some(rest) => {
+                    let rest = sub(&rest);
+                    Box::new(move |e| {
+                        let saved = e.pile_vars[slot];
+                        let mut total = 0;
+                        for i in start..stop {
+                            if empty(e, i) {
+                                e.pile_vars[slot] = i;
+                                total += (rest(e) != 0) as i64;
+                            }
+                        }
+                        e.pile_vars[slot] = saved;
+                        total
+                    })
+                }
+            }
+        }
         Expr::Count(slot, start, stop, body) => {
             let (slot, start, stop, body) =
                 (*slot as usize, *start as usize, *stop as usize, sub(body));
@@ -246,6 +469,120 @@ fn compile(expr: &Expr, tables: &[Arc<Table>]) -> Function {
                 let (x, y) = (a(e), b(e));
                 lookup2(&table, x, y)
             })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::PileRef;
+
+    #[test]
+    fn a_guarded_count_counts_as_the_plain_one() {
+        // piles 0-5, pile 6 past the end reads as empty; the target is pile 2
+        let piles = vec![vec![], vec![5u8], vec![], vec![9, 10], vec![], vec![7]];
+        let stock = vec![];
+        let empty = || Box::new(Expr::Empty(PileRef::Var(0)));
+        let not_target = || Expr::Not(Box::new(Expr::Same(PileRef::Var(0), PileRef::Target)));
+        let bodies = [
+            Expr::Empty(PileRef::Var(0)),
+            Expr::And(vec![*empty(), not_target()]),
+            Expr::And(vec![*empty(), not_target(), Expr::Not(Box::new(Expr::Same(PileRef::Var(0), PileRef::Source)))]),
+            Expr::And(vec![not_target(), *empty()]), // not guarded: the plain loop
+        ];
+        let counts = [4, 3, 2, 3];
+        for (body, want) in bodies.iter().zip(counts) {
+            let count = Expr::Count(0, 0, 7, Box::new(body.clone()));
+            let mut env = Env::new(&piles, &stock);
+            env.t = 2;
+            env.s = 4;
+            env.pile_vars[0] = 5;
+            let code = Code::new(&count, &[]);
+            assert_eq!(code.eval(&mut env), want, "{body:?}");
+            assert_eq!(env.pile_vars[0], 5, "the bound pile is restored");
+        }
+        assert!(guard(0, &bodies[1]).is_some() && guard(1, &bodies[1]).is_none());
+        // x != P for every kind of P: the target, the source, a constant pile, another
+        // bound pile, the stock (never one of them), a pile past the end (read as empty)
+        for p in [PileRef::Target, PileRef::Source, PileRef::Index(1), PileRef::Index(2),
+                  PileRef::Var(1), PileRef::Stock, PileRef::Index(6)] {
+            for swapped in [false, true] {
+                let same = if swapped { Expr::Same(p, PileRef::Var(0)) } else { Expr::Same(PileRef::Var(0), p) };
+                let rest = Expr::Not(Box::new(same));
+                assert_eq!(all_but(0, &rest), Some(p));
+                let body = Expr::And(vec![*empty(), rest]);
+                let count = Expr::Count(0, 0, 7, Box::new(body.clone()));
+                for (t, s, var) in [(2, 4, 0), (1, 3, 6), (5, 0, 2)] {
+                    let mut env = Env::new(&piles, &stock);
+                    (env.t, env.s, env.pile_vars[1]) = (t, s, var);
+                    let mut walk = Env::new(&piles, &stock);
+                    (walk.t, walk.s, walk.pile_vars[1]) = (t, s, var);
+                    let want = (0..7)
+                        .filter(|&i| piles.get(i).is_none_or(|q| q.is_empty()) && i != walk.pile_number(p))
+                        .count() as i64;
+                    assert_eq!(Code::new(&count, &[]).eval(&mut env), want, "{p:?} {t} {s} {var}");
+                }
+            }
+        }
+        assert!(guard(0, &bodies[3]).is_none());
+    }
+
+    #[test]
+    fn only_loops_over_the_position_alone_are_remembered() {
+        let piles = vec![vec![], vec![5u8], vec![], vec![9, 10]];
+        let stock = vec![];
+        let empties = Expr::Count(0, 0, 4, Box::new(Expr::Empty(PileRef::Var(0))));
+        let but_target = Expr::Count(0, 0, 4, Box::new(Expr::And(vec![
+            Expr::Empty(PileRef::Var(0)),
+            Expr::Not(Box::new(Expr::Same(PileRef::Var(0), PileRef::Target))),
+        ])));
+        // an outer loop binds slot 1; the inner count reads it: remembered only as a whole
+        let nested = Expr::Count(1, 0, 4, Box::new(Expr::Compare(
+            Cmp::Le,
+            Box::new(Expr::Size(PileRef::Var(1))),
+            Box::new(Expr::Count(0, 0, 4, Box::new(Expr::Compare(
+                Cmp::Lt,
+                Box::new(Expr::Size(PileRef::Var(0))),
+                Box::new(Expr::Size(PileRef::Var(1))),
+            )))),
+        )));
+        assert!(!reads_the_move(&empties, 0, 0) && reads_the_move(&but_target, 0, 0));
+        assert!(!reads_the_move(&nested, 0, 0));
+        let memo = Memo::default();
+        let codes: Vec<Code> = [&empties, &but_target, &nested]
+            .iter()
+            .map(|e| Code::with_memo(e, &[], &memo))
+            .collect();
+        // empties; but_target, which reads the target (kept for one target at a time); the
+        // count of all the empty piles inside it, the same expression as empties (one slot);
+        // the outer nested count
+        assert_eq!(memo.used(), 3);
+        let mut env = Env::new(&piles, &stock);
+        for t in [0, 1, 2] {
+            env.t = t;
+            let want = [2, if t == 1 { 2 } else { 1 }, 4];
+            for _ in 0..2 {
+                let got: Vec<i64> = codes.iter().map(|c| c.eval(&mut env)).collect();
+                assert_eq!(got, want, "target {t}");
+            }
+        }
+        assert_eq!(env.memo_set, 0b111);
+        // the slots run out: later loops are computed each time, and still right
+        let full = Memo::none();
+        let code = Code::with_memo(&empties, &[], &full);
+        assert_eq!(code.eval(&mut Env::new(&piles, &stock)), 2);
+        assert_eq!(full.used(), MEMO_SLOTS);
+        // a loop that reads the run size is never remembered
+        let sized = Expr::Count(0, 0, 4, Box::new(Expr::Compare(
+            Cmp::Lt, Box::new(Expr::Size(PileRef::Var(0))), Box::new(Expr::RunSize))));
+        let fresh = Memo::default();
+        let code = Code::with_memo(&sized, &[], &fresh);
+        assert_eq!(fresh.used(), 0);
+        let mut env = Env::new(&piles, &stock);
+        for (k, want) in [(1, 2), (2, 3), (3, 4)] {
+            env.k = k;
+            assert_eq!(code.eval(&mut env), want);
         }
     }
 }

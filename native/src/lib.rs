@@ -3,6 +3,7 @@
 //! as `ValueError` with a message; the search runs with the GIL released.
 
 pub mod compile;
+pub mod filter;
 pub mod key;
 pub mod moves;
 pub mod program;
@@ -79,9 +80,21 @@ fn solved<'py>(py: Python<'py>, found: Solved) -> PyResult<Bound<'py, pyo3::type
 
 #[pymethods]
 impl Core {
+    /// `filters=False` loads the program without target filters (every pairing tests
+    /// every target): only for the tests that check the filters change nothing.
     #[new]
-    fn new(program: &str) -> PyResult<Core> {
-        Program::from_json(program).map(|program| Core { program }).map_err(PyValueError::new_err)
+    #[pyo3(signature = (program, filters = true))]
+    fn new(program: &str, filters: bool) -> PyResult<Core> {
+        Program::from_json_with(program, filters)
+            .map(|program| Core { program })
+            .map_err(PyValueError::new_err)
+    }
+
+    /// How many pairings (source group, target group) have a target filter.
+    #[getter]
+    fn filtered_pairings(&self) -> usize {
+        let plans = self.program.sources.iter().chain(&self.program.forced_sources);
+        plans.flatten().map(|p| p.pairings.iter().filter(|q| q.filter.is_some()).count()).sum()
     }
 
     #[getter]

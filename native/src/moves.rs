@@ -2,7 +2,146 @@
 //! `patience/generator.py` (what it generates, and for forced moves the order it looks in)
 //! and of `patience/moves.py` (the deal, the redeal, forced moves, turn-ups).
 
-use crate::program::{Env, Pairing, Program, SourcePlan, FACE_DOWN};
+use crate::filter::{row_has, row_union, top_code, FilterKey, Row, CODES};
+use crate::program::{Env, Pairing, Program, SourcePlan, FACE_DOWN, NO_CARD};
+
+/// The most piles a program has (`Program::from_json` checks it).
+pub const MAX_PILES: usize = 256;
+
+/// What the target filters read of a position: each pile's top-card code
+/// (`filter::top_code`) and, when there are at most 64 piles, for each code the piles
+/// showing it (a bit each), so that a sparse row's candidates are a few word operations.
+struct Targets {
+    tops: [u8; MAX_PILES],
+    piles_by_top: [u64; CODES],
+    indexed: bool,
+}
+
+impl Targets {
+    fn of(pos: &Position) -> Targets {
+        let mut targets = Targets {
+            tops: [0; MAX_PILES],
+            piles_by_top: [0; CODES],
+            indexed: pos.piles.len() <= 64,
+        };
+        for (t, (code, pile)) in targets.tops.iter_mut().zip(&pos.piles).enumerate() {
+            *code = top_code(pile);
+            if t < 64 {
+                targets.piles_by_top[*code as usize] |= 1 << t;
+            }
+        }
+        targets
+    }
+}
+
+/// The targets of one pairing to test, in increasing order: the piles of a bit set, or a
+/// scan of the target range (skipping the source, and the tops a row rules out).
+enum Candidates<'t> {
+    Bits(u64),
+    Scan { t: usize, stop: usize, skip: usize, row: Option<Row>, tops: &'t [u8] },
+}
+
+impl Iterator for Candidates<'_> {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            Candidates::Bits(bits) => {
+                if *bits == 0 {
+                    return None;
+                }
+                let t = bits.trailing_zeros() as usize;
+                *bits &= *bits - 1;
+                Some(t)
+            }
+            Candidates::Scan { t, stop, skip, row, tops } => loop {
+                if *t >= *stop {
+                    return None;
+                }
+                let at = *t;
+                *t += 1;
+                if at == *skip {
+                    continue;
+                }
+                if let Some(row) = row {
+                    if !row_has(row, tops[at]) {
+                        continue;
+                    }
+                }
+                return Some(at);
+            },
+        }
+    }
+}
+
+/// The targets of `pairing` that a run of `ks..=ke` cards of pile `s` may go to: all
+/// of its range (but `s` itself when it skips itself) unless its filter rules some out.
+/// A target ruled out for every one of those sizes has no move of the pairing, so
+/// skipping it changes neither the moves nor their order (filter.rs).
+#[inline(always)]
+fn candidates<'t>(
+    pairing: &Pairing,
+    s: usize,
+    src: &[u8],
+    (ks, ke): (usize, usize),
+    targets: Option<&'t Targets>,
+) -> Candidates<'t> {
+    let skip = if pairing.skip_self { s } else { usize::MAX };
+    let (filter, targets) = match (&pairing.filter, targets) {
+        (Some(filter), Some(targets)) => (filter, targets),
+        _ => return Candidates::Scan { t: pairing.start, stop: pairing.stop, skip, row: None, tops: &[] },
+    };
+    let ke = if filter.key == FilterKey::RunBottom { ke } else { ks };
+    if targets.indexed {
+        let mut bits = 0u64;
+        let mut listed = true;
+        for k in ks..ke + 1 {
+            match filter.listed(key_card(filter.key, src, k)) {
+                Some(list) => {
+                    for &code in list.codes() {
+                        bits |= targets.piles_by_top[code as usize];
+                    }
+                }
+                None => {
+                    listed = false;
+                    break;
+                }
+            }
+        }
+        if listed {
+            let (start, stop) = (pairing.start, pairing.stop); // stop <= 64 here
+            let below = |n: usize| 1u64.checked_shl(n as u32).map_or(u64::MAX, |b| b - 1);
+            let range = below(stop) & !below(start);
+            bits &= range;
+            if skip < 64 {
+                bits &= !(1u64 << skip);
+            }
+            return Candidates::Bits(bits);
+        }
+    }
+    let mut row: Row = [0; 3];
+    for k in ks..ke + 1 {
+        row_union(&mut row, filter.row(key_card(filter.key, src, k)));
+    }
+    Candidates::Scan { t: pairing.start, stop: pairing.stop, skip, row: Some(row), tops: &targets.tops }
+}
+
+/// The card a filter's rows are keyed by, for a run of `k` cards of `src`.
+#[inline(always)]
+fn key_card(key: FilterKey, src: &[u8], k: usize) -> u8 {
+    match key {
+        FilterKey::RunBottom => {
+            if k >= 1 && k <= src.len() {
+                src[src.len() - k]
+            } else {
+                NO_CARD as u8
+            }
+        }
+        FilterKey::RunTop => src.last().copied().unwrap_or(NO_CARD as u8),
+        FilterKey::Nothing => 0,
+    }
+}
 
 /// The top `k` cards of pile `s` onto pile `t`; the deal is `(-1, 0, -1)`, a forced fill
 /// from the stock `(-1, 1, t)`.
@@ -111,10 +250,12 @@ impl Program {
         if self.is_won(pos) {
             return;
         }
+        let targets = self.filtered.then(|| Targets::of(pos));
+        let mut env = Env::new(&pos.piles, &pos.stock); // one per position: its memo
         for (group, plan) in self.groups.iter().zip(&self.sources) {
             if let Some(plan) = plan {
                 for s in group.start..group.stop {
-                    self.source_pile(plan, group.face_down, s, pos, &mut |m| {
+                    self.source_pile(plan, group.face_down, s, pos, &mut env, targets.as_ref(), &mut |m| {
                         out.push(m);
                         false
                     });
@@ -132,10 +273,12 @@ impl Program {
             return None;
         }
         let mut found = None;
+        let targets = self.forced_filtered.then(|| Targets::of(pos));
+        let mut env = Env::new(&pos.piles, &pos.stock);
         for (group, plan) in self.groups.iter().zip(&self.forced_sources) {
             if let Some(plan) = plan {
                 for s in group.start..group.stop {
-                    if self.source_pile(plan, group.face_down, s, pos, &mut |m| {
+                    if self.source_pile(plan, group.face_down, s, pos, &mut env, targets.as_ref(), &mut |m| {
                         found = Some(m);
                         true
                     }) {
@@ -186,12 +329,15 @@ impl Program {
 
     /// The moves of one source pile under one plan, in the generated code's order; `emit`
     /// returns true to stop (then this returns true).
+    #[allow(clippy::too_many_arguments)]
     fn source_pile(
         &self,
         plan: &SourcePlan,
         face_down: bool,
         s: usize,
         pos: &Position,
+        env: &mut Env,
+        targets: Option<&Targets>,
         emit: &mut dyn FnMut(Move) -> bool,
     ) -> bool {
         let src = &pos.piles[s];
@@ -204,7 +350,6 @@ impl Program {
         } else {
             n
         };
-        let mut env = Env::new(&pos.piles, &pos.stock);
         env.s = s;
         let whole = match &plan.scan {
             None => up,
@@ -213,7 +358,7 @@ impl Program {
                 while m < up && m < plan.cap {
                     env.cards[0] = src[n - m - 1] as i64;
                     env.cards[1] = src[n - m] as i64;
-                    if !scan.truth(&mut env) {
+                    if !scan.truth(env) {
                         break;
                     }
                     m += 1;
@@ -224,7 +369,7 @@ impl Program {
         let single = match &plan.fixed {
             None => None,
             Some(fixed) => {
-                let k0 = fixed.eval(&mut env);
+                let k0 = fixed.value(env);
                 if k0 < 1 || k0 > whole as i64 {
                     return false;
                 }
@@ -232,7 +377,7 @@ impl Program {
             }
         };
         for pairing in &plan.pairings {
-            if self.pairing(plan, pairing, s, whole, single, &mut env, emit) {
+            if self.pairing(plan, pairing, s, whole, single, env, targets, emit) {
                 return true;
             }
         }
@@ -248,10 +393,12 @@ impl Program {
         whole: usize,
         single: Option<usize>,
         env: &mut Env,
+        targets: Option<&Targets>,
         emit: &mut dyn FnMut(Move) -> bool,
     ) -> bool {
+        let src = env.piles[s].as_slice();
         let (ks, ke) = if let Some(fixed) = &pairing.fixed {
-            let size = fixed.eval(env);
+            let size = fixed.value(env);
             match single {
                 Some(k0) => {
                     if k0 as i64 != size {
@@ -279,45 +426,50 @@ impl Program {
                 && (hoisted_true || pairing.hoisted.truth(env))
         };
         let (free_true, bound_true) = (pairing.free.is_true(), pairing.bound.is_true());
-        if pairing.k_outer {
-            for k in ks..=ke {
-                if !common(self, env, k) {
-                    continue;
-                }
-                for t in pairing.start..pairing.stop {
-                    if pairing.skip_self && t == s {
-                        continue;
-                    }
-                    env.t = t;
-                    if (free_true || pairing.free.truth(env))
-                        && (bound_true || pairing.bound.truth(env))
-                    {
-                        if emit(Move::new(s, k, t)) {
-                            return true;
+        // the same loops over the candidates a filter leaves, or over the whole range
+        macro_rules! loops {
+            ($targets:expr) => {{
+                if pairing.k_outer {
+                    for k in ks..ke + 1 {
+                        if !common(self, env, k) {
+                            continue;
                         }
-                        if pairing.first {
-                            break;
+                        for t in $targets((k, k)) {
+                            env.t = t;
+                            if (free_true || pairing.free.truth(env))
+                                && (bound_true || pairing.bound.truth(env))
+                            {
+                                if emit(Move::new(s, k, t)) {
+                                    return true;
+                                }
+                                if pairing.first {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    for t in $targets((ks, ke)) {
+                        env.t = t;
+                        if !free_true && !pairing.free.truth(env) {
+                            continue;
+                        }
+                        for k in ks..ke + 1 {
+                            if common(self, env, k) && (bound_true || pairing.bound.truth(env)) {
+                                if emit(Move::new(s, k, t)) {
+                                    return true;
+                                }
+                            }
                         }
                     }
                 }
-            }
+            }};
+        }
+        if pairing.filter.is_some() {
+            loops!(|sizes| candidates(pairing, s, src, sizes, targets));
         } else {
-            for t in pairing.start..pairing.stop {
-                if pairing.skip_self && t == s {
-                    continue;
-                }
-                env.t = t;
-                if !free_true && !pairing.free.truth(env) {
-                    continue;
-                }
-                for k in ks..=ke {
-                    if common(self, env, k) && (bound_true || pairing.bound.truth(env)) {
-                        if emit(Move::new(s, k, t)) {
-                            return true;
-                        }
-                    }
-                }
-            }
+            let skip = if pairing.skip_self { s } else { usize::MAX };
+            loops!(|_| (pairing.start..pairing.stop).filter(move |&t| t != skip));
         }
         false
     }

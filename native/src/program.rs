@@ -12,6 +12,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::compile::Code;
+use crate::filter::TargetFilter;
 
 pub const FACE_DOWN: u8 = 64;
 /// the rule program's version (2: `top_piles`; 3: `safe`, the declared safe moves)
@@ -146,6 +147,8 @@ pub struct Pairing {
     pub hoisted: Code,
     pub free: Code,
     pub bound: Code,
+    /// the targets its rule may accept, by the run's key card (`filter.rs`); None: all
+    pub filter: Option<TargetFilter>,
 }
 
 #[derive(Debug)]
@@ -222,6 +225,9 @@ pub struct Program {
     pub redeal: Option<Redeal>,
     pub turns_up: Vec<bool>,
     pub has_forced: bool,
+    /// whether some pairing of `sources` (of `forced_sources`) has a target filter
+    pub filtered: bool,
+    pub forced_filtered: bool,
     pub tables: Vec<Arc<Table>>,
     pub key: KeyRules,
     pub ordering: OrderingRules,
@@ -285,6 +291,10 @@ fn flags(value: &Value, size: usize) -> Result<Vec<bool>> {
 struct Reader {
     slots: usize, // pile slots: constant piles must be below
     tables: Vec<Arc<Table>>,
+    /// the memo slots given out so far (one program shares them)
+    memo: crate::compile::Memo,
+    /// whether pairings get target filters (off only to test the filters against the rules)
+    filters: bool,
 }
 
 impl Reader {
@@ -307,7 +317,7 @@ impl Reader {
     }
 
     fn code(&self, value: &Value) -> Result<Code> {
-        Ok(Code::new(&self.expr(value)?, &self.tables))
+        Ok(Code::with_memo(&self.expr(value)?, &self.tables, &self.memo))
     }
 
     fn boxed(&self, value: &Value) -> Result<Box<Expr>> {
@@ -459,11 +469,33 @@ impl Reader {
                 Ok(Some(self.code(v)?))
             }
         };
+        let rest = self.expr(field(value, "rest")?)?;
+        let is_one = |v: &Value| -> Result<bool> {
+            Ok(!v.is_null() && matches!(self.expr(v)?, Expr::Int(1)))
+        };
+        let plan_one = is_one(field(value, "fixed")?)?;
         let mut pairings = Vec::new();
         for item in field(value, "pairings")?.as_array().ok_or("bad rule program: pairings")? {
+            let (start, stop) = (index(field(item, "start")?)?, index(field(item, "stop")?)?);
+            // a single target pile is tested at once: indexing the position's tops for it
+            // would cost more than it saves (Golf's waste)
+            let filter = if self.filters && stop > start + 1 {
+                // everything a move of this pairing must pass, tested together
+                let rule = Expr::And(vec![
+                    rest.clone(),
+                    self.expr(field(item, "hoisted")?)?,
+                    self.expr(field(item, "free")?)?,
+                    self.expr(field(item, "bound")?)?,
+                ]);
+                let size_one = plan_one || is_one(field(item, "fixed")?)?;
+                TargetFilter::new(&rule, &self.tables, size_one)
+            } else {
+                None
+            };
             pairings.push(Pairing {
-                start: index(field(item, "start")?)?,
-                stop: index(field(item, "stop")?)?,
+                filter,
+                start,
+                stop,
                 k_outer: boolean(field(item, "k_outer")?)?,
                 first: boolean(field(item, "first")?)?,
                 skip_self: boolean(field(item, "skip_self")?)?,
@@ -493,6 +525,12 @@ impl Reader {
 impl Program {
     /// Read a rule program from its JSON text.
     pub fn from_json(text: &str) -> Result<Program> {
+        Program::from_json_with(text, true)
+    }
+
+    /// Read a rule program, with target filters or (`filters` false, for the tests that
+    /// check them) without: every pairing then tests every target.
+    pub fn from_json_with(text: &str, filters: bool) -> Result<Program> {
         let value: Value =
             serde_json::from_str(text).map_err(|e| format!("bad rule program: {e}"))?;
         if field(&value, "version")?.as_u64() != Some(PROGRAM_VERSION) {
@@ -522,7 +560,7 @@ impl Program {
             }
             tables.push(Arc::new(Table { rows, width, bits }));
         }
-        let reader = Reader { slots, tables: tables.clone() };
+        let reader = Reader { slots, tables: tables.clone(), memo: Default::default(), filters };
         let groups_value = field(&value, "groups")?.as_array().ok_or("bad rule program: groups")?;
         let mut groups = Vec::new();
         for g in groups_value {
@@ -591,6 +629,10 @@ impl Program {
         }
         let ordering = field(&value, "ordering")?;
         let has_forced = !fills.is_empty() || forced_sources.iter().any(Option::is_some);
+        let any_filter = |plans: &[Option<SourcePlan>]| {
+            plans.iter().flatten().any(|p| p.pairings.iter().any(|q| q.filter.is_some()))
+        };
+        let (filtered, forced_filtered) = (any_filter(&sources), any_filter(&forced_sources));
         Ok(Program {
             id: field(&value, "id")?.as_str().unwrap_or("").to_string(),
             piles,
@@ -609,6 +651,8 @@ impl Program {
             redeal,
             turns_up: flags(field(&value, "face_down_piles")?, piles)?,
             has_forced,
+            filtered,
+            forced_filtered,
             tables,
             key: KeyRules {
                 card_table,
@@ -673,7 +717,13 @@ fn read_plans_with_ranges(
     Ok(plans)
 }
 
-/// What an expression is evaluated in: the position and the bound names.
+/// How many loops over the position alone (`compile.rs`, "memo") a program remembers.
+pub const MEMO_SLOTS: usize = 16;
+
+/// What an expression is evaluated in: the position and the bound names, and the values
+/// of the loops that read the position alone, once computed (`memo_set` says which). The
+/// position is borrowed, so it cannot change while an `Env` lives: a remembered value
+/// stays right for as long as it can be read.
 pub struct Env<'a> {
     pub piles: &'a [Vec<u8>],
     pub stock: &'a [u8],
@@ -682,11 +732,26 @@ pub struct Env<'a> {
     pub k: usize,
     pub pile_vars: [usize; SLOTS],
     pub cards: [i64; 2 * SLOTS],
+    pub memo: [i64; MEMO_SLOTS],
+    /// the source and target a remembered value that reads them was computed for
+    pub memo_for: [(usize, usize); MEMO_SLOTS],
+    pub memo_set: u32,
 }
 
 impl<'a> Env<'a> {
     pub fn new(piles: &'a [Vec<u8>], stock: &'a [u8]) -> Env<'a> {
-        Env { piles, stock, s: 0, t: 0, k: 0, pile_vars: [0; SLOTS], cards: [0; 2 * SLOTS] }
+        Env {
+            piles,
+            stock,
+            s: 0,
+            t: 0,
+            k: 0,
+            pile_vars: [0; SLOTS],
+            cards: [0; 2 * SLOTS],
+            memo: [0; MEMO_SLOTS],
+            memo_for: [(0, 0); MEMO_SLOTS],
+            memo_set: 0,
+        }
     }
 
     #[inline(always)]
@@ -977,6 +1042,8 @@ mod tests {
             redeal: None,
             turns_up: vec![false, false],
             has_forced: false,
+            filtered: false,
+            forced_filtered: false,
             tables: vec![],
             key: KeyRules {
                 card_table: [0; 256],
