@@ -164,9 +164,11 @@ impl<'a> KeyMaker<'a> {
     #[inline]
     fn sorts(&self, pos: &Position) -> bool {
         let rules = self.rules;
-        !rules.stock_by_cards
-            && (!rules.always_sorted.is_empty()
-                || (pos.stock.is_empty() && !rules.sorted_when_stock_empty.is_empty()))
+        // as `split` decides: the groups always sorted (with the stock keyed by its cards
+        // too, since solver 1.4), and those sorted once the stock is out (not then)
+        !rules.always_sorted.is_empty()
+            || (!rules.stock_by_cards && pos.stock.is_empty()
+                && !rules.sorted_when_stock_empty.is_empty())
     }
 
     /// `write_packed` of a position whose piles keep their order, straight from the
