@@ -757,10 +757,12 @@ mod tests {
         }
         for (table, bits) in [(identity, 7), (ranks, 5)] {
         for stock_by_cards in [false, true] {
+        // a sorted group too: the straight path must not be taken where split sorts
+        for sorted in [false, true] {
             let views = vec![VIEW_ALL, VIEW_ALL, VIEW_ALL, VIEW_TOP, VIEW_TOP_AND_SIZE, VIEW_TOP_AND_SIZE];
             let rules = KeyRules {
                 card_table: table,
-                always_sorted: vec![],
+                always_sorted: if sorted { vec![(0, 3)] } else { vec![] },
                 sorted_when_stock_empty: vec![],
                 stock_by_cards,
                 views: views.clone(),
@@ -802,6 +804,7 @@ mod tests {
             let distinct: std::collections::HashSet<&Vec<u8>> = seen.values().collect();
             assert_eq!(distinct.len(), seen.len());
             assert!(seen.len() > 10_000);
+        }
         }
         }
     }
