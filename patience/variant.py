@@ -28,7 +28,7 @@ from patience.cards import check_deck, new_deck, numbered_deck, parse_cards
 from patience.definition import Definition, Rule, load_definition, pile_names
 from patience.errors import UnknownVariantError, VariantError
 from patience.generator import Generated, GroupSpec, Redeal, build
-from patience.language import Boolean, Predicate
+from patience.language import Boolean, Node, Predicate
 from patience.moves import FROM_STOCK, make_player
 from patience.settings import EmptyPiles, Removal, Show, Target
 from patience.source import read_variant_file
@@ -177,6 +177,23 @@ class Variant:
         self.play, self.take_back = make_player(self)
 
     @functools.cached_property
+    def rule_nodes(self) -> tuple[tuple[str, Node], ...]:
+        """Every rule of the variant as ``(key, expression)``: each group's ``moves``,
+        ``accepts`` and ``to_bottom``, ``win``, ``stock.deal_when``, ``solver.safe`` (what
+        it reads matters too: keys that merged cards it tells apart would merge positions
+        whose single safe child differs) and the predicates' bodies (``predicates.NAME``)."""
+        rules: list[tuple[str, Node]] = []
+        for g in self.groups:
+            rules += [(g.moves.key, g.moves.node), (g.accepts.key, g.accepts.node)]
+            if g.to_bottom is not None:
+                rules.append((g.to_bottom.key, g.to_bottom.node))
+        rules += [("win", self.win.node), ("stock.deal_when", self.deal_when.node)]
+        if self.safe is not None:
+            rules.append(("solver.safe", self.safe.node))
+        rules += [(f"predicates.{name}", p.body) for name, p in self.predicates.items()]
+        return tuple(rules)
+
+    @functools.cached_property
     def card_attributes_read(self) -> frozenset[str]:
         """Which card attributes ('rank', 'suit', 'color') any rule of the variant reads.
 
@@ -185,14 +202,7 @@ class Variant:
         """
         from patience.language import Attribute, walk
 
-        nodes = [g.moves.node for g in self.groups] + [g.accepts.node for g in self.groups]
-        nodes += [g.to_bottom.node for g in self.groups if g.to_bottom is not None]
-        nodes += [self.win.node, self.deal_when.node]
-        # what the safe-move rule reads matters too: keys that merged cards it tells apart
-        # would merge positions whose single safe child differs
-        nodes += [self.safe.node] if self.safe is not None else []
-        nodes += [p.body for p in self.predicates.values()]
-        return frozenset(sub.name for node in nodes for sub in walk(node)
+        return frozenset(sub.name for _, node in self.rule_nodes for sub in walk(node)
                          if isinstance(sub, Attribute) and sub.name in ("rank", "suit", "color"))
 
     def _deal_targets(self, definition: Definition) -> tuple[int, ...]:

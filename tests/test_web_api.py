@@ -291,6 +291,20 @@ def test_a_hint_from_what_the_player_sees_guesses_the_hidden_cards(client):
     assert refused.status_code == 400 and "'from' must be one of" in refused.json()["error"]
 
 
+def test_a_view_hint_that_no_guess_wins_shows_no_move_even_after_a_full_deal_hint(
+        client, monkeypatch):
+    import patience.solver
+
+    snap = new_game(client, "tabbycat", 1)
+    path = f"/api/games/{snap['game']}/hint"
+    assert client.post(path, json={"version": snap["version"]}).json()["hint"] is not None
+    monkeypatch.setattr(patience.solver, "hint_from_view",
+                        lambda game, **_: patience.solver.ViewHint(None, 0, 8))
+    answer = client.post(path, json={"version": snap["version"], "from": "view"}).json()
+    assert answer["hint"] is None  # not the full-deal hint's move, shown as a view hint
+    assert answer["message"].startswith("no hint from what you see: none of 8 guesses")
+
+
 def test_with_every_card_in_view_a_hint_has_one_reading(client):
     snap = new_game(client, "freecell", 1)
     assert not snap["hidden"]

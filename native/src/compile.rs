@@ -317,14 +317,7 @@ fn compile_node(expr: &Expr, ctx: &Context) -> Function {
                     let (x, y) = (a(e), b(e));
                     crate::program::floor_mod(x, y)
                 }),
-                Op::Pow => Box::new(move |e| {
-                    let (x, y) = (a(e), b(e));
-                    if y < 0 {
-                        0
-                    } else {
-                        x.wrapping_pow(y.min(u32::MAX as i64) as u32)
-                    }
-                }),
+                Op::Pow => Box::new(move |e| crate::program::power(a(e), b(e))),
             }
         }
         Expr::Neg(a) => {

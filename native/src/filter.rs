@@ -15,7 +15,7 @@
 //! the full test would have said no). Where the result is true or unknown the full rule
 //! still decides. No variant is named: the filter is whatever the compiled rule implies.
 
-use crate::program::{attribute, lookup1, lookup2, CardRef, Cmp, Expr, Op, PileRef, Table, NO_CARD};
+use crate::program::{attribute, lookup1, lookup2, CardRef, Expr, PileRef, Table, NO_CARD};
 
 /// Card codes: a card value 0–127 is itself; 128 is "no card" (an empty pile); 129 stands
 /// for any value outside those (none occurs in play), for which the filter always passes.
@@ -263,37 +263,10 @@ impl Known<'_> {
             Expr::RunBottom => self.bottom?,
             Expr::Empty(PileRef::Target) => (self.target? == NO_CARD) as i64,
             Expr::Size(PileRef::Target) if self.target == Some(NO_CARD) => 0,
-            Expr::Arith(op, a, b) => {
-                let (a, b) = (self.eval(a), self.eval(b));
-                let (a, b) = (a?, b?);
-                match op {
-                    Op::Add => a.wrapping_add(b),
-                    Op::Sub => a.wrapping_sub(b),
-                    Op::Mul => a.wrapping_mul(b),
-                    Op::FloorDiv => crate::program::floor_div(a, b),
-                    Op::Mod => crate::program::floor_mod(a, b),
-                    Op::Pow => {
-                        if b < 0 {
-                            0
-                        } else {
-                            a.wrapping_pow(b.min(u32::MAX as i64) as u32)
-                        }
-                    }
-                }
-            }
+            Expr::Arith(op, a, b) => op.apply(self.eval(a)?, self.eval(b)?),
             Expr::Neg(a) => self.eval(a)?.wrapping_neg(),
             Expr::Not(a) => (self.eval(a)? == 0) as i64,
-            Expr::Compare(op, a, b) => {
-                let (a, b) = (self.eval(a)?, self.eval(b)?);
-                (match op {
-                    Cmp::Eq => a == b,
-                    Cmp::Ne => a != b,
-                    Cmp::Lt => a < b,
-                    Cmp::Le => a <= b,
-                    Cmp::Gt => a > b,
-                    Cmp::Ge => a >= b,
-                }) as i64
-            }
+            Expr::Compare(op, a, b) => op.holds(self.eval(a)?, self.eval(b)?) as i64,
             Expr::And(parts) => {
                 let mut unknown = false;
                 for part in parts {
@@ -336,7 +309,7 @@ impl Known<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::Attr;
+    use crate::program::{Attr, Cmp};
     use std::sync::Arc;
 
     fn goes_on_table() -> Arc<Table> {

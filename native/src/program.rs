@@ -58,6 +58,37 @@ pub enum Cmp {
     Ge,
 }
 
+impl Op {
+    /// The rule language's arithmetic on two values: wrapping, floor division and modulo
+    /// (0 by a zero divisor), a negative power 0. Every evaluator of the core uses it.
+    #[inline]
+    pub fn apply(self, a: i64, b: i64) -> i64 {
+        match self {
+            Op::Add => a.wrapping_add(b),
+            Op::Sub => a.wrapping_sub(b),
+            Op::Mul => a.wrapping_mul(b),
+            Op::FloorDiv => floor_div(a, b),
+            Op::Mod => floor_mod(a, b),
+            Op::Pow => power(a, b),
+        }
+    }
+}
+
+impl Cmp {
+    /// Whether `a op b` holds.
+    #[inline]
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum RunRef {
     Run,
@@ -842,6 +873,15 @@ pub(crate) fn floor_div(a: i64, b: i64) -> i64 {
 }
 
 #[inline]
+/// `a ** b`, wrapping; 0 for a negative power.
+pub(crate) fn power(a: i64, b: i64) -> i64 {
+    if b < 0 {
+        0
+    } else {
+        a.wrapping_pow(b.min(u32::MAX as i64) as u32)
+    }
+}
+
 pub(crate) fn floor_mod(a: i64, b: i64) -> i64 {
     if b == 0 {
         return 0;
@@ -938,36 +978,10 @@ impl Program {
             Expr::Empty(p) => env.pile(*p).is_empty() as i64,
             Expr::Size(p) => env.pile(*p).len() as i64,
             Expr::RunSize => env.k as i64,
-            Expr::Arith(op, a, b) => {
-                let (a, b) = (self.eval(a, env), self.eval(b, env));
-                match op {
-                    Op::Add => a.wrapping_add(b),
-                    Op::Sub => a.wrapping_sub(b),
-                    Op::Mul => a.wrapping_mul(b),
-                    Op::FloorDiv => floor_div(a, b),
-                    Op::Mod => floor_mod(a, b),
-                    Op::Pow => {
-                        if b < 0 {
-                            0
-                        } else {
-                            a.wrapping_pow(b.min(u32::MAX as i64) as u32)
-                        }
-                    }
-                }
-            }
+            Expr::Arith(op, a, b) => op.apply(self.eval(a, env), self.eval(b, env)),
             Expr::Neg(a) => self.eval(a, env).wrapping_neg(),
             Expr::Not(a) => (self.eval(a, env) == 0) as i64,
-            Expr::Compare(op, a, b) => {
-                let (a, b) = (self.eval(a, env), self.eval(b, env));
-                (match op {
-                    Cmp::Eq => a == b,
-                    Cmp::Ne => a != b,
-                    Cmp::Lt => a < b,
-                    Cmp::Le => a <= b,
-                    Cmp::Gt => a > b,
-                    Cmp::Ge => a >= b,
-                }) as i64
-            }
+            Expr::Compare(op, a, b) => op.holds(self.eval(a, env), self.eval(b, env)) as i64,
             Expr::And(parts) => {
                 for part in parts {
                     if self.eval(part, env) == 0 {

@@ -32,6 +32,7 @@ from patience.refusal import refusal, with_symbols
 from patience.settings import Target
 
 if TYPE_CHECKING:
+    from patience.solver import ViewHint
     from patience.variant import Variant
 
 HINT_POSITIONS = 1_000_000
@@ -86,6 +87,12 @@ class Reply(NamedTuple):
     explanation: str = ""  # for a refused move: the rule-level explanation (``why``)
 
 
+def guesses_won(seen: ViewHint) -> str:
+    """What a hint from what is seen rests on, in words (the player's and the page's)."""
+    return (f"it starts a win in {seen.won} of {seen.samples} guesses of the hidden cards; it "
+            "may be wrong for the real ones")
+
+
 def load_solver() -> Any:
     """``patience.solver.solve``, or SolverMissing with a message a player understands."""
     try:
@@ -114,7 +121,8 @@ class Session:
         self.label = label or describe_start(game)
         self._plan: list[Move] = []  # the rest of the solver's winning line, if known
         self._plan_key: bytes | None = None
-        self._seen: tuple[Move, bytes] | None = None  # the last hint from what is seen
+        # the last hint from what is seen: its move, the position's key, the guesses won
+        self._seen: tuple[Move, bytes, ViewHint] | None = None
         self.last_winnable: int | None = None  # moves played at the last winnable position
         self.last_refusal = ""  # the rule-level explanation of the last refused move
         #: what went wrong with the last save (None: it was written where it belongs)
@@ -168,10 +176,18 @@ class Session:
 
     def hinted_move(self) -> Move | None:
         """The move the last hint gave, of either reading, when it was for this position."""
-        if self._seen is not None and self._seen[1] == self.game.key():
+        if self.view_hint() is not None:
+            assert self._seen is not None
             return self._seen[0]  # given after any plan (a full-deal hint forgets it)
         plan = self.planned_moves()
         return plan[0] if plan else None
+
+    def view_hint(self) -> ViewHint | None:
+        """The last hint from what is seen (:meth:`hint_from_view`), when it was the last
+        hint given and for this position."""
+        if self._seen is not None and self._seen[1] == self.game.key():
+            return self._seen[2]
+        return None
 
     def hides_cards(self) -> bool:
         """Whether some cards are hidden from the player here: face down, or in the stock.
@@ -507,11 +523,8 @@ class Session:
             return Reply(f"no hint from what you see: none of {seen.samples} guesses of the "
                          "hidden cards was won within the budget (h: a hint from the full "
                          "deal)")
-        move = game.parse_move(seen.move)
-        self._seen = (move, game.key())
-        return Reply(f"hint from what you see: {seen.move} (it starts a win in {seen.won} of "
-                     f"{seen.samples} guesses of the hidden cards; it may be wrong for the "
-                     "real ones)")
+        self._seen = (game.parse_move(seen.move), game.key(), seen)
+        return Reply(f"hint from what you see: {seen.move} ({guesses_won(seen)})")
 
     def where_lost(self, max_positions: int = REVIEW_POSITIONS,
                    time_limit: float | None = REVIEW_SECONDS, *,

@@ -318,11 +318,9 @@ def after_deal_sources(variant: Variant) -> frozenset[int] | None:
                         and group.accepts.node.value is False)):
             return None
     group_names = {g.name for g in variant.groups}
-    rules = [g.moves.node for g in variant.groups] + [g.accepts.node for g in variant.groups]
-    rules += [g.to_bottom.node for g in variant.groups if g.to_bottom is not None]
-    rules += [variant.win.node] + [p.body for p in variant.predicates.values()]
-    rules += [variant.safe.node] if variant.safe is not None else []
-    for rule in rules:
+    for key, rule in variant.rule_nodes:
+        if key == "stock.deal_when":
+            continue  # (d) below
         for node in walk(rule):
             if isinstance(node, Name) and (node.id in target_groups or node.id == "stock"):
                 return None

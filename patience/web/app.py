@@ -50,9 +50,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from patience.cards import MASK64
 from patience.errors import MoveError, PatienceError, SaveError
+from patience.game import Move
 from patience.plainrules import plain_rules_text
 from patience.play import saves
 from patience.play.deals import DailyCache
+from patience.play.session import guesses_won
 from patience.variant import Variant
 from patience.web.dealfinder import DealFinder
 from patience.web.served import ServedVariants
@@ -405,27 +407,29 @@ class WebServer:
         session = web_game.session
         game = session.game
         hidden = session.hides_cards()
+        seen = None
+        plan: list[Move] = []
         if reading == "view" and hidden:
             reply = session.hint_from_view()
-            plan = []
+            seen = session.view_hint()  # None when no guess was won
+            move = None if seen is None else session.hinted_move()
         else:
             positions, seconds = self.hint_budget
             reply = session.hint(positions, seconds)
             plan = session.planned_moves()
-        move = session.hinted_move()
+            move = plan[0] if plan else None
         if move is None:
             return False, {"message": reply.text, "hint": None, "from": reading}
         words = "deal" if move.source < 0 else describe_move(session.variant, game.piles, move)
         notation = game.notation(move)
-        if plan:
+        if seen is not None:
+            message = f"Hint from what you see: {words} ({notation}) — {guesses_won(seen)}."
+        else:
             label = "Hint from the full deal" if hidden else "Hint"
             message = (f"{label}: {words} ({notation}) — a win in {len(plan)} "
                        f"move{'s' if len(plan) != 1 else ''}.")
             if hidden:
                 message += " The solver knows the hidden cards; 'Hint (what I see)' does not."
-        else:
-            guesses = reply.text.partition("(")[2].rstrip(")")
-            message = f"Hint from what you see: {words} ({notation}) — {guesses}."
         return False, {"message": message, "moves_to_win": len(plan) or None, "from": reading,
                        "hint": {"source": move.source, "count": move.count,
                                 "target": move.target, "notation": notation}}
