@@ -2,6 +2,7 @@
 
     python bench/games_table.py --db games.sqlite                 # every shipped game stored
     python bench/games_table.py --db games.sqlite golf fan        # only these
+    python bench/games_table.py --db readings.sqlite bench/readings/*.yaml   # rule readings
 
 Reads the results ``patience stats ID --deals 1-1000 --max-positions N --db FILE`` stored
 (the latest solver version and the largest budget of each game, as ``patience report``
@@ -10,6 +11,11 @@ won / unwinnable / unknown, our 95% interval (Wilson, unknowns counted as lost f
 end and as won for the high end: the protocol of the published figures), the published
 interval and its source, and whether the two intervals overlap. Where they do not, the row
 says so: the reason (a rule difference, the deals, or a bug) goes in the docs beside it.
+
+A game may also be a variant file, such as a *rule reading* in ``bench/readings/``: the rules
+another program plays under a game's name. Its row sets beside it the published rate of the
+game it reads (``reading_of:`` in ``published_rates.yaml``), to test whether that reading
+explains a published figure ours does not overlap.
 """
 
 from __future__ import annotations
@@ -39,10 +45,13 @@ def row(database: ResultsDatabase, game: str, rates: dict[str, dict[str, object]
     key = choose_run(database, variant.rules_hash)
     if key is None:
         return None
-    report = make_report(database, game, key)
+    report = make_report(database, variant.id, key)
+    game = variant.id
     low, high = report.interval_95
     ours = f"{100 * low:.1f}–{100 * high:.1f}%"
     entry = rates.get(game)
+    if entry is not None and "reading_of" in entry:
+        entry = rates[str(entry["reading_of"])]
     if entry is None:
         theirs, overlap = "none found", "—"
     else:
@@ -55,7 +64,8 @@ def row(database: ResultsDatabase, game: str, rates: dict[str, dict[str, object]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("games", nargs="*", help="variant ids (default: every shipped one)")
+    parser.add_argument("games", nargs="*", 
+                        help="variant ids or files (default: every shipped one)")
     parser.add_argument("--db", required=True, help="the results database")
     arguments = parser.parse_args()
     rates = published()
