@@ -108,6 +108,45 @@ pub struct KeyMaker<'a> {
     parts: Vec<(usize, usize)>, // (start, len) of each pile's translated cards in `cards`
     cards: Vec<u8>,
     order: Vec<usize>,
+    /// (signature, pile) of the piles of a sorted group (`sort_piles`)
+    signed: Vec<(u64, usize)>,
+}
+
+/// The values a pile shows in its key (`split`'s part): its translated cards, its top, or
+/// its top and size.
+#[inline]
+fn part_values<'p>(
+    pile: &'p [u8],
+    view: u8,
+    table: &'p [u8; 256],
+) -> impl Iterator<Item = u8> + 'p {
+    let (cards, size): (&[u8], Option<u8>) = match (view, pile.last()) {
+        (VIEW_ALL, _) => (pile, None),
+        (_, None) => (&[], None),
+        (VIEW_TOP, Some(_)) => (&pile[pile.len() - 1..], None),
+        (_, Some(_)) => (&pile[pile.len() - 1..], Some(pile.len() as u8)),
+    };
+    cards.iter().map(move |&c| table[c as usize]).chain(size)
+}
+
+/// A pile's signature for sorting: the first seven values of its part, each plus one in
+/// 9 bits, the first most significant, 0 where the part has ended. Signatures compare as
+/// the parts' beginnings do (a part that ends first is smaller); when the last 9 bits are
+/// 0 the part ended inside the signature, so equal such signatures mean equal parts.
+#[inline]
+fn signature(pile: &[u8], view: u8, table: &[u8; 256]) -> u64 {
+    let mut sig = 0u64;
+    let mut n = 0;
+    for value in part_values(pile, view, table).take(7) {
+        sig = sig << 9 | (value as u64 + 1);
+        n += 1;
+    }
+    sig << (9 * (7 - n))
+}
+
+/// The lexicographic order of two piles' parts.
+fn part_cmp(a: &[u8], b: &[u8], view: u8, table: &[u8; 256]) -> std::cmp::Ordering {
+    part_values(a, view, table).cmp(part_values(b, view, table))
 }
 
 impl<'a> KeyMaker<'a> {
@@ -120,6 +159,7 @@ impl<'a> KeyMaker<'a> {
             parts: Vec::new(),
             cards: Vec::new(),
             order: Vec::new(),
+            signed: Vec::new(),
         }
     }
 
@@ -148,8 +188,13 @@ impl<'a> KeyMaker<'a> {
             out.extend_from_slice(&pos.stock);
             return;
         }
-        if self.packing.is_some() && !self.sorts(pos) {
-            self.write_direct(pos, out);
+        if self.packing.is_some() {
+            if self.sorts(pos) {
+                self.sort_piles(pos);
+                self.write_direct(pos, Some(&self.order), out);
+            } else {
+                self.write_direct(pos, None, out);
+            }
             return;
         }
         self.split(pos);
@@ -171,10 +216,52 @@ impl<'a> KeyMaker<'a> {
                 && !rules.sorted_when_stock_empty.is_empty())
     }
 
-    /// `write_packed` of a position whose piles keep their order, straight from the
-    /// piles: the same bits, without the parts `split` writes first (a unit test checks
+    /// The order of the piles in the key (symmetric groups sorted, as `split` sorts them)
+    /// into `order`, straight from the piles: each pile of a sorted group gets a
+    /// signature, its part's first seven values (each plus one, 9 bits, most significant
+    /// first, 0 past the end), so that comparing signatures compares the parts'
+    /// beginnings lexicographically; only equal signatures compare the whole parts.
+    fn sort_piles(&mut self, pos: &Position) {
+        let piles = &pos.piles;
+        let rules = self.rules;
+        let later: &[(usize, usize)] = if rules.stock_by_cards || !pos.stock.is_empty() {
+            &[]
+        } else {
+            &rules.sorted_when_stock_empty
+        };
+        self.order.clear();
+        self.order.extend(0..piles.len());
+        let table = &self.translate;
+        for &(start, stop) in rules.always_sorted.iter().chain(later) {
+            let stop = stop.min(piles.len());
+            if start + 1 >= stop {
+                continue;
+            }
+            // a group's piles share a view
+            let view = rules.views.get(start).copied().unwrap_or(VIEW_ALL);
+            self.signed.clear();
+            for i in start..stop {
+                self.signed.push((signature(&piles[i], view, table), i));
+            }
+            self.signed.sort_unstable_by(|&(ka, a), &(kb, b)| {
+                ka.cmp(&kb).then_with(|| {
+                    if ka & 0x1FF == 0 {
+                        std::cmp::Ordering::Equal // both parts end inside the signature
+                    } else {
+                        part_cmp(&piles[a], &piles[b], view, table)
+                    }
+                })
+            });
+            for (slot, &(_, i)) in self.order[start..stop].iter_mut().zip(&self.signed) {
+                *slot = i;
+            }
+        }
+    }
+
+    /// `write_packed` of a position straight from the piles, in their order or in
+    /// `order`: the same bits, without the parts `split` writes first (a unit test checks
     /// that both give the same bytes).
-    fn write_direct(&self, pos: &Position, out: &mut Vec<u8>) {
+    fn write_direct(&self, pos: &Position, order: Option<&[usize]>, out: &mut Vec<u8>) {
         let packing = self.packing.as_ref().expect("packing chosen");
         let (cb, lb) = (packing.card_bits, packing.length_bits);
         let table = &self.translate;
@@ -185,7 +272,8 @@ impl<'a> KeyMaker<'a> {
         out.reserve(bits / 8 + 8);
         let mut w = BitWriter { out, acc: 0, filled: 0 };
         let views = &self.rules.views;
-        for (j, pile) in pos.piles.iter().enumerate() {
+        for j in 0..pos.piles.len() {
+            let pile = &pos.piles[order.map_or(j, |o| o[j])];
             match views.get(j).copied().unwrap_or(VIEW_ALL) {
                 VIEW_TOP => match pile.last() {
                     None => w.put(0, 1),
@@ -762,7 +850,8 @@ mod tests {
             let views = vec![VIEW_ALL, VIEW_ALL, VIEW_ALL, VIEW_TOP, VIEW_TOP_AND_SIZE, VIEW_TOP_AND_SIZE];
             let rules = KeyRules {
                 card_table: table,
-                always_sorted: if sorted { vec![(0, 3)] } else { vec![] },
+                // a group of whole piles and one of piles keyed by their top and size
+                always_sorted: if sorted { vec![(0, 3), (4, 6)] } else { vec![] },
                 sorted_when_stock_empty: vec![],
                 stock_by_cards,
                 views: views.clone(),
@@ -781,8 +870,11 @@ mod tests {
                 for _ in 0..views.len() {
                     // now and then a long pile: its cards fill several pieces
                     let len = (next(&mut state) % if next(&mut state) % 8 == 0 { 16 } else { 5 }) as usize;
+                    // now and then a pile of two cards only: long common beginnings, for
+                    // the sort's signatures to tie and compare the whole piles
+                    let narrow = next(&mut state) % 3 == 0;
                     piles.push((0..len).map(|_| {
-                        let card = 4 + (next(&mut state) % 52) as u8;
+                        let card = 4 + (next(&mut state) % if narrow { 2 } else { 52 }) as u8;
                         if next(&mut state) % 4 == 0 { card | 64 } else { card }
                     }).collect());
                 }
