@@ -108,8 +108,8 @@ pub struct KeyMaker<'a> {
     parts: Vec<(usize, usize)>, // (start, len) of each pile's translated cards in `cards`
     cards: Vec<u8>,
     order: Vec<usize>,
-    /// (signature, pile) of the piles of a sorted group (`sort_piles`)
-    signed: Vec<(u64, usize)>,
+    /// each pile's signature, for the piles of sorted groups (`sort_piles`)
+    signed: Vec<u64>,
 }
 
 /// The values a pile shows in its key (`split`'s part): its translated cards, its top, or
@@ -218,9 +218,14 @@ impl<'a> KeyMaker<'a> {
 
     /// The order of the piles in the key (symmetric groups sorted, as `split` sorts them)
     /// into `order`, straight from the piles: each pile of a sorted group gets a
-    /// signature, its part's first seven values (each plus one, 9 bits, most significant
-    /// first, 0 past the end), so that comparing signatures compares the parts'
-    /// beginnings lexicographically; only equal signatures compare the whole parts.
+    /// signature (`signature`), its part's first seven values, so that comparing
+    /// signatures compares the parts' beginnings lexicographically; only equal signatures
+    /// of parts longer than that compare the whole parts. The sort is an insertion sort
+    /// that starts from the order of the previous key: the search asks for the keys of a
+    /// position's children one after another, a move changes a pile or two, so that order
+    /// is nearly right and the sort makes about one comparison a pile. Each group's slots
+    /// of `order` always hold its own piles, and piles that compare equal have equal
+    /// parts, so where the sort starts changes no key.
     fn sort_piles(&mut self, pos: &Position) {
         let piles = &pos.piles;
         let rules = self.rules;
@@ -229,8 +234,11 @@ impl<'a> KeyMaker<'a> {
         } else {
             &rules.sorted_when_stock_empty
         };
-        self.order.clear();
-        self.order.extend(0..piles.len());
+        if self.order.len() != piles.len() {
+            self.order.clear();
+            self.order.extend(0..piles.len());
+            self.signed.resize(piles.len(), 0);
+        }
         let table = &self.translate;
         for &(start, stop) in rules.always_sorted.iter().chain(later) {
             let stop = stop.min(piles.len());
@@ -239,21 +247,26 @@ impl<'a> KeyMaker<'a> {
             }
             // a group's piles share a view
             let view = rules.views.get(start).copied().unwrap_or(VIEW_ALL);
-            self.signed.clear();
+            let sigs = &mut self.signed;
             for i in start..stop {
-                self.signed.push((signature(&piles[i], view, table), i));
+                sigs[i] = signature(&piles[i], view, table);
             }
-            self.signed.sort_unstable_by(|&(ka, a), &(kb, b)| {
-                ka.cmp(&kb).then_with(|| {
-                    if ka & 0x1FF == 0 {
-                        std::cmp::Ordering::Equal // both parts end inside the signature
-                    } else {
-                        part_cmp(&piles[a], &piles[b], view, table)
-                    }
-                })
-            });
-            for (slot, &(_, i)) in self.order[start..stop].iter_mut().zip(&self.signed) {
-                *slot = i;
+            let sigs = &self.signed;
+            let less = |a: usize, b: usize| match sigs[a].cmp(&sigs[b]) {
+                std::cmp::Ordering::Equal if sigs[a] & 0x1FF != 0 => {
+                    part_cmp(&piles[a], &piles[b], view, table).is_lt()
+                }
+                order => order.is_lt(),
+            };
+            let group = &mut self.order[start..stop];
+            for k in 1..group.len() {
+                let pile = group[k];
+                let mut at = k;
+                while at > 0 && less(pile, group[at - 1]) {
+                    group[at] = group[at - 1];
+                    at -= 1;
+                }
+                group[at] = pile;
             }
         }
     }
