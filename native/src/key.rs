@@ -239,6 +239,16 @@ impl<'a> KeyMaker<'a> {
             self.order.extend(0..piles.len());
             self.signed.resize(piles.len(), 0);
         }
+        if later.is_empty() {
+            // groups sorted only once the stock is out keep their piles' order now (the
+            // previous key may have sorted them)
+            for &(start, stop) in &rules.sorted_when_stock_empty {
+                let stop = stop.min(piles.len());
+                for (slot, i) in self.order[start.min(stop)..stop].iter_mut().zip(start..) {
+                    *slot = i;
+                }
+            }
+        }
         let table = &self.translate;
         for &(start, stop) in rules.always_sorted.iter().chain(later) {
             let stop = stop.min(piles.len());
@@ -863,9 +873,10 @@ mod tests {
             let views = vec![VIEW_ALL, VIEW_ALL, VIEW_ALL, VIEW_TOP, VIEW_TOP_AND_SIZE, VIEW_TOP_AND_SIZE];
             let rules = KeyRules {
                 card_table: table,
-                // a group of whole piles and one of piles keyed by their top and size
-                always_sorted: if sorted { vec![(0, 3), (4, 6)] } else { vec![] },
-                sorted_when_stock_empty: vec![],
+                // a group of whole piles, and one of piles keyed by their top and size
+                // sorted only once the stock is out (the keys before sorted it or not)
+                always_sorted: if sorted { vec![(0, 3)] } else { vec![] },
+                sorted_when_stock_empty: if sorted { vec![(4, 6)] } else { vec![] },
                 stock_by_cards,
                 views: views.clone(),
             };
