@@ -108,6 +108,45 @@ pub struct KeyMaker<'a> {
     parts: Vec<(usize, usize)>, // (start, len) of each pile's translated cards in `cards`
     cards: Vec<u8>,
     order: Vec<usize>,
+    /// each pile's signature, for the piles of sorted groups (`sort_piles`)
+    signed: Vec<u64>,
+}
+
+/// The values a pile shows in its key (`split`'s part): its translated cards, its top, or
+/// its top and size.
+#[inline]
+fn part_values<'p>(
+    pile: &'p [u8],
+    view: u8,
+    table: &'p [u8; 256],
+) -> impl Iterator<Item = u8> + 'p {
+    let (cards, size): (&[u8], Option<u8>) = match (view, pile.last()) {
+        (VIEW_ALL, _) => (pile, None),
+        (_, None) => (&[], None),
+        (VIEW_TOP, Some(_)) => (&pile[pile.len() - 1..], None),
+        (_, Some(_)) => (&pile[pile.len() - 1..], Some(pile.len() as u8)),
+    };
+    cards.iter().map(move |&c| table[c as usize]).chain(size)
+}
+
+/// A pile's signature for sorting: the first seven values of its part, each plus one in
+/// 9 bits, the first most significant, 0 where the part has ended. Signatures compare as
+/// the parts' beginnings do (a part that ends first is smaller); when the last 9 bits are
+/// 0 the part ended inside the signature, so equal such signatures mean equal parts.
+#[inline]
+fn signature(pile: &[u8], view: u8, table: &[u8; 256]) -> u64 {
+    let mut sig = 0u64;
+    let mut n = 0;
+    for value in part_values(pile, view, table).take(7) {
+        sig = sig << 9 | (value as u64 + 1);
+        n += 1;
+    }
+    sig << (9 * (7 - n))
+}
+
+/// The lexicographic order of two piles' parts.
+fn part_cmp(a: &[u8], b: &[u8], view: u8, table: &[u8; 256]) -> std::cmp::Ordering {
+    part_values(a, view, table).cmp(part_values(b, view, table))
 }
 
 impl<'a> KeyMaker<'a> {
@@ -120,6 +159,7 @@ impl<'a> KeyMaker<'a> {
             parts: Vec::new(),
             cards: Vec::new(),
             order: Vec::new(),
+            signed: Vec::new(),
         }
     }
 
@@ -148,8 +188,13 @@ impl<'a> KeyMaker<'a> {
             out.extend_from_slice(&pos.stock);
             return;
         }
-        if self.packing.is_some() && !self.sorts(pos) {
-            self.write_direct(pos, out);
+        if self.packing.is_some() {
+            if self.sorts(pos) {
+                self.sort_piles(pos);
+                self.write_direct(pos, Some(&self.order), out);
+            } else {
+                self.write_direct(pos, None, out);
+            }
             return;
         }
         self.split(pos);
@@ -171,10 +216,75 @@ impl<'a> KeyMaker<'a> {
                 && !rules.sorted_when_stock_empty.is_empty())
     }
 
-    /// `write_packed` of a position whose piles keep their order, straight from the
-    /// piles: the same bits, without the parts `split` writes first (a unit test checks
+    /// The order of the piles in the key (symmetric groups sorted, as `split` sorts them)
+    /// into `order`, straight from the piles: each pile of a sorted group gets a
+    /// signature (`signature`), its part's first seven values, so that comparing
+    /// signatures compares the parts' beginnings lexicographically; only equal signatures
+    /// of parts longer than that compare the whole parts. The sort is an insertion sort
+    /// that starts from the order of the previous key: the search asks for the keys of a
+    /// position's children one after another, a move changes a pile or two, so that order
+    /// is nearly right and the sort makes about one comparison a pile. Each group's slots
+    /// of `order` always hold its own piles, and piles that compare equal have equal
+    /// parts, so where the sort starts changes no key.
+    fn sort_piles(&mut self, pos: &Position) {
+        let piles = &pos.piles;
+        let rules = self.rules;
+        let later: &[(usize, usize)] = if rules.stock_by_cards || !pos.stock.is_empty() {
+            &[]
+        } else {
+            &rules.sorted_when_stock_empty
+        };
+        if self.order.len() != piles.len() {
+            self.order.clear();
+            self.order.extend(0..piles.len());
+            self.signed.resize(piles.len(), 0);
+        }
+        if later.is_empty() {
+            // groups sorted only once the stock is out keep their piles' order now (the
+            // previous key may have sorted them)
+            for &(start, stop) in &rules.sorted_when_stock_empty {
+                let stop = stop.min(piles.len());
+                for (slot, i) in self.order[start.min(stop)..stop].iter_mut().zip(start..) {
+                    *slot = i;
+                }
+            }
+        }
+        let table = &self.translate;
+        for &(start, stop) in rules.always_sorted.iter().chain(later) {
+            let stop = stop.min(piles.len());
+            if start + 1 >= stop {
+                continue;
+            }
+            // a group's piles share a view
+            let view = rules.views.get(start).copied().unwrap_or(VIEW_ALL);
+            let sigs = &mut self.signed;
+            for i in start..stop {
+                sigs[i] = signature(&piles[i], view, table);
+            }
+            let sigs = &self.signed;
+            let less = |a: usize, b: usize| match sigs[a].cmp(&sigs[b]) {
+                std::cmp::Ordering::Equal if sigs[a] & 0x1FF != 0 => {
+                    part_cmp(&piles[a], &piles[b], view, table).is_lt()
+                }
+                order => order.is_lt(),
+            };
+            let group = &mut self.order[start..stop];
+            for k in 1..group.len() {
+                let pile = group[k];
+                let mut at = k;
+                while at > 0 && less(pile, group[at - 1]) {
+                    group[at] = group[at - 1];
+                    at -= 1;
+                }
+                group[at] = pile;
+            }
+        }
+    }
+
+    /// `write_packed` of a position straight from the piles, in their order or in
+    /// `order`: the same bits, without the parts `split` writes first (a unit test checks
     /// that both give the same bytes).
-    fn write_direct(&self, pos: &Position, out: &mut Vec<u8>) {
+    fn write_direct(&self, pos: &Position, order: Option<&[usize]>, out: &mut Vec<u8>) {
         let packing = self.packing.as_ref().expect("packing chosen");
         let (cb, lb) = (packing.card_bits, packing.length_bits);
         let table = &self.translate;
@@ -185,7 +295,8 @@ impl<'a> KeyMaker<'a> {
         out.reserve(bits / 8 + 8);
         let mut w = BitWriter { out, acc: 0, filled: 0 };
         let views = &self.rules.views;
-        for (j, pile) in pos.piles.iter().enumerate() {
+        for j in 0..pos.piles.len() {
+            let pile = &pos.piles[order.map_or(j, |o| o[j])];
             match views.get(j).copied().unwrap_or(VIEW_ALL) {
                 VIEW_TOP => match pile.last() {
                     None => w.put(0, 1),
@@ -762,8 +873,10 @@ mod tests {
             let views = vec![VIEW_ALL, VIEW_ALL, VIEW_ALL, VIEW_TOP, VIEW_TOP_AND_SIZE, VIEW_TOP_AND_SIZE];
             let rules = KeyRules {
                 card_table: table,
+                // a group of whole piles, and one of piles keyed by their top and size
+                // sorted only once the stock is out (the keys before sorted it or not)
                 always_sorted: if sorted { vec![(0, 3)] } else { vec![] },
-                sorted_when_stock_empty: vec![],
+                sorted_when_stock_empty: if sorted { vec![(4, 6)] } else { vec![] },
                 stock_by_cards,
                 views: views.clone(),
             };
@@ -781,8 +894,11 @@ mod tests {
                 for _ in 0..views.len() {
                     // now and then a long pile: its cards fill several pieces
                     let len = (next(&mut state) % if next(&mut state) % 8 == 0 { 16 } else { 5 }) as usize;
+                    // now and then a pile of two cards only: long common beginnings, for
+                    // the sort's signatures to tie and compare the whole piles
+                    let narrow = next(&mut state) % 3 == 0;
                     piles.push((0..len).map(|_| {
-                        let card = 4 + (next(&mut state) % 52) as u8;
+                        let card = 4 + (next(&mut state) % if narrow { 2 } else { 52 }) as u8;
                         if next(&mut state) % 4 == 0 { card | 64 } else { card }
                     }).collect());
                 }
