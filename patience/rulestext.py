@@ -142,9 +142,14 @@ def rules_text(variant: Variant) -> str:
     words = comment_at(variant.win.origin)
     if words:
         lines.append(f"  ({words})")
-    if variant.safe is not None:
+    if variant.safe is not None and variant.safe_derived:
+        lines += ["", f"The solver plays at once (safe moves: derived: {variant.safe.text}; "
+                  "docs/solver.md, \"Derived safe moves\"; checked by 'patience test')"]
+    elif variant.safe is not None:
         lines += [""] + _rule("The solver plays at once (solver.safe, checked by 'patience "
                               "test')", variant.safe)
+    elif variant.safe_derivation is not None and variant.safe_derivation.text is None:
+        lines += ["", f"Safe moves: none derived ({variant.safe_derivation.reason})"]
     if variant.predicates:
         lines += ["", "Definitions:"]
         for name, predicate in variant.predicates.items():
