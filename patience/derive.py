@@ -18,8 +18,22 @@ import attrs
 
 from patience.cards import color_of, rank_of, suit_of
 from patience.compiler import inline_calls
-from patience.language import (BUILTIN_CONSTANTS, Attribute, BoolOp, Boolean, Compare,
-                               Integer, Member, Name, Node, Not, Quantifier, walk)
+from patience.language import (
+    BUILTIN_CONSTANTS,
+    Arithmetic,
+    Attribute,
+    Boolean,
+    BoolOp,
+    Compare,
+    Integer,
+    Member,
+    Name,
+    Negate,
+    Node,
+    Not,
+    Quantifier,
+    walk,
+)
 from patience.settings import Removal
 
 if TYPE_CHECKING:
@@ -83,10 +97,11 @@ def _value(node: Node, env: Env, constants: Mapping[str, object]) -> object:
         return UNKNOWN
     if isinstance(node, Attribute):
         path = _path(node)
-        if path in env:
+        if path is not None and path in env:
             return env[path]
-        if isinstance(node.value, Attribute | Name):
-            card = env.get(_path(node.value)) if _path(node.value) else None
+        inner = _path(node.value)
+        if inner is not None:
+            card = env.get(inner)
             if isinstance(card, int) and node.name in ("rank", "suit", "color"):
                 return {"rank": rank_of, "suit": suit_of, "color": color_of}[node.name](card)
         return UNKNOWN
@@ -106,7 +121,6 @@ def _value(node: Node, env: Env, constants: Mapping[str, object]) -> object:
                 "<=": left <= right, ">": left > right, ">=": left >= right}[node.op]
     if isinstance(node, Member):
         return UNKNOWN  # which group the run's source or target is in: not decided here
-    from patience.language import Arithmetic, Negate
     if isinstance(node, Negate):
         v = _value(node.operand, env, constants)
         return -v if isinstance(v, int) else UNKNOWN

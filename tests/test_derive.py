@@ -50,20 +50,20 @@ def test_a_declaration_wins_over_the_derivation() -> None:
      "columns may build a card on one not higher in rank"),
     ("piles:\n  columns:\n    accepts: pile.empty or run.bottom.rank <= pile.top.rank\n",
      "columns may build a card on one not higher in rank"),
-    ("piles:\n  columns:\n    accepts: \"pile.empty or (goes_on(run.bottom, pile.top) and "
-     "count(f in foundations: f.empty) == 0)\"\n",
+    (("piles:\n  columns:\n    accepts: \"pile.empty or (goes_on(run.bottom, pile.top) and "
+     "count(f in foundations: f.empty) == 0)\"\n"),
      "a rule of columns reads more than the move's run, source and target pile"),
-    ("piles:\n  columns:\n    accepts: \"pile.empty or (goes_on(run.bottom, pile.top) and "
-     "(all f in foundations: f.size > 0))\"\n",
+    (("piles:\n  columns:\n    accepts: \"pile.empty or (goes_on(run.bottom, pile.top) and "
+     "(all f in foundations: f.size > 0))\"\n"),
      "a rule of columns reads more than the move's run, source and target pile"),
     ("piles:\n  columns:\n    moves: run.size <= 2\n", "columns moves runs of more than one card"),
     ("piles:\n  foundations:\n    accepts: not pile.empty and builds_on(run.top, pile.top)\n",
      "foundations accepts runs of more than one card"),
-    ("piles:\n  foundations:\n    accepts: run.size == 1 and (pile.empty or "
-     "builds_on(run.top, pile.top))\n",
+    (("piles:\n  foundations:\n    accepts: run.size == 1 and (pile.empty or "
+     "builds_on(run.top, pile.top))\n"),
      "an empty pile of foundations may take a card other than an Ace"),
-    ("piles:\n  foundations:\n    accepts: \"run.size == 1 and ((pile.empty and run.top.rank == A)"
-     " or (not pile.empty and run.top.rank == pile.top.rank + 1))\"\n",
+    (("piles:\n  foundations:\n    accepts: \"run.size == 1 and ((pile.empty and run.top.rank == A)"
+     " or (not pile.empty and run.top.rank == pile.top.rank + 1))\"\n"),
      "foundations may take a card not the next of its suit"),
     ("win: \"all f in foundations: f.size >= 4\"\n",
      "the win is not 'every card on foundations' (all f in foundations: f.size == 5)"),
