@@ -114,9 +114,11 @@ def test_the_derived_rule_agrees_on_hundreds_of_deals() -> None:
     verdicts = _agree(child(TINY), range(1, 401), 50_000)
     assert verdicts.get("won", 0) > 0 and verdicts.get("unwinnable", 0) > 0
     assert sum(verdicts.values()) >= 300
-    castle = child(TINY + "  foundations:\n    place: [AC, AD, AH, AS]\n    accepts: run.size == 1"
+    castle = child("ranks: 4\npiles:\n  columns:\n    count: 4\n    deal: [3, 3, 3, 3]\n"
+                   "  foundations:\n    place: [AC, AD, AH, AS]\n    accepts: run.size == 1"
                    " and not pile.empty and builds_on(run.top, pile.top)\n"
-                   "  columns:\n    count: 4\n    deal: [3, 3, 3, 3]\n")
+                   "win: \"all f in foundations: f.size == 4\"\n")
+    assert castle.safe_derived
     verdicts = _agree(castle, range(1, 201), 50_000)
     assert verdicts.get("won", 0) > 0 and verdicts.get("unwinnable", 0) > 0
 
