@@ -148,8 +148,6 @@ def rules_text(variant: Variant) -> str:
     elif variant.safe is not None:
         lines += [""] + _rule("The solver plays at once (solver.safe, checked by 'patience "
                               "test')", variant.safe)
-    elif variant.safe_derivation is not None and variant.safe_derivation.text is None:
-        lines += ["", f"Safe moves: none derived ({variant.safe_derivation.reason})"]
     if variant.predicates:
         lines += ["", "Definitions:"]
         for name, predicate in variant.predicates.items():
