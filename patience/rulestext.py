@@ -142,7 +142,10 @@ def rules_text(variant: Variant) -> str:
     words = comment_at(variant.win.origin)
     if words:
         lines.append(f"  ({words})")
-    if variant.safe is not None:
+    if variant.safe is not None and variant.safe_derived:
+        lines += ["", (f"The solver plays at once (safe moves: derived: {variant.safe.text}; "
+                  "docs/solver.md, \"Derived safe moves\"; checked by 'patience test')")]
+    elif variant.safe is not None:
         lines += [""] + _rule("The solver plays at once (solver.safe, checked by 'patience "
                               "test')", variant.safe)
     if variant.predicates:

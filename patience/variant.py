@@ -26,9 +26,10 @@ import attrs
 
 from patience.cards import check_deck, new_deck, numbered_deck, parse_cards
 from patience.definition import Definition, Rule, load_definition, pile_names
+from patience.derive import Derivation, derive_safe
 from patience.errors import UnknownVariantError, VariantError
 from patience.generator import Generated, GroupSpec, Redeal, build
-from patience.language import Boolean, Node, Predicate
+from patience.language import Boolean, Node, Predicate, parse_expression
 from patience.moves import FROM_STOCK, make_player
 from patience.settings import EmptyPiles, Removal, Show, Target
 from patience.source import read_variant_file
@@ -132,6 +133,16 @@ class Variant:
         self.win = definition.win
         #: ``solver.safe`` (None: no move declared safe); see docs/solver.md, "Safe moves"
         self.safe: Rule | None = definition.safe
+        #: the derivation of safe moves from the rules (docs/solver.md, "Derived safe
+        #: moves"); a file's own ``solver.safe`` (or ``safe: false``) wins over it
+        self.safe_derivation: Derivation | None = None
+        self.safe_derived = False
+        if self.safe is None:
+            self.safe_derivation = derive_safe(definition, self.deck)
+            if self.safe_derivation.text is not None:
+                text = self.safe_derivation.text
+                self.safe = Rule(text, parse_expression(text), None, "solver.safe")
+                self.safe_derived = True
         if self.safe is not None and isinstance(self.safe.node, Boolean) \
                 and not self.safe.node.value:
             self.safe = None  # 'safe: false' (a child taking back its parent's safe moves)

@@ -101,7 +101,8 @@ def check(file: str, format_: str) -> None:
     piles = ", ".join(f"{g.count} {g.name}" for g in variant.groups)
     deals = f"{variant.deals} deal{'s' if variant.deals != 1 else ''}"
     safe = "" if variant.safe is None else \
-        f"; solver.safe: {variant.safe.text.strip()} (see 'patience test --check safe_moves')"
+        f"; solver.safe: {'derived: ' if variant.safe_derived else ''}" \
+        f"{variant.safe.text.strip()} (see 'patience test --check safe_moves')"
     echo(f"{file}: ok: {variant.id} ({variant.name}): {len(variant.deck)} cards, "
          f"{piles}, {deals}, rules hash {variant.rules_hash}{safe}")
 

@@ -1,0 +1,228 @@
+"""Safe moves derived from the rules: the no-take-back argument (docs/solver.md, "Derived
+safe moves").
+
+:func:`derive_safe` decides, from a variant's compiled rules and never from its name,
+whether the argument applies, and returns the rule text it derives or the reason it
+refuses. The analysis is conservative: it whitelists the shapes it can prove, and anything
+outside them means "no derivation". Card pairings are decided by evaluating each rule over
+every (card, card) pair in three-valued logic (anything the pair does not fix is unknown,
+and unknown counts as "could").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+import attrs
+
+from patience.cards import color_of, rank_of, suit_of
+from patience.compiler import inline_calls
+from patience.language import (
+    BUILTIN_CONSTANTS,
+    Arithmetic,
+    Attribute,
+    Boolean,
+    BoolOp,
+    Compare,
+    Integer,
+    Member,
+    Name,
+    Negate,
+    Node,
+    Not,
+    Quantifier,
+    walk,
+)
+from patience.settings import Removal
+
+if TYPE_CHECKING:
+    from patience.definition import Definition, GroupDefinition
+
+UNKNOWN = None  # the third truth value (and an unknown number)
+Tri = bool | None
+Env = Mapping[str, object]
+
+#: the names a move rule may use and stay local (it reads only the move's run, its source
+#: and its target pile)
+LOCAL_NAMES = frozenset({"pile", "run", "source"})
+
+
+@attrs.frozen
+class Derivation:
+    """The outcome: ``text`` the derived ``solver.safe`` (None when refused), ``reason``
+    why it was refused (or the one-line argument it rests on)."""
+
+    text: str | None
+    reason: str
+
+
+def _refuse(reason: str) -> Derivation:
+    return Derivation(None, reason)
+
+
+def _conjuncts(node: Node) -> tuple[Node, ...]:
+    if isinstance(node, BoolOp) and node.op == "and":
+        return tuple(c for v in node.values for c in _conjuncts(v))
+    return (node,)
+
+
+def _is_run_size_one(node: Node) -> bool:
+    return (isinstance(node, Compare) and node.op == "==" and isinstance(node.right, Integer)
+            and node.right.value == 1 and isinstance(node.left, Attribute)
+            and node.left.name == "size" and isinstance(node.left.value, Name)
+            and node.left.value.id == "run")
+
+
+def _local(node: Node, groups: frozenset[str]) -> bool:
+    """Whether ``node`` reads nothing but the run, the source and the target pile: no
+    quantifier, no count, no pile of a group named directly (membership of the three in a
+    group is fine)."""
+    for sub in walk(node):
+        if isinstance(sub, Quantifier) or type(sub).__name__ in ("Count", "Pairs", "Call"):
+            return False
+        if isinstance(sub, Name) and sub.id not in LOCAL_NAMES and sub.id in groups:
+            return False
+    return True
+
+
+def _value(node: Node, env: Env, constants: Mapping[str, object]) -> object:
+    """The value of ``node`` for one assignment (cards as ints, ``pile.empty`` known or
+    not), or UNKNOWN."""
+    if isinstance(node, Integer | Boolean):
+        return node.value
+    if isinstance(node, Name):
+        if node.id in constants:
+            return constants[node.id]
+        return UNKNOWN
+    if isinstance(node, Attribute):
+        path = _path(node)
+        if path is not None and path in env:
+            return env[path]
+        inner = _path(node.value)
+        if inner is not None:
+            card = env.get(inner)
+            if isinstance(card, int) and node.name in ("rank", "suit", "color"):
+                return {"rank": rank_of, "suit": suit_of, "color": color_of}[node.name](card)
+        return UNKNOWN
+    if isinstance(node, Not):
+        v = _value(node.operand, env, constants)
+        return UNKNOWN if v is UNKNOWN else not v
+    if isinstance(node, BoolOp):
+        vals = [_value(v, env, constants) for v in node.values]
+        if node.op == "and":
+            return False if False in vals else (UNKNOWN if UNKNOWN in vals else True)
+        return True if True in vals else (UNKNOWN if UNKNOWN in vals else False)
+    if isinstance(node, Compare):
+        left, right = _value(node.left, env, constants), _value(node.right, env, constants)
+        if not isinstance(left, int) or not isinstance(right, int):
+            return UNKNOWN
+        return {"==": left == right, "!=": left != right, "<": left < right,
+                "<=": left <= right, ">": left > right, ">=": left >= right}[node.op]
+    if isinstance(node, Member):
+        return UNKNOWN  # which group the run's source or target is in: not decided here
+    if isinstance(node, Negate):
+        v = _value(node.operand, env, constants)
+        return -v if isinstance(v, int) else UNKNOWN
+    if isinstance(node, Arithmetic) and node.op in ("+", "-"):
+        left, right = _value(node.left, env, constants), _value(node.right, env, constants)
+        if isinstance(left, int) and isinstance(right, int):
+            return left + right if node.op == "+" else left - right
+    return UNKNOWN
+
+
+def _path(node: Node) -> str | None:
+    if isinstance(node, Name):
+        return node.id
+    if isinstance(node, Attribute):
+        inner = _path(node.value)
+        return None if inner is None else f"{inner}.{node.name}"
+    return None
+
+
+def _may_accept(node: Node, card: int, base: int | None,
+                constants: Mapping[str, object]) -> bool:
+    """Whether ``node`` (an ``accepts`` rule) could accept the single card ``card`` onto a
+    pile whose top is ``base`` (None: an empty pile): not false for this pair."""
+    env: dict[str, object] = {"run.top": card, "run.bottom": card, "run.size": 1,
+                              "pile.empty": base is None}
+    if base is not None:
+        env["pile.top"] = base
+    return _value(node, env, constants) is not False
+
+
+def derive_safe(definition: Definition, deck: tuple[int, ...]) -> Derivation:
+    """The no-take-back derivation for ``definition`` (docs/solver.md, "Derived safe
+    moves"): the rule text, or why none is derived."""
+    groups = definition.groups
+    names = frozenset(g.name for g in groups)
+    constants: dict[str, object] = {k: v for k, (_, v) in BUILTIN_CONSTANTS.items()}
+    constants.update(definition.parameters)
+
+    def inlined(node: Node) -> Node:
+        return inline_calls(node, definition.predicates, lambda p: False)
+
+    if definition.decks != 1:
+        return _refuse("more than one deck")
+    suits = tuple(definition.suits)
+    if definition.stock.deals_to:
+        return _refuse("the stock deals cards (a deal may put any card on any card)")
+    home = [g for g in groups if isinstance(inlined(g.moves.node), Boolean)
+            and not inlined(g.moves.node).value]  # type: ignore[attr-defined]
+    if len(home) != 1:
+        return _refuse("not exactly one group whose cards never leave it (moves: false)")
+    h = home[0]
+    win = inlined(definition.win.node)
+    total = len(deck)
+    if not (isinstance(win, Quantifier) and win.kind == "all" and isinstance(win.domain, Name)
+            and win.domain.id == h.name and isinstance(win.body, Compare)
+            and win.body.op == "==" and _path(win.body.left) == f"{win.names[0]}.size"
+            and isinstance(win.body.right, Integer)
+            and win.body.right.value * h.count == total):
+        return _refuse(f"the win is not 'every card on {h.name}' (all f in {h.name}: "
+                       f"f.size == {total // max(h.count, 1)})")
+    if h.count != len(suits):
+        return _refuse(f"{h.name} has not one pile a suit")
+    for g in groups:
+        if g.removal is not Removal.OPTIONAL:
+            return _refuse(f"{g.name} has forced moves (removal: forced)")
+        if g.fill_from is not None or g.to_bottom is not None:
+            return _refuse(f"{g.name} fills its empty piles or deals cards under others")
+        if any(g.face_down):
+            return _refuse(f"{g.name} deals cards face down")
+        moves, accepts = inlined(g.moves.node), inlined(g.accepts.node)
+        if not (_local(moves, names) and _local(accepts, names)):
+            return _refuse(f"a rule of {g.name} reads more than the move's run, source and "
+                           "target pile")
+        if g is not h and not any(_is_run_size_one(c) for c in _conjuncts(moves)):
+            return _refuse(f"{g.name} moves runs of more than one card")
+    hacc = inlined(h.accepts.node)
+    if not any(_is_run_size_one(c) for c in _conjuncts(hacc)):
+        return _refuse(f"{h.name} accepts runs of more than one card")
+    for card in deck:
+        if _may_accept(hacc, card, None, constants) and rank_of(card) != 1:
+            return _refuse(f"an empty pile of {h.name} may take a card other than an Ace")
+        for base in deck:
+            if base == card:
+                continue
+            if _may_accept(hacc, card, base, constants) and not (
+                    suit_of(card) == suit_of(base) and rank_of(card) == rank_of(base) + 1):
+                return _refuse(f"{h.name} may take a card not the next of its suit")
+            for g in groups:
+                if g is not h and _may_accept(inlined(g.accepts.node), card, base, constants) \
+                        and rank_of(card) >= rank_of(base):
+                    return _refuse(f"{g.name} may build a card on one not higher in rank")
+    if not _home_placed_in_sequence(h):
+        return _refuse(f"{h.name} starts with cards that are not a suit from its Ace")
+    return Derivation(f"pile in {h.name} and (all f in {h.name}: f.size >= run.top.rank - 1)",
+                      f"no card leaves {h.name} and only lower cards are built on a card")
+
+
+def _home_placed_in_sequence(h: GroupDefinition) -> bool:
+    if any(h.deal):
+        return False
+    for cards in h.place:
+        for i, card in enumerate(cards):
+            if rank_of(card) != i + 1 or suit_of(card) != suit_of(cards[0]):
+                return False
+    return True
