@@ -26,11 +26,11 @@ import attrs
 
 from patience.cards import check_deck, new_deck, numbered_deck, parse_cards
 from patience.definition import Definition, Rule, load_definition, pile_names
-from patience.derive import Derivation, derive_safe
 from patience.errors import UnknownVariantError, VariantError
 from patience.generator import Generated, GroupSpec, Redeal, build
 from patience.language import Boolean, Node, Predicate, parse_expression
 from patience.moves import FROM_STOCK, make_player
+from patience.safe_derivation import Derivation, derive_safe
 from patience.settings import EmptyPiles, Removal, Show, Target
 from patience.source import read_variant_file
 

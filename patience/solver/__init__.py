@@ -50,7 +50,7 @@ SOLVER_VERSION = "1.5"  # 1.1: won lines shortened; 1.2: proven-lost table, no u
 # and then the deal comes before moves into empty piles; without forced moves and fills the
 # columns sort in the key even when the foundations are not symmetric (docs/solver.md)
 # 1.5: safe moves derived from the rules where a file declares none (no take-back:
-# patience.derive; shipped files derive only what Streets and Alleys declared, so their
+# patience.safe_derivation; shipped files derive only what Streets and Alleys declared, so their
 # search is the same; a user's file of that shape gains them)
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
