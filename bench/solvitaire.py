@@ -60,6 +60,7 @@ from patience.solver import solve
 
 BENCH = Path(__file__).resolve().parent
 GAMES_FILE = BENCH / "solvitaire_games.yaml"
+READINGS = BENCH / "readings"                  # other programs' readings of a game's rules
 RULES_DIR = BENCH / "solvitaire_rules"
 
 BUILD_HELP = """\
@@ -136,13 +137,15 @@ def entry_for(variant_id: str, table: dict[str, Any]) -> dict[str, Any]:
 def load_variant(name: str, variants_dir: str | None = None) -> patience.Variant:
     """A variant by shipped name or path; a name not shipped is also looked for as
     ``NAME.yaml`` in ``variants_dir`` (default: the BENCH_VARIANTS_DIR environment
-    variable), for variant files that are not shipped yet."""
+    variable), for variant files that are not shipped yet, and in ``bench/readings/``
+    (other programs' readings of a game's rules)."""
     try:
         return patience.find_variant(name)
     except UnknownVariantError:
         directory = variants_dir or os.environ.get("BENCH_VARIANTS_DIR")
-        if directory and (Path(directory) / f"{name}.yaml").is_file():
-            return patience.find_variant(Path(directory) / f"{name}.yaml")
+        for folder in ([Path(directory)] if directory else []) + [READINGS]:
+            if (folder / f"{name}.yaml").is_file():
+                return patience.find_variant(folder / f"{name}.yaml")
         raise
 
 

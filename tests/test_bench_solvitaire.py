@@ -64,6 +64,12 @@ LAYOUTS = {
     "forty-thieves": {"tableau piles": [4] * 10, "stock": 64, "waste": 0},
     "fortunes-favor": {"tableau piles": [1] * 12, "stock": 35, "waste": 1,
                        "aces placed": True},
+    # the rule readings of bench/readings/
+    "spiderette-singles": {"tableau piles": [1, 2, 3, 4, 5, 6, 7],
+                           "face down": [0, 1, 2, 3, 4, 5, 6], "stock": 24},
+    "will-o-the-wisp-singles": {"tableau piles": [3] * 7, "stock": 31},
+    "simple-simon-singles": {"tableau piles": [8, 8, 8, 7, 6, 5, 4, 3, 2, 1]},
+    "mrs-mop-singles": {"tableau piles": [8] * 13},
 }
 
 
@@ -139,14 +145,23 @@ def test_deal_converts(game_id):
             assert ranks[:kings] == [13] * kings
 
     # the stock: dealing ours out turns the Solvitaire stock's cards last to first
-    if "stock" in deal:
+    turned = [card for card, _ in _cards(reversed(deal.get("stock", [])))]
+    if "stock" in deal and ("waste" in entry["deal"] or "hole" in entry["deal"]):
         group = variant.group_by_name[entry["deal"].get("waste") or entry["deal"]["hole"]]
         waste = game.piles[group.indices[0]]
         before = list(waste)
         while game.stock:
             game.push("d")
-        turned = [card for card, _ in _cards(reversed(deal["stock"]))]
         assert waste == before + turned
+    elif "stock" in deal:  # dealt to the tableau: one card a column, c1 first
+        dealt = []
+        while game.stock:
+            sizes = [len(game.piles[index]) for index in columns.indices]
+            game.push("d")
+            dealt += [game.piles[index][-1] & ~FACE_DOWN
+                      for index, size in zip(columns.indices, sizes)
+                      if len(game.piles[index]) > size]
+        assert dealt == turned
 
 
 def test_card_codes_round_trip():
