@@ -24,13 +24,16 @@ from patience.language import (
     Attribute,
     Boolean,
     BoolOp,
+    Call,
     Compare,
+    Count,
     Integer,
     Member,
     Name,
     Negate,
     Node,
     Not,
+    Pairs,
     Quantifier,
     walk,
 )
@@ -40,7 +43,6 @@ if TYPE_CHECKING:
     from patience.definition import Definition, GroupDefinition
 
 UNKNOWN = None  # the third truth value (and an unknown number)
-Tri = bool | None
 Env = Mapping[str, object]
 
 #: the names a move rule may use and stay local (it reads only the move's run, its source
@@ -79,7 +81,7 @@ def _local(node: Node, groups: frozenset[str]) -> bool:
     quantifier, no count, no pile of a group named directly (membership of the three in a
     group is fine)."""
     for sub in walk(node):
-        if isinstance(sub, Quantifier) or type(sub).__name__ in ("Count", "Pairs", "Call"):
+        if isinstance(sub, Quantifier | Count | Pairs | Call):
             return False
         if isinstance(sub, Name) and sub.id not in LOCAL_NAMES and sub.id in groups:
             return False
@@ -167,8 +169,10 @@ def derive_safe(definition: Definition, deck: tuple[int, ...]) -> Derivation:
     suits = tuple(definition.suits)
     if definition.stock.deals_to:
         return _refuse("the stock deals cards (a deal may put any card on any card)")
-    home = [g for g in groups if isinstance(inlined(g.moves.node), Boolean)
-            and not inlined(g.moves.node).value]  # type: ignore[attr-defined]
+    moves = {g.name: inlined(g.moves.node) for g in groups}
+    accepts = {g.name: inlined(g.accepts.node) for g in groups}
+    home = [g for g in groups
+            if isinstance(moves[g.name], Boolean) and not moves[g.name].value]  # type: ignore[attr-defined]
     if len(home) != 1:
         return _refuse("not exactly one group whose cards never leave it (moves: false)")
     h = home[0]
@@ -190,13 +194,13 @@ def derive_safe(definition: Definition, deck: tuple[int, ...]) -> Derivation:
             return _refuse(f"{g.name} fills its empty piles or deals cards under others")
         if any(g.face_down):
             return _refuse(f"{g.name} deals cards face down")
-        moves, accepts = inlined(g.moves.node), inlined(g.accepts.node)
-        if not (_local(moves, names) and _local(accepts, names)):
+        if not (_local(moves[g.name], names) and _local(accepts[g.name], names)):
             return _refuse(f"a rule of {g.name} reads more than the move's run, source and "
                            "target pile")
-        if g is not h and not any(_is_run_size_one(c) for c in _conjuncts(moves)):
+        if g is not h and not any(_is_run_size_one(c) for c in _conjuncts(moves[g.name])):
             return _refuse(f"{g.name} moves runs of more than one card")
-    hacc = inlined(h.accepts.node)
+    hacc = accepts[h.name]
+    builders = [(g, accepts[g.name]) for g in groups if g is not h]
     if not any(_is_run_size_one(c) for c in _conjuncts(hacc)):
         return _refuse(f"{h.name} accepts runs of more than one card")
     for card in deck:
@@ -208,10 +212,10 @@ def derive_safe(definition: Definition, deck: tuple[int, ...]) -> Derivation:
             if _may_accept(hacc, card, base, constants) and not (
                     suit_of(card) == suit_of(base) and rank_of(card) == rank_of(base) + 1):
                 return _refuse(f"{h.name} may take a card not the next of its suit")
-            for g in groups:
-                if g is not h and _may_accept(inlined(g.accepts.node), card, base, constants) \
-                        and rank_of(card) >= rank_of(base):
-                    return _refuse(f"{g.name} may build a card on one not higher in rank")
+            if rank_of(card) >= rank_of(base):
+                for g, rule in builders:
+                    if _may_accept(rule, card, base, constants):
+                        return _refuse(f"{g.name} may build a card on one not higher in rank")
     if not _home_placed_in_sequence(h):
         return _refuse(f"{h.name} starts with cards that are not a suit from its Ace")
     return Derivation(f"pile in {h.name} and (all f in {h.name}: f.size >= run.top.rank - 1)",
