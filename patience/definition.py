@@ -634,7 +634,10 @@ class _Validator:
         groups = self.groups(groups_item, base) if groups_item else ()
         stock = self.stock(self.mapping(top.items.get("stock"), "stock"), groups, base,
                            group_names)
-        self.check_sizes(top, groups, stock, decks, ranks, suits)
+        if groups_item is None or len(groups) == len(groups_item.items):
+            # (a group that failed to read deals no cards: counting without it would
+            # report a shortfall that is not in the file)
+            self.check_sizes(top, groups, stock, decks, ranks, suits)
         win_text, win_origin = self.expression_text(
             self.required(top, "win", "a variant file"), "win", "false")
         win = self.parse(win_text, win_origin, "win")

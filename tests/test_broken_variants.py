@@ -36,6 +36,8 @@ EXPECTED: dict[str, list[tuple[int, int, str]]] = {
     "wrong_arity.yaml": [(8, 28, "goes_on(card: card, base: card) takes 2 arguments, not 1")],
     "extends_missing.yaml": [(2, 10, ("'extends' names no variant: unknown variant "
                                       "'tabbycat-nosuchthing'"))],
+    "extends_broken_rule.yaml": [(8, 31, ("syntax error in piles.columns.accepts: "
+                                          "the expression ends too early"))],
     "cycle_a.yaml": [(1, 10, ("'extends' makes a cycle: "
                               "cycle_a.yaml -> cycle_b.yaml -> cycle_a.yaml"))],
     "cycle_b.yaml": [(1, 10, ("'extends' makes a cycle: "
