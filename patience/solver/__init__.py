@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.5"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
+SOLVER_VERSION = "1.6"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
 # 1.3: take-backs off the foundations after the deal, turn-ups first; whole lost components
 # proven lost (Tarjan); a pile no card leaves and no rule reads below its top (Golf's waste,
 # Black Hole's hole, one-way foundations) keyed by its top card and size;
@@ -52,6 +52,8 @@ SOLVER_VERSION = "1.5"  # 1.1: won lines shortened; 1.2: proven-lost table, no u
 # 1.5: safe moves derived from the rules where a file declares none (no take-back:
 # patience.safe_derivation; shipped files derive only what Streets and Alleys declared, so their
 # search is the same; a user's file of that shape gains them)
+# 1.6: a 'target: first' group whose accepts needs an empty pile sorts in the key too, where
+# no forced move or fill reads its order (FreeCell's cells, the sets' foundations)
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000

@@ -71,10 +71,15 @@ class SolverRules:
                         for i in g.fill_from if i >= 0}
         if self.sortable:
             for group in variant.groups:
-                # 'first' groups are left unsorted: they are filled first-empty-first, so
-                # sorting them would rarely merge anything and costs time on every key
-                if group.count < 2 or group.target is Target.FIRST or \
-                        fill_sources.intersection(group.indices):
+                if group.count < 2 or fill_sources.intersection(group.indices):
+                    continue
+                # a 'first' group sorts only where a move into it always lands on an empty
+                # pile and no forced move or fill scans its piles in order (FreeCell's
+                # cells: the first empty cell and any other empty one differ by a swap of
+                # two empty piles); the others (foundations that build) stay in order
+                if group.target is Target.FIRST and not (
+                        variant.first_forced is None and group.fill_from is None
+                        and requires_empty_pile(group)):
                     continue
                 if any(index in deal_targets for index in group.indices):
                     stock_empty.append(group.indices)
