@@ -98,6 +98,7 @@ CODES = {
     "wrong_type_mapping.yaml": ["wrong-type"],
     "wrong_type_expression.yaml": ["type-mismatch"],
     "bad_expression.yaml": ["syntax"],
+    "extends_broken_rule.yaml": ["syntax"],
     "unknown_predicate.yaml": ["unknown-predicate"],
     "unknown_name.yaml": ["unknown-name"],
     "wrong_arity.yaml": ["wrong-arity"],
