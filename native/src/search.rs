@@ -8,7 +8,8 @@
 
 use std::time::Instant;
 
-use crate::key::{hash_key, KeyMaker, Store};
+use crate::key::KeyMaker;
+use crate::store::{hash_key, Store};
 use crate::moves::{Move, Position, Stacks, Undo};
 use crate::program::{Program, FACE_DOWN};
 
