@@ -13,7 +13,7 @@
 //! The keys are stored by `store.rs`.
 
 use crate::moves::Position;
-use crate::program::KeyRules;
+use crate::program::{KeyRules, FACE_DOWN};
 
 /// How a pile is keyed (`KeyRules::views`): all its cards, its top card, or its top card
 /// and its size.
@@ -53,20 +53,56 @@ impl<'o> BitWriter<'o> {
     }
 }
 
-/// The packing of one search's keys: the card code and the widths.
+/// The packing of one search's keys: the card code, the widths, and when the deal allows
+/// it the deck code (see `Packing::new`).
 #[derive(Debug, Clone)]
 pub struct Packing {
     /// translated card value -> its code (`u8::MAX`: a value no card of the deal has)
     code: [u8; 256],
     card_bits: u32,
     length_bits: u32,
+    /// card code -> the card's number in the deck, times two, plus one when face down (if
+    /// faces are coded), or `u8::MAX`: no card of the deck shows that code (read by the
+    /// tests' decoder)
+    #[cfg_attr(not(test), allow(dead_code))]
+    deck_card: [u8; 256],
+    /// the same for a card as positions hold it (`deck_card` of its code)
+    deck_number: [u8; 256],
+    /// the digits that open a new chunk, each digit's weight, the bits of a chunk
+    /// (`deck_chunks`)
+    chunks: u64,
+    weights: [u64; 64],
+    span_bits: [u8; 65],
+    /// the deck's cards, for the deck code; 0 when the deal does not allow it
+    deck: u32,
+    /// whether a card's digit in the deck code carries its face
+    faces: bool,
+    /// whether the deck code writes the lengths of whole piles in unary
+    unary: bool,
+    /// the redeal counter's pile (a pile of `0`s): the deck code writes its length alone
+    counter: Option<usize>,
+    /// whether the processor counts bits in one instruction (`write_deck_popcnt`)
+    popcnt: bool,
 }
 
 impl Packing {
     /// The packing for the positions of a search from `root`: every card value the table
     /// can give a card of rank 0–15 (face down too when some pile holds face-down cards),
     /// and lengths up to the deal's card count (or the redeal limit, for the counter pile).
-    pub fn new(rules: &KeyRules, face_down: bool, root: &Position, redeal_limit: usize) -> Packing {
+    ///
+    /// The deck code needs a deal of at most 64 cards, no two alike (one deck), whose
+    /// values (face up, and face down too when piles hold face-down cards) all differ in the
+    /// card table: then a value names one card of the deck (and its face), and a key can
+    /// write each card as its rank among the deck's cards not yet written (`DeckDigits`).
+    /// It writes whole piles' lengths in unary (`n` ones and a zero) when that costs fewer
+    /// bits at worst (every card in them, each pile one bit more) than `length_bits` each.
+    pub fn new(
+        rules: &KeyRules,
+        face_down: bool,
+        root: &Position,
+        redeal_limit: usize,
+        counter: Option<usize>,
+    ) -> Packing {
         let mut seen = [false; 256];
         for card in 0..64usize {
             seen[rules.card_table[card] as usize] = true;
@@ -83,12 +119,152 @@ impl Packing {
             }
         }
         let cards: usize = root.piles.iter().map(Vec::len).sum::<usize>() + root.stock.len();
+        let length_bits = bits_for(cards.max(redeal_limit));
+        // the deck: the cards of the deal, face up (bit 64 off)
+        let mut one_deck = cards <= 64;
+        let mut in_deck = 0u64;
+        let dealt = root.piles.iter().enumerate().filter(|&(i, _)| Some(i) != counter);
+        for &card in dealt.flat_map(|(_, pile)| pile).chain(&root.stock) {
+            let bit = 1u64 << (card & 63);
+            one_deck &= in_deck & bit == 0;
+            in_deck |= bit;
+        }
+        let mut deck_card = [u8::MAX; 256];
+        let mut deck = 0u32;
+        let faces: &[u8] = if face_down { &[0, FACE_DOWN] } else { &[0] };
+        for card in (0..64u8).filter(|&c| in_deck & 1 << c != 0) {
+            for (f, &face) in faces.iter().enumerate() {
+                let c = code[rules.card_table[(card | face) as usize] as usize] as usize;
+                one_deck &= deck_card[c] == u8::MAX; // no two (card, face) show one value
+                deck_card[c] = (deck as u8) << 1 | f as u8;
+            }
+            deck += 1;
+        }
+        if !one_deck {
+            deck = 0;
+            deck_card = [u8::MAX; 256];
+        }
+        let whole_piles = (0..root.piles.len().max(rules.views.len()))
+            .filter(|&i| rules.views.get(i).copied().unwrap_or(VIEW_ALL) == VIEW_ALL && Some(i) != counter)
+            .count();
+        let mut deck_number = [u8::MAX; 256];
+        for (card, number) in deck_number.iter_mut().enumerate() {
+            *number = deck_card[code[rules.card_table[card] as usize] as usize];
+        }
+        let (chunks, weights, span_bits) = deck_chunks(deck, face_down);
         Packing {
             code,
             card_bits: bits_for(next.saturating_sub(1) as usize),
-            length_bits: bits_for(cards.max(redeal_limit)),
+            length_bits,
+            deck_card,
+            deck_number,
+            chunks,
+            weights,
+            span_bits,
+            deck,
+            faces: face_down,
+            unary: cards + whole_piles < whole_piles * length_bits as usize,
+            counter,
+            #[cfg(target_arch = "x86_64")]
+            popcnt: std::arch::is_x86_feature_detected!("popcnt"),
+            #[cfg(not(target_arch = "x86_64"))]
+            popcnt: false,
         }
     }
+}
+
+/// The cards of a key in the deck code. A card's digit is its rank among the deck's cards
+/// not yet written (times two, plus its face, when faces are coded), in radix the number of
+/// those cards (times two): `n` cards cost about log2(n!) bits instead of `n` times
+/// `card_bits`. The k-th digit's radix is the deck's size less k whatever the cards, so
+/// where the digits' 64-bit chunks end is fixed per deal (`Packing::chunks`): a chunk is
+/// its digits in mixed radix, the first least significant (each digit times the product of
+/// the radices before it in its chunk, `Packing::weights`, fixed too, so no product waits
+/// on the one before), closed before the digit whose radix would overflow it and written (`span_bits`: the bits its radices' product needs)
+/// when the next digit opens a new chunk, or at the key's end. A reader that has read the
+/// key up to a chunk knows how many digits came before it, so it can split the chunks
+/// again and take the digits out of each.
+struct DeckDigits {
+    /// the deck's cards not yet written, a bit each, and how many
+    left: u64,
+    count: u32,
+    /// the open chunk
+    acc: u64,
+}
+
+impl DeckDigits {
+    fn new(deck: u32) -> DeckDigits {
+        let left = if deck >= 64 { u64::MAX } else { (1u64 << deck) - 1 };
+        DeckDigits { left, count: deck, acc: 0 }
+    }
+
+    /// Add the card `card` (a card as the position holds it); false when it is no card of
+    /// the deck or one already written (then the key is written in the plain code).
+    #[inline(always)]
+    fn card(&mut self, packing: &Packing, w: &mut BitWriter, card: u8) -> bool {
+        let number = packing.deck_number[card as usize];
+        let (card, face) = (number >> 1, number & 1);
+        let bit = 1u64 << (card & 63);
+        if number == u8::MAX || self.left & bit == 0 {
+            return false;
+        }
+        let written = packing.deck - self.count;
+        if packing.chunks >> written & 1 != 0 {
+            self.close(packing, w, written);
+        }
+        let rank = (self.left & (bit - 1)).count_ones() as u64;
+        let digit = rank << packing.faces as u32 | face as u64;
+        self.left ^= bit;
+        self.count -= 1;
+        self.acc += digit * packing.weights[written as usize];
+        true
+    }
+
+    /// Write the open chunk, `written` digits into the key.
+    #[inline(always)]
+    fn close(&mut self, packing: &Packing, w: &mut BitWriter, written: u32) {
+        let bits = packing.span_bits[written as usize] as u32;
+        w.put(self.acc & 0xFFFF_FFFF, bits.min(32));
+        if bits > 32 {
+            w.put(self.acc >> 32, bits - 32);
+        }
+        self.acc = 0;
+    }
+
+    #[inline(always)]
+    fn finish(mut self, packing: &Packing, w: &mut BitWriter) {
+        let written = packing.deck - self.count;
+        self.close(packing, w, written);
+    }
+}
+
+/// The bits of a chunk whose radices multiply to `product`: every value below it.
+fn chunk_bits(product: u64) -> u32 {
+    u64::BITS - (product - 1).leading_zeros()
+}
+
+/// The deck code's chunks for a deck of `deck` cards: the digits that open a new chunk (a
+/// bit each), each digit's weight in its chunk, and for each count of digits written, the
+/// bits of the chunk they leave open.
+fn deck_chunks(deck: u32, faces: bool) -> (u64, [u64; 64], [u8; 65]) {
+    let (mut opens, mut weights, mut span_bits) = (0u64, [0u64; 64], [0u8; 65]);
+    let mut product = 1u64;
+    for k in 0..deck {
+        let radix = ((deck - k) as u64) << faces as u32;
+        product = match product.checked_mul(radix) {
+            Some(p) => {
+                weights[k as usize] = product;
+                p
+            }
+            None => {
+                opens |= 1 << k;
+                weights[k as usize] = 1;
+                radix
+            }
+        };
+        span_bits[k as usize + 1] = chunk_bits(product) as u8;
+    }
+    (opens, weights, span_bits)
 }
 
 /// Builds keys into a reusable buffer.
@@ -158,9 +334,15 @@ impl<'a> KeyMaker<'a> {
 
     /// Pack the keys of a search from `root` from now on (exact keys are never packed).
     /// Called once, before the first key of a store, since the packing must not change.
-    pub fn pack_for(&mut self, root: &Position, face_down: bool, redeal_limit: usize) {
+    pub fn pack_for(
+        &mut self,
+        root: &Position,
+        face_down: bool,
+        redeal_limit: usize,
+        counter: Option<usize>,
+    ) {
         if !self.exact && self.packing.is_none() {
-            let packing = Packing::new(self.rules, face_down, root, redeal_limit);
+            let packing = Packing::new(self.rules, face_down, root, redeal_limit, counter);
             for (card, slot) in self.translate.iter_mut().enumerate() {
                 // injective on the values the table gives, so it merges nothing more
                 *slot = packing.code[self.rules.card_table[card] as usize];
@@ -274,19 +456,123 @@ impl<'a> KeyMaker<'a> {
         }
     }
 
-    /// `write_packed` of a position straight from the piles, in their order or in
-    /// `order`: the same bits, without the parts `split` writes first (a unit test checks
-    /// that both give the same bytes).
+    /// The packed key of a position straight from the piles, in their order or in
+    /// `order`: in the deck code (`write_deck`) when the packing has one and the position's
+    /// cards allow it, else in the plain code (`write_plain`); with a deck code, a first
+    /// bit says which (0: the deck code).
     fn write_direct(&self, pos: &Position, order: Option<&[usize]>, out: &mut Vec<u8>) {
         let packing = self.packing.as_ref().expect("packing chosen");
+        out.clear();
+        if packing.deck > 0 {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the processor has the instruction (`Packing::new` asked it)
+            let written = if packing.popcnt {
+                unsafe { self.write_deck_popcnt(packing, pos, order, out) }
+            } else {
+                self.write_deck(packing, pos, order, out)
+            };
+            #[cfg(not(target_arch = "x86_64"))]
+            let written = self.write_deck(packing, pos, order, out);
+            if written {
+                return;
+            }
+            out.clear();
+        }
+        self.write_plain(packing, pos, order, out);
+    }
+
+    /// `write_deck` compiled with the processor's population count (a card's rank among
+    /// the cards left is one), where the build's baseline x86-64 lacks it: a fifth faster.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn write_deck_popcnt(&self, packing: &Packing, pos: &Position, order: Option<&[usize]>, out: &mut Vec<u8>) -> bool {
+        self.write_deck(packing, pos, order, out)
+    }
+
+    /// The deck code: the piles as in the plain code but a whole pile's length in unary
+    /// when `unary` says so, the counter pile by its length alone, each card shown a digit
+    /// of `DeckDigits` (its chunks written as they close). False (`out` holding rubbish) when
+    /// a card shown is no card of the deck, or one shown twice: that depends on the values
+    /// shown only, so a position's code stays a function of its byte key, and the first bit
+    /// keeps the two codes apart.
+    #[inline(always)]
+    fn write_deck(&self, packing: &Packing, pos: &Position, order: Option<&[usize]>, out: &mut Vec<u8>) -> bool {
+        let lb = packing.length_bits;
+        let cards: usize = pos.piles.iter().map(Vec::len).sum();
+        out.reserve((pos.piles.len() * (lb as usize + 1) + cards * 7 + pos.stock.len() * 7) / 8 + 16);
+        let mut w = BitWriter { out, acc: 0, filled: 0 };
+        w.put(0, 1);
+        let mut digits = DeckDigits::new(packing.deck);
+        let views = &self.rules.views;
+        for j in 0..pos.piles.len() {
+            let pile = &pos.piles[order.map_or(j, |o| o[j])];
+            match views.get(j).copied().unwrap_or(VIEW_ALL) {
+                VIEW_TOP => match pile.last() {
+                    None => w.put(0, 1),
+                    Some(&top) => {
+                        w.put(1, 1);
+                        if !digits.card(packing, &mut w, top) {
+                            return false;
+                        }
+                    }
+                },
+                VIEW_TOP_AND_SIZE => match pile.last() {
+                    None => w.put(0, lb),
+                    Some(&top) => {
+                        w.put(pile.len() as u8 as u64, lb);
+                        if !digits.card(packing, &mut w, top) {
+                            return false;
+                        }
+                    }
+                },
+                _ if packing.counter == Some(j) => w.put(pile.len() as u64, lb),
+                _ => {
+                    if packing.unary {
+                        let mut n = pile.len() as u32;
+                        while n >= 32 {
+                            w.put(u32::MAX as u64, 32);
+                            n -= 32;
+                        }
+                        w.put((1 << n) - 1, n + 1);
+                    } else {
+                        w.put(pile.len() as u64, lb);
+                    }
+                    for &card in pile {
+                        if !digits.card(packing, &mut w, card) {
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+        w.put(pos.stock.len() as u64, lb);
+        if self.rules.stock_by_cards {
+            for &card in &pos.stock {
+                w.put(card as u64, 7);
+            }
+        }
+        digits.finish(packing, &mut w);
+        w.finish();
+        true
+    }
+
+    /// The plain code: a whole pile as its length (`length_bits`) and its cards
+    /// (`card_bits` each, by the card code); a pile keyed by its top as one bit (has a top)
+    /// and the top; by its top and size as the size and, when not empty, the top; then the
+    /// stock's length, and with redeals its cards (7 bits each), as Python's key has them.
+    /// Sorting permutes piles of one group only, and a group's piles share a view, so pile
+    /// `j` of the key has the view of pile `j` of the position.
+    fn write_plain(&self, packing: &Packing, pos: &Position, order: Option<&[usize]>, out: &mut Vec<u8>) {
         let (cb, lb) = (packing.card_bits, packing.length_bits);
         let table = &self.translate;
-        out.clear();
         let cards: usize = pos.piles.iter().map(Vec::len).sum();
         let bits = pos.piles.len() * (lb as usize + 1) + cards * cb as usize
             + lb as usize + pos.stock.len() * 7;
         out.reserve(bits / 8 + 8);
         let mut w = BitWriter { out, acc: 0, filled: 0 };
+        if packing.deck > 0 {
+            w.put(1, 1);
+        }
         let views = &self.rules.views;
         for j in 0..pos.piles.len() {
             let pile = &pos.piles[order.map_or(j, |o| o[j])];
@@ -399,52 +685,11 @@ impl<'a> KeyMaker<'a> {
         }
     }
 
-    /// The same key packed: a whole pile as its length (`length_bits`) and its cards
-    /// (`card_bits` each, by the card code); a pile keyed by its top as one bit (has a top)
-    /// and the top; by its top and size as the size and, when not empty, the top; then the
-    /// stock's length, and with redeals its cards (7 bits each). Sorting permutes piles of
-    /// one group only, and a group's piles share a view, so pile `j` of the key has the
-    /// view of pile `j` of the position.
+    /// The same key packed from the parts `split` made and the order it chose: the bytes
+    /// `write_direct` writes in that order (a unit test checks that this order gives the
+    /// keys of `sort_piles`'s).
     fn write_packed(&self, pos: &Position, out: &mut Vec<u8>) {
-        let packing = self.packing.as_ref().expect("packing chosen");
-        let (cb, lb) = (packing.card_bits, packing.length_bits);
-        out.clear();
-        let mut w = BitWriter { out, acc: 0, filled: 0 };
-        for (j, &i) in self.order.iter().enumerate() {
-            let (start, len) = self.parts[i];
-            let part = &self.cards[start..start + len];
-            match self.rules.views.get(j).copied().unwrap_or(VIEW_ALL) {
-                VIEW_TOP => {
-                    w.put(len as u64, 1);
-                    if let Some(&top) = part.first() {
-                        w.put(top as u64, cb);
-                    }
-                }
-                VIEW_TOP_AND_SIZE => {
-                    if len == 0 {
-                        w.put(0, lb);
-                    } else {
-                        w.put(part[1] as u64, lb);
-                        w.put(part[0] as u64, cb);
-                    }
-                }
-                _ => {
-                    w.put(len as u64, lb);
-                    for &card in part {
-                        debug_assert!(card != u8::MAX, "a card outside the packing's code");
-                        w.put(card as u64, cb);
-                    }
-                }
-            }
-        }
-        w.put(pos.stock.len() as u64, lb);
-        if self.rules.stock_by_cards {
-            for &card in &pos.stock {
-                debug_assert!(card < 128);
-                w.put(card as u64, 7); // the cards themselves, as Python's key has them
-            }
-        }
-        w.finish();
+        self.write_direct(pos, Some(&self.order), out);
     }
 }
 
@@ -475,7 +720,7 @@ mod tests {
         let a = Position { piles: vec![vec![4, 8], vec![12]], stock: vec![] };
         let b = Position { piles: vec![vec![12], vec![4, 8]], stock: vec![] };
         let (mut ka, mut kb) = (Vec::new(), Vec::new());
-        maker.pack_for(&a, false, 0);
+        maker.pack_for(&a, false, 0, None);
         maker.key(&a, &mut ka);
         maker.key(&b, &mut kb);
         assert_eq!(ka, kb);
@@ -485,8 +730,8 @@ mod tests {
         assert_ne!(ka, kb);
     }
 
-    /// Undo `write_packed` (for the tests: the search never needs to), giving the key
-    /// one byte a card code.
+    /// Undo `write_direct` (for the tests: the search never needs to), giving the key
+    /// one byte a card code, as `write_bytes` writes it.
     fn unpack(p: &Packing, packed: &[u8], views: &[u8], stock_by_cards: bool) -> Vec<u8> {
         let decode: Vec<u8> = (0..=255).collect();
         let mut at = 0usize;
@@ -499,6 +744,9 @@ mod tests {
             at += bits as usize;
             v
         };
+        if p.deck > 0 && get(1) == 0 {
+            return unpack_deck(p, &mut get, views, stock_by_cards);
+        }
         let mut out = Vec::new();
         for &view in views {
             match view {
@@ -538,6 +786,86 @@ mod tests {
         out
     }
 
+    /// `unpack` of a key in the deck code, after its first bit.
+    fn unpack_deck(p: &Packing, get: &mut dyn FnMut(u32) -> u64, views: &[u8], stock_by_cards: bool) -> Vec<u8> {
+        // first the shape (each pile's view and length) and the chunks, read where the
+        // digit that opens the next one comes, and the last at the end
+        let mut shape = Vec::new();
+        let mut chunks = Vec::new();
+        let mut digits = 0u32;
+        let mut digit = |get: &mut dyn FnMut(u32) -> u64, chunks: &mut Vec<(u32, u64)>| {
+            if p.chunks >> digits & 1 != 0 {
+                chunks.push((digits, get(p.span_bits[digits as usize] as u32)));
+            }
+            digits += 1;
+        };
+        for &view in views {
+            let len = match view {
+                VIEW_TOP => get(1) as usize,
+                VIEW_TOP_AND_SIZE => get(p.length_bits) as usize,
+                _ if p.unary => {
+                    let mut n = 0;
+                    while get(1) == 1 {
+                        n += 1;
+                    }
+                    n
+                }
+                _ => get(p.length_bits) as usize,
+            };
+            for _ in 0..if view == VIEW_ALL { len } else { len.min(1) } {
+                digit(get, &mut chunks);
+            }
+            shape.push((view, len));
+        }
+        let stock = get(p.length_bits) as usize;
+        let stock_cards: Vec<u8> = if stock_by_cards { (0..stock).map(|_| get(7) as u8).collect() } else { vec![] };
+        let digits = digits;
+        chunks.push((digits, get(p.span_bits[digits as usize] as u32)));
+        // then each chunk's digits, the first least significant
+        let face = p.faces as u64;
+        let radix = |k: u32| (p.deck as u64 - k as u64) << face;
+        let mut values = vec![0u64; digits as usize];
+        let mut start = 0;
+        for (end, mut chunk) in chunks {
+            for k in start..end {
+                values[k as usize] = chunk % radix(k);
+                chunk /= radix(k);
+            }
+            assert_eq!(chunk, 0, "a chunk holds its digits only");
+            start = end;
+        }
+        let mut code_of = [u8::MAX; 256];
+        for (code, &number) in p.deck_card.iter().enumerate() {
+            if number != u8::MAX {
+                code_of[number as usize] = code as u8;
+            }
+        }
+        let mut left: Vec<u8> = (0..p.deck as u8).collect();
+        let mut cards = values.into_iter().map(|digit| {
+            let card = left.remove((digit >> face) as usize);
+            code_of[((card as u64) << 1 | digit & face) as usize]
+        });
+        let mut out = Vec::new();
+        for (view, len) in shape {
+            match (view, len) {
+                (_, 0) => out.push(0),
+                (VIEW_TOP, _) => out.extend_from_slice(&[1, cards.next().unwrap()]),
+                (VIEW_TOP_AND_SIZE, _) => out.extend_from_slice(&[2, cards.next().unwrap(), len as u8]),
+                _ => {
+                    out.push(len as u8);
+                    out.extend((0..len).map(|_| cards.next().unwrap()));
+                }
+            }
+        }
+        if stock_by_cards {
+            out.push(0xFE);
+            out.extend_from_slice(&stock_cards);
+        } else {
+            out.extend_from_slice(&(stock as u16).to_be_bytes());
+        }
+        out
+    }
+
     /// A small deterministic generator for the tests.
     fn next(state: &mut u64) -> u64 {
         *state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -553,30 +881,45 @@ mod tests {
             identity[i] = i as u8;
             ranks[i] = if i < 128 { (i & 64 | i & 60) as u8 } else { i as u8 };
         }
-        for (table, bits) in [(identity, 7), (ranks, 5)] {
+        // a few whole piles (lengths in `length_bits`) or many (in unary)
+        let few = vec![VIEW_ALL, VIEW_ALL, VIEW_ALL, VIEW_TOP, VIEW_TOP_AND_SIZE, VIEW_TOP_AND_SIZE];
+        let mut many = vec![VIEW_ALL; 12];
+        many.extend_from_slice(&[VIEW_TOP, VIEW_TOP_AND_SIZE, VIEW_TOP_AND_SIZE]);
+        // (face-down cards or not: with them the deck code writes each card's face)
+        for (table, face_down, bits, deck_size) in [(identity, true, 7, 52), (identity, false, 6, 52), (ranks, true, 5, 0)] {
+        for (views, unary) in [(&few, false), (&many, true)] {
         for stock_by_cards in [false, true] {
         // a sorted group too: the straight path must not be taken where split sorts
         for sorted in [false, true] {
-            let views = vec![VIEW_ALL, VIEW_ALL, VIEW_ALL, VIEW_TOP, VIEW_TOP_AND_SIZE, VIEW_TOP_AND_SIZE];
+            let n = views.len();
             let rules = KeyRules {
                 card_table: table,
                 // a group of whole piles, and one of piles keyed by their top and size
                 // sorted only once the stock is out (the keys before sorted it or not)
-                always_sorted: if sorted { vec![(0, 3)] } else { vec![] },
-                sorted_when_stock_empty: if sorted { vec![(4, 6)] } else { vec![] },
+                always_sorted: if sorted { vec![(0, n - 3)] } else { vec![] },
+                sorted_when_stock_empty: if sorted { vec![(n - 2, n)] } else { vec![] },
                 stock_by_cards,
                 views: views.clone(),
             };
             let root = Position { piles: vec![(0..52).map(|c| 4 + c).collect()], stock: vec![] };
             let mut maker = KeyMaker::new(&rules, false);
-            maker.pack_for(&root, true, 0);
+            maker.pack_for(&root, face_down, 0, None);
             let mut plain = KeyMaker::new(&rules, false); // one byte a translated card
             let packing = maker.packing.clone().expect("packed");
             assert_eq!((packing.card_bits, packing.length_bits), (bits, 6));
+            assert_eq!((packing.deck, packing.unary), (deck_size, unary));
             let mut state = 7u64;
             let mut seen: FxHashMap<Vec<u8>, Vec<u8>> = FxHashMap::default();
             let (mut key, mut bytes) = (Vec::new(), Vec::new());
-            for _ in 0..20_000 {
+            let mut in_deck_code = 0;
+            for round in 0..20_000 {
+                // every other position dealt from the deck (each card once, as in play:
+                // the deck code), the others drawn with repeats (the plain code)
+                let dealt = round % 2 == 0;
+                let mut deck: Vec<u8> = (4..56).collect();
+                for i in (1..deck.len()).rev() {
+                    deck.swap(i, (next(&mut state) % (i as u64 + 1)) as usize);
+                }
                 let mut piles: Vec<Vec<u8>> = Vec::new();
                 for _ in 0..views.len() {
                     // now and then a long pile: its cards fill several pieces
@@ -584,14 +927,19 @@ mod tests {
                     // now and then a pile of two cards only: long common beginnings, for
                     // the sort's signatures to tie and compare the whole piles
                     let narrow = next(&mut state) % 3 == 0;
-                    piles.push((0..len).map(|_| {
-                        let card = 4 + (next(&mut state) % if narrow { 2 } else { 52 }) as u8;
-                        if next(&mut state) % 4 == 0 { card | 64 } else { card }
+                    piles.push((0..len).filter_map(|_| {
+                        let card = if dealt {
+                            deck.pop()?
+                        } else {
+                            4 + (next(&mut state) % if narrow { 2 } else { 52 }) as u8
+                        };
+                        Some(if face_down && next(&mut state) % 4 == 0 { card | 64 } else { card })
                     }).collect());
                 }
                 let stock: Vec<u8> = (0..next(&mut state) % 4).map(|_| 4 + (next(&mut state) % 52) as u8).collect();
                 let pos = Position { piles, stock };
                 maker.key(&pos, &mut key);
+                in_deck_code += (deck_size > 0 && key[0] & 1 == 0) as usize;
                 let mut packed = Vec::new();
                 maker.split(&pos);
                 maker.write_packed(&pos, &mut packed);
@@ -603,10 +951,13 @@ mod tests {
                     assert_eq!(before, bytes, "two byte keys packed alike");
                 }
             }
+            // the dealt positions (and a few drawn without a repeat) in the deck code
+            assert!(in_deck_code >= if deck_size > 0 { 10_000 } else { 0 }, "{in_deck_code}");
             // and the other way: as many distinct packed keys as distinct byte keys
             let distinct: std::collections::HashSet<&Vec<u8>> = seen.values().collect();
             assert_eq!(distinct.len(), seen.len());
             assert!(seen.len() > 10_000);
+        }
         }
         }
         }
@@ -617,7 +968,7 @@ mod tests {
         let rules = identity_rules(vec![VIEW_ALL, VIEW_TOP, VIEW_TOP_AND_SIZE]);
         let mut maker = KeyMaker::new(&rules, false);
         let a = Position { piles: vec![vec![4], vec![8, 9, 10], vec![12, 13]], stock: vec![] };
-        maker.pack_for(&a, false, 0);
+        maker.pack_for(&a, false, 0, None);
         let key = |maker: &mut KeyMaker, piles: Vec<Vec<u8>>| {
             let mut out = Vec::new();
             maker.key(&Position { piles, stock: vec![] }, &mut out);

@@ -403,7 +403,8 @@ impl<'a> Solver<'a> {
         self.run += 1;
         self.store.start_run();
         self.keys.pack_for(root, self.program.turns_up.iter().any(|&t| t),
-                           self.program.redeal.as_ref().map_or(0, |r| r.limit));
+                           self.program.redeal.as_ref().map_or(0, |r| r.limit),
+                           self.program.redeal.as_ref().and_then(|r| r.counter));
         self.line.clear();
         let program = self.program;
         let mut pos = root.clone();
