@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use crate::key::KeyMaker;
-use crate::store::{hash_key, Store};
+use crate::store::{hash_key, Id, Store};
 use crate::moves::{Move, Position, Stacks, Undo};
 use crate::program::{Program, FACE_DOWN};
 
@@ -306,7 +306,7 @@ impl<'a> Solver<'a> {
     /// When the stock is keyed as a cycle (`pass_merge`), a position not reached by a deal
     /// whose waste holds a multiple of the deal's cards is keyed as if its waste were turned
     /// back into the stock (`Search._pass_key`).
-    fn classify(&mut self, pos: &mut Position, dealt: bool) -> (Result<Option<i32>, ()>, u64, Option<u32>) {
+    fn classify(&mut self, pos: &mut Position, dealt: bool) -> (Result<Option<i32>, ()>, u64, Option<Id>) {
         match self.pass_merge() {
             Some((waste, turn)) if !dealt && !pos.piles[waste].is_empty()
                 && pos.piles[waste].len() % turn == 0 => {
@@ -337,7 +337,7 @@ impl<'a> Solver<'a> {
         }
     }
 
-    fn enter(&mut self, hash: u64, old: Option<u32>, depth: i32) -> u32 {
+    fn enter(&mut self, hash: u64, old: Option<Id>, depth: i32) -> Id {
         match old {
             Some(id) => {
                 self.store.mark_seen(id, depth);
@@ -396,9 +396,28 @@ impl<'a> Solver<'a> {
     pub fn run(
         &mut self,
         root: &Position,
+        ordering: Option<&mut Ordering>,
+        budget: u64,
+        limits: &Limits,
+    ) -> Outcome {
+        let mut open = Vec::new();
+        let outcome = self.search(root, ordering, budget, limits, &mut open);
+        // the positions left open (a restart's budget spent, a win) close: the store keeps
+        // an open position's number in place of the restart that saw it
+        for &id in &open {
+            self.store.set_depth(id, -1);
+        }
+        outcome
+    }
+
+    /// `run`, with the stack of open positions `open` (Tarjan's), empty at first.
+    fn search(
+        &mut self,
+        root: &Position,
         mut ordering: Option<&mut Ordering>,
         budget: u64,
         limits: &Limits,
+        open: &mut Vec<Id>,
     ) -> Outcome {
         self.run += 1;
         self.store.start_run();
@@ -444,7 +463,7 @@ impl<'a> Solver<'a> {
         }];
         // the positions of the components not closed yet (Tarjan's stack), in order; an
         // open position's entry holds its place here as its depth, a closed one -1
-        let mut open: Vec<u32> = vec![root_id];
+        open.push(root_id);
         let mut line: Vec<Move> = Vec::new();
         let mut undos: Vec<Undo> = Vec::new();
         let mut expanded: u64 = 1;
