@@ -66,7 +66,7 @@ fn record_len(len: usize) -> usize {
 /// The last chunk's next capacity: a quarter more, at least `need`, at most a chunk (or
 /// `need`, for a record longer than that).
 fn grown(capacity: usize, need: usize) -> usize {
-    (capacity + capacity / 4).max(FIRST_CHUNK).min(CHUNK).max(need)
+    (capacity + capacity / 4).clamp(FIRST_CHUNK, CHUNK).max(need)
 }
 
 impl Store {
