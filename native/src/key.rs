@@ -62,12 +62,13 @@ pub struct Packing {
     card_bits: u32,
     length_bits: u32,
     /// card code -> the card's number in the deck, times two, plus one when face down (if
-    /// faces are coded), or `u8::MAX`: no card of the deck shows that code (read by the
-    /// tests' decoder)
+    /// faces are coded), or `u8::MAX`: no card of the deck shows that code
     #[cfg_attr(not(test), allow(dead_code))]
     deck_card: [u8; 256],
-    /// the same for a card as positions hold it (`deck_card` of its code)
-    deck_number: [u8; 256],
+    /// a card as positions hold it -> its number in the deck as a bit (0: no card of the
+    /// deck), and its face (1: face down, when faces are coded): `deck_card` of its code
+    deck_bit: [u64; 256],
+    deck_face: [u8; 256],
     /// the digits that open a new chunk, each digit's weight, the bits of a chunk
     /// (`deck_chunks`)
     chunks: u64,
@@ -147,17 +148,32 @@ impl Packing {
         let whole_piles = (0..root.piles.len().max(rules.views.len()))
             .filter(|&i| rules.views.get(i).copied().unwrap_or(VIEW_ALL) == VIEW_ALL && Some(i) != counter)
             .count();
-        let mut deck_number = [u8::MAX; 256];
-        for (card, number) in deck_number.iter_mut().enumerate() {
-            *number = deck_card[code[rules.card_table[card] as usize] as usize];
+        // the deck code only where it is shorter: a deck of few classes of many cards each
+        // (only ranks read, say) costs fewer bits a card in the plain code
+        let card_bits = bits_for(next.saturating_sub(1) as usize);
+        let (chunks, _, span_bits) = deck_chunks(deck, face_down);
+        let deck_bits: u32 = (0..deck).filter(|&k| chunks >> k & 1 != 0)
+            .map(|k| span_bits[k as usize] as u32)
+            .sum::<u32>() + span_bits[deck as usize] as u32;
+        if deck_bits >= deck * card_bits {
+            deck = 0;
+            deck_card = [u8::MAX; 256];
+        }
+        let (mut deck_bit, mut deck_face) = ([0u64; 256], [0u8; 256]);
+        for card in 0..256 {
+            let number = deck_card[code[rules.card_table[card] as usize] as usize];
+            if number != u8::MAX {
+                (deck_bit[card], deck_face[card]) = (1 << (number >> 1), number & 1);
+            }
         }
         let (chunks, weights, span_bits) = deck_chunks(deck, face_down);
         Packing {
             code,
-            card_bits: bits_for(next.saturating_sub(1) as usize),
+            card_bits,
             length_bits,
             deck_card,
-            deck_number,
+            deck_bit,
+            deck_face,
             chunks,
             weights,
             span_bits,
@@ -202,12 +218,11 @@ impl DeckDigits {
     /// the deck or one already written (then the key is written in the plain code).
     #[inline(always)]
     fn card(&mut self, packing: &Packing, w: &mut BitWriter, card: u8) -> bool {
-        let number = packing.deck_number[card as usize];
-        let (card, face) = (number >> 1, number & 1);
-        let bit = 1u64 << (card & 63);
-        if number == u8::MAX || self.left & bit == 0 {
-            return false;
+        let bit = packing.deck_bit[card as usize];
+        if self.left & bit == 0 {
+            return false; // no card of the deck (0), or one written already
         }
+        let face = packing.deck_face[card as usize];
         let written = packing.deck - self.count;
         if packing.chunks >> written & 1 != 0 {
             self.close(packing, w, written);
@@ -886,7 +901,11 @@ mod tests {
         let mut many = vec![VIEW_ALL; 12];
         many.extend_from_slice(&[VIEW_TOP, VIEW_TOP_AND_SIZE, VIEW_TOP_AND_SIZE]);
         // (face-down cards or not: with them the deck code writes each card's face)
-        for (table, face_down, bits, deck_size) in [(identity, true, 7, 52), (identity, false, 6, 52), (ranks, true, 5, 0)] {
+        // one deck or two (each card twice: more than the deck code's 64 cards)
+        // (ranks only: 13 classes of four cards, shorter in the plain code)
+        let cases = [(identity, true, 7, 1, true), (identity, false, 6, 1, true), (ranks, true, 5, 1, false),
+                     (identity, true, 7, 2, false)];
+        for (table, face_down, bits, decks, deck_code) in cases {
         for (views, unary) in [(&few, false), (&many, true)] {
         for stock_by_cards in [false, true] {
         // a sorted group too: the straight path must not be taken where split sorts
@@ -901,13 +920,13 @@ mod tests {
                 stock_by_cards,
                 views: views.clone(),
             };
-            let root = Position { piles: vec![(0..52).map(|c| 4 + c).collect()], stock: vec![] };
+            let root = Position { piles: vec![(0..52 * decks).map(|c| 4 + c % 52).collect()], stock: vec![] };
             let mut maker = KeyMaker::new(&rules, false);
             maker.pack_for(&root, face_down, 0, None);
             let mut plain = KeyMaker::new(&rules, false); // one byte a translated card
             let packing = maker.packing.clone().expect("packed");
-            assert_eq!((packing.card_bits, packing.length_bits), (bits, 6));
-            assert_eq!((packing.deck, packing.unary), (deck_size, unary));
+            assert_eq!((packing.card_bits, packing.length_bits), (bits, 5 + decks as u32));
+            assert_eq!((packing.deck, packing.unary), (if deck_code { 52 * decks as u32 } else { 0 }, unary && decks == 1));
             let mut state = 7u64;
             let mut seen: FxHashMap<Vec<u8>, Vec<u8>> = FxHashMap::default();
             let (mut key, mut bytes) = (Vec::new(), Vec::new());
@@ -916,7 +935,7 @@ mod tests {
                 // every other position dealt from the deck (each card once, as in play:
                 // the deck code), the others drawn with repeats (the plain code)
                 let dealt = round % 2 == 0;
-                let mut deck: Vec<u8> = (4..56).collect();
+                let mut deck: Vec<u8> = (0..52 * decks).map(|c| 4 + (c % 52) as u8).collect();
                 for i in (1..deck.len()).rev() {
                     deck.swap(i, (next(&mut state) % (i as u64 + 1)) as usize);
                 }
@@ -939,7 +958,7 @@ mod tests {
                 let stock: Vec<u8> = (0..next(&mut state) % 4).map(|_| 4 + (next(&mut state) % 52) as u8).collect();
                 let pos = Position { piles, stock };
                 maker.key(&pos, &mut key);
-                in_deck_code += (deck_size > 0 && key[0] & 1 == 0) as usize;
+                in_deck_code += (deck_code && key[0] & 1 == 0) as usize;
                 let mut packed = Vec::new();
                 maker.split(&pos);
                 maker.write_packed(&pos, &mut packed);
@@ -952,7 +971,7 @@ mod tests {
                 }
             }
             // the dealt positions (and a few drawn without a repeat) in the deck code
-            assert!(in_deck_code >= if deck_size > 0 { 10_000 } else { 0 }, "{in_deck_code}");
+            assert!(in_deck_code >= if deck_code { 10_000 } else { 0 }, "{in_deck_code}");
             // and the other way: as many distinct packed keys as distinct byte keys
             let distinct: std::collections::HashSet<&Vec<u8>> = seen.values().collect();
             assert_eq!(distinct.len(), seen.len());

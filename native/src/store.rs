@@ -25,7 +25,7 @@ const HEADER: usize = 4;
 
 const CHUNK_BITS: u32 = 22;
 const CHUNK: usize = 1 << CHUNK_BITS;
-const FIRST_CHUNK: usize = 1 << 16;
+const FIRST_CHUNK: usize = 1 << 12;
 
 const SLOT: usize = 6; // a record's offset (5 bytes) and 8 bits of its hash
 const OFFSET_BYTES: usize = 5;
