@@ -5,10 +5,15 @@
 //! (card attributes no rule reads dropped, piles of symmetric groups sorted, a pile no rule
 //! reads below its top keyed by its top and size), never by a hash alone, because a verdict
 //! "unwinnable" is a proof. A key is first written one byte a card, each pile led by its
-//! length (the same parts as Python's key, so both merge the same positions), then packed:
-//! each card in the bits its translated values need (`card_bits`: 4 when only ranks are
-//! read, 6 with suits, 7 with face-down cards as well), each length in the bits the deal's
-//! card count needs. The packing is a fixed injective code, so it merges nothing more.
+//! length (the same parts as Python's key, so both merge the same positions), then packed,
+//! straight from the piles. On a deal of one deck whose cards the card table tells apart
+//! the packing is the deck code (`write_deck`): each card its rank among the deck's cards
+//! not yet written, in mixed radix (`DeckDigits`, about log2(n!) bits for n cards), and
+//! the lengths of many piles in unary. Otherwise, and for the positions the deck code cannot
+//! write, the plain code (`write_plain`): each card in the bits its translated values need
+//! (`card_bits`: 4 when only ranks are read, 6 with suits, 7 with face-down cards as well),
+//! each length in the bits the deal's card count needs. Both are fixed injective codes
+//! chosen once per solve (a first bit tells them apart), so they merge nothing more.
 //!
 //! The keys are stored by `store.rs`.
 
@@ -95,8 +100,10 @@ impl Packing {
     /// values (face up, and face down too when piles hold face-down cards) all differ in the
     /// card table: then a value names one card of the deck (and its face), and a key can
     /// write each card as its rank among the deck's cards not yet written (`DeckDigits`).
-    /// It writes whole piles' lengths in unary (`n` ones and a zero) when that costs fewer
-    /// bits at worst (every card in them, each pile one bit more) than `length_bits` each.
+    /// It is chosen only when the deck's digits take fewer bits than `card_bits` a card
+    /// (not so when only ranks are read). It writes whole piles' lengths in unary (`n`
+    /// ones and a zero) when that costs fewer bits at worst (every card in them, each pile
+    /// one bit more) than `length_bits` each.
     pub fn new(
         rules: &KeyRules,
         face_down: bool,
@@ -196,8 +203,9 @@ impl Packing {
 /// where the digits' 64-bit chunks end is fixed per deal (`Packing::chunks`): a chunk is
 /// its digits in mixed radix, the first least significant (each digit times the product of
 /// the radices before it in its chunk, `Packing::weights`, fixed too, so no product waits
-/// on the one before), closed before the digit whose radix would overflow it and written (`span_bits`: the bits its radices' product needs)
-/// when the next digit opens a new chunk, or at the key's end. A reader that has read the
+/// on the one before), closed before the digit whose radix would overflow it and written
+/// (in `span_bits`, the bits its radices' product needs) when the next digit opens a new
+/// chunk, or at the key's end. A reader that has read the
 /// key up to a chunk knows how many digits came before it, so it can split the chunks
 /// again and take the digits out of each.
 struct DeckDigits {
