@@ -1,26 +1,24 @@
 //! Position keys (a port of `SolverRules.key` and `exact_key` in
-//! `patience/solver/rules.py`) and the table that stores them.
+//! `patience/solver/rules.py`).
 //!
 //! A key is exact: two positions share a key only when the rules cannot tell them apart
 //! (card attributes no rule reads dropped, piles of symmetric groups sorted, a pile no rule
 //! reads below its top keyed by its top and size), never by a hash alone, because a verdict
 //! "unwinnable" is a proof. A key is first written one byte a card, each pile led by its
-//! length (the same parts as Python's key, so both merge the same positions), then packed:
-//! each card in the bits its translated values need (`card_bits`: 4 when only ranks are
-//! read, 6 with suits, 7 with face-down cards as well), each length in the bits the deal's
-//! card count needs. The packing is a fixed injective code, so it merges nothing more.
+//! length (the same parts as Python's key, so both merge the same positions), then packed,
+//! straight from the piles. On a deal of one deck whose cards the card table tells apart
+//! the packing is the deck code (`write_deck`): each card its rank among the deck's cards
+//! not yet written, in mixed radix (`DeckDigits`, about log2(n!) bits for n cards), and
+//! the lengths of many piles in unary. Otherwise, and for the positions the deck code cannot
+//! write, the plain code (`write_plain`): each card in the bits its translated values need
+//! (`card_bits`: 4 when only ranks are read, 6 with suits, 7 with face-down cards as well),
+//! each length in the bits the deal's card count needs. Both are fixed injective codes
+//! chosen once per solve (a first bit tells them apart), so they merge nothing more.
 //!
-//! Keys live in one byte arena, one after another; an entry (8 bytes) holds its key's
-//! offset (its length is where the next key starts), the restart that last saw it and
-//! whether it is proven lost; an open-addressing table of 5-byte slots (an entry number and
-//! 8 bits of its hash) finds them. A position's number on the search's stack of open
-//! positions (Tarjan's; "depth" below), needed only while its component is open, lives in a
-//! small map beside.
-
-use rustc_hash::FxHashMap;
+//! The keys are stored by `store.rs`.
 
 use crate::moves::Position;
-use crate::program::KeyRules;
+use crate::program::{KeyRules, FACE_DOWN};
 
 /// How a pile is keyed (`KeyRules::views`): all its cards, its top card, or its top card
 /// and its size.
@@ -60,20 +58,60 @@ impl<'o> BitWriter<'o> {
     }
 }
 
-/// The packing of one search's keys: the card code and the widths.
+/// The packing of one search's keys: the card code, the widths, and when the deal allows
+/// it the deck code (see `Packing::new`).
 #[derive(Debug, Clone)]
 pub struct Packing {
     /// translated card value -> its code (`u8::MAX`: a value no card of the deal has)
     code: [u8; 256],
     card_bits: u32,
     length_bits: u32,
+    /// card code -> the card's number in the deck, times two, plus one when face down (if
+    /// faces are coded), or `u8::MAX`: no card of the deck shows that code
+    #[cfg_attr(not(test), allow(dead_code))]
+    deck_card: [u8; 256],
+    /// a card as positions hold it -> its number in the deck as a bit (0: no card of the
+    /// deck), and its face (1: face down, when faces are coded): `deck_card` of its code
+    deck_bit: [u64; 256],
+    deck_face: [u8; 256],
+    /// the digits that open a new chunk, each digit's weight, the bits of a chunk
+    /// (`deck_chunks`)
+    chunks: u64,
+    weights: [u64; 64],
+    span_bits: [u8; 65],
+    /// the deck's cards, for the deck code; 0 when the deal does not allow it
+    deck: u32,
+    /// whether a card's digit in the deck code carries its face
+    faces: bool,
+    /// whether the deck code writes the lengths of whole piles in unary
+    unary: bool,
+    /// the redeal counter's pile (a pile of `0`s): the deck code writes its length alone
+    counter: Option<usize>,
+    /// whether the processor counts bits in one instruction (`write_deck_popcnt`)
+    popcnt: bool,
 }
 
 impl Packing {
     /// The packing for the positions of a search from `root`: every card value the table
     /// can give a card of rank 0–15 (face down too when some pile holds face-down cards),
     /// and lengths up to the deal's card count (or the redeal limit, for the counter pile).
-    pub fn new(rules: &KeyRules, face_down: bool, root: &Position, redeal_limit: usize) -> Packing {
+    ///
+    /// The deck code needs a deal of at most 64 cards, no two alike (one deck), whose
+    /// values (face up, and face down too when piles hold face-down cards) all differ in the
+    /// card table: then a value names one card of the deck (and its face), and a key can
+    /// write each card as its rank among the deck's cards not yet written (`DeckDigits`).
+    /// It is chosen only when the deck's digits take fewer bits than `card_bits` a card
+    /// (not so when only ranks are read). It writes whole piles' lengths in unary (`n`
+    /// ones and a zero) when that costs fewer bits at worst (every card in them, each pile
+    /// one bit more) than `length_bits` each.
+    pub fn new(
+        rules: &KeyRules,
+        face_down: bool,
+        root: &Position,
+        redeal_limit: usize,
+        counter: Option<usize>,
+        compact: bool,
+    ) -> Packing {
         let mut seen = [false; 256];
         for card in 0..64usize {
             seen[rules.card_table[card] as usize] = true;
@@ -90,12 +128,167 @@ impl Packing {
             }
         }
         let cards: usize = root.piles.iter().map(Vec::len).sum::<usize>() + root.stock.len();
+        let length_bits = bits_for(cards.max(redeal_limit));
+        // the deck: the cards of the deal, face up (bit 64 off)
+        let mut one_deck = compact && cards <= 64; // the deck code only if `compact`
+        let mut in_deck = 0u64;
+        let dealt = root.piles.iter().enumerate().filter(|&(i, _)| Some(i) != counter);
+        for &card in dealt.flat_map(|(_, pile)| pile).chain(&root.stock) {
+            let bit = 1u64 << (card & 63);
+            one_deck &= in_deck & bit == 0;
+            in_deck |= bit;
+        }
+        let mut deck_card = [u8::MAX; 256];
+        let mut deck = 0u32;
+        let faces: &[u8] = if face_down { &[0, FACE_DOWN] } else { &[0] };
+        for card in (0..64u8).filter(|&c| in_deck & 1 << c != 0) {
+            for (f, &face) in faces.iter().enumerate() {
+                let c = code[rules.card_table[(card | face) as usize] as usize] as usize;
+                one_deck &= deck_card[c] == u8::MAX; // no two (card, face) show one value
+                deck_card[c] = (deck as u8) << 1 | f as u8;
+            }
+            deck += 1;
+        }
+        if !one_deck {
+            deck = 0;
+            deck_card = [u8::MAX; 256];
+        }
+        let whole_piles = (0..root.piles.len().max(rules.views.len()))
+            .filter(|&i| rules.views.get(i).copied().unwrap_or(VIEW_ALL) == VIEW_ALL && Some(i) != counter)
+            .count();
+        // the deck code only where it is shorter: a deck of few classes of many cards each
+        // (only ranks read, say) costs fewer bits a card in the plain code
+        let card_bits = bits_for(next.saturating_sub(1) as usize);
+        let (chunks, _, span_bits) = deck_chunks(deck, face_down);
+        let deck_bits: u32 = (0..deck).filter(|&k| chunks >> k & 1 != 0)
+            .map(|k| span_bits[k as usize] as u32)
+            .sum::<u32>() + span_bits[deck as usize] as u32;
+        if deck_bits >= deck * card_bits {
+            deck = 0;
+            deck_card = [u8::MAX; 256];
+        }
+        let (mut deck_bit, mut deck_face) = ([0u64; 256], [0u8; 256]);
+        for card in 0..256 {
+            let number = deck_card[code[rules.card_table[card] as usize] as usize];
+            if number != u8::MAX {
+                (deck_bit[card], deck_face[card]) = (1 << (number >> 1), number & 1);
+            }
+        }
+        let (chunks, weights, span_bits) = deck_chunks(deck, face_down);
         Packing {
             code,
-            card_bits: bits_for(next.saturating_sub(1) as usize),
-            length_bits: bits_for(cards.max(redeal_limit)),
+            card_bits,
+            length_bits,
+            deck_card,
+            deck_bit,
+            deck_face,
+            chunks,
+            weights,
+            span_bits,
+            deck,
+            faces: face_down,
+            unary: cards + whole_piles < whole_piles * length_bits as usize,
+            counter,
+            #[cfg(target_arch = "x86_64")]
+            popcnt: std::arch::is_x86_feature_detected!("popcnt"),
+            #[cfg(not(target_arch = "x86_64"))]
+            popcnt: false,
         }
     }
+}
+
+/// The cards of a key in the deck code. A card's digit is its rank among the deck's cards
+/// not yet written (times two, plus its face, when faces are coded), in radix the number of
+/// those cards (times two): `n` cards cost about log2(n!) bits instead of `n` times
+/// `card_bits`. The k-th digit's radix is the deck's size less k whatever the cards, so
+/// where the digits' 64-bit chunks end is fixed per deal (`Packing::chunks`): a chunk is
+/// its digits in mixed radix, the first least significant (each digit times the product of
+/// the radices before it in its chunk, `Packing::weights`, fixed too, so no product waits
+/// on the one before), closed before the digit whose radix would overflow it and written
+/// (in `span_bits`, the bits its radices' product needs) when the next digit opens a new
+/// chunk, or at the key's end. A reader that has read the
+/// key up to a chunk knows how many digits came before it, so it can split the chunks
+/// again and take the digits out of each.
+struct DeckDigits {
+    /// the deck's cards not yet written, a bit each, and how many
+    left: u64,
+    count: u32,
+    /// the open chunk
+    acc: u64,
+}
+
+impl DeckDigits {
+    fn new(deck: u32) -> DeckDigits {
+        let left = if deck >= 64 { u64::MAX } else { (1u64 << deck) - 1 };
+        DeckDigits { left, count: deck, acc: 0 }
+    }
+
+    /// Add the card `card` (a card as the position holds it); false when it is no card of
+    /// the deck or one already written (then the key is written in the plain code).
+    #[inline(always)]
+    fn card(&mut self, packing: &Packing, w: &mut BitWriter, card: u8) -> bool {
+        let bit = packing.deck_bit[card as usize];
+        if self.left & bit == 0 {
+            return false; // no card of the deck (0), or one written already
+        }
+        let face = packing.deck_face[card as usize];
+        let written = packing.deck - self.count;
+        if packing.chunks >> written & 1 != 0 {
+            self.close(packing, w, written);
+        }
+        let rank = (self.left & (bit - 1)).count_ones() as u64;
+        let digit = rank << packing.faces as u32 | face as u64;
+        self.left ^= bit;
+        self.count -= 1;
+        self.acc += digit * packing.weights[written as usize];
+        true
+    }
+
+    /// Write the open chunk, `written` digits into the key.
+    #[inline(always)]
+    fn close(&mut self, packing: &Packing, w: &mut BitWriter, written: u32) {
+        let bits = packing.span_bits[written as usize] as u32;
+        w.put(self.acc & 0xFFFF_FFFF, bits.min(32));
+        if bits > 32 {
+            w.put(self.acc >> 32, bits - 32);
+        }
+        self.acc = 0;
+    }
+
+    #[inline(always)]
+    fn finish(mut self, packing: &Packing, w: &mut BitWriter) {
+        let written = packing.deck - self.count;
+        self.close(packing, w, written);
+    }
+}
+
+/// The bits of a chunk whose radices multiply to `product`: every value below it.
+fn chunk_bits(product: u64) -> u32 {
+    u64::BITS - (product - 1).leading_zeros()
+}
+
+/// The deck code's chunks for a deck of `deck` cards: the digits that open a new chunk (a
+/// bit each), each digit's weight in its chunk, and for each count of digits written, the
+/// bits of the chunk they leave open.
+fn deck_chunks(deck: u32, faces: bool) -> (u64, [u64; 64], [u8; 65]) {
+    let (mut opens, mut weights, mut span_bits) = (0u64, [0u64; 64], [0u8; 65]);
+    let mut product = 1u64;
+    for k in 0..deck {
+        let radix = ((deck - k) as u64) << faces as u32;
+        product = match product.checked_mul(radix) {
+            Some(p) => {
+                weights[k as usize] = product;
+                p
+            }
+            None => {
+                opens |= 1 << k;
+                weights[k as usize] = 1;
+                radix
+            }
+        };
+        span_bits[k as usize + 1] = chunk_bits(product) as u8;
+    }
+    (opens, weights, span_bits)
 }
 
 /// Builds keys into a reusable buffer.
@@ -165,9 +358,16 @@ impl<'a> KeyMaker<'a> {
 
     /// Pack the keys of a search from `root` from now on (exact keys are never packed).
     /// Called once, before the first key of a store, since the packing must not change.
-    pub fn pack_for(&mut self, root: &Position, face_down: bool, redeal_limit: usize) {
+    pub fn pack_for(
+        &mut self,
+        root: &Position,
+        face_down: bool,
+        redeal_limit: usize,
+        counter: Option<usize>,
+        compact: bool,
+    ) {
         if !self.exact && self.packing.is_none() {
-            let packing = Packing::new(self.rules, face_down, root, redeal_limit);
+            let packing = Packing::new(self.rules, face_down, root, redeal_limit, counter, compact);
             for (card, slot) in self.translate.iter_mut().enumerate() {
                 // injective on the values the table gives, so it merges nothing more
                 *slot = packing.code[self.rules.card_table[card] as usize];
@@ -281,19 +481,123 @@ impl<'a> KeyMaker<'a> {
         }
     }
 
-    /// `write_packed` of a position straight from the piles, in their order or in
-    /// `order`: the same bits, without the parts `split` writes first (a unit test checks
-    /// that both give the same bytes).
+    /// The packed key of a position straight from the piles, in their order or in
+    /// `order`: in the deck code (`write_deck`) when the packing has one and the position's
+    /// cards allow it, else in the plain code (`write_plain`); with a deck code, a first
+    /// bit says which (0: the deck code).
     fn write_direct(&self, pos: &Position, order: Option<&[usize]>, out: &mut Vec<u8>) {
         let packing = self.packing.as_ref().expect("packing chosen");
+        out.clear();
+        if packing.deck > 0 {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the processor has the instruction (`Packing::new` asked it)
+            let written = if packing.popcnt {
+                unsafe { self.write_deck_popcnt(packing, pos, order, out) }
+            } else {
+                self.write_deck(packing, pos, order, out)
+            };
+            #[cfg(not(target_arch = "x86_64"))]
+            let written = self.write_deck(packing, pos, order, out);
+            if written {
+                return;
+            }
+            out.clear();
+        }
+        self.write_plain(packing, pos, order, out);
+    }
+
+    /// `write_deck` compiled with the processor's population count (a card's rank among
+    /// the cards left is one), where the build's baseline x86-64 lacks it: a fifth faster.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn write_deck_popcnt(&self, packing: &Packing, pos: &Position, order: Option<&[usize]>, out: &mut Vec<u8>) -> bool {
+        self.write_deck(packing, pos, order, out)
+    }
+
+    /// The deck code: the piles as in the plain code but a whole pile's length in unary
+    /// when `unary` says so, the counter pile by its length alone, each card shown a digit
+    /// of `DeckDigits` (its chunks written as they close). False (`out` holding rubbish) when
+    /// a card shown is no card of the deck, or one shown twice: that depends on the values
+    /// shown only, so a position's code stays a function of its byte key, and the first bit
+    /// keeps the two codes apart.
+    #[inline(always)]
+    fn write_deck(&self, packing: &Packing, pos: &Position, order: Option<&[usize]>, out: &mut Vec<u8>) -> bool {
+        let lb = packing.length_bits;
+        let cards: usize = pos.piles.iter().map(Vec::len).sum();
+        out.reserve((pos.piles.len() * (lb as usize + 1) + cards * 7 + pos.stock.len() * 7) / 8 + 16);
+        let mut w = BitWriter { out, acc: 0, filled: 0 };
+        w.put(0, 1);
+        let mut digits = DeckDigits::new(packing.deck);
+        let views = &self.rules.views;
+        for j in 0..pos.piles.len() {
+            let pile = &pos.piles[order.map_or(j, |o| o[j])];
+            match views.get(j).copied().unwrap_or(VIEW_ALL) {
+                VIEW_TOP => match pile.last() {
+                    None => w.put(0, 1),
+                    Some(&top) => {
+                        w.put(1, 1);
+                        if !digits.card(packing, &mut w, top) {
+                            return false;
+                        }
+                    }
+                },
+                VIEW_TOP_AND_SIZE => match pile.last() {
+                    None => w.put(0, lb),
+                    Some(&top) => {
+                        w.put(pile.len() as u8 as u64, lb);
+                        if !digits.card(packing, &mut w, top) {
+                            return false;
+                        }
+                    }
+                },
+                _ if packing.counter == Some(j) => w.put(pile.len() as u64, lb),
+                _ => {
+                    if packing.unary {
+                        let mut n = pile.len() as u32;
+                        while n >= 32 {
+                            w.put(u32::MAX as u64, 32);
+                            n -= 32;
+                        }
+                        w.put((1 << n) - 1, n + 1);
+                    } else {
+                        w.put(pile.len() as u64, lb);
+                    }
+                    for &card in pile {
+                        if !digits.card(packing, &mut w, card) {
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+        w.put(pos.stock.len() as u64, lb);
+        if self.rules.stock_by_cards {
+            for &card in &pos.stock {
+                w.put(card as u64, 7);
+            }
+        }
+        digits.finish(packing, &mut w);
+        w.finish();
+        true
+    }
+
+    /// The plain code: a whole pile as its length (`length_bits`) and its cards
+    /// (`card_bits` each, by the card code); a pile keyed by its top as one bit (has a top)
+    /// and the top; by its top and size as the size and, when not empty, the top; then the
+    /// stock's length, and with redeals its cards (7 bits each), as Python's key has them.
+    /// Sorting permutes piles of one group only, and a group's piles share a view, so pile
+    /// `j` of the key has the view of pile `j` of the position.
+    fn write_plain(&self, packing: &Packing, pos: &Position, order: Option<&[usize]>, out: &mut Vec<u8>) {
         let (cb, lb) = (packing.card_bits, packing.length_bits);
         let table = &self.translate;
-        out.clear();
         let cards: usize = pos.piles.iter().map(Vec::len).sum();
         let bits = pos.piles.len() * (lb as usize + 1) + cards * cb as usize
             + lb as usize + pos.stock.len() * 7;
         out.reserve(bits / 8 + 8);
         let mut w = BitWriter { out, acc: 0, filled: 0 };
+        if packing.deck > 0 {
+            w.put(1, 1);
+        }
         let views = &self.rules.views;
         for j in 0..pos.piles.len() {
             let pile = &pos.piles[order.map_or(j, |o| o[j])];
@@ -406,316 +710,18 @@ impl<'a> KeyMaker<'a> {
         }
     }
 
-    /// The same key packed: a whole pile as its length (`length_bits`) and its cards
-    /// (`card_bits` each, by the card code); a pile keyed by its top as one bit (has a top)
-    /// and the top; by its top and size as the size and, when not empty, the top; then the
-    /// stock's length, and with redeals its cards (7 bits each). Sorting permutes piles of
-    /// one group only, and a group's piles share a view, so pile `j` of the key has the
-    /// view of pile `j` of the position.
+    /// The same key packed from the parts `split` made and the order it chose: the bytes
+    /// `write_direct` writes in that order (a unit test checks that this order gives the
+    /// keys of `sort_piles`'s).
     fn write_packed(&self, pos: &Position, out: &mut Vec<u8>) {
-        let packing = self.packing.as_ref().expect("packing chosen");
-        let (cb, lb) = (packing.card_bits, packing.length_bits);
-        out.clear();
-        let mut w = BitWriter { out, acc: 0, filled: 0 };
-        for (j, &i) in self.order.iter().enumerate() {
-            let (start, len) = self.parts[i];
-            let part = &self.cards[start..start + len];
-            match self.rules.views.get(j).copied().unwrap_or(VIEW_ALL) {
-                VIEW_TOP => {
-                    w.put(len as u64, 1);
-                    if let Some(&top) = part.first() {
-                        w.put(top as u64, cb);
-                    }
-                }
-                VIEW_TOP_AND_SIZE => {
-                    if len == 0 {
-                        w.put(0, lb);
-                    } else {
-                        w.put(part[1] as u64, lb);
-                        w.put(part[0] as u64, cb);
-                    }
-                }
-                _ => {
-                    w.put(len as u64, lb);
-                    for &card in part {
-                        debug_assert!(card != u8::MAX, "a card outside the packing's code");
-                        w.put(card as u64, cb);
-                    }
-                }
-            }
-        }
-        w.put(pos.stock.len() as u64, lb);
-        if self.rules.stock_by_cards {
-            for &card in &pos.stock {
-                debug_assert!(card < 128);
-                w.put(card as u64, 7); // the cards themselves, as Python's key has them
-            }
-        }
-        w.finish();
-    }
-}
-
-/// What the search knows of a stored position, in one word: the key's offset in the arena
-/// (bits 0–39), the restart that last saw it (bits 40–55, see `Store::start_run`), proven
-/// lost (bit 56), perhaps open (bit 57: only then is the depth map asked).
-#[derive(Debug, Clone, Copy)]
-struct Entry(u64);
-
-const OFFSET_BITS: u32 = 40;
-const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
-const RUN_MASK: u64 = 0xFFFF << OFFSET_BITS;
-const LOST: u64 = 1 << 56;
-/// a hint that the entry may be in the depth map of open positions (the map decides)
-const ON_PATH: u64 = 1 << 57;
-
-impl Entry {
-    fn offset(self) -> usize {
-        (self.0 & OFFSET_MASK) as usize
-    }
-    fn run(self) -> u16 {
-        ((self.0 & RUN_MASK) >> OFFSET_BITS) as u16
-    }
-}
-
-const EMPTY: u32 = u32::MAX;
-const SLOT: usize = 5; // an entry number (4 bytes) and 8 bits of its hash
-
-/// The stored positions: one arena of keys, their entries, a table of entry numbers.
-pub struct Store {
-    arena: Vec<u8>,
-    entries: Vec<Entry>,
-    /// `slots` slots of `SLOT` bytes each
-    table: Vec<u8>,
-    slots: usize,
-    run: u16,
-    depths: FxHashMap<u32, i32>,
-}
-
-#[inline]
-pub fn hash_key(key: &[u8]) -> u64 {
-    use std::hash::Hasher;
-    let mut hasher = rustc_hash::FxHasher::default();
-    hasher.write(key);
-    let h = hasher.finish();
-    // FxHash's low bits are weak: mix
-    let h = (h ^ (h >> 31)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    h ^ (h >> 29)
-}
-
-impl Default for Store {
-    fn default() -> Self {
-        Store::new()
-    }
-}
-
-/// A vector's next capacity: a quarter more (so that at most a fifth of what is allocated
-/// is slack), at least `need`.
-fn grown(capacity: usize, need: usize) -> usize {
-    (capacity + capacity / 4).max(need).max(64)
-}
-
-impl Store {
-    pub fn new() -> Store {
-        let slots = 256;
-        Store {
-            arena: Vec::new(),
-            entries: Vec::new(),
-            table: Self::empty_table(slots),
-            slots,
-            run: 0,
-            depths: FxHashMap::default(),
-        }
-    }
-
-    fn empty_table(slots: usize) -> Vec<u8> {
-        let mut table = vec![0u8; slots * SLOT];
-        for slot in table.chunks_exact_mut(SLOT) {
-            slot[..4].copy_from_slice(&EMPTY.to_le_bytes());
-        }
-        table
-    }
-
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// The bytes the store holds (arena, entries, table, the open positions' depths), as
-    /// allocated.
-    pub fn bytes(&self) -> usize {
-        self.arena.capacity()
-            + self.entries.capacity() * std::mem::size_of::<Entry>()
-            + self.table.capacity()
-            + self.depths.capacity() * (std::mem::size_of::<(u32, i32)>() + 1)
-    }
-
-    /// What the next insertion may allocate at most, on top of `bytes()`.
-    pub fn growth(&self, key_len: usize) -> usize {
-        let mut more = 0;
-        if self.arena.len() + key_len > self.arena.capacity() {
-            more += grown(self.arena.capacity(), self.arena.len() + key_len) - self.arena.capacity();
-        }
-        if self.entries.len() == self.entries.capacity() {
-            more += (grown(self.entries.capacity(), self.entries.len() + 1) - self.entries.capacity())
-                * std::mem::size_of::<Entry>();
-        }
-        if self.must_grow_table() {
-            more += self.table.len() / 2; // the old table is freed before the new is made
-        }
-        more
-    }
-
-    /// A new restart begins: nothing stored counts as seen in it any more.
-    pub fn start_run(&mut self) {
-        if self.run == u16::MAX {
-            // the 16-bit counter wraps: forget every entry's restart (once per 65,535)
-            for entry in &mut self.entries {
-                entry.0 &= !RUN_MASK;
-            }
-            self.run = 0;
-        }
-        self.run += 1;
-        self.depths.clear();
-    }
-
-    /// Whether entry `id` was seen in the current restart.
-    #[inline]
-    pub fn seen_in_this_run(&self, id: u32) -> bool {
-        self.entries[id as usize].run() == self.run
-    }
-
-    /// Mark entry `id` seen in the current restart, open at `depth` (or -1: not open).
-    pub fn mark_seen(&mut self, id: u32, depth: i32) {
-        let entry = &mut self.entries[id as usize];
-        entry.0 = (entry.0 & !RUN_MASK) | (self.run as u64) << OFFSET_BITS;
-        self.set_depth(id, depth);
-    }
-
-    #[inline]
-    pub fn is_lost(&self, id: u32) -> bool {
-        self.entries[id as usize].0 & LOST != 0
-    }
-
-    pub fn set_lost(&mut self, id: u32) {
-        self.entries[id as usize].0 |= LOST;
-    }
-
-    /// The depth (number) of entry `id` among the open positions, or -1 when it is not open.
-    #[inline]
-    pub fn depth(&self, id: u32) -> i32 {
-        if self.entries[id as usize].0 & ON_PATH == 0 {
-            return -1;
-        }
-        self.depths.get(&id).copied().unwrap_or(-1)
-    }
-
-    pub fn set_depth(&mut self, id: u32, depth: i32) {
-        let entry = &mut self.entries[id as usize];
-        if depth < 0 {
-            if entry.0 & ON_PATH != 0 {
-                entry.0 &= !ON_PATH;
-                self.depths.remove(&id);
-            }
-        } else {
-            entry.0 |= ON_PATH;
-            self.depths.insert(id, depth);
-        }
-    }
-
-    fn key_of(&self, id: usize) -> &[u8] {
-        let start = self.entries[id].offset();
-        let end = self.entries.get(id + 1).map_or(self.arena.len(), |e| e.offset());
-        &self.arena[start..end]
-    }
-
-    #[inline]
-    fn home(&self, hash: u64) -> usize {
-        (((hash >> 32) * self.slots as u64) >> 32) as usize
-    }
-
-    #[inline]
-    fn slot(&self, at: usize) -> (u32, u8) {
-        let s = &self.table[at * SLOT..at * SLOT + SLOT];
-        (u32::from_le_bytes([s[0], s[1], s[2], s[3]]), s[4])
-    }
-
-    /// The entry number of `key`, if stored.
-    pub fn find(&self, key: &[u8], hash: u64) -> Option<u32> {
-        let tag = hash as u8;
-        let mut at = self.home(hash);
-        loop {
-            let (id, slot_tag) = self.slot(at);
-            if id == EMPTY {
-                return None;
-            }
-            if slot_tag == tag && self.key_of(id as usize) == key {
-                return Some(id);
-            }
-            at += 1;
-            if at == self.slots {
-                at = 0;
-            }
-        }
-    }
-
-    fn must_grow_table(&self) -> bool {
-        (self.entries.len() + 1) * 4 > self.slots * 3 // at most three quarters full
-    }
-
-    /// Store `key` (not stored yet), seen in the current restart at `depth` (or -1); its
-    /// entry number.
-    pub fn insert(&mut self, key: &[u8], hash: u64, depth: i32) -> u32 {
-        if self.must_grow_table() {
-            self.grow_table();
-        }
-        if self.arena.len() + key.len() > self.arena.capacity() {
-            let want = grown(self.arena.capacity(), self.arena.len() + key.len());
-            self.arena.reserve_exact(want - self.arena.len());
-        }
-        if self.entries.len() == self.entries.capacity() {
-            let want = grown(self.entries.capacity(), self.entries.len() + 1);
-            self.entries.reserve_exact(want - self.entries.len());
-        }
-        let id = self.entries.len() as u32;
-        let offset = self.arena.len() as u64;
-        assert!(offset <= OFFSET_MASK, "the key arena passed 2^40 bytes");
-        self.entries.push(Entry(offset | (self.run as u64) << OFFSET_BITS));
-        self.arena.extend_from_slice(key);
-        self.place(id, hash);
-        self.set_depth(id, depth);
-        id
-    }
-
-    fn place(&mut self, id: u32, hash: u64) {
-        let mut at = self.home(hash);
-        while self.slot(at).0 != EMPTY {
-            at += 1;
-            if at == self.slots {
-                at = 0;
-            }
-        }
-        let s = &mut self.table[at * SLOT..at * SLOT + SLOT];
-        s[..4].copy_from_slice(&id.to_le_bytes());
-        s[4] = hash as u8;
-    }
-
-    fn grow_table(&mut self) {
-        self.slots = self.slots / 2 * 3;
-        self.table = Vec::new(); // free the old table before the new one is made
-        self.table = Self::empty_table(self.slots);
-        for id in 0..self.entries.len() {
-            let hash = hash_key(self.key_of(id));
-            self.place(id as u32, hash);
-        }
+        self.write_direct(pos, Some(&self.order), out);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rustc_hash::FxHashMap;
 
     fn identity_rules(views: Vec<u8>) -> KeyRules {
         let mut table = [0u8; 256];
@@ -732,55 +738,6 @@ mod tests {
     }
 
     #[test]
-    fn an_entry_is_8_bytes() {
-        assert_eq!(std::mem::size_of::<Entry>(), 8);
-    }
-
-    #[test]
-    fn the_store_finds_what_it_holds_and_nothing_else() {
-        let mut store = Store::new();
-        store.start_run();
-        let key_of = |i: u32| {
-            let mut key = i.to_le_bytes().to_vec();
-            key.resize(4 + i as usize % 5, 0xAB); // keys of several lengths
-            key
-        };
-        for i in 0..50_000u32 {
-            let key = key_of(i);
-            let h = hash_key(&key);
-            assert!(store.find(&key, h).is_none());
-            assert_eq!(store.insert(&key, h, -1), i);
-        }
-        for i in 0..50_000u32 {
-            let key = key_of(i);
-            assert_eq!(store.find(&key, hash_key(&key)), Some(i));
-            assert_eq!(store.key_of(i as usize), &key[..]);
-            assert!(store.seen_in_this_run(i) && !store.is_lost(i));
-        }
-        assert!(store.find(b"nope", hash_key(b"nope")).is_none());
-        store.set_lost(7);
-        store.start_run();
-        assert!(store.is_lost(7) && !store.is_lost(8) && !store.seen_in_this_run(7));
-    }
-
-    #[test]
-    fn the_restart_counter_wraps_without_false_sightings() {
-        let mut store = Store::new();
-        store.start_run();
-        let h = hash_key(b"a");
-        let id = store.insert(b"a", h, -1);
-        for _ in 0..u16::MAX as usize + 3 {
-            store.start_run();
-            assert!(!store.seen_in_this_run(id));
-        }
-        store.mark_seen(id, 3);
-        assert!(store.seen_in_this_run(id));
-        assert_eq!(store.depth(id), 3);
-        store.set_depth(id, -1);
-        assert_eq!(store.depth(id), -1);
-    }
-
-    #[test]
     fn symmetric_piles_share_a_key_once_sorted() {
         let mut rules = identity_rules(vec![]);
         rules.always_sorted = vec![(0, 2)];
@@ -788,7 +745,7 @@ mod tests {
         let a = Position { piles: vec![vec![4, 8], vec![12]], stock: vec![] };
         let b = Position { piles: vec![vec![12], vec![4, 8]], stock: vec![] };
         let (mut ka, mut kb) = (Vec::new(), Vec::new());
-        maker.pack_for(&a, false, 0);
+        maker.pack_for(&a, false, 0, None, true);
         maker.key(&a, &mut ka);
         maker.key(&b, &mut kb);
         assert_eq!(ka, kb);
@@ -798,8 +755,8 @@ mod tests {
         assert_ne!(ka, kb);
     }
 
-    /// Undo `write_packed` (for the tests: the search never needs to), giving the key
-    /// one byte a card code.
+    /// Undo `write_direct` (for the tests: the search never needs to), giving the key
+    /// one byte a card code, as `write_bytes` writes it.
     fn unpack(p: &Packing, packed: &[u8], views: &[u8], stock_by_cards: bool) -> Vec<u8> {
         let decode: Vec<u8> = (0..=255).collect();
         let mut at = 0usize;
@@ -812,6 +769,9 @@ mod tests {
             at += bits as usize;
             v
         };
+        if p.deck > 0 && get(1) == 0 {
+            return unpack_deck(p, &mut get, views, stock_by_cards);
+        }
         let mut out = Vec::new();
         for &view in views {
             match view {
@@ -851,6 +811,86 @@ mod tests {
         out
     }
 
+    /// `unpack` of a key in the deck code, after its first bit.
+    fn unpack_deck(p: &Packing, get: &mut dyn FnMut(u32) -> u64, views: &[u8], stock_by_cards: bool) -> Vec<u8> {
+        // first the shape (each pile's view and length) and the chunks, read where the
+        // digit that opens the next one comes, and the last at the end
+        let mut shape = Vec::new();
+        let mut chunks = Vec::new();
+        let mut digits = 0u32;
+        let mut digit = |get: &mut dyn FnMut(u32) -> u64, chunks: &mut Vec<(u32, u64)>| {
+            if p.chunks >> digits & 1 != 0 {
+                chunks.push((digits, get(p.span_bits[digits as usize] as u32)));
+            }
+            digits += 1;
+        };
+        for &view in views {
+            let len = match view {
+                VIEW_TOP => get(1) as usize,
+                VIEW_TOP_AND_SIZE => get(p.length_bits) as usize,
+                _ if p.unary => {
+                    let mut n = 0;
+                    while get(1) == 1 {
+                        n += 1;
+                    }
+                    n
+                }
+                _ => get(p.length_bits) as usize,
+            };
+            for _ in 0..if view == VIEW_ALL { len } else { len.min(1) } {
+                digit(get, &mut chunks);
+            }
+            shape.push((view, len));
+        }
+        let stock = get(p.length_bits) as usize;
+        let stock_cards: Vec<u8> = if stock_by_cards { (0..stock).map(|_| get(7) as u8).collect() } else { vec![] };
+        let digits = digits;
+        chunks.push((digits, get(p.span_bits[digits as usize] as u32)));
+        // then each chunk's digits, the first least significant
+        let face = p.faces as u64;
+        let radix = |k: u32| (p.deck as u64 - k as u64) << face;
+        let mut values = vec![0u64; digits as usize];
+        let mut start = 0;
+        for (end, mut chunk) in chunks {
+            for k in start..end {
+                values[k as usize] = chunk % radix(k);
+                chunk /= radix(k);
+            }
+            assert_eq!(chunk, 0, "a chunk holds its digits only");
+            start = end;
+        }
+        let mut code_of = [u8::MAX; 256];
+        for (code, &number) in p.deck_card.iter().enumerate() {
+            if number != u8::MAX {
+                code_of[number as usize] = code as u8;
+            }
+        }
+        let mut left: Vec<u8> = (0..p.deck as u8).collect();
+        let mut cards = values.into_iter().map(|digit| {
+            let card = left.remove((digit >> face) as usize);
+            code_of[((card as u64) << 1 | digit & face) as usize]
+        });
+        let mut out = Vec::new();
+        for (view, len) in shape {
+            match (view, len) {
+                (_, 0) => out.push(0),
+                (VIEW_TOP, _) => out.extend_from_slice(&[1, cards.next().unwrap()]),
+                (VIEW_TOP_AND_SIZE, _) => out.extend_from_slice(&[2, cards.next().unwrap(), len as u8]),
+                _ => {
+                    out.push(len as u8);
+                    out.extend((0..len).map(|_| cards.next().unwrap()));
+                }
+            }
+        }
+        if stock_by_cards {
+            out.push(0xFE);
+            out.extend_from_slice(&stock_cards);
+        } else {
+            out.extend_from_slice(&(stock as u16).to_be_bytes());
+        }
+        out
+    }
+
     /// A small deterministic generator for the tests.
     fn next(state: &mut u64) -> u64 {
         *state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -866,30 +906,52 @@ mod tests {
             identity[i] = i as u8;
             ranks[i] = if i < 128 { (i & 64 | i & 60) as u8 } else { i as u8 };
         }
-        for (table, bits) in [(identity, 7), (ranks, 5)] {
+        // a few whole piles (lengths in `length_bits`) or many (in unary)
+        let few = vec![VIEW_ALL, VIEW_ALL, VIEW_ALL, VIEW_TOP, VIEW_TOP_AND_SIZE, VIEW_TOP_AND_SIZE];
+        let mut many = vec![VIEW_ALL; 12];
+        many.extend_from_slice(&[VIEW_TOP, VIEW_TOP_AND_SIZE, VIEW_TOP_AND_SIZE]);
+        // (face-down cards or not: with them the deck code writes each card's face)
+        // one deck or two (each card twice: more than the deck code's 64 cards)
+        // (ranks only: 13 classes of four cards, shorter in the plain code)
+        let cases = [(identity, true, 7, 1, true), (identity, false, 6, 1, true), (ranks, true, 5, 1, false),
+                     (identity, true, 7, 2, false)];
+        for (table, face_down, bits, decks, deck_code) in cases {
+        for (views, unary) in [(&few, false), (&many, true)] {
         for stock_by_cards in [false, true] {
         // a sorted group too: the straight path must not be taken where split sorts
         for sorted in [false, true] {
-            let views = vec![VIEW_ALL, VIEW_ALL, VIEW_ALL, VIEW_TOP, VIEW_TOP_AND_SIZE, VIEW_TOP_AND_SIZE];
+            let n = views.len();
             let rules = KeyRules {
                 card_table: table,
                 // a group of whole piles, and one of piles keyed by their top and size
                 // sorted only once the stock is out (the keys before sorted it or not)
-                always_sorted: if sorted { vec![(0, 3)] } else { vec![] },
-                sorted_when_stock_empty: if sorted { vec![(4, 6)] } else { vec![] },
+                always_sorted: if sorted { vec![(0, n - 3)] } else { vec![] },
+                sorted_when_stock_empty: if sorted { vec![(n - 2, n)] } else { vec![] },
                 stock_by_cards,
                 views: views.clone(),
             };
-            let root = Position { piles: vec![(0..52).map(|c| 4 + c).collect()], stock: vec![] };
+            let root = Position { piles: vec![(0..52 * decks).map(|c| 4 + c % 52).collect()], stock: vec![] };
             let mut maker = KeyMaker::new(&rules, false);
-            maker.pack_for(&root, true, 0);
+            maker.pack_for(&root, face_down, 0, None, true);
             let mut plain = KeyMaker::new(&rules, false); // one byte a translated card
             let packing = maker.packing.clone().expect("packed");
-            assert_eq!((packing.card_bits, packing.length_bits), (bits, 6));
+            assert_eq!((packing.card_bits, packing.length_bits), (bits, 5 + decks as u32));
+            assert_eq!((packing.deck, packing.unary), (if deck_code { 52 * decks as u32 } else { 0 }, unary && decks == 1));
+            // a solve that will stay small keeps the plain code, the faster one to write
+            let plain_only = Packing::new(&rules, face_down, &root, 0, None, false);
+            assert_eq!((plain_only.deck, plain_only.card_bits), (0, bits));
             let mut state = 7u64;
             let mut seen: FxHashMap<Vec<u8>, Vec<u8>> = FxHashMap::default();
             let (mut key, mut bytes) = (Vec::new(), Vec::new());
-            for _ in 0..20_000 {
+            let mut in_deck_code = 0;
+            for round in 0..20_000 {
+                // every other position dealt from the deck (each card once, as in play:
+                // the deck code), the others drawn with repeats (the plain code)
+                let dealt = round % 2 == 0;
+                let mut deck: Vec<u8> = (0..52 * decks).map(|c| 4 + (c % 52) as u8).collect();
+                for i in (1..deck.len()).rev() {
+                    deck.swap(i, (next(&mut state) % (i as u64 + 1)) as usize);
+                }
                 let mut piles: Vec<Vec<u8>> = Vec::new();
                 for _ in 0..views.len() {
                     // now and then a long pile: its cards fill several pieces
@@ -897,14 +959,19 @@ mod tests {
                     // now and then a pile of two cards only: long common beginnings, for
                     // the sort's signatures to tie and compare the whole piles
                     let narrow = next(&mut state) % 3 == 0;
-                    piles.push((0..len).map(|_| {
-                        let card = 4 + (next(&mut state) % if narrow { 2 } else { 52 }) as u8;
-                        if next(&mut state) % 4 == 0 { card | 64 } else { card }
+                    piles.push((0..len).filter_map(|_| {
+                        let card = if dealt {
+                            deck.pop()?
+                        } else {
+                            4 + (next(&mut state) % if narrow { 2 } else { 52 }) as u8
+                        };
+                        Some(if face_down && next(&mut state) % 4 == 0 { card | 64 } else { card })
                     }).collect());
                 }
                 let stock: Vec<u8> = (0..next(&mut state) % 4).map(|_| 4 + (next(&mut state) % 52) as u8).collect();
                 let pos = Position { piles, stock };
                 maker.key(&pos, &mut key);
+                in_deck_code += (deck_code && key[0] & 1 == 0) as usize;
                 let mut packed = Vec::new();
                 maker.split(&pos);
                 maker.write_packed(&pos, &mut packed);
@@ -916,10 +983,13 @@ mod tests {
                     assert_eq!(before, bytes, "two byte keys packed alike");
                 }
             }
+            // the dealt positions (and a few drawn without a repeat) in the deck code
+            assert!(in_deck_code >= if deck_code { 10_000 } else { 0 }, "{in_deck_code}");
             // and the other way: as many distinct packed keys as distinct byte keys
             let distinct: std::collections::HashSet<&Vec<u8>> = seen.values().collect();
             assert_eq!(distinct.len(), seen.len());
             assert!(seen.len() > 10_000);
+        }
         }
         }
         }
@@ -930,7 +1000,7 @@ mod tests {
         let rules = identity_rules(vec![VIEW_ALL, VIEW_TOP, VIEW_TOP_AND_SIZE]);
         let mut maker = KeyMaker::new(&rules, false);
         let a = Position { piles: vec![vec![4], vec![8, 9, 10], vec![12, 13]], stock: vec![] };
-        maker.pack_for(&a, false, 0);
+        maker.pack_for(&a, false, 0, None, true);
         let key = |maker: &mut KeyMaker, piles: Vec<Vec<u8>>| {
             let mut out = Vec::new();
             maker.key(&Position { piles, stock: vec![] }, &mut out);

@@ -8,6 +8,7 @@ pub mod key;
 pub mod moves;
 pub mod program;
 pub mod search;
+pub mod store;
 
 use std::time::{Duration, Instant};
 

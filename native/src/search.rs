@@ -8,7 +8,8 @@
 
 use std::time::Instant;
 
-use crate::key::{hash_key, KeyMaker, Store};
+use crate::key::KeyMaker;
+use crate::store::{hash_key, Id, Store};
 use crate::moves::{Move, Position, Stacks, Undo};
 use crate::program::{Program, FACE_DOWN};
 
@@ -269,6 +270,8 @@ pub struct Solver<'a> {
     buffer: Vec<u8>,
     /// the moves a safe move may be among (`children`, with `pass_merge`)
     candidates: Vec<Move>,
+    /// whether keys may take the deck code (smaller, slower to write): see `compact_keys`
+    pub compact: bool,
 }
 
 impl<'a> Solver<'a> {
@@ -284,6 +287,7 @@ impl<'a> Solver<'a> {
             spent: 0,
             buffer: Vec::new(),
             candidates: Vec::new(),
+            compact: true,
         }
     }
 
@@ -305,7 +309,7 @@ impl<'a> Solver<'a> {
     /// When the stock is keyed as a cycle (`pass_merge`), a position not reached by a deal
     /// whose waste holds a multiple of the deal's cards is keyed as if its waste were turned
     /// back into the stock (`Search._pass_key`).
-    fn classify(&mut self, pos: &mut Position, dealt: bool) -> (Result<Option<i32>, ()>, u64, Option<u32>) {
+    fn classify(&mut self, pos: &mut Position, dealt: bool) -> (Result<Option<i32>, ()>, u64, Option<Id>) {
         match self.pass_merge() {
             Some((waste, turn)) if !dealt && !pos.piles[waste].is_empty()
                 && pos.piles[waste].len() % turn == 0 => {
@@ -336,7 +340,7 @@ impl<'a> Solver<'a> {
         }
     }
 
-    fn enter(&mut self, hash: u64, old: Option<u32>, depth: i32) -> u32 {
+    fn enter(&mut self, hash: u64, old: Option<Id>, depth: i32) -> Id {
         match old {
             Some(id) => {
                 self.store.mark_seen(id, depth);
@@ -395,14 +399,34 @@ impl<'a> Solver<'a> {
     pub fn run(
         &mut self,
         root: &Position,
+        ordering: Option<&mut Ordering>,
+        budget: u64,
+        limits: &Limits,
+    ) -> Outcome {
+        let mut open = Vec::new();
+        let outcome = self.search(root, ordering, budget, limits, &mut open);
+        // the positions left open (a restart's budget spent, a win) close: the store keeps
+        // an open position's number in place of the restart that saw it
+        for &id in &open {
+            self.store.set_depth(id, -1);
+        }
+        outcome
+    }
+
+    /// `run`, with the stack of open positions `open` (Tarjan's), empty at first.
+    fn search(
+        &mut self,
+        root: &Position,
         mut ordering: Option<&mut Ordering>,
         budget: u64,
         limits: &Limits,
+        open: &mut Vec<Id>,
     ) -> Outcome {
         self.run += 1;
         self.store.start_run();
         self.keys.pack_for(root, self.program.turns_up.iter().any(|&t| t),
-                           self.program.redeal.as_ref().map_or(0, |r| r.limit));
+                           self.program.redeal.as_ref().map_or(0, |r| r.limit),
+                           self.program.redeal.as_ref().and_then(|r| r.counter), self.compact);
         self.line.clear();
         let program = self.program;
         let mut pos = root.clone();
@@ -442,7 +466,7 @@ impl<'a> Solver<'a> {
         }];
         // the positions of the components not closed yet (Tarjan's stack), in order; an
         // open position's entry holds its place here as its depth, a closed one -1
-        let mut open: Vec<u32> = vec![root_id];
+        open.push(root_id);
         let mut line: Vec<Move> = Vec::new();
         let mut undos: Vec<Undo> = Vec::new();
         let mut expanded: u64 = 1;
@@ -559,9 +583,31 @@ pub struct Solved {
 
 /// `solve`'s restart loop: Luby budgets, ordering style `run % STYLES`; with `prove` one
 /// search with the main ordering and the whole budget.
+/// Positions a search may store before its keys take the deck code: below this the plain
+/// code's 80-100 bytes a position are under 2 GB, and it is the faster one to write.
+pub const COMPACT_FROM: u64 = 20_000_000;
+/// Positions per second no search here reaches (the fastest, Golf's, makes about 1.1
+/// million): with a deadline, the most a search can store is its seconds times this.
+const FASTEST: f64 = 2_000_000.0;
+
+/// Whether a solve's keys may take the deck code: when it has a memory cap, or when it may
+/// store more than `COMPACT_FROM` positions (its budget, or what its deadline leaves room
+/// for). Either code merges exactly the same positions, so the search is the same.
+pub fn compact_keys(max_positions: u64, limits: &Limits) -> bool {
+    let reach = match limits.deadline {
+        Some(deadline) => {
+            let seconds = deadline.saturating_duration_since(Instant::now()).as_secs_f64();
+            max_positions.min((seconds * FASTEST) as u64)
+        }
+        None => max_positions,
+    };
+    limits.max_memory.is_some() || reach > COMPACT_FROM
+}
+
 pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool,
              limits: &Limits) -> Solved {
     let mut solver = Solver::new(program, false);
+    solver.compact = compact_keys(max_positions, limits);
     let mut orderings: Vec<Ordering> = (0..STYLES).map(Ordering::new).collect();
     let mut spent: u64 = 0;
     let mut run: u64 = 0;
@@ -616,5 +662,20 @@ mod tests {
     fn luby_is_the_luby_sequence() {
         let got: Vec<u64> = (1..=15).map(luby).collect();
         assert_eq!(got, vec![1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+
+    #[test]
+    fn keys_go_compact_only_for_big_or_capped_searches() {
+        let free = Limits { deadline: None, max_memory: None, should_stop: None };
+        assert!(!compact_keys(1_000_000, &free));
+        assert!(!compact_keys(COMPACT_FROM, &free));
+        assert!(compact_keys(COMPACT_FROM + 1, &free));
+        let capped = Limits { deadline: None, max_memory: Some(1 << 30), should_stop: None };
+        assert!(compact_keys(1_000, &capped));
+        // a 5-second search cannot store 10^9 positions; a 5-minute one may
+        let soon = Instant::now() + std::time::Duration::from_secs(5);
+        assert!(!compact_keys(1_000_000_000, &Limits { deadline: Some(soon), ..free }));
+        let later = Instant::now() + std::time::Duration::from_secs(300);
+        assert!(compact_keys(1_000_000_000, &Limits { deadline: Some(later), max_memory: None, should_stop: None }));
     }
 }
