@@ -397,12 +397,10 @@ impl<'a> KeyMaker<'a> {
             }
             return;
         }
+        // unpacked: one byte a card, the key the packings are tested against (a search
+        // packs from its first key: `pack_for` comes before it)
         self.split(pos);
-        if self.packing.is_some() {
-            self.write_packed(pos, out);
-        } else {
-            self.write_bytes(pos, out);
-        }
+        self.write_bytes(pos, out);
     }
 
     /// Whether some piles of `pos` are sorted in its key (`split` orders them).
@@ -713,6 +711,7 @@ impl<'a> KeyMaker<'a> {
     /// The same key packed from the parts `split` made and the order it chose: the bytes
     /// `write_direct` writes in that order (a unit test checks that this order gives the
     /// keys of `sort_piles`'s).
+    #[cfg(test)]
     fn write_packed(&self, pos: &Position, out: &mut Vec<u8>) {
         self.write_direct(pos, Some(&self.order), out);
     }

@@ -270,8 +270,9 @@ pub struct Solver<'a> {
     buffer: Vec<u8>,
     /// the moves a safe move may be among (`children`, with `pass_merge`)
     candidates: Vec<Move>,
-    /// whether keys may take the deck code (smaller, slower to write): see `compact_keys`
-    pub compact: bool,
+    /// whether keys may take the deck code (smaller, slower to write): `solve` sets it
+    /// from `compact_keys`; exact keys (`exhaustive`) are never packed
+    compact: bool,
 }
 
 impl<'a> Solver<'a> {
@@ -287,7 +288,7 @@ impl<'a> Solver<'a> {
             spent: 0,
             buffer: Vec::new(),
             candidates: Vec::new(),
-            compact: true,
+            compact: false,
         }
     }
 
