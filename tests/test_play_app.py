@@ -276,7 +276,7 @@ async def test_v_shows_a_hint_from_what_the_player_sees():
 
 @synchronous
 async def test_escape_cancels_a_running_hint_within_a_second():
-    session = Session(find_variant("mainecoon").deal(1))  # no win in 3,000,000 positions
+    session = Session(find_variant("mainecoon").deal(401))  # won only after 17,808,115 positions
     session.hint_budget = (10**9, 120.0)  # a search that is still running when Esc comes
     app = PatienceApp(session)
     async with app.run_test(size=SIZE) as pilot:
@@ -296,7 +296,7 @@ async def test_escape_cancels_a_running_hint_within_a_second():
 
 @synchronous
 async def test_q_cancels_the_solver_first_and_then_quits():
-    session = Session(find_variant("mainecoon").deal(1))  # no win in 3,000,000 positions
+    session = Session(find_variant("mainecoon").deal(401))  # won only after 17,808,115 positions
     session.hint_budget = (10**9, 120.0)
     app = PatienceApp(session)
     async with app.run_test(size=SIZE) as pilot:

@@ -2,6 +2,7 @@
 //! between Python and the core (`program`, `moves`, `key`, `search`). Errors reach Python
 //! as `ValueError` with a message; the search runs with the GIL released.
 
+pub mod beam;
 pub mod compile;
 pub mod filter;
 pub mod key;
@@ -152,7 +153,7 @@ impl Core {
 
     /// `should_stop(positions)` is called (with the GIL) every 1,024 expansions and between
     /// restarts; a true answer, or an exception (raised here afterwards), stops the search.
-    #[pyo3(signature = (piles, stock, max_positions, time_limit=None, prove=false, max_memory=None, should_stop=None))]
+    #[pyo3(signature = (piles, stock, max_positions, time_limit=None, prove=false, max_memory=None, should_stop=None, beams=true))]
     #[allow(clippy::too_many_arguments)]
     fn solve<'py>(
         &self,
@@ -164,6 +165,7 @@ impl Core {
         prove: bool,
         max_memory: Option<usize>,
         should_stop: Option<PyObject>,
+        beams: bool,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         let pos = position(&self.program, piles, stock)?;
         let program = &self.program;
@@ -181,10 +183,29 @@ impl Core {
                 })
             }));
         }
-        let found = py.allow_threads(|| search::solve(program, &pos, max_positions, prove, &limits));
+        let found = py.allow_threads(|| search::solve(program, &pos, max_positions, prove, beams, &limits));
         if let Some(error) = failure.lock().expect("one failure").take() {
             return Err(error);
         }
+        solved(py, found)
+    }
+
+    /// One layered beam (`beam.rs`), `width` wide: for the tests that compare it with
+    /// `patience.solver.beam.Beam`.
+    #[pyo3(signature = (piles, stock, width, max_positions, max_memory=None))]
+    fn beam<'py>(
+        &self,
+        py: Python<'py>,
+        piles: Vec<Vec<u8>>,
+        stock: Vec<u8>,
+        width: usize,
+        max_positions: u64,
+        max_memory: Option<usize>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let pos = position(&self.program, piles, stock)?;
+        let program = &self.program;
+        let limits = limits(None, max_memory);
+        let found = py.allow_threads(|| search::beam(program, &pos, width, max_positions, &limits));
         solved(py, found)
     }
 

@@ -15,8 +15,9 @@ use crate::compile::Code;
 use crate::filter::TargetFilter;
 
 pub const FACE_DOWN: u8 = 64;
-/// the rule program's version (2: `top_piles`; 3: `safe`, the declared safe moves)
-pub const PROGRAM_VERSION: u64 = 4;
+/// the rule program's version (2: `top_piles`; 3: `safe`, the declared safe moves; 4: the
+/// moves after a deal and the stock as a cycle; 5: `beam`, the layered beam)
+pub const PROGRAM_VERSION: u64 = 5;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
 pub const SLOTS: usize = 4;
@@ -238,6 +239,16 @@ pub struct OrderingRules {
     pub pass_merge: Option<(usize, usize)>,
 }
 
+/// What the layered beam (`beam.rs`) reads of the rules.
+#[derive(Debug, Clone, Default)]
+pub struct BeamRules {
+    /// whether the stock deals and never comes back (`SolverRules.beam_layers`)
+    pub layers: bool,
+    /// each pile's rows of the adjacent face-up cards that form a run (bit `above` of row
+    /// `below`); None: no break is counted on the pile
+    pub sequences: Vec<Option<[u64; 64]>>,
+}
+
 #[derive(Debug)]
 pub struct Program {
     pub id: String,
@@ -262,6 +273,7 @@ pub struct Program {
     pub tables: Vec<Arc<Table>>,
     pub key: KeyRules,
     pub ordering: OrderingRules,
+    pub beam: BeamRules,
 }
 
 type Result<T> = std::result::Result<T, String>;
@@ -659,6 +671,20 @@ impl Program {
             views[pile] = if boolean(&item[1])? { crate::key::VIEW_TOP_AND_SIZE } else { crate::key::VIEW_TOP };
         }
         let ordering = field(&value, "ordering")?;
+        let beam = field(&value, "beam")?;
+        let mut sequences = vec![None; piles];
+        for item in field(beam, "sequences")?.as_array().ok_or("bad rule program: sequences")? {
+            let pile = index(&item[0])?;
+            let rows = item[1].as_array().ok_or("bad rule program: sequence rows")?;
+            if pile >= piles || rows.len() != 64 {
+                return err("bad sequence rows", item);
+            }
+            let mut table = [0u64; 64];
+            for (slot, row) in table.iter_mut().zip(rows) {
+                *slot = row.as_u64().map_or_else(|| err("not a row", row), Ok)?;
+            }
+            sequences[pile] = Some(table);
+        }
         let has_forced = !fills.is_empty() || forced_sources.iter().any(Option::is_some);
         let any_filter = |plans: &[Option<SourcePlan>]| {
             plans.iter().flatten().any(|p| p.pairings.iter().any(|q| q.filter.is_some()))
@@ -712,6 +738,7 @@ impl Program {
                     }
                 },
             },
+            beam: BeamRules { layers: boolean(field(beam, "layers")?)?, sequences },
             groups,
         })
     }
@@ -1068,6 +1095,7 @@ mod tests {
             },
             ordering: OrderingRules { first_target: vec![], parking: vec![], dealt: vec![],
                                       after_deal: None, pass_merge: None },
+            beam: BeamRules::default(),
         };
         assert_eq!(dummy.eval(&top, &mut env), NO_CARD);
         assert_eq!(Code::new(&top, &[]).eval(&mut env), NO_CARD);

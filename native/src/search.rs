@@ -8,6 +8,7 @@
 
 use std::time::Instant;
 
+use crate::beam::Schedule;
 use crate::key::KeyMaker;
 use crate::store::{hash_key, Id, Store};
 use crate::moves::{Move, Position, Stacks, Undo};
@@ -250,7 +251,7 @@ pub struct Limits {
 }
 
 impl Limits {
-    fn stops(&self, spent: u64) -> bool {
+    pub(crate) fn stops(&self, spent: u64) -> bool {
         self.deadline.is_some_and(|d| Instant::now() > d)
             || self.should_stop.as_ref().is_some_and(|stop| stop(spent))
     }
@@ -292,7 +293,7 @@ impl<'a> Solver<'a> {
         }
     }
 
-    fn over_memory(&self, limits: &Limits, key_len: usize) -> bool {
+    pub(crate) fn over_memory(&self, limits: &Limits, key_len: usize) -> bool {
         match limits.max_memory {
             None => false,
             Some(max) => self.store.bytes() + self.store.growth(key_len) > max,
@@ -310,7 +311,7 @@ impl<'a> Solver<'a> {
     /// When the stock is keyed as a cycle (`pass_merge`), a position not reached by a deal
     /// whose waste holds a multiple of the deal's cards is keyed as if its waste were turned
     /// back into the stock (`Search._pass_key`).
-    fn classify(&mut self, pos: &mut Position, dealt: bool) -> (Result<Option<i32>, ()>, u64, Option<Id>) {
+    pub(crate) fn classify(&mut self, pos: &mut Position, dealt: bool) -> (Result<Option<i32>, ()>, u64, Option<Id>) {
         match self.pass_merge() {
             Some((waste, turn)) if !dealt && !pos.piles[waste].is_empty()
                 && pos.piles[waste].len() % turn == 0 => {
@@ -341,7 +342,7 @@ impl<'a> Solver<'a> {
         }
     }
 
-    fn enter(&mut self, hash: u64, old: Option<Id>, depth: i32) -> Id {
+    pub(crate) fn enter(&mut self, hash: u64, old: Option<Id>, depth: i32) -> Id {
         match old {
             Some(id) => {
                 self.store.mark_seen(id, depth);
@@ -349,6 +350,24 @@ impl<'a> Solver<'a> {
             }
             None => self.store.insert(&self.buffer, hash, depth),
         }
+    }
+
+    /// A new run (a restart, or a layer of a beam): nothing stored counts as seen in it.
+    pub(crate) fn start_run(&mut self) {
+        self.run += 1;
+        self.store.start_run();
+    }
+
+    /// Fix how keys are packed, from the solve's root (only the first call counts).
+    pub(crate) fn pack(&mut self, root: &Position) {
+        self.keys.pack_for(root, self.program.turns_up.iter().any(|&t| t),
+                           self.program.redeal.as_ref().map_or(0, |r| r.limit),
+                           self.program.redeal.as_ref().and_then(|r| r.counter), self.compact);
+    }
+
+    /// The length of the key `classify` made last.
+    pub(crate) fn buffer_len(&self) -> usize {
+        self.buffer.len()
     }
 
     /// (the waste, cards a deal) when the stock is keyed as a cycle; never in the exact
@@ -423,11 +442,8 @@ impl<'a> Solver<'a> {
         limits: &Limits,
         open: &mut Vec<Id>,
     ) -> Outcome {
-        self.run += 1;
-        self.store.start_run();
-        self.keys.pack_for(root, self.program.turns_up.iter().any(|&t| t),
-                           self.program.redeal.as_ref().map_or(0, |r| r.limit),
-                           self.program.redeal.as_ref().and_then(|r| r.counter), self.compact);
+        self.start_run();
+        self.pack(root);
         self.line.clear();
         let program = self.program;
         let mut pos = root.clone();
@@ -582,8 +598,9 @@ pub struct Solved {
     pub bytes: usize,
 }
 
-/// `solve`'s restart loop: Luby budgets, ordering style `run % STYLES`; with `prove` one
-/// search with the main ordering and the whole budget.
+/// `solve`'s restart loop: Luby budgets, ordering style `run % STYLES`, beams on the
+/// schedule of `Schedule` (unless `beams` is false); with `prove` one search with the main
+/// ordering and the whole budget.
 /// Positions a search may store before its keys take the deck code: below this the plain
 /// code's 80-100 bytes a position are under 2 GB, and it is the faster one to write.
 pub const COMPACT_FROM: u64 = 20_000_000;
@@ -605,7 +622,7 @@ pub fn compact_keys(max_positions: u64, limits: &Limits) -> bool {
     limits.max_memory.is_some() || reach > COMPACT_FROM
 }
 
-pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool,
+pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool, beams: bool,
              limits: &Limits) -> Solved {
     let mut solver = Solver::new(program, false);
     solver.compact = compact_keys(max_positions, limits);
@@ -613,16 +630,25 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
     let mut spent: u64 = 0;
     let mut run: u64 = 0;
     let mut outcome = Outcome::Budget;
+    let mut schedule = Schedule::new(beams && !prove && program.beam.layers && !root.stock.is_empty());
     while spent < max_positions {
-        let mut budget = RESTART_UNIT * luby(run + 1);
-        if prove || spent + budget * 2 > max_positions {
-            budget = max_positions - spent;
-        }
-        let style = (run % STYLES as u64) as usize;
         solver.spent = spent;
-        outcome = solver.run(root, Some(&mut orderings[style]), budget, limits);
-        spent += solver.expanded;
-        run += 1;
+        let width = schedule.next_width();
+        if width > 0 {
+            outcome = solver.beam(root, width, max_positions - spent, limits);
+            spent += solver.expanded;
+            schedule.beam_spent(solver.expanded);
+        } else {
+            let mut budget = RESTART_UNIT * luby(run + 1);
+            if prove || spent + budget * 2 > max_positions {
+                budget = max_positions - spent;
+            }
+            let style = (run % STYLES as u64) as usize;
+            outcome = solver.run(root, Some(&mut orderings[style]), budget, limits);
+            spent += solver.expanded;
+            schedule.restart_spent(solver.expanded);
+            run += 1;
+        }
         match outcome {
             Outcome::Won | Outcome::Exhausted | Outcome::Timeout | Outcome::Memory => break,
             Outcome::Budget => {
@@ -637,6 +663,20 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
         outcome,
         line: std::mem::take(&mut solver.line),
         expanded: spent,
+        stored: solver.store.len(),
+        bytes: solver.store.bytes(),
+    }
+}
+
+/// One layered beam on its own (`Solver::beam`), as a solve's first beam would run.
+pub fn beam(program: &Program, root: &Position, width: usize, max_positions: u64, limits: &Limits) -> Solved {
+    let mut solver = Solver::new(program, false);
+    solver.compact = compact_keys(max_positions, limits);
+    let outcome = solver.beam(root, width, max_positions, limits);
+    Solved {
+        outcome,
+        line: std::mem::take(&mut solver.line),
+        expanded: solver.expanded,
         stored: solver.store.len(),
         bytes: solver.store.bytes(),
     }

@@ -63,8 +63,8 @@ from patience.variant import Group, Variant
 
 #: the version of the program's shape: the core refuses a program of another version (2: the
 #: piles keyed by their top, 3: the declared safe moves, 4: the moves allowed after a deal
-#: and the stock as a cycle)
-PROGRAM_VERSION = 4
+#: and the stock as a cycle, 5: the layered beam)
+PROGRAM_VERSION = 5
 
 #: slots for piles and cards bound by quantifiers (the loader bounds their nesting)
 SLOTS = 4
@@ -452,6 +452,13 @@ def rule_program(variant: Variant) -> dict[str, Any]:
             "after_deal": None if rules.after_deal is None else sorted(rules.after_deal),
             # [waste, cards a deal] when the stock is keyed as a cycle (null: never)
             "pass_merge": None if rules.pass_merge is None else list(rules.pass_merge),
+        },
+        # the layered beam (patience.solver.beam): whether the stock deals and never comes
+        # back, and each pile's rows of the adjacent cards that form a run
+        "beam": {
+            "layers": rules.beam_layers,
+            "sequences": [[index, list(rows)] for index, rows in
+                          sorted(rules.sequence_rows_of.items())],
         },
     }
 

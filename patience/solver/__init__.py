@@ -31,6 +31,8 @@ from patience.cards import MASK64
 from patience.errors import NoWinnableDealError, SolverError
 from patience.moves import MoveTuple
 from patience.native import Engine, EngineChoice
+from patience.solver.beam import Beam, BeamSchedule
+from patience.solver.beam import applies as beam_applies
 from patience.solver.rules import SolverRules, solver_rules
 from patience.solver.search import BUDGET, EXHAUSTED, TIMEOUT, WON, Search, make_ordering
 
@@ -40,7 +42,7 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.6"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
+SOLVER_VERSION = "1.7"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
 # 1.3: take-backs off the foundations after the deal, turn-ups first; whole lost components
 # proven lost (Tarjan); a pile no card leaves and no rule reads below its top (Golf's waste,
 # Black Hole's hole, one-way foundations) keyed by its top card and size;
@@ -54,6 +56,8 @@ SOLVER_VERSION = "1.6"  # 1.1: won lines shortened; 1.2: proven-lost table, no u
 # search is the same; a user's file of that shape gains them)
 # 1.6: a 'target: first' group whose accepts needs an empty pile sorts in the key too, where
 # no forced move or fill reads its order (FreeCell's cells, the sets' foundations)
+# 1.7: where the stock never comes back, layered beams beside the restarts once these have
+# spent 100,000 positions (patience.solver.beam)
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000
@@ -106,7 +110,8 @@ def luby(i: int) -> int:
 def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
           time_limit: float | None = None, *, shorten_line: bool = True,
           prove: bool = False, should_stop: Callable[[int], bool] | None = None,
-          engine: EngineChoice = "auto", max_memory: int | None = None) -> SolveResult:
+          engine: EngineChoice = "auto", max_memory: int | None = None,
+          beams: bool = True) -> SolveResult:
     """Solve the position of ``game`` (which is left unchanged).
 
     A won line is shortened (``shorten``) unless ``shorten_line`` is false: that costs about
@@ -116,9 +121,13 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     (a Luby schedule); a run that ends without finding more to search proves the position
     unwinnable. Budget or time running out gives ``unknown``, never ``unwinnable``.
 
-    With ``prove`` there are no restarts: one search with the main ordering and the whole
-    budget, which exhausts a deal's reachable space when it fits (the mode for proving
-    deals unwinnable; restarts are better at finding wins).
+    Where the stock never comes back, layered beams (:mod:`patience.solver.beam`) share the
+    budget with the restarts once these have spent ``BEAM_FROM`` positions; ``beams=False``
+    leaves them out (the search of solver 1.6, for comparisons). A beam only finds wins.
+
+    With ``prove`` there are no restarts and no beams: one search with the main ordering
+    and the whole budget, which exhausts a deal's reachable space when it fits (the mode
+    for proving deals unwinnable; restarts are better at finding wins).
 
     ``should_stop``, when given, is called with the positions expanded so far (every 1024
     of them): a true answer stops the search as the time limit does (``unknown``). Front
@@ -140,22 +149,36 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     started = time.perf_counter()
     if chosen == "native":
         return _solve_native(game, max_positions, time_limit, shorten_line, prove, max_memory,
-                             should_stop, started)
+                             should_stop, started, beams)
     deadline = None if time_limit is None else started + time_limit
     rules = solver_rules(game.variant)
     orderings = [make_ordering(rules, style) for style in range(STYLES)]
     spent = 0
     run = 0
     lost: set[bytes] = set()  # positions proven lost, kept across restarts
+    schedule = BeamSchedule(beams and not prove and beam_applies(rules, game.stock))
     while spent < max_positions:
+        stop = None if should_stop is None else \
+            (lambda expanded, spent=spent: should_stop(spent + expanded))
+        width = schedule.next_width()
+        if width:
+            beam = Beam(rules, game.piles, game.stock, lost=lost)
+            outcome = beam.run(width, max_positions - spent, deadline, stop)
+            spent += beam.expanded
+            schedule.beam_spent(beam.expanded)
+            if outcome == WON:
+                line = shorten(game, beam.line) if shorten_line else beam.line
+                return _result("won", game, line, spent, started)
+            if outcome == TIMEOUT or (should_stop is not None and should_stop(spent)):
+                break
+            continue
         budget = RESTART_UNIT * luby(run + 1)
         if prove or spent + budget * 2 > max_positions:  # too little left for another run
             budget = max_positions - spent
         search = Search(rules, game.piles, game.stock, lost=lost)
-        stop = None if should_stop is None else \
-            (lambda expanded, spent=spent: should_stop(spent + expanded))
         outcome = search.run(orderings[run % STYLES], budget, deadline, stop)
         spent += search.expanded
+        schedule.restart_spent(search.expanded)
         run += 1
         if outcome == WON:
             line = shorten(game, search.line) if shorten_line else search.line
@@ -170,11 +193,12 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
 
 def _solve_native(game: Game, max_positions: int, time_limit: float | None,
                   shorten_line: bool, prove: bool, max_memory: int | None,
-                  should_stop: Callable[[int], bool] | None, started: float) -> SolveResult:
-    """:func:`solve` by the native core: the same restarts, orderings and proofs."""
+                  should_stop: Callable[[int], bool] | None, started: float,
+                  beams: bool) -> SolveResult:
+    """:func:`solve` by the native core: the same restarts, beams, orderings and proofs."""
     piles = [list(p) for p in game.piles]
     found = native.core(game.variant).solve(piles, list(game.stock), max_positions,
-                                            time_limit, prove, max_memory, should_stop)
+                                            time_limit, prove, max_memory, should_stop, beams)
     outcome, spent = found["outcome"], found["positions"]
     if outcome == WON:
         line = [tuple(move) for move in found["line"]]

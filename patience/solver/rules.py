@@ -101,6 +101,14 @@ class SolverRules:
         #: has gone round its cycle are merged (see `pass_merge`); None: never
         self.pass_merge: tuple[int, int] | None = pass_merge(variant, self.after_deal)
         self.key = self._key_function()
+        #: whether the stock deals and never comes back (no redeal): the layered beam
+        #: searches such variants (patience.solver.beam)
+        self.beam_layers = variant.redeal_pile is None and bool(variant.deal_targets)
+        #: for each pile whose group's moves rule says which adjacent cards form a run, the
+        #: rows of those pairs (``patience.solver.beam.sequence_rows``)
+        self.sequence_rows_of: dict[int, tuple[int, ...]] = {
+            index: rows for start, stop, rows in sequence_rows(variant)
+            for index in range(start, stop)} if self.beam_layers else {}
 
     def _key_function(self) -> KeyFunction:
         table = self.card_table
@@ -168,6 +176,69 @@ class SolverRules:
     def exact_key(self, piles: list[list[int]], stock: list[int]) -> bytes:
         """The position with nothing merged (the reference search's key)."""
         return bytes([SEPARATOR]).join(map(bytes, piles)) + b"\xfe" + bytes(stock)
+
+
+def sequence_rows(variant: Variant) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """For each pile group whose ``moves`` rule holds ``all a, b in pairs(run): …``
+    conjuncts that read nothing but their two cards: (first pile, pile after the last, the
+    rows of the pairs those conjuncts allow). Groups without such conjuncts are left out
+    (no break is counted on their piles)."""
+    from patience.compiler import (
+        Compiler,
+        Const,
+        Layout,
+        Pile,
+        Run,
+        Tables,
+        Value,
+        conjuncts,
+        inline_calls,
+        name,
+    )
+    from patience.generator import _is_scan
+    from patience.language import Predicate, Quantifier
+
+    layout = Layout({group.name: group.indices for group in variant.groups})
+    face_down = any(any(group.face_down) for group in variant.groups)
+    compiler = Compiler(dict(variant.parameters), dict(variant.predicates), layout, Tables(),
+                        variant.deck, tabulate=True, face_down=face_down)
+    predicates = dict(variant.predicates)
+
+    def keep(predicate: Predicate) -> bool:  # as patience.native.program's: tables
+        return compiler._is_tabulable(predicate) and \
+            1 <= len(predicate.signature.parameters) <= 2
+
+    cards = sorted({card for card in variant.deck if card < FACE_DOWN})
+    found = []
+    for group in variant.groups:
+        node = inline_calls(group.moves.node, predicates, keep)
+        scans = [part for part in conjuncts(node) if _is_scan(part)]
+        if not scans:
+            continue
+        bindings: dict[str, Value] = {"run": Run(name("src"), name("k")),
+                                      "pile": Pile(name("src"), name("s"), group.name)}
+        rows = [0] * FACE_DOWN
+        card_only = True
+        for below in cards:
+            for above in cards:
+                allowed = True
+                for scan in scans:
+                    assert isinstance(scan, Quantifier)
+                    value = compiler.value(scan.body, {**bindings, scan.names[0]: Const(below),
+                                                       scan.names[1]: Const(above)})
+                    if not isinstance(value, Const):
+                        card_only = False
+                        break
+                    allowed = allowed and bool(value.value)
+                if not card_only:
+                    break
+                if allowed:
+                    rows[below] |= 1 << above
+            if not card_only:
+                break
+        if card_only:
+            found.append((group.indices.start, group.indices.stop, tuple(rows)))
+    return tuple(found)
 
 
 def card_table(attributes: frozenset[str]) -> bytes:
