@@ -362,7 +362,8 @@ impl<'a> Solver<'a> {
     pub(crate) fn pack(&mut self, root: &Position) {
         self.keys.pack_for(root, self.program.turns_up.iter().any(|&t| t),
                            self.program.redeal.as_ref().map_or(0, |r| r.limit),
-                           self.program.redeal.as_ref().and_then(|r| r.counter), self.compact);
+                           self.program.redeal.as_ref().and_then(|r| r.counter),
+                           self.program.redeal.as_ref().map(|r| r.waste), self.compact);
     }
 
     /// The length of the key `classify` made last.
