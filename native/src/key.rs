@@ -15,6 +15,13 @@
 //! each length in the bits the deal's card count needs. Both are fixed injective codes
 //! chosen once per solve (a first bit tells them apart), so they merge nothing more.
 //!
+//! A solve whose keys are compact (the deck code's solves: big or capped ones) writes
+//! four things shorter in either code, each a function of the byte key and decodable
+//! given the root: a whole pile that begins like a root pile of its group as that pile's
+//! number and the cards shared (`write_reference`), the cards left as runs in suit or in
+//! rank where that is shorter (`run_mode`), and the stock keyed by its cards and a
+//! redeal's waste as subsequences of the root's stock (`write_subsequence`).
+//!
 //! The keys are stored by `store.rs`.
 
 use crate::moves::Position;
@@ -94,6 +101,12 @@ pub struct Packing {
     /// code runs (a solve that stays small, or a card table where a rank lower is no
     /// higher code)
     step: u8,
+    /// rank runs (`RANK`): for each card code, the codes of the cards one rank lower with
+    /// the same face, of any suit (at most four), how many, and the bits of a choice among
+    /// them (0: no rank runs, the table tells no suits apart or keys do not code runs)
+    lower: Box<[[u8; 4]; 256]>,
+    lower_count: Box<[u8; 256]>,
+    rank_bits: u32,
     /// for each pile (by its place in the key), the root piles it may begin like
     /// (`Packing::reference`), or none
     references: Vec<Option<std::sync::Arc<References>>>,
@@ -129,34 +142,67 @@ const SHARED_FROM: usize = 2;
 const PLAIN: u8 = 0;
 const DOWN: u8 = 1;
 const UP: u8 = 2;
+/// runs going down in rank, any suit: a card that continues one is a bit and its place
+/// among the cards one rank lower than the card below it (`Packing::lower`)
+const RANK: u8 = 3;
 
-/// The cheaper way to write a whole pile whose card codes are `codes` (`PLAIN`, `DOWN` or
-/// `UP`), a function of the codes alone (so of the byte key): a run costs a bit a card and
-/// a card outside the runs one bit more than in `PLAIN`, where a card costs about four.
+/// The cheaper way to write a whole pile whose card codes are `codes` (`PLAIN`, `DOWN`,
+/// `UP` or `RANK`), a function of the codes alone (so of the byte key): a card that
+/// continues a run costs a bit (and its place among the lower cards, for `RANK`), a card
+/// outside the runs one bit more than in `PLAIN`, where a card costs `literal` bits.
 #[inline]
-fn run_mode(pile: &[u8], table: &[u8; 256], step: u8) -> u8 {
-    let (mut down, mut up) = (0usize, 0usize);
+fn run_mode(pile: &[u8], table: &[u8; 256], packing: &Packing, literal: usize) -> u8 {
+    let step = packing.step as i16;
+    let (mut down, mut up, mut rank) = (0usize, 0usize, 0usize);
     for pair in pile.windows(2) {
-        let (below, above) = (table[pair[0] as usize] as i16, table[pair[1] as usize] as i16);
-        down += (above == below - step as i16) as usize;
-        up += (above == below + step as i16) as usize;
+        let (below, above) = (table[pair[0] as usize], table[pair[1] as usize]);
+        down += (above as i16 == below as i16 - step) as usize;
+        up += (above as i16 == below as i16 + step) as usize;
+        if packing.rank_bits > 0 {
+            let lower = &packing.lower[below as usize][..packing.lower_count[below as usize] as usize];
+            rank += lower.contains(&above) as usize;
+        }
     }
-    if down >= up && down * 4 > pile.len() {
-        DOWN
-    } else if up > down && up * 4 > pile.len() {
-        UP
-    } else {
-        PLAIN
+    let next = pile.len() - 1;
+    // the bits of the mode and of the cards after the first
+    let cost = |mode: u8, runs: usize, each: usize| {
+        mode_bits(packing, mode).1 as usize + next + runs * each + (next - runs) * literal
+    };
+    let mut best = (1 + next * literal, PLAIN);
+    for (mode, runs, each) in [(DOWN, down, 0), (UP, up, 0), (RANK, rank, packing.rank_bits as usize)] {
+        if runs > 0 && (mode != RANK || packing.rank_bits > 0) && cost(mode, runs, each) < best.0 {
+            best = (cost(mode, runs, each), mode);
+        }
+    }
+    best.1
+}
+
+/// Whether `above` continues the run (of `mode`) from `below`, both card codes: the bits
+/// that say so (a 1, and for `RANK` its place among the lower cards) and how many.
+#[inline(always)]
+fn continues(packing: &Packing, below: u8, above: u8, mode: u8) -> Option<(u64, u32)> {
+    let step = packing.step as i16;
+    match mode {
+        DOWN => (above as i16 == below as i16 - step).then_some((1, 1)),
+        UP => (above as i16 == below as i16 + step).then_some((1, 1)),
+        _ => {
+            let lower = &packing.lower[below as usize][..packing.lower_count[below as usize] as usize];
+            let at = lower.iter().position(|&c| c == above)?;
+            Some((1 | (at as u64) << 1, 1 + packing.rank_bits))
+        }
     }
 }
 
-/// Whether `above` continues the run (of `mode`) from `below`, both card codes.
+/// A whole pile's run mode as written, a prefix code: `PLAIN` 0, `DOWN` 10, `UP` 11 (110
+/// where there are rank runs), `RANK` 111; its bits and how many.
 #[inline(always)]
-fn continues(below: u8, above: u8, mode: u8, step: u8) -> bool {
-    if mode == DOWN {
-        above as i16 == below as i16 - step as i16
-    } else {
-        above as i16 == below as i16 + step as i16
+fn mode_bits(packing: &Packing, mode: u8) -> (u64, u32) {
+    match mode {
+        PLAIN => (0, 1),
+        DOWN => (0b01, 2),
+        UP if packing.rank_bits == 0 => (0b11, 2),
+        UP => (0b011, 3),
+        _ => (0b111, 3),
     }
 }
 
@@ -251,6 +297,29 @@ impl Packing {
         let ace = code[rules.card_table[4] as usize] as i16;
         let two = code[rules.card_table[8] as usize] as i16;
         let step = if compact && two > ace { (two - ace) as u8 } else { 0 };
+        // the cards one rank lower (card = rank * 4 + suit), same face, any suit
+        let mut lower = Box::new([[0u8; 4]; 256]);
+        let mut lower_count = Box::new([0u8; 256]);
+        let mut fits = true;
+        for card in 8..64u8 {
+            for &face in faces {
+                let x = code[rules.card_table[(card | face) as usize] as usize] as usize;
+                for suit in 0..4 {
+                    let y = code[rules.card_table[((card - 4) & !3 | suit | face) as usize] as usize];
+                    let n = lower_count[x] as usize;
+                    if !lower[x][..n].contains(&y) {
+                        if n == 4 {
+                            fits = false;
+                        } else {
+                            lower[x][n] = y;
+                            lower_count[x] += 1;
+                        }
+                    }
+                }
+            }
+        }
+        let most = lower_count.iter().copied().max().unwrap_or(0) as usize;
+        let rank_bits = if step > 0 && fits && most >= 2 { bits_for(most - 1) } else { 0 };
         // the groups a whole pile may find its root pile in: its sorted group, or itself
         let slots = root.piles.len();
         let mut references: Vec<Option<std::sync::Arc<References>>> = vec![None; slots];
@@ -310,6 +379,9 @@ impl Packing {
             #[cfg(not(target_arch = "x86_64"))]
             popcnt: false,
             step,
+            lower,
+            lower_count,
+            rank_bits,
             references,
             root_stock: (compact && rules.stock_by_cards).then(|| root.stock.clone()),
             waste: waste.filter(|&w| compact && w < slots && root.piles[w].is_empty()
@@ -850,17 +922,16 @@ impl<'a> KeyMaker<'a> {
     }
 
     /// The cards of a whole pile (after those `write_reference` wrote) in the plain code:
-    /// where keys code runs and two cards or more are left, a bit for their `run_mode`
-    /// (1: runs, then a bit for the direction), then card by card (`card_bits` each) or
-    /// the first card and, for each next one, 1 when it continues the run, or 0 and the
-    /// card.
+    /// where keys code runs and two cards or more are left, their `run_mode` (`mode_bits`),
+    /// then card by card (`card_bits` each) or the first card and, for each next one, the
+    /// bits that say it continues the run (`continues`), or 0 and the card.
     #[inline]
     fn write_plain_cards(&self, packing: &Packing, cards: &[u8], w: &mut BitWriter) {
         let (cb, table) = (packing.card_bits, &self.translate);
         let mode = if packing.step > 0 && cards.len() >= 2 {
-            let mode = run_mode(cards, table, packing.step);
-            w.put(if mode == PLAIN { 0 } else { 1 | ((mode == UP) as u64) << 1 },
-                  if mode == PLAIN { 1 } else { 2 });
+            let mode = run_mode(cards, table, packing, cb as usize);
+            let (bits, n) = mode_bits(packing, mode);
+            w.put(bits, n);
             mode
         } else {
             PLAIN
@@ -878,10 +949,9 @@ impl<'a> KeyMaker<'a> {
             w.put(table[cards[0] as usize] as u64, cb);
             for pair in cards.windows(2) {
                 let (below, above) = (table[pair[0] as usize], table[pair[1] as usize]);
-                if continues(below, above, mode, packing.step) {
-                    w.put(1, 1);
-                } else {
-                    w.put((above as u64) << 1, 1 + cb);
+                match continues(packing, below, above, mode) {
+                    Some((bits, n)) => w.put(bits, n),
+                    None => w.put((above as u64) << 1, 1 + cb),
                 }
             }
         }
@@ -893,10 +963,11 @@ impl<'a> KeyMaker<'a> {
     /// False when a card written is no card of the deck, or one written already.
     #[inline(always)]
     fn write_deck_cards(&self, packing: &Packing, cards: &[u8], w: &mut BitWriter, digits: &mut DeckDigits) -> bool {
+        let table = &self.translate;
         let mode = if packing.step > 0 && cards.len() >= 2 {
-            let mode = run_mode(cards, &self.translate, packing.step);
-            w.put(if mode == PLAIN { 0 } else { 1 | ((mode == UP) as u64) << 1 },
-                  if mode == PLAIN { 1 } else { 2 });
+            let mode = run_mode(cards, table, packing, 5);
+            let (bits, n) = mode_bits(packing, mode);
+            w.put(bits, n);
             mode
         } else {
             PLAIN
@@ -912,14 +983,14 @@ impl<'a> KeyMaker<'a> {
         if !digits.card(packing, w, cards[0]) {
             return false;
         }
-        let table = &self.translate;
         for pair in cards.windows(2) {
-            if continues(table[pair[0] as usize], table[pair[1] as usize], mode, packing.step) {
-                w.put(1, 1);
-            } else {
-                w.put(0, 1);
-                if !digits.card(packing, w, pair[1]) {
-                    return false;
+            match continues(packing, table[pair[0] as usize], table[pair[1] as usize], mode) {
+                Some((bits, n)) => w.put(bits, n),
+                None => {
+                    w.put(0, 1);
+                    if !digits.card(packing, w, pair[1]) {
+                        return false;
+                    }
                 }
             }
         }
@@ -1052,7 +1123,7 @@ mod tests {
     enum Written {
         Code(u8),
         Digit,
-        Continues(u8), // the mode, DOWN or UP
+        Continues(u8, usize), // the mode, and for RANK the place among the lower cards
     }
 
     /// Read a whole pile's cards after its length (`write_reference`, then
@@ -1082,14 +1153,19 @@ mod tests {
             }
         }
         let rest = len - out.len();
-        let mode = if p.step > 0 && rest >= 2 && get(1) == 1 {
-            if get(1) == 1 { UP } else { DOWN }
-        } else {
+        let mode = if p.step == 0 || rest < 2 || get(1) == 0 {
             PLAIN
+        } else if get(1) == 0 {
+            DOWN
+        } else if p.rank_bits == 0 || get(1) == 0 {
+            UP
+        } else {
+            RANK
         };
         for k in 0..rest {
             if mode != PLAIN && k > 0 && get(1) == 1 {
-                out.push(Written::Continues(mode));
+                let at = if mode == RANK { get(p.rank_bits) as usize } else { 0 };
+                out.push(Written::Continues(mode, at));
             } else {
                 let card = literal(get);
                 out.push(card);
@@ -1125,9 +1201,16 @@ mod tests {
             let code = match card {
                 Written::Code(code) => code,
                 Written::Digit => digits.next().expect("a digit"),
-                Written::Continues(mode) => {
-                    let below = *out.last().expect("a card below") as i16;
-                    (if mode == DOWN { below - p.step as i16 } else { below + p.step as i16 }) as u8
+                Written::Continues(mode, at) => {
+                    let below = *out.last().expect("a card below");
+                    match mode {
+                        DOWN => (below as i16 - p.step as i16) as u8,
+                        UP => (below as i16 + p.step as i16) as u8,
+                        _ => {
+                            assert!(at < p.lower_count[below as usize] as usize);
+                            p.lower[below as usize][at]
+                        }
+                    }
                 }
             };
             out.push(code);
@@ -1347,7 +1430,7 @@ mod tests {
             let mut state = 7u64;
             let mut seen: FxHashMap<Vec<u8>, Vec<u8>> = FxHashMap::default();
             let (mut key, mut bytes) = (Vec::new(), Vec::new());
-            let (mut in_deck_code, mut referenced, mut in_runs) = (0, 0, 0);
+            let (mut in_deck_code, mut referenced, mut in_runs, mut in_rank_runs) = (0, 0, 0, 0);
             for round in 0..20_000 {
                 // every other position dealt from the deck (each card once, as in play:
                 // the deck code), the others drawn with repeats (the plain code)
@@ -1395,12 +1478,18 @@ mod tests {
                     }
                     // now and then runs (`run_mode`): a card of the same suit and face, a
                     // rank lower or higher than the one below it
-                    let run = next(&mut state) % 3;
+                    let run = next(&mut state) % 3; // 1: down, 2: up
                     while pile.len() < len {
                         let below = pile.last().copied();
                         let card = match below {
                             Some(below) if run > 0 && next(&mut state) % 6 != 0 => {
                                 let card = if run == 1 { below.wrapping_sub(4) } else { below + 4 };
+                                // half the runs down change suit (a rank run)
+                                let card = if run == 1 && next(&mut state) % 2 == 0 {
+                                    card & !3 | (next(&mut state) % 4) as u8
+                                } else {
+                                    card
+                                };
                                 if card & 63 < 4 || card & 63 >= 56 || !take(&mut deck, card) {
                                     break;
                                 }
@@ -1442,7 +1531,8 @@ mod tests {
                     if let (Some(Some(group)), true) = (packing.references.get(j), pile.len() >= SHARED_FROM) {
                         referenced += maker.reference(group, pile).is_some() as usize;
                     }
-                    in_runs += (pile.len() >= 2 && run_mode(pile, &maker.translate, packing.step) != PLAIN) as usize;
+                    in_runs += (pile.len() >= 2 && run_mode(pile, &maker.translate, &packing, 5) != PLAIN) as usize;
+                    in_rank_runs += (pile.len() >= 2 && run_mode(pile, &maker.translate, &packing, 5) == RANK) as usize;
                 }
                 plain.key(&pos, &mut bytes);
                 if let Some(before) = seen.insert(key.clone(), bytes.clone()) {
@@ -1454,6 +1544,8 @@ mod tests {
             // runs and root piles were written so
             assert!(packing.step > 0 && packing.references.iter().any(Option::is_some));
             assert!(referenced > 1_000 && in_runs > 1_000, "{referenced} {in_runs}");
+            // runs in rank, any suit, where the card table reads suits
+            assert!(packing.rank_bits == 0 || in_rank_runs > 1_000, "{in_rank_runs}");
             // and the other way: as many distinct packed keys as distinct byte keys
             let distinct: std::collections::HashSet<&Vec<u8>> = seen.values().collect();
             assert_eq!(distinct.len(), seen.len());
