@@ -332,7 +332,7 @@ def test_the_everything_variant_solves_alike():
 
 def test_a_memory_cap_ends_the_search_as_unknown():
     # deal 4 in prove mode takes more than 400,000 positions: far more than 1 MiB holds
-    # (some 22,000 now that a capped table fills up to 95%)
+    # (some 27,000 with the compact key code and a capped table filled up to 95%)
     game = patience.find_variant("tabbycat-autoremove").deal(4)
     result = solve(game, 10_000_000, prove=True, engine="native", max_memory=1 << 20)
     assert result.verdict == "unknown" and 1_000 < result.positions < 60_000
