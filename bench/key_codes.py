@@ -1,10 +1,11 @@
 """The native core's two key codes side by side: bytes per stored position and positions
-per CPU second of the same searches with the plain code and with the deck code.
+per CPU second of the same searches with the plain code and with the compact code (the
+deck code where it applies, root piles, runs, stock subsequences: docs/solver.md).
 
     python bench/key_codes.py                         # Fan 31, FreeCell 3, Klondike 1
     python bench/key_codes.py --games fan:31 golf:1 --positions 2000000 --rounds 3
 
-A solve takes the deck code when it has a memory cap (or may store more than
+A solve takes the compact code when it has a memory cap (or may store more than
 20,000,000 positions: ``compact_keys`` in native/src/search.rs), so each search runs once
 without a cap and once with a cap far above what it needs, taking turns (the machine is
 noisy); both must expand the same positions (checked). ``prove`` mode: one search, the
@@ -24,7 +25,7 @@ sys.path[:0] = [os.path.dirname(BENCH)]  # this checkout's patience, even if not
 import patience
 from patience import native
 
-CAP = 64 << 30  # far above any search here: only selects the deck code
+CAP = 64 << 30  # far above any search here: only selects the compact code
 
 
 def main() -> None:
@@ -36,8 +37,8 @@ def main() -> None:
     args = parser.parse_args()
     if not native.AVAILABLE:
         sys.exit(f"the native core is not built: {native.REASON}")
-    print("| game | deal | positions | plain B/pos | deck B/pos "
-          "| plain / deck positions per CPU s |")
+    print("| game | deal | positions | plain B/pos | compact B/pos "
+          "| plain / compact positions per CPU s |")
     print("|---|---|---|---|---|---|")
     for item in args.games:
         name, _, deal = item.partition(":")

@@ -5,6 +5,7 @@
     python bench/native.py --only perft
     python bench/native.py --against /tmp/main_native.abi3.so      # two builds, side by side
     python bench/native.py --against OTHER.so --games fan freecell --deals 1-20
+    python bench/native.py --against OTHER.so --max-memory 64G   # both with compact keys
 
 Three tables, each printing ratios:
 
@@ -24,6 +25,8 @@ With ``--against PATH`` it compares two builds of the core instead (this checkou
 another ``_native.abi3.so``, say main's copied aside): the same solves, taking turns deal by
 deal in this one process (which build goes first alternates), so load shifts hit both
 alike; the position counts must be equal (a speed change must not change the search).
+``--max-memory`` gives both builds' solves a memory cap (far above what they need, say
+``64G``): a capped solve writes its keys in the compact code, so this times that code.
 
 CPU time is ``time.process_time()`` of this process (the core runs in it).
 """
@@ -164,12 +167,20 @@ def load_other(path: str):  # type: ignore[no-untyped-def]
     return module
 
 
+def parse_size(text: str) -> int:
+    """``64G``, ``512M``, ``1000000``: bytes."""
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    unit = units.get(text[-1:].upper(), 1)
+    return int(float(text[:-1] if unit > 1 else text) * unit)
+
+
 def deal_range(text: str) -> range:
     first, _, last = text.partition("-")
     return range(int(first), int(last or first) + 1)
 
 
-def against(path: str, games: list[str], deals: range, budget: int, budget_503: int) -> None:
+def against(path: str, games: list[str], deals: range, budget: int, budget_503: int,
+            max_memory: int | None = None) -> None:
     from patience.native.program import rule_program_text
 
     other = load_other(path)
@@ -188,7 +199,7 @@ def against(path: str, games: list[str], deals: range, budget: int, budget_503: 
             counts = [0, 0]
             for which in ((0, 1) if turn % 2 == 0 else (1, 0)):
                 found, spent = cpu(cores[which].solve, [list(p) for p in game.piles],
-                                   list(game.stock), limit)
+                                   list(game.stock), limit, max_memory=max_memory)
                 seconds[which] += spent
                 counts[which] = found["positions"]
             assert counts[0] == counts[1], (name, number, counts)
@@ -219,13 +230,15 @@ def main() -> None:
     parser.add_argument("--deals", default="1-20", help="with --against: deals (default 1-20)")
     parser.add_argument("--positions", type=int, default=100_000,
                         help="with --against: budget of each solve (default 100,000)")
+    parser.add_argument("--max-memory", type=parse_size, metavar="SIZE",
+                        help="with --against: a memory cap for both (compact keys), e.g. 64G")
     args = parser.parse_args()
     if not native.AVAILABLE:
         sys.exit(f"bench/native.py: {native.REASON}")
     random.seed(0)
     if args.against:
         against(args.against, args.games, deal_range(args.deals), args.positions,
-                args.max_positions)
+                args.max_positions, args.max_memory)
         return
     if args.only in (None, "perft"):
         perft_table(args.depth)

@@ -15,6 +15,13 @@
 //! each length in the bits the deal's card count needs. Both are fixed injective codes
 //! chosen once per solve (a first bit tells them apart), so they merge nothing more.
 //!
+//! A solve whose keys are compact (the deck code's solves: big or capped ones) writes
+//! four things shorter in either code, each a function of the byte key and decodable
+//! given the root: a whole pile that begins like a root pile of its group as that pile's
+//! number and the cards shared (`write_reference`), the cards left as runs in suit or in
+//! rank where that is shorter (`run_mode`), and the stock keyed by its cards and a
+//! redeal's waste as subsequences of the root's stock (`write_subsequence`).
+//!
 //! The keys are stored by `store.rs`.
 
 use crate::moves::Position;
@@ -89,6 +96,114 @@ pub struct Packing {
     counter: Option<usize>,
     /// whether the processor counts bits in one instruction (`write_deck_popcnt`)
     popcnt: bool,
+    /// the runs of whole piles (`run_mode`): a card one rank below the card it lies on, of
+    /// the same suit (and face), shows a card code this much lower; 0 when keys do not
+    /// code runs (a solve that stays small, or a card table where a rank lower is no
+    /// higher code)
+    step: u8,
+    /// rank runs (`RANK`): for each card code, the codes of the cards one rank lower with
+    /// the same face, of any suit (at most four), how many, and the bits of a choice among
+    /// them (0: no rank runs, the table tells no suits apart or keys do not code runs)
+    lower: Box<[[u8; 4]; 256]>,
+    lower_count: Box<[u8; 256]>,
+    rank_bits: u32,
+    /// for each pile (by its place in the key), the root piles it may begin like
+    /// (`Packing::reference`), or none
+    references: Vec<Option<std::sync::Arc<References>>>,
+    /// the root position's stock, when keys are compact and the stock is keyed by its
+    /// cards (`write_stock`)
+    root_stock: Option<Vec<u8>>,
+    /// the redeal's waste (empty at the root, in no sorted group), when keys are compact
+    /// (`write_subsequence`), and the root's stock as card codes in the order it is dealt
+    waste: Option<usize>,
+    waste_codes: Vec<u8>,
+}
+
+/// The root piles that the whole piles of one group (a sorted group, or a single pile)
+/// may begin like: a pile whose first cards are the first cards of one of them is written
+/// as which one and how many (`KeyMaker::reference`), a function of its card codes.
+#[derive(Debug)]
+pub(crate) struct References {
+    /// each root pile of the group, as card codes
+    parts: Vec<Vec<u8>>,
+    /// a card code -> the root piles of the group (a bit each) whose first card shows it
+    by_first: [u64; 256],
+    /// the bits of the root pile's number in the group, and of the cards shared
+    pile_bits: u32,
+    count_bits: u32,
+}
+
+/// Fewer shared cards than this are written card by card.
+const SHARED_FROM: usize = 2;
+
+/// How a whole pile of two cards or more is written when keys code runs: its cards one by
+/// one (`PLAIN`), or as runs going down (`DOWN`: each card after the first a bit, 1 when
+/// its code is the code below it less `Packing::step`, 0 and the card otherwise) or up.
+const PLAIN: u8 = 0;
+const DOWN: u8 = 1;
+const UP: u8 = 2;
+/// runs going down in rank, any suit: a card that continues one is a bit and its place
+/// among the cards one rank lower than the card below it (`Packing::lower`)
+const RANK: u8 = 3;
+
+/// The cheaper way to write a whole pile whose card codes are `codes` (`PLAIN`, `DOWN`,
+/// `UP` or `RANK`), a function of the codes alone (so of the byte key): a card that
+/// continues a run costs a bit (and its place among the lower cards, for `RANK`), a card
+/// outside the runs one bit more than in `PLAIN`, where a card costs `literal` bits.
+#[inline]
+fn run_mode(pile: &[u8], table: &[u8; 256], packing: &Packing, literal: usize) -> u8 {
+    let step = packing.step as i16;
+    let (mut down, mut up, mut rank) = (0usize, 0usize, 0usize);
+    for pair in pile.windows(2) {
+        let (below, above) = (table[pair[0] as usize], table[pair[1] as usize]);
+        down += (above as i16 == below as i16 - step) as usize;
+        up += (above as i16 == below as i16 + step) as usize;
+        if packing.rank_bits > 0 {
+            let lower = &packing.lower[below as usize][..packing.lower_count[below as usize] as usize];
+            rank += lower.contains(&above) as usize;
+        }
+    }
+    let next = pile.len() - 1;
+    // the bits of the mode and of the cards after the first
+    let cost = |mode: u8, runs: usize, each: usize| {
+        mode_bits(packing, mode).1 as usize + next + runs * each + (next - runs) * literal
+    };
+    let mut best = (1 + next * literal, PLAIN);
+    for (mode, runs, each) in [(DOWN, down, 0), (UP, up, 0), (RANK, rank, packing.rank_bits as usize)] {
+        if runs > 0 && (mode != RANK || packing.rank_bits > 0) && cost(mode, runs, each) < best.0 {
+            best = (cost(mode, runs, each), mode);
+        }
+    }
+    best.1
+}
+
+/// Whether `above` continues the run (of `mode`) from `below`, both card codes: the bits
+/// that say so (a 1, and for `RANK` its place among the lower cards) and how many.
+#[inline(always)]
+fn continues(packing: &Packing, below: u8, above: u8, mode: u8) -> Option<(u64, u32)> {
+    let step = packing.step as i16;
+    match mode {
+        DOWN => (above as i16 == below as i16 - step).then_some((1, 1)),
+        UP => (above as i16 == below as i16 + step).then_some((1, 1)),
+        _ => {
+            let lower = &packing.lower[below as usize][..packing.lower_count[below as usize] as usize];
+            let at = lower.iter().position(|&c| c == above)?;
+            Some((1 | (at as u64) << 1, 1 + packing.rank_bits))
+        }
+    }
+}
+
+/// A whole pile's run mode as written, a prefix code: `PLAIN` 0, `DOWN` 10, `UP` 11 (110
+/// where there are rank runs), `RANK` 111; its bits and how many.
+#[inline(always)]
+fn mode_bits(packing: &Packing, mode: u8) -> (u64, u32) {
+    match mode {
+        PLAIN => (0, 1),
+        DOWN => (0b01, 2),
+        UP if packing.rank_bits == 0 => (0b11, 2),
+        UP => (0b011, 3),
+        _ => (0b111, 3),
+    }
 }
 
 impl Packing {
@@ -110,6 +225,7 @@ impl Packing {
         root: &Position,
         redeal_limit: usize,
         counter: Option<usize>,
+        waste: Option<usize>,
         compact: bool,
     ) -> Packing {
         let mut seen = [false; 256];
@@ -175,6 +291,75 @@ impl Packing {
             }
         }
         let (chunks, weights, span_bits) = deck_chunks(deck, face_down);
+        // the step of a run: the codes of the two of clubs and the ace of clubs (rank * 4 +
+        // suit), if the two's is the higher (any step keeps the code injective: it only
+        // decides which piles are written as runs cheaply)
+        let ace = code[rules.card_table[4] as usize] as i16;
+        let two = code[rules.card_table[8] as usize] as i16;
+        let step = if compact && two > ace { (two - ace) as u8 } else { 0 };
+        // the cards one rank lower (card = rank * 4 + suit), same face, any suit
+        let mut lower = Box::new([[0u8; 4]; 256]);
+        let mut lower_count = Box::new([0u8; 256]);
+        let mut fits = true;
+        for card in 8..64u8 {
+            for &face in faces {
+                let x = code[rules.card_table[(card | face) as usize] as usize] as usize;
+                for suit in 0..4 {
+                    let y = code[rules.card_table[((card - 4) & !3 | suit | face) as usize] as usize];
+                    let n = lower_count[x] as usize;
+                    if !lower[x][..n].contains(&y) {
+                        if n == 4 {
+                            fits = false;
+                        } else {
+                            lower[x][n] = y;
+                            lower_count[x] += 1;
+                        }
+                    }
+                }
+            }
+        }
+        let most = lower_count.iter().copied().max().unwrap_or(0) as usize;
+        let rank_bits = if step > 0 && fits && most >= 2 { bits_for(most - 1) } else { 0 };
+        // the groups a whole pile may find its root pile in: its sorted group, or itself
+        let slots = root.piles.len();
+        let mut references: Vec<Option<std::sync::Arc<References>>> = vec![None; slots];
+        if compact {
+            let mut groups: Vec<(usize, usize)> = Vec::new();
+            for &(start, stop) in rules.always_sorted.iter().chain(&rules.sorted_when_stock_empty) {
+                groups.push((start.min(slots), stop.min(slots)));
+            }
+            for j in 0..slots {
+                if !groups.iter().any(|&(start, stop)| start <= j && j < stop) {
+                    groups.push((j, j + 1));
+                }
+            }
+            for (start, stop) in groups {
+                let whole = (start..stop).all(|j| rules.views.get(j).copied().unwrap_or(VIEW_ALL) == VIEW_ALL
+                    && Some(j) != counter);
+                let longest = (start..stop).map(|j| root.piles[j].len()).max().unwrap_or(0);
+                if !whole || stop - start > 64 || longest < SHARED_FROM {
+                    continue;
+                }
+                let parts: Vec<Vec<u8>> = (start..stop)
+                    .map(|j| root.piles[j].iter().map(|&c| code[rules.card_table[c as usize] as usize]).collect())
+                    .collect();
+                let mut by_first = [0u64; 256];
+                for (r, part) in parts.iter().enumerate() {
+                    if let Some(&first) = part.first() {
+                        by_first[first as usize] |= 1 << r;
+                    }
+                }
+                let group = std::sync::Arc::new(References {
+                    parts,
+                    by_first,
+                    pile_bits: bits_for(stop - start - 1) * (stop - start > 1) as u32,
+                    count_bits: bits_for(longest),
+                });
+                for slot in &mut references[start..stop] {
+                    *slot = Some(group.clone());
+                }
+            }
+        }
         Packing {
             code,
             card_bits,
@@ -193,6 +378,17 @@ impl Packing {
             popcnt: std::arch::is_x86_feature_detected!("popcnt"),
             #[cfg(not(target_arch = "x86_64"))]
             popcnt: false,
+            step,
+            lower,
+            lower_count,
+            rank_bits,
+            references,
+            root_stock: (compact && rules.stock_by_cards).then(|| root.stock.clone()),
+            waste: waste.filter(|&w| compact && w < slots && root.piles[w].is_empty()
+                && rules.views.get(w).copied().unwrap_or(VIEW_ALL) == VIEW_ALL
+                && !rules.always_sorted.iter().chain(&rules.sorted_when_stock_empty)
+                    .any(|&(start, stop)| start <= w && w < stop)),
+            waste_codes: root.stock.iter().rev().map(|&c| code[rules.card_table[c as usize] as usize]).collect(),
         }
     }
 }
@@ -291,6 +487,58 @@ fn deck_chunks(deck: u32, faces: bool) -> (u64, [u64; 64], [u8; 65]) {
     (opens, weights, span_bits)
 }
 
+/// `cards` as a subsequence of `reference` when it is one and that is shorter than
+/// `bits` a card: a bit, 1, then for each card of `reference` up to the last one `cards`
+/// holds, a bit, 1 for those it holds (the first match, card by card; the number of cards,
+/// written before, says when to stop); true. Else a bit, 0, and false (the caller writes
+/// the cards).
+#[inline]
+fn write_subsequence(reference: &[u8], cards: &[u8], map: impl Fn(u8) -> u8, bits: u32, w: &mut BitWriter) -> bool {
+    let (mut matched, mut upto) = (0, 0);
+    for (i, &card) in reference.iter().enumerate() {
+        if matched == cards.len() {
+            break;
+        }
+        if map(cards[matched]) == card {
+            matched += 1;
+            upto = i + 1;
+        }
+    }
+    if matched < cards.len() || upto >= bits as usize * cards.len() {
+        w.put(0, 1);
+        return false;
+    }
+    w.put(1, 1);
+    let mut at = 0;
+    for part in reference[..upto].chunks(32) {
+        let mut mask = 0u64;
+        for (i, &card) in part.iter().enumerate() {
+            if cards.get(at).map(|&c| map(c)) == Some(card) {
+                mask |= 1 << i;
+                at += 1;
+            }
+        }
+        w.put(mask, part.len() as u32);
+    }
+    true
+}
+
+/// The stock's cards, where the stock is keyed by them: 7 bits each, or when keys are
+/// compact as a subsequence of the root's stock (`write_subsequence`) where it is one: a
+/// redeal turns the waste back in the order it came, so a Klondike stock keeps the root's
+/// order, less the cards played from the waste.
+#[inline]
+fn write_stock(packing: &Packing, stock: &[u8], w: &mut BitWriter) {
+    if let Some(root) = &packing.root_stock {
+        if write_subsequence(root, stock, |c| c, 7, w) {
+            return;
+        }
+    }
+    for &card in stock {
+        w.put(card as u64, 7);
+    }
+}
+
 /// Builds keys into a reusable buffer.
 pub struct KeyMaker<'a> {
     rules: &'a KeyRules,
@@ -364,10 +612,11 @@ impl<'a> KeyMaker<'a> {
         face_down: bool,
         redeal_limit: usize,
         counter: Option<usize>,
+        waste: Option<usize>,
         compact: bool,
     ) {
         if !self.exact && self.packing.is_none() {
-            let packing = Packing::new(self.rules, face_down, root, redeal_limit, counter, compact);
+            let packing = Packing::new(self.rules, face_down, root, redeal_limit, counter, waste, compact);
             for (card, slot) in self.translate.iter_mut().enumerate() {
                 // injective on the values the table gives, so it merges nothing more
                 *slot = packing.code[self.rules.card_table[card] as usize];
@@ -560,19 +809,16 @@ impl<'a> KeyMaker<'a> {
                     } else {
                         w.put(pile.len() as u64, lb);
                     }
-                    for &card in pile {
-                        if !digits.card(packing, &mut w, card) {
-                            return false;
-                        }
+                    let rest = self.write_reference(packing, j, pile, &mut w);
+                    if !self.write_deck_cards(packing, rest, &mut w, &mut digits) {
+                        return false;
                     }
                 }
             }
         }
         w.put(pos.stock.len() as u64, lb);
         if self.rules.stock_by_cards {
-            for &card in &pos.stock {
-                w.put(card as u64, 7);
-            }
+            write_stock(packing, &pos.stock, &mut w);
         }
         digits.finish(packing, &mut w);
         w.finish();
@@ -612,26 +858,143 @@ impl<'a> KeyMaker<'a> {
                 },
                 _ => {
                     w.put(pile.len() as u64, lb);
-                    // two cards a step: at most 2 x 7 bits
-                    let mut pairs = pile.chunks_exact(2);
-                    for pair in &mut pairs {
-                        let two = table[pair[0] as usize] as u64
-                            | (table[pair[1] as usize] as u64) << cb;
-                        w.put(two, 2 * cb);
-                    }
-                    if let [last] = pairs.remainder() {
-                        w.put(table[*last as usize] as u64, cb);
-                    }
+                    let rest = self.write_reference(packing, j, pile, &mut w);
+                    self.write_plain_cards(packing, rest, &mut w);
                 }
             }
         }
         w.put(pos.stock.len() as u64, lb);
         if self.rules.stock_by_cards {
-            for &card in &pos.stock {
-                w.put(card as u64, 7);
-            }
+            write_stock(packing, &pos.stock, &mut w);
         }
         w.finish();
+    }
+
+    /// The root pile of `group` that the whole pile `pile` begins like, and how many
+    /// cards they share, when at least `SHARED_FROM`: the one that shares the most, the
+    /// first of those; a function of the pile's card codes.
+    #[inline]
+    fn reference(&self, group: &References, pile: &[u8]) -> Option<(usize, usize)> {
+        let table = &self.translate;
+        let mut candidates = group.by_first[table[*pile.first()? as usize] as usize];
+        let mut best: Option<(usize, usize)> = None;
+        while candidates != 0 {
+            let r = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            let shared = group.parts[r].iter().zip(pile)
+                .take_while(|&(&root, &card)| root == table[card as usize])
+                .count();
+            if shared >= SHARED_FROM && best.is_none_or(|(_, most)| shared > most) {
+                best = Some((r, shared));
+            }
+        }
+        best
+    }
+
+    /// For a whole pile of at least `SHARED_FROM` cards at place `j` of the key, where the
+    /// packing has root piles for it: a bit, 1 when it begins like one of them
+    /// (`reference`), followed by that pile's number in its group and the cards they
+    /// share. The cards left to write.
+    /// The redeal's waste instead (`Packing::waste`), when keys are compact: as a
+    /// subsequence of the root's stock in the order it is dealt, where it is one (then no
+    /// card is left to write).
+    #[inline]
+    fn write_reference<'p>(&self, packing: &Packing, j: usize, pile: &'p [u8], w: &mut BitWriter) -> &'p [u8] {
+        if packing.waste == Some(j) && !pile.is_empty() {
+            let table = &self.translate;
+            let written = write_subsequence(&packing.waste_codes, pile, |c| table[c as usize], 4, w);
+            return if written { &[] } else { pile };
+        }
+        match packing.references.get(j) {
+            Some(Some(group)) if pile.len() >= SHARED_FROM => match self.reference(group, pile) {
+                Some((r, shared)) => {
+                    w.put(1 | (r as u64) << 1 | (shared as u64) << (1 + group.pile_bits),
+                          1 + group.pile_bits + group.count_bits);
+                    &pile[shared..]
+                }
+                None => {
+                    w.put(0, 1);
+                    pile
+                }
+            },
+            _ => pile,
+        }
+    }
+
+    /// The cards of a whole pile (after those `write_reference` wrote) in the plain code:
+    /// where keys code runs and two cards or more are left, their `run_mode` (`mode_bits`),
+    /// then card by card (`card_bits` each) or the first card and, for each next one, the
+    /// bits that say it continues the run (`continues`), or 0 and the card.
+    #[inline]
+    fn write_plain_cards(&self, packing: &Packing, cards: &[u8], w: &mut BitWriter) {
+        let (cb, table) = (packing.card_bits, &self.translate);
+        let mode = if packing.step > 0 && cards.len() >= 2 {
+            let mode = run_mode(cards, table, packing, cb as usize);
+            let (bits, n) = mode_bits(packing, mode);
+            w.put(bits, n);
+            mode
+        } else {
+            PLAIN
+        };
+        if mode == PLAIN {
+            // two cards a step: at most 2 x 7 bits
+            let mut pairs = cards.chunks_exact(2);
+            for pair in &mut pairs {
+                w.put(table[pair[0] as usize] as u64 | (table[pair[1] as usize] as u64) << cb, 2 * cb);
+            }
+            if let [last] = pairs.remainder() {
+                w.put(table[*last as usize] as u64, cb);
+            }
+        } else {
+            w.put(table[cards[0] as usize] as u64, cb);
+            for pair in cards.windows(2) {
+                let (below, above) = (table[pair[0] as usize], table[pair[1] as usize]);
+                match continues(packing, below, above, mode) {
+                    Some((bits, n)) => w.put(bits, n),
+                    None => w.put((above as u64) << 1, 1 + cb),
+                }
+            }
+        }
+    }
+
+    /// `write_plain_cards` in the deck code: each card written a digit (`DeckDigits`); a
+    /// card that continues a run is no digit (the cards not yet written still hold it,
+    /// which costs no bits: a digit's radix is fixed by how many digits came before it).
+    /// False when a card written is no card of the deck, or one written already.
+    #[inline(always)]
+    fn write_deck_cards(&self, packing: &Packing, cards: &[u8], w: &mut BitWriter, digits: &mut DeckDigits) -> bool {
+        let table = &self.translate;
+        let mode = if packing.step > 0 && cards.len() >= 2 {
+            let mode = run_mode(cards, table, packing, 5);
+            let (bits, n) = mode_bits(packing, mode);
+            w.put(bits, n);
+            mode
+        } else {
+            PLAIN
+        };
+        if mode == PLAIN {
+            for &card in cards {
+                if !digits.card(packing, w, card) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if !digits.card(packing, w, cards[0]) {
+            return false;
+        }
+        for pair in cards.windows(2) {
+            match continues(packing, table[pair[0] as usize], table[pair[1] as usize], mode) {
+                Some((bits, n)) => w.put(bits, n),
+                None => {
+                    w.put(0, 1);
+                    if !digits.card(packing, w, pair[1]) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
     }
 
     /// Each pile's part (translated cards, or top and size) into `cards` and `parts`, and
@@ -744,7 +1107,7 @@ mod tests {
         let a = Position { piles: vec![vec![4, 8], vec![12]], stock: vec![] };
         let b = Position { piles: vec![vec![12], vec![4, 8]], stock: vec![] };
         let (mut ka, mut kb) = (Vec::new(), Vec::new());
-        maker.pack_for(&a, false, 0, None, true);
+        maker.pack_for(&a, false, 0, None, None, true);
         maker.key(&a, &mut ka);
         maker.key(&b, &mut kb);
         assert_eq!(ka, kb);
@@ -754,10 +1117,110 @@ mod tests {
         assert_ne!(ka, kb);
     }
 
+    /// One card of a whole pile as the key writes it: a card code, the next digit of the
+    /// deck code, or a card that continues a run from the card below it.
+    #[derive(Clone, Copy)]
+    enum Written {
+        Code(u8),
+        Digit,
+        Continues(u8, usize), // the mode, and for RANK the place among the lower cards
+    }
+
+    /// Read a whole pile's cards after its length (`write_reference`, then
+    /// `write_plain_cards` or `write_deck_cards`): `literal` reads a card written whole.
+    fn read_whole(p: &Packing, j: usize, len: usize, get: &mut dyn FnMut(u32) -> u64,
+                  literal: &mut dyn FnMut(&mut dyn FnMut(u32) -> u64) -> Written) -> Vec<Written> {
+        let mut out = Vec::new();
+        if p.waste == Some(j) && len > 0 {
+            if get(1) == 1 {
+                for &code in &p.waste_codes {
+                    if out.len() == len {
+                        break;
+                    }
+                    if get(1) == 1 {
+                        out.push(Written::Code(code));
+                    }
+                }
+                assert_eq!(out.len(), len);
+                return out;
+            }
+        } else if let Some(Some(group)) = p.references.get(j) {
+            if len >= SHARED_FROM && get(1) == 1 {
+                let r = get(group.pile_bits) as usize;
+                let shared = get(group.count_bits) as usize;
+                assert!(shared >= SHARED_FROM);
+                out.extend(group.parts[r][..shared].iter().map(|&c| Written::Code(c)));
+            }
+        }
+        let rest = len - out.len();
+        let mode = if p.step == 0 || rest < 2 || get(1) == 0 {
+            PLAIN
+        } else if get(1) == 0 {
+            DOWN
+        } else if p.rank_bits == 0 || get(1) == 0 {
+            UP
+        } else {
+            RANK
+        };
+        for k in 0..rest {
+            if mode != PLAIN && k > 0 && get(1) == 1 {
+                let at = if mode == RANK { get(p.rank_bits) as usize } else { 0 };
+                out.push(Written::Continues(mode, at));
+            } else {
+                let card = literal(get);
+                out.push(card);
+            }
+        }
+        out
+    }
+
+    /// The stock's `n` cards as `write_stock` wrote them.
+    fn read_stock(p: &Packing, n: usize, get: &mut dyn FnMut(u32) -> u64) -> Vec<u8> {
+        match &p.root_stock {
+            Some(root) if get(1) == 1 => {
+                let mut cards = Vec::new();
+                for &card in root {
+                    if cards.len() == n {
+                        break;
+                    }
+                    if get(1) == 1 {
+                        cards.push(card);
+                    }
+                }
+                assert_eq!(cards.len(), n);
+                cards
+            }
+            _ => (0..n).map(|_| get(7) as u8).collect(),
+        }
+    }
+
+    /// The codes of a whole pile read by `read_whole`, its digits taken from `digits`.
+    fn resolve(p: &Packing, cards: &[Written], digits: &mut dyn Iterator<Item = u8>) -> Vec<u8> {
+        let mut out: Vec<u8> = Vec::new();
+        for &card in cards {
+            let code = match card {
+                Written::Code(code) => code,
+                Written::Digit => digits.next().expect("a digit"),
+                Written::Continues(mode, at) => {
+                    let below = *out.last().expect("a card below");
+                    match mode {
+                        DOWN => (below as i16 - p.step as i16) as u8,
+                        UP => (below as i16 + p.step as i16) as u8,
+                        _ => {
+                            assert!(at < p.lower_count[below as usize] as usize);
+                            p.lower[below as usize][at]
+                        }
+                    }
+                }
+            };
+            out.push(code);
+        }
+        out
+    }
+
     /// Undo `write_direct` (for the tests: the search never needs to), giving the key
     /// one byte a card code, as `write_bytes` writes it.
     fn unpack(p: &Packing, packed: &[u8], views: &[u8], stock_by_cards: bool) -> Vec<u8> {
-        let decode: Vec<u8> = (0..=255).collect();
         let mut at = 0usize;
         let mut get = |bits: u32| -> u64 {
             let mut v = 0u64;
@@ -772,11 +1235,11 @@ mod tests {
             return unpack_deck(p, &mut get, views, stock_by_cards);
         }
         let mut out = Vec::new();
-        for &view in views {
+        for (j, &view) in views.iter().enumerate() {
             match view {
                 VIEW_TOP => {
                     if get(1) == 1 {
-                        out.extend_from_slice(&[1, decode[get(p.card_bits) as usize]]);
+                        out.extend_from_slice(&[1, get(p.card_bits) as u8]);
                     } else {
                         out.push(0);
                     }
@@ -786,24 +1249,21 @@ mod tests {
                     if size == 0 {
                         out.push(0);
                     } else {
-                        out.extend_from_slice(&[2, decode[get(p.card_bits) as usize], size]);
+                        out.extend_from_slice(&[2, get(p.card_bits) as u8, size]);
                     }
                 }
                 _ => {
                     let len = get(p.length_bits) as usize;
+                    let cards = read_whole(p, j, len, &mut get, &mut |get| Written::Code(get(p.card_bits) as u8));
                     out.push(len as u8);
-                    for _ in 0..len {
-                        out.push(decode[get(p.card_bits) as usize]);
-                    }
+                    out.extend(resolve(p, &cards, &mut std::iter::empty()));
                 }
             }
         }
         let n = get(p.length_bits);
         if stock_by_cards {
             out.push(0xFE);
-            for _ in 0..n {
-                out.push(get(7) as u8);
-            }
+            out.extend(read_stock(p, n as usize, &mut get));
         } else {
             out.extend_from_slice(&(n as u16).to_be_bytes());
         }
@@ -812,38 +1272,44 @@ mod tests {
 
     /// `unpack` of a key in the deck code, after its first bit.
     fn unpack_deck(p: &Packing, get: &mut dyn FnMut(u32) -> u64, views: &[u8], stock_by_cards: bool) -> Vec<u8> {
-        // first the shape (each pile's view and length) and the chunks, read where the
+        // first the shape (each pile's view and cards) and the chunks, read where the
         // digit that opens the next one comes, and the last at the end
-        let mut shape = Vec::new();
-        let mut chunks = Vec::new();
-        let mut digits = 0u32;
-        let mut digit = |get: &mut dyn FnMut(u32) -> u64, chunks: &mut Vec<(u32, u64)>| {
-            if p.chunks >> digits & 1 != 0 {
-                chunks.push((digits, get(p.span_bits[digits as usize] as u32)));
+        let mut shape: Vec<(u8, usize, Vec<Written>)> = Vec::new();
+        let chunks = std::cell::RefCell::new(Vec::new());
+        let digits = std::cell::Cell::new(0u32);
+        let digit = |get: &mut dyn FnMut(u32) -> u64| {
+            let d = digits.get();
+            if p.chunks >> d & 1 != 0 {
+                chunks.borrow_mut().push((d, get(p.span_bits[d as usize] as u32)));
             }
-            digits += 1;
+            digits.set(d + 1);
+            Written::Digit
         };
-        for &view in views {
-            let len = match view {
-                VIEW_TOP => get(1) as usize,
-                VIEW_TOP_AND_SIZE => get(p.length_bits) as usize,
-                _ if p.unary => {
-                    let mut n = 0;
-                    while get(1) == 1 {
-                        n += 1;
-                    }
-                    n
+        for (j, &view) in views.iter().enumerate() {
+            let (len, cards) = match view {
+                VIEW_TOP | VIEW_TOP_AND_SIZE => {
+                    let len = get(if view == VIEW_TOP { 1 } else { p.length_bits }) as usize;
+                    (len, if len > 0 { vec![digit(get)] } else { vec![] })
                 }
-                _ => get(p.length_bits) as usize,
+                _ => {
+                    let len = if p.unary {
+                        let mut n = 0;
+                        while get(1) == 1 {
+                            n += 1;
+                        }
+                        n
+                    } else {
+                        get(p.length_bits) as usize
+                    };
+                    (len, read_whole(p, j, len, get, &mut |get| digit(get)))
+                }
             };
-            for _ in 0..if view == VIEW_ALL { len } else { len.min(1) } {
-                digit(get, &mut chunks);
-            }
-            shape.push((view, len));
+            shape.push((view, len, cards));
         }
         let stock = get(p.length_bits) as usize;
-        let stock_cards: Vec<u8> = if stock_by_cards { (0..stock).map(|_| get(7) as u8).collect() } else { vec![] };
-        let digits = digits;
+        let stock_cards: Vec<u8> = if stock_by_cards { read_stock(p, stock, get) } else { vec![] };
+        let digits = digits.get();
+        let mut chunks = chunks.into_inner();
         chunks.push((digits, get(p.span_bits[digits as usize] as u32)));
         // then each chunk's digits, the first least significant
         let face = p.faces as u64;
@@ -870,14 +1336,15 @@ mod tests {
             code_of[((card as u64) << 1 | digit & face) as usize]
         });
         let mut out = Vec::new();
-        for (view, len) in shape {
+        for (view, len, written) in shape {
+            let codes = resolve(p, &written, &mut cards);
             match (view, len) {
                 (_, 0) => out.push(0),
-                (VIEW_TOP, _) => out.extend_from_slice(&[1, cards.next().unwrap()]),
-                (VIEW_TOP_AND_SIZE, _) => out.extend_from_slice(&[2, cards.next().unwrap(), len as u8]),
+                (VIEW_TOP, _) => out.extend_from_slice(&[1, codes[0]]),
+                (VIEW_TOP_AND_SIZE, _) => out.extend_from_slice(&[2, codes[0], len as u8]),
                 _ => {
                     out.push(len as u8);
-                    out.extend((0..len).map(|_| cards.next().unwrap()));
+                    out.extend(codes);
                 }
             }
         }
@@ -929,20 +1396,41 @@ mod tests {
                 stock_by_cards,
                 views: views.clone(),
             };
-            let root = Position { piles: vec![(0..52 * decks).map(|c| 4 + c % 52).collect()], stock: vec![] };
+            // the root: a deal of the deck(s) into the piles (all but each top face down,
+            // where piles hold face-down cards), the rest in the stock
+            let mut state = 3u64;
+            let mut deck: Vec<u8> = (0..52 * decks).map(|c| 4 + (c % 52) as u8).collect();
+            for i in (1..deck.len()).rev() {
+                deck.swap(i, (next(&mut state) % (i as u64 + 1)) as usize);
+            }
+            // the last whole pile a redeal's waste (empty at the root): written as cards of
+            // the root's stock where it can be (unless it is in a sorted group)
+            let waste = n - 4;
+            let root_piles: Vec<Vec<u8>> = (0..views.len()).map(|i| {
+                if i == waste {
+                    return vec![];
+                }
+                let len = 1 + (i + next(&mut state) as usize) % 6;
+                let mut pile: Vec<u8> = deck.split_off(deck.len() - len);
+                for card in &mut pile[..len - 1] {
+                    *card |= if face_down { 64 } else { 0 };
+                }
+                pile
+            }).collect();
+            let root = Position { piles: root_piles, stock: deck };
             let mut maker = KeyMaker::new(&rules, false);
-            maker.pack_for(&root, face_down, 0, None, true);
+            maker.pack_for(&root, face_down, 0, None, Some(waste), true);
             let mut plain = KeyMaker::new(&rules, false); // one byte a translated card
             let packing = maker.packing.clone().expect("packed");
             assert_eq!((packing.card_bits, packing.length_bits), (bits, 5 + decks as u32));
             assert_eq!((packing.deck, packing.unary), (if deck_code { 52 * decks as u32 } else { 0 }, unary && decks == 1));
             // a solve that will stay small keeps the plain code, the faster one to write
-            let plain_only = Packing::new(&rules, face_down, &root, 0, None, false);
+            let plain_only = Packing::new(&rules, face_down, &root, 0, None, Some(waste), false);
             assert_eq!((plain_only.deck, plain_only.card_bits), (0, bits));
             let mut state = 7u64;
             let mut seen: FxHashMap<Vec<u8>, Vec<u8>> = FxHashMap::default();
             let (mut key, mut bytes) = (Vec::new(), Vec::new());
-            let mut in_deck_code = 0;
+            let (mut in_deck_code, mut referenced, mut in_runs, mut in_rank_runs) = (0, 0, 0, 0);
             for round in 0..20_000 {
                 // every other position dealt from the deck (each card once, as in play:
                 // the deck code), the others drawn with repeats (the plain code)
@@ -952,22 +1440,83 @@ mod tests {
                     deck.swap(i, (next(&mut state) % (i as u64 + 1)) as usize);
                 }
                 let mut piles: Vec<Vec<u8>> = Vec::new();
-                for _ in 0..views.len() {
+                // a card of the deck, taken out of it (dealt positions: each card once)
+                let take = |deck: &mut Vec<u8>, card: u8| -> bool {
+                    match deck.iter().position(|&c| c == card & 63) {
+                        Some(at) => {
+                            deck.swap_remove(at);
+                            true
+                        }
+                        None => !dealt,
+                    }
+                };
+                for i in 0..views.len() {
                     // now and then a long pile: its cards fill several pieces
                     let len = (next(&mut state) % if next(&mut state) % 8 == 0 { 16 } else { 5 }) as usize;
                     // now and then a pile of two cards only: long common beginnings, for
                     // the sort's signatures to tie and compare the whole piles
                     let narrow = next(&mut state) % 3 == 0;
-                    piles.push((0..len).filter_map(|_| {
-                        let card = if dealt {
-                            deck.pop()?
-                        } else {
-                            4 + (next(&mut state) % if narrow { 2 } else { 52 }) as u8
+                    let mut pile: Vec<u8> = Vec::new();
+                    if i == waste && next(&mut state) % 2 == 0 {
+                        // cards dealt from the root's stock, some played since
+                        for &card in root.stock.iter().rev() {
+                            if pile.len() < len && next(&mut state) % 3 != 0 && take(&mut deck, card) {
+                                pile.push(card);
+                            }
+                        }
+                    }
+                    // now and then the root pile's first cards (written as the root pile
+                    // and how many: `write_reference`), of this pile or another one
+                    if next(&mut state) % 3 == 0 {
+                        let from = &root.piles[if next(&mut state) % 4 == 0 { next(&mut state) as usize % views.len() } else { i }];
+                        for &card in from.iter().take(next(&mut state) as usize % (from.len() + 1)) {
+                            if !take(&mut deck, card) {
+                                break;
+                            }
+                            pile.push(card);
+                        }
+                    }
+                    // now and then runs (`run_mode`): a card of the same suit and face, a
+                    // rank lower or higher than the one below it
+                    let run = next(&mut state) % 3; // 1: down, 2: up
+                    while pile.len() < len {
+                        let below = pile.last().copied();
+                        let card = match below {
+                            Some(below) if run > 0 && next(&mut state) % 6 != 0 => {
+                                let card = if run == 1 { below.wrapping_sub(4) } else { below + 4 };
+                                // half the runs down change suit (a rank run)
+                                let card = if run == 1 && next(&mut state) % 2 == 0 {
+                                    card & !3 | (next(&mut state) % 4) as u8
+                                } else {
+                                    card
+                                };
+                                if card & 63 < 4 || card & 63 >= 56 || !take(&mut deck, card) {
+                                    break;
+                                }
+                                card
+                            }
+                            _ => {
+                                let card = if dealt {
+                                    match deck.pop() {
+                                        Some(card) => card,
+                                        None => break,
+                                    }
+                                } else {
+                                    4 + (next(&mut state) % if narrow { 2 } else { 52 }) as u8
+                                };
+                                if face_down && next(&mut state) % 4 == 0 { card | 64 } else { card }
+                            }
                         };
-                        Some(if face_down && next(&mut state) % 4 == 0 { card | 64 } else { card })
-                    }).collect());
+                        pile.push(card);
+                    }
+                    piles.push(pile);
                 }
-                let stock: Vec<u8> = (0..next(&mut state) % 4).map(|_| 4 + (next(&mut state) % 52) as u8).collect();
+                // the stock: a few cards drawn, or the root's stock with cards taken out
+                let stock: Vec<u8> = if next(&mut state) % 2 == 0 {
+                    (0..next(&mut state) % 4).map(|_| 4 + (next(&mut state) % 52) as u8).collect()
+                } else {
+                    root.stock.iter().copied().filter(|_| next(&mut state) % 3 != 0).collect()
+                };
                 let pos = Position { piles, stock };
                 maker.key(&pos, &mut key);
                 in_deck_code += (deck_code && key[0] & 1 == 0) as usize;
@@ -977,6 +1526,14 @@ mod tests {
                 assert_eq!(key, packed, "written straight from the piles, the same bytes");
                 maker.write_bytes(&pos, &mut bytes);
                 assert_eq!(unpack(&packing, &key, &views, stock_by_cards), bytes);
+                for (j, &i) in maker.order.iter().enumerate() {
+                    let pile = &pos.piles[i];
+                    if let (Some(Some(group)), true) = (packing.references.get(j), pile.len() >= SHARED_FROM) {
+                        referenced += maker.reference(group, pile).is_some() as usize;
+                    }
+                    in_runs += (pile.len() >= 2 && run_mode(pile, &maker.translate, &packing, 5) != PLAIN) as usize;
+                    in_rank_runs += (pile.len() >= 2 && run_mode(pile, &maker.translate, &packing, 5) == RANK) as usize;
+                }
                 plain.key(&pos, &mut bytes);
                 if let Some(before) = seen.insert(key.clone(), bytes.clone()) {
                     assert_eq!(before, bytes, "two byte keys packed alike");
@@ -984,6 +1541,11 @@ mod tests {
             }
             // the dealt positions (and a few drawn without a repeat) in the deck code
             assert!(in_deck_code >= if deck_code { 10_000 } else { 0 }, "{in_deck_code}");
+            // runs and root piles were written so
+            assert!(packing.step > 0 && packing.references.iter().any(Option::is_some));
+            assert!(referenced > 1_000 && in_runs > 1_000, "{referenced} {in_runs}");
+            // runs in rank, any suit, where the card table reads suits
+            assert!(packing.rank_bits == 0 || in_rank_runs > 1_000, "{in_rank_runs}");
             // and the other way: as many distinct packed keys as distinct byte keys
             let distinct: std::collections::HashSet<&Vec<u8>> = seen.values().collect();
             assert_eq!(distinct.len(), seen.len());
@@ -999,7 +1561,7 @@ mod tests {
         let rules = identity_rules(vec![VIEW_ALL, VIEW_TOP, VIEW_TOP_AND_SIZE]);
         let mut maker = KeyMaker::new(&rules, false);
         let a = Position { piles: vec![vec![4], vec![8, 9, 10], vec![12, 13]], stock: vec![] };
-        maker.pack_for(&a, false, 0, None, true);
+        maker.pack_for(&a, false, 0, None, None, true);
         let key = |maker: &mut KeyMaker, piles: Vec<Vec<u8>>| {
             let mut out = Vec::new();
             maker.key(&Position { piles, stock: vec![] }, &mut out);

@@ -362,7 +362,8 @@ impl<'a> Solver<'a> {
     pub(crate) fn pack(&mut self, root: &Position) {
         self.keys.pack_for(root, self.program.turns_up.iter().any(|&t| t),
                            self.program.redeal.as_ref().map_or(0, |r| r.limit),
-                           self.program.redeal.as_ref().and_then(|r| r.counter), self.compact);
+                           self.program.redeal.as_ref().and_then(|r| r.counter),
+                           self.program.redeal.as_ref().map(|r| r.waste), self.compact);
     }
 
     /// The length of the key `classify` made last.
@@ -596,6 +597,8 @@ pub struct Solved {
     pub expanded: u64,
     pub stored: usize,
     pub bytes: usize,
+    /// the bytes of the stored records (words, lengths and keys), without room to spare
+    pub record_bytes: usize,
 }
 
 /// `solve`'s restart loop: Luby budgets, ordering style `run % STYLES`, beams on the
@@ -626,6 +629,7 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
              limits: &Limits) -> Solved {
     let mut solver = Solver::new(program, false);
     solver.compact = compact_keys(max_positions, limits);
+    solver.store.set_cap(limits.max_memory);
     let mut orderings: Vec<Ordering> = (0..STYLES).map(Ordering::new).collect();
     let mut spent: u64 = 0;
     let mut run: u64 = 0;
@@ -665,6 +669,7 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
         expanded: spent,
         stored: solver.store.len(),
         bytes: solver.store.bytes(),
+        record_bytes: solver.store.record_bytes(),
     }
 }
 
@@ -672,6 +677,7 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
 pub fn beam(program: &Program, root: &Position, width: usize, max_positions: u64, limits: &Limits) -> Solved {
     let mut solver = Solver::new(program, false);
     solver.compact = compact_keys(max_positions, limits);
+    solver.store.set_cap(limits.max_memory);
     let outcome = solver.beam(root, width, max_positions, limits);
     Solved {
         outcome,
@@ -679,12 +685,14 @@ pub fn beam(program: &Program, root: &Position, width: usize, max_positions: u64
         expanded: solver.expanded,
         stored: solver.store.len(),
         bytes: solver.store.bytes(),
+        record_bytes: solver.store.record_bytes(),
     }
 }
 
 /// The reference search: exact keys, nothing merged, no ordering, no restarts.
 pub fn exhaustive(program: &Program, root: &Position, max_positions: u64, limits: &Limits) -> Solved {
     let mut solver = Solver::new(program, true);
+    solver.store.set_cap(limits.max_memory);
     let outcome = solver.run(root, None, max_positions, limits);
     Solved {
         outcome,
@@ -692,6 +700,7 @@ pub fn exhaustive(program: &Program, root: &Position, max_positions: u64, limits
         expanded: solver.expanded,
         stored: solver.store.len(),
         bytes: solver.store.bytes(),
+        record_bytes: solver.store.record_bytes(),
     }
 }
 

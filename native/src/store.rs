@@ -6,8 +6,12 @@
 //! open positions), the key's length (one byte, two from 128 on) and the key. A record's
 //! offset in the arena is the position's id. The arena is a list of chunks of at most
 //! 4 MiB, the last one grown by a quarter (so that only it has room to spare, and ids never
-//! move); a record never straddles two chunks. An open-addressing table of 6-byte slots
-//! (a record's offset and 8 bits of its key's hash) finds them.
+//! move); a record never straddles two chunks. An open-addressing table of 5-byte slots
+//! finds them: a record's id plus one in the low `id_bits` bits (as few as the arena's ids
+//! need, 24 at first, more as it grows: the table is then filled again) and the rest, 16
+//! bits at first and fewer as the arena grows, from its key's hash; 0 is an empty slot.
+//! The table is at most three quarters full, or with a memory cap (`set_cap`) up to 95%
+//! full where growing it would pass the cap.
 
 /// A stored position: its record's offset in the arena (chunk number, then the offset in
 /// the chunk, `CHUNK_BITS` bits).
@@ -27,9 +31,11 @@ const CHUNK_BITS: u32 = 22;
 const CHUNK: usize = 1 << CHUNK_BITS;
 const FIRST_CHUNK: usize = 1 << 12;
 
-const SLOT: usize = 6; // a record's offset (5 bytes) and 8 bits of its hash
-const OFFSET_BYTES: usize = 5;
-const EMPTY: u64 = (1 << 40) - 1;
+/// a slot: 40 bits, the record's id plus one (0: empty) and bits of its key's hash
+const SLOT: usize = 5;
+const SLOT_MASK: u64 = (1 << (8 * SLOT)) - 1;
+/// the bits of a slot that hold an id at first (ids below 16 MiB)
+const FIRST_ID_BITS: u32 = 24;
 
 #[inline]
 pub fn hash_key(key: &[u8]) -> u64 {
@@ -45,11 +51,15 @@ pub fn hash_key(key: &[u8]) -> u64 {
 /// The stored positions: the records in chunks, a table of their offsets.
 pub struct Store {
     chunks: Vec<Vec<u8>>,
-    /// `slots` slots of `SLOT` bytes each
+    /// `slots` slots of `SLOT` bytes each, and 3 bytes more (a slot is read as 8 bytes)
     table: Vec<u8>,
     slots: usize,
+    /// the low bits of a slot that hold the id plus one; the others hold hash bits
+    id_bits: u32,
     stored: usize,
     run: u32,
+    /// the memory cap, if any: the table then fills up to 95% rather than pass it
+    cap: Option<usize>,
 }
 
 impl Default for Store {
@@ -72,15 +82,25 @@ fn grown(capacity: usize, need: usize) -> usize {
 impl Store {
     pub fn new() -> Store {
         let slots = 256;
-        Store { chunks: Vec::new(), table: Self::empty_table(slots), slots, stored: 0, run: 0 }
+        Store {
+            chunks: Vec::new(),
+            table: Self::empty_table(slots),
+            slots,
+            id_bits: FIRST_ID_BITS,
+            stored: 0,
+            run: 0,
+            cap: None,
+        }
     }
 
     fn empty_table(slots: usize) -> Vec<u8> {
-        let mut table = vec![0u8; slots * SLOT];
-        for slot in table.chunks_exact_mut(SLOT) {
-            slot[..OFFSET_BYTES].copy_from_slice(&EMPTY.to_le_bytes()[..OFFSET_BYTES]);
-        }
-        table
+        vec![0u8; slots * SLOT + 8 - SLOT]
+    }
+
+    /// The memory cap of the search (`Limits::max_memory`): where growing the table would
+    /// pass it, the table fills up to 95% first.
+    pub fn set_cap(&mut self, cap: Option<usize>) {
+        self.cap = cap;
     }
 
     pub fn len(&self) -> usize {
@@ -96,6 +116,11 @@ impl Store {
         self.chunks.iter().map(Vec::capacity).sum::<usize>()
             + self.chunks.capacity() * std::mem::size_of::<Vec<u8>>()
             + self.table.capacity()
+    }
+
+    /// The bytes of the records stored (words, lengths and keys), without room to spare.
+    pub fn record_bytes(&self) -> usize {
+        self.chunks.iter().map(Vec::len).sum()
     }
 
     /// Where a record of `need` bytes goes: grow the last chunk (its new capacity), or a
@@ -115,8 +140,8 @@ impl Store {
             Some((true, capacity)) => capacity,
             Some((false, capacity)) => capacity - self.chunks.last().map_or(0, Vec::capacity),
         };
-        if self.must_grow_table() {
-            more += self.table.len() / 2; // the old table is freed before the new is made
+        if self.must_grow_table(key_len) {
+            more += self.slots / 2 * SLOT; // the old table is freed before the new is made
         }
         more
     }
@@ -219,25 +244,31 @@ impl Store {
         (((hash >> 32) * self.slots as u64) >> 32) as usize
     }
 
+    /// The slot at `at`: 0 (empty), or a record's id plus one and bits of its hash.
     #[inline]
-    fn slot(&self, at: usize) -> (u64, u8) {
-        let s = &self.table[at * SLOT..at * SLOT + SLOT];
-        let mut offset = [0u8; 8];
-        offset[..OFFSET_BYTES].copy_from_slice(&s[..OFFSET_BYTES]);
-        (u64::from_le_bytes(offset), s[OFFSET_BYTES])
+    fn slot(&self, at: usize) -> u64 {
+        let bytes = &self.table[at * SLOT..at * SLOT + 8];
+        u64::from_le_bytes(bytes.try_into().expect("8 bytes")) & SLOT_MASK
+    }
+
+    /// The hash bits a slot keeps (those above the id's).
+    #[inline]
+    fn tag(&self, hash: u64) -> u64 {
+        (hash << self.id_bits) & SLOT_MASK
     }
 
     /// The id of `key`, if stored.
     pub fn find(&self, key: &[u8], hash: u64) -> Option<Id> {
-        let tag = hash as u8;
+        let tag = self.tag(hash);
+        let ids = (1u64 << self.id_bits) - 1;
         let mut at = self.home(hash);
         loop {
-            let (id, slot_tag) = self.slot(at);
-            if id == EMPTY {
+            let slot = self.slot(at);
+            if slot == 0 {
                 return None;
             }
-            if slot_tag == tag && self.key_of(id) == key {
-                return Some(id);
+            if slot & !ids == tag && self.key_of((slot & ids) - 1) == key {
+                return Some((slot & ids) - 1);
             }
             at += 1;
             if at == self.slots {
@@ -246,15 +277,30 @@ impl Store {
         }
     }
 
-    fn must_grow_table(&self) -> bool {
-        (self.stored + 1) * 4 > self.slots * 3 // at most three quarters full
+    /// Whether the next insertion (of a key of `key_len` bytes) grows the table: past
+    /// three quarters full, unless a memory cap would be passed and it is below 95% full.
+    fn must_grow_table(&self, key_len: usize) -> bool {
+        if (self.stored + 1) * 4 <= self.slots * 3 {
+            return false; // at most three quarters full
+        }
+        match self.cap {
+            Some(cap) if (self.stored + 1) * 20 <= self.slots * 19 => {
+                let record = match self.room(record_len(key_len)) {
+                    None => 0,
+                    Some((true, capacity)) => capacity,
+                    Some((false, capacity)) => capacity - self.chunks.last().map_or(0, Vec::capacity),
+                };
+                self.bytes() + record + self.slots / 2 * SLOT <= cap
+            }
+            _ => true,
+        }
     }
 
     /// Store `key` (not stored yet), seen in the current restart at `depth` (or -1); its
     /// id.
     pub fn insert(&mut self, key: &[u8], hash: u64, depth: i32) -> Id {
-        if self.must_grow_table() {
-            self.grow_table();
+        if self.must_grow_table(key.len()) {
+            self.fill_table(self.slots / 2 * 3, self.id_bits);
         }
         let need = record_len(key.len());
         assert!(key.len() < 1 << 14, "a key of more than 2^14 bytes");
@@ -280,26 +326,34 @@ impl Store {
         }
         chunk.extend_from_slice(key);
         self.stored += 1;
-        self.place(id, hash);
+        if id + 1 >= 1 << self.id_bits {
+            // the ids outgrow their bits: two more (hash bits fewer), the same slots,
+            // filled again from the arena (this record too)
+            let id_bits = (self.id_bits + 2).min(8 * SLOT as u32);
+            self.fill_table(self.slots, id_bits);
+        } else {
+            self.place(id, hash);
+        }
         self.set_depth(id, depth);
         id
     }
 
     fn place(&mut self, id: Id, hash: u64) {
         let mut at = self.home(hash);
-        while self.slot(at).0 != EMPTY {
+        while self.slot(at) != 0 {
             at += 1;
             if at == self.slots {
                 at = 0;
             }
         }
-        let s = &mut self.table[at * SLOT..at * SLOT + SLOT];
-        s[..OFFSET_BYTES].copy_from_slice(&id.to_le_bytes()[..OFFSET_BYTES]);
-        s[OFFSET_BYTES] = hash as u8;
+        let slot = (id + 1) | self.tag(hash);
+        self.table[at * SLOT..at * SLOT + SLOT].copy_from_slice(&slot.to_le_bytes()[..SLOT]);
     }
 
-    fn grow_table(&mut self) {
-        self.slots = self.slots / 2 * 3;
+    /// A new table of `slots` slots, ids in `id_bits` bits, filled from the arena.
+    fn fill_table(&mut self, slots: usize, id_bits: u32) {
+        self.slots = slots;
+        self.id_bits = id_bits;
         self.table = Vec::new(); // free the old table before the new one is made
         self.table = Self::empty_table(self.slots);
         for number in 0..self.chunks.len() {
@@ -329,8 +383,8 @@ mod tests {
             key
         };
         let mut ids = Vec::new();
-        // enough for several chunks
-        for i in 0..1_000_000u32 {
+        // enough for several chunks, and for the ids to outgrow their first 24 bits
+        for i in 0..1_600_000u32 {
             let key = key_of(i);
             let h = hash_key(&key);
             if i % 7 == 0 {
@@ -339,7 +393,8 @@ mod tests {
             ids.push(store.insert(&key, h, -1));
         }
         assert!(store.chunks.len() > 2);
-        assert_eq!(store.len(), 1_000_000);
+        assert!(store.id_bits > FIRST_ID_BITS, "{}", store.id_bits);
+        assert_eq!(store.len(), 1_600_000);
         for (i, &id) in ids.iter().enumerate() {
             let key = key_of(i as u32);
             assert_eq!(store.find(&key, hash_key(&key)), Some(id));
@@ -351,8 +406,43 @@ mod tests {
         store.start_run();
         assert!(store.is_lost(ids[7]) && !store.is_lost(ids[8]) && !store.seen_in_this_run(ids[7]));
         // records, the table at most three quarters full, and little room to spare
-        let records: usize = (0..1_000_000u32).map(|i| record_len(key_of(i).len())).sum();
+        let records: usize = (0..1_600_000u32).map(|i| record_len(key_of(i).len())).sum();
         assert!(store.bytes() < records + store.table.len() + CHUNK, "{}", store.bytes());
+        assert!(store.stored * 4 <= store.slots * 3);
+    }
+
+    #[test]
+    fn a_capped_table_fills_to_95_percent_before_passing_the_cap() {
+        let key_of = |i: u32| i.to_le_bytes().to_vec();
+        let fill = |cap: Option<usize>, n: u32| {
+            let mut store = Store::new();
+            store.set_cap(cap);
+            store.start_run();
+            let mut grown_past_cap = false;
+            for i in 0..n {
+                let key = key_of(i);
+                if cap.is_some_and(|cap| store.bytes() + store.growth(key.len()) > cap) {
+                    grown_past_cap = true;
+                    break; // the search ends here as `unknown`
+                }
+                store.insert(&key, hash_key(&key), -1);
+                assert!(cap.is_none_or(|cap| store.bytes() <= cap));
+            }
+            (store, grown_past_cap)
+        };
+        let (free, _) = fill(None, 200_000);
+        // a cap just under what the free store grew to: the table fills past 3/4 instead
+        let cap = free.bytes() - 1;
+        let (capped, stopped) = fill(Some(cap), 200_000);
+        assert!(capped.stored * 4 > capped.slots * 3 && capped.stored * 20 <= capped.slots * 19 + 20);
+        assert!(capped.stored >= 150_000 || stopped);
+        for i in 0..capped.stored as u32 {
+            let key = key_of(i);
+            assert!(capped.find(&key, hash_key(&key)).is_some());
+        }
+        // a small cap: stopped before it, nothing past it
+        let (small, stopped) = fill(Some(100_000), 200_000);
+        assert!(stopped && small.bytes() <= 100_000 && small.stored > 1_000);
     }
 
     #[test]
