@@ -1154,10 +1154,11 @@ mod tests {
         }
         let mut views = vec![VIEW_ALL; 10];
         views.extend_from_slice(&[VIEW_TOP, VIEW_TOP, VIEW_TOP_AND_SIZE, VIEW_TOP_AND_SIZE]);
-        for compact in [false, true] {
+        for (compact, always) in [(false, true), (true, true), (false, false)] {
             let rules = KeyRules {
                 card_table: identity,
-                always_sorted: vec![(0, 6)],
+                // (without a group always sorted, no key sorts while the stock is out)
+                always_sorted: if always { vec![(0, 6)] } else { vec![] },
                 sorted_when_stock_empty: vec![(12, 14)],
                 stock_by_cards: false,
                 views: views.clone(),

@@ -36,6 +36,7 @@ impl Targets {
 
 /// The targets of one pairing to test, in increasing order: the piles of a bit set, or a
 /// scan of the target range (skipping the source, and the tops a row rules out).
+#[derive(Clone, Copy)]
 enum Candidates<'t> {
     Bits(u64),
     Scan { t: usize, stop: usize, skip: usize, row: Option<Row>, tops: &'t [u8] },
@@ -512,7 +513,13 @@ impl Program {
             }};
         }
         if pairing.filter.is_some() {
-            loops!(|sizes| candidates(pairing, s, src, sizes, targets));
+            // the candidates of all the sizes first: most sources have none for most
+            // pairings, and then no rule runs (a rule's only effect is its value)
+            let all = candidates(pairing, s, src, (ks, ke), targets);
+            if let Candidates::Bits(0) = all {
+                return false;
+            }
+            loops!(|sizes| if sizes == (ks, ke) { all } else { candidates(pairing, s, src, sizes, targets) });
         } else {
             let skip = if pairing.skip_self { s } else { usize::MAX };
             loops!(|_| (pairing.start..pairing.stop).filter(move |&t| t != skip));
