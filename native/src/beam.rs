@@ -11,7 +11,7 @@
 
 use std::collections::VecDeque;
 
-use crate::moves::{Move, Position, Stacks};
+use crate::moves::{Move, Position, Stacks, Touched};
 use crate::program::{Program, FACE_DOWN};
 use crate::search::{Limits, Ordering, Outcome, Solver};
 
@@ -148,7 +148,7 @@ impl<'a> Solver<'a> {
                     continue;
                 }
                 let mut pos = entry.clone();
-                let (class, hash, old) = self.classify(&mut pos, false);
+                let (class, hash, old) = self.classify(&mut pos, false, Touched::ALL);
                 if class != Ok(None) {
                     continue; // proven lost, or seen in this layer
                 }
@@ -161,6 +161,8 @@ impl<'a> Solver<'a> {
                 let mut count: u64 = 0;
                 while count < BEAM_CAP {
                     let Some((mut pos, step)) = queue.pop_front() else { break };
+                    // a position from the queue: not the one keyed last
+                    stacks.touched = Touched::ALL;
                     if expanded >= budget {
                         break 'layers Outcome::Budget;
                     }
@@ -185,7 +187,7 @@ impl<'a> Solver<'a> {
                     moves.sort_unstable();
                     for &mv in moves.iter() {
                         let undo = program.play(&mut pos, mv, &mut stacks);
-                        let (class, hash, old) = self.classify(&mut pos, false);
+                        let (class, hash, old) = self.classify(&mut pos, false, stacks.take_touched());
                         if class == Ok(None) {
                             if old.is_none() && self.over_memory(limits, self.buffer_len()) {
                                 break 'layers Outcome::Memory;
@@ -215,7 +217,7 @@ impl<'a> Solver<'a> {
                     break;
                 }
                 let mut pos = entries[number].0.clone();
-                if self.classify(&mut pos, false).0.is_err() {
+                if self.classify(&mut pos, false, Touched::ALL).0.is_err() {
                     continue; // proven lost
                 }
                 self.spent = base + expanded;

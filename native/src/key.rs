@@ -24,7 +24,7 @@
 //!
 //! The keys are stored by `store.rs`.
 
-use crate::moves::Position;
+use crate::moves::{Position, Touched};
 use crate::program::{KeyRules, FACE_DOWN};
 
 /// How a pile is keyed (`KeyRules::views`): all its cards, its top card, or its top card
@@ -38,6 +38,13 @@ fn bits_for(max: usize) -> u32 {
     (usize::BITS - max.leading_zeros()).max(1)
 }
 
+/// Where the plain code writes a pile's part: the key's bytes (`BitWriter`), or a pile's
+/// kept code (`PileCode`).
+trait Sink {
+    /// Add `value`, in `bits` bits (at most 64) after those added before.
+    fn put(&mut self, value: u64, bits: u32);
+}
+
 /// Writes values of a few bits each into bytes, lowest bits first.
 struct BitWriter<'o> {
     out: &'o mut Vec<u8>,
@@ -45,23 +52,96 @@ struct BitWriter<'o> {
     filled: u32,
 }
 
-impl<'o> BitWriter<'o> {
-    /// Add `value` (at most 32 bits); four bytes leave at once.
-    #[inline]
+impl Sink for BitWriter<'_> {
+    /// Eight bytes leave at once (the bytes are the same whatever leaves when: the bits in
+    /// order, lowest first, and `finish` the last byte begun).
+    #[inline(always)]
     fn put(&mut self, value: u64, bits: u32) {
-        debug_assert!(bits <= 32 && value >> bits == 0);
+        debug_assert!(bits <= 64 && (bits == 64 || value >> bits == 0));
         self.acc |= value << self.filled;
-        self.filled += bits;
-        if self.filled >= 32 {
-            self.out.extend_from_slice(&(self.acc as u32).to_le_bytes());
-            self.acc >>= 32;
-            self.filled -= 32;
+        let filled = self.filled + bits;
+        if filled >= 64 {
+            self.out.extend_from_slice(&self.acc.to_le_bytes());
+            // the bits of `value` that did not fit
+            self.acc = if self.filled == 0 { 0 } else { value >> (64 - self.filled) };
+            self.filled = filled - 64;
+        } else {
+            self.filled = filled;
         }
     }
+}
+
+impl BitWriter<'_> {
 
     fn finish(self) {
         let bytes = self.filled.div_ceil(8) as usize;
         self.out.extend_from_slice(&self.acc.to_le_bytes()[..bytes]);
+    }
+}
+
+/// A pile's part in the plain code, kept between keys (`KeyMaker::codes`): its bits, lowest
+/// first, and how many; a part longer than `PileCode::MAX` bits is not kept (`LONG`) and is
+/// written from the pile.
+#[derive(Debug, Clone, Copy, Default)]
+struct PileCode {
+    bits: u128,
+    len: u32,
+}
+
+impl PileCode {
+    const MAX: u32 = 128;
+    const LONG: PileCode = PileCode { bits: 0, len: u32::MAX };
+}
+
+impl Sink for PileCode {
+    #[inline(always)]
+    fn put(&mut self, value: u64, bits: u32) {
+        debug_assert!(self.len + bits <= PileCode::MAX);
+        self.bits |= (value as u128) << self.len;
+        self.len += bits;
+    }
+}
+
+/// The bits of a pile's part in the plain code (`plain_part`).
+#[inline]
+fn plain_part_bits(pile: &[u8], view: u8, packing: &Packing) -> u32 {
+    let (cb, lb) = (packing.card_bits, packing.length_bits);
+    match (view, pile.is_empty()) {
+        (VIEW_TOP, true) => 1,
+        (VIEW_TOP, false) => 1 + cb,
+        (VIEW_TOP_AND_SIZE, true) => lb,
+        (VIEW_TOP_AND_SIZE, false) => lb + cb,
+        _ => lb + pile.len() as u32 * cb,
+    }
+}
+
+/// A pile's part in the plain code: a whole pile as its length (`length_bits`) and its
+/// cards (`card_bits` each, by the card code, `table`); a pile keyed by its top as one bit
+/// (has a top) and the top; by its top and size as the size and, when not empty, the top.
+#[inline(always)]
+fn plain_part<S: Sink>(w: &mut S, pile: &[u8], view: u8, packing: &Packing, table: &[u8; 256]) {
+    let (cb, lb) = (packing.card_bits, packing.length_bits);
+    match view {
+        VIEW_TOP => match pile.last() {
+            None => w.put(0, 1),
+            Some(&top) => w.put(1 | (table[top as usize] as u64) << 1, 1 + cb),
+        },
+        VIEW_TOP_AND_SIZE => match pile.last() {
+            None => w.put(0, lb),
+            Some(&top) => w.put(pile.len() as u8 as u64 | (table[top as usize] as u64) << lb, lb + cb),
+        },
+        _ => {
+            w.put(pile.len() as u64, lb);
+            // two cards a step: at most 2 x 7 bits
+            let mut pairs = pile.chunks_exact(2);
+            for pair in &mut pairs {
+                let two = table[pair[0] as usize] as u64 | (table[pair[1] as usize] as u64) << cb;
+                w.put(two, 2 * cb);
+            }
+            if let [last] = pairs.remainder() {
+                w.put(table[*last as usize] as u64, cb);
+            }
+        }
     }
 }
 
@@ -117,6 +197,9 @@ pub struct Packing {
     /// (`write_subsequence`), and the root's stock as card codes in the order it is dealt
     waste: Option<usize>,
     waste_codes: Vec<u8>,
+    /// whether keys are compact (`Packing::new`'s `compact`): the plain code's parts are
+    /// then written with root piles, runs and subsequences, and not kept between keys
+    compact: bool,
 }
 
 /// The root piles that the whole piles of one group (a sorted group, or a single pile)
@@ -389,6 +472,7 @@ impl Packing {
                 && !rules.always_sorted.iter().chain(&rules.sorted_when_stock_empty)
                     .any(|&(start, stop)| start <= w && w < stop)),
             waste_codes: root.stock.iter().rev().map(|&c| code[rules.card_table[c as usize] as usize]).collect(),
+            compact,
         }
     }
 }
@@ -549,8 +633,17 @@ pub struct KeyMaker<'a> {
     parts: Vec<(usize, usize)>, // (start, len) of each pile's translated cards in `cards`
     cards: Vec<u8>,
     order: Vec<usize>,
-    /// each pile's signature, for the piles of sorted groups (`sort_piles`)
+    /// what is kept of each pile between keys, as the pile was when a key last read it
+    /// (`refresh`): its signature, for the piles of sorted groups (`sort_piles`), and its
+    /// part in the plain code (when the packing has no deck code)
     signed: Vec<u64>,
+    codes: Vec<PileCode>,
+    /// which piles belong to a sorted group (always or once the stock is out)
+    sorted: Vec<bool>,
+    /// piles whose kept signature and code are out of date whatever the next key is told
+    stale: Touched,
+    /// the most bytes a packed key of this search takes (`pack_for`)
+    most_bytes: usize,
 }
 
 /// The values a pile shows in its key (`split`'s part): its translated cards, its top, or
@@ -601,6 +694,10 @@ impl<'a> KeyMaker<'a> {
             cards: Vec::new(),
             order: Vec::new(),
             signed: Vec::new(),
+            codes: Vec::new(),
+            sorted: Vec::new(),
+            stale: Touched::ALL,
+            most_bytes: 0,
         }
     }
 
@@ -621,12 +718,80 @@ impl<'a> KeyMaker<'a> {
                 // injective on the values the table gives, so it merges nothing more
                 *slot = packing.code[self.rules.card_table[card] as usize];
             }
+            // every pile led by its length and shown whole, each card a digit of at most 7
+            // bits or 7 bits (the stock's), each chunk rounded up: a bound, for `reserve`
+            let cards = root.piles.iter().map(Vec::len).sum::<usize>() + root.stock.len() + redeal_limit;
+            let lengths = root.piles.len() + 1;
+            self.most_bytes = (lengths * (packing.length_bits as usize + 2) + cards * 8) / 8 + 32;
             self.packing = Some(packing);
+            self.stale = Touched::ALL; // the card code changed what the piles show
+        }
+    }
+
+    /// Mark pile `pile`'s kept part out of date: the position a key read last changed it
+    /// without play and take back telling (`classify`'s waste turned back into the stock).
+    pub fn forget(&mut self, pile: usize) {
+        self.stale.mark(pile);
+    }
+
+    /// Bring what is kept of each pile (`signed`, `codes`) up to date: the piles `touched`,
+    /// and those marked stale, changed since the last key; the others are as that key read
+    /// them.
+    fn refresh(&mut self, pos: &Position, mut touched: Touched) {
+        let n = pos.piles.len();
+        touched.add(std::mem::replace(&mut self.stale, Touched::NONE));
+        if self.codes.len() != n {
+            let rules = self.rules;
+            self.codes.clear();
+            self.codes.resize(n, PileCode::LONG);
+            self.signed.clear();
+            self.signed.resize(n, 0);
+            self.sorted.clear();
+            self.sorted.resize(n, false);
+            for &(start, stop) in rules.always_sorted.iter().chain(&rules.sorted_when_stock_empty) {
+                for flag in &mut self.sorted[start.min(n)..stop.min(n)] {
+                    *flag = true;
+                }
+            }
+            touched = Touched::ALL;
+        }
+        let packing = self.packing.as_ref().expect("packing chosen");
+        let plain = !packing.compact;
+        let views = &self.rules.views;
+        for (word, &bits) in touched.0.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let i = word * 64 + bits.trailing_zeros() as usize;
+                if i >= n {
+                    break;
+                }
+                bits &= bits - 1;
+                let pile = &pos.piles[i];
+                let view = views.get(i).copied().unwrap_or(VIEW_ALL);
+                if self.sorted[i] {
+                    self.signed[i] = signature(pile, view, &self.translate);
+                }
+                if plain {
+                    self.codes[i] = if plain_part_bits(pile, view, packing) <= PileCode::MAX {
+                        let mut code = PileCode::default();
+                        plain_part(&mut code, pile, view, packing, &self.translate);
+                        code
+                    } else {
+                        PileCode::LONG
+                    };
+                }
+            }
         }
     }
 
     /// The key of `pos`, written into `out` (cleared first).
     pub fn key(&mut self, pos: &Position, out: &mut Vec<u8>) {
+        self.key_touched(pos, Touched::ALL, out);
+    }
+
+    /// The key of `pos`, a position that differs from the one this maker keyed last in the
+    /// piles `touched` at most (`Stacks::take_touched`): only their parts are made again.
+    pub fn key_touched(&mut self, pos: &Position, touched: Touched, out: &mut Vec<u8>) {
         if self.exact {
             out.clear();
             for pile in &pos.piles {
@@ -638,11 +803,20 @@ impl<'a> KeyMaker<'a> {
             return;
         }
         if self.packing.is_some() {
+            self.refresh(pos, touched);
             if self.sorts(pos) {
                 self.sort_piles(pos);
-                self.write_direct(pos, Some(&self.order), out);
+                self.write_direct(pos, Some(&self.order), true, out);
             } else {
-                self.write_direct(pos, None, out);
+                self.write_direct(pos, None, true, out);
+            }
+            #[cfg(debug_assertions)]
+            {
+                // the same bytes as a key made from nothing
+                let mut fresh = Vec::new();
+                self.split(pos);
+                self.write_direct(pos, Some(&self.order), false, &mut fresh);
+                assert_eq!(*out, fresh, "a key kept up to date is the key made afresh");
             }
             return;
         }
@@ -684,7 +858,6 @@ impl<'a> KeyMaker<'a> {
         if self.order.len() != piles.len() {
             self.order.clear();
             self.order.extend(0..piles.len());
-            self.signed.resize(piles.len(), 0);
         }
         if later.is_empty() {
             // groups sorted only once the stock is out keep their piles' order now (the
@@ -702,12 +875,8 @@ impl<'a> KeyMaker<'a> {
             if start + 1 >= stop {
                 continue;
             }
-            // a group's piles share a view
+            // a group's piles share a view; their signatures are kept (`refresh`)
             let view = rules.views.get(start).copied().unwrap_or(VIEW_ALL);
-            let sigs = &mut self.signed;
-            for i in start..stop {
-                sigs[i] = signature(&piles[i], view, table);
-            }
             let sigs = &self.signed;
             let less = |a: usize, b: usize| match sigs[a].cmp(&sigs[b]) {
                 std::cmp::Ordering::Equal if sigs[a] & 0x1FF != 0 => {
@@ -730,9 +899,9 @@ impl<'a> KeyMaker<'a> {
 
     /// The packed key of a position straight from the piles, in their order or in
     /// `order`: in the deck code (`write_deck`) when the packing has one and the position's
-    /// cards allow it, else in the plain code (`write_plain`); with a deck code, a first
-    /// bit says which (0: the deck code).
-    fn write_direct(&self, pos: &Position, order: Option<&[usize]>, out: &mut Vec<u8>) {
+    /// cards allow it, else in the plain code (`write_plain`; from the kept parts when
+    /// `kept`); with a deck code, a first bit says which (0: the deck code).
+    fn write_direct(&self, pos: &Position, order: Option<&[usize]>, kept: bool, out: &mut Vec<u8>) {
         let packing = self.packing.as_ref().expect("packing chosen");
         out.clear();
         if packing.deck > 0 {
@@ -750,7 +919,9 @@ impl<'a> KeyMaker<'a> {
             }
             out.clear();
         }
-        self.write_plain(packing, pos, order, out);
+        // the parts are kept only where keys are not compact (no deck code, runs, root
+        // piles or waste subsequences)
+        self.write_plain(packing, pos, order, kept && !packing.compact, out);
     }
 
     /// `write_deck` compiled with the processor's population count (a card's rank among
@@ -770,8 +941,7 @@ impl<'a> KeyMaker<'a> {
     #[inline(always)]
     fn write_deck(&self, packing: &Packing, pos: &Position, order: Option<&[usize]>, out: &mut Vec<u8>) -> bool {
         let lb = packing.length_bits;
-        let cards: usize = pos.piles.iter().map(Vec::len).sum();
-        out.reserve((pos.piles.len() * (lb as usize + 1) + cards * 7 + pos.stock.len() * 7) / 8 + 16);
+        out.reserve(self.most_bytes);
         let mut w = BitWriter { out, acc: 0, filled: 0 };
         w.put(0, 1);
         let mut digits = DeckDigits::new(packing.deck);
@@ -825,45 +995,46 @@ impl<'a> KeyMaker<'a> {
         true
     }
 
-    /// The plain code: a whole pile as its length (`length_bits`) and its cards
-    /// (`card_bits` each, by the card code); a pile keyed by its top as one bit (has a top)
-    /// and the top; by its top and size as the size and, when not empty, the top; then the
-    /// stock's length, and with redeals its cards (7 bits each), as Python's key has them.
+    /// The plain code: each pile's part (`plain_part`: a whole pile as its length and its
+    /// cards, a pile keyed by its top as one bit and the top, by its top and size as the
+    /// size and the top), from the parts kept by `refresh` when `kept`; then the stock's
+    /// length, and with redeals its cards (7 bits each), as Python's key has them.
     /// Sorting permutes piles of one group only, and a group's piles share a view, so pile
     /// `j` of the key has the view of pile `j` of the position.
-    fn write_plain(&self, packing: &Packing, pos: &Position, order: Option<&[usize]>, out: &mut Vec<u8>) {
-        let (cb, lb) = (packing.card_bits, packing.length_bits);
-        let table = &self.translate;
-        let cards: usize = pos.piles.iter().map(Vec::len).sum();
-        let bits = pos.piles.len() * (lb as usize + 1) + cards * cb as usize
-            + lb as usize + pos.stock.len() * 7;
-        out.reserve(bits / 8 + 8);
+    fn write_plain(&self, packing: &Packing, pos: &Position, order: Option<&[usize]>, kept: bool,
+                   out: &mut Vec<u8>) {
+        out.reserve(self.most_bytes);
         let mut w = BitWriter { out, acc: 0, filled: 0 };
         if packing.deck > 0 {
             w.put(1, 1);
         }
         let views = &self.rules.views;
         for j in 0..pos.piles.len() {
-            let pile = &pos.piles[order.map_or(j, |o| o[j])];
-            match views.get(j).copied().unwrap_or(VIEW_ALL) {
-                VIEW_TOP => match pile.last() {
-                    None => w.put(0, 1),
-                    Some(&top) => w.put(1 | (table[top as usize] as u64) << 1, 1 + cb),
-                },
-                VIEW_TOP_AND_SIZE => match pile.last() {
-                    None => w.put(0, lb),
-                    Some(&top) => {
-                        w.put(pile.len() as u8 as u64 | (table[top as usize] as u64) << lb, lb + cb)
-                    }
-                },
-                _ => {
-                    w.put(pile.len() as u64, lb);
-                    let rest = self.write_reference(packing, j, pile, &mut w);
-                    self.write_plain_cards(packing, rest, &mut w);
+            let i = order.map_or(j, |o| o[j]);
+            if kept {
+                let code = self.codes[i];
+                if code.len <= 64 {
+                    w.put(code.bits as u64, code.len);
+                    continue;
+                }
+                if code.len <= PileCode::MAX {
+                    w.put(code.bits as u64, 64);
+                    w.put((code.bits >> 64) as u64, code.len - 64);
+                    continue;
                 }
             }
+            let pile = &pos.piles[i];
+            let view = views.get(j).copied().unwrap_or(VIEW_ALL);
+            if packing.compact && view == VIEW_ALL {
+                // root piles, runs and the waste (compact keys): never kept
+                w.put(pile.len() as u64, packing.length_bits);
+                let rest = self.write_reference(packing, j, pile, &mut w);
+                self.write_plain_cards(packing, rest, &mut w);
+            } else {
+                plain_part(&mut w, pile, view, packing, &self.translate);
+            }
         }
-        w.put(pos.stock.len() as u64, lb);
+        w.put(pos.stock.len() as u64, packing.length_bits);
         if self.rules.stock_by_cards {
             write_stock(packing, &pos.stock, &mut w);
         }
@@ -1076,7 +1247,7 @@ impl<'a> KeyMaker<'a> {
     /// keys of `sort_piles`'s).
     #[cfg(test)]
     fn write_packed(&self, pos: &Position, out: &mut Vec<u8>) {
-        self.write_direct(pos, Some(&self.order), out);
+        self.write_direct(pos, Some(&self.order), false, out);
     }
 }
 
@@ -1553,6 +1724,66 @@ mod tests {
         }
         }
         }
+        }
+    }
+
+    #[test]
+    fn a_key_remade_for_the_touched_piles_is_the_key_made_afresh() {
+        // piles of every view, a group always sorted and one sorted once the stock is out,
+        // short piles and long ones (past a kept part's 128 bits), both codes
+        let mut identity = [0u8; 256];
+        for (i, t) in identity.iter_mut().enumerate() {
+            *t = i as u8;
+        }
+        let mut views = vec![VIEW_ALL; 10];
+        views.extend_from_slice(&[VIEW_TOP, VIEW_TOP, VIEW_TOP_AND_SIZE, VIEW_TOP_AND_SIZE]);
+        for (compact, always) in [(false, true), (true, true), (false, false)] {
+            let rules = KeyRules {
+                card_table: identity,
+                // (without a group always sorted, no key sorts while the stock is out)
+                always_sorted: if always { vec![(0, 6)] } else { vec![] },
+                sorted_when_stock_empty: vec![(12, 14)],
+                stock_by_cards: false,
+                views: views.clone(),
+            };
+            let mut deck: Vec<u8> = (0..52).map(|c| 4 + c as u8).collect();
+            let mut state = 11u64;
+            let mut piles: Vec<Vec<u8>> = vec![Vec::new(); views.len()];
+            for (i, card) in deck.drain(..).enumerate() {
+                piles[i % views.len()].push(card);
+            }
+            let mut pos = Position { piles, stock: vec![1, 2, 3] };
+            let root = pos.clone();
+            let mut kept = KeyMaker::new(&rules, false);
+            kept.pack_for(&root, false, 0, None, None, compact);
+            let (mut key, mut fresh) = (Vec::new(), Vec::new());
+            kept.key(&pos, &mut key);
+            for round in 0..20_000 {
+                // move a few runs between piles (now and then a long one onto one pile),
+                // marking what changed; now and then the stock runs out or comes back
+                let mut touched = Touched::NONE;
+                for _ in 0..1 + next(&mut state) % 3 {
+                    let n = views.len() as u64;
+                    let (s, t) = ((next(&mut state) % n) as usize, (next(&mut state) % n) as usize);
+                    let most = if round % 50 == 0 { 40 } else { 3 };
+                    let k = (next(&mut state) % most) as usize % (pos.piles[s].len() + 1);
+                    if s != t && k > 0 {
+                        let cut = pos.piles[s].len() - k;
+                        let run: Vec<u8> = pos.piles[s].drain(cut..).collect();
+                        pos.piles[t].extend(run);
+                        touched.mark(s);
+                        touched.mark(t);
+                    }
+                }
+                if next(&mut state) % 20 == 0 {
+                    pos.stock = if pos.stock.is_empty() { vec![1, 2, 3] } else { vec![] };
+                }
+                kept.key_touched(&pos, touched, &mut key);
+                let mut afresh = KeyMaker::new(&rules, false);
+                afresh.pack_for(&root, false, 0, None, None, compact);
+                afresh.key(&pos, &mut fresh);
+                assert_eq!(key, fresh, "round {round}");
+            }
         }
     }
 

@@ -36,6 +36,7 @@ impl Targets {
 
 /// The targets of one pairing to test, in increasing order: the piles of a bit set, or a
 /// scan of the target range (skipping the source, and the tops a row rules out).
+#[derive(Clone, Copy)]
 enum Candidates<'t> {
     Bits(u64),
     Scan { t: usize, stop: usize, skip: usize, row: Option<Row>, tops: &'t [u8] },
@@ -191,19 +192,65 @@ impl Undo {
     }
 }
 
-/// The stacks that play and take back share (moves are taken back in reverse order).
+/// Piles, a bit each: those that play and take back changed since a key last read them
+/// (`Stacks::take_touched`), so that the key remakes only their parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Touched(pub [u64; MAX_PILES / 64]);
+
+impl Touched {
+    pub const NONE: Touched = Touched([0; MAX_PILES / 64]);
+    /// every pile: a position that did not come from the last one keyed by play and take back
+    pub const ALL: Touched = Touched([u64::MAX; MAX_PILES / 64]);
+
+    #[inline(always)]
+    pub fn mark(&mut self, pile: usize) {
+        self.0[pile >> 6] |= 1 << (pile & 63);
+    }
+
+    #[inline(always)]
+    pub fn has(&self, pile: usize) -> bool {
+        self.0[pile >> 6] >> (pile & 63) & 1 != 0
+    }
+
+    #[inline(always)]
+    pub fn add(&mut self, other: Touched) {
+        for (word, more) in self.0.iter_mut().zip(other.0) {
+            *word |= more;
+        }
+    }
+}
+
+impl Default for Touched {
+    fn default() -> Touched {
+        Touched::NONE
+    }
+}
+
+/// The stacks that play and take back share (moves are taken back in reverse order), and
+/// the piles they changed since the last `take_touched`.
 #[derive(Debug, Default)]
 pub struct Stacks {
     pub steps: Vec<Move>,
     pub received: Vec<u16>,
+    pub touched: Touched,
+}
+
+impl Stacks {
+    /// The piles changed since the last call, and none from now on.
+    #[inline]
+    pub fn take_touched(&mut self) -> Touched {
+        std::mem::take(&mut self.touched)
+    }
 }
 
 #[inline]
-fn move_cards(piles: &mut [Vec<u8>], s: usize, k: usize, t: usize) {
+fn move_cards(piles: &mut [Vec<u8>], s: usize, k: usize, t: usize, touched: &mut Touched) {
     let cut = piles[s].len() - k;
     if s == t {
         return;
     }
+    touched.mark(s);
+    touched.mark(t);
     let (from, to) = if s < t {
         let (a, b) = piles.split_at_mut(t);
         (&mut a[s], &mut b[0])
@@ -466,7 +513,13 @@ impl Program {
             }};
         }
         if pairing.filter.is_some() {
-            loops!(|sizes| candidates(pairing, s, src, sizes, targets));
+            // the candidates of all the sizes first: most sources have none for most
+            // pairings, and then no rule runs (a rule's only effect is its value)
+            let all = candidates(pairing, s, src, (ks, ke), targets);
+            if let Candidates::Bits(0) = all {
+                return false;
+            }
+            loops!(|sizes| if sizes == (ks, ke) { all } else { candidates(pairing, s, src, sizes, targets) });
         } else {
             let skip = if pairing.skip_self { s } else { usize::MAX };
             loops!(|_| (pairing.start..pairing.stop).filter(move |&t| t != skip));
@@ -483,8 +536,10 @@ impl Program {
                 pos.stock.extend(waste.iter().rev().map(|&c| c & !FACE_DOWN));
                 pos.piles[redeal.waste] = waste;
                 pos.piles[redeal.waste].clear();
+                stacks.touched.mark(redeal.waste);
                 if let Some(counter) = redeal.counter {
                     pos.piles[counter].push(0);
+                    stacks.touched.mark(counter);
                 }
                 return DealUndo::Redealt;
             }
@@ -498,6 +553,7 @@ impl Program {
             pos.stock.pop();
             pos.piles[index].push(card);
             stacks.received.push(index as u16);
+            stacks.touched.mark(index);
             fed += 1;
         }
         DealUndo::Received(fed)
@@ -512,14 +568,17 @@ impl Program {
                 pos.piles[redeal.waste].extend(stock.iter().rev());
                 pos.stock = stock;
                 pos.stock.clear();
+                stacks.touched.mark(redeal.waste);
                 if let Some(counter) = redeal.counter {
                     pos.piles[counter].pop();
+                    stacks.touched.mark(counter);
                 }
             }
             DealUndo::Received(fed) => {
                 for _ in 0..fed {
                     let index = stacks.received.pop().expect("a dealt pile") as usize;
                     let card = pos.piles[index].pop().expect("a dealt card");
+                    stacks.touched.mark(index);
                     pos.stock.push(card);
                 }
             }
@@ -532,6 +591,7 @@ impl Program {
             if let Some(top) = pos.piles[s].last_mut() {
                 if *top & FACE_DOWN != 0 {
                     *top &= !FACE_DOWN;
+                    stacks.touched.mark(s);
                     stacks.steps.push(Move { s: s as i16, k: 0, t: TURNED });
                     return 1;
                 }
@@ -547,7 +607,7 @@ impl Program {
             self.deal_from_stock(pos, stacks)
         } else {
             let s = mv.s as usize;
-            move_cards(&mut pos.piles, s, mv.k as usize, mv.t as usize);
+            move_cards(&mut pos.piles, s, mv.k as usize, mv.t as usize, &mut stacks.touched);
             steps += self.turn_up(pos, s, stacks);
             DealUndo::None
         };
@@ -559,10 +619,11 @@ impl Program {
                 if forced.s < 0 {
                     let card = pos.stock.pop().expect("a card to fill with");
                     pos.piles[t].push(card);
+                    stacks.touched.mark(t);
                     continue;
                 }
                 let s = forced.s as usize;
-                move_cards(&mut pos.piles, s, forced.k as usize, t);
+                move_cards(&mut pos.piles, s, forced.k as usize, t, &mut stacks.touched);
                 steps += self.turn_up(pos, s, stacks);
             }
         }
@@ -576,21 +637,23 @@ impl Program {
             if step.t == TURNED {
                 if let Some(top) = pos.piles[step.s as usize].last_mut() {
                     *top |= FACE_DOWN;
+                    stacks.touched.mark(step.s as usize);
                 }
                 continue;
             }
             let t = step.t as usize;
             if step.s < 0 {
                 let card = pos.piles[t].pop().expect("a filled card");
+                stacks.touched.mark(t);
                 pos.stock.push(card);
                 continue;
             }
-            move_cards(&mut pos.piles, t, step.k as usize, step.s as usize);
+            move_cards(&mut pos.piles, t, step.k as usize, step.s as usize, &mut stacks.touched);
         }
         if mv.s < 0 {
             self.undeal(pos, stacks, undo.deal);
         } else {
-            move_cards(&mut pos.piles, mv.t as usize, mv.k as usize, mv.s as usize);
+            move_cards(&mut pos.piles, mv.t as usize, mv.k as usize, mv.s as usize, &mut stacks.touched);
         }
     }
 

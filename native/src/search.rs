@@ -11,7 +11,7 @@ use std::time::Instant;
 use crate::beam::Schedule;
 use crate::key::KeyMaker;
 use crate::store::{hash_key, Id, Store};
-use crate::moves::{Move, Position, Stacks, Undo};
+use crate::moves::{Move, Position, Stacks, Touched, Undo};
 use crate::program::{Program, FACE_DOWN};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -308,21 +308,28 @@ impl<'a> Solver<'a> {
     /// With moves after a deal restricted (`after_deal`), a position reached by a deal is
     /// its own node: its key ends in 1, every other key in 0 (`AFTER_DEAL` in search.py).
     ///
+    /// `touched`: the piles in which `pos` may differ from the position keyed last (by
+    /// play and take back since: `Stacks::take_touched`); `Touched::ALL` for a position
+    /// from anywhere else (a root, a beam's entry, a position kept in a queue).
+    ///
     /// When the stock is keyed as a cycle (`pass_merge`), a position not reached by a deal
     /// whose waste holds a multiple of the deal's cards is keyed as if its waste were turned
     /// back into the stock (`Search._pass_key`).
-    pub(crate) fn classify(&mut self, pos: &mut Position, dealt: bool) -> (Result<Option<i32>, ()>, u64, Option<Id>) {
+    pub(crate) fn classify(&mut self, pos: &mut Position, dealt: bool, mut touched: Touched)
+                           -> (Result<Option<i32>, ()>, u64, Option<Id>) {
         match self.pass_merge() {
             Some((waste, turn)) if !dealt && !pos.piles[waste].is_empty()
                 && pos.piles[waste].len() % turn == 0 => {
                 let cards = std::mem::take(&mut pos.piles[waste]);
                 let stock = pos.stock.len();
                 pos.stock.extend(cards.iter().rev());
-                self.keys.key(pos, &mut self.buffer);
+                touched.mark(waste);
+                self.keys.key_touched(pos, touched, &mut self.buffer);
                 pos.stock.truncate(stock);
                 pos.piles[waste] = cards;
+                self.keys.forget(waste); // the waste is back
             }
-            _ => self.keys.key(pos, &mut self.buffer),
+            _ => self.keys.key_touched(pos, touched, &mut self.buffer),
         }
         if self.restricts_after_deal() {
             self.buffer.push(dealt as u8);
@@ -451,7 +458,7 @@ impl<'a> Solver<'a> {
         let mut stacks = Stacks::default();
         let mut moves: Vec<Move> = Vec::new();
         let mut scratch: Vec<Move> = Vec::new();
-        let (_, hash, old) = self.classify(&mut pos, false);
+        let (_, hash, old) = self.classify(&mut pos, false, Touched::ALL);
         if old.is_none() && self.over_memory(limits, self.buffer.len()) {
             return Outcome::Memory;
         }
@@ -518,7 +525,7 @@ impl<'a> Solver<'a> {
             }
             let undo = program.play(&mut pos, mv, &mut stacks);
             let dealt = mv.s < 0 && self.restricts_after_deal();
-            let (class, hash, old) = self.classify(&mut pos, dealt);
+            let (class, hash, old) = self.classify(&mut pos, dealt, stacks.take_touched());
             let frame = frames.last_mut().expect("a frame");
             match class {
                 Err(()) => {
