@@ -101,14 +101,18 @@ class SolverRules:
         #: has gone round its cycle are merged (see `pass_merge`); None: never
         self.pass_merge: tuple[int, int] | None = pass_merge(variant, self.after_deal)
         self.key = self._key_function()
-        #: whether the stock deals and never comes back (no redeal): the layered beam
-        #: searches such variants (patience.solver.beam)
-        self.beam_layers = variant.redeal_pile is None and bool(variant.deal_targets)
+        one_way = variant.redeal_pile is None and bool(variant.deal_targets)
         #: for each pile whose group's moves rule says which adjacent cards form a run, the
-        #: rows of those pairs (``patience.solver.beam.sequence_rows``)
+        #: rows of those pairs (``patience.solver.beam.sequence_rows``), where the stock
+        #: deals and never comes back
         self.sequence_rows_of: dict[int, tuple[int, ...]] = {
             index: rows for start, stop, rows in sequence_rows(variant)
-            for index in range(start, stop)} if self.beam_layers else {}
+            for index in range(start, stop)} if one_way else {}
+        #: whether the layered beam searches this variant (patience.solver.beam): the
+        #: stock deals and never comes back, and some group's runs tell order from
+        #: disorder (without them the beam's measure is blind, and the budget it takes
+        #: costs the restarts' proofs: Golf and Aces Up, docs/solver.md)
+        self.beam_layers = bool(self.sequence_rows_of)
 
     def _key_function(self) -> KeyFunction:
         table = self.card_table
