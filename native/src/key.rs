@@ -260,6 +260,21 @@ fn run_mode(pile: &[u8], table: &[u8; 256], packing: &Packing, literal: usize) -
     best.1
 }
 
+/// Choose the run mode of a whole pile's cards (`run_mode`, each card written alone
+/// costing `card_cost` bits) and write it, where keys code runs and two cards or more are
+/// left; else `PLAIN`, writing nothing.
+#[inline(always)]
+fn put_run_mode(packing: &Packing, cards: &[u8], table: &[u8; 256], card_cost: usize,
+                w: &mut BitWriter) -> u8 {
+    if packing.step == 0 || cards.len() < 2 {
+        return PLAIN;
+    }
+    let mode = run_mode(cards, table, packing, card_cost);
+    let (bits, n) = mode_bits(packing, mode);
+    w.put(bits, n);
+    mode
+}
+
 /// Whether `above` continues the run (of `mode`) from `below`, both card codes: the bits
 /// that say so (a 1, and for `RANK` its place among the lower cards) and how many.
 #[inline(always)]
@@ -1099,14 +1114,7 @@ impl<'a> KeyMaker<'a> {
     #[inline]
     fn write_plain_cards(&self, packing: &Packing, cards: &[u8], w: &mut BitWriter) {
         let (cb, table) = (packing.card_bits, &self.translate);
-        let mode = if packing.step > 0 && cards.len() >= 2 {
-            let mode = run_mode(cards, table, packing, cb as usize);
-            let (bits, n) = mode_bits(packing, mode);
-            w.put(bits, n);
-            mode
-        } else {
-            PLAIN
-        };
+        let mode = put_run_mode(packing, cards, table, cb as usize, w);
         if mode == PLAIN {
             // two cards a step: at most 2 x 7 bits
             let mut pairs = cards.chunks_exact(2);
@@ -1135,14 +1143,7 @@ impl<'a> KeyMaker<'a> {
     #[inline(always)]
     fn write_deck_cards(&self, packing: &Packing, cards: &[u8], w: &mut BitWriter, digits: &mut DeckDigits) -> bool {
         let table = &self.translate;
-        let mode = if packing.step > 0 && cards.len() >= 2 {
-            let mode = run_mode(cards, table, packing, 5);
-            let (bits, n) = mode_bits(packing, mode);
-            w.put(bits, n);
-            mode
-        } else {
-            PLAIN
-        };
+        let mode = put_run_mode(packing, cards, table, 5, w);
         if mode == PLAIN {
             for &card in cards {
                 if !digits.card(packing, w, card) {

@@ -277,6 +277,18 @@ pub struct Solver<'a> {
 }
 
 impl<'a> Solver<'a> {
+    /// What a search that ended with `outcome` after `expanded` positions hands back.
+    fn solved(&mut self, outcome: Outcome, expanded: u64) -> Solved {
+        Solved {
+            outcome,
+            line: std::mem::take(&mut self.line),
+            expanded,
+            stored: self.store.len(),
+            bytes: self.store.bytes(),
+            record_bytes: self.store.record_bytes(),
+        }
+    }
+
     pub fn new(program: &'a Program, exact: bool) -> Solver<'a> {
         Solver {
             program,
@@ -670,14 +682,7 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
             }
         }
     }
-    Solved {
-        outcome,
-        line: std::mem::take(&mut solver.line),
-        expanded: spent,
-        stored: solver.store.len(),
-        bytes: solver.store.bytes(),
-        record_bytes: solver.store.record_bytes(),
-    }
+    solver.solved(outcome, spent)
 }
 
 /// One layered beam on its own (`Solver::beam`), as a solve's first beam would run.
@@ -686,14 +691,8 @@ pub fn beam(program: &Program, root: &Position, width: usize, max_positions: u64
     solver.compact = compact_keys(max_positions, limits);
     solver.store.set_cap(limits.max_memory);
     let outcome = solver.beam(root, width, max_positions, limits);
-    Solved {
-        outcome,
-        line: std::mem::take(&mut solver.line),
-        expanded: solver.expanded,
-        stored: solver.store.len(),
-        bytes: solver.store.bytes(),
-        record_bytes: solver.store.record_bytes(),
-    }
+    let expanded = solver.expanded;
+    solver.solved(outcome, expanded)
 }
 
 /// The reference search: exact keys, nothing merged, no ordering, no restarts.
@@ -701,14 +700,8 @@ pub fn exhaustive(program: &Program, root: &Position, max_positions: u64, limits
     let mut solver = Solver::new(program, true);
     solver.store.set_cap(limits.max_memory);
     let outcome = solver.run(root, None, max_positions, limits);
-    Solved {
-        outcome,
-        line: std::mem::take(&mut solver.line),
-        expanded: solver.expanded,
-        stored: solver.store.len(),
-        bytes: solver.store.bytes(),
-        record_bytes: solver.store.record_bytes(),
-    }
+    let expanded = solver.expanded;
+    solver.solved(outcome, expanded)
 }
 
 #[cfg(test)]
