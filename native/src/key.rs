@@ -200,6 +200,82 @@ pub struct Packing {
     /// whether keys are compact (`Packing::new`'s `compact`): the plain code's parts are
     /// then written with root piles, runs and subsequences, and not kept between keys
     compact: bool,
+    /// compact keys in the plain code: each card code as a literal (`put_literal`), its
+    /// bits (low 24) and how many (high 8): the deal's cards face up (`up_count` letters,
+    /// `up_bits` bits each) and the other codes behind an escape, one of the spare values
+    /// of `up_bits` and `escape_bits` more; or the card code in `card_bits`
+    literal: Box<[u32; 256]>,
+    /// card code -> its letter (the deal's cards face up first, then the other codes)
+    #[cfg_attr(not(test), allow(dead_code))]
+    letter: [u8; 256],
+    #[cfg_attr(not(test), allow(dead_code))]
+    up_count: u32,
+    /// 0 when literals are plain card codes
+    up_bits: u32,
+    #[cfg_attr(not(test), allow(dead_code))]
+    escape_bits: u32,
+    /// compact keys in the plain code: a whole pile's length below 2^`short_length_bits`
+    /// is a 0 and the length in those bits, any other a 1 and the length in `length_bits`
+    /// (0: always `length_bits`)
+    short_length_bits: u32,
+}
+
+/// The face-up alphabet of compact keys in the plain code (`Packing::literal`): the codes
+/// in `deal` (the deal's cards face up) are letters `0..deal.len()` in `up_bits` bits, the
+/// other codes below `codes` an escape (a value of `up_bits` bits past the letters) and
+/// `escape_bits` bits; where that saves nothing (no value to spare, or no bit saved), each
+/// code in `card_bits`. The literals, the letters, `up_bits` (0 without the alphabet) and
+/// `escape_bits`.
+fn face_up_alphabet(deal: &[bool; 256], codes: usize, card_bits: u32) -> (Box<[u32; 256]>, [u8; 256], u32, u32) {
+    let mut literal = Box::new([0u32; 256]);
+    let mut letter = [0u8; 256];
+    let up = (0..codes).filter(|&c| deal[c]).count();
+    let up_bits = bits_for(up.saturating_sub(1));
+    let spare = (1usize << up_bits) - up;
+    let others = codes - up;
+    let escape_bits = if others <= spare { 0 } else { bits_for(others.div_ceil(spare.max(1)) - 1) };
+    if up == 0 || spare == 0 || up_bits >= card_bits {
+        for c in 0..256 {
+            letter[c] = c as u8;
+            literal[c] = (card_bits << 24) | c as u32;
+        }
+        return (literal, letter, 0, 0);
+    }
+    let (mut next_up, mut next_other) = (0usize, up);
+    for c in 0..codes {
+        let l = if deal[c] { &mut next_up } else { &mut next_other };
+        letter[c] = *l as u8;
+        literal[c] = if *l < up {
+            (up_bits << 24) | *l as u32
+        } else {
+            let v = *l - up;
+            ((up_bits + escape_bits) << 24) | ((v & ((1 << escape_bits) - 1)) << up_bits | (up + (v >> escape_bits))) as u32
+        };
+        *l += 1;
+    }
+    (literal, letter, up_bits, escape_bits)
+}
+
+/// Write the card code `code` as a literal of compact keys in the plain code
+/// (`Packing::literal`).
+#[inline(always)]
+fn put_literal(packing: &Packing, code: u8, w: &mut BitWriter) {
+    let literal = packing.literal[code as usize];
+    w.put((literal & 0xFF_FFFF) as u64, literal >> 24);
+}
+
+/// Write a whole pile's length in compact keys in the plain code
+/// (`Packing::short_length_bits`).
+#[inline(always)]
+fn put_length(packing: &Packing, len: usize, w: &mut BitWriter) {
+    let short = packing.short_length_bits;
+    if short == 0 {
+        w.put(len as u64, packing.length_bits);
+    } else if len >> short == 0 {
+        w.put((len as u64) << 1, 1 + short);
+    } else {
+        w.put(1 | (len as u64) << 1, 1 + packing.length_bits);
+    }
 }
 
 /// The root piles that the whole piles of one group (a sorted group, or a single pile)
@@ -458,7 +534,26 @@ impl Packing {
                 }
             }
         }
+        // compact keys in the plain code: literals in the deal's face-up alphabet, short
+        // lengths of whole piles in fewer bits (below twice the cards a whole pile holds on
+        // average, about)
+        let mut deal = [false; 256];
+        if compact {
+            let dealt = root.piles.iter().enumerate().filter(|&(i, _)| Some(i) != counter);
+            for &card in dealt.flat_map(|(_, pile)| pile).chain(&root.stock) {
+                deal[code[rules.card_table[(card & !FACE_DOWN) as usize] as usize] as usize] = true;
+            }
+        }
+        let (literal, letter, up_bits, escape_bits) = face_up_alphabet(&deal, next as usize, card_bits);
+        let short = bits_for(cards / whole_piles.max(1));
+        let short_length_bits = if compact && short + 1 < length_bits { short } else { 0 };
         Packing {
+            literal,
+            letter,
+            up_count: deal.iter().filter(|&&d| d).count() as u32,
+            up_bits,
+            escape_bits,
+            short_length_bits,
             code,
             card_bits,
             length_bits,
@@ -1040,11 +1135,10 @@ impl<'a> KeyMaker<'a> {
             }
             let pile = &pos.piles[i];
             let view = views.get(j).copied().unwrap_or(VIEW_ALL);
-            if packing.compact && view == VIEW_ALL {
-                // root piles, runs and the waste (compact keys): never kept
-                w.put(pile.len() as u64, packing.length_bits);
-                let rest = self.write_reference(packing, j, pile, &mut w);
-                self.write_plain_cards(packing, rest, &mut w);
+            if packing.compact {
+                // root piles, runs, the waste, short lengths and face-up literals (compact
+                // keys): never kept
+                self.write_compact_part(packing, j, pile, view, &mut w);
             } else {
                 plain_part(&mut w, pile, view, packing, &self.translate);
             }
@@ -1054,6 +1148,30 @@ impl<'a> KeyMaker<'a> {
             write_stock(packing, &pos.stock, &mut w);
         }
         w.finish();
+    }
+
+    /// A pile's part in the plain code of compact keys: a whole pile as its length
+    /// (`put_length`), then its root pile (`write_reference`) and its cards
+    /// (`write_plain_cards`); a pile keyed by its top as a bit (has a top) and the top as a
+    /// literal (`put_literal`); by its top and size as a bit (not empty), the size and the top.
+    #[inline]
+    fn write_compact_part(&self, packing: &Packing, j: usize, pile: &[u8], view: u8, w: &mut BitWriter) {
+        match (view, pile.last()) {
+            (VIEW_ALL, _) => {
+                put_length(packing, pile.len(), w);
+                let rest = self.write_reference(packing, j, pile, w);
+                self.write_plain_cards(packing, rest, w);
+            }
+            (_, None) => w.put(0, 1),
+            (VIEW_TOP, Some(&top)) => {
+                w.put(1, 1);
+                put_literal(packing, self.translate[top as usize], w);
+            }
+            (_, Some(&top)) => {
+                w.put(1 | (pile.len() as u8 as u64) << 1, 1 + packing.length_bits);
+                put_literal(packing, self.translate[top as usize], w);
+            }
+        }
     }
 
     /// The root pile of `group` that the whole pile `pile` begins like, and how many
@@ -1107,30 +1225,36 @@ impl<'a> KeyMaker<'a> {
         }
     }
 
-    /// The cards of a whole pile (after those `write_reference` wrote) in the plain code:
-    /// where keys code runs and two cards or more are left, their `run_mode` (`mode_bits`),
-    /// then card by card (`card_bits` each) or the first card and, for each next one, the
-    /// bits that say it continues the run (`continues`), or 0 and the card.
+    /// The cards of a whole pile (after those `write_reference` wrote) in the plain code of
+    /// compact keys: where keys code runs and two cards or more are left, their `run_mode`
+    /// (`mode_bits`), then card by card (each a literal, `put_literal`) or the first card
+    /// and, for each next one, the bits that say it continues the run (`continues`), or 0
+    /// and the card.
     #[inline]
     fn write_plain_cards(&self, packing: &Packing, cards: &[u8], w: &mut BitWriter) {
-        let (cb, table) = (packing.card_bits, &self.translate);
-        let mode = put_run_mode(packing, cards, table, cb as usize, w);
+        let table = &self.translate;
+        let cost = if packing.up_bits > 0 { packing.up_bits } else { packing.card_bits };
+        let mode = put_run_mode(packing, cards, table, cost as usize, w);
         if mode == PLAIN {
-            // two cards a step: at most 2 x 7 bits
+            // two cards a step: at most 2 x 24 bits
             let mut pairs = cards.chunks_exact(2);
             for pair in &mut pairs {
-                w.put(table[pair[0] as usize] as u64 | (table[pair[1] as usize] as u64) << cb, 2 * cb);
+                let (a, b) = (packing.literal[table[pair[0] as usize] as usize], packing.literal[table[pair[1] as usize] as usize]);
+                w.put((a & 0xFF_FFFF) as u64 | ((b & 0xFF_FFFF) as u64) << (a >> 24), (a >> 24) + (b >> 24));
             }
             if let [last] = pairs.remainder() {
-                w.put(table[*last as usize] as u64, cb);
+                put_literal(packing, table[*last as usize], w);
             }
         } else {
-            w.put(table[cards[0] as usize] as u64, cb);
+            put_literal(packing, table[cards[0] as usize], w);
             for pair in cards.windows(2) {
                 let (below, above) = (table[pair[0] as usize], table[pair[1] as usize]);
                 match continues(packing, below, above, mode) {
                     Some((bits, n)) => w.put(bits, n),
-                    None => w.put((above as u64) << 1, 1 + cb),
+                    None => {
+                        let literal = packing.literal[above as usize];
+                        w.put(((literal & 0xFF_FFFF) as u64) << 1, 1 + (literal >> 24));
+                    }
                 }
             }
         }
@@ -1406,27 +1530,47 @@ mod tests {
         if p.deck > 0 && get(1) == 0 {
             return unpack_deck(p, &mut get, views, stock_by_cards);
         }
+        // compact keys: the face-up alphabet's literals (`put_literal`), short lengths
+        // (`put_length`), a top and size pile's bit
+        assert!(p.compact);
+        let literal = |get: &mut dyn FnMut(u32) -> u64| -> u8 {
+            if p.up_bits == 0 {
+                return get(p.card_bits) as u8;
+            }
+            let (up, a) = (p.up_count as u64, get(p.up_bits));
+            let letter = if a < up { a } else { up + ((a - up) << p.escape_bits | get(p.escape_bits)) };
+            let codes: Vec<usize> = (0..256).filter(|&c| p.literal[c] >> 24 != 0 && p.letter[c] as u64 == letter).collect();
+            assert_eq!(codes.len(), 1, "a letter names one code");
+            codes[0] as u8
+        };
         let mut out = Vec::new();
         for (j, &view) in views.iter().enumerate() {
             match view {
                 VIEW_TOP => {
                     if get(1) == 1 {
-                        out.extend_from_slice(&[1, get(p.card_bits) as u8]);
+                        let top = literal(&mut get);
+                        out.extend_from_slice(&[1, top]);
                     } else {
                         out.push(0);
                     }
                 }
                 VIEW_TOP_AND_SIZE => {
-                    let size = get(p.length_bits) as u8;
-                    if size == 0 {
+                    if get(1) == 0 {
                         out.push(0);
                     } else {
-                        out.extend_from_slice(&[2, get(p.card_bits) as u8, size]);
+                        let size = get(p.length_bits) as u8;
+                        assert!(size > 0);
+                        let top = literal(&mut get);
+                        out.extend_from_slice(&[2, top, size]);
                     }
                 }
                 _ => {
-                    let len = get(p.length_bits) as usize;
-                    let cards = read_whole(p, j, len, &mut get, &mut |get| Written::Code(get(p.card_bits) as u8));
+                    let len = if p.short_length_bits > 0 && get(1) == 0 {
+                        get(p.short_length_bits)
+                    } else {
+                        get(p.length_bits)
+                    } as usize;
+                    let cards = read_whole(p, j, len, &mut get, &mut |get| Written::Code(literal(get)));
                     out.push(len as u8);
                     out.extend(resolve(p, &cards, &mut std::iter::empty()));
                 }
@@ -1596,6 +1740,10 @@ mod tests {
             let packing = maker.packing.clone().expect("packed");
             assert_eq!((packing.card_bits, packing.length_bits), (bits, 5 + decks as u32));
             assert_eq!((packing.deck, packing.unary), (if deck_code { 52 * decks as u32 } else { 0 }, unary && decks == 1));
+            // the face-up alphabet where piles hold face-down cards (the codes face up are
+            // the deal's cards and more), short lengths where many piles share the cards
+            assert_eq!(packing.up_bits > 0, face_down);
+            assert_eq!(packing.short_length_bits > 0, unary);
             // a solve that will stay small keeps the plain code, the faster one to write
             let plain_only = Packing::new(&rules, face_down, &root, 0, None, Some(waste), false);
             assert_eq!((plain_only.deck, plain_only.card_bits), (0, bits));
