@@ -285,6 +285,10 @@ fn put_length(packing: &Packing, len: usize, w: &mut BitWriter) {
 pub(crate) struct References {
     /// each root pile of the group, as card codes
     parts: Vec<Vec<u8>>,
+    /// the same cards face up, as card codes: where a root pile's card shows another code
+    /// face up, a pile whose cards after those it shares with the root pile begin with
+    /// that card face up (turned up since) is written so (`KeyMaker::reference`)
+    turned: Vec<Vec<u8>>,
     /// a card code -> the root piles of the group (a bit each) whose first card shows it
     by_first: [u64; 256],
     /// the bits of the root pile's number in the group, and of the cards shared
@@ -294,6 +298,14 @@ pub(crate) struct References {
 
 /// Fewer shared cards than this are written card by card.
 const SHARED_FROM: usize = 2;
+
+/// Whether a pile of `len` cards that shares `shared` cards with root pile `r` of `group`
+/// gets a bit for its next card turned up: it has a next card, and the root pile's next
+/// card shows another code face up.
+#[inline(always)]
+fn turns(group: &References, r: usize, shared: usize, len: usize) -> bool {
+    len > shared && group.parts[r].get(shared).is_some_and(|&c| c != group.turned[r][shared])
+}
 
 /// How a whole pile of two cards or more is written when keys code runs: its cards one by
 /// one (`PLAIN`), or as runs going down (`DOWN`: each card after the first a bit, 1 when
@@ -517,6 +529,10 @@ impl Packing {
                 let parts: Vec<Vec<u8>> = (start..stop)
                     .map(|j| root.piles[j].iter().map(|&c| code[rules.card_table[c as usize] as usize]).collect())
                     .collect();
+                let turned: Vec<Vec<u8>> = (start..stop)
+                    .map(|j| root.piles[j].iter()
+                        .map(|&c| code[rules.card_table[(c & !FACE_DOWN) as usize] as usize]).collect())
+                    .collect();
                 let mut by_first = [0u64; 256];
                 for (r, part) in parts.iter().enumerate() {
                     if let Some(&first) = part.first() {
@@ -525,6 +541,7 @@ impl Packing {
                 }
                 let group = std::sync::Arc::new(References {
                     parts,
+                    turned,
                     by_first,
                     pile_bits: bits_for(stop - start - 1) * (stop - start > 1) as u32,
                     count_bits: bits_for(longest),
@@ -1174,22 +1191,29 @@ impl<'a> KeyMaker<'a> {
         }
     }
 
-    /// The root pile of `group` that the whole pile `pile` begins like, and how many
-    /// cards they share, when at least `SHARED_FROM`: the one that shares the most, the
-    /// first of those; a function of the pile's card codes.
+    /// The root pile of `group` that the whole pile `pile` begins like, how many cards
+    /// they share, and whether the pile's next card is the root pile's next card turned
+    /// up (`References::turned`, where that shows another code), when the cards covered so
+    /// are at least `SHARED_FROM`: the root pile that covers the most, the first of those;
+    /// a function of the pile's card codes.
     #[inline]
-    fn reference(&self, group: &References, pile: &[u8]) -> Option<(usize, usize)> {
+    fn reference(&self, group: &References, pile: &[u8]) -> Option<(usize, usize, bool)> {
         let table = &self.translate;
         let mut candidates = group.by_first[table[*pile.first()? as usize] as usize];
-        let mut best: Option<(usize, usize)> = None;
+        let mut best: Option<(usize, usize, bool)> = None;
         while candidates != 0 {
             let r = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
             let shared = group.parts[r].iter().zip(pile)
                 .take_while(|&(&root, &card)| root == table[card as usize])
                 .count();
-            if shared >= SHARED_FROM && best.is_none_or(|(_, most)| shared > most) {
-                best = Some((r, shared));
+            let turned = pile.get(shared).is_some_and(|&card| {
+                group.turned[r].get(shared) == Some(&table[card as usize])
+                    && group.parts[r][shared] != group.turned[r][shared]
+            });
+            let covered = shared + turned as usize;
+            if covered >= SHARED_FROM && best.is_none_or(|(_, most, t)| covered > most + t as usize) {
+                best = Some((r, shared, turned));
             }
         }
         best
@@ -1197,8 +1221,10 @@ impl<'a> KeyMaker<'a> {
 
     /// For a whole pile of at least `SHARED_FROM` cards at place `j` of the key, where the
     /// packing has root piles for it: a bit, 1 when it begins like one of them
-    /// (`reference`), followed by that pile's number in its group and the cards they
-    /// share. The cards left to write.
+    /// (`reference`), followed by that pile's number in its group, the cards they share
+    /// and, where the pile has a next card and the root pile's next card shows another
+    /// code face up, a bit: 1 when the pile's next card is that card turned up. The cards
+    /// left to write.
     /// The redeal's waste instead (`Packing::waste`), when keys are compact: as a
     /// subsequence of the root's stock in the order it is dealt, where it is one (then no
     /// card is left to write).
@@ -1211,10 +1237,13 @@ impl<'a> KeyMaker<'a> {
         }
         match packing.references.get(j) {
             Some(Some(group)) if pile.len() >= SHARED_FROM => match self.reference(group, pile) {
-                Some((r, shared)) => {
+                Some((r, shared, turned)) => {
                     w.put(1 | (r as u64) << 1 | (shared as u64) << (1 + group.pile_bits),
                           1 + group.pile_bits + group.count_bits);
-                    &pile[shared..]
+                    if turns(group, r, shared, pile.len()) {
+                        w.put(turned as u64, 1);
+                    }
+                    &pile[shared + turned as usize..]
                 }
                 None => {
                     w.put(0, 1);
@@ -1444,8 +1473,11 @@ mod tests {
             if len >= SHARED_FROM && get(1) == 1 {
                 let r = get(group.pile_bits) as usize;
                 let shared = get(group.count_bits) as usize;
-                assert!(shared >= SHARED_FROM);
                 out.extend(group.parts[r][..shared].iter().map(|&c| Written::Code(c)));
+                if turns(group, r, shared, len) && get(1) == 1 {
+                    out.push(Written::Code(group.turned[r][shared]));
+                }
+                assert!(out.len() >= SHARED_FROM);
             }
         }
         let rest = len - out.len();
@@ -1751,6 +1783,7 @@ mod tests {
             let mut seen: FxHashMap<Vec<u8>, Vec<u8>> = FxHashMap::default();
             let (mut key, mut bytes) = (Vec::new(), Vec::new());
             let (mut in_deck_code, mut referenced, mut in_runs, mut in_rank_runs) = (0, 0, 0, 0);
+            let mut turned_up = 0;
             for round in 0..20_000 {
                 // every other position dealt from the deck (each card once, as in play:
                 // the deck code), the others drawn with repeats (the plain code)
@@ -1789,11 +1822,18 @@ mod tests {
                     // and how many: `write_reference`), of this pile or another one
                     if next(&mut state) % 3 == 0 {
                         let from = &root.piles[if next(&mut state) % 4 == 0 { next(&mut state) as usize % views.len() } else { i }];
-                        for &card in from.iter().take(next(&mut state) as usize % (from.len() + 1)) {
+                        let shared = next(&mut state) as usize % (from.len() + 1);
+                        for &card in from.iter().take(shared) {
                             if !take(&mut deck, card) {
                                 break;
                             }
                             pile.push(card);
+                        }
+                        // now and then the root pile's next card, turned up since
+                        if let Some(&card) = from.get(pile.len()).filter(|_| next(&mut state) % 2 == 0) {
+                            if take(&mut deck, card) {
+                                pile.push(card & !FACE_DOWN);
+                            }
                         }
                     }
                     // now and then runs (`run_mode`): a card of the same suit and face, a
@@ -1849,7 +1889,9 @@ mod tests {
                 for (j, &i) in maker.order.iter().enumerate() {
                     let pile = &pos.piles[i];
                     if let (Some(Some(group)), true) = (packing.references.get(j), pile.len() >= SHARED_FROM) {
-                        referenced += maker.reference(group, pile).is_some() as usize;
+                        let found = maker.reference(group, pile);
+                        referenced += found.is_some() as usize;
+                        turned_up += found.is_some_and(|(_, _, turned)| turned) as usize;
                     }
                     in_runs += (pile.len() >= 2 && run_mode(pile, &maker.translate, &packing, 5) != PLAIN) as usize;
                     in_rank_runs += (pile.len() >= 2 && run_mode(pile, &maker.translate, &packing, 5) == RANK) as usize;
@@ -1864,6 +1906,8 @@ mod tests {
             // runs and root piles were written so
             assert!(packing.step > 0 && packing.references.iter().any(Option::is_some));
             assert!(referenced > 1_000 && in_runs > 1_000, "{referenced} {in_runs}");
+            // and a root pile's next card turned up, where piles hold face-down cards
+            assert!(!face_down || turned_up > 1_000, "{turned_up}");
             // runs in rank, any suit, where the card table reads suits
             assert!(packing.rank_bits == 0 || in_rank_runs > 1_000, "{in_rank_runs}");
             // and the other way: as many distinct packed keys as distinct byte keys
