@@ -289,6 +289,8 @@ pub(crate) struct References {
     /// face up, a pile whose cards after those it shares with the root pile begin with
     /// that card face up (turned up since) is written so (`KeyMaker::reference`)
     turned: Vec<Vec<u8>>,
+    /// whether some card of those root piles shows another code face up
+    turns: bool,
     /// a card code -> the root piles of the group (a bit each) whose first card shows it
     by_first: [u64; 256],
     /// the bits of the root pile's number in the group, and of the cards shared
@@ -304,7 +306,7 @@ const SHARED_FROM: usize = 2;
 /// card shows another code face up.
 #[inline(always)]
 fn turns(group: &References, r: usize, shared: usize, len: usize) -> bool {
-    len > shared && group.parts[r].get(shared).is_some_and(|&c| c != group.turned[r][shared])
+    group.turns && len > shared && group.parts[r].get(shared).is_some_and(|&c| c != group.turned[r][shared])
 }
 
 /// How a whole pile of two cards or more is written when keys code runs: its cards one by
@@ -540,6 +542,7 @@ impl Packing {
                     }
                 }
                 let group = std::sync::Arc::new(References {
+                    turns: parts != turned,
                     parts,
                     turned,
                     by_first,
@@ -1191,32 +1194,29 @@ impl<'a> KeyMaker<'a> {
         }
     }
 
-    /// The root pile of `group` that the whole pile `pile` begins like, how many cards
-    /// they share, and whether the pile's next card is the root pile's next card turned
-    /// up (`References::turned`, where that shows another code), when the cards covered so
-    /// are at least `SHARED_FROM`: the root pile that covers the most, the first of those;
-    /// a function of the pile's card codes.
+    /// The root pile of `group` that the whole pile `pile` begins like and how many cards
+    /// they share (the root pile that shares the most, the first of those), and whether
+    /// the pile's next card is the root pile's next card turned up (`turns`), when the
+    /// cards covered so are at least `SHARED_FROM`; a function of the pile's card codes.
     #[inline]
     fn reference(&self, group: &References, pile: &[u8]) -> Option<(usize, usize, bool)> {
         let table = &self.translate;
         let mut candidates = group.by_first[table[*pile.first()? as usize] as usize];
-        let mut best: Option<(usize, usize, bool)> = None;
+        let mut best: Option<(usize, usize)> = None;
         while candidates != 0 {
             let r = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
             let shared = group.parts[r].iter().zip(pile)
                 .take_while(|&(&root, &card)| root == table[card as usize])
                 .count();
-            let turned = pile.get(shared).is_some_and(|&card| {
-                group.turned[r].get(shared) == Some(&table[card as usize])
-                    && group.parts[r][shared] != group.turned[r][shared]
-            });
-            let covered = shared + turned as usize;
-            if covered >= SHARED_FROM && best.is_none_or(|(_, most, t)| covered > most + t as usize) {
-                best = Some((r, shared, turned));
+            if best.is_none_or(|(_, most)| shared > most) {
+                best = Some((r, shared));
             }
         }
-        best
+        let (r, shared) = best?;
+        let turned = turns(group, r, shared, pile.len())
+            && group.turned[r][shared] == table[pile[shared] as usize];
+        (shared + turned as usize >= SHARED_FROM).then_some((r, shared, turned))
     }
 
     /// For a whole pile of at least `SHARED_FROM` cards at place `j` of the key, where the
