@@ -212,6 +212,9 @@ pub struct Packing {
     up_count: u32,
     /// 0 when literals are plain card codes
     up_bits: u32,
+    /// compact keys in the plain code with rank runs: each run mode in 2 bits (`mode_bits`;
+    /// a two-deck game's columns are mostly runs in rank, which the prefix code gives 3)
+    even_modes: bool,
     #[cfg_attr(not(test), allow(dead_code))]
     escape_bits: u32,
     /// compact keys in the plain code: a whole pile's length below 2^`short_length_bits`
@@ -382,9 +385,13 @@ fn continues(packing: &Packing, below: u8, above: u8, mode: u8) -> Option<(u64, 
 }
 
 /// A whole pile's run mode as written, a prefix code: `PLAIN` 0, `DOWN` 10, `UP` 11 (110
-/// where there are rank runs), `RANK` 111; its bits and how many.
+/// where there are rank runs), `RANK` 111; or where `Packing::even_modes`, the mode in 2
+/// bits; its bits and how many.
 #[inline(always)]
 fn mode_bits(packing: &Packing, mode: u8) -> (u64, u32) {
+    if packing.even_modes {
+        return (mode as u64, 2);
+    }
     match mode {
         PLAIN => (0, 1),
         DOWN => (0b01, 2),
@@ -572,6 +579,7 @@ impl Packing {
             letter,
             up_count: deal.iter().filter(|&&d| d).count() as u32,
             up_bits,
+            even_modes: compact && deck == 0 && rank_bits > 0,
             escape_bits,
             short_length_bits,
             code,
@@ -1481,7 +1489,9 @@ mod tests {
             }
         }
         let rest = len - out.len();
-        let mode = if p.step == 0 || rest < 2 || get(1) == 0 {
+        let mode = if p.step > 0 && rest >= 2 && p.even_modes {
+            get(2) as u8
+        } else if p.step == 0 || rest < 2 || get(1) == 0 {
             PLAIN
         } else if get(1) == 0 {
             DOWN
