@@ -200,6 +200,85 @@ pub struct Packing {
     /// whether keys are compact (`Packing::new`'s `compact`): the plain code's parts are
     /// then written with root piles, runs and subsequences, and not kept between keys
     compact: bool,
+    /// compact keys in the plain code: each card code as a literal (`put_literal`), its
+    /// bits (low 24) and how many (high 8): the deal's cards face up (`up_count` letters,
+    /// `up_bits` bits each) and the other codes behind an escape, one of the spare values
+    /// of `up_bits` and `escape_bits` more; or the card code in `card_bits`
+    literal: Box<[u32; 256]>,
+    /// card code -> its letter (the deal's cards face up first, then the other codes)
+    #[cfg_attr(not(test), allow(dead_code))]
+    letter: [u8; 256],
+    #[cfg_attr(not(test), allow(dead_code))]
+    up_count: u32,
+    /// 0 when literals are plain card codes
+    up_bits: u32,
+    /// compact keys in the plain code with rank runs: each run mode in 2 bits (`mode_bits`;
+    /// a two-deck game's columns are mostly runs in rank, which the prefix code gives 3)
+    even_modes: bool,
+    #[cfg_attr(not(test), allow(dead_code))]
+    escape_bits: u32,
+    /// compact keys in the plain code: a whole pile's length below 2^`short_length_bits`
+    /// is a 0 and the length in those bits, any other a 1 and the length in `length_bits`
+    /// (0: always `length_bits`)
+    short_length_bits: u32,
+}
+
+/// The face-up alphabet of compact keys in the plain code (`Packing::literal`): the codes
+/// in `deal` (the deal's cards face up) are letters `0..deal.len()` in `up_bits` bits, the
+/// other codes below `codes` an escape (a value of `up_bits` bits past the letters) and
+/// `escape_bits` bits; where that saves nothing (no value to spare, or no bit saved), each
+/// code in `card_bits`. The literals, the letters, `up_bits` (0 without the alphabet) and
+/// `escape_bits`.
+fn face_up_alphabet(deal: &[bool; 256], codes: usize, card_bits: u32) -> (Box<[u32; 256]>, [u8; 256], u32, u32) {
+    let mut literal = Box::new([0u32; 256]);
+    let mut letter = [0u8; 256];
+    let up = (0..codes).filter(|&c| deal[c]).count();
+    let up_bits = bits_for(up.saturating_sub(1));
+    let spare = (1usize << up_bits) - up;
+    let others = codes - up;
+    let escape_bits = if others <= spare { 0 } else { bits_for(others.div_ceil(spare.max(1)) - 1) };
+    if up == 0 || spare == 0 || up_bits >= card_bits {
+        for c in 0..256 {
+            letter[c] = c as u8;
+            literal[c] = (card_bits << 24) | c as u32;
+        }
+        return (literal, letter, 0, 0);
+    }
+    let (mut next_up, mut next_other) = (0usize, up);
+    for c in 0..codes {
+        let l = if deal[c] { &mut next_up } else { &mut next_other };
+        letter[c] = *l as u8;
+        literal[c] = if *l < up {
+            (up_bits << 24) | *l as u32
+        } else {
+            let v = *l - up;
+            ((up_bits + escape_bits) << 24) | ((v & ((1 << escape_bits) - 1)) << up_bits | (up + (v >> escape_bits))) as u32
+        };
+        *l += 1;
+    }
+    (literal, letter, up_bits, escape_bits)
+}
+
+/// Write the card code `code` as a literal of compact keys in the plain code
+/// (`Packing::literal`).
+#[inline(always)]
+fn put_literal(packing: &Packing, code: u8, w: &mut BitWriter) {
+    let literal = packing.literal[code as usize];
+    w.put((literal & 0xFF_FFFF) as u64, literal >> 24);
+}
+
+/// Write a whole pile's length in compact keys in the plain code
+/// (`Packing::short_length_bits`).
+#[inline(always)]
+fn put_length(packing: &Packing, len: usize, w: &mut BitWriter) {
+    let short = packing.short_length_bits;
+    if short == 0 {
+        w.put(len as u64, packing.length_bits);
+    } else if len >> short == 0 {
+        w.put((len as u64) << 1, 1 + short);
+    } else {
+        w.put(1 | (len as u64) << 1, 1 + packing.length_bits);
+    }
 }
 
 /// The root piles that the whole piles of one group (a sorted group, or a single pile)
@@ -209,6 +288,12 @@ pub struct Packing {
 pub(crate) struct References {
     /// each root pile of the group, as card codes
     parts: Vec<Vec<u8>>,
+    /// the same cards face up, as card codes: where a root pile's card shows another code
+    /// face up, a pile whose cards after those it shares with the root pile begin with
+    /// that card face up (turned up since) is written so (`KeyMaker::reference`)
+    turned: Vec<Vec<u8>>,
+    /// whether some card of those root piles shows another code face up
+    turns: bool,
     /// a card code -> the root piles of the group (a bit each) whose first card shows it
     by_first: [u64; 256],
     /// the bits of the root pile's number in the group, and of the cards shared
@@ -218,6 +303,14 @@ pub(crate) struct References {
 
 /// Fewer shared cards than this are written card by card.
 const SHARED_FROM: usize = 2;
+
+/// Whether a pile of `len` cards that shares `shared` cards with root pile `r` of `group`
+/// gets a bit for its next card turned up: it has a next card, and the root pile's next
+/// card shows another code face up.
+#[inline(always)]
+fn turns(group: &References, r: usize, shared: usize, len: usize) -> bool {
+    group.turns && len > shared && group.parts[r].get(shared).is_some_and(|&c| c != group.turned[r][shared])
+}
 
 /// How a whole pile of two cards or more is written when keys code runs: its cards one by
 /// one (`PLAIN`), or as runs going down (`DOWN`: each card after the first a bit, 1 when
@@ -292,9 +385,13 @@ fn continues(packing: &Packing, below: u8, above: u8, mode: u8) -> Option<(u64, 
 }
 
 /// A whole pile's run mode as written, a prefix code: `PLAIN` 0, `DOWN` 10, `UP` 11 (110
-/// where there are rank runs), `RANK` 111; its bits and how many.
+/// where there are rank runs), `RANK` 111; or where `Packing::even_modes`, the mode in 2
+/// bits; its bits and how many.
 #[inline(always)]
 fn mode_bits(packing: &Packing, mode: u8) -> (u64, u32) {
+    if packing.even_modes {
+        return (mode as u64, 2);
+    }
     match mode {
         PLAIN => (0, 1),
         DOWN => (0b01, 2),
@@ -441,6 +538,10 @@ impl Packing {
                 let parts: Vec<Vec<u8>> = (start..stop)
                     .map(|j| root.piles[j].iter().map(|&c| code[rules.card_table[c as usize] as usize]).collect())
                     .collect();
+                let turned: Vec<Vec<u8>> = (start..stop)
+                    .map(|j| root.piles[j].iter()
+                        .map(|&c| code[rules.card_table[(c & !FACE_DOWN) as usize] as usize]).collect())
+                    .collect();
                 let mut by_first = [0u64; 256];
                 for (r, part) in parts.iter().enumerate() {
                     if let Some(&first) = part.first() {
@@ -448,7 +549,9 @@ impl Packing {
                     }
                 }
                 let group = std::sync::Arc::new(References {
+                    turns: parts != turned,
                     parts,
+                    turned,
                     by_first,
                     pile_bits: bits_for(stop - start - 1) * (stop - start > 1) as u32,
                     count_bits: bits_for(longest),
@@ -458,7 +561,27 @@ impl Packing {
                 }
             }
         }
+        // compact keys in the plain code: literals in the deal's face-up alphabet, short
+        // lengths of whole piles in fewer bits (below twice the cards a whole pile holds on
+        // average, about)
+        let mut deal = [false; 256];
+        if compact {
+            let dealt = root.piles.iter().enumerate().filter(|&(i, _)| Some(i) != counter);
+            for &card in dealt.flat_map(|(_, pile)| pile).chain(&root.stock) {
+                deal[code[rules.card_table[(card & !FACE_DOWN) as usize] as usize] as usize] = true;
+            }
+        }
+        let (literal, letter, up_bits, escape_bits) = face_up_alphabet(&deal, next as usize, card_bits);
+        let short = bits_for(cards / whole_piles.max(1));
+        let short_length_bits = if compact && short + 1 < length_bits { short } else { 0 };
         Packing {
+            literal,
+            letter,
+            up_count: deal.iter().filter(|&&d| d).count() as u32,
+            up_bits,
+            even_modes: compact && deck == 0 && rank_bits > 0,
+            escape_bits,
+            short_length_bits,
             code,
             card_bits,
             length_bits,
@@ -1040,11 +1163,10 @@ impl<'a> KeyMaker<'a> {
             }
             let pile = &pos.piles[i];
             let view = views.get(j).copied().unwrap_or(VIEW_ALL);
-            if packing.compact && view == VIEW_ALL {
-                // root piles, runs and the waste (compact keys): never kept
-                w.put(pile.len() as u64, packing.length_bits);
-                let rest = self.write_reference(packing, j, pile, &mut w);
-                self.write_plain_cards(packing, rest, &mut w);
+            if packing.compact {
+                // root piles, runs, the waste, short lengths and face-up literals (compact
+                // keys): never kept
+                self.write_compact_part(packing, j, pile, view, &mut w);
             } else {
                 plain_part(&mut w, pile, view, packing, &self.translate);
             }
@@ -1056,11 +1178,36 @@ impl<'a> KeyMaker<'a> {
         w.finish();
     }
 
-    /// The root pile of `group` that the whole pile `pile` begins like, and how many
-    /// cards they share, when at least `SHARED_FROM`: the one that shares the most, the
-    /// first of those; a function of the pile's card codes.
+    /// A pile's part in the plain code of compact keys: a whole pile as its length
+    /// (`put_length`), then its root pile (`write_reference`) and its cards
+    /// (`write_plain_cards`); a pile keyed by its top as a bit (has a top) and the top as a
+    /// literal (`put_literal`); by its top and size as a bit (not empty), the size and the top.
     #[inline]
-    fn reference(&self, group: &References, pile: &[u8]) -> Option<(usize, usize)> {
+    fn write_compact_part(&self, packing: &Packing, j: usize, pile: &[u8], view: u8, w: &mut BitWriter) {
+        match (view, pile.last()) {
+            (VIEW_ALL, _) => {
+                put_length(packing, pile.len(), w);
+                let rest = self.write_reference(packing, j, pile, w);
+                self.write_plain_cards(packing, rest, w);
+            }
+            (_, None) => w.put(0, 1),
+            (VIEW_TOP, Some(&top)) => {
+                w.put(1, 1);
+                put_literal(packing, self.translate[top as usize], w);
+            }
+            (_, Some(&top)) => {
+                w.put(1 | (pile.len() as u8 as u64) << 1, 1 + packing.length_bits);
+                put_literal(packing, self.translate[top as usize], w);
+            }
+        }
+    }
+
+    /// The root pile of `group` that the whole pile `pile` begins like and how many cards
+    /// they share (the root pile that shares the most, the first of those), and whether
+    /// the pile's next card is the root pile's next card turned up (`turns`), when the
+    /// cards covered so are at least `SHARED_FROM`; a function of the pile's card codes.
+    #[inline]
+    fn reference(&self, group: &References, pile: &[u8]) -> Option<(usize, usize, bool)> {
         let table = &self.translate;
         let mut candidates = group.by_first[table[*pile.first()? as usize] as usize];
         let mut best: Option<(usize, usize)> = None;
@@ -1070,17 +1217,22 @@ impl<'a> KeyMaker<'a> {
             let shared = group.parts[r].iter().zip(pile)
                 .take_while(|&(&root, &card)| root == table[card as usize])
                 .count();
-            if shared >= SHARED_FROM && best.is_none_or(|(_, most)| shared > most) {
+            if best.is_none_or(|(_, most)| shared > most) {
                 best = Some((r, shared));
             }
         }
-        best
+        let (r, shared) = best?;
+        let turned = turns(group, r, shared, pile.len())
+            && group.turned[r][shared] == table[pile[shared] as usize];
+        (shared + turned as usize >= SHARED_FROM).then_some((r, shared, turned))
     }
 
     /// For a whole pile of at least `SHARED_FROM` cards at place `j` of the key, where the
     /// packing has root piles for it: a bit, 1 when it begins like one of them
-    /// (`reference`), followed by that pile's number in its group and the cards they
-    /// share. The cards left to write.
+    /// (`reference`), followed by that pile's number in its group, the cards they share
+    /// and, where the pile has a next card and the root pile's next card shows another
+    /// code face up, a bit: 1 when the pile's next card is that card turned up. The cards
+    /// left to write.
     /// The redeal's waste instead (`Packing::waste`), when keys are compact: as a
     /// subsequence of the root's stock in the order it is dealt, where it is one (then no
     /// card is left to write).
@@ -1093,10 +1245,13 @@ impl<'a> KeyMaker<'a> {
         }
         match packing.references.get(j) {
             Some(Some(group)) if pile.len() >= SHARED_FROM => match self.reference(group, pile) {
-                Some((r, shared)) => {
+                Some((r, shared, turned)) => {
                     w.put(1 | (r as u64) << 1 | (shared as u64) << (1 + group.pile_bits),
                           1 + group.pile_bits + group.count_bits);
-                    &pile[shared..]
+                    if turns(group, r, shared, pile.len()) {
+                        w.put(turned as u64, 1);
+                    }
+                    &pile[shared + turned as usize..]
                 }
                 None => {
                     w.put(0, 1);
@@ -1107,30 +1262,36 @@ impl<'a> KeyMaker<'a> {
         }
     }
 
-    /// The cards of a whole pile (after those `write_reference` wrote) in the plain code:
-    /// where keys code runs and two cards or more are left, their `run_mode` (`mode_bits`),
-    /// then card by card (`card_bits` each) or the first card and, for each next one, the
-    /// bits that say it continues the run (`continues`), or 0 and the card.
+    /// The cards of a whole pile (after those `write_reference` wrote) in the plain code of
+    /// compact keys: where keys code runs and two cards or more are left, their `run_mode`
+    /// (`mode_bits`), then card by card (each a literal, `put_literal`) or the first card
+    /// and, for each next one, the bits that say it continues the run (`continues`), or 0
+    /// and the card.
     #[inline]
     fn write_plain_cards(&self, packing: &Packing, cards: &[u8], w: &mut BitWriter) {
-        let (cb, table) = (packing.card_bits, &self.translate);
-        let mode = put_run_mode(packing, cards, table, cb as usize, w);
+        let table = &self.translate;
+        let cost = if packing.up_bits > 0 { packing.up_bits } else { packing.card_bits };
+        let mode = put_run_mode(packing, cards, table, cost as usize, w);
         if mode == PLAIN {
-            // two cards a step: at most 2 x 7 bits
+            // two cards a step: at most 2 x 24 bits
             let mut pairs = cards.chunks_exact(2);
             for pair in &mut pairs {
-                w.put(table[pair[0] as usize] as u64 | (table[pair[1] as usize] as u64) << cb, 2 * cb);
+                let (a, b) = (packing.literal[table[pair[0] as usize] as usize], packing.literal[table[pair[1] as usize] as usize]);
+                w.put((a & 0xFF_FFFF) as u64 | ((b & 0xFF_FFFF) as u64) << (a >> 24), (a >> 24) + (b >> 24));
             }
             if let [last] = pairs.remainder() {
-                w.put(table[*last as usize] as u64, cb);
+                put_literal(packing, table[*last as usize], w);
             }
         } else {
-            w.put(table[cards[0] as usize] as u64, cb);
+            put_literal(packing, table[cards[0] as usize], w);
             for pair in cards.windows(2) {
                 let (below, above) = (table[pair[0] as usize], table[pair[1] as usize]);
                 match continues(packing, below, above, mode) {
                     Some((bits, n)) => w.put(bits, n),
-                    None => w.put((above as u64) << 1, 1 + cb),
+                    None => {
+                        let literal = packing.literal[above as usize];
+                        w.put(((literal & 0xFF_FFFF) as u64) << 1, 1 + (literal >> 24));
+                    }
                 }
             }
         }
@@ -1320,12 +1481,17 @@ mod tests {
             if len >= SHARED_FROM && get(1) == 1 {
                 let r = get(group.pile_bits) as usize;
                 let shared = get(group.count_bits) as usize;
-                assert!(shared >= SHARED_FROM);
                 out.extend(group.parts[r][..shared].iter().map(|&c| Written::Code(c)));
+                if turns(group, r, shared, len) && get(1) == 1 {
+                    out.push(Written::Code(group.turned[r][shared]));
+                }
+                assert!(out.len() >= SHARED_FROM);
             }
         }
         let rest = len - out.len();
-        let mode = if p.step == 0 || rest < 2 || get(1) == 0 {
+        let mode = if p.step > 0 && rest >= 2 && p.even_modes {
+            get(2) as u8
+        } else if p.step == 0 || rest < 2 || get(1) == 0 {
             PLAIN
         } else if get(1) == 0 {
             DOWN
@@ -1406,27 +1572,47 @@ mod tests {
         if p.deck > 0 && get(1) == 0 {
             return unpack_deck(p, &mut get, views, stock_by_cards);
         }
+        // compact keys: the face-up alphabet's literals (`put_literal`), short lengths
+        // (`put_length`), a top and size pile's bit
+        assert!(p.compact);
+        let literal = |get: &mut dyn FnMut(u32) -> u64| -> u8 {
+            if p.up_bits == 0 {
+                return get(p.card_bits) as u8;
+            }
+            let (up, a) = (p.up_count as u64, get(p.up_bits));
+            let letter = if a < up { a } else { up + ((a - up) << p.escape_bits | get(p.escape_bits)) };
+            let codes: Vec<usize> = (0..256).filter(|&c| p.literal[c] >> 24 != 0 && p.letter[c] as u64 == letter).collect();
+            assert_eq!(codes.len(), 1, "a letter names one code");
+            codes[0] as u8
+        };
         let mut out = Vec::new();
         for (j, &view) in views.iter().enumerate() {
             match view {
                 VIEW_TOP => {
                     if get(1) == 1 {
-                        out.extend_from_slice(&[1, get(p.card_bits) as u8]);
+                        let top = literal(&mut get);
+                        out.extend_from_slice(&[1, top]);
                     } else {
                         out.push(0);
                     }
                 }
                 VIEW_TOP_AND_SIZE => {
-                    let size = get(p.length_bits) as u8;
-                    if size == 0 {
+                    if get(1) == 0 {
                         out.push(0);
                     } else {
-                        out.extend_from_slice(&[2, get(p.card_bits) as u8, size]);
+                        let size = get(p.length_bits) as u8;
+                        assert!(size > 0);
+                        let top = literal(&mut get);
+                        out.extend_from_slice(&[2, top, size]);
                     }
                 }
                 _ => {
-                    let len = get(p.length_bits) as usize;
-                    let cards = read_whole(p, j, len, &mut get, &mut |get| Written::Code(get(p.card_bits) as u8));
+                    let len = if p.short_length_bits > 0 && get(1) == 0 {
+                        get(p.short_length_bits)
+                    } else {
+                        get(p.length_bits)
+                    } as usize;
+                    let cards = read_whole(p, j, len, &mut get, &mut |get| Written::Code(literal(get)));
                     out.push(len as u8);
                     out.extend(resolve(p, &cards, &mut std::iter::empty()));
                 }
@@ -1596,6 +1782,10 @@ mod tests {
             let packing = maker.packing.clone().expect("packed");
             assert_eq!((packing.card_bits, packing.length_bits), (bits, 5 + decks as u32));
             assert_eq!((packing.deck, packing.unary), (if deck_code { 52 * decks as u32 } else { 0 }, unary && decks == 1));
+            // the face-up alphabet where piles hold face-down cards (the codes face up are
+            // the deal's cards and more), short lengths where many piles share the cards
+            assert_eq!(packing.up_bits > 0, face_down);
+            assert_eq!(packing.short_length_bits > 0, unary);
             // a solve that will stay small keeps the plain code, the faster one to write
             let plain_only = Packing::new(&rules, face_down, &root, 0, None, Some(waste), false);
             assert_eq!((plain_only.deck, plain_only.card_bits), (0, bits));
@@ -1603,6 +1793,7 @@ mod tests {
             let mut seen: FxHashMap<Vec<u8>, Vec<u8>> = FxHashMap::default();
             let (mut key, mut bytes) = (Vec::new(), Vec::new());
             let (mut in_deck_code, mut referenced, mut in_runs, mut in_rank_runs) = (0, 0, 0, 0);
+            let mut turned_up = 0;
             for round in 0..20_000 {
                 // every other position dealt from the deck (each card once, as in play:
                 // the deck code), the others drawn with repeats (the plain code)
@@ -1641,11 +1832,18 @@ mod tests {
                     // and how many: `write_reference`), of this pile or another one
                     if next(&mut state) % 3 == 0 {
                         let from = &root.piles[if next(&mut state) % 4 == 0 { next(&mut state) as usize % views.len() } else { i }];
-                        for &card in from.iter().take(next(&mut state) as usize % (from.len() + 1)) {
+                        let shared = next(&mut state) as usize % (from.len() + 1);
+                        for &card in from.iter().take(shared) {
                             if !take(&mut deck, card) {
                                 break;
                             }
                             pile.push(card);
+                        }
+                        // now and then the root pile's next card, turned up since
+                        if let Some(&card) = from.get(pile.len()).filter(|_| next(&mut state) % 2 == 0) {
+                            if take(&mut deck, card) {
+                                pile.push(card & !FACE_DOWN);
+                            }
                         }
                     }
                     // now and then runs (`run_mode`): a card of the same suit and face, a
@@ -1701,7 +1899,9 @@ mod tests {
                 for (j, &i) in maker.order.iter().enumerate() {
                     let pile = &pos.piles[i];
                     if let (Some(Some(group)), true) = (packing.references.get(j), pile.len() >= SHARED_FROM) {
-                        referenced += maker.reference(group, pile).is_some() as usize;
+                        let found = maker.reference(group, pile);
+                        referenced += found.is_some() as usize;
+                        turned_up += found.is_some_and(|(_, _, turned)| turned) as usize;
                     }
                     in_runs += (pile.len() >= 2 && run_mode(pile, &maker.translate, &packing, 5) != PLAIN) as usize;
                     in_rank_runs += (pile.len() >= 2 && run_mode(pile, &maker.translate, &packing, 5) == RANK) as usize;
@@ -1716,6 +1916,8 @@ mod tests {
             // runs and root piles were written so
             assert!(packing.step > 0 && packing.references.iter().any(Option::is_some));
             assert!(referenced > 1_000 && in_runs > 1_000, "{referenced} {in_runs}");
+            // and a root pile's next card turned up, where piles hold face-down cards
+            assert!(!face_down || turned_up > 1_000, "{turned_up}");
             // runs in rank, any suit, where the card table reads suits
             assert!(packing.rank_bits == 0 || in_rank_runs > 1_000, "{in_rank_runs}");
             // and the other way: as many distinct packed keys as distinct byte keys
