@@ -86,12 +86,18 @@ impl Listed {
     }
 }
 
+/// A set of key cards 0–127, one bit each.
+pub type Cards = [u64; 2];
+
 /// A pairing's filter: for each key card code, the target tops its rule may accept.
 #[derive(Debug, Clone)]
 pub struct TargetFilter {
     pub key: FilterKey,
     rows: Vec<Row>,
     listed: Vec<Option<Listed>>,
+    /// the rows read the other way: for each target-top code, the key cards 0–127 whose
+    /// row has it (a source screen's question, `moves.rs`: may any target take this card?)
+    takers: Vec<Cards>,
 }
 
 impl TargetFilter {
@@ -107,6 +113,12 @@ impl TargetFilter {
         self.listed[card_code(card) as usize].as_ref()
     }
 
+    /// The key cards 0–127 whose row has the target-top `code` (the "other" code: all).
+    #[inline(always)]
+    pub fn takers(&self, code: u8) -> &Cards {
+        &self.takers[code as usize]
+    }
+
     fn with_lists(key: FilterKey, rows: Vec<Row>) -> TargetFilter {
         let listed = rows
             .iter()
@@ -119,7 +131,15 @@ impl TargetFilter {
                 })
             })
             .collect();
-        TargetFilter { key, rows, listed }
+        let mut takers = vec![[0u64; 2]; CODES];
+        for (c, row) in rows.iter().take(128).enumerate() {
+            for (v, cards) in takers.iter_mut().enumerate() {
+                if row_has(row, v as u8) {
+                    cards[c >> 6] |= 1 << (c & 63);
+                }
+            }
+        }
+        TargetFilter { key, rows, listed, takers }
     }
 
     /// The filter of a pairing whose whole rule is `rule` (None when it would never skip

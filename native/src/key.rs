@@ -816,6 +816,9 @@ fn signature(pile: &[u8], view: u8, table: &[u8; 256]) -> u64 {
     sig << (9 * (7 - n))
 }
 
+/// The most piles of a sorted group whose signatures `sort_piles` copies to sort them.
+const SORTED_BY_COPY: usize = 32;
+
 /// The lexicographic order of two piles' parts.
 fn part_cmp(a: &[u8], b: &[u8], view: u8, table: &[u8; 256]) -> std::cmp::Ordering {
     part_values(a, view, table).cmp(part_values(b, view, table))
@@ -1016,17 +1019,39 @@ impl<'a> KeyMaker<'a> {
             // a group's piles share a view; their signatures are kept (`refresh`)
             let view = rules.views.get(start).copied().unwrap_or(VIEW_ALL);
             let sigs = &self.signed;
-            let less = |a: usize, b: usize| match sigs[a].cmp(&sigs[b]) {
-                std::cmp::Ordering::Equal if sigs[a] & 0x1FF != 0 => {
+            let less = |a: usize, sig_a: u64, b: usize, sig_b: u64| match sig_a.cmp(&sig_b) {
+                std::cmp::Ordering::Equal if sig_a & 0x1FF != 0 => {
                     part_cmp(&piles[a], &piles[b], view, table).is_lt()
                 }
                 order => order.is_lt(),
             };
             let group = &mut self.order[start..stop];
+            if group.len() <= SORTED_BY_COPY {
+                // the signatures copied in the group's order and moved with its piles: a
+                // comparison reads two neighbours of a small array instead of going
+                // through the pile numbers (the same sort, the same comparisons)
+                let mut signed = [0u64; SORTED_BY_COPY];
+                let signed = &mut signed[..group.len()];
+                for (sig, &pile) in signed.iter_mut().zip(group.iter()) {
+                    *sig = sigs[pile];
+                }
+                for k in 1..group.len() {
+                    let (pile, sig) = (group[k], signed[k]);
+                    let mut at = k;
+                    while at > 0 && less(pile, sig, group[at - 1], signed[at - 1]) {
+                        group[at] = group[at - 1];
+                        signed[at] = signed[at - 1];
+                        at -= 1;
+                    }
+                    group[at] = pile;
+                    signed[at] = sig;
+                }
+                continue;
+            }
             for k in 1..group.len() {
                 let pile = group[k];
                 let mut at = k;
-                while at > 0 && less(pile, group[at - 1]) {
+                while at > 0 && less(pile, sigs[pile], group[at - 1], sigs[group[at - 1]]) {
                     group[at] = group[at - 1];
                     at -= 1;
                 }

@@ -2,8 +2,8 @@
 //! `patience/generator.py` (what it generates, and for forced moves the order it looks in)
 //! and of `patience/moves.py` (the deal, the redeal, forced moves, turn-ups).
 
-use crate::filter::{row_has, row_union, top_code, FilterKey, Row, CODES};
-use crate::program::{Env, Pairing, Program, SourcePlan, FACE_DOWN, NO_CARD};
+use crate::filter::{row_has, row_union, top_code, Cards, FilterKey, Row, CODES};
+use crate::program::{Env, Pairing, Program, SourcePlan, FACE_DOWN, MAX_SCREENED, NO_CARD};
 
 /// The most piles a program has (`Program::from_json` checks it).
 pub const MAX_PILES: usize = 256;
@@ -31,6 +31,49 @@ impl Targets {
             }
         }
         targets
+    }
+}
+
+/// A screened plan's question for one position, asked before any pairing is set up: may
+/// some target take this source's key card? For each pairing, the key cards that a target
+/// of its range may accept by its filter (the union of `TargetFilter::takers` of the
+/// targets' tops). A source whose key card is outside that set for every pairing has no
+/// candidate target in any of them (`candidates` would find none: the same rows read the
+/// other way), so it has no move and is passed over; nothing else changes.
+struct Screen {
+    accepts: [Cards; MAX_SCREENED],
+}
+
+impl Screen {
+    // kept out of `generate`, whose size decides whether `source_pile` is inlined there
+    #[inline(never)]
+    fn of(plan: &SourcePlan, targets: &Targets) -> Screen {
+        let mut accepts = [[0u64; 2]; MAX_SCREENED];
+        for (cards, pairing) in accepts.iter_mut().zip(&plan.pairings) {
+            let filter = pairing.filter.as_ref().expect("a screened pairing has a filter");
+            for &code in &targets.tops[pairing.start..pairing.stop] {
+                let takers = filter.takers(code);
+                cards[0] |= takers[0];
+                cards[1] |= takers[1];
+            }
+        }
+        Screen { accepts }
+    }
+
+    /// Whether some pairing may move a run of `src` (false: none has a candidate target).
+    #[inline]
+    fn may_move(&self, plan: &SourcePlan, src: &[u8]) -> bool {
+        plan.pairings.iter().zip(&self.accepts).any(|(pairing, cards)| {
+            let d = pairing.key_depth;
+            let card = if d == 0 {
+                0
+            } else if d <= src.len() {
+                src[src.len() - d]
+            } else {
+                return true; // no such card: the filter's "no card" row passes everything
+            };
+            card >= 128 || (cards[(card >> 6) as usize] >> (card & 63)) & 1 != 0
+        })
     }
 }
 
@@ -301,7 +344,13 @@ impl Program {
         let mut env = Env::new(&pos.piles, &pos.stock); // one per position: its memo
         for (group, plan) in self.groups.iter().zip(&self.sources) {
             if let Some(plan) = plan {
+                let screen = targets.as_ref().filter(|_| plan.screened).map(|t| Screen::of(plan, t));
                 for s in group.start..group.stop {
+                    if let Some(screen) = &screen {
+                        if !screen.may_move(plan, &pos.piles[s]) {
+                            continue;
+                        }
+                    }
                     self.source_pile(plan, group.face_down, s, pos, &mut env, targets.as_ref(), &mut |m| {
                         out.push(m);
                         false
@@ -324,7 +373,13 @@ impl Program {
         let mut env = Env::new(&pos.piles, &pos.stock);
         for (group, plan) in self.groups.iter().zip(&self.forced_sources) {
             if let Some(plan) = plan {
+                let screen = targets.as_ref().filter(|_| plan.screened).map(|t| Screen::of(plan, t));
                 for s in group.start..group.stop {
+                    if let Some(screen) = &screen {
+                        if !screen.may_move(plan, &pos.piles[s]) {
+                            continue;
+                        }
+                    }
                     if self.source_pile(plan, group.face_down, s, pos, &mut env, targets.as_ref(), &mut |m| {
                         found = Some(m);
                         true

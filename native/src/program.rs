@@ -12,7 +12,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::compile::Code;
-use crate::filter::TargetFilter;
+use crate::filter::{FilterKey, TargetFilter};
 
 pub const FACE_DOWN: u8 = 64;
 /// the rule program's version (2: `top_piles`; 3: `safe`, the declared safe moves; 4: the
@@ -181,7 +181,13 @@ pub struct Pairing {
     pub bound: Code,
     /// the targets its rule may accept, by the run's key card (`filter.rs`); None: all
     pub filter: Option<TargetFilter>,
+    /// in a screened plan, where the key card of its runs lies: `d` for the `d`-th card
+    /// from the top of the source, 0 for the card 0 (a filter keyed by no card)
+    pub key_depth: usize,
 }
+
+/// The most pairings a screened plan has (a screen keeps a card set for each).
+pub const MAX_SCREENED: usize = 8;
 
 #[derive(Debug)]
 pub struct SourcePlan {
@@ -193,6 +199,11 @@ pub struct SourcePlan {
     pub fixed: Option<Code>,
     pub rest: Code,
     pub pairings: Vec<Pairing>,
+    /// whether the generator may pass over a source pile by its key cards alone before
+    /// setting up any pairing (`moves.rs`, `Screen`): every pairing has a target filter
+    /// and its runs one known key card (a constant run size, or a rule that reads no
+    /// card of the run below its top)
+    pub screened: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -517,6 +528,17 @@ impl Reader {
             Ok(!v.is_null() && matches!(self.expr(v)?, Expr::Int(1)))
         };
         let plan_one = is_one(field(value, "fixed")?)?;
+        let constant = |v: &Value| -> Result<Option<i64>> {
+            Ok(if v.is_null() {
+                None
+            } else if let Expr::Int(k) = self.expr(v)? {
+                Some(k)
+            } else {
+                None
+            })
+        };
+        let plan_size = constant(field(value, "fixed")?)?;
+        let mut screened = true;
         let mut pairings = Vec::new();
         for item in field(value, "pairings")?.as_array().ok_or("bad rule program: pairings")? {
             let (start, stop) = (index(field(item, "start")?)?, index(field(item, "stop")?)?);
@@ -535,7 +557,19 @@ impl Reader {
             } else {
                 None
             };
+            // the one card every run of the pairing is keyed by, when there is one
+            let key_depth = match filter.as_ref().map(|f| f.key) {
+                Some(FilterKey::Nothing) => Some(0),
+                Some(FilterKey::RunTop) => Some(1),
+                Some(FilterKey::RunBottom) => match constant(field(item, "fixed")?)?.or(plan_size) {
+                    Some(k) if k >= 1 => Some(k as usize),
+                    _ => None,
+                },
+                None => None,
+            };
+            screened &= key_depth.is_some();
             pairings.push(Pairing {
+                key_depth: key_depth.unwrap_or(0),
                 filter,
                 start,
                 stop,
@@ -560,6 +594,7 @@ impl Reader {
             scan: optional(field(value, "scan")?)?,
             fixed: optional(field(value, "fixed")?)?,
             rest: self.code(field(value, "rest")?)?,
+            screened: screened && !pairings.is_empty() && pairings.len() <= MAX_SCREENED,
             pairings,
         }))
     }
