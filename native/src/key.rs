@@ -775,6 +775,9 @@ pub struct KeyMaker<'a> {
     /// (`refresh`): its signature, for the piles of sorted groups (`sort_piles`), and its
     /// part in the plain code (when the packing has no deck code)
     signed: Vec<u64>,
+    /// `sort_piles`'s scratch, a slot a pile: a group's signatures in the order being
+    /// sorted
+    sorting: Vec<u64>,
     codes: Vec<PileCode>,
     /// which piles belong to a sorted group (always or once the stock is out)
     sorted: Vec<bool>,
@@ -816,9 +819,6 @@ fn signature(pile: &[u8], view: u8, table: &[u8; 256]) -> u64 {
     sig << (9 * (7 - n))
 }
 
-/// The most piles of a sorted group whose signatures `sort_piles` copies to sort them.
-const SORTED_BY_COPY: usize = 32;
-
 /// The lexicographic order of two piles' parts.
 fn part_cmp(a: &[u8], b: &[u8], view: u8, table: &[u8; 256]) -> std::cmp::Ordering {
     part_values(a, view, table).cmp(part_values(b, view, table))
@@ -835,6 +835,7 @@ impl<'a> KeyMaker<'a> {
             cards: Vec::new(),
             order: Vec::new(),
             signed: Vec::new(),
+            sorting: Vec::new(),
             codes: Vec::new(),
             sorted: Vec::new(),
             stale: Touched::ALL,
@@ -999,6 +1000,7 @@ impl<'a> KeyMaker<'a> {
         if self.order.len() != piles.len() {
             self.order.clear();
             self.order.extend(0..piles.len());
+            self.sorting.resize(piles.len(), 0);
         }
         if later.is_empty() {
             // groups sorted only once the stock is out keep their piles' order now (the
@@ -1026,36 +1028,23 @@ impl<'a> KeyMaker<'a> {
                 order => order.is_lt(),
             };
             let group = &mut self.order[start..stop];
-            if group.len() <= SORTED_BY_COPY {
-                // the signatures copied in the group's order and moved with its piles: a
-                // comparison reads two neighbours of a small array instead of going
-                // through the pile numbers (the same sort, the same comparisons)
-                let mut signed = [0u64; SORTED_BY_COPY];
-                let signed = &mut signed[..group.len()];
-                for (sig, &pile) in signed.iter_mut().zip(group.iter()) {
-                    *sig = sigs[pile];
-                }
-                for k in 1..group.len() {
-                    let (pile, sig) = (group[k], signed[k]);
-                    let mut at = k;
-                    while at > 0 && less(pile, sig, group[at - 1], signed[at - 1]) {
-                        group[at] = group[at - 1];
-                        signed[at] = signed[at - 1];
-                        at -= 1;
-                    }
-                    group[at] = pile;
-                    signed[at] = sig;
-                }
-                continue;
+            // the signatures copied in the group's order and moved with its piles: a
+            // comparison reads two neighbours of a small array instead of going through
+            // the pile numbers
+            let signed = &mut self.sorting[..group.len()];
+            for (sig, &pile) in signed.iter_mut().zip(group.iter()) {
+                *sig = sigs[pile];
             }
             for k in 1..group.len() {
-                let pile = group[k];
+                let (pile, sig) = (group[k], signed[k]);
                 let mut at = k;
-                while at > 0 && less(pile, sigs[pile], group[at - 1], sigs[group[at - 1]]) {
+                while at > 0 && less(pile, sig, group[at - 1], signed[at - 1]) {
                     group[at] = group[at - 1];
+                    signed[at] = signed[at - 1];
                     at -= 1;
                 }
                 group[at] = pile;
+                signed[at] = sig;
             }
         }
     }

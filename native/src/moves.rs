@@ -346,10 +346,8 @@ impl Program {
             if let Some(plan) = plan {
                 let screen = targets.as_ref().filter(|_| plan.screened).map(|t| Screen::of(plan, t));
                 for s in group.start..group.stop {
-                    if let Some(screen) = &screen {
-                        if !screen.may_move(plan, &pos.piles[s]) {
-                            continue;
-                        }
+                    if screen.as_ref().is_some_and(|screen| !screen.may_move(plan, &pos.piles[s])) {
+                        continue;
                     }
                     self.source_pile(plan, group.face_down, s, pos, &mut env, targets.as_ref(), &mut |m| {
                         out.push(m);
@@ -375,10 +373,8 @@ impl Program {
             if let Some(plan) = plan {
                 let screen = targets.as_ref().filter(|_| plan.screened).map(|t| Screen::of(plan, t));
                 for s in group.start..group.stop {
-                    if let Some(screen) = &screen {
-                        if !screen.may_move(plan, &pos.piles[s]) {
-                            continue;
-                        }
+                    if screen.as_ref().is_some_and(|screen| !screen.may_move(plan, &pos.piles[s])) {
+                        continue;
                     }
                     if self.source_pile(plan, group.face_down, s, pos, &mut env, targets.as_ref(), &mut |m| {
                         found = Some(m);
