@@ -1000,6 +1000,9 @@ impl<'a> KeyMaker<'a> {
         if self.order.len() != piles.len() {
             self.order.clear();
             self.order.extend(0..piles.len());
+        }
+        // (`split` also sets `order`, so the scratch is sized on its own)
+        if self.sorting.len() != piles.len() {
             self.sorting.resize(piles.len(), 0);
         }
         if later.is_empty() {
