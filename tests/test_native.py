@@ -366,6 +366,25 @@ def test_a_small_memory_cap_ends_any_search_as_unknown(name, number):
         assert result.verdict == "unknown" and result.positions < 100_000, (cap, result)
 
 
+@pytest.mark.parametrize(("name", "number"),
+                         [("spider", 1), ("klondike", 1), ("fan", 31), ("freecell", 3)])
+def test_a_memory_cap_bounds_the_store_and_the_search_stacks_together(name, number):
+    # The search's own stacks (frames, their moves, the line, Tarjan's stack) grow with its
+    # depth: on FreeCell deal 3 they pass 150 MB within 300,000 positions, and a Spider
+    # search of 10^8 positions held some 6 GB of them. A cap bounds both: the search ends
+    # as `unknown` before the store and the stacks together would pass it.
+    variant = patience.find_variant(name)
+    core = native.core(variant)
+    game = variant.deal(number)
+    piles, stock = [list(p) for p in game.piles], list(game.stock)
+    for cap in (1 << 20, 1 << 22):
+        found = core.solve(piles, stock, 300_000, None, True, cap, None)
+        assert found["outcome"] == "memory", (cap, found["outcome"])
+        assert 0 < found["stack_bytes"] and found["bytes"] + found["stack_bytes"] <= cap, cap
+    free = core.solve(piles, stock, 20_000, None, True, None, None)
+    assert free["stack_bytes"] > 0
+
+
 def test_a_time_limit_ends_the_native_search_as_unknown():
     game = patience.find_variant("tabbycat-autoremove").deal(4)  # > 400,000 positions
     started = time.perf_counter()

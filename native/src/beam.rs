@@ -152,7 +152,7 @@ impl<'a> Solver<'a> {
                 if class != Ok(None) {
                     continue; // proven lost, or seen in this layer
                 }
-                if old.is_none() && self.over_memory(limits, self.buffer_len()) {
+                if old.is_none() && self.over_memory(limits, Some(self.buffer_len()), 0) {
                     break 'layers Outcome::Memory;
                 }
                 self.enter(hash, old, -1);
@@ -189,7 +189,7 @@ impl<'a> Solver<'a> {
                         let undo = program.play(&mut pos, mv, &mut stacks);
                         let (class, hash, old) = self.classify(&mut pos, false, stacks.take_touched());
                         if class == Ok(None) {
-                            if old.is_none() && self.over_memory(limits, self.buffer_len()) {
+                            if old.is_none() && self.over_memory(limits, Some(self.buffer_len()), 0) {
                                 break 'layers Outcome::Memory;
                             }
                             self.enter(hash, old, -1);

@@ -78,6 +78,7 @@ fn solved<'py>(py: Python<'py>, found: Solved) -> PyResult<Bound<'py, pyo3::type
     result.set_item("stored", found.stored)?;
     result.set_item("bytes", found.bytes)?;
     result.set_item("record_bytes", found.record_bytes)?;
+    result.set_item("stack_bytes", found.stack_bytes)?;
     Ok(result)
 }
 

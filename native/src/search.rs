@@ -238,6 +238,43 @@ struct Frame {
     number: i32,
 }
 
+/// A depth-first search's own stacks: a frame, its children's moves, the move and its undo
+/// a position deep, and the positions of the components not closed yet (Tarjan's stack).
+/// They live as long as `run`, so that their size (as allocated: `bytes`) is known when the
+/// search ends, and a memory cap counts them with the store.
+#[derive(Default)]
+struct Path {
+    frames: Vec<Frame>,
+    moves: Vec<Move>,
+    line: Vec<Move>,
+    undos: Vec<Undo>,
+    open: Vec<Id>,
+}
+
+/// The bytes of `v` as allocated once `more` items are pushed on it (Rust's `Vec` doubles).
+fn after_push<T>(v: &Vec<T>, more: usize) -> usize {
+    let need = v.len() + more;
+    let capacity = if need > v.capacity() { need.max(2 * v.capacity()).max(4) } else { v.capacity() };
+    capacity * std::mem::size_of::<T>()
+}
+
+impl Path {
+    /// The bytes the stacks hold, as allocated (a `Vec` keeps its room when it shrinks, so
+    /// at the end of a search this is the most they held).
+    fn allocated(&self) -> usize {
+        Path::bytes(&self.frames, &self.moves, &self.line, &self.undos, &self.open, None)
+    }
+
+    /// The stacks' bytes as allocated once one more position with `children` moves is
+    /// pushed on them (None: as they are).
+    fn bytes(frames: &Vec<Frame>, moves: &Vec<Move>, line: &Vec<Move>, undos: &Vec<Undo>,
+             open: &Vec<Id>, children: Option<usize>) -> usize {
+        let one = usize::from(children.is_some());
+        after_push(frames, one) + after_push(moves, children.unwrap_or(0)) + after_push(line, one)
+            + after_push(undos, one) + after_push(open, one)
+    }
+}
+
 /// Asked every 1,024 expansions and between restarts, with the positions expanded so far
 /// (over all restarts): true stops the search as the deadline does.
 pub type ShouldStop = Box<dyn Fn(u64) -> bool + Send + Sync>;
@@ -271,6 +308,8 @@ pub struct Solver<'a> {
     buffer: Vec<u8>,
     /// the moves a safe move may be among (`children`, with `pass_merge`)
     candidates: Vec<Move>,
+    /// the most bytes a search's stacks held (`Path`), over the solve's runs
+    stack_bytes: usize,
     /// whether keys may take the deck code (smaller, slower to write): `solve` sets it
     /// from `compact_keys`; exact keys (`exhaustive`) are never packed
     compact: bool,
@@ -286,6 +325,7 @@ impl<'a> Solver<'a> {
             stored: self.store.len(),
             bytes: self.store.bytes(),
             record_bytes: self.store.record_bytes(),
+            stack_bytes: self.stack_bytes,
         }
     }
 
@@ -301,14 +341,20 @@ impl<'a> Solver<'a> {
             spent: 0,
             buffer: Vec::new(),
             candidates: Vec::new(),
+            stack_bytes: 0,
             compact: false,
         }
     }
 
-    pub(crate) fn over_memory(&self, limits: &Limits, key_len: usize) -> bool {
+    /// Whether storing a new position (`key_len`: its key's length; None when it is stored
+    /// already) would take the store and the search's stacks (`stacks` bytes once it is
+    /// pushed on them) past the memory cap.
+    pub(crate) fn over_memory(&self, limits: &Limits, key_len: Option<usize>, stacks: usize) -> bool {
         match limits.max_memory {
             None => false,
-            Some(max) => self.store.bytes() + self.store.growth(key_len) > max,
+            Some(max) => {
+                self.store.bytes() + key_len.map_or(0, |len| self.store.growth(len)) + stacks > max
+            }
         }
     }
 
@@ -443,35 +489,36 @@ impl<'a> Solver<'a> {
         budget: u64,
         limits: &Limits,
     ) -> Outcome {
-        let mut open = Vec::new();
-        let outcome = self.search(root, ordering, budget, limits, &mut open);
+        let mut path = Path::default();
+        let outcome = self.search(root, ordering, budget, limits, &mut path);
+        self.stack_bytes = self.stack_bytes.max(path.allocated());
         // the positions left open (a restart's budget spent, a win) close: the store keeps
         // an open position's number in place of the restart that saw it
-        for &id in &open {
+        for &id in &path.open {
             self.store.set_depth(id, -1);
         }
         outcome
     }
 
-    /// `run`, with the stack of open positions `open` (Tarjan's), empty at first.
+    /// `run`, on the stacks `path`, empty at first.
     fn search(
         &mut self,
         root: &Position,
         mut ordering: Option<&mut Ordering>,
         budget: u64,
         limits: &Limits,
-        open: &mut Vec<Id>,
+        path: &mut Path,
     ) -> Outcome {
+        let Path { frames, moves, line, undos, open } = path;
         self.start_run();
         self.pack(root);
         self.line.clear();
         let program = self.program;
         let mut pos = root.clone();
         let mut stacks = Stacks::default();
-        let mut moves: Vec<Move> = Vec::new();
         let mut scratch: Vec<Move> = Vec::new();
         let (_, hash, old) = self.classify(&mut pos, false, Touched::ALL);
-        if old.is_none() && self.over_memory(limits, self.buffer.len()) {
+        if old.is_none() && self.over_memory(limits, Some(self.buffer.len()), 0) {
             return Outcome::Memory;
         }
         if let Some(id) = old {
@@ -493,19 +540,17 @@ impl<'a> Solver<'a> {
         }
         self.children(&mut scratch, ordering.as_deref_mut(), &pos, false);
         moves.extend_from_slice(&scratch);
-        let mut frames = vec![Frame {
+        frames.push(Frame {
             children: 0,
             count: scratch.len() as u32,
             next: 0,
             low: 0,
             reverse: None,
             number: 0,
-        }];
+        });
         // the positions of the components not closed yet (Tarjan's stack), in order; an
         // open position's entry holds its place here as its depth, a closed one -1
         open.push(root_id);
-        let mut line: Vec<Move> = Vec::new();
-        let mut undos: Vec<Undo> = Vec::new();
         let mut expanded: u64 = 1;
         let mut check_at: u64 = 1024;
         while !frames.is_empty() {
@@ -556,18 +601,22 @@ impl<'a> Solver<'a> {
                 self.expanded = expanded;
                 return Outcome::Budget;
             }
-            if old.is_none() && self.over_memory(limits, self.buffer.len()) {
+            program.generate(&pos, &mut scratch);
+            // the store with this position in it, and the stacks with it pushed on them
+            if limits.max_memory.is_some()
+                && self.over_memory(limits, old.is_none().then_some(self.buffer.len()),
+                                    Path::bytes(frames, moves, line, undos, open, Some(scratch.len())))
+            {
                 program.take_back(&mut pos, mv, undo, &mut stacks);
                 self.expanded = expanded;
                 return Outcome::Memory;
             }
             let id = self.enter(hash, old, -1);
             expanded += 1;
-            program.generate(&pos, &mut scratch);
             if scratch.is_empty() {
                 if program.is_won(&pos) {
                     line.push(mv);
-                    self.line = line;
+                    self.line = std::mem::take(line);
                     self.expanded = expanded;
                     return Outcome::Won;
                 }
@@ -618,6 +667,8 @@ pub struct Solved {
     pub bytes: usize,
     /// the bytes of the stored records (words, lengths and keys), without room to spare
     pub record_bytes: usize,
+    /// the most bytes a search's own stacks held (as allocated): a memory cap counts them
+    pub stack_bytes: usize,
 }
 
 /// `solve`'s restart loop: Luby budgets, ordering style `run % STYLES`, beams on the

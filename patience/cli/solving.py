@@ -66,8 +66,8 @@ def budget_options(function: Callable[..., Any]) -> Callable[..., Any]:
               help="native: the compiled core; python: the reference; auto: native when "
                    "built (PATIENCE_ENGINE=python forces python).")
 @click.option("--max-memory", type=ByteSize(), default=None, metavar="BYTES",
-              help="End the search as unknown before its stored positions pass BYTES "
-                   "(e.g. 2G, 512M; native engine).")
+              help="End the search as unknown before its stored positions and its stacks "
+                   "together pass BYTES (e.g. 2G, 512M; native engine).")
 @click.option("--json", "as_json", is_flag=True,
               help='One JSON object: {"variant", "deal", "verdict", "moves", "positions", '
                    '"seconds", "information", "engine"}.')

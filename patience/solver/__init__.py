@@ -136,7 +136,8 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     ``engine`` picks the search: ``"native"`` the Rust core (the same search, compiled),
     ``"python"`` the reference, ``"auto"`` the core when it is built (see
     :func:`patience.native.engine`). ``max_memory`` (bytes, native engine only) bounds the
-    stored positions: a search that would pass it ends as ``unknown``.
+    stored positions and the search's own stacks together: a search that would pass it
+    ends as ``unknown``.
     """
     chosen = native.engine(engine)
     if max_memory is not None and max_memory < 1:
