@@ -64,6 +64,7 @@ struct Core {
 
 fn limits(time_limit: Option<f64>, max_memory: Option<usize>) -> Limits {
     Limits {
+        moves_kept: None,
         deadline: time_limit.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0))),
         max_memory,
         should_stop: None,
@@ -155,7 +156,9 @@ impl Core {
 
     /// `should_stop(positions)` is called (with the GIL) every 1,024 expansions and between
     /// restarts; a true answer, or an exception (raised here afterwards), stops the search.
-    #[pyo3(signature = (piles, stock, max_positions, time_limit=None, prove=false, max_memory=None, should_stop=None, beams=true))]
+    /// `moves_kept` (tests only): the moves a search keeps on its move stack before it
+    /// drops the children of its shallowest frames (`MOVES_KEPT` in search.rs).
+    #[pyo3(signature = (piles, stock, max_positions, time_limit=None, prove=false, max_memory=None, should_stop=None, beams=true, moves_kept=None))]
     #[allow(clippy::too_many_arguments)]
     fn solve<'py>(
         &self,
@@ -168,10 +171,12 @@ impl Core {
         max_memory: Option<usize>,
         should_stop: Option<PyObject>,
         beams: bool,
+        moves_kept: Option<usize>,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         let pos = position(&self.program, piles, stock)?;
         let program = &self.program;
         let mut limits = limits(time_limit, max_memory);
+        limits.moves_kept = moves_kept;
         let failure: std::sync::Arc<std::sync::Mutex<Option<PyErr>>> = Default::default();
         if let Some(callback) = should_stop {
             let failure = failure.clone();

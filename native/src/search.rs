@@ -229,14 +229,27 @@ impl Ordering {
 }
 
 struct Frame {
-    children: u32, // start of its children on the move stack
+    /// start of its children on the move stack, or `DROPPED`
+    children: u32,
     count: u32,
     next: u32,
     low: i32,
     reverse: Option<Move>,
     /// its number: its place on the stack of open positions
     number: i32,
+    /// whether a deal led to it (its children are those after a deal: `children`)
+    dealt: bool,
 }
+
+/// A frame whose children were dropped from the move stack (`Path::drop_moves`): they are
+/// made again, in the same order, when it is the deepest frame again.
+const DROPPED: u32 = u32::MAX;
+
+/// The moves a search keeps on its move stack before it drops the children of its
+/// shallowest frames (when their order can be made again: an ordering without jitter).
+/// A deep search otherwise keeps every sibling of its whole path: FreeCell's hold 250
+/// bytes a position of the path, seven times the store.
+const MOVES_KEPT: usize = 1 << 16;
 
 /// A depth-first search's own stacks: a frame, its children's moves, the move and its undo
 /// a position deep, and the positions of the components not closed yet (Tarjan's stack).
@@ -259,6 +272,29 @@ fn after_push<T>(v: &Vec<T>, more: usize) -> usize {
 }
 
 impl Path {
+    /// Drop the children of the shallowest frames that hold some, until at most half of
+    /// `kept` are left on the move stack, and move the others down.
+    fn drop_moves(frames: &mut [Frame], moves: &mut Vec<Move>, kept: usize) {
+        // the deepest frame keeps its children, however many; the frames below the
+        // shallowest that holds some hold none (`DROPPED`), and its children start at 0
+        let mut keep = frames.len() - 1;
+        while keep > 0 && moves.len() - frames[keep - 1].children as usize <= kept / 2 {
+            keep -= 1;
+        }
+        let base = frames[keep].children;
+        debug_assert!(base != DROPPED);
+        if base == 0 {
+            return;
+        }
+        for frame in frames[..keep].iter_mut().rev().take_while(|f| f.children != DROPPED) {
+            frame.children = DROPPED;
+        }
+        for frame in &mut frames[keep..] {
+            frame.children -= base;
+        }
+        moves.drain(..base as usize);
+    }
+
     /// The bytes the stacks hold, as allocated (a `Vec` keeps its room when it shrinks, so
     /// at the end of a search this is the most they held).
     fn allocated(&self) -> usize {
@@ -285,6 +321,9 @@ pub struct Limits {
     pub deadline: Option<Instant>,
     pub max_memory: Option<usize>,
     pub should_stop: Option<ShouldStop>,
+    /// the moves a depth-first search keeps on its move stack (None: `MOVES_KEPT`); the
+    /// tests set a few to make it drop and remake children all the time
+    pub moves_kept: Option<usize>,
 }
 
 impl Limits {
@@ -510,6 +549,10 @@ impl<'a> Solver<'a> {
         path: &mut Path,
     ) -> Outcome {
         let Path { frames, moves, line, undos, open } = path;
+        // a frame's children can be made again, in the same order, unless the ordering
+        // draws a jitter (a stream that has moved on since)
+        let regenerable = ordering.as_ref().map_or(true, |o| o.jitter.is_none());
+        let moves_kept = limits.moves_kept.unwrap_or(MOVES_KEPT);
         self.start_run();
         self.pack(root);
         self.line.clear();
@@ -547,6 +590,7 @@ impl<'a> Solver<'a> {
             low: 0,
             reverse: None,
             number: 0,
+            dealt: false,
         });
         // the positions of the components not closed yet (Tarjan's stack), in order; an
         // open position's entry holds its place here as its depth, a closed one -1
@@ -574,6 +618,17 @@ impl<'a> Solver<'a> {
                 }
                 continue;
             }
+            if frame.children == DROPPED {
+                // the deepest frame again: its children, made as they were made first
+                program.generate(&pos, &mut scratch);
+                let dealt = frame.dealt;
+                self.children(&mut scratch, ordering.as_deref_mut(), &pos, dealt);
+                let frame = frames.last_mut().expect("a frame");
+                debug_assert!(moves.is_empty() && scratch.len() == frame.count as usize);
+                frame.children = moves.len() as u32;
+                moves.extend_from_slice(&scratch);
+            }
+            let frame = frames.last_mut().expect("a frame");
             let mv = moves[(frame.children + frame.next) as usize];
             frame.next += 1;
             if Some(mv) == frame.reverse {
@@ -644,7 +699,11 @@ impl<'a> Solver<'a> {
                 low: number,
                 reverse,
                 number,
+                dealt,
             });
+            if moves.len() > moves_kept && regenerable {
+                Path::drop_moves(frames, moves, moves_kept);
+            }
             if expanded >= check_at {
                 check_at += 1024;
                 if limits.stops(self.spent + expanded) {
@@ -767,16 +826,16 @@ mod tests {
 
     #[test]
     fn keys_go_compact_only_for_big_or_capped_searches() {
-        let free = Limits { deadline: None, max_memory: None, should_stop: None };
+        let free = Limits { deadline: None, max_memory: None, should_stop: None, moves_kept: None };
         assert!(!compact_keys(1_000_000, &free));
         assert!(!compact_keys(COMPACT_FROM, &free));
         assert!(compact_keys(COMPACT_FROM + 1, &free));
-        let capped = Limits { deadline: None, max_memory: Some(1 << 30), should_stop: None };
+        let capped = Limits { deadline: None, max_memory: Some(1 << 30), should_stop: None, moves_kept: None };
         assert!(compact_keys(1_000, &capped));
         // a 5-second search cannot store 10^9 positions; a 5-minute one may
         let soon = Instant::now() + std::time::Duration::from_secs(5);
         assert!(!compact_keys(1_000_000_000, &Limits { deadline: Some(soon), ..free }));
         let later = Instant::now() + std::time::Duration::from_secs(300);
-        assert!(compact_keys(1_000_000_000, &Limits { deadline: Some(later), max_memory: None, should_stop: None }));
+        assert!(compact_keys(1_000_000_000, &Limits { deadline: Some(later), max_memory: None, should_stop: None, moves_kept: None }));
     }
 }
