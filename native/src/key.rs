@@ -761,6 +761,17 @@ fn write_stock(packing: &Packing, stock: &[u8], w: &mut BitWriter) {
     }
 }
 
+/// The end of a key in the plain code: the stock's length, and with redeals
+/// (`stock_by_cards`) its cards (`write_stock`); then the last byte begun.
+#[inline(always)]
+fn write_stock_part(packing: &Packing, stock_by_cards: bool, pos: &Position, mut w: BitWriter) {
+    w.put(pos.stock.len() as u64, packing.length_bits);
+    if stock_by_cards {
+        write_stock(packing, &pos.stock, &mut w);
+    }
+    w.finish();
+}
+
 /// Builds keys into a reusable buffer.
 pub struct KeyMaker<'a> {
     rules: &'a KeyRules,
@@ -1076,7 +1087,14 @@ impl<'a> KeyMaker<'a> {
         }
         // the parts are kept only where keys are not compact (no deck code, runs, root
         // piles or waste subsequences)
-        self.write_plain(packing, pos, order, kept && !packing.compact, out);
+        if kept && !packing.compact {
+            match order {
+                Some(order) => self.write_kept(packing, pos, order.iter().copied(), out),
+                None => self.write_kept(packing, pos, 0..pos.piles.len(), out),
+            }
+        } else {
+            self.write_plain(packing, pos, order, out);
+        }
     }
 
     /// `write_deck` compiled with the processor's population count (a card's rank among
@@ -1152,12 +1170,11 @@ impl<'a> KeyMaker<'a> {
 
     /// The plain code: each pile's part (`plain_part`: a whole pile as its length and its
     /// cards, a pile keyed by its top as one bit and the top, by its top and size as the
-    /// size and the top), from the parts kept by `refresh` when `kept`; then the stock's
-    /// length, and with redeals its cards (7 bits each), as Python's key has them.
-    /// Sorting permutes piles of one group only, and a group's piles share a view, so pile
-    /// `j` of the key has the view of pile `j` of the position.
-    fn write_plain(&self, packing: &Packing, pos: &Position, order: Option<&[usize]>, kept: bool,
-                   out: &mut Vec<u8>) {
+    /// size and the top); then the stock's length, and with redeals its cards (7 bits
+    /// each), as Python's key has them. Sorting permutes piles of one group only, and a
+    /// group's piles share a view, so pile `j` of the key has the view of pile `j` of the
+    /// position.
+    fn write_plain(&self, packing: &Packing, pos: &Position, order: Option<&[usize]>, out: &mut Vec<u8>) {
         out.reserve(self.most_bytes);
         let mut w = BitWriter { out, acc: 0, filled: 0 };
         if packing.deck > 0 {
@@ -1165,20 +1182,7 @@ impl<'a> KeyMaker<'a> {
         }
         let views = &self.rules.views;
         for j in 0..pos.piles.len() {
-            let i = order.map_or(j, |o| o[j]);
-            if kept {
-                let code = self.codes[i];
-                if code.len <= 64 {
-                    w.put(code.bits as u64, code.len);
-                    continue;
-                }
-                if code.len <= PileCode::MAX {
-                    w.put(code.bits as u64, 64);
-                    w.put((code.bits >> 64) as u64, code.len - 64);
-                    continue;
-                }
-            }
-            let pile = &pos.piles[i];
+            let pile = &pos.piles[order.map_or(j, |o| o[j])];
             let view = views.get(j).copied().unwrap_or(VIEW_ALL);
             if packing.compact {
                 // root piles, runs, the waste, short lengths and face-up literals (compact
@@ -1188,11 +1192,34 @@ impl<'a> KeyMaker<'a> {
                 plain_part(&mut w, pile, view, packing, &self.translate);
             }
         }
-        w.put(pos.stock.len() as u64, packing.length_bits);
-        if self.rules.stock_by_cards {
-            write_stock(packing, &pos.stock, &mut w);
+        write_stock_part(packing, self.rules.stock_by_cards, pos, w);
+    }
+
+    /// `write_plain` from the parts kept by `refresh` (keys that are not compact), the
+    /// piles in the key's order `piles`; a part past `PileCode::MAX` bits is written from
+    /// its pile.
+    #[inline(always)]
+    fn write_kept(&self, packing: &Packing, pos: &Position, piles: impl Iterator<Item = usize>,
+                  out: &mut Vec<u8>) {
+        out.reserve(self.most_bytes);
+        let mut w = BitWriter { out, acc: 0, filled: 0 };
+        if packing.deck > 0 {
+            w.put(1, 1);
         }
-        w.finish();
+        let views = &self.rules.views;
+        for (j, i) in piles.enumerate() {
+            let code = self.codes[i];
+            if code.len <= 64 {
+                w.put(code.bits as u64, code.len);
+            } else if code.len <= PileCode::MAX {
+                w.put(code.bits as u64, 64);
+                w.put((code.bits >> 64) as u64, code.len - 64);
+            } else {
+                let view = views.get(j).copied().unwrap_or(VIEW_ALL);
+                plain_part(&mut w, &pos.piles[i], view, packing, &self.translate);
+            }
+        }
+        write_stock_part(packing, self.rules.stock_by_cards, pos, w);
     }
 
     /// A pile's part in the plain code of compact keys: a whole pile as its length
