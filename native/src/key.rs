@@ -145,6 +145,29 @@ fn plain_part<S: Sink>(w: &mut S, pile: &[u8], view: u8, packing: &Packing, tabl
     }
 }
 
+/// A pile's part in the plain code to keep (`KeyMaker::codes`): `plain_part`'s bits, a
+/// whole pile of at most 64 of them made in a 64-bit word, card by card; `LONG` past
+/// `PileCode::MAX` bits.
+#[inline]
+fn pile_code(pile: &[u8], view: u8, packing: &Packing, table: &[u8; 256]) -> PileCode {
+    let len = plain_part_bits(pile, view, packing);
+    if view == VIEW_ALL && len <= 64 {
+        // the length, then each card in `card_bits`, lowest first: `plain_part`'s bits
+        let (mut bits, mut at) = (pile.len() as u64, packing.length_bits);
+        for &card in pile {
+            bits |= (table[card as usize] as u64) << at;
+            at += packing.card_bits;
+        }
+        return PileCode { bits: bits as u128, len };
+    }
+    if len > PileCode::MAX {
+        return PileCode::LONG;
+    }
+    let mut code = PileCode::default();
+    plain_part(&mut code, pile, view, packing, table);
+    code
+}
+
 /// The packing of one search's keys: the card code, the widths, and when the deal allows
 /// it the deck code (see `Packing::new`).
 #[derive(Debug, Clone)]
@@ -821,6 +844,15 @@ fn part_values<'p>(
 /// 0 the part ended inside the signature, so equal such signatures mean equal parts.
 #[inline]
 fn signature(pile: &[u8], view: u8, table: &[u8; 256]) -> u64 {
+    if view == VIEW_ALL {
+        // the part is the pile's cards: the same values, without the iterator's chain
+        let shown = &pile[..pile.len().min(7)];
+        let mut sig = 0u64;
+        for &card in shown {
+            sig = sig << 9 | (table[card as usize] as u64 + 1);
+        }
+        return sig << (9 * (7 - shown.len()));
+    }
     let mut sig = 0u64;
     let mut n = 0;
     for value in part_values(pile, view, table).take(7) {
@@ -925,13 +957,7 @@ impl<'a> KeyMaker<'a> {
                     self.signed[i] = signature(pile, view, &self.translate);
                 }
                 if plain {
-                    self.codes[i] = if plain_part_bits(pile, view, packing) <= PileCode::MAX {
-                        let mut code = PileCode::default();
-                        plain_part(&mut code, pile, view, packing, &self.translate);
-                        code
-                    } else {
-                        PileCode::LONG
-                    };
+                    self.codes[i] = pile_code(pile, view, packing, &self.translate);
                 }
             }
         }
