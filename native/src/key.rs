@@ -145,6 +145,29 @@ fn plain_part<S: Sink>(w: &mut S, pile: &[u8], view: u8, packing: &Packing, tabl
     }
 }
 
+/// A pile's part in the plain code to keep (`KeyMaker::codes`): `plain_part`'s bits, a
+/// whole pile of at most 64 of them made in a 64-bit word, card by card; `LONG` past
+/// `PileCode::MAX` bits.
+#[inline]
+fn pile_code(pile: &[u8], view: u8, packing: &Packing, table: &[u8; 256]) -> PileCode {
+    let len = plain_part_bits(pile, view, packing);
+    if view == VIEW_ALL && len <= 64 {
+        // the length, then each card in `card_bits`, lowest first: `plain_part`'s bits
+        let (mut bits, mut at) = (pile.len() as u64, packing.length_bits);
+        for &card in pile {
+            bits |= (table[card as usize] as u64) << at;
+            at += packing.card_bits;
+        }
+        return PileCode { bits: bits as u128, len };
+    }
+    if len > PileCode::MAX {
+        return PileCode::LONG;
+    }
+    let mut code = PileCode::default();
+    plain_part(&mut code, pile, view, packing, table);
+    code
+}
+
 /// The packing of one search's keys: the card code, the widths, and when the deal allows
 /// it the deck code (see `Packing::new`).
 #[derive(Debug, Clone)]
@@ -761,6 +784,17 @@ fn write_stock(packing: &Packing, stock: &[u8], w: &mut BitWriter) {
     }
 }
 
+/// The end of a key in the plain code: the stock's length, and with redeals
+/// (`stock_by_cards`) its cards (`write_stock`); then the last byte begun.
+#[inline(always)]
+fn write_stock_part(packing: &Packing, stock_by_cards: bool, pos: &Position, mut w: BitWriter) {
+    w.put(pos.stock.len() as u64, packing.length_bits);
+    if stock_by_cards {
+        write_stock(packing, &pos.stock, &mut w);
+    }
+    w.finish();
+}
+
 /// Builds keys into a reusable buffer.
 pub struct KeyMaker<'a> {
     rules: &'a KeyRules,
@@ -810,6 +844,15 @@ fn part_values<'p>(
 /// 0 the part ended inside the signature, so equal such signatures mean equal parts.
 #[inline]
 fn signature(pile: &[u8], view: u8, table: &[u8; 256]) -> u64 {
+    if view == VIEW_ALL {
+        // the part is the pile's cards: the same values, without the iterator's chain
+        let shown = &pile[..pile.len().min(7)];
+        let mut sig = 0u64;
+        for &card in shown {
+            sig = sig << 9 | (table[card as usize] as u64 + 1);
+        }
+        return sig << (9 * (7 - shown.len()));
+    }
     let mut sig = 0u64;
     let mut n = 0;
     for value in part_values(pile, view, table).take(7) {
@@ -914,13 +957,7 @@ impl<'a> KeyMaker<'a> {
                     self.signed[i] = signature(pile, view, &self.translate);
                 }
                 if plain {
-                    self.codes[i] = if plain_part_bits(pile, view, packing) <= PileCode::MAX {
-                        let mut code = PileCode::default();
-                        plain_part(&mut code, pile, view, packing, &self.translate);
-                        code
-                    } else {
-                        PileCode::LONG
-                    };
+                    self.codes[i] = pile_code(pile, view, packing, &self.translate);
                 }
             }
         }
@@ -1076,7 +1113,14 @@ impl<'a> KeyMaker<'a> {
         }
         // the parts are kept only where keys are not compact (no deck code, runs, root
         // piles or waste subsequences)
-        self.write_plain(packing, pos, order, kept && !packing.compact, out);
+        if kept && !packing.compact {
+            match order {
+                Some(order) => self.write_kept(packing, pos, order.iter().copied(), out),
+                None => self.write_kept(packing, pos, 0..pos.piles.len(), out),
+            }
+        } else {
+            self.write_plain(packing, pos, order, out);
+        }
     }
 
     /// `write_deck` compiled with the processor's population count (a card's rank among
@@ -1152,12 +1196,11 @@ impl<'a> KeyMaker<'a> {
 
     /// The plain code: each pile's part (`plain_part`: a whole pile as its length and its
     /// cards, a pile keyed by its top as one bit and the top, by its top and size as the
-    /// size and the top), from the parts kept by `refresh` when `kept`; then the stock's
-    /// length, and with redeals its cards (7 bits each), as Python's key has them.
-    /// Sorting permutes piles of one group only, and a group's piles share a view, so pile
-    /// `j` of the key has the view of pile `j` of the position.
-    fn write_plain(&self, packing: &Packing, pos: &Position, order: Option<&[usize]>, kept: bool,
-                   out: &mut Vec<u8>) {
+    /// size and the top); then the stock's length, and with redeals its cards (7 bits
+    /// each), as Python's key has them. Sorting permutes piles of one group only, and a
+    /// group's piles share a view, so pile `j` of the key has the view of pile `j` of the
+    /// position.
+    fn write_plain(&self, packing: &Packing, pos: &Position, order: Option<&[usize]>, out: &mut Vec<u8>) {
         out.reserve(self.most_bytes);
         let mut w = BitWriter { out, acc: 0, filled: 0 };
         if packing.deck > 0 {
@@ -1165,20 +1208,7 @@ impl<'a> KeyMaker<'a> {
         }
         let views = &self.rules.views;
         for j in 0..pos.piles.len() {
-            let i = order.map_or(j, |o| o[j]);
-            if kept {
-                let code = self.codes[i];
-                if code.len <= 64 {
-                    w.put(code.bits as u64, code.len);
-                    continue;
-                }
-                if code.len <= PileCode::MAX {
-                    w.put(code.bits as u64, 64);
-                    w.put((code.bits >> 64) as u64, code.len - 64);
-                    continue;
-                }
-            }
-            let pile = &pos.piles[i];
+            let pile = &pos.piles[order.map_or(j, |o| o[j])];
             let view = views.get(j).copied().unwrap_or(VIEW_ALL);
             if packing.compact {
                 // root piles, runs, the waste, short lengths and face-up literals (compact
@@ -1188,11 +1218,34 @@ impl<'a> KeyMaker<'a> {
                 plain_part(&mut w, pile, view, packing, &self.translate);
             }
         }
-        w.put(pos.stock.len() as u64, packing.length_bits);
-        if self.rules.stock_by_cards {
-            write_stock(packing, &pos.stock, &mut w);
+        write_stock_part(packing, self.rules.stock_by_cards, pos, w);
+    }
+
+    /// `write_plain` from the parts kept by `refresh` (keys that are not compact), the
+    /// piles in the key's order `piles`; a part past `PileCode::MAX` bits is written from
+    /// its pile.
+    #[inline(always)]
+    fn write_kept(&self, packing: &Packing, pos: &Position, piles: impl Iterator<Item = usize>,
+                  out: &mut Vec<u8>) {
+        out.reserve(self.most_bytes);
+        let mut w = BitWriter { out, acc: 0, filled: 0 };
+        if packing.deck > 0 {
+            w.put(1, 1);
         }
-        w.finish();
+        let views = &self.rules.views;
+        for (j, i) in piles.enumerate() {
+            let code = self.codes[i];
+            if code.len <= 64 {
+                w.put(code.bits as u64, code.len);
+            } else if code.len <= PileCode::MAX {
+                w.put(code.bits as u64, 64);
+                w.put((code.bits >> 64) as u64, code.len - 64);
+            } else {
+                let view = views.get(j).copied().unwrap_or(VIEW_ALL);
+                plain_part(&mut w, &pos.piles[i], view, packing, &self.translate);
+            }
+        }
+        write_stock_part(packing, self.rules.stock_by_cards, pos, w);
     }
 
     /// A pile's part in the plain code of compact keys: a whole pile as its length
