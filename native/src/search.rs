@@ -237,8 +237,6 @@ struct Frame {
     reverse: Option<Move>,
     /// its number: its place on the stack of open positions
     number: i32,
-    /// whether a deal led to it (its children are those after a deal: `children`)
-    dealt: bool,
 }
 
 /// A frame whose children were dropped from the move stack (`Path::drop_moves`): they are
@@ -590,7 +588,6 @@ impl<'a> Solver<'a> {
             low: 0,
             reverse: None,
             number: 0,
-            dealt: false,
         });
         // the positions of the components not closed yet (Tarjan's stack), in order; an
         // open position's entry holds its place here as its depth, a closed one -1
@@ -619,9 +616,10 @@ impl<'a> Solver<'a> {
                 continue;
             }
             if frame.children == DROPPED {
-                // the deepest frame again: its children, made as they were made first
+                // the deepest frame again: its children, made as they were made first (the
+                // move that led to it is the line's last: a deal restricts them)
                 program.generate(&pos, &mut scratch);
-                let dealt = frame.dealt;
+                let dealt = line.last().is_some_and(|m| m.s < 0) && self.restricts_after_deal();
                 self.children(&mut scratch, ordering.as_deref_mut(), &pos, dealt);
                 let frame = frames.last_mut().expect("a frame");
                 debug_assert!(moves.is_empty() && scratch.len() == frame.count as usize);
@@ -699,7 +697,6 @@ impl<'a> Solver<'a> {
                 low: number,
                 reverse,
                 number,
-                dealt,
             });
             if moves.len() > moves_kept && regenerable {
                 Path::drop_moves(frames, moves, moves_kept);
