@@ -21,7 +21,7 @@ from test_perft import GOLDEN, SLOW_DEPTH, read_golden, start_game
 import patience
 from patience import native
 from patience.errors import SolverError
-from patience.solver import SolveResult, exhaustive_verdict, solve
+from patience.solver import SolveResult, exhaustive_verdict, shorten, solve
 from patience.testing.strategies import positions
 
 pytestmark = pytest.mark.skipif(not native.AVAILABLE, reason=str(native.REASON))
@@ -332,7 +332,7 @@ def test_the_everything_variant_solves_alike():
 
 def test_a_memory_cap_ends_the_search_as_unknown():
     # deal 4 in prove mode takes more than 400,000 positions: far more than 1 MiB holds
-    # (some 27,000 with the compact key code and a capped table filled up to 95%)
+    # (some 40,000 with numbered keys and a capped table filled up to 95%)
     game = patience.find_variant("tabbycat-autoremove").deal(4)
     result = solve(game, 10_000_000, prove=True, engine="native", max_memory=1 << 20)
     assert result.verdict == "unknown" and 1_000 < result.positions < 60_000
@@ -341,21 +341,26 @@ def test_a_memory_cap_ends_the_search_as_unknown():
 
 
 @pytest.mark.parametrize("name", [*patience.shipped_variants(), str(EVERYTHING)])
-def test_the_compact_key_code_merges_what_the_plain_code_merges(name):
-    # A memory cap makes a solve write its keys in the compact code (the deck code, runs,
-    # root piles' first cards: native/src/key.rs), without one in the plain code: where the
-    # cap is not reached both searches must store and expand the same positions and give
-    # the same verdict and line, which they do only if both codes merge the same positions
-    # (the Rust tests check each code's round trip on random positions).
+def test_numbered_keys_merge_what_byte_keys_merge(name):
+    # A solve writes each key as the numbers of its piles' parts in tables kept for the
+    # solve (native/src/parts.rs); `byte_keys` writes the parts themselves, one byte a card,
+    # as Python's key has them. Both searches must store and expand the same positions and
+    # give the same verdict and line, which they do only if both merge the same positions
+    # (the Rust tests read numbered keys back on random positions). Capped and not: the
+    # cap adds the tables' bytes to what it counts, and changes nothing else.
     variant = patience.find_variant(name)
     core = native.core(variant)
     for number in (1, 2, 3):
         game = variant.deal(number)
         piles, stock = [list(p) for p in game.piles], list(game.stock)
-        plain = core.solve(piles, stock, 30_000, None, True, None, None)
-        compact = core.solve(piles, stock, 30_000, None, True, 1 << 36, None)
+        by_bytes = core.solve(piles, stock, 30_000, None, True, None, None, byte_keys=True)
         keep = ("outcome", "positions", "stored", "line")
-        assert {k: compact[k] for k in keep} == {k: plain[k] for k in keep}, (name, number)
+        for cap in (None, 1 << 36):
+            numbered = core.solve(piles, stock, 30_000, None, True, cap, None)
+            assert {k: numbered[k] for k in keep} == {k: by_bytes[k] for k in keep}, (name, number)
+            assert numbered["parts"] > 0 and by_bytes["parts"] == 0
+        # the numbered keys are shorter: the records hold a quarter to two thirds less
+        assert numbered["record_bytes"] < by_bytes["record_bytes"], (name, number)
 
 
 @pytest.mark.parametrize(("name", "number"), [("spider", 1), ("klondike", 1), ("fan", 31)])
@@ -386,35 +391,87 @@ def test_a_memory_cap_bounds_the_store_and_the_search_stacks_together(name, numb
 
 
 @pytest.mark.parametrize("name", [*patience.shipped_variants(), str(EVERYTHING)])
-def test_children_dropped_and_made_again_change_nothing(name):
+def test_children_dropped_and_a_path_packed_change_nothing(name):
     # A deep search drops the children of its shallowest frames from the move stack and
-    # makes them again when it comes back to them (`Path::drop_moves` in search.rs). With a
-    # stack of 16 moves that happens at nearly every step; the searches (one proof with
-    # the main ordering, and the restarts, whose jittered orderings keep their children)
-    # must expand, store and find exactly what they do with the children kept.
+    # makes them again when it comes back to them (`Path::drop_moves` in search.rs), and
+    # packs the shallowest positions of its path into a few bytes each, unpacking them when
+    # it comes back (`Path::freeze`, `Path::thaw`). With a stack of 16 moves and 2 positions
+    # kept plain that happens at nearly every step; the searches (one proof with the main
+    # ordering, and the restarts, whose jittered orderings keep their children) must
+    # expand, store and find exactly what they do with everything kept.
     variant = patience.find_variant(name)
     core = native.core(variant)
     game = variant.deal(1)
     piles, stock = [list(p) for p in game.piles], list(game.stock)
     keep = ("outcome", "positions", "stored", "line")
     for prove in (True, False):
-        kept = core.solve(piles, stock, 20_000, None, prove)
-        dropped = core.solve(piles, stock, 20_000, None, prove, moves_kept=16)
-        assert {k: dropped[k] for k in keep} == {k: kept[k] for k in keep}, (name, prove)
-        assert dropped["stack_bytes"] <= kept["stack_bytes"], (name, prove)
+        kept = core.solve(piles, stock, 20_000, None, prove, path_kept=1 << 30)
+        for moves_kept, path_kept in ((16, 1 << 30), (None, 2), (16, 2)):
+            changed = core.solve(piles, stock, 20_000, None, prove, moves_kept=moves_kept,
+                                 path_kept=path_kept)
+            assert {k: changed[k] for k in keep} == {k: kept[k] for k in keep}, \
+                (name, prove, moves_kept, path_kept)
 
 
-def test_a_deep_search_keeps_few_of_its_paths_children():
+def test_a_deep_search_keeps_its_path_small():
     # FreeCell deal 3 is won after 1.8 million positions of one path nearly as deep. With
     # every sibling kept, its stacks held 154 MB after 300,000 positions (600 MB at the
-    # win, seven times its store); without the siblings, 31 MB (frames, line, undos and
-    # Tarjan's stack, as allocated)
+    # win, seven times its store); without the siblings, 31 MB of 58-byte positions; with
+    # 35-byte positions, 19 MB; with the shallow ones packed in about 5 bytes, 6 MB (the
+    # packed path, Tarjan's stack of 5-byte ids, as allocated)
     game = patience.find_variant("freecell").deal(3)
     core = native.core(game.variant)
     piles, stock = [list(p) for p in game.piles], list(game.stock)
     found = core.solve(piles, stock, 300_000, None, True)
     assert found["outcome"] == "budget"
-    assert found["stack_bytes"] < 50_000_000, found["stack_bytes"]
+    assert found["stack_bytes"] < 8_000_000, found["stack_bytes"]
+    plain = core.solve(piles, stock, 300_000, None, True, path_kept=1 << 30)
+    assert plain["stack_bytes"] > 2 * found["stack_bytes"], plain["stack_bytes"]
+
+
+@pytest.mark.parametrize("name", [*patience.shipped_variants(), str(EVERYTHING)])
+def test_native_lines_are_cut_as_python_cuts_them(name):
+    # The core cuts a line's detours (native/src/shorten.rs) as `shorten` does, move for
+    # move: a random walk of 300 legal moves from deal 1 (it wanders: detours to cut), and
+    # the first won line of deals 1-5 found within 100,000 positions, if any; a native
+    # solve's line comes back cut so, and still wins
+    variant = patience.find_variant(name)
+    core = native.core(variant)
+    game = variant.deal(1)
+    piles, stock = [list(p) for p in game.piles], list(game.stock)
+    walk, probe, chooser = [], game.copy(), random.Random(7)
+    for _ in range(300):
+        moves = probe.generate_moves()
+        if not moves:
+            break
+        move = chooser.choice(moves)
+        probe.push(move)
+        walk.append(move)
+    cut = [tuple(move) for move in core.shorten(piles, stock, walk)]
+    assert cut == shorten(game, walk), name
+    for number in range(1, 6):
+        game = variant.deal(number)
+        piles, stock = [list(p) for p in game.piles], list(game.stock)
+        found = core.solve(piles, stock, 100_000)
+        if found["outcome"] == "won":
+            line = [tuple(move) for move in found["line"]]
+            cut = [tuple(move) for move in core.shorten(piles, stock, line)]
+            assert cut == shorten(game, line), (name, number)
+            cut_by_solve = core.solve(piles, stock, 100_000, shorten=True)["line"]
+            assert [tuple(move) for move in cut_by_solve] == cut, (name, number)
+            result = solve(game, 100_000, engine="native")
+            assert result.verdict == "won" and replays_to_a_win(game, result.moves)
+            assert len(result.moves) == len(cut), (name, number)
+            break
+
+
+def test_a_line_too_big_for_the_memory_cap_is_left_uncut():
+    game = patience.find_variant("freecell").deal(1)
+    core = native.core(game.variant)
+    piles, stock = [list(p) for p in game.piles], list(game.stock)
+    line = [tuple(move) for move in core.solve(piles, stock, 100_000)["line"]]
+    assert [tuple(m) for m in core.shorten(piles, stock, line, max_memory=1)] == line
+    assert len(core.shorten(piles, stock, line)) < len(line)
 
 
 def test_a_time_limit_ends_the_native_search_as_unknown():

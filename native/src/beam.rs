@@ -137,7 +137,7 @@ impl<'a> Solver<'a> {
             if entries.is_empty() {
                 break 'layers Outcome::Budget;
             }
-            self.pack(root);
+            self.pack(root, limits);
             self.start_run();
             let mut steps: Vec<Step> = Vec::new();
             let mut candidates: Vec<(i64, u32, u32)> = Vec::new();

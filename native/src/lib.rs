@@ -7,8 +7,11 @@ pub mod compile;
 pub mod filter;
 pub mod key;
 pub mod moves;
+pub mod parts;
+pub mod path;
 pub mod program;
 pub mod search;
+pub mod shorten;
 pub mod store;
 
 use std::time::{Duration, Instant};
@@ -65,6 +68,8 @@ struct Core {
 fn limits(time_limit: Option<f64>, max_memory: Option<usize>) -> Limits {
     Limits {
         moves_kept: None,
+        byte_keys: false,
+        path_kept: None,
         deadline: time_limit.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0))),
         max_memory,
         should_stop: None,
@@ -79,6 +84,7 @@ fn solved<'py>(py: Python<'py>, found: Solved) -> PyResult<Bound<'py, pyo3::type
     result.set_item("stored", found.stored)?;
     result.set_item("bytes", found.bytes)?;
     result.set_item("record_bytes", found.record_bytes)?;
+    result.set_item("parts", found.parts)?;
     result.set_item("stack_bytes", found.stack_bytes)?;
     Ok(result)
 }
@@ -158,7 +164,11 @@ impl Core {
     /// restarts; a true answer, or an exception (raised here afterwards), stops the search.
     /// `moves_kept` (tests only): the moves a search keeps on its move stack before it
     /// drops the children of its shallowest frames (`MOVES_KEPT` in search.rs).
-    #[pyo3(signature = (piles, stock, max_positions, time_limit=None, prove=false, max_memory=None, should_stop=None, beams=true, moves_kept=None))]
+    /// `byte_keys` (tests only): keys one byte a card, as Python's key has them, instead of
+    /// the numbered code. `path_kept` (tests only): the positions of the path kept plain
+    /// before the shallowest are packed (`PATH_KEPT` in search.rs). `shorten`: a won line
+    /// comes back with its detours cut (`shorten.rs`).
+    #[pyo3(signature = (piles, stock, max_positions, time_limit=None, prove=false, max_memory=None, should_stop=None, beams=true, moves_kept=None, byte_keys=false, path_kept=None, shorten=false))]
     #[allow(clippy::too_many_arguments)]
     fn solve<'py>(
         &self,
@@ -172,11 +182,16 @@ impl Core {
         should_stop: Option<PyObject>,
         beams: bool,
         moves_kept: Option<usize>,
+        byte_keys: bool,
+        path_kept: Option<usize>,
+        shorten: bool,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         let pos = position(&self.program, piles, stock)?;
         let program = &self.program;
         let mut limits = limits(time_limit, max_memory);
         limits.moves_kept = moves_kept;
+        limits.byte_keys = byte_keys;
+        limits.path_kept = path_kept;
         let failure: std::sync::Arc<std::sync::Mutex<Option<PyErr>>> = Default::default();
         if let Some(callback) = should_stop {
             let failure = failure.clone();
@@ -190,7 +205,13 @@ impl Core {
                 })
             }));
         }
-        let found = py.allow_threads(|| search::solve(program, &pos, max_positions, prove, beams, &limits));
+        let found = py.allow_threads(|| {
+            let mut found = search::solve(program, &pos, max_positions, prove, beams, &limits);
+            if shorten && found.outcome == search::Outcome::Won {
+                found.line = shorten::shorten(program, &pos, &found.line, limits.max_memory);
+            }
+            found
+        });
         if let Some(error) = failure.lock().expect("one failure").take() {
             return Err(error);
         }
@@ -230,6 +251,25 @@ impl Core {
         let limits = limits(None, max_memory);
         let found = py.allow_threads(|| search::exhaustive(program, &pos, max_positions, &limits));
         solved(py, found)
+    }
+
+    /// `line` (from the position given) with its detours cut, as `patience.solver.shorten`
+    /// cuts it (`shorten.rs`).
+    #[pyo3(signature = (piles, stock, line, max_memory=None))]
+    fn shorten(&self, py: Python<'_>, piles: Vec<Vec<u8>>, stock: Vec<u8>, line: Vec<MoveTuple>,
+               max_memory: Option<usize>) -> PyResult<Vec<MoveTuple>> {
+        let mut pos = position(&self.program, piles, stock)?;
+        let root = pos.clone();
+        let mut moves = Vec::with_capacity(line.len());
+        let mut stacks = Stacks::default();
+        for m in line {
+            let mv = check_move(&self.program, &pos, m)?;
+            self.program.play(&mut pos, mv, &mut stacks);
+            moves.push(mv);
+        }
+        let program = &self.program;
+        let shorter = py.allow_threads(|| shorten::shorten(program, &root, &moves, max_memory));
+        Ok(shorter.into_iter().map(tuple).collect())
     }
 }
 

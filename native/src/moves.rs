@@ -221,17 +221,46 @@ pub enum DealUndo {
 }
 
 /// What taking a move back needs: what the deal did, and how many steps (forced moves and
-/// turn-ups) followed, which are on the step stack.
+/// turn-ups) followed, which are on the step stack. Eight bytes (the search keeps one for
+/// each position of its path): the deal as 0 (none), 1 (a redeal) or 2 and more (the
+/// piles it fed, plus two).
 #[derive(Debug, Clone, Copy)]
 pub struct Undo {
-    pub deal: DealUndo,
+    deal: u32,
     pub steps: u32,
 }
 
 impl Undo {
+    fn new(deal: DealUndo, steps: u32) -> Undo {
+        let deal = match deal {
+            DealUndo::None => 0,
+            DealUndo::Redealt => 1,
+            DealUndo::Received(fed) => fed.checked_add(2).expect("a deal feeds fewer than 2^32 - 2 piles"),
+        };
+        Undo { deal, steps }
+    }
+
+    pub fn deal(&self) -> DealUndo {
+        match self.deal {
+            0 => DealUndo::None,
+            1 => DealUndo::Redealt,
+            fed => DealUndo::Received(fed - 2),
+        }
+    }
+
+    /// The undo as two numbers (the deal, the steps), and back (`path.rs` packs the
+    /// shallow positions of a deep path).
+    pub fn packed(&self) -> (u32, u32) {
+        (self.deal, self.steps)
+    }
+
+    pub fn from_packed(deal: u32, steps: u32) -> Undo {
+        Undo { deal, steps }
+    }
+
     /// whether the move changed nothing but itself (its exact reverse undoes it)
     pub fn is_plain(&self) -> bool {
-        self.deal == DealUndo::None && self.steps == 0
+        self.deal == 0 && self.steps == 0
     }
 }
 
@@ -678,7 +707,7 @@ impl Program {
                 steps += self.turn_up(pos, s, stacks);
             }
         }
-        Undo { deal, steps }
+        Undo::new(deal, steps)
     }
 
     /// Take back `mv`, played with `undo`.
@@ -702,7 +731,7 @@ impl Program {
             move_cards(&mut pos.piles, t, step.k as usize, step.s as usize, &mut stacks.touched);
         }
         if mv.s < 0 {
-            self.undeal(pos, stacks, undo.deal);
+            self.undeal(pos, stacks, undo.deal());
         } else {
             move_cards(&mut pos.piles, mv.t as usize, mv.k as usize, mv.s as usize, &mut stacks.touched);
         }

@@ -12,6 +12,7 @@ use crate::beam::Schedule;
 use crate::key::KeyMaker;
 use crate::store::{hash_key, Id, Store};
 use crate::moves::{Move, Position, Stacks, Touched, Undo};
+use crate::path::{room, Frame, Path, DROPPED, MOVES_KEPT, PATH_KEPT};
 use crate::program::{Program, FACE_DOWN};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -228,87 +229,6 @@ impl Ordering {
     }
 }
 
-struct Frame {
-    /// start of its children on the move stack, or `DROPPED`
-    children: u32,
-    count: u32,
-    next: u32,
-    low: i32,
-    reverse: Option<Move>,
-    /// its number: its place on the stack of open positions
-    number: i32,
-}
-
-/// A frame whose children were dropped from the move stack (`Path::drop_moves`): they are
-/// made again, in the same order, when it is the deepest frame again.
-const DROPPED: u32 = u32::MAX;
-
-/// The moves a search keeps on its move stack before it drops the children of its
-/// shallowest frames (when their order can be made again: an ordering without jitter).
-/// A deep search otherwise keeps every sibling of its whole path: FreeCell's hold 250
-/// bytes a position of the path, seven times the store.
-const MOVES_KEPT: usize = 1 << 16;
-
-/// A depth-first search's own stacks: a frame, its children's moves, the move and its undo
-/// a position deep, and the positions of the components not closed yet (Tarjan's stack).
-/// They live as long as `run`, so that their size (as allocated: `bytes`) is known when the
-/// search ends, and a memory cap counts them with the store.
-#[derive(Default)]
-struct Path {
-    frames: Vec<Frame>,
-    moves: Vec<Move>,
-    line: Vec<Move>,
-    undos: Vec<Undo>,
-    open: Vec<Id>,
-}
-
-/// The bytes of `v` as allocated once `more` items are pushed on it (Rust's `Vec` doubles).
-fn after_push<T>(v: &Vec<T>, more: usize) -> usize {
-    let need = v.len() + more;
-    let capacity = if need > v.capacity() { need.max(2 * v.capacity()).max(4) } else { v.capacity() };
-    capacity * std::mem::size_of::<T>()
-}
-
-impl Path {
-    /// Drop the children of the shallowest frames that hold some, until at most half of
-    /// `kept` are left on the move stack, and move the others down.
-    fn drop_moves(frames: &mut [Frame], moves: &mut Vec<Move>, kept: usize) {
-        // the deepest frame keeps its children, however many; the frames below the
-        // shallowest that holds some hold none (`DROPPED`), and its children start at 0
-        let mut keep = frames.len() - 1;
-        while keep > 0 && moves.len() - frames[keep - 1].children as usize <= kept / 2 {
-            keep -= 1;
-        }
-        let base = frames[keep].children;
-        debug_assert!(base != DROPPED);
-        if base == 0 {
-            return;
-        }
-        for frame in frames[..keep].iter_mut().rev().take_while(|f| f.children != DROPPED) {
-            frame.children = DROPPED;
-        }
-        for frame in &mut frames[keep..] {
-            frame.children -= base;
-        }
-        moves.drain(..base as usize);
-    }
-
-    /// The bytes the stacks hold, as allocated (a `Vec` keeps its room when it shrinks, so
-    /// at the end of a search this is the most they held).
-    fn allocated(&self) -> usize {
-        Path::bytes(&self.frames, &self.moves, &self.line, &self.undos, &self.open, None)
-    }
-
-    /// The stacks' bytes as allocated once one more position with `children` moves is
-    /// pushed on them (None: as they are).
-    fn bytes(frames: &Vec<Frame>, moves: &Vec<Move>, line: &Vec<Move>, undos: &Vec<Undo>,
-             open: &Vec<Id>, children: Option<usize>) -> usize {
-        let one = usize::from(children.is_some());
-        after_push(frames, one) + after_push(moves, children.unwrap_or(0)) + after_push(line, one)
-            + after_push(undos, one) + after_push(open, one)
-    }
-}
-
 /// Asked every 1,024 expansions and between restarts, with the positions expanded so far
 /// (over all restarts): true stops the search as the deadline does.
 pub type ShouldStop = Box<dyn Fn(u64) -> bool + Send + Sync>;
@@ -322,6 +242,12 @@ pub struct Limits {
     /// the moves a depth-first search keeps on its move stack (None: `MOVES_KEPT`); the
     /// tests set a few to make it drop and remake children all the time
     pub moves_kept: Option<usize>,
+    /// keys one byte a card, as Python's key has the parts (never numbered): the tests
+    /// compare the numbered code with it
+    pub byte_keys: bool,
+    /// the positions of the path kept plain before the shallowest are packed (None:
+    /// `PATH_KEPT`); the tests set a few to pack and unpack them all the time
+    pub path_kept: Option<usize>,
 }
 
 impl Limits {
@@ -347,9 +273,6 @@ pub struct Solver<'a> {
     candidates: Vec<Move>,
     /// the most bytes a search's stacks held (`Path`), over the solve's runs
     stack_bytes: usize,
-    /// whether keys may take the deck code (smaller, slower to write): `solve` sets it
-    /// from `compact_keys`; exact keys (`exhaustive`) are never packed
-    compact: bool,
 }
 
 impl<'a> Solver<'a> {
@@ -360,7 +283,8 @@ impl<'a> Solver<'a> {
             line: std::mem::take(&mut self.line),
             expanded,
             stored: self.store.len(),
-            bytes: self.store.bytes(),
+            bytes: self.store.bytes() + self.keys.bytes(),
+            parts: self.keys.parts(),
             record_bytes: self.store.record_bytes(),
             stack_bytes: self.stack_bytes,
         }
@@ -379,7 +303,6 @@ impl<'a> Solver<'a> {
             buffer: Vec::new(),
             candidates: Vec::new(),
             stack_bytes: 0,
-            compact: false,
         }
     }
 
@@ -390,7 +313,9 @@ impl<'a> Solver<'a> {
         match limits.max_memory {
             None => false,
             Some(max) => {
-                self.store.bytes() + key_len.map_or(0, |len| self.store.growth(len)) + stacks > max
+                // the tables of numbered parts as they may be after the next key
+                self.store.bytes() + key_len.map_or(0, |len| self.store.growth(len))
+                    + self.keys.bytes_after_next_key() + stacks > max
             }
         }
     }
@@ -460,12 +385,12 @@ impl<'a> Solver<'a> {
         self.store.start_run();
     }
 
-    /// Fix how keys are packed, from the solve's root (only the first call counts).
-    pub(crate) fn pack(&mut self, root: &Position) {
-        self.keys.pack_for(root, self.program.turns_up.iter().any(|&t| t),
-                           self.program.redeal.as_ref().map_or(0, |r| r.limit),
-                           self.program.redeal.as_ref().and_then(|r| r.counter),
-                           self.program.redeal.as_ref().map(|r| r.waste), self.compact);
+    /// Number the parts of keys from the solve's root on (only the first call counts),
+    /// unless the limits ask for byte keys.
+    pub(crate) fn pack(&mut self, root: &Position, limits: &Limits) {
+        if !limits.byte_keys {
+            self.keys.pack_for(root);
+        }
     }
 
     /// The length of the key `classify` made last.
@@ -482,6 +407,19 @@ impl<'a> Solver<'a> {
     /// Whether moves after a deal are restricted (never in the exact reference search).
     fn restricts_after_deal(&self) -> bool {
         !self.exact && self.program.ordering.after_deal.is_some()
+    }
+
+    /// The move that only undoes the one that led to the deepest frame (the line's last,
+    /// `undo` its undo): not played (never in the exact reference search). None at the
+    /// root, after a deal, and after a move that forced more moves or turned a card.
+    #[inline]
+    fn reverse(&self, line: &[Move], undos: &[Undo]) -> Option<Move> {
+        match (line.last(), undos.last()) {
+            (Some(&m), Some(undo)) if m.s >= 0 && undo.is_plain() && !self.exact => {
+                Some(Move { s: m.t, k: m.k, t: m.s })
+            }
+            _ => None,
+        }
     }
 
     /// The moves to try from `pos`, in order: right after a deal (`dealt`) only the deal
@@ -531,7 +469,7 @@ impl<'a> Solver<'a> {
         self.stack_bytes = self.stack_bytes.max(path.allocated());
         // the positions left open (a restart's budget spent, a win) close: the store keeps
         // an open position's number in place of the restart that saw it
-        for &id in &path.open {
+        for id in path.open.from(0) {
             self.store.set_depth(id, -1);
         }
         outcome
@@ -546,13 +484,14 @@ impl<'a> Solver<'a> {
         limits: &Limits,
         path: &mut Path,
     ) -> Outcome {
-        let Path { frames, moves, line, undos, open } = path;
+        let Path { frames, moves, line, undos, open, cold } = path;
+        let path_kept = limits.path_kept.unwrap_or(PATH_KEPT);
         // a frame's children can be made again, in the same order, unless the ordering
         // draws a jitter (a stream that has moved on since)
         let regenerable = ordering.as_ref().map_or(true, |o| o.jitter.is_none());
         let moves_kept = limits.moves_kept.unwrap_or(MOVES_KEPT);
         self.start_run();
-        self.pack(root);
+        self.pack(root, limits);
         self.line.clear();
         let program = self.program;
         let mut pos = root.clone();
@@ -581,14 +520,7 @@ impl<'a> Solver<'a> {
         }
         self.children(&mut scratch, ordering.as_deref_mut(), &pos, false);
         moves.extend_from_slice(&scratch);
-        frames.push(Frame {
-            children: 0,
-            count: scratch.len() as u32,
-            next: 0,
-            low: 0,
-            reverse: None,
-            number: 0,
-        });
+        frames.push(Frame { children: 0, next: 0, low: 0, number: 0 });
         // the positions of the components not closed yet (Tarjan's stack), in order; an
         // open position's entry holds its place here as its depth, a closed one -1
         open.push(root_id);
@@ -596,13 +528,26 @@ impl<'a> Solver<'a> {
         let mut check_at: u64 = 1024;
         while !frames.is_empty() {
             let parent_number = if frames.len() >= 2 { frames[frames.len() - 2].number } else { -1 };
+            if frames.last().expect("a frame").children == DROPPED {
+                // the deepest frame again: its children, made as they were made first (the
+                // move that led to it is the line's last: a deal restricts them); the frames
+                // below it hold none, so the move stack is empty
+                program.generate(&pos, &mut scratch);
+                let dealt = line.last().is_some_and(|m| m.s < 0) && self.restricts_after_deal();
+                self.children(&mut scratch, ordering.as_deref_mut(), &pos, dealt);
+                debug_assert!(moves.is_empty());
+                frames.last_mut().expect("a frame").children = moves.len() as u32;
+                room(moves, scratch.len());
+                moves.extend_from_slice(&scratch);
+            }
             let frame = frames.last_mut().expect("a frame");
-            if frame.next == frame.count {
+            // the deepest frame's children are the top of the move stack
+            if frame.next as usize == moves.len() - frame.children as usize {
                 let frame = frames.pop().expect("a frame");
                 moves.truncate(frame.children as usize);
                 if frame.low >= frame.number {
                     // the root of a component: all of it is proven lost
-                    for &member in &open[frame.number as usize..] {
+                    for member in open.from(frame.number as usize) {
                         self.store.set_depth(member, -1);
                         self.store.set_lost(member);
                     }
@@ -613,23 +558,12 @@ impl<'a> Solver<'a> {
                 if let (Some(m), Some(u)) = (line.pop(), undos.pop()) {
                     program.take_back(&mut pos, m, u, &mut stacks);
                 }
+                Path::thaw(frames, line, undos, cold);
                 continue;
             }
-            if frame.children == DROPPED {
-                // the deepest frame again: its children, made as they were made first (the
-                // move that led to it is the line's last: a deal restricts them)
-                program.generate(&pos, &mut scratch);
-                let dealt = line.last().is_some_and(|m| m.s < 0) && self.restricts_after_deal();
-                self.children(&mut scratch, ordering.as_deref_mut(), &pos, dealt);
-                let frame = frames.last_mut().expect("a frame");
-                debug_assert!(moves.is_empty() && scratch.len() == frame.count as usize);
-                frame.children = moves.len() as u32;
-                moves.extend_from_slice(&scratch);
-            }
-            let frame = frames.last_mut().expect("a frame");
             let mv = moves[(frame.children + frame.next) as usize];
             frame.next += 1;
-            if Some(mv) == frame.reverse {
+            if Some(mv) == self.reverse(line, undos) {
                 frame.low = frame.low.min(parent_number);
                 continue;
             }
@@ -658,7 +592,7 @@ impl<'a> Solver<'a> {
             // the store with this position in it, and the stacks with it pushed on them
             if limits.max_memory.is_some()
                 && self.over_memory(limits, old.is_none().then_some(self.buffer.len()),
-                                    Path::bytes(frames, moves, line, undos, open, Some(scratch.len())))
+                                    Path::bytes(frames, moves, line, undos, open, cold, Some(scratch.len())))
             {
                 program.take_back(&mut pos, mv, undo, &mut stacks);
                 self.expanded = expanded;
@@ -669,7 +603,7 @@ impl<'a> Solver<'a> {
             if scratch.is_empty() {
                 if program.is_won(&pos) {
                     line.push(mv);
-                    self.line = std::mem::take(line);
+                    self.line = Path::full_line(cold, line);
                     self.expanded = expanded;
                     return Outcome::Won;
                 }
@@ -680,26 +614,21 @@ impl<'a> Solver<'a> {
             let number = open.len() as i32;
             open.push(id);
             self.store.set_depth(id, number);
-            let reverse = if mv.s >= 0 && undo.is_plain() && !self.exact {
-                Some(Move { s: mv.t, k: mv.k, t: mv.s })
-            } else {
-                None
-            };
+            room(line, 1);
+            room(undos, 1);
             line.push(mv);
             undos.push(undo);
             self.children(&mut scratch, ordering.as_deref_mut(), &pos, dealt);
             let start = moves.len() as u32;
+            room(moves, scratch.len());
             moves.extend_from_slice(&scratch);
-            frames.push(Frame {
-                children: start,
-                count: scratch.len() as u32,
-                next: 0,
-                low: number,
-                reverse,
-                number,
-            });
+            room(frames, 1);
+            frames.push(Frame { children: start, next: 0, low: number, number });
             if moves.len() > moves_kept && regenerable {
                 Path::drop_moves(frames, moves, moves_kept);
+            }
+            if frames.len() > 2 * path_kept {
+                Path::freeze(frames, line, undos, moves, cold, path_kept, regenerable);
             }
             if expanded >= check_at {
                 check_at += 1024;
@@ -720,7 +649,10 @@ pub struct Solved {
     pub line: Vec<Move>,
     pub expanded: u64,
     pub stored: usize,
+    /// the store and the tables of numbered parts, as allocated
     pub bytes: usize,
+    /// the parts those tables hold
+    pub parts: usize,
     /// the bytes of the stored records (words, lengths and keys), without room to spare
     pub record_bytes: usize,
     /// the most bytes a search's own stacks held (as allocated): a memory cap counts them
@@ -730,31 +662,9 @@ pub struct Solved {
 /// `solve`'s restart loop: Luby budgets, ordering style `run % STYLES`, beams on the
 /// schedule of `Schedule` (unless `beams` is false); with `prove` one search with the main
 /// ordering and the whole budget.
-/// Positions a search may store before its keys take the deck code: below this the plain
-/// code's 80-100 bytes a position are under 2 GB, and it is the faster one to write.
-pub const COMPACT_FROM: u64 = 20_000_000;
-/// Positions per second no search here reaches (the fastest, Golf's, makes about 1.1
-/// million): with a deadline, the most a search can store is its seconds times this.
-const FASTEST: f64 = 2_000_000.0;
-
-/// Whether a solve's keys may take the deck code: when it has a memory cap, or when it may
-/// store more than `COMPACT_FROM` positions (its budget, or what its deadline leaves room
-/// for). Either code merges exactly the same positions, so the search is the same.
-pub fn compact_keys(max_positions: u64, limits: &Limits) -> bool {
-    let reach = match limits.deadline {
-        Some(deadline) => {
-            let seconds = deadline.saturating_duration_since(Instant::now()).as_secs_f64();
-            max_positions.min((seconds * FASTEST) as u64)
-        }
-        None => max_positions,
-    };
-    limits.max_memory.is_some() || reach > COMPACT_FROM
-}
-
 pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool, beams: bool,
              limits: &Limits) -> Solved {
     let mut solver = Solver::new(program, false);
-    solver.compact = compact_keys(max_positions, limits);
     solver.store.set_cap(limits.max_memory);
     let mut orderings: Vec<Ordering> = (0..STYLES).map(Ordering::new).collect();
     let mut spent: u64 = 0;
@@ -795,7 +705,6 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
 /// One layered beam on its own (`Solver::beam`), as a solve's first beam would run.
 pub fn beam(program: &Program, root: &Position, width: usize, max_positions: u64, limits: &Limits) -> Solved {
     let mut solver = Solver::new(program, false);
-    solver.compact = compact_keys(max_positions, limits);
     solver.store.set_cap(limits.max_memory);
     let outcome = solver.beam(root, width, max_positions, limits);
     let expanded = solver.expanded;
@@ -819,20 +728,5 @@ mod tests {
     fn luby_is_the_luby_sequence() {
         let got: Vec<u64> = (1..=15).map(luby).collect();
         assert_eq!(got, vec![1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
-    }
-
-    #[test]
-    fn keys_go_compact_only_for_big_or_capped_searches() {
-        let free = Limits { deadline: None, max_memory: None, should_stop: None, moves_kept: None };
-        assert!(!compact_keys(1_000_000, &free));
-        assert!(!compact_keys(COMPACT_FROM, &free));
-        assert!(compact_keys(COMPACT_FROM + 1, &free));
-        let capped = Limits { deadline: None, max_memory: Some(1 << 30), should_stop: None, moves_kept: None };
-        assert!(compact_keys(1_000, &capped));
-        // a 5-second search cannot store 10^9 positions; a 5-minute one may
-        let soon = Instant::now() + std::time::Duration::from_secs(5);
-        assert!(!compact_keys(1_000_000_000, &Limits { deadline: Some(soon), ..free }));
-        let later = Instant::now() + std::time::Duration::from_secs(300);
-        assert!(compact_keys(1_000_000_000, &Limits { deadline: Some(later), max_memory: None, should_stop: None, moves_kept: None }));
     }
 }

@@ -63,6 +63,8 @@ pub struct Store {
     run: u32,
     /// the memory cap, if any: the table then fills up to 95% rather than pass it
     cap: Option<usize>,
+    /// the chunks' capacities, summed (`bytes` is asked before every position stored)
+    chunk_bytes: usize,
 }
 
 impl Default for Store {
@@ -93,6 +95,7 @@ impl Store {
             stored: 0,
             run: 0,
             cap: None,
+            chunk_bytes: 0,
         }
     }
 
@@ -116,7 +119,8 @@ impl Store {
 
     /// The bytes the store holds (chunks, their list and the table), as allocated.
     pub fn bytes(&self) -> usize {
-        self.chunks.iter().map(Vec::capacity).sum::<usize>()
+        debug_assert_eq!(self.chunk_bytes, self.chunks.iter().map(Vec::capacity).sum::<usize>());
+        self.chunk_bytes
             + self.chunks.capacity() * std::mem::size_of::<Vec<u8>>()
             + self.table.capacity()
     }
@@ -326,10 +330,13 @@ impl Store {
             Some((true, capacity)) => {
                 assert!(self.chunks.len() < 1 << (40 - CHUNK_BITS), "the arena passed 2^40 bytes");
                 self.chunks.push(Vec::with_capacity(capacity));
+                self.chunk_bytes += self.chunks.last().map_or(0, Vec::capacity);
             }
             Some((false, capacity)) => {
                 let last = self.chunks.last_mut().expect("a chunk");
+                let before = last.capacity();
                 last.reserve_exact(capacity - last.len());
+                self.chunk_bytes += last.capacity() - before;
             }
         }
         let number = self.chunks.len() - 1;

@@ -1,0 +1,434 @@
+//! Numbered parts: the key code of every solve (`key.rs`'s `write_numbered`).
+//!
+//! A pile's *part* is what a key shows of it (`key.rs`): its cards through the card table,
+//! or its top, or its top and size; the stock's part is its length or, when the stock is
+//! keyed by its cards, its cards. A search meets few distinct parts: after 2·10^6
+//! positions of Spider deal 1 its ten columns had shown 1,166 distinct cards-in-order
+//! among 18 million, FreeCell deal 3's 3,037, Klondike deal 1's 917 (9,213 for Spider
+//! after 2·10^7 positions). So a key can write each part as its number in a table of the
+//! parts seen before, a few bits, instead of its cards.
+//!
+//! Each *group* of piles has a table (`PartTable`): a sorted group (its piles symmetric,
+//! sorted in every key or once the stock is out) one for all its piles, every other pile
+//! one of its own, the stock one. A part gets the next number of its group's table the
+//! first time a key shows it and keeps it for the whole solve (the tables live as long as
+//! the store), so a part's number is a function of the part, and a key made of numbers is
+//! as exact as one made of cards: two positions share a key only when every group shows
+//! the same parts (a sorted group: the same parts in some order). The numbers of a sorted
+//! group are sorted, which is as canonical as sorting its parts.
+//!
+//! A number `x` is written in Elias's gamma code of `x + 1` (2⌊log2(x + 1)⌋ + 1 bits: the
+//! first parts a table saw, those of the root and near it, cost a bit or three), a sorted
+//! group as its first number and then the gaps between neighbours (most of its piles keep
+//! their parts from position to position, so the gaps are small: an empty pile twice is a
+//! gap of 0, a bit).
+
+use crate::moves::{Position, Touched};
+use crate::program::KeyRules;
+
+/// A part's hash: its bytes eight at a time (the last word padded with zeros, the length
+/// mixed in), multiplied and folded; parts are short (a few cards) and tables small.
+#[inline]
+fn hash_part(part: &[u8]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = (part.len() as u64).wrapping_mul(K);
+    let mut words = part.chunks_exact(8);
+    for word in &mut words {
+        h = (h ^ u64::from_le_bytes(word.try_into().expect("8 bytes"))).wrapping_mul(K).rotate_left(29);
+    }
+    let rest = words.remainder();
+    if !rest.is_empty() {
+        let mut last = [0u8; 8];
+        last[..rest.len()].copy_from_slice(rest);
+        h = (h ^ u64::from_le_bytes(last)).wrapping_mul(K);
+    }
+    h ^= h >> 32;
+    h.wrapping_mul(K) ^ (h >> 29)
+}
+
+/// Whether two parts are the same (a loop, not a call of the C library's `memcmp`: parts
+/// are a few bytes).
+#[inline(always)]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// A table of parts, numbered in the order they were first shown.
+#[derive(Default)]
+pub struct PartTable {
+    /// the parts, one after another
+    parts: Vec<u8>,
+    /// where part `n` ends in `parts` (it starts where part `n - 1` ends)
+    ends: Vec<u32>,
+    /// open addressing: 0 (empty) or a part's number plus one in the low 32 bits and the
+    /// high 32 bits of its hash above
+    slots: Vec<u64>,
+}
+
+const TAG: u64 = 0xFFFF_FFFF_0000_0000;
+const FIRST_SLOTS: usize = 16;
+
+impl PartTable {
+    pub fn new() -> PartTable {
+        PartTable { parts: Vec::new(), ends: Vec::new(), slots: vec![0; FIRST_SLOTS] }
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Part number `n`.
+    #[inline]
+    pub fn part(&self, n: u32) -> &[u8] {
+        let n = n as usize;
+        let start = if n == 0 { 0 } else { self.ends[n - 1] as usize };
+        &self.parts[start..self.ends[n] as usize]
+    }
+
+    /// The number of `part`, given the next number if the table has not seen it.
+    #[inline(never)]
+    pub fn number(&mut self, part: &[u8]) -> u32 {
+        let hash = hash_part(part);
+        let tag = hash & TAG;
+        let mask = self.slots.len() - 1;
+        let mut at = hash as usize & mask;
+        loop {
+            let slot = self.slots[at];
+            if slot == 0 {
+                break;
+            }
+            if slot & TAG == tag && same(self.part((slot as u32) - 1), part) {
+                return (slot as u32) - 1;
+            }
+            at = (at + 1) & mask;
+        }
+        // a number below 2^32 - 1, so that its code (`put_number`) has at most 63 bits
+        assert!(self.ends.len() < u32::MAX as usize - 1 && self.parts.len() + part.len() <= u32::MAX as usize,
+                "a part table past 2^32 parts or bytes");
+        let n = self.ends.len() as u32;
+        self.parts.extend_from_slice(part);
+        self.ends.push(self.parts.len() as u32);
+        self.slots[at] = tag | (n as u64 + 1);
+        if self.ends.len() * 4 > self.slots.len() * 3 {
+            self.grow();
+        }
+        n
+    }
+
+    /// Twice the slots, filled again from the parts.
+    fn grow(&mut self) {
+        let slots = self.slots.len() * 2;
+        self.slots = Vec::new(); // the old slots freed before the new are made
+        self.slots = vec![0; slots];
+        let mask = slots - 1;
+        for n in 0..self.ends.len() as u32 {
+            let hash = hash_part(self.part(n));
+            let mut at = hash as usize & mask;
+            while self.slots[at] != 0 {
+                at = (at + 1) & mask;
+            }
+            self.slots[at] = hash & TAG | (n as u64 + 1);
+        }
+    }
+
+    /// The bytes the table holds, as allocated.
+    pub fn bytes(&self) -> usize {
+        self.parts.capacity() + self.ends.capacity() * 4 + self.slots.capacity() * 8
+    }
+
+    /// At most the bytes the table holds once it has taken parts of `more` bytes in all,
+    /// `count` of them: each vector grown to twice its room where it would pass it (a
+    /// `Vec` doubles), the slots doubled where they would pass three quarters full.
+    pub fn bytes_after(&self, count: usize, more: usize) -> usize {
+        let grown = |len: usize, capacity: usize, add: usize| {
+            if len + add > capacity { (2 * capacity).max(len + add).max(8) } else { capacity }
+        };
+        let slots = if (self.ends.len() + count) * 4 > self.slots.len() * 3 { 2 * self.slots.len() } else { self.slots.len() };
+        grown(self.parts.len(), self.parts.capacity(), more) + 4 * grown(self.ends.len(), self.ends.capacity(), count)
+            + 8 * slots
+    }
+}
+
+/// How a group of piles is ordered in a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// a single pile, or a group never sorted
+    Kept,
+    Sorted,
+    /// sorted once the stock is out (unless the stock is keyed by its cards)
+    SortedWhenStockOut,
+}
+
+/// A group of piles `start..stop` in a key, with its table and its order.
+#[derive(Debug, Clone, Copy)]
+pub struct Group {
+    pub start: usize,
+    pub stop: usize,
+    pub order: Order,
+}
+
+/// The numbered parts of one solve's keys: the tables, and each pile's part's number as
+/// the last key read it (kept between keys: a key remakes the numbers of the piles a move
+/// touched).
+pub struct Parts {
+    pub groups: Vec<Group>,
+    /// a table a group, in `groups`' order, and the stock's last
+    pub tables: Vec<PartTable>,
+    /// each pile's group
+    group_of: Vec<usize>,
+    /// each pile's part's number, as the last key read it, and the number it had before
+    /// (a pile touched by a take-back often shows its part of before again: then it is
+    /// compared with that part, not looked up)
+    pub numbers: Vec<u32>,
+    before: Vec<u32>,
+    /// the stock's part as the last key read it, and its number (None: not read yet)
+    stock: Option<(Vec<u8>, u32)>,
+    pub stock_by_cards: bool,
+    /// a part being made
+    scratch: Vec<u8>,
+    /// the piles of each sorted group in the order the last key sorted them, and their
+    /// numbers in that order (`write_numbered`'s scratch)
+    pub order: Vec<usize>,
+    pub sorting: Vec<u32>,
+    /// for each table, the parts a key may number in it at most (a pile each, the stock's
+    /// one), and the most bytes a part has (`bytes_after_next_key`)
+    per_key: Vec<usize>,
+    most_part: usize,
+    /// `bytes_after_next_key`, and the parts the tables held when it was reckoned
+    bound: std::cell::Cell<(usize, usize)>,
+}
+
+impl Parts {
+    /// The groups of `rules` over `piles` piles: the sorted groups, every other pile alone;
+    /// `cards`: the most cards a pile or the stock may hold.
+    pub fn new(rules: &KeyRules, piles: usize, cards: usize) -> Parts {
+        let mut groups = Vec::new();
+        let mut j = 0;
+        while j < piles {
+            let sorted = |ranges: &[(usize, usize)]| ranges.iter().copied().find(|&(start, stop)| start == j && stop > j + 1);
+            let group = match (sorted(&rules.always_sorted), sorted(&rules.sorted_when_stock_empty)) {
+                (Some((_, stop)), _) => Group { start: j, stop: stop.min(piles), order: Order::Sorted },
+                (None, Some((_, stop))) => Group { start: j, stop: stop.min(piles), order: Order::SortedWhenStockOut },
+                (None, None) => Group { start: j, stop: j + 1, order: Order::Kept },
+            };
+            j = group.stop;
+            groups.push(group);
+        }
+        let mut group_of = vec![0; piles];
+        for (g, group) in groups.iter().enumerate() {
+            for slot in &mut group_of[group.start..group.stop] {
+                *slot = g;
+            }
+        }
+        let mut per_key = vec![0usize; groups.len() + 1];
+        for &g in &group_of {
+            per_key[g] += 1;
+        }
+        per_key[groups.len()] = 1;
+        Parts {
+            tables: (0..=groups.len()).map(|_| PartTable::new()).collect(),
+            per_key,
+            most_part: cards.max(2),
+            bound: std::cell::Cell::new((usize::MAX, 0)),
+            order: (0..piles).collect(),
+            sorting: vec![0; piles],
+            groups,
+            group_of,
+            numbers: vec![u32::MAX; piles],
+            before: vec![u32::MAX; piles],
+            stock: None,
+            stock_by_cards: rules.stock_by_cards,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Number the parts of the piles `touched` (their parts made by `part`, which writes
+    /// a pile's part into the buffer given).
+    #[inline]
+    pub fn refresh(&mut self, pos: &Position, touched: Touched, part: impl Fn(usize, &[u8], &mut Vec<u8>)) {
+        let n = pos.piles.len().min(self.numbers.len());
+        for (word, &bits) in touched.0.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let i = word * 64 + bits.trailing_zeros() as usize;
+                if i >= n {
+                    return;
+                }
+                bits &= bits - 1;
+                self.scratch.clear();
+                part(i, &pos.piles[i], &mut self.scratch);
+                let table = &mut self.tables[self.group_of[i]];
+                let (now, before) = (self.numbers[i], self.before[i]);
+                if before != u32::MAX && same(table.part(before), &self.scratch) {
+                    (self.numbers[i], self.before[i]) = (before, now);
+                } else if now as usize >= table.len() || !same(table.part(now), &self.scratch) {
+                    // (`now` is no number before the first key)
+                    self.numbers[i] = table.number(&self.scratch);
+                    self.before[i] = if (now as usize) < table.len() { now } else { u32::MAX };
+                }
+            }
+        }
+    }
+
+    /// The number of the stock's part (its length, or its cards).
+    #[inline]
+    pub fn stock_number(&mut self, stock: &[u8]) -> u32 {
+        let len = (stock.len() as u16).to_le_bytes();
+        let part: &[u8] = if self.stock_by_cards { stock } else { &len };
+        match &self.stock {
+            Some((kept, number)) if kept.as_slice() == part => *number,
+            _ => {
+                let number = self.tables.last_mut().expect("the stock's table").number(part);
+                let mut kept = self.stock.take().map(|(kept, _)| kept).unwrap_or_default();
+                kept.clear();
+                kept.extend_from_slice(part);
+                self.stock = Some((kept, number));
+                number
+            }
+        }
+    }
+
+    /// Whether the piles of `group` are sorted in the key of a position whose stock is
+    /// `stock` (as `split` sorts them: a group sorted once the stock is out stays in its
+    /// order where the stock is keyed by its cards).
+    #[inline]
+    pub fn sorts_now(group: &Group, stock_by_cards: bool, stock: &[u8]) -> bool {
+        match group.order {
+            Order::Kept => false,
+            Order::Sorted => true,
+            Order::SortedWhenStockOut => !stock_by_cards && stock.is_empty(),
+        }
+    }
+
+    /// The bytes the tables hold, as allocated.
+    pub fn bytes(&self) -> usize {
+        self.tables.iter().map(PartTable::bytes).sum()
+    }
+
+    /// At most the bytes the tables hold after the next key, which may number a new part
+    /// for each pile and the stock.
+    pub fn bytes_after_next_key(&self) -> usize {
+        // the tables change only when they take a part (reckoned again then)
+        let count = self.count();
+        match self.bound.get() {
+            (counted, bound) if counted == count => bound,
+            _ => {
+                let bound = self.tables.iter().zip(&self.per_key)
+                    .map(|(t, &c)| t.bytes_after(c, c * self.most_part)).sum();
+                self.bound.set((count, bound));
+                bound
+            }
+        }
+    }
+
+    /// The parts the tables hold.
+    pub fn count(&self) -> usize {
+        self.tables.iter().map(PartTable::len).sum()
+    }
+}
+
+/// Write `x` in Elias's gamma code of `x + 1` through `put(value, bits)`, lowest bits
+/// first: ⌊log2(x + 1)⌋ zeros, a one, then the ⌊log2(x + 1)⌋ low bits of `x + 1` (the
+/// numbers below 256, nearly all of them, from a table).
+#[inline(always)]
+pub fn put_number(x: u32, mut put: impl FnMut(u64, u32)) {
+    if x < 256 {
+        let code = SMALL_CODES[x as usize];
+        put((code & 0xFF_FFFF) as u64, code >> 24);
+    } else {
+        let (value, bits) = gamma(x);
+        put(value, bits);
+    }
+}
+
+/// The gamma code of `x + 1` (`put_number`): its bits, lowest first, and how many.
+const fn gamma(x: u32) -> (u64, u32) {
+    let v = x as u64 + 1;
+    let high = 63 - v.leading_zeros(); // v's bits less one
+    (1 << high | (v & ((1 << high) - 1)) << (high + 1), 2 * high + 1)
+}
+
+/// The codes of the numbers below 256: the bits (at most 17) in the low 24 bits, how many
+/// in the high 8.
+const SMALL_CODES: [u32; 256] = {
+    let mut codes = [0u32; 256];
+    let mut x = 0;
+    while x < 256 {
+        let (value, bits) = gamma(x as u32);
+        codes[x] = (bits << 24) | value as u32;
+        x += 1;
+    }
+    codes
+};
+
+/// Read a number `put_number` wrote from `get(bits)` (the next `bits` bits, lowest first).
+#[cfg(test)]
+pub fn get_number(get: &mut dyn FnMut(u32) -> u64) -> u32 {
+    let mut high = 0;
+    while get(1) == 0 {
+        high += 1;
+    }
+    ((1u64 << high | get(high)) - 1) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_numbers_each_part_once_in_the_order_first_shown() {
+        let mut table = PartTable::new();
+        let parts: Vec<Vec<u8>> = (0..5_000u32).map(|i| {
+            let mut part = i.to_le_bytes().to_vec();
+            part.truncate(1 + i as usize % 4);
+            part.resize(part.len() + (i as usize % 7), 0x5A);
+            part
+        }).collect();
+        let mut first: Vec<(Vec<u8>, u32)> = Vec::new();
+        for round in 0..3 {
+            for part in &parts {
+                let n = table.number(part);
+                if round == 0 && !first.iter().any(|(p, _)| p == part) {
+                    assert_eq!(n as usize, first.len());
+                    first.push((part.clone(), n));
+                }
+                assert_eq!(table.part(n), part.as_slice());
+            }
+        }
+        assert_eq!(table.len(), first.len());
+        assert_eq!(table.number(&[]), first.len() as u32); // the empty part is a part too
+        assert!(table.bytes() <= table.bytes_after(1, 1));
+    }
+
+    #[test]
+    fn numbers_round_trip_through_their_code() {
+        let values: Vec<u32> = (0..2_000).chain([65_535, 65_536, 1 << 20, u32::MAX - 2]).collect();
+        let mut bits: Vec<bool> = Vec::new();
+        for &x in &values {
+            put_number(x, |value, n| {
+                assert!(n <= 63);
+                bits.extend((0..n).map(|i| value >> i & 1 != 0));
+            });
+        }
+        let mut at = 0;
+        let mut get = |n: u32| {
+            let value = (0..n).fold(0u64, |v, i| v | (bits[at + i as usize] as u64) << i);
+            at += n as usize;
+            value
+        };
+        for &x in &values {
+            assert_eq!(get_number(&mut get), x);
+        }
+        // 0 is a bit, 1 and 2 three, 3 to 6 five
+        let cost = |x: u32| {
+            let mut n = 0;
+            put_number(x, |_, b| n += b);
+            n
+        };
+        assert_eq!([cost(0), cost(1), cost(2), cost(3), cost(6), cost(7)], [1, 3, 3, 5, 5, 7]);
+    }
+}
