@@ -5,7 +5,7 @@
     python bench/native.py --only perft
     python bench/native.py --against /tmp/main_native.abi3.so      # two builds, side by side
     python bench/native.py --against OTHER.so --games fan freecell --deals 1-20
-    python bench/native.py --against OTHER.so --max-memory 64G   # both with compact keys
+    python bench/native.py --against OTHER.so --max-memory 64G   # both capped
 
 Three tables, each printing ratios:
 
@@ -26,7 +26,9 @@ another ``_native.abi3.so``, say main's copied aside): the same solves, taking t
 deal in this one process (which build goes first alternates), so load shifts hit both
 alike; the position counts must be equal (a speed change must not change the search).
 ``--max-memory`` gives both builds' solves a memory cap (far above what they need, say
-``64G``): a capped solve writes its keys in the compact code, so this times that code.
+``64G``): a capped solve checks the cap before every position it stores, and a build before
+2026-12-04 wrote its keys in another code when capped (its compact code), so this times
+that.
 
 CPU time is ``time.process_time()`` of this process (the core runs in it).
 """
@@ -231,7 +233,7 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=100_000,
                         help="with --against: budget of each solve (default 100,000)")
     parser.add_argument("--max-memory", type=parse_size, metavar="SIZE",
-                        help="with --against: a memory cap for both (compact keys), e.g. 64G")
+                        help="with --against: a memory cap for both, e.g. 64G")
     args = parser.parse_args()
     if not native.AVAILABLE:
         sys.exit(f"bench/native.py: {native.REASON}")
