@@ -41,12 +41,17 @@ def everything() -> patience.Variant:
 # --- the same position, asked of both ----------------------------------------------------
 
 
+def core_position(game: patience.Game) -> tuple[list[list[int]], list[int]]:
+    """``game``'s position as the core takes it: its piles and its stock, as lists."""
+    return [list(p) for p in game.piles], list(game.stock)
+
+
 def assert_same_position_facts(game: patience.Game) -> None:
     """Moves (as a set), is_won, can_deal, the forced move, and every move played and taken
     back: the core and the kernel agree on all of them at ``game``'s position."""
     variant = game.variant
     core = native.core(variant)
-    piles, stock = [list(p) for p in game.piles], list(game.stock)
+    piles, stock = core_position(game)
     where = f"{variant.id} at {game.text()}"
     python_moves = variant.generate_moves(piles, stock)
     native_moves = core.generate_moves(piles, stock)
@@ -154,7 +159,7 @@ def unfiltered(variant: patience.Variant):  # type: ignore[no-untyped-def]
 
 
 def assert_filters_change_nothing(game: patience.Game, plain) -> None:  # type: ignore[no-untyped-def]
-    piles, stock = [list(p) for p in game.piles], list(game.stock)
+    piles, stock = core_position(game)
     core = native.core(game.variant)
     where = f"{game.variant.id} at {game.text()}"
     # the same moves in the same order (the order matters for the forced move)
@@ -196,7 +201,7 @@ def test_target_filters_keep_the_moves_they_are_tempted_to_skip(name, position, 
     game = variant.position(position)
     core = native.core(variant)
     assert core.filtered_pairings > 0  # the filters are in use here
-    piles, stock = [list(p) for p in game.piles], list(game.stock)
+    piles, stock = core_position(game)
     legal = core.generate_moves(piles, stock)
     for text in moves:
         assert tuple(game.parse_move(text)) in legal, text
@@ -352,7 +357,7 @@ def test_numbered_keys_merge_what_byte_keys_merge(name):
     core = native.core(variant)
     for number in (1, 2, 3):
         game = variant.deal(number)
-        piles, stock = [list(p) for p in game.piles], list(game.stock)
+        piles, stock = core_position(game)
         by_bytes = core.solve(piles, stock, 30_000, None, True, None, None, byte_keys=True)
         keep = ("outcome", "positions", "stored", "line")
         for cap in (None, 1 << 36):
@@ -381,7 +386,7 @@ def test_a_memory_cap_bounds_the_store_and_the_search_stacks_together(name, numb
     variant = patience.find_variant(name)
     core = native.core(variant)
     game = variant.deal(number)
-    piles, stock = [list(p) for p in game.piles], list(game.stock)
+    piles, stock = core_position(game)
     for cap in (1 << 20, 1 << 22):
         found = core.solve(piles, stock, 300_000, None, True, cap, None)
         assert found["outcome"] == "memory", (cap, found["outcome"])
@@ -402,7 +407,7 @@ def test_children_dropped_and_a_path_packed_change_nothing(name):
     variant = patience.find_variant(name)
     core = native.core(variant)
     game = variant.deal(1)
-    piles, stock = [list(p) for p in game.piles], list(game.stock)
+    piles, stock = core_position(game)
     keep = ("outcome", "positions", "stored", "line")
     for prove in (True, False):
         kept = core.solve(piles, stock, 20_000, None, prove, path_kept=1 << 30)
@@ -421,7 +426,7 @@ def test_a_deep_search_keeps_its_path_small():
     # packed path, Tarjan's stack of 5-byte ids, as allocated)
     game = patience.find_variant("freecell").deal(3)
     core = native.core(game.variant)
-    piles, stock = [list(p) for p in game.piles], list(game.stock)
+    piles, stock = core_position(game)
     found = core.solve(piles, stock, 300_000, None, True)
     assert found["outcome"] == "budget"
     assert found["stack_bytes"] < 8_000_000, found["stack_bytes"]
@@ -438,7 +443,7 @@ def test_native_lines_are_cut_as_python_cuts_them(name):
     variant = patience.find_variant(name)
     core = native.core(variant)
     game = variant.deal(1)
-    piles, stock = [list(p) for p in game.piles], list(game.stock)
+    piles, stock = core_position(game)
     walk, probe, chooser = [], game.copy(), random.Random(7)
     for _ in range(300):
         moves = probe.generate_moves()
@@ -451,7 +456,7 @@ def test_native_lines_are_cut_as_python_cuts_them(name):
     assert cut == shorten(game, walk), name
     for number in range(1, 6):
         game = variant.deal(number)
-        piles, stock = [list(p) for p in game.piles], list(game.stock)
+        piles, stock = core_position(game)
         found = core.solve(piles, stock, 100_000)
         if found["outcome"] == "won":
             line = [tuple(move) for move in found["line"]]
@@ -468,7 +473,7 @@ def test_native_lines_are_cut_as_python_cuts_them(name):
 def test_a_line_too_big_for_the_memory_cap_is_left_uncut():
     game = patience.find_variant("freecell").deal(1)
     core = native.core(game.variant)
-    piles, stock = [list(p) for p in game.piles], list(game.stock)
+    piles, stock = core_position(game)
     line = [tuple(move) for move in core.solve(piles, stock, 100_000)["line"]]
     assert [tuple(m) for m in core.shorten(piles, stock, line, max_memory=1)] == line
     assert len(core.shorten(piles, stock, line)) < len(line)
