@@ -161,8 +161,17 @@ impl<'a> KeyMaker<'a> {
         self.write_numbered(pos, out);
         #[cfg(debug_assertions)]
         {
-            // the same numbers as the parts numbered afresh
-            let kept = self.numbered.as_ref().expect("numbered").numbers.clone();
+            // the same numbers as the parts numbered afresh, and each sorted group's
+            // numbers sorted
+            let parts = self.numbered.as_ref().expect("numbered");
+            let kept = parts.numbers.clone();
+            for group in &parts.groups {
+                if group.stop - group.start > 1 && group.order != crate::parts::Order::Kept {
+                    let mut numbers = kept[group.start..group.stop].to_vec();
+                    numbers.sort_unstable();
+                    assert_eq!(numbers, parts.sorted[group.start..group.stop], "a group's numbers kept sorted");
+                }
+            }
             self.number_parts(pos, Touched::ALL);
             assert_eq!(kept, self.numbered.as_ref().expect("numbered").numbers, "numbers kept up to date");
         }
@@ -200,31 +209,14 @@ impl<'a> KeyMaker<'a> {
         out.clear();
         out.reserve(self.most_bytes);
         let mut w = BitWriter { out, acc: 0, filled: 0 };
-        let Parts { groups, numbers, sorting, order, .. } = &mut *parts;
+        let Parts { groups, numbers, sorted, .. } = &*parts;
         for group in groups.iter() {
             let (start, stop) = (group.start, group.stop);
             if stop - start > 1 && Parts::sorts_now(group, self.rules.stock_by_cards, &pos.stock) {
-                // an insertion sort from the order of the last key sorted (a move changes
-                // a pile or two, so that order is nearly right); the group's slots of
-                // `order` always hold its own piles
-                let order = &mut order[start..stop];
-                let sorting = &mut sorting[start..stop];
-                for (x, &pile) in sorting.iter_mut().zip(order.iter()) {
-                    *x = numbers[pile];
-                }
-                for k in 1..order.len() {
-                    let (pile, x) = (order[k], sorting[k]);
-                    let mut at = k;
-                    while at > 0 && x < sorting[at - 1] {
-                        order[at] = order[at - 1];
-                        sorting[at] = sorting[at - 1];
-                        at -= 1;
-                    }
-                    order[at] = pile;
-                    sorting[at] = x;
-                }
+                // the group's numbers, kept sorted as they change (`Parts::resort`): the
+                // first, then the gaps
                 let mut before = 0;
-                for &x in sorting.iter() {
+                for &x in &sorted[start..stop] {
                     put_number(x - before, |v, b| w.put(v, b));
                     before = x;
                 }

@@ -190,10 +190,14 @@ pub struct Parts {
     pub stock_by_cards: bool,
     /// a part being made
     scratch: Vec<u8>,
-    /// the piles of each sorted group in the order the last key sorted them, and their
-    /// numbers in that order (`write_numbered`'s scratch)
-    pub order: Vec<usize>,
-    pub sorting: Vec<u32>,
+    /// each sorted group's numbers in increasing order, in the group's slots (`sorted`),
+    /// the pile at each slot (`order`) and each pile's slot (`slot`): kept sorted as the
+    /// numbers change (`resort`), so that a key writes a sorted group without sorting it
+    pub sorted: Vec<u32>,
+    order: Vec<usize>,
+    slot: Vec<usize>,
+    /// whether each pile's group is sorted in some keys (a group of two piles or more)
+    in_sorted_group: Vec<bool>,
     /// for each table, the parts a key may number in it at most (a pile each, the stock's
     /// one), and the most bytes a part has (`bytes_after_next_key`)
     per_key: Vec<usize>,
@@ -234,8 +238,10 @@ impl Parts {
             per_key,
             most_part: cards.max(2),
             bound: std::cell::Cell::new((usize::MAX, 0)),
+            sorted: vec![u32::MAX; piles],
             order: (0..piles).collect(),
-            sorting: vec![0; piles],
+            slot: (0..piles).collect(),
+            in_sorted_group: group_of.iter().map(|&g| groups[g].order != Order::Kept && groups[g].stop - groups[g].start > 1).collect(),
             groups,
             group_of,
             numbers: vec![u32::MAX; piles],
@@ -269,9 +275,45 @@ impl Parts {
                     // (`now` is no number before the first key)
                     self.numbers[i] = table.number(&self.scratch);
                     self.before[i] = if (now as usize) < table.len() { now } else { u32::MAX };
+                } else {
+                    continue;
+                }
+                if self.in_sorted_group[i] {
+                    self.resort(i);
                 }
             }
         }
+    }
+
+    /// Move pile `pile`'s slot in its sorted group to where its new number belongs: a move
+    /// changes a pile or two, each by a few places, where sorting the group again would
+    /// compare every pile (equal numbers may stand in any order: a key writes numbers).
+    #[inline]
+    fn resort(&mut self, pile: usize) {
+        let group = self.groups[self.group_of[pile]];
+        let x = self.numbers[pile];
+        let mut at = self.slot[pile];
+        self.sorted[at] = x;
+        while at > group.start && self.sorted[at - 1] > x {
+            self.shift(at - 1, at);
+            at -= 1;
+        }
+        while at + 1 < group.stop && self.sorted[at + 1] < x {
+            self.shift(at + 1, at);
+            at += 1;
+        }
+        self.sorted[at] = x;
+        self.order[at] = pile;
+        self.slot[pile] = at;
+    }
+
+    /// The pile at slot `from` (and its number) to slot `to`.
+    #[inline(always)]
+    fn shift(&mut self, from: usize, to: usize) {
+        let moved = self.order[from];
+        self.sorted[to] = self.sorted[from];
+        self.order[to] = moved;
+        self.slot[moved] = to;
     }
 
     /// The number of the stock's part (its length, or its cards).
