@@ -244,8 +244,7 @@ impl<'a> Solver<'a> {
                 for &mv in &moves {
                     program.play(&mut pos, mv, &mut stacks);
                 }
-                stacks.steps.clear();
-                stacks.received.clear();
+                stacks.forget_undos();
                 line.extend(moves);
                 next.push((pos, line));
             }

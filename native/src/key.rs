@@ -64,6 +64,21 @@ impl BitWriter<'_> {
     }
 }
 
+/// What a key shows of pile `i` (its part), after what `out` holds: its cards through the
+/// card `table`, or its top, or its top and size, as its view in `views` says.
+#[inline(always)]
+fn write_part(views: &[u8], table: &[u8; 256], i: usize, pile: &[u8], out: &mut Vec<u8>) {
+    match (views.get(i).copied().unwrap_or(VIEW_ALL), pile.last()) {
+        (VIEW_ALL, _) => out.extend(pile.iter().map(|&c| table[c as usize])),
+        (_, None) => {}
+        (VIEW_TOP, Some(&top)) => out.push(table[top as usize]),
+        (_, Some(&top)) => {
+            out.push(table[top as usize]);
+            out.push(pile.len() as u8);
+        }
+    }
+}
+
 pub struct KeyMaker<'a> {
     rules: &'a KeyRules,
     exact: bool,
@@ -166,7 +181,7 @@ impl<'a> KeyMaker<'a> {
             let parts = self.numbered.as_ref().expect("numbered");
             let kept = parts.numbers.clone();
             for group in &parts.groups {
-                if group.stop - group.start > 1 && group.order != crate::parts::Order::Kept {
+                if group.sorts() {
                     let mut numbers = kept[group.start..group.stop].to_vec();
                     numbers.sort_unstable();
                     assert_eq!(numbers, parts.sorted[group.start..group.stop], "a group's numbers kept sorted");
@@ -183,17 +198,7 @@ impl<'a> KeyMaker<'a> {
     fn number_parts(&mut self, pos: &Position, touched: Touched) {
         let (table, views) = (&self.translate, &self.rules.views);
         let parts = self.numbered.as_mut().expect("parts");
-        parts.refresh(pos, touched, |i, pile, part| {
-            match (views.get(i).copied().unwrap_or(VIEW_ALL), pile.last()) {
-                (VIEW_ALL, _) => part.extend(pile.iter().map(|&c| table[c as usize])),
-                (_, None) => {}
-                (VIEW_TOP, Some(&top)) => part.push(table[top as usize]),
-                (_, Some(&top)) => {
-                    part.push(table[top as usize]);
-                    part.push(pile.len() as u8);
-                }
-            }
-        });
+        parts.refresh(pos, touched, |i, pile, part| write_part(views, table, i, pile, part));
     }
 
     /// The key in the numbered code (compact keys; `parts.rs`): group by group in the
@@ -212,7 +217,7 @@ impl<'a> KeyMaker<'a> {
         let Parts { groups, numbers, sorted, .. } = &*parts;
         for group in groups.iter() {
             let (start, stop) = (group.start, group.stop);
-            if stop - start > 1 && Parts::sorts_now(group, self.rules.stock_by_cards, &pos.stock) {
+            if Parts::sorts_now(group, self.rules.stock_by_cards, &pos.stock) {
                 // the group's numbers, kept sorted as they change (`Parts::resort`): the
                 // first, then the gaps
                 let mut before = 0;
@@ -242,33 +247,12 @@ impl<'a> KeyMaker<'a> {
         } else {
             &rules.sorted_when_stock_empty
         };
-        // a pile keyed by its top and size shows two values, even with one card
-        let total: usize = piles.iter().map(|p| p.len().max(2)).sum();
-        self.cards.resize(total, 0);
+        self.cards.clear();
         self.parts.clear();
-        let mut at = 0;
         for (i, pile) in piles.iter().enumerate() {
-            let view = rules.views.get(i).copied().unwrap_or(VIEW_ALL);
-            let shown: usize = match (view, pile.last()) {
-                (VIEW_ALL, _) => {
-                    for (d, &c) in self.cards[at..at + pile.len()].iter_mut().zip(pile.iter()) {
-                        *d = table[c as usize];
-                    }
-                    pile.len()
-                }
-                (_, None) => 0,
-                (VIEW_TOP, Some(&top)) => {
-                    self.cards[at] = table[top as usize];
-                    1
-                }
-                (_, Some(&top)) => {
-                    self.cards[at] = table[top as usize];
-                    self.cards[at + 1] = pile.len() as u8;
-                    2
-                }
-            };
-            self.parts.push((at, shown));
-            at += shown;
+            let at = self.cards.len();
+            write_part(&rules.views, table, i, pile, &mut self.cards);
+            self.parts.push((at, self.cards.len() - at));
         }
         self.order.clear();
         self.order.extend(0..piles.len());

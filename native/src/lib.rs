@@ -265,6 +265,7 @@ impl Core {
         for m in line {
             let mv = check_move(&self.program, &pos, m)?;
             self.program.play(&mut pos, mv, &mut stacks);
+            stacks.forget_undos();
             moves.push(mv);
         }
         let program = &self.program;

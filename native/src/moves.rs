@@ -313,6 +313,13 @@ impl Stacks {
     pub fn take_touched(&mut self) -> Touched {
         std::mem::take(&mut self.touched)
     }
+
+    /// Forget what taking back the moves played so far would need: they stay played.
+    #[inline]
+    pub fn forget_undos(&mut self) {
+        self.steps.clear();
+        self.received.clear();
+    }
 }
 
 #[inline]

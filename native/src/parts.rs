@@ -171,6 +171,13 @@ pub struct Group {
     pub order: Order,
 }
 
+impl Group {
+    /// Whether its piles are sorted in some keys: two piles or more, not kept in order.
+    pub fn sorts(&self) -> bool {
+        self.order != Order::Kept && self.stop - self.start > 1
+    }
+}
+
 /// The numbered parts of one solve's keys: the tables, and each pile's part's number as
 /// the last key read it (kept between keys: a key remakes the numbers of the piles a move
 /// touched).
@@ -241,7 +248,7 @@ impl Parts {
             sorted: vec![u32::MAX; piles],
             order: (0..piles).collect(),
             slot: (0..piles).collect(),
-            in_sorted_group: group_of.iter().map(|&g| groups[g].order != Order::Kept && groups[g].stop - groups[g].start > 1).collect(),
+            in_sorted_group: group_of.iter().map(|&g| groups[g].sorts()).collect(),
             groups,
             group_of,
             numbers: vec![u32::MAX; piles],
@@ -339,7 +346,7 @@ impl Parts {
     /// order where the stock is keyed by its cards).
     #[inline]
     pub fn sorts_now(group: &Group, stock_by_cards: bool, stock: &[u8]) -> bool {
-        match group.order {
+        group.sorts() && match group.order {
             Order::Kept => false,
             Order::Sorted => true,
             Order::SortedWhenStockOut => !stock_by_cards && stock.is_empty(),

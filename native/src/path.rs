@@ -130,51 +130,53 @@ impl Cold {
 
     /// Take the last record back.
     fn pop(&mut self) -> (Frame, Move, Undo) {
-        let bytes = &self.bytes;
-        let mut end = bytes.len();
-        let flags = get_leb_back(bytes, &mut end);
-        let next = get_leb_back(bytes, &mut end) as u32;
-        let t = (get_leb_back(bytes, &mut end) as i64 - 2) as i16;
-        let s = (get_leb_back(bytes, &mut end) as i64 - 2) as i16;
-        let mut field = |flag: u64, common: u64| if flags & flag != 0 { common } else { get_leb_back(bytes, &mut end) };
-        let gap = field(GAP_ONE, 1) as i32;
-        let low = field(LOW_IS_NUMBER, 0) as i64;
-        let children = field(CHILDREN_DROPPED, DROPPED as u64) as u32;
-        let k = field(ONE_CARD, 1) as i16;
-        let deal = field(NO_DEAL, 0) as u32;
-        let steps = field(NO_STEPS, 0) as u32;
+        let mut end = self.bytes.len();
+        let record = Cold::read_back(&self.bytes, &mut end);
         self.bytes.truncate(end);
         let number = self.last_number;
         self.count -= 1;
-        self.last_number = number - gap;
-        let frame = Frame { children, next, low: (number as i64 - low) as i32, number };
-        (frame, Move { s, k, t }, Undo::from_packed(deal, steps))
+        self.last_number = number - record.gap;
+        let frame = Frame { children: record.children, next: record.next, low: number - record.low, number };
+        (frame, record.mv, record.undo)
     }
 
     /// The moves of the positions packed, shallowest first.
     fn moves(&self) -> Vec<Move> {
-        let bytes = &self.bytes;
-        let mut end = bytes.len();
+        let mut end = self.bytes.len();
         let mut moves = Vec::with_capacity(self.count);
         while end > 0 {
-            let flags = get_leb_back(bytes, &mut end);
-            get_leb_back(bytes, &mut end); // next
-            let t = (get_leb_back(bytes, &mut end) as i64 - 2) as i16;
-            let s = (get_leb_back(bytes, &mut end) as i64 - 2) as i16;
-            let mut k = 1;
-            for flag in [GAP_ONE, LOW_IS_NUMBER, CHILDREN_DROPPED, ONE_CARD, NO_DEAL, NO_STEPS] {
-                if flags & flag == 0 {
-                    let value = get_leb_back(bytes, &mut end);
-                    if flag == ONE_CARD {
-                        k = value as i16;
-                    }
-                }
-            }
-            moves.push(Move { s, k, t });
+            moves.push(Cold::read_back(&self.bytes, &mut end).mv);
         }
         moves.reverse();
         moves
     }
+
+    /// The record that ends just before `end`; `end` moves to its start.
+    fn read_back(bytes: &[u8], end: &mut usize) -> Record {
+        let flags = get_leb_back(bytes, end);
+        let next = get_leb_back(bytes, end) as u32;
+        let t = (get_leb_back(bytes, end) as i64 - 2) as i16;
+        let s = (get_leb_back(bytes, end) as i64 - 2) as i16;
+        let mut field = |flag: u64, common: u64| if flags & flag != 0 { common } else { get_leb_back(bytes, end) };
+        let gap = field(GAP_ONE, 1) as i32;
+        let low = field(LOW_IS_NUMBER, 0) as i32;
+        let children = field(CHILDREN_DROPPED, DROPPED as u64) as u32;
+        let k = field(ONE_CARD, 1) as i16;
+        let deal = field(NO_DEAL, 0) as u32;
+        let steps = field(NO_STEPS, 0) as u32;
+        Record { gap, low, children, next, mv: Move { s, k, t }, undo: Undo::from_packed(deal, steps) }
+    }
+}
+
+/// A packed position as read back: its frame's number less the one before it (`gap`) and
+/// less its low link (`low`), the rest of its frame, its move and its undo.
+struct Record {
+    gap: i32,
+    low: i32,
+    children: u32,
+    next: u32,
+    mv: Move,
+    undo: Undo,
 }
 
 /// A frame whose children were dropped from the move stack (`Path::drop_moves`): they are

@@ -63,8 +63,7 @@ fn cut(program: &Program, root: &Position, line: &[Move], rules: &KeyRules, max_
     for (number, &mv) in line.iter().enumerate() {
         program.play(&mut pos, mv, &mut stacks);
         // never taken back: what a take-back would need is not kept
-        stacks.steps.clear();
-        stacks.received.clear();
+        stacks.forget_undos();
         keys.key_touched(&pos, stacks.take_touched(), &mut key);
         let hash = hash_key(&key);
         match store.find(&key, hash) {
@@ -99,8 +98,7 @@ fn cut(program: &Program, root: &Position, line: &[Move], rules: &KeyRules, max_
             }
         }
         program.play(&mut pos, best_move, &mut stacks);
-        stacks.steps.clear();
-        stacks.received.clear();
+        stacks.forget_undos();
         touched.add(stacks.take_touched());
         shorter.push(best_move);
         at = best;
