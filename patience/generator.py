@@ -1,19 +1,18 @@
 """Generate a variant's move generator as Python code, decided once per variant.
 
-From the pile groups and their compiled rules this module writes one Python function
-per job — ``generate_moves``, ``first_forced``, ``can_deal``, ``is_won`` — specialised for
-the variant: loops over fixed pile ranges, parameters folded, card predicates turned into
-table lookups. The rule analysis done here is what makes the generic kernel as fast as a
-hand-written one:
+From the variant's rule plan (``patience.plan``) this module writes one Python function per
+job — ``generate_moves``, ``first_forced``, ``can_deal``, ``is_won`` — specialised for the
+variant: loops over fixed pile ranges, parameters folded, card predicates turned into table
+lookups. The plan's analysis is what makes the generic kernel as fast as a hand-written one,
+and this module only prints it:
 
-* A ``moves`` rule's conjuncts of the form ``all below, above in pairs(run): …`` (whose body
-  does not depend on the run's length) hold for the top k cards exactly when k is at most
-  the length ``m`` of the longest such run, so ``m`` is found with one scan down the pile
-  instead of testing every k.
-* A conjunct ``run.size == E`` (in ``moves`` or ``accepts``) fixes k instead of looping.
-* ``accepts`` conjuncts that do not read the receiving pile are tested once per run, not
-  once per pile; those that fold to false for a source group (``source in columns``) drop
-  the whole pairing from the code.
+* a source's run scans (``all below, above in pairs(run): …``) become one scan down the pile
+  for the length ``m`` of the longest run, instead of a test for every k;
+* a fixed run size (``run.size == E``, in ``moves`` or ``accepts``) fixes k instead of
+  looping;
+* a pairing's conjuncts that do not read the receiving pile are tested once per run, not
+  once per pile; the pairings and sources the plan dropped (``source in columns`` folded to
+  false) are never written.
 
 The source is built from our own templates and from ``ast`` nodes that ``patience.compiler``
 made from patience's AST; no user text reaches its code. Each block is commented with the
@@ -38,74 +37,28 @@ import attrs
 from patience.cards import FACE_DOWN
 from patience.compiler import (
     Code,
-    Compiler,
-    Const,
-    Layout,
     Pile,
     Run,
-    Tables,
     conjunction,
-    conjuncts,
     constant,
-    inline_calls,
     is_false,
     is_true,
     name,
     rename,
     subscript,
 )
-from patience.language import (
-    Attribute,
-    BoolOp,
-    Compare,
-    Name,
-    Node,
-    Pairs,
-    Predicate,
-    Quantifier,
-    guarded_piles,
-    walk,
+from patience.language import BoolOp, Node, Quantifier, guarded_piles, walk
+from patience.plan import (
+    SOURCE_PILE,
+    GroupRules,
+    Pairing,
+    RulePlan,
+    SourcePlan,
+    bindings,
+    mentions,
 )
-from patience.settings import Removal, Target
 
 DEAL = (-1, 0, -1)  # the deal move (patience.game.DEAL as a plain tuple)
-SOURCE_PILE = "pile#source"  # the source pile inside a source rule mixed with target rules
-
-
-@attrs.frozen
-class GroupPlan:
-    """What the generator needs of one pile group."""
-
-    name: str
-    indices: range
-    moves: Node  # inlined
-    accepts: Node  # inlined
-    first: bool  # moves to it land on the first pile that accepts
-    forced: bool
-    face_down: bool = False  # its piles may hold face-down cards (runs stop at them)
-    fill_from: range | None = None  # piles whose top card fills an empty pile here at once
-    moves_note: str = ""  # the rules as written, for comments in the source (see comment())
-    accepts_note: str = ""
-
-
-@attrs.frozen
-class Redeal:
-    """A waste the deal turns back into an empty stock: its pile, and the hidden pile whose
-    length counts the redeals made (None when they are unlimited) with their limit."""
-
-    waste: int
-    counter: int | None
-    limit: int
-
-
-@attrs.frozen
-class _Pairing:
-    """One source group sending runs to one target group, with the target's rule split up."""
-
-    target: GroupPlan
-    fixed: Node | None  # E of a 'run.size == E' conjunct of the target's accepts rule
-    hoisted: list[Node]  # conjuncts that do not read the receiving pile
-    per_pile: list[Node]  # conjuncts that do
 
 
 @attrs.frozen
@@ -124,28 +77,6 @@ class Generated:
     #: ``solver.safe`` as ``is_safe(piles, stock, s, k, t)`` for a legal pile move; None
     #: when the file declares no safe moves (docs/solver.md, "Safe moves")
     is_safe: Callable[[list[list[int]], list[int], int, int, int], bool] | None = None
-
-
-def _mentions(node: Node, identifier: str) -> bool:
-    return any(isinstance(sub, Name) and sub.id == identifier for sub in walk(node))
-
-
-def _fixed_size(node: Node, free_of: tuple[str, ...]) -> Node | None:
-    """E if ``node`` is ``run.size == E`` (either way round) with E free of those names."""
-    if not isinstance(node, Compare) or node.op != "==":
-        return None
-    for size, other in ((node.left, node.right), (node.right, node.left)):
-        if (isinstance(size, Attribute) and size.name == "size"
-                and isinstance(size.value, Name) and size.value.id == "run"
-                and not any(_mentions(other, n) for n in free_of)):
-            return other
-    return None
-
-
-def _is_scan(node: Node) -> bool:
-    return (isinstance(node, Quantifier) and node.kind == "all"
-            and isinstance(node.domain, Pairs) and isinstance(node.domain.run, Name)
-            and node.domain.run.id == "run" and not _mentions(node.body, "run"))
 
 
 def _cost(node: Node) -> int:
@@ -186,15 +117,11 @@ def comment(text: str) -> str:
 
 
 class Generator:
-    def __init__(self, plans: Sequence[GroupPlan], compiler: Compiler,
-                 deal_when: Node, win: Node, redeal: Redeal | None = None,
-                 notes: Mapping[str, str] | None = None, safe: Node | None = None) -> None:
-        self.plans = plans
-        self.safe = safe
-        self.compiler = compiler
-        self.deal_when = deal_when
-        self.win = win
-        self.redeal = redeal
+    """Prints a variant's Python functions from its rule plan."""
+
+    def __init__(self, plan: RulePlan, notes: Mapping[str, str] | None = None) -> None:
+        self.plan = plan
+        self.compiler = plan.compiler
         #: the rules as written, for comments: "win", "stock.deal_when", and a "title"
         self.notes = notes or {}
 
@@ -204,19 +131,10 @@ class Generator:
 
     # -- pieces of a source group's loop --
 
-    def _bindings(self, source: GroupPlan, target: GroupPlan | None) -> dict[str, Any]:
-        run = Run(name("src"), name("k"))
-        bindings: dict[str, Any] = {"run": run}
-        source_pile = Pile(name("src"), name("s"), source.name)
-        if target is None:
-            bindings["pile"] = source_pile
-        else:
-            bindings["pile"] = Pile(name("tgt"), name("t"), target.name)
-            bindings["source"] = source_pile
-            bindings[SOURCE_PILE] = source_pile
-        return bindings
+    def _bindings(self, source: GroupRules, target: GroupRules | None) -> dict[str, Any]:
+        return bindings(source.name, None if target is None else target.name)
 
-    def _expr(self, nodes: list[Node], bindings: dict[str, Any]) -> ast.expr:
+    def _expr(self, nodes: Sequence[Node], bindings: dict[str, Any]) -> ast.expr:
         parts = []
         for node in sorted(nodes, key=_cost):
             value = self.compiler.value(node, bindings)
@@ -227,57 +145,25 @@ class Generator:
                 parts.append(expr)
         return conjunction(parts)
 
-    def _source_loop(self, out: _Writer, source: GroupPlan, targets: list[GroupPlan],
-                     found: Callable[[_Writer, GroupPlan], None], *,
+    def _source_loop(self, out: _Writer, plan: SourcePlan | None,
+                     found: Callable[[_Writer, GroupRules], None], *,
                      given_source: bool = False) -> bool:
         """Write the code for one source group's piles; False when it can give nothing.
 
         With ``given_source`` the code is for the one pile ``s`` (a parameter of the
         function), when it belongs to this group.
         """
-        gives = conjuncts(source.moves)
-        scans = [node for node in gives if _is_scan(node)]
-        fixed = next((e for e in (_fixed_size(n, ("run",)) for n in gives) if e is not None),
-                     None)
-        rest = [node for node in gives if node not in scans
-                and (fixed is None or _fixed_size(node, ("run",)) is not fixed)]
-        if is_false(self._expr(rest, self._bindings(source, None))):
+        if plan is None:
             return False
+        source, scans, fixed, pairings = plan.source, plan.scans, plan.fixed, plan.pairings
         # The source's own conditions are tested beside the target's, where 'pile' means the
         # target: in them the source pile goes by a name no rule can write.
-        rest = [rename(node, {"pile": SOURCE_PILE}) for node in rest]
-        pairings = []
-        for target in targets:
-            if target is source and len(target.indices) == 1:
-                continue  # a single pile never moves onto itself
-            accepts = conjuncts(target.accepts)
-            target_fixed = next((e for e in (_fixed_size(n, ("run", "pile")) for n in accepts)
-                                 if e is not None), None)
-            others = [n for n in accepts if target_fixed is None
-                      or _fixed_size(n, ("run", "pile")) is not target_fixed]
-            bindings = self._bindings(source, target)
-            if any(is_false(self._expr([n], bindings)) for n in others):
-                continue  # e.g. 'source in columns' for a source that is not a column
-            pairings.append(_Pairing(target, target_fixed,
-                                     [n for n in others if not _mentions(n, "pile")],
-                                     [n for n in others if _mentions(n, "pile")]))
-        if not pairings:
-            return False
+        rest = [rename(node, {"pile": SOURCE_PILE}) for node in plan.rest]
         self._note(out, source.moves_note)
 
         # When every target takes runs of a constant size (sets of 13), shorter piles are
         # skipped and the run scan stops at the largest size: no k beyond it is used.
-        sizes = []
-        for pairing in pairings:
-            size = None
-            if pairing.fixed is not None and fixed is None:
-                value = self.compiler.value(pairing.fixed, self._bindings(source, pairing.target))
-                size = value.value if isinstance(value, Const) else None
-            sizes.append(size)
-        constant_sizes = [x for x in sizes if isinstance(x, int)]
-        all_constant = bool(sizes) and len(constant_sizes) == len(sizes)
-        cap = max(constant_sizes) if all_constant else None
-        floor = min(constant_sizes) if all_constant else None
+        cap, floor = plan.cap, plan.floor
 
         lo, hi = source.indices.start, source.indices.stop
         if given_source or hi - lo == 1:  # one pile: straight-line code
@@ -334,7 +220,7 @@ class Generator:
                 out.indent()
             single_k = "k0"
         for pairing in pairings:
-            if pairing.fixed is not None or pairing.target.first:
+            if pairing.k_outer:
                 self._k_outer(out, source, pairing, rest, whole, single_k, found)
             else:
                 self._target_outer(out, source, pairing, rest, whole, single_k, found)
@@ -345,9 +231,9 @@ class Generator:
             out.dedent()
         return True
 
-    def _k_outer(self, out: _Writer, source: GroupPlan, pairing: _Pairing, rest: list[Node],
+    def _k_outer(self, out: _Writer, source: GroupRules, pairing: Pairing, rest: list[Node],
                  whole: str, single_k: str | None,
-                 found: Callable[[_Writer, GroupPlan], None]) -> None:
+                 found: Callable[[_Writer, GroupRules], None]) -> None:
         """k outside, targets inside: for a fixed run size, or a group taking the first pile
         that accepts (so the search stops at the first pile for each k)."""
         target = pairing.target
@@ -370,7 +256,7 @@ class Generator:
             out.line(f"for k in range(1, {whole} + 1):")
             out.indent()
             opened += 1
-        condition = self._expr(rest + pairing.hoisted, bindings)
+        condition = self._expr(rest + list(pairing.hoisted), bindings)
         if not is_true(condition):
             out.line(f"if {_source(condition)}:")
             out.indent()
@@ -379,14 +265,14 @@ class Generator:
         for _ in range(opened):
             out.dedent()
 
-    def _emit_targets(self, out: _Writer, source: GroupPlan, target: GroupPlan,
-                      condition: ast.expr, found: Callable[[_Writer, GroupPlan], None]) -> None:
+    def _emit_targets(self, out: _Writer, source: GroupRules, target: GroupRules,
+                      condition: ast.expr, found: Callable[[_Writer, GroupRules], None]) -> None:
         loops = self._open_targets(out, source, target)
         self._found_if(out, condition, target, found)
         for _ in range(loops):
             out.dedent()
 
-    def _open_targets(self, out: _Writer, source: GroupPlan, target: GroupPlan) -> int:
+    def _open_targets(self, out: _Writer, source: GroupRules, target: GroupRules) -> int:
         """Open the loop over the target group's piles (straight-line for one pile); returns
         how many levels to close."""
         lo, hi = target.indices.start, target.indices.stop
@@ -402,8 +288,8 @@ class Generator:
         out.line("tgt = piles[t]")
         return 1
 
-    def _found_if(self, out: _Writer, condition: ast.expr, target: GroupPlan,
-                  found: Callable[[_Writer, GroupPlan], None]) -> None:
+    def _found_if(self, out: _Writer, condition: ast.expr, target: GroupRules,
+                  found: Callable[[_Writer, GroupRules], None]) -> None:
         if is_false(condition):
             out.line("pass")
         elif is_true(condition):
@@ -414,35 +300,35 @@ class Generator:
             found(out, target)
             out.dedent()
 
-    def _target_outer(self, out: _Writer, source: GroupPlan, pairing: _Pairing,
+    def _target_outer(self, out: _Writer, source: GroupRules, pairing: Pairing,
                       rest: list[Node], whole: str, single_k: str | None,
-                      found: Callable[[_Writer, GroupPlan], None]) -> None:
+                      found: Callable[[_Writer, GroupRules], None]) -> None:
         """Targets outside, k inside: what does not depend on the run is tested once per
         target; an 'or' whose other side ignores the run takes every k at once."""
         target = pairing.target
         self._note(out, target.accepts_note)
         bindings = self._bindings(source, target)
         loops = self._open_targets(out, source, target)
-        run_free = [n for n in pairing.per_pile if not _mentions(n, "run")]
-        run_bound = [n for n in pairing.per_pile if _mentions(n, "run")]
+        run_free = list(pairing.run_free)
+        run_bound = list(pairing.run_bound)
         opened = 0
         free_expr = self._expr(run_free, bindings)
         if not is_true(free_expr):
             out.line(f"if {_source(free_expr)}:")
             out.indent()
             opened += 1
-        common = rest + pairing.hoisted
+        common = rest + list(pairing.hoisted)
         split = next((n for n in run_bound if isinstance(n, BoolOp) and n.op == "or"
-                      and any(not _mentions(v, "run") for v in n.values)
-                      and any(_mentions(v, "run") for v in n.values)), None)
+                      and any(not mentions(v, "run") for v in n.values)
+                      and any(mentions(v, "run") for v in n.values)), None)
         if split is None:
             self._k_loop(out, source, target, bindings, common + run_bound, whole, single_k,
                          found)
         else:
             assert isinstance(split, BoolOp)
             others = [n for n in run_bound if n is not split]
-            free_side = [v for v in split.values if not _mentions(v, "run")]
-            bound_side = [v for v in split.values if _mentions(v, "run")]
+            free_side = [v for v in split.values if not mentions(v, "run")]
+            bound_side = [v for v in split.values if mentions(v, "run")]
             free_node = free_side[0] if len(free_side) == 1 else BoolOp(split.span, "or",
                                                                          tuple(free_side))
             bound_node = bound_side[0] if len(bound_side) == 1 else BoolOp(
@@ -466,9 +352,9 @@ class Generator:
         for _ in range(opened + loops):
             out.dedent()
 
-    def _k_loop(self, out: _Writer, source: GroupPlan, target: GroupPlan,
+    def _k_loop(self, out: _Writer, source: GroupRules, target: GroupRules,
                 bindings: dict[str, Any], conditions: list[Node], whole: str,
-                single_k: str | None, found: Callable[[_Writer, GroupPlan], None]) -> None:
+                single_k: str | None, found: Callable[[_Writer, GroupRules], None]) -> None:
         """Every k (1..whole, or the one fixed k) for which the conditions hold."""
         def body(k_bindings: dict[str, Any]) -> None:
             self._found_if(out, self._expr(conditions, k_bindings), target, found)
@@ -495,25 +381,23 @@ class Generator:
 
     def generate(self, label: str) -> Generated:
         out = _Writer()
-        chosen = [plan for plan in self.plans if not plan.forced]
-        forced = [plan for plan in self.plans if plan.forced]
-
-        win_expr = self.compiler.expression(self.win, {})
-        deal_expr = self.compiler.expression(self.deal_when, {})
+        plan = self.plan
+        win_expr = self.compiler.expression(plan.win, {})
+        deal_expr = self.compiler.expression(plan.deal_when, {})
         deal_test = "stock" if is_true(deal_expr) else f"stock and ({_source(deal_expr)})"
-        redeal = self.redeal
+        redeal = plan.redeal
         if redeal is not None:  # the deal of an empty stock turns the waste over
             again = f"not stock and piles[{redeal.waste}]"
             if redeal.counter is not None:
                 again += f" and len(piles[{redeal.counter}]) < {redeal.limit}"
             deal_test = f"({deal_test}) or ({again})"
 
-        def add_move(writer: _Writer, target: GroupPlan) -> None:
+        def add_move(writer: _Writer, target: GroupRules) -> None:
             writer.line("append((s, k, t))")
             if target.first and len(target.indices) > 1:  # a single pile is not looped over
                 writer.line("break")
 
-        def return_true(writer: _Writer, target: GroupPlan) -> None:
+        def return_true(writer: _Writer, target: GroupRules) -> None:
             writer.line("return True")
 
         # every legal move; the legal moves of one source pile; whether there is any
@@ -534,8 +418,8 @@ class Generator:
             if listing:
                 out.line("moves = []")
                 out.line("append = moves.append")
-            for source in self.plans:
-                self._source_loop(out, source, chosen, found, given_source=given)
+            for source in plan.sources:
+                self._source_loop(out, source, found, given_source=given)
             if not given:
                 self._note(out, deal_note)
                 out.line(f"if {deal_test}:")
@@ -545,35 +429,33 @@ class Generator:
             out.line("")
 
         has_forced = False
-        fills = [plan for plan in self.plans if plan.fill_from is not None]
-        if forced or fills:
+        fills = plan.fills
+        if any(group.forced for group in plan.groups) or fills:
             out.line("def first_forced(piles, stock):")
             out.indent()
 
-            def return_move(writer: _Writer, target: GroupPlan) -> None:
+            def return_move(writer: _Writer, target: GroupRules) -> None:
                 writer.line("return (s, k, t)")
 
             # Sources are the piles outside forced groups: each forced move then adds cards
             # to the forced groups, so forced removals always come to an end.
-            for source in self.plans:
-                if source.forced:
-                    continue
-                has_forced |= self._source_loop(out, source, forced, return_move)
-            for plan in fills:  # an empty pile takes the top card of the first source
-                assert plan.fill_from is not None
+            for source in plan.forced_sources:
+                has_forced |= self._source_loop(out, source, return_move)
+            for group in fills:  # an empty pile takes the top card of the first source
+                assert group.fill_from is not None
                 has_forced = True
-                taken = ("the stock's next card" if plan.fill_from.start < 0 else
+                taken = ("the stock's next card" if group.fill_from.start < 0 else
                          "the top card of the first source pile that has one")
-                self._note(out, f"piles.{plan.name}.fill_from: an empty pile here takes "
+                self._note(out, f"piles.{group.name}.fill_from: an empty pile here takes "
                                 f"{taken}")
-                out.line(f"for t in range({plan.indices.start}, {plan.indices.stop}):")
-                if plan.fill_from.start < 0:  # from the stock
+                out.line(f"for t in range({group.indices.start}, {group.indices.stop}):")
+                if group.fill_from.start < 0:  # from the stock
                     out.line("    if not piles[t] and stock:")
                     out.line("        return (-1, 1, t)")
                     continue
                 out.line("    if not piles[t]:")
-                out.line(f"        for s in range({plan.fill_from.start}, "
-                         f"{plan.fill_from.stop}):")
+                out.line(f"        for s in range({group.fill_from.start}, "
+                         f"{group.fill_from.stop}):")
                 out.line("            if piles[s]:")
                 out.line("                return (s, 1, t)")
             out.line("return None")
@@ -591,7 +473,7 @@ class Generator:
         self._note(out, win_note)
         out.line(f"return {_source(win_expr)}")
         out.dedent()
-        if self.safe is not None:
+        if plan.safe is not None:
             # the move (s, k, t) is legal: pile s has at least k cards, pile t is another
             out.line("")
             out.line("def is_safe(piles, stock, s, k, t):")
@@ -599,10 +481,10 @@ class Generator:
             self._note(out, self.notes.get("solver.safe", ""))
             out.line("src = piles[s]")
             out.line("tgt = piles[t]")
-            bindings: dict[str, Any] = {"run": Run(name("src"), name("k")),
-                                        "pile": Pile(name("tgt"), name("t"), None),
-                                        "source": Pile(name("src"), name("s"), None)}
-            out.line(f"return bool({_source(self._expr([self.safe], bindings))})")
+            names: dict[str, Any] = {"run": Run(name("src"), name("k")),
+                                     "pile": Pile(name("tgt"), name("t"), None),
+                                     "source": Pile(name("src"), name("s"), None)}
+            out.line(f"return bool({_source(self._expr([plan.safe], names))})")
             out.dedent()
         source_text = "\n".join(out.lines) + "\n"
 
@@ -627,44 +509,8 @@ class Generator:
                          functions.get("is_safe"))
 
 
-@attrs.frozen
-class GroupSpec:
-    """What ``build`` needs of one pile group of a variant."""
-
-    name: str
-    indices: range
-    moves: Node
-    accepts: Node
-    target: Target
-    removal: Removal
-    face_down: bool = False
-    fill_from: range | None = None
-    moves_note: str = ""  # the 'moves' rule as written, e.g. "piles.columns.moves (f:9): …"
-    accepts_note: str = ""
-
-
-def build(groups: Sequence[GroupSpec], predicates: dict[str, Predicate],
-          parameters: dict[str, int | bool],
-          cards: Sequence[int], deal_when: Node, win: Node, label: str,
-          tabulate: bool = True, redeal: Redeal | None = None,
-          notes: Mapping[str, str] | None = None, safe: Node | None = None) -> Generated:
-    """Compile a variant's rules into its generated functions. ``notes`` has the rules as
-    written, for the comments of the source ("win", "stock.deal_when", and a "title")."""
-    tables = Tables()
-    layout = Layout({group.name: group.indices for group in groups})
-    compiler = Compiler(parameters, predicates, layout, tables, cards, tabulate=tabulate,
-                        face_down=any(group.face_down for group in groups))
-
-    def keep(predicate: Predicate) -> bool:
-        return tabulate and compiler._is_tabulable(predicate) and \
-            1 <= len(predicate.signature.parameters) <= 2
-
-    plans = [GroupPlan(group.name, group.indices, inline_calls(group.moves, predicates, keep),
-                       inline_calls(group.accepts, predicates, keep),
-                       group.target is Target.FIRST, group.removal is Removal.FORCED,
-                       group.face_down, group.fill_from, group.moves_note, group.accepts_note)
-             for group in groups]
-    generator = Generator(plans, compiler, inline_calls(deal_when, predicates, keep),
-                          inline_calls(win, predicates, keep), redeal, notes,
-                          None if safe is None else inline_calls(safe, predicates, keep))
-    return generator.generate(label)
+def generate(plan: RulePlan, label: str, notes: Mapping[str, str] | None = None) -> Generated:
+    """Compile a variant's rule plan into its generated functions. ``notes`` has the rules
+    as written, for the comments of the source ("win", "stock.deal_when", "solver.safe",
+    and a "title")."""
+    return Generator(plan, notes).generate(label)

@@ -27,9 +27,10 @@ import attrs
 from patience.cards import check_deck, new_deck, numbered_deck, parse_cards
 from patience.definition import Definition, Rule, load_definition, pile_names
 from patience.errors import UnknownVariantError, VariantError
-from patience.generator import Generated, GroupSpec, Redeal, build
+from patience.generator import Generated, generate
 from patience.language import Boolean, Node, Predicate, parse_expression
 from patience.moves import FROM_STOCK, make_player
+from patience.plan import GroupSpec, Redeal, RulePlan, make_plan
 from patience.safe_derivation import Derivation, derive_safe
 from patience.settings import EmptyPiles, Removal, Show, Target
 from patience.source import read_variant_file
@@ -165,13 +166,15 @@ class Variant:
         #: how many entries ``Game.piles`` has: the piles, then the redeal counter if any
         self.pile_slots = len(self.pile_names) + (self.redeal_counter is not None)
         face_down_groups = {g.name for g in groups if any(g.face_down)}
-        self.generated: Generated = build(
-            [GroupSpec(g.name, g.indices, g.moves.node, g.accepts.node, g.target, g.removal,
-                       g.name in face_down_groups, g.fill_from, _note(g.moves),
-                       _note(g.accepts)) for g in groups],
-            dict(self.predicates), dict(self.parameters), self.deck,
-            self.deal_when.node, self.win.node, self.id, tabulate=tabulate, redeal=redeal,
-            safe=None if self.safe is None else self.safe.node,
+        self._specs = tuple(GroupSpec(g.name, g.indices, g.moves.node, g.accepts.node,
+                                      g.target is Target.FIRST, g.removal is Removal.FORCED,
+                                      g.name in face_down_groups, g.fill_from, _note(g.moves),
+                                      _note(g.accepts)) for g in groups)
+        self._redeal = redeal
+        #: the rules analysed once for both engines (patience.plan)
+        self.plan: RulePlan = self._make_plan(tabulate)
+        self.generated: Generated = generate(
+            self.plan, self.id,
             notes={"win": _note(self.win), "stock.deal_when": _note(self.deal_when),
                    "solver.safe": "" if self.safe is None else _note(self.safe),
                    "title": f"the rules of {self.id} ({Path(self.path).name}) compiled to "
@@ -186,6 +189,18 @@ class Variant:
         self.is_won = self.generated.is_won
         self.is_safe = self.generated.is_safe
         self.play, self.take_back = make_player(self)
+
+    def _make_plan(self, tabulate: bool) -> RulePlan:
+        return make_plan(self._specs, self.predicates, self.parameters, self.deck,
+                         self.deal_when.node, self.win.node,
+                         safe=None if self.safe is None else self.safe.node,
+                         redeal=self._redeal, tabulate=tabulate)
+
+    @functools.cached_property
+    def tabulated_plan(self) -> RulePlan:
+        """The plan with card-only predicates as tables, as the native core reads it, even
+        when this variant was compiled without them (``tabulate=False``)."""
+        return self.plan if self.plan.tabulate else self._make_plan(True)
 
     @functools.cached_property
     def rule_nodes(self) -> tuple[tuple[str, Node], ...]:

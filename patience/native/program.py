@@ -3,12 +3,12 @@
 The rule program is plain data (JSON text) that the core reads once per variant: the pile
 groups, the deal and the redeal, the key facts of :class:`~patience.solver.rules.SolverRules`,
 the tables of card-only predicates, and every rule as an expression tree whose names are
-already resolved to slots. It is made from the same analysis as the generated Python code
-(``patience.generator``): the same inlining and tabulation (``patience.compiler``), the same
-split of each source group's ``moves`` rule into run scans, a fixed run size and the rest,
-and of each target group's ``accepts`` rule into a fixed size, the conjuncts tested once per
-run and those tested per receiving pile. Constants are folded here, so ``source in columns``
-and ``wrap and …`` with ``wrap: false`` never reach the core.
+already resolved to slots. It serialises the variant's rule plan (``patience.plan``), the
+same plan the generated Python code is printed from: the same inlined rules and tables, the
+same source plans (run scans, a fixed run size, the rest) and pairings (a fixed size, the
+conjuncts tested once per run and those tested per receiving pile). Constants are folded
+here, so ``source in columns`` and ``wrap and …`` with ``wrap: false`` never reach the
+core.
 
 An expression is a JSON list whose first item names the node (see ``native/src/program.rs``
 for the evaluator):
@@ -36,8 +36,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from patience.compiler import Compiler, Layout, Tables, conjuncts, inline_calls
-from patience.generator import _fixed_size, _is_scan, _mentions
+from patience.compiler import Compiler
 from patience.language import (
     Arithmetic,
     Attribute,
@@ -57,9 +56,9 @@ from patience.language import (
     Quantifier,
     fold_arithmetic,
 )
-from patience.settings import Removal, Target
+from patience.plan import SourcePlan
 from patience.solver.rules import solver_rules
-from patience.variant import Group, Variant
+from patience.variant import Variant
 
 #: the version of the program's shape: the core refuses a program of another version (2: the
 #: piles keyed by their top, 3: the declared safe moves, 4: the moves allowed after a deal
@@ -302,33 +301,27 @@ class _Lowering:
         return ["count", depth, indices.start, indices.stop, _expr(body)]
 
 
-def _source_bindings(group: Group) -> dict[str, Any]:
-    return {"run": _RUN, "pile": _PileValue(["src"], group.name)}
+def _source_bindings(source: str) -> dict[str, Any]:
+    return {"run": _RUN, "pile": _PileValue(["src"], source)}
 
 
-def _pair_bindings(source: Group, target: Group) -> dict[str, Any]:
-    source_pile = _PileValue(["src"], source.name)
-    return {"run": _RUN, "pile": _PileValue(["tgt"], target.name), "source": source_pile}
+def _pair_bindings(source: str, target: str) -> dict[str, Any]:
+    source_pile = _PileValue(["src"], source)
+    return {"run": _RUN, "pile": _PileValue(["tgt"], target), "source": source_pile}
 
 
-def _pairings(lowering: _Lowering, variant: Variant, source: Group,
-              moves: Node, targets: Sequence[tuple[int, Group, Node]]) -> dict[str, Any] | None:
-    """One source group's plan (as ``Generator._source_loop`` makes it), or None when the
+def _source(lowering: _Lowering, plan: SourcePlan | None,
+            numbers: Mapping[str, int]) -> dict[str, Any] | None:
+    """One source group's plan (``patience.plan.SourcePlan``) lowered, or None when the
     group gives no move at all."""
-    gives = conjuncts(moves)
-    scans = [node for node in gives if _is_scan(node)]
-    fixed = next((e for e in (_fixed_size(n, ("run",)) for n in gives) if e is not None), None)
-    rest = [node for node in gives if node not in scans
-            and (fixed is None or _fixed_size(node, ("run",)) is not fixed)]
-    bindings = _source_bindings(source)
-    rest_expr = lowering.conjunction(rest, bindings)
-    if rest_expr is False:
+    if plan is None:
         return None
+    source = plan.source
+    names = _source_bindings(source.name)
     scan_parts = []
-    for scan in scans:
-        assert isinstance(scan, Quantifier)
+    for scan in plan.scans:
         # the scan's cards are slots 0 and 1: quantifiers inside it start one level down
-        inner = {**bindings, scan.names[0]: ["card", 0], scan.names[1]: ["card", 1]}
+        inner = {**names, scan.names[0]: ["card", 0], scan.names[1]: ["card", 1]}
         value = lowering.lower(scan.body, inner, 1)
         part = bool(value.value) if isinstance(value, _Const) else _expr(value)
         scan_parts.append(part)
@@ -337,86 +330,54 @@ def _pairings(lowering: _Lowering, variant: Variant, source: Group,
     else:
         real = [p for p in scan_parts if p is not True]
         scan_expr = True if not real else real[0] if len(real) == 1 else ["and", real]
-    plans: list[dict[str, Any]] = []
-    for number, target, accepts in targets:
-        if target is source and target.count == 1:
-            continue  # a single pile never moves onto itself
-        parts = conjuncts(accepts)
-        target_fixed = next((e for e in (_fixed_size(n, ("run", "pile")) for n in parts)
-                             if e is not None), None)
-        others = [n for n in parts if target_fixed is None
-                  or _fixed_size(n, ("run", "pile")) is not target_fixed]
-        pair = _pair_bindings(source, target)
-        if any(lowering.scalar(n, pair) is False for n in others):
-            continue
-        hoisted = [n for n in others if not _mentions(n, "pile")]
-        per_pile = [n for n in others if _mentions(n, "pile")]
-        run_free = [n for n in per_pile if not _mentions(n, "run")]
-        run_bound = [n for n in per_pile if _mentions(n, "run")]
-        plans.append({
-            "target": number,
-            "k_outer": target_fixed is not None or target.target is Target.FIRST,
-            "first": target.target is Target.FIRST and target.count > 1,
-            "skip_self": target is source,
-            "fixed": None if target_fixed is None else _expr(lowering.lower(target_fixed, pair)),
-            "hoisted": lowering.conjunction(hoisted, pair),
-            "free": lowering.conjunction(run_free, pair),
-            "bound": lowering.conjunction(run_bound, pair),
+    pairings: list[dict[str, Any]] = []
+    for pairing in plan.pairings:
+        target = pairing.target
+        pair = _pair_bindings(source.name, target.name)
+        pairings.append({
+            "target": numbers[target.name],
+            "k_outer": pairing.k_outer,
+            "first": target.first and len(target.indices) > 1,
+            "skip_self": target.name == source.name,
+            "fixed": None if pairing.fixed is None else
+            _expr(lowering.lower(pairing.fixed, pair)),
+            "hoisted": lowering.conjunction(pairing.hoisted, pair),
+            "free": lowering.conjunction(pairing.run_free, pair),
+            "bound": lowering.conjunction(pairing.run_bound, pair),
         })
-    if not plans:
-        return None
-    # when every target takes runs of one constant size (sets of 13), shorter piles are
-    # skipped and the scan stops at the largest size (Generator._source_loop does the same)
-    sizes: list[int] = [p["fixed"][1] for p in plans if fixed is None
-                        and p["fixed"] is not None and p["fixed"][0] == "int"]
-    constant = len(sizes) == len(plans)
     return {
-        "floor": min(sizes) if constant else None,
-        "cap": max(sizes) if constant else None,
-        "scan": scan_expr if scans else None,
-        "fixed": None if fixed is None else _expr(lowering.lower(fixed, bindings)),
-        "rest": rest_expr,
-        "pairings": plans,
+        "floor": plan.floor,
+        "cap": plan.cap,
+        "scan": scan_expr if plan.scans else None,
+        "fixed": None if plan.fixed is None else _expr(lowering.lower(plan.fixed, names)),
+        "rest": lowering.conjunction(plan.rest, names),
+        "pairings": pairings,
     }
 
 
 def rule_program(variant: Variant) -> dict[str, Any]:
     """The rule program of ``variant``, as a JSON-ready dict."""
     groups = variant.groups
-    layout = Layout({group.name: group.indices for group in groups})
-    face_down = any(any(group.face_down) for group in groups)
-    compiler = Compiler(dict(variant.parameters), dict(variant.predicates), layout, Tables(),
-                        variant.deck, tabulate=True, face_down=face_down)
-    predicates = dict(variant.predicates)
-
-    def keep(predicate: Predicate) -> bool:
-        return compiler._is_tabulable(predicate) and \
-            1 <= len(predicate.signature.parameters) <= 2
-
-    lowering = _Lowering(variant, compiler, layout.groups)
-    moves = [inline_calls(g.moves.node, predicates, keep) for g in groups]
-    accepts = [inline_calls(g.accepts.node, predicates, keep) for g in groups]
-    chosen = [(i, g, accepts[i]) for i, g in enumerate(groups) if g.removal is not Removal.FORCED]
-    forced = [(i, g, accepts[i]) for i, g in enumerate(groups) if g.removal is Removal.FORCED]
-    sources = []
-    forced_sources = []
-    for i, group in enumerate(groups):
-        sources.append(_pairings(lowering, variant, group, moves[i], chosen))
-        forced_sources.append(None if group.removal is Removal.FORCED or not forced
-                              else _pairings(lowering, variant, group, moves[i], forced))
-    win = lowering.scalar(inline_calls(variant.win.node, predicates, keep), {})
-    deal_when = lowering.scalar(inline_calls(variant.deal_when.node, predicates, keep), {})
+    plan = variant.tabulated_plan
+    lowering = _Lowering(variant, plan.compiler, plan.compiler.layout.groups)
+    numbers = {group.name: number for number, group in enumerate(groups)}
+    sources, forced_sources = [], []
+    for chosen, forced in zip(plan.sources, plan.forced_sources):  # tables in this order
+        sources.append(_source(lowering, chosen, numbers))
+        forced_sources.append(_source(lowering, forced, numbers))
+    win = lowering.scalar(plan.win, {})
+    deal_when = lowering.scalar(plan.deal_when, {})
     # solver.safe, over a legal move (s, k, t) of any groups: None when nothing is safe
-    safe = None if variant.safe is None else lowering.scalar(
-        inline_calls(variant.safe.node, predicates, keep),
+    safe = None if plan.safe is None else lowering.scalar(
+        plan.safe,
         {"run": _RUN, "pile": _PileValue(["tgt"], None), "source": _PileValue(["src"], None)})
     rules = solver_rules(variant)
     fills = []
-    for group in groups:
-        if group.fill_from is not None:
-            fills.append({"start": group.indices.start, "stop": group.indices.stop,
-                          "from_stock": group.fill_from.start < 0,
-                          "from": [group.fill_from.start, group.fill_from.stop]})
+    for group in plan.fills:
+        assert group.fill_from is not None
+        fills.append({"start": group.indices.start, "stop": group.indices.stop,
+                      "from_stock": group.fill_from.start < 0,
+                      "from": [group.fill_from.start, group.fill_from.stop]})
     return {
         "version": PROGRAM_VERSION,
         "id": variant.id,

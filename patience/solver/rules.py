@@ -199,7 +199,7 @@ def sequence_rows(variant: Variant) -> tuple[tuple[int, int, tuple[int, ...]], .
         inline_calls,
         name,
     )
-    from patience.generator import _is_scan
+    from patience.plan import is_scan as _is_scan
     from patience.language import Predicate, Quantifier
 
     layout = Layout({group.name: group.indices for group in variant.groups})

@@ -1,0 +1,266 @@
+"""The rule plan: what both engines need of a variant's rules, analysed once.
+
+A compiled :class:`~patience.variant.Variant` has its rules as checked expression trees.
+Before anything runs them, they are analysed into one plan, kept on the variant
+(``Variant.plan``), which both engines read and neither re-derives:
+
+* the **inlined rules**: each group's ``moves`` and ``accepts``, ``win``,
+  ``stock.deal_when`` and ``solver.safe``, with the predicates they call written out in
+  place, except card-only predicates of one or two cards, which stay calls and become
+  tables (:func:`inline_rules`);
+* each source group's **source plan** (:class:`SourcePlan`): its ``moves`` rule split into
+  run scans (``all a, b in pairs(run): …``, one scan down the pile instead of a test per
+  run length), a fixed run size (``run.size == E``) and the rest; and one
+  :class:`Pairing` per target group it can send cards to, the target's ``accepts`` rule
+  split into a fixed run size, the conjuncts that do not read the receiving pile (tested
+  once per run) and those that do (tested per pile). A pairing whose rule folds to false
+  for this source (``source in columns``) is dropped, and so is a source whose own rule
+  does;
+* the **fills** (a group whose empty piles take a card at once) and the **redeal**.
+
+The generator (``patience.generator``) prints Python from the plan; the native lowering
+(``patience.native.program``) serialises it for the core. Constants are folded by the one
+:class:`~patience.compiler.Compiler` the plan holds (its tables are the generated code's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from patience.compiler import (
+    Compiler,
+    Const,
+    Layout,
+    Pile,
+    Run,
+    Tables,
+    conjuncts,
+    inline_calls,
+    is_false,
+    name,
+)
+from patience.language import Attribute, Compare, Name, Node, Pairs, Predicate, Quantifier, walk
+
+#: the source pile inside a source rule tested beside a target's rule, where ``pile`` is the
+#: target: a name no rule can write
+SOURCE_PILE = "pile#source"
+
+
+def mentions(node: Node, identifier: str) -> bool:
+    """Whether ``node`` reads the name ``identifier`` (``pile``, ``run``…)."""
+    return any(isinstance(sub, Name) and sub.id == identifier for sub in walk(node))
+
+
+def fixed_size(node: Node, free_of: tuple[str, ...]) -> Node | None:
+    """E if ``node`` is ``run.size == E`` (either way round) with E free of those names."""
+    if not isinstance(node, Compare) or node.op != "==":
+        return None
+    for size, other in ((node.left, node.right), (node.right, node.left)):
+        if (isinstance(size, Attribute) and size.name == "size"
+                and isinstance(size.value, Name) and size.value.id == "run"
+                and not any(mentions(other, n) for n in free_of)):
+            return other
+    return None
+
+
+def is_scan(node: Node) -> bool:
+    """Whether ``node`` is ``all a, b in pairs(run): …`` with a body free of the run's
+    length (it then holds for the top k cards exactly when k is at most the longest run)."""
+    return (isinstance(node, Quantifier) and node.kind == "all"
+            and isinstance(node.domain, Pairs) and isinstance(node.domain.run, Name)
+            and node.domain.run.id == "run" and not mentions(node.body, "run"))
+
+
+def bindings(source: str, target: str | None) -> dict[str, Any]:
+    """The names a source rule (``target`` None) or a pairing's rules may read, as the
+    generated code holds them: the run ``src[-k:]``, the pile ``piles[s]`` (the source) or
+    ``piles[t]`` (the target, with the source as ``source``)."""
+    run = Run(name("src"), name("k"))
+    source_pile = Pile(name("src"), name("s"), source)
+    if target is None:
+        return {"run": run, "pile": source_pile}
+    return {"run": run, "pile": Pile(name("tgt"), name("t"), target), "source": source_pile,
+            SOURCE_PILE: source_pile}
+
+
+@attrs.frozen
+class Redeal:
+    """A waste the deal turns back into an empty stock: its pile, and the hidden pile whose
+    length counts the redeals made (None when they are unlimited) with their limit."""
+
+    waste: int
+    counter: int | None
+    limit: int
+
+
+@attrs.frozen
+class GroupRules:
+    """One pile group's rules, inlined, and what the plan needs of its layout."""
+
+    name: str
+    indices: range
+    moves: Node  # inlined
+    accepts: Node  # inlined
+    first: bool  # a move to it lands on the first pile that accepts
+    forced: bool  # its removal is forced (moves to it are made at once, not chosen)
+    face_down: bool = False  # its piles may hold face-down cards (runs stop at them)
+    fill_from: range | None = None  # piles whose top card fills an empty pile here at once
+    moves_note: str = ""  # the rules as written, for comments in generated code
+    accepts_note: str = ""
+
+
+@attrs.frozen
+class Pairing:
+    """One source group sending runs to one target group, the target's rule split up."""
+
+    target: GroupRules
+    fixed: Node | None  # E of a 'run.size == E' conjunct of the target's accepts rule
+    hoisted: tuple[Node, ...]  # conjuncts that do not read the receiving pile
+    per_pile: tuple[Node, ...]  # conjuncts that do, in the rule's order
+
+    @property
+    def run_free(self) -> tuple[Node, ...]:
+        """The per-pile conjuncts that do not read the run: tested once per pile."""
+        return tuple(n for n in self.per_pile if not mentions(n, "run"))
+
+    @property
+    def run_bound(self) -> tuple[Node, ...]:
+        return tuple(n for n in self.per_pile if mentions(n, "run"))
+
+    @property
+    def k_outer(self) -> bool:
+        """Whether the run length is the outer loop (a fixed size, or a group taking the
+        first pile that accepts: the search stops at that pile for each k)."""
+        return self.fixed is not None or self.target.first
+
+
+@attrs.frozen
+class SourcePlan:
+    """How one source group's piles give runs to a set of target groups."""
+
+    source: GroupRules
+    scans: tuple[Quantifier, ...]  # 'all a, b in pairs(run): …' conjuncts of moves
+    fixed: Node | None  # E of a 'run.size == E' conjunct of moves
+    rest: tuple[Node, ...]  # the other conjuncts of moves
+    pairings: tuple[Pairing, ...]
+    #: when every target takes runs of one constant size (sets of 13): shorter piles are
+    #: skipped (floor) and the run scan stops at the largest size (cap)
+    floor: int | None
+    cap: int | None
+
+
+@attrs.frozen
+class RulePlan:
+    """The plan of one variant's rules (see the module's docstring)."""
+
+    compiler: Compiler
+    groups: tuple[GroupRules, ...]
+    #: per group, its plan as a source of chosen moves (None: it gives none)
+    sources: tuple[SourcePlan | None, ...]
+    #: per group, its plan as a source of forced moves into the forced groups (None: a
+    #: forced group, or none exists, or it gives none)
+    forced_sources: tuple[SourcePlan | None, ...]
+    win: Node
+    deal_when: Node
+    safe: Node | None
+    redeal: Redeal | None
+    tabulate: bool
+
+    @property
+    def fills(self) -> tuple[GroupRules, ...]:
+        return tuple(group for group in self.groups if group.fill_from is not None)
+
+
+def _folds_false(compiler: Compiler, nodes: Sequence[Node], names: Mapping[str, Any]) -> bool:
+    return any(is_false(compiler.expression(node, names)) for node in nodes)
+
+
+def source_plan(compiler: Compiler, source: GroupRules,
+                targets: Sequence[GroupRules]) -> SourcePlan | None:
+    """The plan of ``source`` sending runs to ``targets``; None when it can send none."""
+    gives = conjuncts(source.moves)
+    scans = tuple(node for node in gives if isinstance(node, Quantifier) and is_scan(node))
+    fixed = next((e for e in (fixed_size(n, ("run",)) for n in gives) if e is not None), None)
+    rest = tuple(node for node in gives if node not in scans
+                 and (fixed is None or fixed_size(node, ("run",)) is not fixed))
+    if _folds_false(compiler, rest, bindings(source.name, None)):
+        return None
+    pairings = []
+    for target in targets:
+        if target is source and len(target.indices) == 1:
+            continue  # a single pile never moves onto itself
+        accepts = conjuncts(target.accepts)
+        target_fixed = next((e for e in (fixed_size(n, ("run", "pile")) for n in accepts)
+                             if e is not None), None)
+        others = [n for n in accepts if target_fixed is None
+                  or fixed_size(n, ("run", "pile")) is not target_fixed]
+        pair = bindings(source.name, target.name)
+        if any(_folds_false(compiler, [n], pair) for n in others):
+            continue  # e.g. 'source in columns' for a source that is not a column
+        pairings.append(Pairing(target, target_fixed,
+                                tuple(n for n in others if not mentions(n, "pile")),
+                                tuple(n for n in others if mentions(n, "pile"))))
+    if not pairings:
+        return None
+    sizes = []
+    for pairing in pairings:
+        size = None
+        if pairing.fixed is not None and fixed is None:
+            value = compiler.value(pairing.fixed, bindings(source.name, pairing.target.name))
+            size = value.value if isinstance(value, Const) else None
+        sizes.append(size)
+    constant_sizes = [x for x in sizes if isinstance(x, int)]
+    all_constant = len(constant_sizes) == len(sizes)
+    return SourcePlan(source, scans, fixed, rest, tuple(pairings),
+                      min(constant_sizes) if all_constant else None,
+                      max(constant_sizes) if all_constant else None)
+
+
+@attrs.frozen
+class GroupSpec:
+    """What :func:`make_plan` needs of one pile group of a variant."""
+
+    name: str
+    indices: range
+    moves: Node
+    accepts: Node
+    first: bool
+    forced: bool
+    face_down: bool = False
+    fill_from: range | None = None
+    moves_note: str = ""  # the 'moves' rule as written, e.g. "piles.columns.moves (f:9): …"
+    accepts_note: str = ""
+
+
+def make_plan(groups: Sequence[GroupSpec], predicates: Mapping[str, Predicate],
+              parameters: Mapping[str, int | bool], cards: Sequence[int], deal_when: Node,
+              win: Node, *, safe: Node | None = None, redeal: Redeal | None = None,
+              tabulate: bool = True) -> RulePlan:
+    """Analyse a variant's rules into its plan. With ``tabulate`` false card-only
+    predicates are written out like the others (the reference the tables are tested
+    against)."""
+    layout = Layout({group.name: group.indices for group in groups})
+    compiler = Compiler(dict(parameters), dict(predicates), layout, Tables(), cards,
+                        tabulate=tabulate, face_down=any(group.face_down for group in groups))
+
+    def keep(predicate: Predicate) -> bool:
+        return tabulate and compiler._is_tabulable(predicate) and \
+            1 <= len(predicate.signature.parameters) <= 2
+
+    def inline(node: Node) -> Node:
+        return inline_calls(node, predicates, keep)
+
+    rules = tuple(GroupRules(group.name, group.indices, inline(group.moves),
+                             inline(group.accepts), group.first, group.forced,
+                             group.face_down, group.fill_from, group.moves_note,
+                             group.accepts_note) for group in groups)
+    chosen = [group for group in rules if not group.forced]
+    forced = [group for group in rules if group.forced]
+    sources = tuple(source_plan(compiler, group, chosen) for group in rules)
+    forced_sources = tuple(None if group.forced or not forced
+                           else source_plan(compiler, group, forced) for group in rules)
+    return RulePlan(compiler, rules, sources, forced_sources, inline(win), inline(deal_when),
+                    None if safe is None else inline(safe), redeal, tabulate)
