@@ -13,6 +13,7 @@ pub mod program;
 pub mod search;
 pub mod shorten;
 pub mod store;
+pub mod wire;
 
 use std::time::{Duration, Instant};
 

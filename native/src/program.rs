@@ -13,11 +13,13 @@ use serde_json::Value;
 
 use crate::compile::Code;
 use crate::filter::{FilterKey, TargetFilter};
+use crate::wire;
 
 pub const FACE_DOWN: u8 = 64;
 /// the rule program's version (2: `top_piles`; 3: `safe`, the declared safe moves; 4: the
-/// moves after a deal and the stock as a cycle; 5: `beam`, the layered beam)
-pub const PROGRAM_VERSION: u64 = 5;
+/// moves after a deal and the stock as a cycle; 5: `beam`, the layered beam; 6: the typed
+/// wire format, `wire.rs`)
+pub const PROGRAM_VERSION: u64 = 6;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
 pub const SLOTS: usize = 4;
@@ -290,16 +292,16 @@ pub struct Program {
 type Result<T> = std::result::Result<T, String>;
 
 fn err<T>(what: &str, value: &Value) -> Result<T> {
-    let mut text = value.to_string();
-    if text.len() > 80 {
-        text.truncate(80);
-        text.push('…');
+    let text = value.to_string();
+    let mut shown: String = text.chars().take(80).collect();
+    if shown.len() < text.len() {
+        shown.push('…');
     }
-    Err(format!("bad rule program: {what} in {text}"))
+    Err(format!("bad rule program: {what} in {shown}"))
 }
 
-fn field<'a>(value: &'a Value, name: &str) -> Result<&'a Value> {
-    value.get(name).ok_or_else(|| format!("bad rule program: no {name:?} field"))
+fn bad<T>(what: String) -> Result<T> {
+    Err(format!("bad rule program: {what}"))
 }
 
 fn int(value: &Value) -> Result<i64> {
@@ -310,10 +312,6 @@ fn index(value: &Value) -> Result<usize> {
     value.as_u64().map_or_else(|| err("not an index", value), |v| Ok(v as usize))
 }
 
-fn boolean(value: &Value) -> Result<bool> {
-    value.as_bool().map_or_else(|| err("not a boolean", value), Ok)
-}
-
 fn slot(value: &Value, limit: usize) -> Result<u8> {
     let v = index(value)?;
     if v >= limit {
@@ -322,20 +320,11 @@ fn slot(value: &Value, limit: usize) -> Result<u8> {
     Ok(v as u8)
 }
 
-fn ranges(value: &Value) -> Result<Vec<(usize, usize)>> {
-    let items = value.as_array().ok_or_else(|| "bad rule program: ranges".to_string())?;
-    items
-        .iter()
-        .map(|item| Ok((index(&item[0])?, index(&item[1])?)))
-        .collect()
-}
-
-fn flags(value: &Value, size: usize) -> Result<Vec<bool>> {
+fn flags(piles: &[usize], size: usize) -> Result<Vec<bool>> {
     let mut out = vec![false; size];
-    for item in value.as_array().ok_or_else(|| "bad rule program: pile list".to_string())? {
-        let i = index(item)?;
+    for &i in piles {
         if i >= size {
-            return err("pile out of range", item);
+            return bad(format!("pile {i} out of range"));
         }
         out[i] = true;
     }
@@ -512,47 +501,44 @@ impl Reader {
         })
     }
 
-    fn plan(&self, value: &Value) -> Result<Option<SourcePlan>> {
-        if value.is_null() {
-            return Ok(None);
-        }
-        let optional = |v: &Value| -> Result<Option<Code>> {
-            if v.is_null() {
-                Ok(None)
-            } else {
-                Ok(Some(self.code(v)?))
-            }
+    fn plan(&self, source: &wire::Source, groups: &[Group]) -> Result<SourcePlan> {
+        let optional = |v: &Option<Value>| -> Result<Option<Code>> {
+            v.as_ref().map(|v| self.code(v)).transpose()
         };
-        let rest = self.expr(field(value, "rest")?)?;
-        let is_one = |v: &Value| -> Result<bool> {
-            Ok(!v.is_null() && matches!(self.expr(v)?, Expr::Int(1)))
-        };
-        let plan_one = is_one(field(value, "fixed")?)?;
-        let constant = |v: &Value| -> Result<Option<i64>> {
-            Ok(if v.is_null() {
-                None
-            } else if let Expr::Int(k) = self.expr(v)? {
-                Some(k)
-            } else {
-                None
+        let rest = self.expr(&source.rest)?;
+        let is_one = |v: &Option<Value>| -> Result<bool> {
+            Ok(match v {
+                None => false,
+                Some(v) => matches!(self.expr(v)?, Expr::Int(1)),
             })
         };
-        let plan_size = constant(field(value, "fixed")?)?;
+        let plan_one = is_one(&source.fixed)?;
+        let constant = |v: &Option<Value>| -> Result<Option<i64>> {
+            Ok(match v {
+                None => None,
+                Some(v) => match self.expr(v)? {
+                    Expr::Int(k) => Some(k),
+                    _ => None,
+                },
+            })
+        };
+        let plan_size = constant(&source.fixed)?;
         let mut screened = true;
         let mut pairings = Vec::new();
-        for item in field(value, "pairings")?.as_array().ok_or("bad rule program: pairings")? {
-            let (start, stop) = (index(field(item, "start")?)?, index(field(item, "stop")?)?);
+        for item in &source.pairings {
+            let group = groups.get(item.target).ok_or("bad rule program: target group")?;
+            let (start, stop) = (group.start, group.stop);
             // a single target pile is tested at once: indexing the position's tops for it
             // would cost more than it saves (Golf's waste)
             let filter = if self.filters && stop > start + 1 {
                 // everything a move of this pairing must pass, tested together
                 let rule = Expr::And(vec![
                     rest.clone(),
-                    self.expr(field(item, "hoisted")?)?,
-                    self.expr(field(item, "free")?)?,
-                    self.expr(field(item, "bound")?)?,
+                    self.expr(&item.hoisted)?,
+                    self.expr(&item.free)?,
+                    self.expr(&item.bound)?,
                 ]);
-                let size_one = plan_one || is_one(field(item, "fixed")?)?;
+                let size_one = plan_one || is_one(&item.fixed)?;
                 TargetFilter::new(&rule, &self.tables, size_one)
             } else {
                 None
@@ -561,7 +547,7 @@ impl Reader {
             let key_depth = match filter.as_ref().map(|f| f.key) {
                 Some(FilterKey::Nothing) => Some(0),
                 Some(FilterKey::RunTop) => Some(1),
-                Some(FilterKey::RunBottom) => match constant(field(item, "fixed")?)?.or(plan_size) {
+                Some(FilterKey::RunBottom) => match constant(&item.fixed)?.or(plan_size) {
                     Some(k) if k >= 1 => Some(k as usize),
                     _ => None,
                 },
@@ -573,30 +559,25 @@ impl Reader {
                 filter,
                 start,
                 stop,
-                k_outer: boolean(field(item, "k_outer")?)?,
-                first: boolean(field(item, "first")?)?,
-                skip_self: boolean(field(item, "skip_self")?)?,
-                fixed: optional(field(item, "fixed")?)?,
-                hoisted: self.code(field(item, "hoisted")?)?,
-                free: self.code(field(item, "free")?)?,
-                bound: self.code(field(item, "bound")?)?,
+                k_outer: item.k_outer,
+                first: item.first,
+                skip_self: item.skip_self,
+                fixed: optional(&item.fixed)?,
+                hoisted: self.code(&item.hoisted)?,
+                free: self.code(&item.free)?,
+                bound: self.code(&item.bound)?,
             });
         }
-        let size = |name: &str, default: usize| -> Result<usize> {
-            match value.get(name) {
-                None | Some(Value::Null) => Ok(default),
-                Some(v) => Ok(int(v)?.max(0) as usize),
-            }
-        };
-        Ok(Some(SourcePlan {
-            floor: size("floor", 1)?.max(1),
-            cap: size("cap", usize::MAX)?,
-            scan: optional(field(value, "scan")?)?,
-            fixed: optional(field(value, "fixed")?)?,
-            rest: self.code(field(value, "rest")?)?,
+        let size = |v: Option<u64>, default: usize| v.map_or(default, |v| v.min(usize::MAX as u64) as usize);
+        Ok(SourcePlan {
+            floor: size(source.floor, 1).max(1),
+            cap: size(source.cap, usize::MAX),
+            scan: optional(&source.scan)?,
+            fixed: optional(&source.fixed)?,
+            rest: self.code(&source.rest)?,
             screened: screened && !pairings.is_empty() && pairings.len() <= MAX_SCREENED,
             pairings,
-        }))
+        })
     }
 }
 
@@ -609,205 +590,147 @@ impl Program {
     /// Read a rule program, with target filters or (`filters` false, for the tests that
     /// check them) without: every pairing then tests every target.
     pub fn from_json_with(text: &str, filters: bool) -> Result<Program> {
-        let value: Value =
+        let versioned: wire::Versioned =
             serde_json::from_str(text).map_err(|e| format!("bad rule program: {e}"))?;
-        if field(&value, "version")?.as_u64() != Some(PROGRAM_VERSION) {
+        if versioned.version != PROGRAM_VERSION {
             return Err(format!(
                 "rule program version {} is not the core's {PROGRAM_VERSION}: rebuild the native core",
-                field(&value, "version")?
+                versioned.version
             ));
         }
-        let piles = index(field(&value, "piles")?)?;
-        let slots = index(field(&value, "slots")?)?;
+        let program: wire::Program =
+            serde_json::from_str(text).map_err(|e| format!("bad rule program: {e}"))?;
+        Program::from_wire(program, filters)
+    }
+
+    /// Check the ranges of a program read from the wire and build it.
+    fn from_wire(value: wire::Program, filters: bool) -> Result<Program> {
+        let (piles, slots) = (value.piles, value.slots);
         if piles > 250 || slots < piles || slots > piles + 1 {
-            return err("bad pile count", &value["piles"]);
+            return bad(format!("pile count {piles} with {slots} slots"));
         }
         let mut tables = Vec::new();
-        for item in field(&value, "tables")?.as_array().ok_or("bad rule program: tables")? {
-            let shape = field(item, "shape")?.as_array().ok_or("bad rule program: shape")?;
-            let bits: Vec<bool> = field(item, "bits")?
-                .as_str()
-                .ok_or("bad rule program: bits")?
-                .bytes()
-                .map(|b| b == b'1')
-                .collect();
-            let rows = index(&shape[0])?;
-            let width = if shape.len() > 1 { index(&shape[1])? } else { 1 };
-            if rows * width != bits.len() {
-                return err("table size", item);
+        for item in &value.tables {
+            let bits: Vec<bool> = item.bits.bytes().map(|b| b == b'1').collect();
+            let (rows, width) = match item.shape[..] {
+                [rows] => (rows, 1),
+                [rows, width] => (rows, width),
+                _ => return bad(format!("table {:?}: shape {:?}", item.name, item.shape)),
+            };
+            if rows.checked_mul(width) != Some(bits.len()) {
+                return bad(format!("table {:?}: size", item.name));
             }
             tables.push(Arc::new(Table { rows, width, bits }));
         }
         let reader = Reader { slots, tables: tables.clone(), memo: Default::default(), filters };
-        let groups_value = field(&value, "groups")?.as_array().ok_or("bad rule program: groups")?;
         let mut groups = Vec::new();
-        for g in groups_value {
-            let (start, stop) = (index(field(g, "start")?)?, index(field(g, "stop")?)?);
-            if start > stop || stop > piles {
-                return err("bad group", g);
+        for g in &value.groups {
+            if g.start > g.stop || g.stop > piles {
+                return bad(format!("group {:?}: piles {}..{}", g.name, g.start, g.stop));
             }
-            groups.push(Group { start, stop, face_down: boolean(field(g, "face_down")?)? });
+            groups.push(Group { start: g.start, stop: g.stop, face_down: g.face_down });
         }
-        let sources = read_plans_with_ranges(&value, "sources", &reader, &groups)?;
-        let forced_sources = read_plans_with_ranges(&value, "forced_sources", &reader, &groups)?;
-        let mut fills = Vec::new();
-        for f in field(&value, "fills")?.as_array().ok_or("bad rule program: fills")? {
-            let from = field(f, "from")?;
-            let from_stock = boolean(field(f, "from_stock")?)?;
-            let (a, b) = if from_stock { (0, 0) } else { (index(&from[0])?, index(&from[1])?) };
-            let (start, stop) = (index(field(f, "start")?)?, index(field(f, "stop")?)?);
-            if a > b || b > piles || start > stop || stop > piles {
-                return err("bad fill", f);
+        let read_plans = |plans: &[Option<wire::Source>]| -> Result<Vec<Option<SourcePlan>>> {
+            if plans.len() != groups.len() {
+                return bad("one plan per group".to_string());
             }
-            fills.push(Fill { start, stop, from_stock, from: (a, b) });
-        }
-        let deal_targets = field(&value, "deal_targets")?
-            .as_array()
-            .ok_or("bad rule program: deal targets")?
-            .iter()
-            .map(index)
-            .collect::<Result<Vec<_>>>()?;
-        if deal_targets.iter().any(|&t| t >= piles) {
-            return err("deal target out of range", &value["deal_targets"]);
-        }
-        let redeal_value = field(&value, "redeal")?;
-        let redeal = if redeal_value.is_null() {
-            None
-        } else {
-            let waste = index(field(redeal_value, "waste")?)?;
-            let counter = field(redeal_value, "counter")?;
-            let counter = if counter.is_null() { None } else { Some(index(counter)?) };
-            if waste >= piles || counter.is_some_and(|c| c >= slots) {
-                return err("bad redeal", redeal_value);
-            }
-            Some(Redeal { waste, counter, limit: index(field(redeal_value, "limit")?)? })
+            plans.iter().map(|p| p.as_ref().map(|p| reader.plan(p, &groups)).transpose()).collect()
         };
-        let key = field(&value, "key")?;
-        let table_values = field(key, "card_table")?.as_array().ok_or("bad rule program: card table")?;
-        if table_values.len() != 256 {
-            return err("card table size", key);
+        let sources = read_plans(&value.sources)?;
+        let forced_sources = read_plans(&value.forced_sources)?;
+        let mut fills = Vec::new();
+        for f in &value.fills {
+            let (a, b) = if f.from_stock { (0, 0) } else { f.sources };
+            if a > b || b > piles || f.start > f.stop || f.stop > piles {
+                return bad(format!("fill of piles {}..{}", f.start, f.stop));
+            }
+            fills.push(Fill { start: f.start, stop: f.stop, from_stock: f.from_stock, from: (a, b) });
         }
-        let mut card_table = [0u8; 256];
-        for (slot, v) in card_table.iter_mut().zip(table_values) {
-            *slot = index(v)?.min(255) as u8;
+        if value.deal_targets.iter().any(|&t| t >= piles) {
+            return bad("deal target out of range".to_string());
         }
+        let redeal = match &value.redeal {
+            None => None,
+            Some(r) => {
+                if r.waste >= piles || r.counter.is_some_and(|c| c >= slots) {
+                    return bad("redeal piles out of range".to_string());
+                }
+                Some(Redeal { waste: r.waste, counter: r.counter, limit: r.limit })
+            }
+        };
+        let key = &value.key;
+        let card_table: [u8; 256] = key.card_table[..]
+            .try_into()
+            .map_err(|_| format!("bad rule program: card table of {} entries", key.card_table.len()))?;
         let check = |r: &Vec<(usize, usize)>| r.iter().all(|&(a, b)| a <= b && b <= slots);
-        let always_sorted = ranges(field(key, "always_sorted")?)?;
-        let sorted_when_stock_empty = ranges(field(key, "sorted_when_stock_empty")?)?;
-        if !check(&always_sorted) || !check(&sorted_when_stock_empty) {
-            return err("bad sorted ranges", key);
+        if !check(&key.always_sorted) || !check(&key.sorted_when_stock_empty) {
+            return bad("sorted ranges out of range".to_string());
         }
         let mut views = vec![crate::key::VIEW_ALL; slots];
-        for item in field(key, "top_piles")?.as_array().ok_or("bad rule program: top piles")? {
-            let pile = index(&item[0])?;
+        for &(pile, size_read) in &key.top_piles {
             if pile >= piles {
-                return err("top pile out of range", item);
+                return bad(format!("top pile {pile} out of range"));
             }
-            views[pile] = if boolean(&item[1])? { crate::key::VIEW_TOP_AND_SIZE } else { crate::key::VIEW_TOP };
+            views[pile] = if size_read { crate::key::VIEW_TOP_AND_SIZE } else { crate::key::VIEW_TOP };
         }
-        let ordering = field(&value, "ordering")?;
-        let beam = field(&value, "beam")?;
         let mut sequences = vec![None; piles];
-        for item in field(beam, "sequences")?.as_array().ok_or("bad rule program: sequences")? {
-            let pile = index(&item[0])?;
-            let rows = item[1].as_array().ok_or("bad rule program: sequence rows")?;
-            if pile >= piles || rows.len() != 64 {
-                return err("bad sequence rows", item);
+        for (pile, rows) in &value.beam.sequences {
+            if *pile >= piles {
+                return bad(format!("sequence rows of pile {pile} out of range"));
             }
-            let mut table = [0u64; 64];
-            for (slot, row) in table.iter_mut().zip(rows) {
-                *slot = row.as_u64().map_or_else(|| err("not a row", row), Ok)?;
-            }
-            sequences[pile] = Some(table);
+            let table: [u64; 64] = rows[..]
+                .try_into()
+                .map_err(|_| format!("bad rule program: {} sequence rows, not 64", rows.len()))?;
+            sequences[*pile] = Some(table);
         }
+        let pass_merge = match value.ordering.pass_merge {
+            Some((waste, turn)) if waste >= piles || turn == 0 => {
+                return bad(format!("pass merge ({waste}, {turn})"));
+            }
+            other => other,
+        };
         let has_forced = !fills.is_empty() || forced_sources.iter().any(Option::is_some);
         let any_filter = |plans: &[Option<SourcePlan>]| {
             plans.iter().flatten().any(|p| p.pairings.iter().any(|q| q.filter.is_some()))
         };
         let (filtered, forced_filtered) = (any_filter(&sources), any_filter(&forced_sources));
+        let ordering = &value.ordering;
         Ok(Program {
-            id: field(&value, "id")?.as_str().unwrap_or("").to_string(),
+            id: value.id.clone(),
             piles,
             slots,
             sources,
             forced_sources,
             fills,
-            win: reader.code(field(&value, "win")?)?,
-            deal_when: reader.code(field(&value, "deal_when")?)?,
-            safe: match field(&value, "safe")? {
-                Value::Null => None,
-                expr => Some(reader.code(expr)?),
-            },
-            deal_targets,
-            deal_skips_empty: boolean(field(&value, "deal_skips_empty")?)?,
+            win: reader.code(&value.win)?,
+            deal_when: reader.code(&value.deal_when)?,
+            safe: value.safe.as_ref().map(|expr| reader.code(expr)).transpose()?,
+            turns_up: flags(&value.face_down_piles, piles)?,
+            deal_targets: value.deal_targets,
+            deal_skips_empty: value.deal_skips_empty,
             redeal,
-            turns_up: flags(field(&value, "face_down_piles")?, piles)?,
             has_forced,
             filtered,
             forced_filtered,
             tables,
             key: KeyRules {
                 card_table,
-                always_sorted,
-                sorted_when_stock_empty,
-                stock_by_cards: boolean(field(key, "stock_by_cards")?)?,
+                always_sorted: key.always_sorted.clone(),
+                sorted_when_stock_empty: key.sorted_when_stock_empty.clone(),
+                stock_by_cards: key.stock_by_cards,
                 views,
             },
             ordering: OrderingRules {
-                first_target: flags(field(ordering, "first_target_piles")?, slots)?,
-                parking: flags(field(ordering, "parking_piles")?, slots)?,
-                dealt: flags(field(ordering, "dealt_piles")?, slots)?,
-                after_deal: match field(ordering, "after_deal")? {
-                    Value::Null => None,
-                    piles => Some(flags(piles, slots)?),
-                },
-                pass_merge: match field(ordering, "pass_merge")? {
-                    Value::Null => None,
-                    pair => {
-                        let waste = index(&pair[0])?;
-                        let turn = index(&pair[1])?;
-                        if waste >= piles || turn == 0 {
-                            return err("bad pass merge", pair);
-                        }
-                        Some((waste, turn))
-                    }
-                },
+                first_target: flags(&ordering.first_target_piles, slots)?,
+                parking: flags(&ordering.parking_piles, slots)?,
+                dealt: flags(&ordering.dealt_piles, slots)?,
+                after_deal: ordering.after_deal.as_ref().map(|p| flags(p, slots)).transpose()?,
+                pass_merge,
             },
-            beam: BeamRules { layers: boolean(field(beam, "layers")?)?, sequences },
+            beam: BeamRules { layers: value.beam.layers, sequences },
             groups,
         })
     }
-}
-
-fn read_plans_with_ranges(
-    value: &Value,
-    name: &str,
-    reader: &Reader,
-    groups: &[Group],
-) -> Result<Vec<Option<SourcePlan>>> {
-    let items = field(value, name)?.as_array().ok_or("bad rule program: sources")?;
-    if items.len() != groups.len() {
-        return err("one plan per group", &value[name]);
-    }
-    let mut plans = Vec::new();
-    for item in items {
-        if item.is_null() {
-            plans.push(None);
-            continue;
-        }
-        // fill in start/stop from the target group before reading
-        let mut item = item.clone();
-        if let Some(pairings) = item.get_mut("pairings").and_then(Value::as_array_mut) {
-            for p in pairings {
-                let g = p.get("target").and_then(Value::as_u64).unwrap_or(u64::MAX) as usize;
-                let group = groups.get(g).ok_or("bad rule program: target group")?;
-                p["start"] = Value::from(group.start);
-                p["stop"] = Value::from(group.stop);
-            }
-        }
-        plans.push(reader.plan(&item)?);
-    }
-    Ok(plans)
 }
 
 /// How many loops over the position alone (`compile.rs`, "memo") a program remembers.

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from patience.errors import SolverError
 
 if TYPE_CHECKING:
+    from patience._native import Core
     from patience.game import Game
     from patience.moves import MoveTuple
     from patience.variant import Variant
@@ -40,7 +41,7 @@ except ImportError as error:  # not built: the pure-Python solver does everythin
                           f" ({type(error).__name__}: {error})")
 else:
     _core = _loaded
-    from patience.native.program import PROGRAM_VERSION
+    from patience.native.wire import PROGRAM_VERSION
 
     if getattr(_core, "PROGRAM_VERSION", None) != PROGRAM_VERSION:
         AVAILABLE = False
@@ -108,13 +109,14 @@ def describe() -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def core(variant: Variant) -> Any:
+def core(variant: Variant) -> Core:
     """The variant's rule program loaded into the core (once per variant)."""
     if _core is None:
         raise SolverError(f"the native engine was asked for, but {REASON}")
     from patience.native.program import rule_program_text
 
-    return _core.Core(rule_program_text(variant))
+    loaded: Core = _core.Core(rule_program_text(variant))
+    return loaded
 
 
 def _position(game: Game) -> tuple[list[list[int]], list[int]]:

@@ -32,7 +32,6 @@ move in sorted order alone (``patience.solver.search.first_safe``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -56,19 +55,15 @@ from patience.language import (
     Quantifier,
     fold_arithmetic,
 )
+from patience.native import wire
+from patience.native.wire import Expr
 from patience.plan import SourcePlan
 from patience.solver.rules import solver_rules
 from patience.variant import Variant
 
-#: the version of the program's shape: the core refuses a program of another version (2: the
-#: piles keyed by their top, 3: the declared safe moves, 4: the moves allowed after a deal
-#: and the stock as a cycle, 5: the layered beam)
-PROGRAM_VERSION = 5
-
 #: slots for piles and cards bound by quantifiers (the loader bounds their nesting)
 SLOTS = 4
 
-Expr = list[Any]
 
 
 class _Const:
@@ -114,7 +109,7 @@ class _Lowering:
         self.variant = variant
         self.compiler = compiler
         self.groups = groups
-        self.tables: list[dict[str, Any]] = []
+        self.tables: list[wire.Table] = []
         self._table_ids: dict[str, int] = {}
 
     # -- entry points --
@@ -265,8 +260,8 @@ class _Lowering:
                 flat = [bool(v) for row in values for v in row]
                 shape = [len(values), len(values[0]) if values else 0]
             self._table_ids[name] = len(self.tables)
-            self.tables.append({"name": name, "shape": shape,
-                                "bits": "".join("1" if v else "0" for v in flat)})
+            self.tables.append(wire.Table(name, tuple(shape),
+                                          "".join("1" if v else "0" for v in flat)))
         return self._table_ids[name]
 
     def _quantifier(self, node: Quantifier, bindings: Mapping[str, Any], depth: int) -> Value:
@@ -311,7 +306,7 @@ def _pair_bindings(source: str, target: str) -> dict[str, Any]:
 
 
 def _source(lowering: _Lowering, plan: SourcePlan | None,
-            numbers: Mapping[str, int]) -> dict[str, Any] | None:
+            numbers: Mapping[str, int]) -> wire.Source | None:
     """One source group's plan (``patience.plan.SourcePlan``) lowered, or None when the
     group gives no move at all."""
     if plan is None:
@@ -330,37 +325,35 @@ def _source(lowering: _Lowering, plan: SourcePlan | None,
     else:
         real = [p for p in scan_parts if p is not True]
         scan_expr = True if not real else real[0] if len(real) == 1 else ["and", real]
-    pairings: list[dict[str, Any]] = []
+    pairings = []
     for pairing in plan.pairings:
         target = pairing.target
         pair = _pair_bindings(source.name, target.name)
-        pairings.append({
-            "target": numbers[target.name],
-            "k_outer": pairing.k_outer,
-            "first": target.first and len(target.indices) > 1,
-            "skip_self": target.name == source.name,
-            "fixed": None if pairing.fixed is None else
-            _expr(lowering.lower(pairing.fixed, pair)),
-            "hoisted": lowering.conjunction(pairing.hoisted, pair),
-            "free": lowering.conjunction(pairing.run_free, pair),
-            "bound": lowering.conjunction(pairing.run_bound, pair),
-        })
-    return {
-        "floor": plan.floor,
-        "cap": plan.cap,
-        "scan": scan_expr if plan.scans else None,
-        "fixed": None if plan.fixed is None else _expr(lowering.lower(plan.fixed, names)),
-        "rest": lowering.conjunction(plan.rest, names),
-        "pairings": pairings,
-    }
+        pairings.append(wire.Pairing(
+            target=numbers[target.name],
+            k_outer=pairing.k_outer,
+            first=target.first and len(target.indices) > 1,
+            skip_self=target.name == source.name,
+            fixed=None if pairing.fixed is None else _expr(lowering.lower(pairing.fixed, pair)),
+            hoisted=lowering.conjunction(pairing.hoisted, pair),
+            free=lowering.conjunction(pairing.run_free, pair),
+            bound=lowering.conjunction(pairing.run_bound, pair),
+        ))
+    return wire.Source(
+        floor=plan.floor,
+        cap=plan.cap,
+        scan=scan_expr if plan.scans else None,
+        fixed=None if plan.fixed is None else _expr(lowering.lower(plan.fixed, names)),
+        rest=lowering.conjunction(plan.rest, names),
+        pairings=tuple(pairings),
+    )
 
 
-def rule_program(variant: Variant) -> dict[str, Any]:
-    """The rule program of ``variant``, as a JSON-ready dict."""
-    groups = variant.groups
+def rule_program(variant: Variant) -> wire.Program:
+    """The rule program of ``variant``: its rule plan lowered for the core."""
     plan = variant.tabulated_plan
     lowering = _Lowering(variant, plan.compiler, plan.compiler.layout.groups)
-    numbers = {group.name: number for number, group in enumerate(groups)}
+    numbers = {group.name: number for number, group in enumerate(variant.groups)}
     sources, forced_sources = [], []
     for chosen, forced in zip(plan.sources, plan.forced_sources):  # tables in this order
         sources.append(_source(lowering, chosen, numbers))
@@ -371,59 +364,52 @@ def rule_program(variant: Variant) -> dict[str, Any]:
     safe = None if plan.safe is None else lowering.scalar(
         plan.safe,
         {"run": _RUN, "pile": _PileValue(["tgt"], None), "source": _PileValue(["src"], None)})
-    rules = solver_rules(variant)
     fills = []
     for group in plan.fills:
         assert group.fill_from is not None
-        fills.append({"start": group.indices.start, "stop": group.indices.stop,
-                      "from_stock": group.fill_from.start < 0,
-                      "from": [group.fill_from.start, group.fill_from.stop]})
-    return {
-        "version": PROGRAM_VERSION,
-        "id": variant.id,
-        "piles": len(variant.pile_names),
-        "slots": variant.pile_slots,
-        "groups": [{"name": g.name, "start": g.indices.start, "stop": g.indices.stop,
-                    "face_down": any(g.face_down)} for g in groups],
-        "sources": sources,
-        "forced_sources": forced_sources,
-        "fills": fills,
-        "win": win,
-        "deal_when": deal_when,
-        "safe": None if safe is False else safe,
-        "deal_targets": list(variant.deal_targets),
-        "deal_skips_empty": variant.deal_skips_empty,
-        "redeal": None if variant.redeal_pile is None else {
-            "waste": variant.redeal_pile, "counter": variant.redeal_counter,
-            "limit": variant.redeals or 0},
-        "face_down_piles": list(variant.face_down_piles),
-        "tables": lowering.tables,
-        "key": {
-            "card_table": list(rules.card_table),
-            "always_sorted": [list(r) for r in rules.always_sorted],
-            "sorted_when_stock_empty": [list(r) for r in rules.sorted_when_stock_empty],
-            "stock_by_cards": variant.redeal_pile is not None,
-            "top_piles": [[index, size] for index, size in sorted(rules.top_piles.items())],
-        },
-        "ordering": {
-            "first_target_piles": sorted(rules.first_target_piles),
-            "parking_piles": sorted(rules.parking_piles),
-            "dealt_piles": sorted(rules.dealt_piles),
-            # after a deal, only a deal or a move from these piles (null: any move)
-            "after_deal": None if rules.after_deal is None else sorted(rules.after_deal),
-            # [waste, cards a deal] when the stock is keyed as a cycle (null: never)
-            "pass_merge": None if rules.pass_merge is None else list(rules.pass_merge),
-        },
-        # the layered beam (patience.solver.beam): whether the stock deals and never comes
-        # back, and each pile's rows of the adjacent cards that form a run
-        "beam": {
-            "layers": rules.beam_layers,
-            "sequences": [[index, list(rows)] for index, rows in
-                          sorted(rules.sequence_rows_of.items())],
-        },
-    }
+        from_stock = group.fill_from.start < 0
+        fills.append(wire.Fill(group.indices.start, group.indices.stop, from_stock,
+                               (0, 0) if from_stock else
+                               (group.fill_from.start, group.fill_from.stop)))
+    rules = solver_rules(variant)
+    return wire.Program(
+        version=wire.PROGRAM_VERSION,
+        id=variant.id,
+        piles=len(variant.pile_names),
+        slots=variant.pile_slots,
+        groups=tuple(wire.Group(g.name, g.indices.start, g.indices.stop, any(g.face_down))
+                     for g in variant.groups),
+        sources=tuple(sources),
+        forced_sources=tuple(forced_sources),
+        fills=tuple(fills),
+        win=win,
+        deal_when=deal_when,
+        safe=None if safe is False else safe,
+        deal_targets=variant.deal_targets,
+        deal_skips_empty=variant.deal_skips_empty,
+        redeal=None if variant.redeal_pile is None else wire.Redeal(
+            variant.redeal_pile, variant.redeal_counter, variant.redeals or 0),
+        face_down_piles=variant.face_down_piles,
+        tables=tuple(lowering.tables),
+        key=wire.Key(
+            card_table=tuple(rules.card_table),
+            always_sorted=rules.always_sorted,
+            sorted_when_stock_empty=rules.sorted_when_stock_empty,
+            stock_by_cards=variant.redeal_pile is not None,
+            top_piles=tuple(sorted(rules.top_piles.items())),
+        ),
+        ordering=wire.Ordering(
+            first_target_piles=tuple(sorted(rules.first_target_piles)),
+            parking_piles=tuple(sorted(rules.parking_piles)),
+            dealt_piles=tuple(sorted(rules.dealt_piles)),
+            after_deal=None if rules.after_deal is None else tuple(sorted(rules.after_deal)),
+            pass_merge=rules.pass_merge,
+        ),
+        beam=wire.Beam(layers=rules.beam_layers,
+                       sequences=tuple(sorted(rules.sequence_rows_of.items()))),
+    )
 
 
 def rule_program_text(variant: Variant) -> str:
     """The rule program of ``variant`` as the JSON text the core reads."""
-    return json.dumps(rule_program(variant), separators=(",", ":"))
+    return wire.to_json(rule_program(variant))

@@ -204,7 +204,7 @@ def _solve_native(game: Game, max_positions: int, time_limit: float | None,
                                             shorten=shorten_line)
     outcome, spent = found["outcome"], found["positions"]
     if outcome == WON:
-        line = [tuple(move) for move in found["line"]]
+        line = list(found["line"])  # (s, k, t) tuples already
         return _result("won", game, line, spent, started, "native")
     if outcome == EXHAUSTED:
         return _result("unwinnable", game, [], spent, started, "native")

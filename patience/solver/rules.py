@@ -199,8 +199,8 @@ def sequence_rows(variant: Variant) -> tuple[tuple[int, int, tuple[int, ...]], .
         inline_calls,
         name,
     )
-    from patience.plan import is_scan as _is_scan
     from patience.language import Predicate, Quantifier
+    from patience.plan import is_scan as _is_scan
 
     layout = Layout({group.name: group.indices for group in variant.groups})
     face_down = any(any(group.face_down) for group in variant.groups)

@@ -1,0 +1,144 @@
+"""The rule program's wire format: the typed contract between Python and the native core.
+
+Each class here has a twin in ``native/src/wire.rs`` (``#[derive(Deserialize)]``, unknown
+fields refused), field for field and in the same order: :func:`to_json` writes what the core
+reads. Expressions stay JSON trees (``Expr``, documented in ``patience.native.program``); a
+rule that folds to a constant is written as that ``bool``. A change to any class here is a
+change of :data:`PROGRAM_VERSION` and of the twin, and shows in the golden programs of the
+shipped variants (``tests/programs/``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import attrs
+
+#: the version of the program's shape: the core refuses a program of another version (2: the
+#: piles keyed by their top, 3: the declared safe moves, 4: the moves allowed after a deal
+#: and the stock as a cycle, 5: the layered beam, 6: the typed wire format)
+PROGRAM_VERSION = 6
+
+Expr = list[Any]  # an expression tree: ["int", 3], ["cmp", "==", a, b], …
+Rule = Expr | bool  # a rule, or the constant it folds to
+
+
+@attrs.frozen
+class Group:
+    name: str
+    start: int
+    stop: int
+    face_down: bool  # its piles may hold face-down cards
+
+
+@attrs.frozen
+class Pairing:
+    """A source group's runs onto one target group (``patience.plan.Pairing``)."""
+
+    target: int  # the target group's number
+    k_outer: bool  # the run length is the outer loop
+    first: bool  # a move lands on the first pile that accepts (of several)
+    skip_self: bool  # the source's own group: a pile never moves onto itself
+    fixed: Expr | None  # the one run size the target takes, if any
+    hoisted: Rule  # tested once per run
+    free: Rule  # tested once per target pile
+    bound: Rule  # tested per target pile and run
+
+
+@attrs.frozen
+class Source:
+    """One source group's plan (``patience.plan.SourcePlan``)."""
+
+    floor: int | None  # piles shorter than this give nothing
+    cap: int | None  # runs longer than this are never tried
+    scan: Rule | None  # the run scan's rule over two adjacent cards (slots 0 and 1)
+    fixed: Expr | None  # the one run size the source gives, if any
+    rest: Rule  # the rest of the source's rule
+    pairings: tuple[Pairing, ...]
+
+
+@attrs.frozen
+class Fill:
+    """An empty pile of ``start..stop`` takes a card at once: the stock's next card, or the
+    top card of the first pile of ``sources`` that has one."""
+
+    start: int
+    stop: int
+    from_stock: bool
+    sources: tuple[int, int]
+
+
+@attrs.frozen
+class Redeal:
+    waste: int
+    counter: int | None  # the hidden pile counting the redeals made (None: unlimited)
+    limit: int
+
+
+@attrs.frozen
+class Table:
+    """A card-only predicate's value for every card (``shape`` [n]) or pair ([n, n])."""
+
+    name: str
+    shape: tuple[int, ...]
+    bits: str  # "0"/"1" per entry, row by row
+
+
+@attrs.frozen
+class Key:
+    """The position key's facts (``patience.solver.rules.SolverRules``)."""
+
+    card_table: tuple[int, ...]  # 256 entries: what the rules can tell of each card
+    always_sorted: tuple[tuple[int, int], ...]
+    sorted_when_stock_empty: tuple[tuple[int, int], ...]
+    stock_by_cards: bool
+    top_piles: tuple[tuple[int, bool], ...]  # (pile, its size is read)
+
+
+@attrs.frozen
+class Ordering:
+    first_target_piles: tuple[int, ...]
+    parking_piles: tuple[int, ...]
+    dealt_piles: tuple[int, ...]
+    after_deal: tuple[int, ...] | None  # after a deal, only a deal or a move from these
+    pass_merge: tuple[int, int] | None  # (waste, cards a deal): the stock keyed as a cycle
+
+
+@attrs.frozen
+class Beam:
+    """The layered beam (``patience.solver.beam``)."""
+
+    layers: bool
+    sequences: tuple[tuple[int, tuple[int, ...]], ...]  # (pile, 64 rows of run pairs)
+
+
+@attrs.frozen
+class Program:
+    """A variant's whole rule program."""
+
+    version: int
+    id: str
+    piles: int
+    slots: int  # the piles, then the redeal counter if any
+    groups: tuple[Group, ...]
+    sources: tuple[Source | None, ...]  # per group, as a source of chosen moves
+    forced_sources: tuple[Source | None, ...]  # per group, as a source of forced moves
+    fills: tuple[Fill, ...]
+    win: Rule
+    deal_when: Rule
+    safe: Rule | None  # solver.safe over a move (None: no move is declared safe)
+    deal_targets: tuple[int, ...]
+    deal_skips_empty: bool
+    redeal: Redeal | None
+    face_down_piles: tuple[int, ...]
+    tables: tuple[Table, ...]
+    key: Key
+    ordering: Ordering
+    beam: Beam
+
+
+def to_json(program: Program) -> str:
+    """The program as the compact JSON text the core reads."""
+    return json.dumps(attrs.asdict(program),
+                      separators=(",", ":"))
