@@ -13,18 +13,8 @@ use std::collections::VecDeque;
 
 use crate::moves::{Move, Position, Stacks, Touched};
 use crate::program::{Program, FACE_DOWN};
+use crate::wire::Search;
 use crate::search::{Limits, Ordering, Outcome, Solver};
-
-/// The restarts search alone until they have spent this many positions more than the beams.
-pub const BEAM_FROM: u64 = 100_000;
-/// The first beam's width; each later beam of one solve is twice as wide.
-pub const BEAM_WIDTH: usize = 50;
-/// Positions searched from each entry of a layer before the deal.
-pub const BEAM_CAP: u64 = 200;
-/// Positions of the depth-first search from each entry whose stock is empty.
-pub const BEAM_ENDGAME: u64 = 2_000;
-/// The widest beam (the doubling stops there).
-pub const MAX_BEAM_WIDTH: usize = 1 << 20;
 
 /// How far `pos` is from won, as the beam ranks it (lower is better): 10 × (breaks +
 /// face-down cards) − 3 × empty piles − cards on the piles of `target: first` groups
@@ -59,7 +49,8 @@ pub fn disorder(program: &Program, pos: &Position) -> i64 {
             below = above;
         }
     }
-    10 * (breaks + down) - 3 * empty - home
+    let search = &program.search;
+    search.break_weight * (breaks + down) - search.empty_weight * empty - home
 }
 
 /// When a solve runs a beam beside its depth-first restarts (`BeamSchedule` in beam.py):
@@ -67,6 +58,9 @@ pub fn disorder(program: &Program, pos: &Position) -> i64 {
 /// never two beams in a row; beam j is `BEAM_WIDTH × 2^j` wide.
 pub struct Schedule {
     active: bool,
+    beam_from: u64,
+    beam_width: usize,
+    max_beam_width: usize,
     restarts: u64,
     beams: u64,
     count: u32,
@@ -74,16 +68,26 @@ pub struct Schedule {
 }
 
 impl Schedule {
-    pub fn new(active: bool) -> Schedule {
-        Schedule { active, restarts: 0, beams: 0, count: 0, last_was_beam: false }
+    pub fn new(active: bool, constants: &Search) -> Schedule {
+        Schedule {
+            active,
+            beam_from: constants.beam_from,
+            beam_width: constants.beam_width,
+            max_beam_width: constants.max_beam_width,
+            restarts: 0,
+            beams: 0,
+            count: 0,
+            last_was_beam: false,
+        }
     }
 
     /// The width of the beam to run next, or 0: a depth-first restart comes next.
     pub fn next_width(&self) -> usize {
-        if !self.active || self.last_was_beam || self.restarts < self.beams + BEAM_FROM {
+        if !self.active || self.last_was_beam || self.restarts < self.beams.saturating_add(self.beam_from) {
             return 0;
         }
-        if self.count >= 20 { MAX_BEAM_WIDTH } else { (BEAM_WIDTH << self.count).min(MAX_BEAM_WIDTH) }
+        let doubled = self.beam_width.checked_shl(self.count).filter(|w| w >> self.count == self.beam_width);
+        doubled.map_or(self.max_beam_width, |w| w.min(self.max_beam_width))
     }
 
     pub fn beam_spent(&mut self, positions: u64) {
@@ -159,7 +163,7 @@ impl<'a> Solver<'a> {
                 let mut queue: VecDeque<(Position, u32)> = VecDeque::new();
                 queue.push_back((pos, NO_STEP));
                 let mut count: u64 = 0;
-                while count < BEAM_CAP {
+                while count < self.program.search.beam_cap {
                     let Some((mut pos, step)) = queue.pop_front() else { break };
                     // a position from the queue: not the one keyed last
                     stacks.touched = Touched::ALL;
@@ -222,7 +226,8 @@ impl<'a> Solver<'a> {
                 }
                 self.spent = base + expanded;
                 let mut ordering = Ordering::new(0);
-                let outcome = self.run(&pos, Some(&mut ordering), BEAM_ENDGAME.min(budget - expanded), limits);
+                let endgame = self.program.search.beam_endgame.min(budget - expanded);
+                let outcome = self.run(&pos, Some(&mut ordering), endgame, limits);
                 expanded += self.expanded;
                 match outcome {
                     Outcome::Won => {
@@ -262,24 +267,27 @@ mod tests {
 
     #[test]
     fn the_schedule_shares_the_budget_with_the_restarts() {
-        let mut schedule = Schedule::new(true);
+        // numbers of this test's own (the real ones come with the program)
+        let mut constants = crate::wire::test_search();
+        (constants.beam_from, constants.beam_width, constants.max_beam_width) = (1000, 5, 640);
+        let mut schedule = Schedule::new(true, &constants);
         assert_eq!(schedule.next_width(), 0);
-        schedule.restart_spent(BEAM_FROM - 1);
+        schedule.restart_spent(999);
         assert_eq!(schedule.next_width(), 0);
         schedule.restart_spent(1);
-        assert_eq!(schedule.next_width(), BEAM_WIDTH);
-        schedule.beam_spent(70_000);
+        assert_eq!(schedule.next_width(), 5);
+        schedule.beam_spent(700);
         assert_eq!(schedule.next_width(), 0); // never two beams in a row
-        schedule.restart_spent(69_999);
+        schedule.restart_spent(699);
         assert_eq!(schedule.next_width(), 0);
         schedule.restart_spent(1);
-        assert_eq!(schedule.next_width(), 2 * BEAM_WIDTH);
-        for _ in 0..40 {
+        assert_eq!(schedule.next_width(), 10);
+        for _ in 0..100 {
             schedule.beam_spent(0);
-            schedule.restart_spent(BEAM_FROM);
+            schedule.restart_spent(1000);
         }
-        assert_eq!(schedule.next_width(), MAX_BEAM_WIDTH);
-        let mut off = Schedule::new(false);
+        assert_eq!(schedule.next_width(), 640);
+        let mut off = Schedule::new(false, &constants);
         off.restart_spent(1 << 40);
         assert_eq!(off.next_width(), 0);
     }

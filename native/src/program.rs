@@ -287,6 +287,8 @@ pub struct Program {
     pub key: KeyRules,
     pub ordering: OrderingRules,
     pub beam: BeamRules,
+    /// the search's constants (`patience.solver.constants`)
+    pub search: wire::Search,
 }
 
 type Result<T> = std::result::Result<T, String>;
@@ -689,6 +691,12 @@ impl Program {
             }
             other => other,
         };
+        let search = value.search.clone();
+        if search.styles == 0 || search.styles > 64 || search.restart_unit == 0 || search.beam_width == 0
+            || search.max_beam_width < search.beam_width
+        {
+            return bad(format!("search constants {search:?}"));
+        }
         let has_forced = !fills.is_empty() || forced_sources.iter().any(Option::is_some);
         let any_filter = |plans: &[Option<SourcePlan>]| {
             plans.iter().flatten().any(|p| p.pairings.iter().any(|q| q.filter.is_some()))
@@ -728,6 +736,7 @@ impl Program {
                 pass_merge,
             },
             beam: BeamRules { layers: value.beam.layers, sequences },
+            search,
             groups,
         })
     }
@@ -1054,6 +1063,7 @@ mod tests {
             ordering: OrderingRules { first_target: vec![], parking: vec![], dealt: vec![],
                                       after_deal: None, pass_merge: None },
             beam: BeamRules::default(),
+            search: crate::wire::test_search(),
         };
         assert_eq!(dummy.eval(&top, &mut env), NO_CARD);
         assert_eq!(Code::new(&top, &[]).eval(&mut env), NO_CARD);

@@ -36,13 +36,6 @@ impl Outcome {
     }
 }
 
-/// the deal's score (`DEAL_SCORE` in search.py), and when the stock is a cycle
-/// (`CHEAP_DEAL_SCORE`)
-const DEAL_SCORE: f64 = -1000.0;
-const CHEAP_DEAL_SCORE: f64 = 650.0;
-
-pub const RESTART_UNIT: u64 = 500;
-pub const STYLES: usize = 6;
 
 /// The Luby sequence 1 1 2 1 1 2 4 1 1 2 …, `i` from 1.
 pub fn luby(mut i: u64) -> u64 {
@@ -144,9 +137,6 @@ mod jitter_tests {
     }
 }
 
-/// The score of a card taken back off a `target: first` pile: below the deal's (-1000).
-const TAKE_BACK_SCORE: f64 = -1100.0;
-
 /// A move ordering (`make_ordering`): style 0 exactly; styles ≥ 1 add a jitter.
 pub struct Ordering {
     jitter: Option<Jitter>,
@@ -167,7 +157,8 @@ impl Ordering {
         let rules = &program.ordering;
         // a deal that uses nothing up and whose only followers are deals and moves from the
         // waste costs little: it comes before the moves into empty piles (make_ordering)
-        let deal_score = if rules.pass_merge.is_some() { CHEAP_DEAL_SCORE } else { DEAL_SCORE };
+        let scores = &program.search.scores;
+        let deal_score = if rules.pass_merge.is_some() { scores.cheap_deal } else { scores.deal };
         self.longest.clear();
         self.longest.resize(pos.piles.len(), 0);
         for m in moves.iter() {
@@ -183,9 +174,9 @@ impl Ordering {
             } else {
                 let (s, t) = (m.s as usize, m.t as usize);
                 if rules.first_target[t] {
-                    1000.0
+                    scores.home
                 } else if rules.first_target[s] {
-                    TAKE_BACK_SCORE // off a foundation: after the deal
+                    scores.take_back // off a foundation: after the deal
                 } else {
                     let left = pos.piles[s].len() as i64 - m.k as i64;
                     let onto = !pos.piles[t].is_empty();
@@ -194,30 +185,30 @@ impl Ordering {
                         && program.turns_up.get(s).copied().unwrap_or(false)
                         && pos.piles[s][left as usize - 1] & FACE_DOWN != 0
                     {
-                        800.0 // uncovers a face-down card: it turns up
+                        scores.turns_up // uncovers a face-down card: it turns up
                     } else if rules.parking[s] {
-                        if onto { 600.0 } else { 250.0 }
+                        if onto { scores.parking_onto } else { scores.parking_to_empty }
                     } else if onto {
                         if left == 0 {
-                            700.0
+                            scores.empties_pile
                         } else if whole_run {
-                            400.0 + m.k as f64
+                            scores.whole_run_onto + m.k as f64
                         } else {
-                            200.0 + m.k as f64
+                            scores.split_run_onto + m.k as f64
                         }
                     } else if rules.parking[t] {
-                        if whole_run && left != 0 { 80.0 } else { 20.0 }
+                        if whole_run && left != 0 { scores.into_parking_whole } else { scores.into_parking }
                     } else if left == 0 {
-                        if rules.dealt[s] { -500.0 } else { 90.0 }
+                        if rules.dealt[s] { scores.dealt_pile_to_empty } else { scores.pile_to_empty }
                     } else if whole_run {
-                        100.0
+                        scores.whole_run_to_empty
                     } else {
-                        40.0
+                        scores.split_run_to_empty
                     }
                 }
             };
             if let Some(j) = &mut self.jitter {
-                score += j.next() * 60.0;
+                score += j.next() * scores.jitter;
             }
             self.scored.push((score, m));
         }
@@ -659,18 +650,20 @@ pub struct Solved {
     pub stack_bytes: usize,
 }
 
-/// `solve`'s restart loop: Luby budgets, ordering style `run % STYLES`, beams on the
+/// `solve`'s restart loop: Luby budgets, ordering style `run % styles`, beams on the
 /// schedule of `Schedule` (unless `beams` is false); with `prove` one search with the main
 /// ordering and the whole budget.
 pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool, beams: bool,
              limits: &Limits) -> Solved {
     let mut solver = Solver::new(program, false);
     solver.store.set_cap(limits.max_memory);
-    let mut orderings: Vec<Ordering> = (0..STYLES).map(Ordering::new).collect();
+    let constants = &program.search;
+    let mut orderings: Vec<Ordering> = (0..constants.styles).map(Ordering::new).collect();
     let mut spent: u64 = 0;
     let mut run: u64 = 0;
     let mut outcome = Outcome::Budget;
-    let mut schedule = Schedule::new(beams && !prove && program.beam.layers && !root.stock.is_empty());
+    let mut schedule =
+        Schedule::new(beams && !prove && program.beam.layers && !root.stock.is_empty(), constants);
     while spent < max_positions {
         solver.spent = spent;
         let width = schedule.next_width();
@@ -679,11 +672,11 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
             spent += solver.expanded;
             schedule.beam_spent(solver.expanded);
         } else {
-            let mut budget = RESTART_UNIT * luby(run + 1);
+            let mut budget = constants.restart_unit.saturating_mul(luby(run + 1));
             if prove || spent + budget * 2 > max_positions {
                 budget = max_positions - spent;
             }
-            let style = (run % STYLES as u64) as usize;
+            let style = (run % constants.styles as u64) as usize;
             outcome = solver.run(root, Some(&mut orderings[style]), budget, limits);
             spent += solver.expanded;
             schedule.restart_spent(solver.expanded);

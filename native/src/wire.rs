@@ -100,6 +100,46 @@ pub struct Beam {
     pub sequences: Vec<(usize, Vec<u64>)>,
 }
 
+/// The move ordering's scores (`patience/solver/constants.py`, `Scores`).
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct Scores {
+    pub home: f64,
+    pub turns_up: f64,
+    pub empties_pile: f64,
+    pub parking_onto: f64,
+    pub parking_to_empty: f64,
+    pub whole_run_onto: f64,
+    pub split_run_onto: f64,
+    pub whole_run_to_empty: f64,
+    pub pile_to_empty: f64,
+    pub into_parking_whole: f64,
+    pub split_run_to_empty: f64,
+    pub into_parking: f64,
+    pub dealt_pile_to_empty: f64,
+    pub deal: f64,
+    pub cheap_deal: f64,
+    pub take_back: f64,
+    pub jitter: f64,
+}
+
+/// The search's constants (`patience/solver/constants.py`, `SearchConstants`): the core
+/// keeps no copy of its own.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct Search {
+    pub restart_unit: u64,
+    pub styles: usize,
+    pub beam_from: u64,
+    pub beam_width: usize,
+    pub max_beam_width: usize,
+    pub beam_cap: u64,
+    pub beam_endgame: u64,
+    pub break_weight: i64,
+    pub empty_weight: i64,
+    pub scores: Scores,
+}
+
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct Program {
@@ -123,4 +163,21 @@ pub struct Program {
     pub key: Key,
     pub ordering: Ordering,
     pub beam: Beam,
+    pub search: Search,
+}
+
+/// Search constants for the core's own unit tests (a program brings the real ones).
+#[cfg(test)]
+pub fn test_search() -> Search {
+    serde_json::from_str(
+        r#"{"restart_unit": 500, "styles": 6, "beam_from": 100000, "beam_width": 50,
+            "max_beam_width": 1048576, "beam_cap": 200, "beam_endgame": 2000,
+            "break_weight": 10, "empty_weight": 3, "scores": {"home": 1000, "turns_up": 800,
+            "empties_pile": 700, "parking_onto": 600, "parking_to_empty": 250,
+            "whole_run_onto": 400, "split_run_onto": 200, "whole_run_to_empty": 100,
+            "pile_to_empty": 90, "into_parking_whole": 80, "split_run_to_empty": 40,
+            "into_parking": 20, "dealt_pile_to_empty": -500, "deal": -1000,
+            "cheap_deal": 650, "take_back": -1100, "jitter": 60}}"#,
+    )
+    .expect("the test constants fit the wire")
 }

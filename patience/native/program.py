@@ -58,6 +58,7 @@ from patience.language import (
 from patience.native import wire
 from patience.native.wire import Expr
 from patience.plan import SourcePlan
+from patience.solver.constants import SEARCH
 from patience.solver.rules import solver_rules
 from patience.variant import Variant
 
@@ -407,6 +408,7 @@ def rule_program(variant: Variant) -> wire.Program:
         ),
         beam=wire.Beam(layers=rules.beam_layers,
                        sequences=tuple(sorted(rules.sequence_rows_of.items()))),
+        search=SEARCH,
     )
 
 

@@ -15,9 +15,11 @@ from typing import Any
 
 import attrs
 
+from patience.solver.constants import SearchConstants
+
 #: the version of the program's shape: the core refuses a program of another version (2: the
 #: piles keyed by their top, 3: the declared safe moves, 4: the moves allowed after a deal
-#: and the stock as a cycle, 5: the layered beam, 6: the typed wire format)
+#: and the stock as a cycle, 5: the layered beam, 6: the typed wire format and the search constants)
 PROGRAM_VERSION = 6
 
 Expr = list[Any]  # an expression tree: ["int", 3], ["cmp", "==", a, b], …
@@ -136,6 +138,7 @@ class Program:
     key: Key
     ordering: Ordering
     beam: Beam
+    search: SearchConstants  # the search's numbers: the core keeps no copy of its own
 
 
 def to_json(program: Program) -> str:

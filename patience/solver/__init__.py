@@ -33,6 +33,7 @@ from patience.moves import MoveTuple
 from patience.native import Engine, EngineChoice
 from patience.solver.beam import Beam, BeamSchedule
 from patience.solver.beam import applies as beam_applies
+from patience.solver.constants import SEARCH
 from patience.solver.rules import SolverRules, solver_rules
 from patience.solver.search import BUDGET, EXHAUSTED, TIMEOUT, WON, Search, make_ordering
 
@@ -62,9 +63,10 @@ SOLVER_VERSION = "1.7"  # 1.1: won lines shortened; 1.2: proven-lost table, no u
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000
 #: the restart schedule: run i gets ``RESTART_UNIT * luby(i + 1)`` positions, with ordering
-#: style ``i % STYLES``; the run that would pass ``max_positions`` gets what is left.
-RESTART_UNIT = 500
-STYLES = 6
+#: style ``i % STYLES``; the run that would pass ``max_positions`` gets what is left
+#: (``patience.solver.constants``, the one home of the search's numbers)
+RESTART_UNIT = SEARCH.restart_unit
+STYLES = SEARCH.styles
 
 
 Verdict = Literal["won", "unwinnable", "unknown"]

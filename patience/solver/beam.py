@@ -38,22 +38,18 @@ from typing import TYPE_CHECKING
 
 from patience.cards import FACE_DOWN
 from patience.moves import MoveTuple
+from patience.solver.constants import SEARCH
 from patience.solver.search import BUDGET, TIMEOUT, WON, Search, first_safe, make_ordering
 
 if TYPE_CHECKING:
     from patience.solver.rules import SolverRules
 
-#: the depth-first restarts search alone until they have spent this many positions more
-#: than the beams (so a deal they decide quickly is decided as before)
-BEAM_FROM = 100_000
-#: the first beam's width; each later beam of one solve is twice as wide
-BEAM_WIDTH = 50
-#: positions searched from each entry of a layer before the deal
-BEAM_CAP = 200
-#: positions of the depth-first search from each entry whose stock is empty
-BEAM_ENDGAME = 2_000
-#: the widest beam (the doubling stops there)
-MAX_BEAM_WIDTH = 1 << 20
+# the beam's numbers (their one home is patience.solver.constants)
+BEAM_FROM = SEARCH.beam_from
+BEAM_WIDTH = SEARCH.beam_width
+BEAM_CAP = SEARCH.beam_cap
+BEAM_ENDGAME = SEARCH.beam_endgame
+MAX_BEAM_WIDTH = SEARCH.max_beam_width
 
 #: a node of the beam's lines: (move, the node before it), None the root
 Line = tuple[MoveTuple, "Line"] | None
@@ -83,7 +79,7 @@ def disorder(rules: SolverRules, piles: Sequence[Sequence[int]]) -> int:
             elif not below & FACE_DOWN and rows is not None and not rows[below] >> above & 1:
                 breaks += 1
             below = above
-    return 10 * (breaks + down) - 3 * empty - home
+    return SEARCH.break_weight * (breaks + down) - SEARCH.empty_weight * empty - home
 
 
 def applies(rules: SolverRules, stock: Sequence[int]) -> bool:

@@ -19,6 +19,7 @@ from typing import Any
 
 from patience.cards import FACE_DOWN
 from patience.moves import MoveTuple, Undo
+from patience.solver.constants import SEARCH
 from patience.solver.rules import SolverRules
 
 Ordering = Callable[[list[MoveTuple], list[list[int]]], list[MoveTuple]]
@@ -30,13 +31,9 @@ WON, EXHAUSTED, BUDGET, TIMEOUT = "won", "exhausted", "budget", "timeout"
 #: separator 0xFF)
 AFTER_DEAL = b"\xfd"
 
-#: the deal's score: after every move but a take-back; when the stock is a cycle
-#: (``SolverRules.pass_merge``), between the moves that empty a pile (700) and those from a
-#: parking pile onto a card (600)
-DEAL_SCORE, CHEAP_DEAL_SCORE = -1000, 650
-
-#: the score of a card taken back off a ``target: first`` pile: below the deal's (-1000)
-TAKE_BACK_SCORE = -1100
+#: the deal's scores and a take-back's (``patience.solver.constants.Scores``)
+DEAL_SCORE, CHEAP_DEAL_SCORE = SEARCH.scores.deal, SEARCH.scores.cheap_deal
+TAKE_BACK_SCORE = SEARCH.scores.take_back
 
 
 def make_ordering(rules: SolverRules, style: int) -> Ordering:
@@ -57,7 +54,8 @@ def make_ordering(rules: SolverRules, style: int) -> Ordering:
     # uses nothing up and only deals and moves from the waste may follow it (the moves that
     # commute with it wait: SolverRules.after_deal): it costs little, and comes before the
     # moves into empty piles, after the builds that turn up or empty a pile
-    deal_score = DEAL_SCORE if rules.pass_merge is None else CHEAP_DEAL_SCORE
+    scores = SEARCH.scores
+    deal_score = scores.deal if rules.pass_merge is None else scores.cheap_deal
     jitter = random.Random(style) if style >= 1 else None
 
     def order(moves: list[MoveTuple], piles: list[list[int]]) -> list[MoveTuple]:
@@ -73,33 +71,36 @@ def make_ordering(rules: SolverRules, style: int) -> Ordering:
             if source < 0:
                 score = deal_score
             elif target in first_piles:
-                score = 1000
+                score = scores.home
             elif source in first_piles:
-                score = TAKE_BACK_SCORE  # off a foundation: after the deal
+                score = scores.take_back  # off a foundation: after the deal
             else:
                 left = len(piles[source]) - count
                 onto = bool(piles[target])
                 whole_run = count == longest[source]
                 if left and source in turns_up and piles[source][left - 1] & FACE_DOWN:
-                    score = 800  # uncovers a face-down card: it turns up
+                    score = scores.turns_up  # uncovers a face-down card: it turns up
                 elif source in parking:
-                    score = 600 if onto else 250
+                    score = scores.parking_onto if onto else scores.parking_to_empty
                 elif onto:
                     if left == 0:
-                        score = 700
+                        score = scores.empties_pile
                     elif whole_run:
-                        score = 400 + count
+                        score = scores.whole_run_onto + count
                     else:
-                        score = 200 + count
+                        score = scores.split_run_onto + count
                 elif target in parking:
-                    score = 80 if whole_run and left else 20
+                    score = scores.into_parking_whole if whole_run and left \
+                        else scores.into_parking
                 elif left == 0:
                     # a whole pile into an empty pile: only the deal order tells them apart
-                    score = -500 if source in dealt else 90
+                    score = scores.dealt_pile_to_empty if source in dealt \
+                        else scores.pile_to_empty
                 else:
-                    score = 100 if whole_run else 40
+                    score = scores.whole_run_to_empty if whole_run \
+                        else scores.split_run_to_empty
             if jitter is not None:
-                score += jitter.random() * 60
+                score += jitter.random() * scores.jitter
             scored.append((score, move))
         scored.sort(key=_first, reverse=True)
         return [move for _, move in scored]

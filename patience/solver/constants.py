@@ -1,0 +1,62 @@
+"""The search's constants, in one home: the restart schedule, the beams, the move ordering.
+
+Both engines run the same search with these numbers. The pure-Python solver reads
+:data:`SEARCH`; the native core gets it inside the rule program (``"search"``,
+``patience.native.wire``) and keeps no copy of its own, so a change here is a change of
+both engines (and of every golden program in ``tests/programs/``). Why each number is what
+it is: docs/solver.md ("Move ordering", "Restarts", "The layered beam").
+"""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Scores:
+    """The move ordering's scores (``patience.solver.search.make_ordering``): a higher score
+    is tried first; ``+ k`` means plus the run's length."""
+
+    home: int = 1000  # onto a pile of a 'target: first' group (a foundation)
+    turns_up: int = 800  # uncovers a face-down card
+    empties_pile: int = 700  # a whole pile onto a card
+    parking_onto: int = 600  # from a parking pile (the tail) onto a card
+    parking_to_empty: int = 250  # from a parking pile into an empty pile
+    whole_run_onto: int = 400  # + k: a whole run onto a card, leaving a card behind
+    split_run_onto: int = 200  # + k: part of a run onto a card
+    whole_run_to_empty: int = 100  # a whole run (not a whole pile) into an empty pile
+    pile_to_empty: int = 90  # a whole pile into an empty pile not fed by the deal
+    into_parking_whole: int = 80  # a whole run into a parking pile, leaving a card behind
+    split_run_to_empty: int = 40  # part of a run into an empty pile
+    into_parking: int = 20  # other moves into a parking pile
+    dealt_pile_to_empty: int = -500  # a whole dealt pile into an empty pile
+    deal: int = -1000  # the deal: after every move but a take-back
+    #: the deal when the stock is a cycle (``SolverRules.pass_merge``): between the moves
+    #: that empty a pile (700) and those from a parking pile onto a card (600)
+    cheap_deal: int = 650
+    take_back: int = -1100  # a card taken back off a 'target: first' pile: last of all
+    jitter: int = 60  # styles >= 1 add a draw from [0, jitter) to each score
+
+
+@attrs.frozen
+class SearchConstants:
+    #: the restart schedule: run i gets ``restart_unit * luby(i + 1)`` positions, with
+    #: ordering style ``i % styles``; the run that would pass the budget gets what is left
+    restart_unit: int = 500
+    styles: int = 6
+    #: the depth-first restarts search alone until they have spent this many positions
+    #: more than the beams (so a deal they decide quickly is decided as before)
+    beam_from: int = 100_000
+    beam_width: int = 50  # the first beam's width; each later beam is twice as wide
+    max_beam_width: int = 1 << 20  # the widest beam (the doubling stops there)
+    beam_cap: int = 200  # positions searched from each entry of a layer before the deal
+    beam_endgame: int = 2_000  # positions of the search from an entry whose stock is empty
+    #: the beam's disorder: break_weight × (breaks + face-down cards) − empty_weight ×
+    #: empty piles − cards home
+    break_weight: int = 10
+    empty_weight: int = 3
+    scores: Scores = Scores()
+
+
+#: the constants both engines search with
+SEARCH = SearchConstants()
