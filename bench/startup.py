@@ -1,0 +1,100 @@
+"""What a ``patience`` command costs before it does its work: whole commands against the bare
+interpreter, in one run (the machine is shared and noisy).
+
+    python bench/startup.py                  # 15 runs of each command, taking turns
+    python bench/startup.py --runs 31
+    python bench/startup.py --runs 5 "patience solve golf --seed 2 --json"  # others, quoted
+
+Each command runs as a whole process, all of them taking turns (one run of each, then the
+next round), ``--runs`` times each. The figure is the child's CPU time (user + system, from
+``resource.getrusage(RUSAGE_CHILDREN)`` before and after it): the median over the runs, and
+its ratio to the median of ``python -c pass``, the bare interpreter with the same ``site``
+(issue #30's target for ``patience solve freecell --seed 1 --json``: at most 6×).
+
+``python`` is this interpreter (``sys.executable``) and ``patience`` the console script
+installed beside it (``python -m patience`` where there is none), both run directly, never
+through a shim such as pyenv's, whose own cost would be counted; ``PYTHONPATH`` puts this
+checkout first, so the commands import this checkout's ``patience``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shlex
+import statistics
+import subprocess
+import sys
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+CHECKOUT = os.path.dirname(BENCH)
+
+COMMANDS = (
+    "python -c pass",
+    "patience solve freecell --seed 1 --json",
+    "patience solve black-hole --seed 1 --json",
+    "patience show klondike --seed 1",
+)
+
+
+def argv(command: str) -> list[str]:
+    """The command's words, ``python`` and ``patience`` made this interpreter's own."""
+    words = shlex.split(command)
+    if words[0] == "python":
+        return [sys.executable, *words[1:]]
+    if words[0] == "patience":
+        script = os.path.join(os.path.dirname(sys.executable), "patience")
+        if os.path.exists(script):
+            return [script, *words[1:]]
+        return [sys.executable, "-m", "patience", *words[1:]]
+    return words
+
+
+def child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_once(words: list[str], env: dict[str, str]) -> float:
+    """The CPU seconds of one run of the command (which must succeed)."""
+    before = child_cpu()
+    done = subprocess.run(words, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, check=False)
+    spent = child_cpu() - before
+    if done.returncode != 0:
+        sys.exit(f"{shlex.join(words)} failed (exit status {done.returncode}): "
+                 f"{done.stderr.decode(errors='replace').strip()}")
+    return spent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15, help="runs of each command")
+    parser.add_argument("commands", nargs="*", metavar="COMMAND",
+                        help="commands to time besides 'python -c pass' (default: "
+                             + "; ".join(COMMANDS[1:]) + ")")
+    args = parser.parse_args()
+    commands = [COMMANDS[0], *(args.commands or COMMANDS[1:])]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [CHECKOUT, *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))])
+    times: dict[str, list[float]] = {command: [] for command in commands}
+    for command in commands:  # one run each first, not timed: warm the disk cache
+        run_once(argv(command), env)
+    for _ in range(args.runs):
+        for command in commands:
+            times[command].append(run_once(argv(command), env))
+    bare = statistics.median(times[COMMANDS[0]])
+    print(f"{args.runs} runs each, taking turns; CPU seconds of the child (user + system); "
+          f"load average {os.getloadavg()[0]:.2f}")
+    print(f"{'command':<48} {'median':>8} {'min':>8} {'max':>8} {'ratio':>7}")
+    for command in commands:
+        spent = times[command]
+        median = statistics.median(spent)
+        print(f"{command:<48} {median:8.3f} {min(spent):8.3f} {max(spent):8.3f} "
+              f"{median / bare:6.1f}×")
+
+
+if __name__ == "__main__":
+    main()
