@@ -219,10 +219,12 @@ class ParseError(Exception):
 
 
 @cache
-def _parser(start: str) -> lark.Lark:
+def _parser() -> lark.Lark:
+    """One parser for both kinds of text, rule expressions (``start``) and predicate
+    signatures (``signature``): building a parser is most of what a first parse costs."""
     grammar = resources.files("patience").joinpath("rules.lark").read_text(encoding="utf-8")
-    return lark.Lark(grammar, parser="lalr", start=start, propagate_positions=True,
-                     maybe_placeholders=False)
+    return lark.Lark(grammar, parser="lalr", start=["start", "signature"],
+                     propagate_positions=True, maybe_placeholders=False)
 
 
 def _span(meta: object) -> Span:
@@ -373,7 +375,7 @@ def _parse(text: str, start: str) -> object:
                          f"predicate signature has at most {MAX_EXPRESSION_LENGTH:_}", (0, 1),
                          code="expression-too-long")
     try:
-        tree = _parser(start).parse(text)
+        tree = _parser().parse(text, start=start)
         deep = _too_deep_tree(tree)
         if deep is not None:
             raise ParseError(_TOO_DEEP, _span(deep.meta), code="expression-too-deep")
