@@ -572,7 +572,7 @@ class Compiler:
             return None
         # compiled from text, like the generated rules (patience.generator says why)
         text = (f"def card_function({', '.join(arguments)}):\n"
-                f"    return {ast.unparse(ast.fix_missing_locations(expr))}\n")
+                f"    return {ast.unparse(expr)}\n")
         module = compile(text, "<patience card function>", "exec")
         code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
         return types.FunctionType(code, {"__builtins__": {}, **own.tables.values})

@@ -169,7 +169,7 @@ class _Writer:
 
 
 def _source(expr: ast.expr) -> str:
-    return ast.unparse(ast.fix_missing_locations(expr))
+    return ast.unparse(expr)  # the text is what compiles: no locations needed
 
 
 def comment(text: str) -> str:
