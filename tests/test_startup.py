@@ -124,3 +124,51 @@ def test_card_function_refuses_what_reads_more_than_cards() -> None:
     assert function is not None
     assert function(4 * 3, 4 * 4) and not function(4 * 4, 4 * 3)  # a 3 on a 4, not back
     assert not function(4 * 3 + 1, 4 * 4)  # not on another suit
+
+
+def test_saved_parser_is_the_grammars() -> None:
+    """``patience/_rules_parser.py`` was written from today's ``rules.lark`` (write it again
+    as its docstring says), and parses every text of the shipped files as the parser built
+    from the grammar does: the same trees with the same places, the same errors."""
+    import hashlib
+
+    import lark
+    import yaml
+
+    from patience import _rules_parser, language
+
+    grammar = language._grammar()
+    assert _rules_parser.GRAMMAR_SHA256 == hashlib.sha256(grammar.encode()).hexdigest(), \
+        "rules.lark changed: write patience/_rules_parser.py again (see its docstring)"
+    if _rules_parser.LARK_VERSION != lark.__version__:
+        pytest.skip(f"saved by lark {_rules_parser.LARK_VERSION}, not {lark.__version__}: "
+                    "the parser is built from the grammar")
+    saved = lark.Lark.load(_rules_parser.PARSER)
+    built = language._build_parser(grammar)
+    assert language._parser().source_path == "<deserialized>"  # the saved one is used
+
+    def strings(data: object) -> list[str]:
+        if isinstance(data, str):
+            return [data]
+        if isinstance(data, dict):
+            return [s for key, value in data.items() for s in strings(key) + strings(value)]
+        if isinstance(data, list):
+            return [s for item in data for s in strings(item)]
+        return []
+
+    texts = {text for path in patience.variant.variants_directory().glob("*.yaml")
+             for text in strings(yaml.safe_load(path.read_text(encoding="utf-8")))}
+    texts |= {"all a, b in pairs(run): a.rank ==", "f(", "x +* 2", "pile.top.rank = 3", ""}
+
+    def outcome(parser: lark.Lark, text: str, start: str) -> object:
+        try:
+            tree = parser.parse(text, start=start)
+        except lark.exceptions.UnexpectedInput as error:
+            return (type(error).__name__, error.pos_in_stream,
+                    sorted(getattr(error, "expected", None) or ()))
+        return language._ToAst().transform(tree)
+
+    for text in sorted(texts):
+        for start in ("start", "signature"):
+            assert outcome(saved, text, start) == outcome(built, text, start), (text, start)
+    assert len(texts) > 300
