@@ -172,3 +172,30 @@ def test_saved_parser_is_the_grammars() -> None:
         for start in ("start", "signature"):
             assert outcome(saved, text, start) == outcome(built, text, start), (text, start)
     assert len(texts) > 300
+
+
+def test_expression_text_is_ast_unparse(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The generator writes each compiled expression with ``expression_text``: the text
+    ``ast.unparse`` writes, for every expression of every shipped variant."""
+    import ast
+
+    from patience import generator
+    from patience.pysource import expression_text
+    from patience.variant import load_variant_text, resolve
+
+    written: list[ast.expr] = []
+
+    def source(expr: ast.expr) -> str:
+        written.append(expr)
+        return expression_text(expr)
+
+    monkeypatch.setattr(generator, "_source", source)
+    for variant_name in patience.shipped_variants():
+        path = resolve(variant_name)
+        load_variant_text(path.read_text(encoding="utf-8"), str(path))
+    assert len(written) > 1000
+    for expr in written:
+        assert expression_text(expr) == ast.unparse(expr)
+    # what it does not write itself, ast.unparse does
+    odd = ast.Compare(ast.Constant("x"), [ast.In()], [ast.Name("y", ast.Load())])
+    assert expression_text(odd) == ast.unparse(odd) == "'x' in y"
