@@ -22,8 +22,10 @@ Cards are ints (``rank * 4 + suit``), so ``card.rank`` is ``card >> 2``.
 from __future__ import annotations
 
 import ast
+import copy
 import itertools
 import threading
+import types
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
@@ -538,13 +540,42 @@ class Compiler:
 
     def _make_table(self, predicate: Predicate) -> tuple[Any, ...]:
         size = max(self.cards) + 1
-        arity = len(predicate.signature.parameters)
-        if arity == 1:
-            return tuple(c in self.cards and self._evaluate(predicate, [c])
-                         for c in range(size))
-        return tuple(tuple(a in self.cards and b in self.cards
-                           and self._evaluate(predicate, [a, b]) for b in range(size))
+        parameters = [parameter.name for parameter in predicate.signature.parameters]
+        function = self.card_function(predicate.body, parameters)
+        if function is None:  # reads more than its cards: the checker rules this out
+            def function(*cards: int) -> bool:
+                return self._evaluate(predicate, list(cards))
+        cards = frozenset(self.cards)
+        if len(parameters) == 1:
+            return tuple(c in cards and bool(function(c)) for c in range(size))
+        return tuple(tuple(a in cards and b in cards and bool(function(a, b))
+                           for b in range(size))
                      for a in range(size))
+
+    def card_function(self, node: Node, cards: Sequence[str],
+                      bindings: Mapping[str, Value] | None = None) -> Callable[..., Any] | None:
+        """``node`` as a Python function of the cards named ``cards`` (its arguments, in
+        that order), or None when it reads anything else (a pile, a run): what the variant
+        loads with a value for every card or pair of cards (a predicate's table, the
+        solver's runs) is computed by calling the compiled code, not by walking the rule
+        once per card. Its value for any cards is the one this compiler folds the node to
+        with those cards as constants. The tables of the card predicates it calls are made
+        for it alone: the variant's code never sees them unless it reads them itself."""
+        own = copy.copy(self)  # its own tables and local names; the same folding
+        own.tables = Tables()
+        own._fresh = itertools.count()
+        arguments = [f"_card{i}" for i in range(len(cards))]
+        expr = own.expression(node, {**(bindings or {}), **{
+            card: Code(name(argument)) for card, argument in zip(cards, arguments)}})
+        read = {sub.id for sub in ast.walk(expr) if isinstance(sub, ast.Name)}
+        if not read <= {*arguments, *own.tables.values}:
+            return None
+        # compiled from text, like the generated rules (patience.generator says why)
+        text = (f"def card_function({', '.join(arguments)}):\n"
+                f"    return {ast.unparse(expr)}\n")
+        module = compile(text, "<patience card function>", "exec")
+        code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
+        return types.FunctionType(code, {"__builtins__": {}, **own.tables.values})
 
 
 def inline_calls(node: Node, predicates: Mapping[str, Predicate],

@@ -15,6 +15,7 @@ Python code.
 from __future__ import annotations
 
 import enum
+import hashlib
 import re
 from collections.abc import Iterator, Mapping
 from functools import cache, lru_cache
@@ -218,11 +219,59 @@ class ParseError(Exception):
         self.code = code
 
 
+def _grammar() -> str:
+    return resources.files("patience").joinpath("rules.lark").read_text(encoding="utf-8")
+
+
+def _build_parser(grammar: str) -> lark.Lark:
+    return lark.Lark(grammar, parser="lalr", start=["start", "signature"],
+                     propagate_positions=True, maybe_placeholders=False)
+
+
 @cache
-def _parser(start: str) -> lark.Lark:
-    grammar = resources.files("patience").joinpath("rules.lark").read_text(encoding="utf-8")
-    return lark.Lark(grammar, parser="lalr", start=start, propagate_positions=True,
-                     maybe_placeholders=False)
+def _parser() -> lark.Lark:
+    """One parser for both kinds of text, rule expressions (``start``) and predicate
+    signatures (``signature``). Building it from the grammar was most of what a command
+    spent parsing, so it is loaded from the tables saved in ``patience._rules_parser``
+    when they were made from this grammar by this version of lark, and built otherwise."""
+    from patience import _rules_parser
+
+    grammar = _grammar()
+    if (_rules_parser.GRAMMAR_SHA256, _rules_parser.LARK_VERSION) == (
+            hashlib.sha256(grammar.encode("utf-8")).hexdigest(), lark.__version__):
+        return lark.Lark.load(_rules_parser.PARSER)
+    return _build_parser(grammar)
+
+
+def saved_parser_text() -> str:
+    """The text of ``patience/_rules_parser.py`` for the grammar and lark of today."""
+    import io
+    import pickle
+    import pprint
+
+    grammar = _grammar()
+    saved = io.BytesIO()
+    _build_parser(grammar).save(saved)
+    tables = pickle.loads(saved.getvalue())  # lark's own saved form: plain data
+    return "\n".join([
+        '"""The rule parser\'s tables, as lark saves them (``lark.Lark.save``), so that',
+        "a command loads them instead of building them from ``rules.lark``",
+        "(``patience.language._parser``). Generated, do not edit: after changing the grammar",
+        "or lark, write it again with",
+        "",
+        "    python -c 'import patience.language as l; print(l.saved_parser_text(), end=\"\")' \\",
+        "        > patience/_rules_parser.py",
+        "",
+        "(tests/test_startup.py checks that it matches the grammar).",
+        '"""',
+        "",
+        "from typing import Any",
+        "",
+        f"GRAMMAR_SHA256 = {hashlib.sha256(grammar.encode('utf-8')).hexdigest()!r}",
+        f"LARK_VERSION = {lark.__version__!r}",
+        "",
+        "PARSER: dict[str, Any] = " + pprint.pformat(tables, width=99, compact=True),
+        ""])
 
 
 def _span(meta: object) -> Span:
@@ -373,7 +422,7 @@ def _parse(text: str, start: str) -> object:
                          f"predicate signature has at most {MAX_EXPRESSION_LENGTH:_}", (0, 1),
                          code="expression-too-long")
     try:
-        tree = _parser(start).parse(text)
+        tree = _parser().parse(text, start=start)
         deep = _too_deep_tree(tree)
         if deep is not None:
             raise ParseError(_TOO_DEEP, _span(deep.meta), code="expression-too-deep")

@@ -339,6 +339,16 @@ def _shipped() -> dict[str, Path]:
     return names
 
 
+def _shipped_file_named(name: str) -> Path | None:
+    """The shipped file whose name without ``.yaml`` is ``name`` (any case), found without
+    reading every file for its aliases as `_shipped` does: a file's own name wins over any
+    alias there too."""
+    wanted = name.lower()
+    found = sorted(path for path in variants_directory().glob("*.yaml")
+                   if path.stem.lower() == wanted)
+    return found[-1] if found else None
+
+
 def shipped_variants() -> list[str]:
     """The ids of the shipped variants (file names without .yaml), sorted."""
     return sorted(path.stem for path in variants_directory().glob("*.yaml"))
@@ -355,6 +365,9 @@ def resolve(name_or_path: str, directory: Path | None = None) -> Path:
             if candidate.is_file():
                 return candidate
         raise UnknownVariantError(f"no variant file at {name_or_path!r}")
+    path = _shipped_file_named(name_or_path)
+    if path is not None:
+        return path
     shipped = _shipped()
     path = shipped.get(name_or_path.lower())
     if path is None:

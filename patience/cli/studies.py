@@ -23,25 +23,14 @@ from patience.cli.common import echo, fail, handles_errors, load_variant
 from patience.cli.main import main
 from patience.errors import StudyError, StudyStopped
 from patience.solver import DEFAULT_MAX_POSITIONS
-from patience.studies.database import (
-    ResultsDatabase,
-    default_database_path,
-)
-from patience.studies.runner import (
-    DEFAULT_SOLVER,
-    PROVE_SOLVER,
-    ChunkDone,
-    Study,
-    Workers,
-    parse_deals,
-    run_study,
-)
 
 STOPPED = 1
 INTERRUPTED = 130
 
 
 def _database_path(db: str | None) -> Path:
+    from patience.studies.database import default_database_path
+
     return Path(db) if db else default_database_path()
 
 
@@ -78,14 +67,15 @@ def stops_cleanly(function: Callable[..., Any]) -> Callable[..., Any]:
               help="One exhaustive search per deal with the whole budget, no restarts: the "
                    "mode that proves deals unwinnable (its results are kept apart, under "
                    "the solver version plus '+prove').")
-@click.option("--solver", default=DEFAULT_SOLVER, hidden=True,
-              help="The solve function as module:function (for tests and experiments).")
+@click.option("--solver", default=None, hidden=True,
+              help="The solve function as module:function (for tests and experiments; "
+                   "default: patience.studies.runner.DEFAULT_SOLVER).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @handles_errors
 @stops_cleanly
 def stats(variant: str, deals_text: str, max_positions: int, workers: int | None,
           db: str | None, scheduler: str | None, chunk_size: int | None, prove: bool,
-          solver: str, quiet: bool) -> None:
+          solver: str | None, quiet: bool) -> None:
     """Solve deals of VARIANT and store one result per deal; a rerun skips stored deals.
 
     Stop it at any moment (Ctrl-C, even kill -9) and run the same command again to go on.
@@ -100,6 +90,19 @@ def stats(variant: str, deals_text: str, max_positions: int, workers: int | None
         TimeRemainingColumn,
     )
 
+    from patience.studies.database import ResultsDatabase
+    from patience.studies.runner import (
+        DEFAULT_SOLVER,
+        PROVE_SOLVER,
+        ChunkDone,
+        Study,
+        Workers,
+        parse_deals,
+        run_study,
+    )
+
+    if solver is None:
+        solver = DEFAULT_SOLVER
     if prove:
         if solver != DEFAULT_SOLVER:
             fail("--prove and --solver cannot be combined: --prove picks the solver")
@@ -186,7 +189,9 @@ def report(variants: tuple[str, ...], db: str | None, deals_text: str | None,
     Deals, won, unwinnable, unknown; the win rate between "every unknown lost" and "every
     unknown won" with a 95% Wilson interval; positions and seconds per deal.
     """
+    from patience.studies.database import ResultsDatabase
     from patience.studies.report import choose_run, make_report, plot
+    from patience.studies.runner import parse_deals
 
     path = _database_path(db)
     if not path.exists():

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import webbrowser
-
 import click
 
 from patience.cli.common import fail
@@ -25,6 +21,10 @@ def serve(variants: tuple[str, ...], host: str, port: int, open_browser: bool) -
     """Serve the game on http://HOST:PORT/: every shipped variant, plus the variant files
     named (the first one named is the page's default). Ctrl-C stops the server; games are
     saved after every move and go on after a restart."""
+    import socket  # here, not at the top: other commands start without them
+    import threading
+    import webbrowser
+
     try:
         import uvicorn
 

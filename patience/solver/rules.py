@@ -42,6 +42,7 @@ from patience.cards import FACE_DOWN, RED_SUITS
 from patience.settings import Target
 
 if TYPE_CHECKING:
+    from patience.compiler import Compiler, Value
     from patience.language import Node
     from patience.variant import Group, Variant
 
@@ -186,63 +187,66 @@ def sequence_rows(variant: Variant) -> tuple[tuple[int, int, tuple[int, ...]], .
     """For each pile group whose ``moves`` rule holds ``all a, b in pairs(run): …``
     conjuncts that read nothing but their two cards: (first pile, pile after the last, the
     rows of the pairs those conjuncts allow). Groups without such conjuncts are left out
-    (no break is counted on their piles)."""
-    from patience.compiler import (
-        Compiler,
-        Const,
-        Layout,
-        Pile,
-        Run,
-        Tables,
-        Value,
-        conjuncts,
-        inline_calls,
-        name,
-    )
-    from patience.language import Predicate, Quantifier
-    from patience.plan import is_scan as _is_scan
+    (no break is counted on their piles).
 
-    layout = Layout({group.name: group.indices for group in variant.groups})
-    face_down = any(any(group.face_down) for group in variant.groups)
-    compiler = Compiler(dict(variant.parameters), dict(variant.predicates), layout, Tables(),
-                        variant.deck, tabulate=True, face_down=face_down)
-    predicates = dict(variant.predicates)
+    Each conjunct is compiled once into a function of its two cards
+    (``Compiler.card_function``) and called for every pair; a conjunct that reads more than
+    its cards is folded pair by pair with the cards as constants, as the compiler would."""
+    from patience.compiler import conjuncts
+    from patience.language import Quantifier
+    from patience.plan import bindings as plan_bindings
+    from patience.plan import is_scan
 
-    def keep(predicate: Predicate) -> bool:  # as patience.native.program's: tables
-        return compiler._is_tabulable(predicate) and \
-            1 <= len(predicate.signature.parameters) <= 2
-
+    plan = variant.tabulated_plan  # its inlined rules, and its compiler for the folding
+    compiler = plan.compiler
     cards = sorted({card for card in variant.deck if card < FACE_DOWN})
     found = []
-    for group in variant.groups:
-        node = inline_calls(group.moves.node, predicates, keep)
-        scans = [part for part in conjuncts(node) if _is_scan(part)]
+    for group in plan.groups:
+        scans: list[Node] = [part for part in conjuncts(group.moves) if is_scan(part)]
         if not scans:
             continue
-        bindings: dict[str, Value] = {"run": Run(name("src"), name("k")),
-                                      "pile": Pile(name("src"), name("s"), group.name)}
-        rows = [0] * FACE_DOWN
-        card_only = True
-        for below in cards:
-            for above in cards:
-                allowed = True
-                for scan in scans:
-                    assert isinstance(scan, Quantifier)
-                    value = compiler.value(scan.body, {**bindings, scan.names[0]: Const(below),
-                                                       scan.names[1]: Const(above)})
-                    if not isinstance(value, Const):
-                        card_only = False
-                        break
-                    allowed = allowed and bool(value.value)
-                if not card_only:
-                    break
-                if allowed:
-                    rows[below] |= 1 << above
-            if not card_only:
+        bindings: dict[str, Value] = plan_bindings(group.name, None)
+        tests = []
+        for scan in scans:
+            assert isinstance(scan, Quantifier)
+            test = compiler.card_function(scan.body, scan.names, bindings)
+            if test is None:  # reads more than its two cards
                 break
-        if card_only:
+            tests.append(test)
+        if len(tests) < len(scans):
+            rows = _folded_rows(compiler, scans, bindings, cards)
+        else:
+            rows = [0] * FACE_DOWN
+            for below in cards:
+                for above in cards:
+                    if all(test(below, above) for test in tests):
+                        rows[below] |= 1 << above
+        if rows is not None:
             found.append((group.indices.start, group.indices.stop, tuple(rows)))
     return tuple(found)
+
+
+def _folded_rows(compiler: Compiler, scans: list[Node], bindings: dict[str, Value],
+                 cards: list[int]) -> list[int] | None:
+    """`sequence_rows`' rows, each pair's value folded by the compiler with the cards as
+    constants; None when some pair's is not a constant (the conjuncts read the piles)."""
+    from patience.compiler import Const
+    from patience.language import Quantifier
+
+    rows = [0] * FACE_DOWN
+    for below in cards:
+        for above in cards:
+            allowed = True
+            for scan in scans:
+                assert isinstance(scan, Quantifier)
+                value = compiler.value(scan.body, {**bindings, scan.names[0]: Const(below),
+                                                   scan.names[1]: Const(above)})
+                if not isinstance(value, Const):
+                    return None
+                allowed = allowed and bool(value.value)
+            if allowed:
+                rows[below] |= 1 << above
+    return rows
 
 
 def card_table(attributes: frozenset[str]) -> bytes:
