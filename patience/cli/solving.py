@@ -89,7 +89,8 @@ def solve_command(variant: str, seed: int | None, deal_text: str | None,
     if as_json:
         echo(json.dumps({
             "variant": game.variant.id,
-            "deal": game.deal_number if game.deal_number is not None else game.start().text(),
+            "deal": (game.deal_number if game.deal_number is not None
+                     else str(game.seed) if game.seed is not None else game.start().text()),
             "verdict": result.verdict,
             "moves": " ".join(result.moves),
             "positions": result.positions,
