@@ -261,3 +261,44 @@ def test_a_wrong_mapping_is_a_located_error(mapping: str, message: str) -> None:
     error = raised.value
     errors = getattr(error, "errors", [error])
     assert errors[0].code == "pysolfc" and errors[0].location is not None
+
+
+# --- FreeCell's standard notation -------------------------------------------------------------
+
+
+def replay_standard(game, line: list[str]):
+    """Play a line written in standard notation: each move is the one legal move from the
+    named source to the named column or cell (any foundation for h), of the length after
+    'v' if one is written."""
+    variant = game.variant
+    names = {}
+    for group, letters in (("columns", "123456789"), ("cells", "abcdefg"), ("foundations", "")):
+        for n, index in enumerate(variant.group_by_name[group].indices):
+            names.setdefault(letters[n] if letters else "h", []).append(index)
+    for text in line:
+        if ":" in text:  # a card back off a foundation, in our notation
+            game.push(text)
+            continue
+        sources, targets = names[text[0]], names[text[1]]
+        choices = [m for m in game.generate_moves() if m[0] in sources and m[2] in targets
+                   and (len(text) == 2 or m[1] == int(text[3:]))]
+        assert len({m[1] for m in choices}) == 1, f"{text} at {game.text()}: {choices}"
+        game.push_unchecked(choices[0])
+    return game
+
+
+@pytest.mark.parametrize("text", ["ms:1", "ms:2", "ms:3", "ms:5", "pysolfc:40000"])
+def test_standard_notation_replays_to_the_win(text: str) -> None:
+    result = run("solve", "freecell", "--seed", text, "--notation", "standard", "--json")
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.output)
+    assert answer["verdict"] == "won"
+    line = answer["moves"].split()
+    assert all(len(move) == 2 or move[2] == "v" or move.startswith("f") for move in line)
+    assert replay_standard(deal(find_variant("freecell"), text), line).is_won()
+
+
+def test_standard_notation_needs_free_cells() -> None:
+    result = run("solve", "golf", "--seed", "1", "--notation", "standard")
+    assert result.exit_code == 2
+    assert "golf has no free cells" in result.stderr

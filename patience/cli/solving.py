@@ -71,11 +71,15 @@ def budget_options(function: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--json", "as_json", is_flag=True,
               help='One JSON object: {"variant", "deal", "verdict", "moves", "positions", '
                    '"seconds", "information", "engine"}.')
+@click.option("--notation", type=click.Choice(["patience", "standard"]), default="patience",
+              show_default=True,
+              help="How the winning line is written: ours (c6:1-a), or FreeCell's standard "
+                   "notation (6a, 1h, 26) for the FreeCell family.")
 @handles_errors
 def solve_command(variant: str, seed: int | None, deal_text: str | None,
          position: str | None, moves_text: str, max_positions: int,
                   time_limit: float | None, prove: bool, engine: EngineChoice,
-                  max_memory: int | None, as_json: bool) -> None:
+                  max_memory: int | None, as_json: bool, notation: str) -> None:
     """Solve START: won (with a winning line), unwinnable (proved), or unknown (budget).
 
     The solver knows every card: the stock's order and the face-down cards ("thoughtful"
@@ -84,15 +88,22 @@ def solve_command(variant: str, seed: int | None, deal_text: str | None,
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
     if max_memory is not None and native.engine(engine) != "native":
         fail("--max-memory needs the native engine")
+    if notation == "standard":
+        from patience.standard_notation import standard_moves
+
+        standard_moves(game, [])  # refuse a game without it before searching
     result = solve(game, max_positions=max_positions, time_limit=time_limit, prove=prove,
                    engine=engine, max_memory=max_memory)
+    line = list(result.moves)
+    if notation == "standard":
+        line = standard_moves(game, line)
     if as_json:
         echo(json.dumps({
             "variant": game.variant.id,
             "deal": (game.deal_number if game.deal_number is not None
                      else str(game.seed) if game.seed is not None else game.start().text()),
             "verdict": result.verdict,
-            "moves": " ".join(result.moves),
+            "moves": " ".join(line),
             "positions": result.positions,
             "seconds": round(result.seconds, 3),
             "information": "full",  # the solver sees face-down cards and the stock's order
@@ -101,7 +112,7 @@ def solve_command(variant: str, seed: int | None, deal_text: str | None,
         return
     echo(result.verdict)
     if result.verdict == "won":
-        echo(" ".join(result.moves) if result.moves else "(already won)")
+        echo(" ".join(line) if line else "(already won)")
     engine_note = f" ({result.engine} engine)" if engine != "auto" else ""
     echo(f"{result.positions} positions, {result.seconds:.2f} s{engine_note}")
 
