@@ -302,3 +302,69 @@ def test_standard_notation_needs_free_cells() -> None:
     result = run("solve", "golf", "--seed", "1", "--notation", "standard")
     assert result.exit_code == 2
     assert "golf has no free cells" in result.stderr
+
+
+# --- saves, studies and the web page ------------------------------------------------------------
+
+PLAY = [sys.executable, "-c", "from patience.cli.main import main; main()", "play"]
+
+
+def play(data_directory: Path, *arguments: str, commands: str = ""):
+    return subprocess.run([*PLAY, *arguments], input=commands, capture_output=True, check=False,
+                          text=True, timeout=120,
+                          env={"PATIENCE_DATA_DIR": str(data_directory), "PATH": "",
+                               "PYTHONPATH": ":".join(sys.path)})
+
+
+def test_a_saved_microsoft_deal_resumes_as_that_deal(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    started = play(data, "freecell", "--seed", "ms:11982", "--plain", commands="c1:1-a\nq\n")
+    assert started.returncode == 0, started.stderr
+    assert started.stdout.startswith("FreeCell — deal ms:11982")
+    save = json.loads((data / "saves" / "freecell.json").read_text())
+    assert save["seed"] == "ms:11982" and save["deal_number"] is None
+    assert save["start"] == deal(find_variant("freecell"), "ms:11982").text()
+    resumed = play(data, "--resume", "--plain", commands="q\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout.startswith("FreeCell — deal ms:11982")
+    from patience.play.session import Session
+
+    session = Session.from_save(save, path=data / "saves" / "freecell.json",
+                                record_stats=False)
+    assert session.game.seed == Seed(11982, "ms") and session.game.deal_number is None
+
+
+def test_a_save_with_a_wrong_seed_is_refused(tmp_path: Path) -> None:
+    from patience.play.saves import check_save
+
+    data = {"format": "patience-save", "version": 2, "variant": "freecell",
+            "rules_hash": "x", "start": "", "moves": [], "seed": "ms:0"}
+    with pytest.raises(Exception, match="numbered deal such as 'ms:11982'"):
+        check_save(data, tmp_path / "save.json")
+
+
+def test_the_web_pages_new_dialog_takes_a_microsoft_number(tmp_path: Path, monkeypatch) -> None:
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx2")
+    from starlette.testclient import TestClient
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from web_helpers import make_app
+
+    monkeypatch.setenv("PATIENCE_DATA_DIR", str(tmp_path / "data"))
+    app = make_app(tmp_path / "data", names=("freecell",))
+    with TestClient(app) as client:
+        made = client.post("/api/games", json={"variant": "freecell", "deal": "number",
+                                               "number": "ms:11982"})
+        assert made.status_code == 201, made.text
+        snap = made.json()["snapshot"]
+        assert snap["label"] == "deal ms:11982"
+        wrong = client.post("/api/games", json={"variant": "freecell", "deal": "number",
+                                                "number": "ms:0"})
+        assert wrong.status_code == 422 and "out of range" in wrong.text
+    # a new server reads the stored game back as the same deal
+    with TestClient(make_app(tmp_path / "data", names=("freecell",))) as client:
+        again = client.get(f"/api/games/{snap['game']}")
+        assert again.status_code == 200, again.text
+        assert again.json()["snapshot"]["label"] == "deal ms:11982"
+    assert "ms|pysolfc" in (REPOSITORY / "patience/web/static/app.js").read_text()
