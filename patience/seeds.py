@@ -32,6 +32,8 @@ PYSOLFC = "pysolfc"
 #: each numbering's prefix and its numbers, lowest and highest
 RANGES = {OURS: (0, MAX_DEAL_NUMBER), MICROSOFT: (1, MAX_MS_DEAL_NUMBER),
           PYSOLFC: (1, MAX_PYSOLFC_DEAL_NUMBER)}
+#: how each numbering's deals are named in messages and reports
+NAMES = {OURS: "our deals", MICROSOFT: "Microsoft's deals", PYSOLFC: "PySolFC's deals"}
 _TEXT_LIMIT = 40  # characters of a seed as written; longer text is refused unread
 
 INSTALL_HINT = "pip install 'patience[deals]'"
@@ -77,8 +79,7 @@ def parse_seed(text: str | int | Seed) -> Seed:
 def _checked(number: int, numbering: str, written: str) -> Seed:
     low, high = RANGES[numbering]
     if not low <= number <= high:
-        names = {OURS: "our deals", MICROSOFT: "Microsoft's deals", PYSOLFC: "PySolFC's deals"}
-        raise DealError(f"deal {written!r} is out of range: {names[numbering]} are numbered "
+        raise DealError(f"deal {written!r} is out of range: {NAMES[numbering]} are numbered "
                         f"from {low} to {high:_}")
     return Seed(number, numbering)
 

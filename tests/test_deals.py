@@ -368,3 +368,28 @@ def test_the_web_pages_new_dialog_takes_a_microsoft_number(tmp_path: Path, monke
         assert again.status_code == 200, again.text
         assert again.json()["snapshot"]["label"] == "deal ms:11982"
     assert "ms|pysolfc" in (REPOSITORY / "patience/web/static/app.js").read_text()
+
+
+def test_a_study_of_microsoft_deals_is_kept_apart_from_ours(tmp_path: Path) -> None:
+    db = str(tmp_path / "results.sqlite")
+    ms = run("stats", "freecell", "--deals", "ms:11982,ms:1", "--db", db, "--workers", "1",
+             "--max-positions", "200000", "--prove", "--quiet")
+    assert ms.exit_code == 2 and "ms:1" in ms.output  # one numbering per --deals
+    ms = run("stats", "freecell", "--deals", "ms:11982", "--db", db, "--workers", "1",
+             "--max-positions", "200000", "--prove", "--quiet")
+    assert ms.exit_code == 0, ms.output
+    assert "won 0, unwinnable 1, unknown 0" in ms.output
+    assert "'patience report freecell --deals ms:11982'" in ms.output
+    ours = run("stats", "freecell", "--deals", "11982", "--db", db, "--workers", "1",
+               "--max-positions", "200000", "--prove", "--quiet")
+    assert ours.exit_code == 0 and "already stored" in ours.output
+    assert "(0 already stored" in ours.output  # not taken for Microsoft's 11982
+    both = run("report", "--db", db, "--json")
+    rows = [json.loads(line) for line in both.output.splitlines()]
+    assert sorted(row["rules_hash"].partition(":")[2] for row in rows) == ["", "ms"]
+    shown = run("report", "freecell", "--db", db, "--deals", "ms:1-32000")
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.startswith("freecell (Microsoft's deals) (rules ")
+    assert "unwinnable  1" in shown.output
+    wrong = run("stats", "freecell", "--deals", "ms:0-3", "--db", db)
+    assert wrong.exit_code == 2 and "ms: deals are numbered from 1" in wrong.output
