@@ -393,3 +393,27 @@ def test_a_study_of_microsoft_deals_is_kept_apart_from_ours(tmp_path: Path) -> N
     assert "unwinnable  1" in shown.output
     wrong = run("stats", "freecell", "--deals", "ms:0-3", "--db", db)
     assert wrong.exit_code == 2 and "ms: deals are numbered from 1" in wrong.output
+
+
+# --- Solvitaire's deal files ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, text", [("freecell", "ms:1"), ("klondike", "3"),
+                                        ("black-hole", "pysolfc:7"), ("golf", "ms:2")])
+def test_solvitaire_prints_the_bench_deal_file(name: str, text: str) -> None:
+    from patience.solvitaire import card_of_solvitaire, entry_for, load_table, solvitaire_deal
+
+    result = run("solvitaire", name, "--seed", text)
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.output)
+    game = deal(find_variant(name), text)
+    assert printed == solvitaire_deal(game, entry_for(name, load_table()))
+    if "tableau piles" in printed:
+        first = [card_of_solvitaire(code)[0] for code in printed["tableau piles"][0]]
+        assert first == [c & ~FACE_DOWN for c in game.piles[0]]
+
+
+def test_solvitaire_refuses_a_game_it_does_not_play() -> None:
+    result = run("solvitaire", "tabbycat", "--seed", "1")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: 'tabbycat' has no entry in solvitaire_games.yaml")

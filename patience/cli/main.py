@@ -192,7 +192,8 @@ def _register_optional() -> None:
     import importlib
 
     for module in ("patience.cli.solving", "patience.cli.playing", "patience.cli.testing",
-                   "patience.cli.authoring", "patience.cli.studies", "patience.cli.web"):
+                   "patience.cli.authoring", "patience.cli.studies", "patience.cli.web",
+                   "patience.cli.exporting"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as error:
