@@ -21,7 +21,7 @@ import yaml
 from patience.cards import FACE_DOWN, RANK_CHARS, SUIT_CHARS, rank_of, suit_of
 from patience.errors import PatienceError
 from patience.game import Game
-from patience.variant import Variant
+from patience.variant import Group, Variant
 
 GAMES_FILE = Path(str(resources.files("patience").joinpath("solvitaire_games.yaml")))
 
@@ -34,11 +34,11 @@ class SolvitaireError(PatienceError, ValueError):
 # --- the mapping table ----------------------------------------------------------------
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
+class _UniqueKeyLoader(yaml.SafeLoader):  # type: ignore[misc]
     """A YAML loader that refuses a key written twice in one mapping."""
 
 
-def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode) -> dict:
+def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode) -> dict[Any, Any]:
     seen: set[Any] = set()
     for key_node, _ in node.value:
         key = loader.construct_object(key_node)
@@ -56,7 +56,7 @@ _UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
 def load_table(path: Path = GAMES_FILE) -> dict[str, Any]:
     """The games table: ``{"games": {id: entry}, "not_exact": {id: reason}}``."""
     with open(path, encoding="utf-8") as file:
-        table = yaml.load(file, Loader=_UniqueKeyLoader)  # a SafeLoader
+        table: dict[str, Any] = yaml.load(file, Loader=_UniqueKeyLoader)  # a SafeLoader
     for game_id, entry in table["games"].items():
         if ("preset" in entry) == ("rules_file" in entry):
             raise SolvitaireError(f"{path.name}: {game_id!r} needs exactly one of preset, "
@@ -68,7 +68,8 @@ def entry_for(variant_id: str, table: dict[str, Any]) -> dict[str, Any]:
     """The table entry of a variant; SolvitaireError saying why when there is none."""
     games = table["games"]
     if variant_id in games:
-        return games[variant_id]
+        entry: dict[str, Any] = games[variant_id]
+        return entry
     reason = table.get("not_exact", {}).get(variant_id)
     if reason:
         raise SolvitaireError(f"{variant_id!r} is not compared with Solvitaire: {reason}")
@@ -96,7 +97,7 @@ def card_of_solvitaire(code: str) -> tuple[int, bool]:
     return rank * 4 + SUIT_CHARS.index(suit.upper()), suit.islower()
 
 
-def _group(game: Game, name: str):
+def _group(game: Game, name: str) -> Group:
     try:
         return game.variant.group_by_name[name]
     except KeyError:
