@@ -227,11 +227,13 @@ def test_our_numbering_is_unchanged() -> None:
 @pytest.mark.parametrize("text", ["ms:1", "ms:617"])
 def test_fc_solve_reads_our_boards(tmp_path: Path, text: str) -> None:
     game = deal(find_variant("freecell"), text)
-    for move in ["c6:1-a", "c7:1-a"]:
+    for move in ["c6:1-a", "c6:1-a", "c6:1-f", "c7:1-a"]:  # on ms:1, AC goes home
         if game.is_legal(game.parse_move(move)):
             game.push(move)
     board = tmp_path / "board"
     board.write_text(write_board(game))
+    if text == "ms:1":
+        assert board.read_text().startswith("Foundations: C-A H-0 D-0 S-0\nFreecells: 3D 2C")
     done = subprocess.run(["fc-solve", str(board)], capture_output=True, text=True,
                           timeout=120, check=False)
     assert "This game is solveable." in done.stdout, done.stdout + done.stderr
@@ -417,3 +419,30 @@ def test_solvitaire_refuses_a_game_it_does_not_play() -> None:
     result = run("solvitaire", "tabbycat", "--seed", "1")
     assert result.exit_code == 2
     assert result.stderr.startswith("error: 'tabbycat' has no entry in solvitaire_games.yaml")
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MAPPED if find_variant(n).definition.pysolfc
+                                        .foundation is None))
+def test_boards_of_random_games_read_back(name: str) -> None:
+    """Random legal moves from a few deals: every position a board can hold (its stock and
+    unmapped piles empty, as in the FreeCell family always) reads back the same."""
+    import random
+
+    variant = find_variant(name)
+    chooser = random.Random(name)
+    written = 0
+    for text in ["ms:1", "ms:2", "pysolfc:99"]:
+        game = deal(variant, text)
+        for _ in range(60):
+            try:
+                board = write_board(game)
+            except PositionError:
+                assert variant.definition.pysolfc.talon or variant.stock_size == 0
+            else:
+                assert read_board(variant, board).text() == game.text(), board
+                written += 1
+            moves = game.generate_moves()
+            if not moves:
+                break
+            game.push_unchecked(chooser.choice(moves))
+    assert written >= 3
