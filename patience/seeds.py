@@ -99,7 +99,7 @@ def deal(variant: Variant, seed: Seed | int | str) -> Game:
     if mapping is None:
         raise DealError(f"{variant.id} has no {seed.numbering}: deals: its file does not say "
                         "how pysol-cards' layout maps onto its piles (the 'pysolfc:' key; "
-                        "docs/rules.md, 'Numbered deals', lists the variants that have one)")
+                        "docs/rules.md, 'Numbered deals of other programs', lists them)")
     game = read_board(variant, external_board(mapping.game, seed))
     game.seed = seed
     return game

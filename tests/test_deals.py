@@ -446,3 +446,11 @@ def test_boards_of_random_games_read_back(name: str) -> None:
                 break
             game.push_unchecked(chooser.choice(moves))
     assert written >= 3
+
+
+def test_deal_winnable_counts_microsoft_deals() -> None:
+    result = run("deal", "freecell", "--winnable", "--from", "ms:11982")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("ms:11983\t")  # 11982 is lost
+    ours = run("deal", "freecell", "--winnable", "--from", "1")
+    assert ours.exit_code == 0 and ours.output.split("\t")[0].isdigit()

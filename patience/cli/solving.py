@@ -12,7 +12,9 @@ import click
 from patience import native
 from patience.cli.common import echo, fail, handles_errors, load_game, load_variant, start_options
 from patience.cli.main import main
+from patience.cli.seed_type import SEED
 from patience.native import ENGINES, EngineChoice
+from patience.seeds import Seed
 from patience.solver import (
     DEFAULT_MAX_POSITIONS,
     daily_deal,
@@ -163,16 +165,19 @@ def hint_command(variant: str, seed: int | None, deal_text: str | None,
 @click.argument("variant")
 @click.option("--winnable", is_flag=True, required=True,
               help="Find a deal the solver proves winnable.")
-@click.option("--from", "start", type=click.IntRange(0, 2**64 - 1), default=1,
-              show_default=True, metavar="N", help="Start looking at deal number N.")
+@click.option("--from", "start", type=SEED, default="1", show_default=True,
+              metavar="N|ms:N|pysolfc:N",
+              help="Start looking at deal number N (ms:N: Microsoft's deals, pysolfc:N: "
+                   "PySolFC's).")
 @click.option("--max-positions", type=click.IntRange(min=1), default=DEFAULT_MAX_POSITIONS,
               show_default=True, metavar="N", help="The solver's budget per deal.")
 @handles_errors
-def deal_command(variant: str, winnable: bool, start: int, max_positions: int) -> None:
+def deal_command(variant: str, winnable: bool, start: Seed, max_positions: int) -> None:
     """The first deal number ≥ N that the solver proves winnable; prints it, a tab, and
     its winning line."""
-    number, result = first_winnable_deal(load_variant(variant), start, max_positions)
-    echo(f"{number}\t{' '.join(result.moves)}")
+    number, result = first_winnable_deal(load_variant(variant), start.number, max_positions,
+                                         numbering=start.numbering)
+    echo(f"{Seed(number, start.numbering)}\t{' '.join(result.moves)}")
 
 
 @main.command("daily")
