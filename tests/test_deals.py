@@ -454,3 +454,22 @@ def test_deal_winnable_counts_microsoft_deals() -> None:
     assert result.output.startswith("ms:11983\t")  # 11982 is lost
     ours = run("deal", "freecell", "--winnable", "--from", "1")
     assert ours.exit_code == 0 and ours.output.split("\t")[0].isdigit()
+
+
+def test_any_board_text_is_read_or_refused_in_one_line() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    freecell = find_variant("freecell")
+    pieces = st.sampled_from(["Foundations:", "Freecells:", "Talon:", ":", "-", "H-0", "S-K",
+                              "X-1", "<7H>", "7H", "10S", "AS", "KD", "\n", " ", "H-", "<", ">"])
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(pieces, max_size=60).map("".join))
+    def check(text: str) -> None:
+        try:
+            read_board(freecell, text)
+        except PositionError as error:
+            assert "\n" not in str(error).strip() or text in str(error)
+
+    check()
