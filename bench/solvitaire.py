@@ -13,7 +13,7 @@ binary (see ``BUILD_HELP`` below, or bench/README.md).
 For each deal N of the range the bench
   1. deals our numbered deal N of the variant (a shipped name or a .yaml path);
   2. writes its starting position as a Solvitaire deal file, by the game's entry in
-     bench/solvitaire_games.yaml (our pile groups -> Solvitaire's keys, face-down cards
+     patience/solvitaire_games.yaml (our pile groups -> Solvitaire's keys, face-down cards
      with a lower-case suit letter, the stock with the next card last), checking that every
      card is there exactly once (twice with two decks): Solvitaire loops for ever on a deal
      with a card missing;
@@ -44,22 +44,28 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import patience
-from patience.cards import FACE_DOWN, RANK_CHARS, SUIT_CHARS, rank_of, suit_of
 from patience.errors import UnknownVariantError
 from patience.solver import solve
+from patience.solvitaire import (  # the deal conversion lives in the package
+    SolvitaireError,
+    card_of_solvitaire,  # noqa: F401 (the bench's tests use it from here)
+    check_complete,  # noqa: F401
+    deal_cards,  # noqa: F401
+    entry_for,
+    load_table,
+    solvitaire_card,  # noqa: F401
+    solvitaire_deal,
+)
 
 BENCH = Path(__file__).resolve().parent
-GAMES_FILE = BENCH / "solvitaire_games.yaml"
 READINGS = BENCH / "readings"                  # other programs' readings of a game's rules
 RULES_DIR = BENCH / "solvitaire_rules"
 
@@ -83,52 +89,9 @@ PEER_VERDICTS = {"solved": "won", "unsolvable": "unwinnable", "timed-out": "unkn
                  "memory-limit-reached": "unknown", "terminated": "unknown"}
 
 
-class BenchError(Exception):
-    """A problem the bench reports and stops on (exit status 2)."""
-
-
-# --- the mapping table ----------------------------------------------------------------
-
-
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """A YAML loader that refuses a key written twice in one mapping."""
-
-
-def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode) -> dict:
-    seen: set[Any] = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node)
-        if key in seen:
-            raise BenchError(f"{GAMES_FILE.name}, line {key_node.start_mark.line + 1}: "
-                             f"duplicate key {key!r}")
-        seen.add(key)
-    return dict(loader.construct_pairs(node))
-
-
-_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
-                                 _construct_mapping)
-
-
-def load_table(path: Path = GAMES_FILE) -> dict[str, Any]:
-    """The games table: ``{"games": {id: entry}, "not_exact": {id: reason}}``."""
-    with open(path, encoding="utf-8") as file:
-        table = yaml.load(file, Loader=_UniqueKeyLoader)  # a SafeLoader
-    for game_id, entry in table["games"].items():
-        if ("preset" in entry) == ("rules_file" in entry):
-            raise BenchError(f"{path.name}: {game_id!r} needs exactly one of preset, rules_file")
-    return table
-
-
-def entry_for(variant_id: str, table: dict[str, Any]) -> dict[str, Any]:
-    """The table entry of a variant; BenchError saying why when there is none."""
-    games = table["games"]
-    if variant_id in games:
-        return games[variant_id]
-    reason = table.get("not_exact", {}).get(variant_id)
-    if reason:
-        raise BenchError(f"{variant_id!r} is not compared with Solvitaire: {reason}")
-    raise BenchError(f"{variant_id!r} has no entry in {GAMES_FILE.name} (mapped: "
-                     f"{', '.join(sorted(games))})")
+#: a problem the bench reports and stops on (exit status 2): the package's error, so that
+#: the deal conversion (patience.solvitaire) and the bench raise one kind
+BenchError = SolvitaireError
 
 
 # --- variants -------------------------------------------------------------------------
@@ -147,121 +110,6 @@ def load_variant(name: str, variants_dir: str | None = None) -> patience.Variant
             if (folder / f"{name}.yaml").is_file():
                 return patience.find_variant(folder / f"{name}.yaml")
         raise
-
-
-# --- our position -> a Solvitaire deal ------------------------------------------------
-
-
-def solvitaire_card(card: int) -> str:
-    """Solvitaire's code of one of our cards: rank A 2 … 10 J Q K, then the suit letter,
-    lower case when the card lies face down (``'10H'``, ``'Kd'``)."""
-    rank = RANK_CHARS[rank_of(card) - 1]
-    suit = SUIT_CHARS[suit_of(card)]
-    code = ("10" if rank == "T" else rank) + suit
-    return code[:-1] + suit.lower() if card & FACE_DOWN else code
-
-
-def card_of_solvitaire(code: str) -> tuple[int, bool]:
-    """``(card, face_down)`` for a Solvitaire card code: the inverse of
-    :func:`solvitaire_card` (used by the checks and the tests)."""
-    rank_text, suit = code[:-1].upper(), code[-1]
-    rank = 10 if rank_text == "10" else RANK_CHARS.index(rank_text) + 1
-    return rank * 4 + SUIT_CHARS.index(suit.upper()), suit.islower()
-
-
-def _group(game: patience.Game, name: str):
-    try:
-        return game.variant.group_by_name[name]
-    except KeyError:
-        raise BenchError(f"{game.variant.id}: the mapping names pile group {name!r}, which "
-                         f"the variant does not have (groups: "
-                         f"{', '.join(g.name for g in game.variant.groups)})") from None
-
-
-def solvitaire_deal(game: patience.Game, entry: dict[str, Any]) -> dict[str, Any]:
-    """The starting position of ``game`` as a Solvitaire deal (a JSON object), following
-    the game's table entry. Raises BenchError when the position does not fit the entry
-    (a group that should be empty is not, a face-down card outside the tableau, a card
-    missing or doubled)."""
-    variant = game.variant
-    deal: dict[str, Any] = {}
-    used: set[str] = set()
-    for key, source in entry["deal"].items():
-        if source == "stock":
-            # our stock[-1] is dealt next; Solvitaire deals its last element next
-            deal[key] = [solvitaire_card(card) for card in game.stock]
-            continue
-        group = _group(game, source)
-        used.add(source)
-        piles = [game.piles[index] for index in group.indices]
-        if key != "tableau piles" and any(card & FACE_DOWN for pile in piles for card in pile):
-            raise BenchError(f"{variant.id}: {source} has a face-down card, and Solvitaire "
-                             "has face-down cards only in the tableau")
-        if key == "tableau piles":
-            deal[key] = [[solvitaire_card(card) for card in pile] for pile in piles]
-        elif key == "hole":
-            cards = [card for pile in piles for card in pile]
-            if len(cards) != 1:
-                raise BenchError(f"{variant.id}: the hole ({source}) must start with one "
-                                 f"card, it has {len(cards)}")
-            deal[key] = solvitaire_card(cards[0])
-        elif key == "reserve":  # one card per slot, in slot order
-            if any(len(pile) != 1 for pile in piles):
-                raise BenchError(f"{variant.id}: every {source} pile must start with one card")
-            deal[key] = [solvitaire_card(pile[0]) for pile in piles]
-        elif key in ("waste", "foundations"):  # one pile (waste) or a flat list
-            deal[key] = [solvitaire_card(card) for pile in piles for card in pile]
-        else:
-            raise BenchError(f"{GAMES_FILE.name}: unknown Solvitaire deal key {key!r}")
-    for name in entry.get("start_empty", []):
-        group = _group(game, name)
-        used.add(name)
-        if any(game.piles[index] for index in group.indices):
-            raise BenchError(f"{variant.id}: {name} must be empty at the start (a Solvitaire "
-                             "deal cannot give them)")
-    left_out: list[int] = []
-    if "left_out" in entry:
-        name = entry["left_out"]
-        group = _group(game, name)
-        used.add(name)
-        left_out = [card for index in group.indices for card in game.piles[index]]
-        aces = sorted(rank_of(card) * 4 + suit_of(card) for card in left_out)
-        if aces != [4, 5, 6, 7] or any(len(game.piles[i]) != 1 for i in group.indices):
-            raise BenchError(f"{variant.id}: {name} must start with one Ace of each suit, "
-                             "which Solvitaire places itself")
-    unmapped = [g.name for g in variant.groups if g.name not in used]
-    if unmapped:
-        raise BenchError(f"{variant.id}: groups {unmapped} are not in the mapping")
-    check_complete(deal, variant, left_out)
-    return deal
-
-
-def deal_cards(deal: dict[str, Any]) -> list[str]:
-    """Every card code in a Solvitaire deal, in no particular order."""
-    codes: list[str] = []
-    for key, value in deal.items():
-        if key == "tableau piles":
-            codes += [code for pile in value for code in pile]
-        elif isinstance(value, str):
-            codes.append(value)
-        else:
-            codes += value
-    return codes
-
-
-def check_complete(deal: dict[str, Any], variant: patience.Variant,
-                   left_out: Iterable[int] = ()) -> None:
-    """Raise BenchError unless the deal plus the cards Solvitaire places itself are exactly
-    the variant's deck (each card once, twice with two decks)."""
-    have = Counter(card_of_solvitaire(code)[0] for code in deal_cards(deal))
-    have.update(rank_of(card) * 4 + suit_of(card) for card in left_out)
-    want = Counter(variant.deck)
-    if have != want:
-        missing = sorted((want - have).elements())
-        extra = sorted((have - want).elements())
-        raise BenchError(f"{variant.id}: the Solvitaire deal is not the deck: missing "
-                         f"{[solvitaire_card(c) for c in missing]}, extra "
-                         f"{[solvitaire_card(c) for c in extra]}")
 
 
 # --- Solvitaire -----------------------------------------------------------------------

@@ -20,6 +20,7 @@ from typing import Any
 
 import attrs
 
+from patience.boards import BoardMapping, read_mapping
 from patience.cards import card_code, parse_card
 from patience.compiler import InlinedShapes, Shape
 from patience.errors import DealError, Location, VariantError, VariantErrors
@@ -166,6 +167,10 @@ class Definition:
     #: ``solver.safe``: the moves the author declares safe to play at once (docs/solver.md,
     #: "Safe moves"); None when the file declares none. Not a rule of play.
     safe: Rule | None = None
+    #: ``pysolfc:``: how pysol-cards' board of this game maps onto the piles (numbered deals
+    #: of the ecosystem and board formats, patience.boards); None when the file has none.
+    #: Not a rule of play.
+    pysolfc: BoardMapping | None = None
 
     @property
     def rules_hash(self) -> str:
@@ -173,7 +178,7 @@ class Definition:
         the author's expectations)."""
         rules = {k: v for k, v in self.flat.items()
                  if k not in ("id", "name", "family", "aliases", "description", "sources",
-                              "expect", "solver")}
+                              "expect", "solver", "pysolfc")}
         blob = json.dumps(rules, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
@@ -374,7 +379,7 @@ def _merge_expectations(parent: Sequence, child: Sequence) -> Sequence:
 
 TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extends", "decks",
             "ranks", "suits",
-            "parameters", "predicates", "piles", "stock", "win", "solver", "expect")
+            "parameters", "predicates", "piles", "stock", "win", "solver", "expect", "pysolfc")
 GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "fill_from", "moves",
               "accepts", "target", "removal", "show")
 SOLVER_KEYS = ("safe",)
@@ -651,12 +656,15 @@ class _Validator:
                        code="rule-too-large")
         safe = self.safe(self.mapping(top.items.get("solver"), "solver"), base)
         expectations = self.expectations(top.items.get("expect"))
+        pysolfc = read_mapping(top.items.get("pysolfc"), self.group_sizes,
+                               lambda message, item: self.error(message, item.origin,
+                                                                code="pysolfc"))
         self.raise_errors()
         assert win is not None
         flat = _plain(top)
         return Definition(id_, name, aliases, description.strip(), sources, decks, ranks,
                           parameters, family.strip(), suits, predicates, groups, stock, win,
-                          self.path, flat, expectations, safe)
+                          self.path, flat, expectations, safe, pysolfc)
 
     # -- what the file tells the solver (docs/solver.md, "Safe moves") --
 

@@ -37,6 +37,7 @@ from patience.limits import (
     MAX_POSITION_TEXT,
 )
 from patience.moves import DEAL, Move, MoveTuple, Undo, deal_from_stock, move_cards
+from patience.seeds import Seed
 from patience.settings import Show, Target
 
 if TYPE_CHECKING:
@@ -59,10 +60,21 @@ class Game:
         self.variant = variant
         self.piles = piles
         self.stock = stock  # the next card to deal is stock[-1]
-        self.deal_number = deal_number
+        #: the numbered deal this game started from (ours, ms: or pysolfc:), if any
+        self.seed: Seed | None = None if deal_number is None else Seed(deal_number)
         self._moves: list[MoveTuple] = []  # as pushed (Moves or plain tuples)
         self._undo: list[Undo] = []
         self._initial = (tuple(map(tuple, piles)), tuple(stock))
+
+    @property
+    def deal_number(self) -> int | None:
+        """The number of our numbered deal this game started from (None for Microsoft's and
+        PySolFC's numbers: see ``seed``)."""
+        return self.seed.number if self.seed is not None and self.seed.is_ours else None
+
+    @deal_number.setter
+    def deal_number(self, number: int | None) -> None:
+        self.seed = None if number is None else Seed(number)
 
     # -- construction --
 
@@ -101,8 +113,8 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy of the position and its move stack."""
-        other = Game(self.variant, [list(p) for p in self.piles], list(self.stock),
-                     self.deal_number)
+        other = Game(self.variant, [list(p) for p in self.piles], list(self.stock))
+        other.seed = self.seed
         other._moves = list(self._moves)
         other._undo = list(self._undo)
         other._initial = self._initial
@@ -111,7 +123,9 @@ class Game:
     def start(self) -> Game:
         """A new game at this game's starting position."""
         piles, stock = self._initial
-        return Game(self.variant, [list(p) for p in piles], list(stock), self.deal_number)
+        game = Game(self.variant, [list(p) for p in piles], list(stock))
+        game.seed = self.seed
+        return game
 
     # -- moves --
 

@@ -78,6 +78,20 @@ MAX_MOVE_TEXT = 32
 #: Digits of the card count in a move (ASCII digits only).
 MAX_MOVE_COUNT_DIGITS = 4
 
+# --- numbered deals (``--seed``; patience.seeds) ----------------------------------------
+
+#: Our deal numbers: SplitMix64's seed, an unsigned 64-bit integer (docs/rules.md).
+MAX_DEAL_NUMBER = 2**64 - 1
+
+#: Microsoft's deal numbers (``ms:N``), from 1: what pysol-cards deals. 1 to 32,000 are
+#: Windows FreeCell's first games, up to 2^31 - 1 FreeCell Pro's, and up to 2^33 - 1 the
+#: extended range of Freecell Solver's tools.
+MAX_MS_DEAL_NUMBER = 2**33 - 1
+
+#: PySolFC's deal numbers (``pysolfc:N``), from 1: the twenty digits PySolFC shows (it deals
+#: 1 to 32,000 as Microsoft does, larger numbers with its Mersenne Twister).
+MAX_PYSOLFC_DEAL_NUMBER = 10**20 - 1
+
 # --- the test battery -------------------------------------------------------------------
 
 #: Random positions per battery check (``patience test --examples``,

@@ -22,6 +22,7 @@ import json
 from importlib import resources
 from typing import Any
 
+from patience.boards import PYSOL_GAMES
 from patience.definition import GROUP_KEYS, SOLVER_KEYS, STOCK_KEYS, TOP_KEYS
 from patience.limits import (
     MAX_EXPRESSION_LENGTH,
@@ -89,6 +90,21 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
         "win": _rule("When the game is won."),
         "solver": {"type": "object", "description": (
             "What the author tells the solver (not rules of play): see docs/solver.md.")},
+        "pysolfc": {
+            "type": "object", "additionalProperties": False,
+            "description": ("How pysol-cards' board of the game lies on the piles: ms:N and "
+                            "pysolfc:N deals, boards in Freecell Solver's format "
+                            "(docs/authoring.md)."),
+            "properties": {
+                "game": {"enum": list(PYSOL_GAMES), "description": "pysol-cards' game id."},
+                "columns": {"type": "string", "description": "The group of the columns."},
+                "freecells": {"type": "string", "description": "The group of the cells."},
+                "foundations": {"type": "string", "description": (
+                    "The foundations, one suit per pile (Freecell Solver's H-5).")},
+                "foundation": {"type": "string", "description": (
+                    "One foundation pile written by its top card (black-hole-solver's).")},
+                "talon": {"const": "stock", "description": "The talon is the stock."},
+            }},
     },
     "group": {
         "id": {"type": "string", "pattern": "^[a-z]+$", "not": {"enum": ["d", "s"]},

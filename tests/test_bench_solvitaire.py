@@ -1,6 +1,6 @@
 """The Solvitaire bench's deal converter (bench/solvitaire.py), without the binary.
 
-For one deal of each game in bench/solvitaire_games.yaml: the Solvitaire deal holds every
+For one deal of each game in patience/solvitaire_games.yaml: the Solvitaire deal holds every
 card exactly once (twice with two decks; the Aces Solvitaire places itself left out), the
 piles have the sizes Solvitaire's game has, face-down cards (and only they) have a
 lower-case suit letter, each pile is our pile bottom card first, and the stock is written

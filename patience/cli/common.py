@@ -1,8 +1,9 @@
 """What every command shares: choosing a variant, a starting position, and failing cleanly.
 
 A command that takes a variant takes a shipped name or a file path. A command that takes a
-starting position takes exactly one of ``--seed N``, ``--deal "7D 9C …"`` or
-``--position FILE|TEXT``, then optionally ``--moves "m1 m2 …"`` replayed from it. Bad
+starting position takes exactly one of ``--seed N`` (or ``ms:N``, ``pysolfc:N``),
+``--deal "7D 9C …"`` or ``--position FILE|TEXT`` (position text, JSON, or a board in Freecell
+Solver's format), then optionally ``--moves "m1 m2 …"`` replayed from it. Bad
 input exits with status 2 and a message naming it, never a traceback.
 
 Text that comes from a file (a variant's name, description and rules, an error quoting a
@@ -20,9 +21,12 @@ from typing import Any, NoReturn
 
 import click
 
+from patience.boards import looks_like_board, read_board
+from patience.cli.seed_type import SEED, SEED_HELP
 from patience.errors import PatienceError, PositionError
 from patience.game import Game
 from patience.limits import MAX_POSITION_TEXT
+from patience.seeds import Seed, deal
 from patience.source import read_variant_file
 from patience.terminal import printable
 from patience.variant import Variant, find_variant
@@ -66,8 +70,8 @@ def load_variant(name: str) -> Variant:
 def start_options(function: Callable[..., Any]) -> Callable[..., Any]:
     """Add --seed / --deal / --position / --moves to a command."""
     options = [
-        click.option("--seed", type=int, default=None, metavar="N",
-                     help="Numbered deal N (the same on every machine)."),
+        click.option("--seed", type=SEED, default=None, metavar="N|ms:N|pysolfc:N",
+                     help=SEED_HELP),
         click.option("--deal", "deal_text", default=None, metavar='"7D 9C …"',
                      help="An explicit deal: card codes in dealing order."),
         click.option("--position", "position", default=None, metavar="FILE|TEXT",
@@ -80,7 +84,7 @@ def start_options(function: Callable[..., Any]) -> Callable[..., Any]:
     return function
 
 
-def load_game(variant: Variant, seed: int | None, deal_text: str | None,
+def load_game(variant: Variant, seed: Seed | int | None, deal_text: str | None,
               position: str | None, moves_text: str = "") -> Game:
     """The starting position the options describe, with the moves replayed."""
     given = [name for name, value in (("--seed", seed), ("--deal", deal_text),
@@ -90,7 +94,7 @@ def load_game(variant: Variant, seed: int | None, deal_text: str | None,
              + (f" (got {' and '.join(given)})" if given else ""))
     try:
         if seed is not None:
-            game = variant.deal(seed)
+            game = deal(variant, seed)
         elif deal_text is not None:
             game = variant.deal_cards(deal_text)
         else:
@@ -120,6 +124,8 @@ def read_position(variant: Variant, argument: str) -> Game:
     stripped = text.strip()
     if stripped.startswith("{"):
         return variant.from_json(stripped)
+    if looks_like_board(stripped):
+        return read_board(variant, stripped)
     return variant.position(stripped)
 
 

@@ -118,8 +118,10 @@ def _print_json(data: object) -> None:
 @main.command()
 @click.argument("variant")
 @start_options
-@click.option("--format", "format_", type=click.Choice(["board", "text", "json"]),
-              default="board", help="board: drawn; text: one-line position; json.")
+@click.option("--format", "format_", type=click.Choice(["board", "text", "json", "fcs"]),
+              default="board", help="board: drawn; text: one-line position; json; fcs: "
+                                    "Freecell Solver's board (black-hole-solver's for a game "
+                                    "with one foundation pile).")
 @click.option("--reveal", is_flag=True,
               help="Draw face-down cards too (in lower case), for authors and tests. The text "
                    "and json formats always record them.")
@@ -133,6 +135,13 @@ def show(variant: str, seed: int | None, deal_text: str | None,
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
     if format_ == "text":
         echo(game.text())
+    elif format_ == "fcs":
+        from patience.boards import write_board
+
+        try:
+            click.echo(write_board(game), nl=False)
+        except PatienceError as error:
+            fail(str(error))
     elif format_ == "json":
         import json
 
@@ -183,7 +192,8 @@ def _register_optional() -> None:
     import importlib
 
     for module in ("patience.cli.solving", "patience.cli.playing", "patience.cli.testing",
-                   "patience.cli.authoring", "patience.cli.studies", "patience.cli.web"):
+                   "patience.cli.authoring", "patience.cli.studies", "patience.cli.web",
+                   "patience.cli.exporting"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as error:

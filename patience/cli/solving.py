@@ -12,7 +12,9 @@ import click
 from patience import native
 from patience.cli.common import echo, fail, handles_errors, load_game, load_variant, start_options
 from patience.cli.main import main
+from patience.cli.seed_type import SEED
 from patience.native import ENGINES, EngineChoice
+from patience.seeds import Seed
 from patience.solver import (
     DEFAULT_MAX_POSITIONS,
     daily_deal,
@@ -71,11 +73,15 @@ def budget_options(function: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--json", "as_json", is_flag=True,
               help='One JSON object: {"variant", "deal", "verdict", "moves", "positions", '
                    '"seconds", "information", "engine"}.')
+@click.option("--notation", type=click.Choice(["patience", "standard"]), default="patience",
+              show_default=True,
+              help="How the winning line is written: ours (c6:1-a), or FreeCell's standard "
+                   "notation (6a, 1h, 26) for the FreeCell family.")
 @handles_errors
 def solve_command(variant: str, seed: int | None, deal_text: str | None,
          position: str | None, moves_text: str, max_positions: int,
                   time_limit: float | None, prove: bool, engine: EngineChoice,
-                  max_memory: int | None, as_json: bool) -> None:
+                  max_memory: int | None, as_json: bool, notation: str) -> None:
     """Solve START: won (with a winning line), unwinnable (proved), or unknown (budget).
 
     The solver knows every card: the stock's order and the face-down cards ("thoughtful"
@@ -84,14 +90,22 @@ def solve_command(variant: str, seed: int | None, deal_text: str | None,
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
     if max_memory is not None and native.engine(engine) != "native":
         fail("--max-memory needs the native engine")
+    if notation == "standard":
+        from patience.standard_notation import standard_moves
+
+        standard_moves(game, [])  # refuse a game without it before searching
     result = solve(game, max_positions=max_positions, time_limit=time_limit, prove=prove,
                    engine=engine, max_memory=max_memory)
+    line = list(result.moves)
+    if notation == "standard":
+        line = standard_moves(game, line)
     if as_json:
         echo(json.dumps({
             "variant": game.variant.id,
-            "deal": game.deal_number if game.deal_number is not None else game.start().text(),
+            "deal": (game.deal_number if game.deal_number is not None
+                     else str(game.seed) if game.seed is not None else game.start().text()),
             "verdict": result.verdict,
-            "moves": " ".join(result.moves),
+            "moves": " ".join(line),
             "positions": result.positions,
             "seconds": round(result.seconds, 3),
             "information": "full",  # the solver sees face-down cards and the stock's order
@@ -100,7 +114,7 @@ def solve_command(variant: str, seed: int | None, deal_text: str | None,
         return
     echo(result.verdict)
     if result.verdict == "won":
-        echo(" ".join(result.moves) if result.moves else "(already won)")
+        echo(" ".join(line) if line else "(already won)")
     engine_note = f" ({result.engine} engine)" if engine != "auto" else ""
     echo(f"{result.positions} positions, {result.seconds:.2f} s{engine_note}")
 
@@ -151,16 +165,19 @@ def hint_command(variant: str, seed: int | None, deal_text: str | None,
 @click.argument("variant")
 @click.option("--winnable", is_flag=True, required=True,
               help="Find a deal the solver proves winnable.")
-@click.option("--from", "start", type=click.IntRange(0, 2**64 - 1), default=1,
-              show_default=True, metavar="N", help="Start looking at deal number N.")
+@click.option("--from", "start", type=SEED, default="1", show_default=True,
+              metavar="N|ms:N|pysolfc:N",
+              help="Start looking at deal number N (ms:N: Microsoft's deals, pysolfc:N: "
+                   "PySolFC's).")
 @click.option("--max-positions", type=click.IntRange(min=1), default=DEFAULT_MAX_POSITIONS,
               show_default=True, metavar="N", help="The solver's budget per deal.")
 @handles_errors
-def deal_command(variant: str, winnable: bool, start: int, max_positions: int) -> None:
+def deal_command(variant: str, winnable: bool, start: Seed, max_positions: int) -> None:
     """The first deal number ≥ N that the solver proves winnable; prints it, a tab, and
     its winning line."""
-    number, result = first_winnable_deal(load_variant(variant), start, max_positions)
-    echo(f"{number}\t{' '.join(result.moves)}")
+    number, result = first_winnable_deal(load_variant(variant), start.number, max_positions,
+                                         numbering=start.numbering)
+    echo(f"{Seed(number, start.numbering)}\t{' '.join(result.moves)}")
 
 
 @main.command("daily")

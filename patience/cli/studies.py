@@ -22,6 +22,7 @@ import click
 from patience.cli.common import echo, fail, handles_errors, load_variant
 from patience.cli.main import main
 from patience.errors import StudyError, StudyStopped
+from patience.seeds import NAMES, OURS
 from patience.solver import DEFAULT_MAX_POSITIONS
 
 STOPPED = 1
@@ -97,7 +98,7 @@ def stats(variant: str, deals_text: str, max_positions: int, workers: int | None
         ChunkDone,
         Study,
         Workers,
-        parse_deals,
+        parse_study_deals,
         run_study,
     )
 
@@ -108,9 +109,9 @@ def stats(variant: str, deals_text: str, max_positions: int, workers: int | None
             fail("--prove and --solver cannot be combined: --prove picks the solver")
         solver = PROVE_SOLVER
     compiled = load_variant(variant)
-    deals = parse_deals(deals_text)
+    numbering, deals = parse_study_deals(deals_text)
     path = _database_path(db)
-    study = Study.of(compiled, max_positions, solver)
+    study = Study.of(compiled, max_positions, solver, numbering)
     counts = {"won": 0, "unwinnable": 0, "unknown": 0}
     progress = Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -161,7 +162,8 @@ def stats(variant: str, deals_text: str, max_positions: int, workers: int | None
                f"won {counts['won']}, unwinnable {counts['unwinnable']}, "
                f"unknown {counts['unknown']}")
     echo(f"results in {path} (solver {study.key.solver_version}, budget "
-               f"{max_positions}); 'patience report {variant}' summarizes them")
+               f"{max_positions}); 'patience report {variant}"
+               f"{'' if numbering == OURS else f' --deals {deals_text}'}' summarizes them")
 
 
 @main.command()
@@ -191,23 +193,24 @@ def report(variants: tuple[str, ...], db: str | None, deals_text: str | None,
     """
     from patience.studies.database import ResultsDatabase
     from patience.studies.report import choose_run, make_report, plot
-    from patience.studies.runner import parse_deals
+    from patience.studies.runner import parse_study_deals, split_study_hash, study_hash
 
     path = _database_path(db)
     if not path.exists():
         fail(f"no results database at {str(path)!r}: run 'patience stats VARIANT' first "
              "(or give --db FILE)")
-    deals = parse_deals(deals_text) if deals_text else None
+    numbering, deals = parse_study_deals(deals_text) if deals_text else (OURS, None)
     reports = []
     with ResultsDatabase(path, read_only=True) as database:
         if variants:
             wanted = []
             for name in variants:
                 compiled = load_variant(name)
-                wanted.append((compiled.id, compiled.rules_hash))
+                wanted.append((compiled.id, study_hash(compiled.rules_hash, numbering)))
         else:
             wanted = [(name, rules_hash) for rules_hash, name in
-                      database.variant_names().items()]
+                      database.variant_names().items()
+                      if not deals_text or split_study_hash(rules_hash)[1] == numbering]
             if not wanted:
                 fail(f"no results in {str(path)!r} yet")
         for name, rules_hash in wanted:
@@ -222,7 +225,9 @@ def report(variants: tuple[str, ...], db: str | None, deals_text: str | None,
                     fail(message)
                 echo(f"warning: {message}", err=True)
                 continue
-            reports.append(make_report(database, name, key, deals))
+            kept_apart = split_study_hash(rules_hash)[1]
+            shown = name if kept_apart == OURS else f"{name} ({NAMES[kept_apart]})"
+            reports.append(make_report(database, shown, key, deals))
     for index, summary in enumerate(reports):
         if as_json:
             echo(json.dumps(summary.to_json()))

@@ -41,7 +41,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from patience.errors import SaveError
+from patience.errors import DealError, SaveError
 
 SAVE_FORMAT = "patience-save"
 STATS_FORMAT = "patience-stats"
@@ -315,6 +315,19 @@ def _is_text(value: Any) -> bool:
     return isinstance(value, str)
 
 
+def _is_seed(value: Any) -> bool:
+    """A numbered deal as text (``ms:11982``), within its numbering's range."""
+    from patience.seeds import parse_seed
+
+    if not isinstance(value, str):
+        return False
+    try:
+        parse_seed(value)
+    except DealError:
+        return False
+    return True
+
+
 def _is_integer_in(low: int, high: int) -> Callable[[Any], bool]:
     return lambda value: type(value) is int and low <= value <= high
 
@@ -406,7 +419,7 @@ def write_fallback(data: dict[str, Any], stem: str, what: str,
 # -- saved game -------------------------------------------------------------------------
 
 SAVE_FIELDS = ("format", "version", "variant", "variant_path", "rules_hash", "label",
-               "deal_number", "start", "moves", "redo", "recorded", "saved")
+               "deal_number", "seed", "start", "moves", "redo", "recorded", "saved")
 
 
 def check_save(data: Any, path: Path | str) -> dict[str, Any]:
@@ -430,6 +443,8 @@ def check_save(data: Any, path: Path | str) -> dict[str, Any]:
         "deal_number": fields.get("deal_number", _is_integer_in(0, MAX_DEAL_NUMBER),
                                   "a deal number from 0 to 2**64 - 1", default=None,
                                   allow_none=True),
+        "seed": fields.get("seed", _is_seed, "a numbered deal such as 'ms:11982'",
+                           default=None, allow_none=True),
         "start": fields.get("start", _is_text, "a position in text form"),
         "moves": fields.get("moves", _is_list_of_text, "a list of moves in notation"),
         "redo": fields.get("redo", _is_list_of_text, "a list of moves in notation",

@@ -25,10 +25,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from patience.cards import FACE_DOWN
-from patience.errors import MoveError, PatienceError, SaveError, SolverError, SolverMissing
+from patience.errors import (
+    DealError,
+    MoveError,
+    PatienceError,
+    SaveError,
+    SolverError,
+    SolverMissing,
+)
 from patience.game import DEAL, Game, Move
 from patience.play import destinations, saves
 from patience.refusal import refusal, with_symbols
+from patience.seeds import parse_seed
 from patience.settings import Target
 
 if TYPE_CHECKING:
@@ -587,6 +595,9 @@ class Session:
             "rules_hash": variant.rules_hash,
             "label": self.label,
             "deal_number": game.deal_number,
+            # Microsoft's or PySolFC's number (ours is deal_number); only when there is one,
+            # so that a save of our own deal stays readable by earlier versions
+            **({"seed": str(game.seed)} if game.seed and not game.seed.is_ours else {}),
             "start": game.start().text(),
             "moves": [game.notation(m) for m in game.move_stack],
             "redo": [game.notation(m) for m in self.redo_stack],
@@ -697,7 +708,7 @@ class Session:
                 "or removed); the save was left untouched")
         try:
             game = variant.position(data["start"])
-            game.deal_number = data["deal_number"]
+            restore_seed(game, data)
             for move in game.parse_moves(" ".join(data["moves"])):
                 game.push_unchecked(move)
             probe = game.copy()
@@ -724,6 +735,19 @@ def resume_command(path: Path, variant_id: str) -> str:
 
 
 def describe_start(game: Game) -> str:
-    if game.deal_number is not None:
-        return f"deal {game.deal_number}"
+    if game.seed is not None:
+        return f"deal {game.seed}"
     return "a chosen deal"
+
+
+def restore_seed(game: Game, data: dict[str, Any]) -> None:
+    """Give a game read back from a save (the terminal's or the web's) the numbered deal it
+    was: ``seed`` (``ms:11982``) where the save has one, else ``deal_number``."""
+    number, seed = data.get("deal_number"), data.get("seed")
+    game.deal_number = number if type(number) is int else None
+    if isinstance(seed, str):
+        try:
+            game.seed = parse_seed(seed)
+        except DealError:
+            pass  # a save is checked when read (saves.check_save); the web's store is ours
+

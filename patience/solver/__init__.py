@@ -350,26 +350,33 @@ def first_winnable_deal(variant: Variant, start: int = 1,
                         max_positions: int = DEFAULT_MAX_POSITIONS,
                         attempts: int = 10_000, *,
                         should_stop: Callable[[int], bool] | None = None,
-                        engine: EngineChoice = "auto") -> tuple[int, SolveResult]:
+                        engine: EngineChoice = "auto",
+                        numbering: str = "patience") -> tuple[int, SolveResult]:
     """The first deal number ≥ ``start`` (wrapping past 2**64 - 1 to 0) that the solver
     proves winnable within ``max_positions``, and its result. Deterministic: no time limit.
+    ``numbering`` ``"ms"`` or ``"pysolfc"`` counts Microsoft's or PySolFC's deals instead
+    (wrapping past the last to the first: patience.seeds).
 
     ``should_stop`` is :func:`solve`'s, called with the positions expanded over all the
     deals tried; when it stops the search, SolverError("the search was cancelled").
     """
-    number = start & MASK64
+    from patience.seeds import RANGES, Seed, deal
+
+    low, high = RANGES[numbering]
+    number = start & MASK64 if numbering == "patience" else min(max(start, low), high)
     spent = 0
     for _ in range(attempts):
         stop = None if should_stop is None else \
             (lambda expanded, spent=spent: should_stop(spent + expanded))
-        result = solve(variant.deal(number), max_positions, should_stop=stop, engine=engine)
+        result = solve(deal(variant, Seed(number, numbering)), max_positions,
+                       should_stop=stop, engine=engine)
         if result.verdict == "won":
             return number, result
         spent += result.positions
         if should_stop is not None and result.verdict == "unknown" \
                 and result.positions < max_positions and should_stop(spent):
             raise SolverError("the search was cancelled")
-        number = (number + 1) & MASK64
+        number = number + 1 if number < high else low
     raise NoWinnableDealError(f"no deal of {variant.id} from {start} on was proven winnable in "
                               f"{attempts} deals ({max_positions:,} positions each)")
 

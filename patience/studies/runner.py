@@ -37,6 +37,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from patience.errors import PatienceError, StudyError, StudyStopped
+from patience.seeds import OURS, RANGES, Seed
+from patience.seeds import deal as dealt
 from patience.solver import DEFAULT_MAX_POSITIONS, VERDICTS
 from patience.studies.database import (
     MAX_DEAL,
@@ -178,9 +180,10 @@ def solve_chunk(definition: str, rules_hash: str, deals: Sequence[int], budget: 
     worker's solver is not ``version``: its results would be stored under the wrong key.
     """
     variant = _compiled(definition)
-    if variant.rules_hash != rules_hash:
+    variant_hash, numbering = split_study_hash(rules_hash)
+    if variant.rules_hash != variant_hash:
         raise StudyError(f"the variant sent to this worker has rules hash "
-                         f"{variant.rules_hash}, not {rules_hash}: refusing to solve it")
+                         f"{variant.rules_hash}, not {variant_hash}: refusing to solve it")
     here = solver_version(solver)
     if here != version:
         raise StudyError(f"this worker's solver is version {here!r}, the study's is "
@@ -189,7 +192,8 @@ def solve_chunk(definition: str, rules_hash: str, deals: Sequence[int], budget: 
     results = []
     for deal in deals:
         try:
-            result = solve(variant.deal(deal), max_positions=budget)
+            result = solve(variant.deal(deal) if numbering == OURS
+                           else dealt(variant, Seed(deal, numbering)), max_positions=budget)
         except Exception as error:
             raise StudyError(f"the solver failed on deal {deal} of {variant.id!r} "
                              f"(rules hash {rules_hash}): {error!r}") from error
@@ -217,11 +221,17 @@ class Study:
 
     @classmethod
     def of(cls, variant: Variant, max_positions: int = DEFAULT_MAX_POSITIONS,
-           solver: str | Callable[..., Any] = DEFAULT_SOLVER) -> Study:
+           solver: str | Callable[..., Any] = DEFAULT_SOLVER, numbering: str = OURS) -> Study:
+        """``numbering``: whose deal numbers the study's deals are (ours, ``ms``,
+        ``pysolfc``); the rows of the others are kept apart (:func:`study_hash`)."""
         if max_positions < 1:
             raise StudyError(f"max_positions must be a positive integer, got {max_positions!r}")
+        if numbering != OURS and variant.definition.pysolfc is None:
+            raise StudyError(f"{variant.id} has no {numbering}: deals (its file has no "
+                             "'pysolfc:' key)")
         name = solver_name(solver)
-        key = RunKey(variant.rules_hash, solver_version(name), max_positions)
+        key = RunKey(study_hash(variant.rules_hash, numbering), solver_version(name),
+                     max_positions)
         return cls(variant.id, shipped_definition(variant), key, name)
 
 
@@ -415,6 +425,44 @@ def run_study(study: Study, deals: Iterable[int] | DealRanges, database: Results
 def _one_line(error: BaseException, limit: int = 300) -> str:
     text = " ".join(str(error).split()) or "no message"
     return text if len(text) <= limit else text[:limit] + "…"
+
+
+def study_hash(rules_hash: str, numbering: str) -> str:
+    """The rules hash a study's rows are stored under: the variant's own for our deal
+    numbers; for Microsoft's or PySolFC's, the variant's with ``:ms`` or ``:pysolfc`` after
+    it, so that their deal 5 is never taken for ours.
+
+    >>> study_hash("86ccea545ac5a72f", "ms"), split_study_hash("86ccea545ac5a72f:ms")
+    ('86ccea545ac5a72f:ms', ('86ccea545ac5a72f', 'ms'))
+    """
+    return rules_hash if numbering == OURS else f"{rules_hash}:{numbering}"
+
+
+def split_study_hash(stored: str) -> tuple[str, str]:
+    """The variant's rules hash and the numbering of a stored rules hash."""
+    rules_hash, colon, numbering = stored.partition(":")
+    return (rules_hash, numbering) if colon and numbering in RANGES else (stored, OURS)
+
+
+def parse_study_deals(text: str) -> tuple[str, DealRanges]:
+    """The numbering and the deals of ``--deals``: ``1-1000`` (ours), ``ms:1-32000``
+    (Microsoft's), ``pysolfc:1-100``; each number in its numbering's range.
+
+    >>> numbering, deals = parse_study_deals("ms:1-32000")
+    >>> numbering, deals.count
+    ('ms', 32000)
+    """
+    prefix, colon, rest = text.partition(":")
+    numbering = prefix.strip().lower() if colon else OURS
+    if colon and numbering not in RANGES:
+        raise StudyError(f"deals {_short(text)}: unknown numbering {_short(prefix)}; write "
+                         "N-M (ours), ms:N-M (Microsoft's) or pysolfc:N-M (PySolFC's)")
+    deals = parse_deals(rest if colon else text)
+    low, high = RANGES[numbering]
+    if deals.spans and (deals.spans[0][0] < low or deals.spans[-1][1] > high):
+        raise StudyError(f"deals {_short(text)}: {numbering}: deals are numbered from {low} to "
+                         f"{high:_}")
+    return numbering, deals
 
 
 def parse_deals(text: str) -> DealRanges:

@@ -49,12 +49,13 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from patience.cards import MASK64
-from patience.errors import MoveError, PatienceError, SaveError
+from patience.errors import DealError, MoveError, PatienceError, SaveError
 from patience.game import Move
 from patience.plainrules import plain_rules_text
 from patience.play import saves
 from patience.play.deals import DailyCache
 from patience.play.session import guesses_won
+from patience.seeds import deal, parse_seed
 from patience.variant import Variant
 from patience.web.dealfinder import DealFinder
 from patience.web.served import ServedVariants
@@ -289,6 +290,13 @@ class WebServer:
     def _new_game(self, key: str, kind: str, data: dict[str, Any]) -> Response:
         variant = self.variant(key)
         label = None
+        if kind == "number" and isinstance(data.get("number"), str):  # ms:N, pysolfc:N
+            try:
+                dealt = deal(variant, parse_seed(text_field(data, "number", longest=40)))
+            except DealError as error:
+                raise WebError(error.message, status=422) from None
+            return JSONResponse({"snapshot": game_snapshot(self.store.create(key, dealt))},
+                                status_code=201)
         if kind == "number":
             number = integer(data, "number", 0, MASK64)
         elif kind == "random":

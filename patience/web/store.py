@@ -40,7 +40,7 @@ import attrs
 
 from patience.errors import PatienceError, SaveError
 from patience.play import saves
-from patience.play.session import Session
+from patience.play.session import Session, restore_seed
 
 if TYPE_CHECKING:
     from patience.game import Game
@@ -244,8 +244,7 @@ def restore(data: dict[str, Any], variants: Mapping[str, Variant], where: str,
                      "changed since)")
     try:
         game = variant.position(start)
-        number = data.get("deal_number")
-        game.deal_number = number if type(number) is int else None
+        restore_seed(game, data)
         for move in game.parse_moves(" ".join(moves)):
             game.push_unchecked(move)
         probe = game.copy()

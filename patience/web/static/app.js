@@ -772,8 +772,8 @@
       event.preventDefault();
       const deal = document.querySelector('input[name="deal"]:checked').value;
       const number = $("number").value.trim();
-      if (deal === "number" && !/^[0-9]{1,20}$/.test(number)) {
-        $("new-status").textContent = "A deal number is a whole number from 0 up.";
+      if (deal === "number" && !/^((ms|pysolfc):)?[0-9]{1,20}$/i.test(number)) {
+        $("new-status").textContent = "A deal number is a whole number from 0 up, or ms:N (Microsoft's game N), pysolfc:N (PySolFC's).";
         return;
       }
       stopLooking();
@@ -817,7 +817,9 @@
 
   async function startGame(choice) {
     const parts = [`"variant":${JSON.stringify(choice.variant)}`, `"deal":${JSON.stringify(choice.deal)}`];
-    if (choice.deal === "number") parts.push(`"number":${choice.number}`); // exact past 2**53
+    if (choice.deal === "number") {  // a bare number goes as a number, exact past 2**53
+      parts.push(`"number":${/^[0-9]+$/.test(choice.number) ? choice.number : JSON.stringify(choice.number)}`);
+    }
     const { status, data } = await request("POST", "/api/games", `{${parts.join(",")}}`);
     const dialog = $("new-dialog");
     if (status === 202) {
