@@ -26,7 +26,8 @@ The generator (``patience.generator``) prints Python from the plan; the native l
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -43,6 +44,11 @@ from patience.compiler import (
     name,
 )
 from patience.language import Attribute, Compare, Name, Node, Pairs, Predicate, Quantifier, walk
+from patience.settings import Removal, Target
+
+if TYPE_CHECKING:
+    from patience.definition import Rule
+    from patience.variant import Variant
 
 #: the source pile inside a source rule tested beside a target's rule, where ``pile`` is the
 #: target: a name no rule can write
@@ -219,32 +225,27 @@ def source_plan(compiler: Compiler, source: GroupRules,
                       max(constant_sizes) if all_constant else None)
 
 
-@attrs.frozen
-class GroupSpec:
-    """What :func:`make_plan` needs of one pile group of a variant."""
-
-    name: str
-    indices: range
-    moves: Node
-    accepts: Node
-    first: bool
-    forced: bool
-    face_down: bool = False
-    fill_from: range | None = None
-    moves_note: str = ""  # the 'moves' rule as written, e.g. "piles.columns.moves (f:9): …"
-    accepts_note: str = ""
+def rule_note(rule: Rule) -> str:
+    """A rule as the file wrote it, with its key and place, for the generated code's
+    comments: ``piles.columns.moves (tabbycat.yaml:27): in_sequence(run)``."""
+    where = ""
+    if rule.origin is not None:
+        location = rule.origin.location()
+        where = f" ({Path(location.path).name}:{location.line})"
+    return f"{rule.key}{where}: {rule.text}"
 
 
-def make_plan(groups: Sequence[GroupSpec], predicates: Mapping[str, Predicate],
-              parameters: Mapping[str, int | bool], cards: Sequence[int], deal_when: Node,
-              win: Node, *, safe: Node | None = None, redeal: Redeal | None = None,
-              tabulate: bool = True) -> RulePlan:
-    """Analyse a variant's rules into its plan. With ``tabulate`` false card-only
-    predicates are written out like the others (the reference the tables are tested
-    against)."""
+def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
+    """Analyse a variant's rules into its plan (called once by the variant as it compiles,
+    from its groups, predicates, parameters, deck and rules). With ``tabulate`` false
+    card-only predicates are written out like the others (the reference the tables are
+    tested against)."""
+    groups = variant.groups
+    predicates = dict(variant.predicates)
     layout = Layout({group.name: group.indices for group in groups})
-    compiler = Compiler(dict(parameters), dict(predicates), layout, Tables(), cards,
-                        tabulate=tabulate, face_down=any(group.face_down for group in groups))
+    compiler = Compiler(dict(variant.parameters), predicates, layout, Tables(), variant.deck,
+                        tabulate=tabulate,
+                        face_down=any(any(group.face_down) for group in groups))
 
     def keep(predicate: Predicate) -> bool:
         return tabulate and compiler._is_tabulable(predicate) and \
@@ -253,14 +254,19 @@ def make_plan(groups: Sequence[GroupSpec], predicates: Mapping[str, Predicate],
     def inline(node: Node) -> Node:
         return inline_calls(node, predicates, keep)
 
-    rules = tuple(GroupRules(group.name, group.indices, inline(group.moves),
-                             inline(group.accepts), group.first, group.forced,
-                             group.face_down, group.fill_from, group.moves_note,
-                             group.accepts_note) for group in groups)
+    rules = tuple(GroupRules(group.name, group.indices, inline(group.moves.node),
+                             inline(group.accepts.node), group.target is Target.FIRST,
+                             group.removal is Removal.FORCED, any(group.face_down),
+                             group.fill_from, rule_note(group.moves), rule_note(group.accepts))
+                  for group in groups)
     chosen = [group for group in rules if not group.forced]
     forced = [group for group in rules if group.forced]
     sources = tuple(source_plan(compiler, group, chosen) for group in rules)
     forced_sources = tuple(None if group.forced or not forced
                            else source_plan(compiler, group, forced) for group in rules)
-    return RulePlan(compiler, rules, sources, forced_sources, inline(win), inline(deal_when),
-                    None if safe is None else inline(safe), redeal, tabulate)
+    redeal = None if variant.redeal_pile is None else Redeal(
+        variant.redeal_pile, variant.redeal_counter, variant.redeals or 0)
+    return RulePlan(compiler, rules, sources, forced_sources, inline(variant.win.node),
+                    inline(variant.deal_when.node),
+                    None if variant.safe is None else inline(variant.safe.node), redeal,
+                    tabulate)

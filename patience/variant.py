@@ -30,7 +30,7 @@ from patience.errors import UnknownVariantError, VariantError
 from patience.generator import Generated, generate
 from patience.language import Boolean, Node, Predicate, parse_expression
 from patience.moves import FROM_STOCK, make_player
-from patience.plan import GroupSpec, Redeal, RulePlan, make_plan
+from patience.plan import RulePlan, make_plan, rule_note
 from patience.safe_derivation import Derivation, derive_safe
 from patience.settings import EmptyPiles, Removal, Show, Target
 from patience.source import read_variant_file
@@ -61,16 +61,6 @@ class Group:
     @property
     def count(self) -> int:
         return len(self.indices)
-
-
-def _note(rule: Rule) -> str:
-    """A rule as the file wrote it, with its key and place, for the generated code's
-    comments: ``piles.columns.moves (tabbycat.yaml:27): in_sequence(run)``."""
-    where = ""
-    if rule.origin is not None:
-        location = rule.origin.location()
-        where = f" ({Path(location.path).name}:{location.line})"
-    return f"{rule.key}{where}: {rule.text}"
 
 
 class Variant:
@@ -157,26 +147,18 @@ class Variant:
         self.redeals: int | None = definition.stock.redeals
         self.redeal_pile: int | None = None
         self.redeal_counter: int | None = None
-        redeal = None
         if self.redeals != 0:
             self.redeal_pile = self.deal_targets[0]
             if self.redeals is not None:
                 self.redeal_counter = len(self.pile_names)
-            redeal = Redeal(self.redeal_pile, self.redeal_counter, self.redeals or 0)
         #: how many entries ``Game.piles`` has: the piles, then the redeal counter if any
         self.pile_slots = len(self.pile_names) + (self.redeal_counter is not None)
-        face_down_groups = {g.name for g in groups if any(g.face_down)}
-        self._specs = tuple(GroupSpec(g.name, g.indices, g.moves.node, g.accepts.node,
-                                      g.target is Target.FIRST, g.removal is Removal.FORCED,
-                                      g.name in face_down_groups, g.fill_from, _note(g.moves),
-                                      _note(g.accepts)) for g in groups)
-        self._redeal = redeal
         #: the rules analysed once for both engines (patience.plan)
-        self.plan: RulePlan = self._make_plan(tabulate)
+        self.plan: RulePlan = make_plan(self, tabulate)
         self.generated: Generated = generate(
             self.plan, self.id,
-            notes={"win": _note(self.win), "stock.deal_when": _note(self.deal_when),
-                   "solver.safe": "" if self.safe is None else _note(self.safe),
+            notes={"win": rule_note(self.win), "stock.deal_when": rule_note(self.deal_when),
+                   "solver.safe": "" if self.safe is None else rule_note(self.safe),
                    "title": f"the rules of {self.id} ({Path(self.path).name}) compiled to "
                             "Python by patience.generator (a table named after a predicate "
                             "holds its value for every card or pair)"})
@@ -190,17 +172,11 @@ class Variant:
         self.is_safe = self.generated.is_safe
         self.play, self.take_back = make_player(self)
 
-    def _make_plan(self, tabulate: bool) -> RulePlan:
-        return make_plan(self._specs, self.predicates, self.parameters, self.deck,
-                         self.deal_when.node, self.win.node,
-                         safe=None if self.safe is None else self.safe.node,
-                         redeal=self._redeal, tabulate=tabulate)
-
     @functools.cached_property
     def tabulated_plan(self) -> RulePlan:
         """The plan with card-only predicates as tables, as the native core reads it, even
         when this variant was compiled without them (``tabulate=False``)."""
-        return self.plan if self.plan.tabulate else self._make_plan(True)
+        return self.plan if self.plan.tabulate else make_plan(self, True)
 
     @functools.cached_property
     def rule_nodes(self) -> tuple[tuple[str, Node], ...]:

@@ -430,7 +430,7 @@ impl Program {
                         }
                         continue;
                     }
-                    for s in fill.from.0..fill.from.1 {
+                    for s in fill.sources.0..fill.sources.1 {
                         if !pos.piles[s].is_empty() {
                             return Some(Move::new(s, 1, t));
                         }

@@ -216,14 +216,6 @@ pub struct Group {
 }
 
 #[derive(Debug, Clone)]
-pub struct Fill {
-    pub start: usize,
-    pub stop: usize,
-    pub from_stock: bool,
-    pub from: (usize, usize),
-}
-
-#[derive(Debug, Clone)]
 pub struct Redeal {
     pub waste: usize,
     pub counter: Option<usize>,
@@ -270,7 +262,7 @@ pub struct Program {
     pub groups: Vec<Group>,
     pub sources: Vec<Option<SourcePlan>>,
     pub forced_sources: Vec<Option<SourcePlan>>,
-    pub fills: Vec<Fill>,
+    pub fills: Vec<wire::Fill>,
     pub win: Code,
     pub deal_when: Code,
     /// `solver.safe` over a legal move (`s`, `k`, `t`); None when no move is declared safe
@@ -640,13 +632,11 @@ impl Program {
         };
         let sources = read_plans(&value.sources)?;
         let forced_sources = read_plans(&value.forced_sources)?;
-        let mut fills = Vec::new();
         for f in &value.fills {
-            let (a, b) = if f.from_stock { (0, 0) } else { f.sources };
+            let (a, b) = f.sources;
             if a > b || b > piles || f.start > f.stop || f.stop > piles {
                 return bad(format!("fill of piles {}..{}", f.start, f.stop));
             }
-            fills.push(Fill { start: f.start, stop: f.stop, from_stock: f.from_stock, from: (a, b) });
         }
         if value.deal_targets.iter().any(|&t| t >= piles) {
             return bad("deal target out of range".to_string());
@@ -697,7 +687,7 @@ impl Program {
         {
             return bad(format!("search constants {search:?}"));
         }
-        let has_forced = !fills.is_empty() || forced_sources.iter().any(Option::is_some);
+        let has_forced = !value.fills.is_empty() || forced_sources.iter().any(Option::is_some);
         let any_filter = |plans: &[Option<SourcePlan>]| {
             plans.iter().flatten().any(|p| p.pairings.iter().any(|q| q.filter.is_some()))
         };
@@ -709,7 +699,7 @@ impl Program {
             slots,
             sources,
             forced_sources,
-            fills,
+            fills: value.fills,
             win: reader.code(&value.win)?,
             deal_when: reader.code(&value.deal_when)?,
             safe: value.safe.as_ref().map(|expr| reader.code(expr)).transpose()?,

@@ -47,7 +47,10 @@ pub struct Source {
     pub pairings: Vec<Pairing>,
 }
 
-#[derive(Deserialize, Debug)]
+/// An empty pile of `start..stop` takes a card at once: the stock's next card
+/// (`from_stock`), or the top card of the first pile of `sources` that has one. Read as it
+/// is by the move generator (`moves.rs`).
+#[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct Fill {
     pub start: usize,
