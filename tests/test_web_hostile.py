@@ -16,7 +16,7 @@ pytest.importorskip("httpx2")
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
-from web_helpers import make_app
+from web_helpers import act, make_app, new_game
 
 from patience import Game, find_variant
 from patience.cards import FACE_DOWN, card_code, card_symbol
@@ -25,32 +25,12 @@ from patience.variant import shipped_variants
 
 
 @pytest.fixture
-def data(tmp_path, monkeypatch):
+def served(tmp_path, monkeypatch):
+    """A client of a new app over a new data directory, the app, and the directory."""
     monkeypatch.setenv("PATIENCE_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
-@pytest.fixture
-def app(data):
-    return make_app(data)
-
-
-@pytest.fixture
-def client(app):
+    app = make_app(tmp_path / "data")
     with TestClient(app) as client:
-        yield client
-
-
-def new_game(client, variant="tabbycat", number=1):
-    response = client.post("/api/games", json={"variant": variant, "deal": "number",
-                                               "number": number})
-    assert response.status_code == 201, response.text
-    return response.json()["snapshot"]
-
-
-def act(client, snap, **body):
-    return client.post(f"/api/games/{snap['game']}/actions",
-                       json={"version": snap["version"], **body})
+        yield client, app, tmp_path / "data"
 
 
 # -- what an answer may show: an independent reading of "hidden" --
@@ -108,7 +88,8 @@ def check_answer(response, app, game_id: str) -> None:
 
 # -- the review of a game in progress --
 
-def test_a_review_of_a_game_in_progress_shows_no_position_and_no_line(client, app):
+def test_a_review_of_a_game_in_progress_shows_no_position_and_no_line(served):
+    client, app, _ = served
     # Tabby Cat deal 1: ten deals lose it (the last winnable position: after move 9), with
     # 8 cards still in the stock
     snap = new_game(client, "tabbycat", 1)
@@ -224,7 +205,7 @@ def test_no_answer_shows_a_hidden_card_in_any_variant(hidden_client, name, numbe
     check_random_game(client, app, name, number, moves)
 
 
-def test_a_refusal_never_names_a_hidden_card(client, app):
+def test_a_refusal_never_names_a_hidden_card():
     # a rule's explanation may name any card it looked at: conceal() is the net under it
     from patience.visibility import conceal
 
@@ -252,7 +233,8 @@ def test_a_refusal_never_names_a_hidden_card(client, app):
     ("http://localhost:99999", "localhost:8000", 403),
     ("http://user@localhost:8000", "localhost:8000", 403),
 ])
-def test_a_post_is_accepted_only_from_the_servers_own_origin(client, origin, host, status):
+def test_a_post_is_accepted_only_from_the_servers_own_origin(served, origin, host, status):
+    client = served[0]
     response = client.post("/api/games", json={"variant": "tabbycat", "deal": "random"},
                            headers={"origin": origin, "host": host})
     assert response.status_code == status, response.text
@@ -280,7 +262,8 @@ def finished(store):
     return web_game
 
 
-def test_game_files_are_capped_while_the_server_runs(client, app, data):
+def test_game_files_are_capped_while_the_server_runs(served):
+    client, app, data = served
     store = app.state.server.store
     store.keep = 5
     first = [finished(store).id for _ in range(4)]
@@ -292,7 +275,8 @@ def test_game_files_are_capped_while_the_server_runs(client, app, data):
     assert files(data) & set(first) == {first[3]}
 
 
-def test_a_game_in_progress_is_never_removed_and_a_full_store_says_so(client, app, data):
+def test_a_game_in_progress_is_never_removed_and_a_full_store_says_so(served):
+    client, app, data = served
     store = app.state.server.store
     store.keep = 3
     lost = new_game(client, *LOST)
@@ -311,7 +295,8 @@ def test_a_game_in_progress_is_never_removed_and_a_full_store_says_so(client, ap
     assert client.get(f"/api/games/{games[0]}").status_code == 404
 
 
-def test_a_restart_keeps_every_game_in_progress_and_reads_older_files(client, app, data):
+def test_a_restart_keeps_every_game_in_progress_and_reads_older_files(served):
+    client, app, data = served
     store = app.state.server.store
     games = [new_game(client)["game"] for _ in range(3)]
     over = finished(store).id
@@ -340,7 +325,8 @@ def test_the_limit_is_documented():
 
 # -- a saved game's start and its deal number --
 
-def test_a_saved_game_whose_start_is_not_its_deal_is_refused_and_left_alone(client, data):
+def test_a_saved_game_whose_start_is_not_its_deal_is_refused_and_left_alone(served):
+    client, _, data = served
     snap = new_game(client, "tabbycat", 1)
     path = data / "web" / "games" / f"{snap['game']}.json"
     saved = json.loads(path.read_text())
