@@ -123,6 +123,7 @@ def hidden_client(tmp_path_factory):
     os.environ["PATIENCE_DATA_DIR"] = str(data)
     app = make_app(data, record_stats=False, hint_budget=(300, 0.3),
                    review_budget=(5_000, 0.5), view_hint_positions=50)
+    app.state.server.store.keep = 100_000  # the long run starts more games than are kept
     with TestClient(app) as client:
         yield client, app
     if old is None:
