@@ -39,9 +39,12 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from patience.errors import SaveError
+
+if TYPE_CHECKING:
+    from patience.game import Game
 
 SAVE_FORMAT = "patience-save"
 STATS_FORMAT = "patience-stats"
@@ -447,6 +450,12 @@ def check_save(data: Any, path: Path | str) -> dict[str, Any]:
         fields.fail(f"is corrupt ('variant_path' is {_short(clean['variant_path'])}, not an "
                     "absolute path)")
     return clean
+
+
+def starts_as_dealt(game: Game, number: int | None) -> bool:
+    """Whether a saved game's start ``game`` is the deal its deal number says (a start with
+    no number is a chosen position, and stands as it is)."""
+    return number is None or game.text() == game.variant.deal(number).text()
 
 
 def write_save(data: dict[str, Any], path: Path | None = None) -> Path:

@@ -708,6 +708,11 @@ class Session:
                 "or removed); the save was left untouched")
         try:
             game = variant.position(data["start"])
+            if not saves.starts_as_dealt(game, data["deal_number"]):
+                raise SaveError(
+                    f"the saved game {where!r} says it is deal {data['deal_number']} of "
+                    f"{variant_id!r}, but it does not start as that deal does; it was left "
+                    "untouched")
             game.deal_number = data["deal_number"]
             for move in game.parse_moves(" ".join(data["moves"])):
                 game.push_unchecked(move)

@@ -330,7 +330,7 @@ def restore(data: dict[str, Any], variants: Mapping[str, Variant], where: str,
                      f"number from 0 to {MASK64})")
     try:
         game = variant.position(start)
-        if number is not None and game.text() != variant.deal(number).text():
+        if not saves.starts_as_dealt(game, number):
             raise refuse(f"says it is deal {number} of {variant.id!r}, but it does not start "
                          f"as that deal does")
         game.deal_number = number
