@@ -113,3 +113,11 @@ MAX_EXPECT_BUDGET = 10_000_000
 #: bounds the work (the count stops as soon as it passes the stated number).
 MAX_EXPECT_PERFT_DEPTH = 8
 MAX_EXPECT_PERFT_LEAVES = 10_000_000
+
+# --- the web server (``patience serve``) ------------------------------------------------
+
+#: Browser games a server keeps (``web/games/ID.json`` in the data directory). A new game
+#: past it removes the game file changed longest ago among the finished games (won, or no
+#: move left); a game in progress is never removed, so when every kept game is in progress
+#: a new game is refused (HTTP 503) until one is finished or its file removed.
+MAX_WEB_GAMES = 1_000

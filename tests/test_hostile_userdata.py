@@ -561,7 +561,7 @@ def threads(monkeypatch):
     """``patience stats`` on two threads instead of worker processes (fast)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    import patience.cli.studies as cli
+    import patience.studies.runner as cli  # what patience stats takes its workers from
 
     executor = ThreadPoolExecutor(2)
     monkeypatch.setattr(cli, "Workers",
@@ -803,7 +803,7 @@ LOST_WORKERS = {
 def test_lost_workers_end_in_one_line_exit_1_and_a_rerun_goes_on(tmp_path, monkeypatch,
                                                                  name):
     error = LOST_WORKERS[name]()
-    import patience.cli.studies as cli
+    import patience.studies.runner as cli  # what patience stats takes its workers from
 
     db = tmp_path / "r.sqlite"
     monkeypatch.setattr(cli, "Workers", lambda workers, scheduler: Workers.using(

@@ -77,15 +77,14 @@ def check(owners: list[object], pieces: list[str]) -> list[str]:
             continue
         function = getattr(owner, name)
         try:
-            real = [p for p in inspect.signature(function).parameters]
+            signature = inspect.signature(function).parameters.values()
         except (TypeError, ValueError):
             continue
+        real = [p.name for p in signature]
+        required = [p for p in signature if p.default is p.empty
+                    and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         said = parameters(call.group(2))
-        if said and said != real[:len(said)]:
-            wrong.append(f"{piece!r}: the function takes ({', '.join(real)})")
-        elif said and len(said) < len([p for p in inspect.signature(function).parameters.values()
-                                        if p.default is p.empty and p.kind in (
-                                            p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]):
+        if said and (said != real[:len(said)] or len(said) < len(required)):
             wrong.append(f"{piece!r}: the function takes ({', '.join(real)})")
     return wrong
 

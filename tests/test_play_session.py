@@ -228,6 +228,18 @@ def test_a_save_of_a_changed_variant_is_refused(data_directory):
         Session.from_save(data)
 
 
+def test_a_save_whose_start_is_not_its_deal_is_refused(data_directory):
+    session = Session(find_variant("tabbycat").deal(1))
+    session.save()
+    data = saves.read_save(saves.save_path("tabbycat"))
+    data["start"] = find_variant("tabbycat").deal(2).text()
+    with pytest.raises(saves.SaveError, match="says it is deal 1 of 'tabbycat', but it does "
+                                              "not start as that deal does"):
+        Session.from_save(data)
+    data["deal_number"] = None  # a chosen position stands as it is
+    assert Session.from_save(data).label == "deal 1"
+
+
 def test_a_corrupt_statistics_file_is_reported_and_kept(data_directory):
     data_directory.mkdir(parents=True)
     path = data_directory / "stats.json"

@@ -17,7 +17,7 @@ pytest.importorskip("httpx2")  # Starlette 1.10's TestClient's client (plain htt
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
-from web_helpers import LITTLE_KLONDIKE, QUICK_WIN, make_app
+from web_helpers import LITTLE_KLONDIKE, QUICK_WIN, act, make_app, new_game
 
 from patience import Game, find_variant
 from patience.cards import card_code, parse_cards
@@ -44,18 +44,6 @@ def app(data):
 def client(app):
     with TestClient(app) as client:
         yield client
-
-
-def new_game(client, variant="tabbycat", number=1):
-    response = client.post("/api/games", json={"variant": variant, "deal": "number",
-                                               "number": number})
-    assert response.status_code == 201, response.text
-    return response.json()["snapshot"]
-
-
-def act(client, snap, **body):
-    return client.post(f"/api/games/{snap['game']}/actions",
-                       json={"version": snap["version"], **body})
 
 
 def pile(snap, name):

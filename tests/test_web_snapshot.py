@@ -100,7 +100,8 @@ def test_the_waste_sits_in_the_top_row_and_the_columns_below():
     assert rows == {"columns": "main", "tail": "main", "foundations": "top"}
 
 
-@pytest.mark.parametrize("name", ["patience.web.snapshot", "patience.web.store"])
+@pytest.mark.parametrize("name", ["patience.web.snapshot", "patience.web.store",
+                                  "patience.web.app"])
 def test_docstring_examples(name, tmp_path, monkeypatch):
     monkeypatch.setenv("PATIENCE_DATA_DIR", str(tmp_path))
     result = doctest.testmod(importlib.import_module(name))

@@ -32,6 +32,20 @@ def make_app(data: Path, names=(LITTLE_KLONDIKE,), runner=in_process, wait: floa
     return create_app(list(names), allowed_hosts=["testserver"], finder=finder, **options)
 
 
+def new_game(client: Any, variant: str = "tabbycat", number: int = 1) -> dict[str, Any]:
+    """The snapshot of a new game of deal ``number``, asked of ``client`` (a TestClient)."""
+    response = client.post("/api/games", json={"variant": variant, "deal": "number",
+                                               "number": number})
+    assert response.status_code == 201, response.text
+    return response.json()["snapshot"]
+
+
+def act(client: Any, snap: dict[str, Any], **body: Any) -> Any:
+    """The answer to an action on the game of ``snap``, made at its version."""
+    return client.post(f"/api/games/{snap['game']}/actions",
+                       json={"version": snap["version"], **body})
+
+
 class LiveServer:
     """uvicorn serving ``app`` on a free loopback port, in a thread."""
 

@@ -39,9 +39,13 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from patience.errors import DealError, SaveError
+from patience.errors import DealError, PatienceError, SaveError
+from patience.seeds import deal
+
+if TYPE_CHECKING:
+    from patience.game import Game
 
 SAVE_FORMAT = "patience-save"
 STATS_FORMAT = "patience-stats"
@@ -462,6 +466,19 @@ def check_save(data: Any, path: Path | str) -> dict[str, Any]:
         fields.fail(f"is corrupt ('variant_path' is {_short(clean['variant_path'])}, not an "
                     "absolute path)")
     return clean
+
+
+def starts_as_dealt(game: Game) -> bool:
+    """Whether a saved game's start ``game`` is the deal its numbered deal (``game.seed``:
+    ours, ``ms:N`` or ``pysolfc:N``) says; a start with no number is a chosen position, and
+    stands as it is. A deal that cannot be made here (``ms:N`` without pysol-cards) is not
+    taken on trust: False."""
+    if game.seed is None:
+        return True
+    try:
+        return game.text() == deal(game.variant, game.seed).text()
+    except PatienceError:
+        return False
 
 
 def write_save(data: dict[str, Any], path: Path | None = None) -> Path:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from patience.cards import FACE_DOWN
+from patience import visibility
 from patience.errors import (
     DealError,
     MoveError,
@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 HINT_POSITIONS = 1_000_000
 HINT_SECONDS = 20.0
 REVIEW_POSITIONS = 300_000
+#: positions searched for each guess of the hidden cards in a hint from what is seen
+VIEW_HINT_POSITIONS = 20_000
 REVIEW_SECONDS = 60.0
 
 KEY_COMMANDS = {
@@ -200,10 +202,7 @@ class Session:
     def hides_cards(self) -> bool:
         """Whether some cards are hidden from the player here: face down, or in the stock.
         Then a hint has two readings (:meth:`hint`, :meth:`hint_from_view`)."""
-        game = self.game
-        return bool(game.stock) or any(card & FACE_DOWN for pile in
-                                       game.piles[:len(self.variant.pile_names)]
-                                       for card in pile)
+        return visibility.hides_cards(self.game)
 
     def legal_moves_text(self) -> list[str]:
         return sorted(self.game.notation(m) for m in self.game.generate_moves())
@@ -506,10 +505,12 @@ class Session:
         return Reply(f"the solver found no win within {result.positions:,} positions"
                      + fallback)
 
-    def hint_from_view(self, *, should_stop: Callable[[int], bool] | None = None) -> Reply:
+    def hint_from_view(self, *, should_stop: Callable[[int], bool] | None = None,
+                       max_positions: int = VIEW_HINT_POSITIONS) -> Reply:
         """A hint that uses only what the player sees (``patience.solver.hint_from_view``:
-        the hidden cards guessed at random, never read). Where nothing is hidden it is the
-        full deal's hint. ``should_stop`` as for :meth:`hint`."""
+        the hidden cards guessed at random, never read, each guess searched within
+        ``max_positions``). Where nothing is hidden it is the full deal's hint.
+        ``should_stop`` as for :meth:`hint`."""
         game = self.game
         if game.is_won():
             return Reply("the game is won")
@@ -524,7 +525,7 @@ class Session:
         except ImportError as error:
             return Reply(f"no hint: the solver is not available ({error})", error=True)
         try:
-            seen = hint_from_view(game, should_stop=should_stop)
+            seen = hint_from_view(game, max_positions=max_positions, should_stop=should_stop)
         except SolverError:
             return Reply("hint cancelled")
         if seen.move is None:
@@ -539,7 +540,11 @@ class Session:
                    should_stop: Callable[[int], bool] | None = None) -> Reply:
         """Replay the game backwards with the solver: the last position that could still be
         won, and the move that lost it. ``should_stop`` as for :meth:`hint` (it is given
-        the positions searched over all the positions replayed)."""
+        the positions searched over all the positions replayed).
+
+        Once the game is over (``visibility.reveals_all``) the answer shows that position
+        and a winning line from there; while it is in progress it shows neither (both would
+        tell hidden cards), only the move that lost the game and where ``b`` goes back to."""
         try:
             solve = load_solver()
         except SolverMissing as error:
@@ -570,6 +575,12 @@ class Session:
                     return Reply("this position can still be won; press h for a hint")
                 lost = game.notation(moves[played])
                 self.last_winnable = played
+                if not visibility.reveals_all(game):
+                    return Reply(
+                        f"The last winnable position came after move {played}. "
+                        f"Move {played + 1}, {lost}, lost the game. The game is not over, "
+                        "so that position and a winning line from there stay hidden (they "
+                        "would show the hidden cards).\nPress b to go back there.")
                 best = " ".join(result.moves[:8]) + (" …" if len(result.moves) > 8 else "")
                 return Reply(
                     f"The last winnable position came after move {played} "
@@ -709,6 +720,11 @@ class Session:
         try:
             game = variant.position(data["start"])
             restore_seed(game, data)
+            if not saves.starts_as_dealt(game):
+                raise SaveError(
+                    f"the saved game {where!r} says it is deal {game.seed} of "
+                    f"{variant_id!r}, but it does not start as that deal does; it was left "
+                    "untouched")
             for move in game.parse_moves(" ".join(data["moves"])):
                 game.push_unchecked(move)
             probe = game.copy()

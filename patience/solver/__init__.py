@@ -315,14 +315,14 @@ def hint_from_view(game: Game, samples: int = 8, max_positions: int = 20_000,
     import random
 
     from patience.cards import FACE_DOWN
+    from patience.visibility import hidden_cards, hidden_places
 
     rng = random.Random(seed)
     counts: dict[str, int] = {}
     won = 0
-    down = [(i, j) for i, pile in enumerate(game.piles[:len(game.variant.pile_names)])
-            for j, card in enumerate(pile) if card & FACE_DOWN]
+    down = hidden_places(game)
     # sorted: the guesses depend on which cards are hidden, never on where they really are
-    hidden = sorted([game.piles[i][j] & ~FACE_DOWN for i, j in down] + list(game.stock))
+    hidden = hidden_cards(game)
     spent = 0
     for _ in range(samples):
         guess = hidden[:]

@@ -20,13 +20,25 @@ POST     /api/games/{id}/hint            ``{"version", "from": "deal" | "view"}`
                                          or from what the player sees (hidden cards
                                          guessed)
 POST     /api/games/{id}/review          ``{"version"}``: where the game was lost
+                                         (``back_to``: the moves played at the last
+                                         winnable position, for ``"back"``)
 =======  ==============================  =================================================
 
+What a player may see is ``patience.visibility``'s answer, and every answer about a game
+goes through it (:func:`game_answer`): the snapshot sends a face-down card as ``null`` and
+the stock only as a count, and no sentence of a game in progress names a hidden card. A
+review of a game in progress names the move that lost it and where to go back to, never a
+position or a winning line (they would show the hidden cards); once the game is over (won,
+or no move left) it shows the last winnable position and a winning line from there.
+
 Every answer is JSON. A refused request gets a 4xx status and ``{"error": "…"}`` (with the
-game's snapshot when there is one): 400 malformed, 404 unknown, 409 stale version (another
-tab moved first), 410 a saved game that cannot be used, 413 too large, 415 not JSON, 422 an
+game's snapshot when there is one): 400 malformed, 403 a post from another origin (another
+scheme, host or port than the server's own), 404 unknown, 409 stale version (another tab
+moved first), 410 a saved game that cannot be used, 413 too large, 415 not JSON, 422 an
 illegal move (``error``: one sentence in the game's words, ``patience.refusal``;
-``explanation``: the rule-level explanation) or an impossible request.
+``explanation``: the rule-level explanation) or an impossible request, 503 a new game when
+the server already keeps its most games (``patience.limits.MAX_WEB_GAMES``) and every one
+is in progress.
 """
 
 from __future__ import annotations
@@ -38,6 +50,7 @@ from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -54,9 +67,10 @@ from patience.game import Move
 from patience.plainrules import plain_rules_text
 from patience.play import saves
 from patience.play.deals import DailyCache
-from patience.play.session import guesses_won
+from patience.play.session import VIEW_HINT_POSITIONS, guesses_won
 from patience.seeds import deal, parse_seed
 from patience.variant import Variant
+from patience.visibility import conceal
 from patience.web.dealfinder import DealFinder
 from patience.web.served import ServedVariants
 from patience.web.snapshot import describe_move, pile_label, snapshot
@@ -69,6 +83,8 @@ HINT_POSITIONS = 200_000
 HINT_SECONDS = 3.0
 REVIEW_POSITIONS = 100_000
 REVIEW_SECONDS = 4.0
+#: the fields of an answer that hold sentences for the player (see :func:`game_answer`)
+SENTENCES = frozenset({"message", "announce", "error", "explanation"})
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 STATIC_FILES = {"app.js": "text/javascript; charset=utf-8",
                 "style.css": "text/css; charset=utf-8"}
@@ -82,6 +98,40 @@ SECURITY_HEADERS = {
 }
 
 
+def origin_of(scheme: str, authority: str) -> tuple[str, str, int] | None:
+    """``(scheme, host, port)`` of a scheme and ``host[:port]`` (the default port of the
+    scheme when none is written); None when it cannot be read.
+
+    >>> origin_of("http", "localhost:8000"), origin_of("https", "[::1]")
+    (('http', 'localhost', 8000), ('https', '::1', 443))
+    >>> origin_of("http", "localhost:x") is None
+    True
+    """
+    scheme = scheme.lower()
+    try:
+        parts = urlsplit(f"{scheme}://{authority.strip()}")
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.hostname or parts.username is not None or parts.password is not None \
+            or parts.path or parts.query or parts.fragment:
+        return None
+    if port is None:
+        port = {"http": 80, "https": 443}.get(scheme)
+        if port is None:
+            return None
+    return scheme, parts.hostname.lower(), port
+
+
+def same_origin(origin: str, scheme: str, host: str) -> bool:
+    """Whether the page at ``origin`` (an Origin header) is this server's own: the same
+    scheme, host and port as the request was sent to (``scheme`` and the Host header), not
+    merely another loopback port — a page on ``http://localhost:9`` is another server's."""
+    written, _, authority = origin.strip().partition("://")
+    mine = origin_of(scheme, host)
+    return mine is not None and origin_of(written, authority) == mine
+
+
 def host_of(value: str) -> str:
     """The host of a Host header (``'127.0.0.1:8000'`` → ``'127.0.0.1'``, ``[::1]`` →
     ``::1``)."""
@@ -93,7 +143,8 @@ def host_of(value: str) -> str:
 
 class Guard:
     """ASGI middleware: answers only to the allowed Host names (so a page elsewhere cannot
-    reach the server by DNS rebinding), refuses posts from another origin, adds the
+    reach the server by DNS rebinding), refuses posts from another origin (another scheme,
+    host or port than the request's: :func:`same_origin`), adds the
     security headers (the Content-Security-Policy lets the page fetch nothing but this
     server)."""
 
@@ -110,11 +161,12 @@ class Guard:
         problem = None
         if host not in self.allowed_hosts and "*" not in self.allowed_hosts:
             problem = (400, f"this server answers only to {', '.join(sorted(self.allowed_hosts))}")
-        elif scope["method"] not in ("GET", "HEAD") and "origin" in headers:
-            origin = headers["origin"]
-            origin_host = host_of(origin.partition("://")[2].partition("/")[0])
-            if origin_host != host and origin_host not in self.allowed_hosts:
-                problem = (403, f"requests from the page at {origin[:100]!r} are refused")
+        elif scope["method"] not in ("GET", "HEAD") and "origin" in headers \
+                and not same_origin(headers["origin"], scope.get("scheme", "http"),
+                                    headers.get("host", "")):
+            problem = (403, (f"requests from the page at {headers['origin'][:100]!r} are "
+                             "refused: only this server's own page (the same scheme, host "
+                             "and port) may change a game"))
         if problem is not None:
             response = JSONResponse({"error": problem[1]}, status_code=problem[0],
                                     headers=SECURITY_HEADERS)
@@ -132,17 +184,28 @@ class Guard:
         await self.app(scope, receive, send_with_headers)
 
 
-def error_response(error: WebError, key: str = "") -> JSONResponse:
+def error_response(error: WebError) -> JSONResponse:
     body: dict[str, Any] = {"error": error.message}
     if error.explanation:
         body["explanation"] = error.explanation
     if error.game is not None:
-        body["snapshot"] = game_snapshot(error.game)
+        return game_answer(error.game, body, error.status)
     return JSONResponse(body, status_code=error.status)
 
 
 def game_snapshot(game: WebGame) -> dict[str, Any]:
     return snapshot(game.session, game_id=game.id, version=game.revision, key=game.key)
+
+
+def game_answer(game: WebGame, body: dict[str, Any], status: int = 200) -> JSONResponse:
+    """Every answer about a game: ``body`` and the game's snapshot, with each sentence of
+    ``body`` (a message, an announcement, an error, an explanation) as the player may read
+    it (``patience.visibility.conceal``: no hidden card of a game in progress)."""
+    position = game.session.game
+    answer = {name: conceal(position, value) if name in SENTENCES and isinstance(value, str)
+              else value for name, value in body.items()}
+    answer["snapshot"] = game_snapshot(game)
+    return JSONResponse(answer, status_code=status)
 
 
 async def read_json(request: Request) -> dict[str, Any]:
@@ -198,8 +261,8 @@ class WebServer:
     def __init__(self, variants: ServedVariants, directory: Path, *,
                  finder: DealFinder | None = None, record_stats: bool = True,
                  hint_budget: tuple[int, float] = (HINT_POSITIONS, HINT_SECONDS),
-                 review_budget: tuple[int, float] = (REVIEW_POSITIONS, REVIEW_SECONDS)
-                 ) -> None:
+                 review_budget: tuple[int, float] = (REVIEW_POSITIONS, REVIEW_SECONDS),
+                 view_hint_positions: int = VIEW_HINT_POSITIONS) -> None:
         self.variants = variants
         self.default = variants.default
         self.store = GameStore(variants, directory / "games", record_stats=record_stats)
@@ -207,6 +270,7 @@ class WebServer:
         self.finder = finder or DealFinder(directory, daily_cache=DailyCache.default())
         self.hint_budget = hint_budget
         self.review_budget = review_budget
+        self.view_hint_positions = view_hint_positions
         static = resources.files("patience.web").joinpath("static")
         self.page = static.joinpath("index.html").read_bytes()
         self.static = {name: static.joinpath(name).read_bytes() for name in STATIC_FILES}
@@ -315,12 +379,12 @@ class WebServer:
             label = (f"daily deal {today.isoformat()} (deal {number})" if kind == "daily"
                      else f"winnable deal {number}")
         game = self.store.create(key, variant.deal(number), label)
-        return JSONResponse({"snapshot": game_snapshot(game)}, status_code=201)
+        return game_answer(game, {}, 201)
 
     async def get_game(self, request: Request) -> Response:
         game_id = request.path_params["game"]
         game = await run_in_threadpool(self.store.get, game_id)
-        return JSONResponse({"snapshot": game_snapshot(game)})
+        return game_answer(game, {})
 
     async def action(self, request: Request) -> Response:
         game_id = request.path_params["game"]
@@ -330,8 +394,7 @@ class WebServer:
         game, (message, announce) = await run_in_threadpool(
             self.store.change, game_id, data.get("version"),
             lambda game: self._act(game, name, data))
-        return JSONResponse({"snapshot": game_snapshot(game), "message": message,
-                             "announce": announce})
+        return game_answer(game, {"message": message, "announce": announce})
 
     def _act(self, web_game: WebGame, name: str,
              data: dict[str, Any]) -> tuple[bool, tuple[str, str]]:
@@ -409,7 +472,7 @@ class WebServer:
         reading = text_field(data, "from", ("deal", "view")) if "from" in data else "deal"
         game, hint = await run_in_threadpool(self.store.change, game_id, data.get("version"),
                                              lambda web_game: self._hint(web_game, reading))
-        return JSONResponse({"snapshot": game_snapshot(game), **hint})
+        return game_answer(game, hint)
 
     def _hint(self, web_game: WebGame, reading: str) -> tuple[bool, dict[str, Any]]:
         session = web_game.session
@@ -418,7 +481,7 @@ class WebServer:
         seen = None
         plan: list[Move] = []
         if reading == "view" and hidden:
-            reply = session.hint_from_view()
+            reply = session.hint_from_view(max_positions=self.view_hint_positions)
             seen = session.view_hint()  # None when no guess was won
             move = None if seen is None else session.hinted_move()
         else:
@@ -447,7 +510,7 @@ class WebServer:
         data = await read_json(request)
         game, result = await run_in_threadpool(self.store.change, game_id,
                                                data.get("version"), self._review)
-        return JSONResponse({"snapshot": game_snapshot(game), **result})
+        return game_answer(game, result)
 
     def _review(self, web_game: WebGame) -> tuple[bool, dict[str, Any]]:
         session = web_game.session
@@ -486,6 +549,7 @@ def create_app(names: Sequence[str] = (), *, allowed_hosts: Sequence[str] = (),
                record_stats: bool = True,
                hint_budget: tuple[int, float] = (HINT_POSITIONS, HINT_SECONDS),
                review_budget: tuple[int, float] = (REVIEW_POSITIONS, REVIEW_SECONDS),
+               view_hint_positions: int = VIEW_HINT_POSITIONS,
                warm: bool = False) -> Starlette:
     """The app serving the shipped variants and the files ``names`` (the first named is
     the page's default). ``allowed_hosts`` ``["*"]`` answers to any Host (for a server
@@ -496,7 +560,8 @@ def create_app(names: Sequence[str] = (), *, allowed_hosts: Sequence[str] = (),
     variants = ServedVariants(names)
     directory = saves.data_directory() / "web"
     server = WebServer(variants, directory, finder=finder, record_stats=record_stats,
-                       hint_budget=hint_budget, review_budget=review_budget)
+                       hint_budget=hint_budget, review_budget=review_budget,
+                       view_hint_positions=view_hint_positions)
     if warm:
         variants.warm()
     routes = [

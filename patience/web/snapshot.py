@@ -1,9 +1,9 @@
 """What the page is sent: a snapshot of a game, made from the Session, and words for moves.
 
 The page decides no rule. Everything it shows or offers comes from here: the piles as the
-player may see them (a face-down card is sent as ``None``, without rank or suit; the stock
-only as a count), which piles a drag of each face-up card may drop onto, the status, and
-whether the game is won or stuck.
+player may see them (``patience.visibility.seen_cards``: a face-down card is sent as
+``None``, without rank or suit; the stock only as a count), which piles a drag of each
+face-up card may drop onto, the status, and whether the game is won or stuck.
 
 >>> from patience import find_variant
 >>> from patience.play.session import Session
@@ -21,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from patience.cards import FACE_DOWN, SUIT_NAMES, card_code
+from patience.cards import FACE_DOWN, SUIT_NAMES
 from patience.game import Move
 from patience.settings import Show, Target
+from patience.visibility import seen_cards
 
 if TYPE_CHECKING:
     from patience.play.session import Session
@@ -116,13 +117,12 @@ def snapshot(session: Session, *, game_id: str = "", version: int = 0,
     piles = []
     for index, name in enumerate(variant.pile_names):
         group = variant.group_of_pile[index]
-        cards = game.piles[index]
-        shown = cards[-1:] if group.show is Show.STACK else cards
+        cards = seen_cards(game, index)
         piles.append({
             "name": name,
             "label": pile_label(variant, index),
             "count": len(cards),
-            "cards": [None if card & FACE_DOWN else card_code(card) for card in shown],
+            "cards": cards[-1:] if group.show is Show.STACK else cards,
             "drops": {str(depth): targets for depth, targets in drops.get(index, {}).items()},
         })
     won = game.is_won()

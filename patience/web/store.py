@@ -5,7 +5,15 @@ Each game is a file ``<data directory>/web/games/<id>.json`` (the data directory
 reload and a server restart. A file is versioned (``"format": "patience-web-game",
 "version": 1``) and checked when read: another program's file, a corrupt one, one whose
 variant is not served or whose variant file changed since, or whose moves do not replay,
-is refused with a message and left untouched.
+or whose start is not the deal its number says, is refused with a message and left
+untouched.
+
+At most ``patience.limits.MAX_WEB_GAMES`` game files are kept, while the server runs as
+when it starts: a new game past the limit removes the file changed longest ago among the
+finished games (won, or no move left: each file says whether its game is over), and a game
+in progress is never removed, so when every kept game is in progress a new game is refused
+(503) with a message saying what to do. A file the server cannot read is neither counted
+nor removed.
 
 Each game carries a revision number, raised by every change. A request that changes a game
 names the revision it was made from; a stale one (another tab moved first) is refused, so
@@ -38,9 +46,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
+from patience.cards import MASK64
 from patience.errors import PatienceError, SaveError
+from patience.limits import MAX_WEB_GAMES
 from patience.play import saves
 from patience.play.session import Session, restore_seed
+from patience.visibility import reveals_all
 
 if TYPE_CHECKING:
     from patience.game import Game
@@ -48,8 +59,6 @@ if TYPE_CHECKING:
 
 GAME_FORMAT = "patience-web-game"
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
-#: game files kept on disk; the oldest beyond this are removed when the server starts
-KEEP_FILES = 1000
 #: sessions kept in memory; others are read back from their file when asked for
 IN_MEMORY = 128
 
@@ -79,6 +88,10 @@ class StaleRevision(WebError):
     status = 409
 
 
+class StoreFull(WebError):
+    status = 503
+
+
 @attrs.define(eq=False)
 class WebGame:
     """A game of one browser: its id, the served variant's key, the session, the revision."""
@@ -94,7 +107,7 @@ class GameStore:
     """Web games by id: create, look up (memory first, then disk), change under a lock."""
 
     def __init__(self, variants: Mapping[str, Variant], directory: Path, *,
-                 record_stats: bool = True, keep: int = KEEP_FILES,
+                 record_stats: bool = True, keep: int = MAX_WEB_GAMES,
                  in_memory: int = IN_MEMORY) -> None:
         self.variants = variants
         self.directory = directory
@@ -103,6 +116,9 @@ class GameStore:
         self.in_memory = in_memory
         self._games: OrderedDict[str, WebGame] = OrderedDict()
         self._lock = threading.Lock()
+        #: the kept game files by id, the one changed longest ago first: whether the game
+        #: is over (None: not known yet, a file written before files said so)
+        self._kept: OrderedDict[str, bool | None] | None = None
 
     # -- files --
 
@@ -110,25 +126,74 @@ class GameStore:
         return self.directory / f"{game_id}.json"
 
     def prune(self) -> int:
-        """Remove the oldest game files beyond ``keep``; how many were removed."""
-        try:
-            files = sorted(self.directory.glob("*.json"), key=lambda p: p.stat().st_mtime)
-        except OSError:
-            return 0
-        files = [path for path in files if GAME_ID.fullmatch(path.stem)]
-        removed = 0
-        for path in files[:max(0, len(files) - self.keep)]:
-            try:
-                path.unlink()
-                removed += 1
-            except OSError:
-                pass
-        return removed
+        """Remove finished games' files, changed longest ago first, until at most ``keep``
+        are kept (never a game in progress); how many were removed."""
+        with self._lock:
+            return self._make_room(self.keep)
 
     def write(self, game: WebGame) -> None:
+        over = reveals_all(game.session.game)
         data = {"format": GAME_FORMAT, "version": saves.VERSION, "id": game.id,
-                "key": game.key, "revision": game.revision, **game.session.to_save()}
+                "key": game.key, "revision": game.revision, "over": over,
+                **game.session.to_save()}
         write_replacing(self.path(game.id), data)
+        with self._lock:
+            if self._kept is not None:
+                self._kept[game.id] = over
+                self._kept.move_to_end(game.id)
+
+    def _scan(self) -> OrderedDict[str, bool | None]:
+        """The kept game files (read once, then kept up to date by :meth:`write`)."""
+        if self._kept is None:
+            try:
+                paths = [path for path in self.directory.glob("*.json")
+                         if GAME_ID.fullmatch(path.stem)]
+                dated = sorted((path.stat().st_mtime, path) for path in paths)
+            except OSError:
+                dated = []
+            self._kept = OrderedDict()
+            for _, path in dated:
+                try:
+                    data = saves.read_versioned(path, GAME_FORMAT, "browser game")
+                except SaveError:
+                    continue  # not counted, never removed
+                if data is not None:
+                    over = data.get("over")
+                    self._kept[path.stem] = over if isinstance(over, bool) else None
+        return self._kept
+
+    def _is_over(self, game_id: str) -> bool:
+        """Whether the kept game ``game_id`` is over (its file read back when its file does
+        not say); a file that cannot be used is no longer counted."""
+        kept = self._scan()
+        over = kept[game_id]
+        if over is None:
+            found = self._games.get(game_id)
+            try:
+                found = found or self.read(game_id)
+            except WebError:
+                del kept[game_id]
+                return False
+            over = kept[game_id] = reveals_all(found.session.game)
+        return over
+
+    def _make_room(self, most: int) -> int:
+        """Remove finished games' files, changed longest ago first, until at most ``most``
+        are kept (or only games in progress are left); how many were removed. The store's
+        lock is held."""
+        kept = self._scan()
+        removed = 0
+        while len(kept) > most:
+            victim = next((game_id for game_id in list(kept) if game_id in kept
+                           and self._is_over(game_id)), None)
+            if victim is None:
+                break
+            with contextlib.suppress(OSError):
+                self.path(victim).unlink()
+            del kept[victim]
+            self._games.pop(victim, None)
+            removed += 1
+        return removed
 
     def read(self, game_id: str) -> WebGame:
         """The game saved under ``game_id``; GameNotFound, or WebError (410) for a file that
@@ -147,9 +212,26 @@ class GameStore:
     # -- games --
 
     def create(self, key: str, game: Game, label: str | None = None) -> WebGame:
+        """A new game, written; StoreFull (503) when ``keep`` games are kept and every one
+        is in progress."""
         session = Session(game, label=label, record_stats=self.record_stats)
         web_game = WebGame(secrets.token_urlsafe(16), key, session)
-        self.write(web_game)
+        with self._lock:
+            self._make_room(self.keep - 1)
+            kept = self._scan()
+            if len(kept) >= self.keep:
+                raise StoreFull(
+                    f"this server keeps at most {self.keep:,} games and every one of them is "
+                    "in progress, so no new game can start; finish one (win it, or play "
+                    "until no move is left), or remove old game files from "
+                    "'web/games' in patience's data directory, then start a new game")
+            kept[web_game.id] = False  # the new game's place, taken now
+        try:
+            self.write(web_game)
+        except BaseException:
+            with self._lock:
+                self._scan().pop(web_game.id, None)
+            raise
         self._remember(web_game)
         return web_game
 
@@ -242,9 +324,16 @@ def restore(data: dict[str, Any], variants: Mapping[str, Variant], where: str,
     if data.get("rules_hash") != variant.rules_hash:
         raise refuse(f"was played with other rules of {variant.id!r} (the variant file has "
                      "changed since)")
+    number = data.get("deal_number")
+    if number is not None and (type(number) is not int or not 0 <= number <= MASK64):
+        raise refuse(f"has the deal number {number!r:.40}, which is no deal number (a whole "
+                     f"number from 0 to {MASK64})")
     try:
         game = variant.position(start)
         restore_seed(game, data)
+        if not saves.starts_as_dealt(game):
+            raise refuse(f"says it is deal {game.seed} of {variant.id!r}, but it does not "
+                         f"start as that deal does")
         for move in game.parse_moves(" ".join(moves)):
             game.push_unchecked(move)
         probe = game.copy()
@@ -253,8 +342,10 @@ def restore(data: dict[str, Any], variants: Mapping[str, Variant], where: str,
             move = probe.parse_move(text)
             probe.push(move)
             replayed.append(move)
-    except PatienceError as error:
-        raise refuse(f"cannot be replayed ({error})") from None
+    except WebError:
+        raise
+    except PatienceError as error:  # the first line: a MoveError's second is the position
+        raise refuse(f"cannot be replayed ({str(error).splitlines()[0]})") from None
     label = data.get("label")
     session = Session(game, redo=replayed[::-1], recorded=data.get("recorded") is True,
                       label=label if isinstance(label, str) else None,
