@@ -149,3 +149,9 @@ class StudyStopped(StudyError):
 
 class SolverMissing(PatienceError, RuntimeError):
     """The solver cannot be loaded (a broken install): the player goes on without hints."""
+
+
+class ForcedMovesError(PatienceError, RuntimeError):
+    """The forced moves after one move, deal or start went on past ``MAX_FORCED_MOVES``
+    (``patience.limits``): the variant's rules pass cards round a loop. The loader refuses
+    the loops it can see; this bounds any other (docs/limits.md)."""

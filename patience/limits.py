@@ -78,6 +78,14 @@ MAX_MOVE_TEXT = 32
 #: Digits of the card count in a move (ASCII digits only).
 MAX_MOVE_COUNT_DIGITS = 4
 
+# --- playing ---------------------------------------------------------------------------
+
+#: Forced moves (forced removals and ``fill_from`` fills) that one move, one deal or the
+#: start may cause, in both engines. The loader refuses fills that can pass cards round a
+#: loop, and then each card can move at most once per pile group: a variant that loads needs
+#: at most 416 cards x 16 groups = 6,656. Past it the move stops with ``ForcedMovesError``.
+MAX_FORCED_MOVES = 10_000
+
 # --- the test battery -------------------------------------------------------------------
 
 #: Random positions per battery check (``patience test --examples``,
