@@ -2,7 +2,7 @@
 
 The full run (10,000 files) is ``python bench/fuzz_variants.py``; this runs a few dozen.
 Kernel bugs the fuzzing finds go in KNOWN_KERNEL_BUGS while open; the minimal files of the
-four it found (all fixed) stay below as regression tests.
+five it found (all fixed) stay below as regression tests.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 import patience
 from patience.testing.fuzz import probe, variant_texts
 
-KNOWN_KERNEL_BUGS: dict[str, re.Pattern[str]] = {}  # none open: the four found are fixed
+KNOWN_KERNEL_BUGS: dict[str, re.Pattern[str]] = {}  # none open: the five found are fixed
 
 
 def known_bug(detail: str) -> str | None:
@@ -101,6 +101,19 @@ id: goes-on-ignores-base
 predicates:
   goes_on(card, base): "any g in foundations: card.suit != C"
 """
+
+
+CARD_PREDICATE_READS_THE_STOCK = """\
+extends: tabbycat
+id: goes-on-reads-the-stock
+predicates:
+  goes_on(card, base): stock.size == stock.size
+"""
+
+
+def test_a_card_predicate_that_reads_the_stock_is_not_made_a_table():
+    # it was tabulated as if it read its cards alone: an AssertionError at load (issue #29)
+    assert probe(CARD_PREDICATE_READS_THE_STOCK, moves=10).status == "loaded"
 
 
 def test_a_run_scan_with_an_any_stays_inside_the_pile():
