@@ -968,37 +968,34 @@ FOUNDATIONS = """
 LOOP_MESSAGE = ("piles.{group}.fill_from makes a loop of forced moves: {steps}; a card could "
                 "go round it for ever: fill from a group outside the loop")
 
-FILL_LOOPS = {
+
+def _loops(columns: str = "", waste: str = "", removal: str = "", *more: str) -> str:
+    """The columns, waste and foundations with these keys (a fill, a removal), and more."""
+    return _groups_text(COLUMNS.format(fill=columns), WASTE.format(deal=0, fill=waste),
+                        FOUNDATIONS.format(removal=removal), *more)
+
+
+RESERVE = """
+    reserve:
+      id: r
+      count: 1
+      fill_from: columns
+      moves: run.size == 1
+"""
+FILL_LOOPS = {  # the text, the line the error points at, the group named, the loop
     "columns and waste fill from each other": (
-        _groups_text(COLUMNS.format(fill="fill_from: waste"),
-                     WASTE.format(deal=0, fill="fill_from: columns"),
-                     FOUNDATIONS.format(removal="")),
-        "fill_from: waste", "columns",
+        _loops("fill_from: waste", "fill_from: columns"), "fill_from: waste", "columns",
         "columns fills from waste, waste fills from columns"),
     "a fill names a pile of the other group": (
-        _groups_text(COLUMNS.format(fill="fill_from: w"),
-                     WASTE.format(deal=0, fill="fill_from: c2"),
-                     FOUNDATIONS.format(removal="")),
-        "fill_from: w", "columns",
+        _loops("fill_from: w", "fill_from: c2"), "fill_from: w", "columns",
         "columns fills from waste, waste fills from columns"),
     "a fill from a forced group that takes the card straight back": (
-        _groups_text(COLUMNS.format(fill="fill_from: foundations"),
-                     WASTE.format(deal=0, fill=""),
-                     FOUNDATIONS.format(removal="removal: forced")),
-        "fill_from: foundations", "columns",
+        _loops("fill_from: foundations", "", "removal: forced"), "fill_from: foundations",
+        "columns",
         "columns fills from foundations, foundations takes by forced removal from columns"),
     "three groups in a ring": (
-        _groups_text(COLUMNS.format(fill="fill_from: waste"),
-                     WASTE.format(deal=0, fill="fill_from: reserve"),
-                     FOUNDATIONS.format(removal=""),
-                     """
-                     reserve:
-                       id: r
-                       count: 1
-                       fill_from: columns
-                       moves: run.size == 1
-                     """),
-        "fill_from: waste", "columns",
+        _loops("fill_from: waste", "fill_from: reserve", "", RESERVE), "fill_from: waste",
+        "columns",
         "columns fills from waste, waste fills from reserve, reserve fills from columns"),
 }
 
@@ -1047,9 +1044,7 @@ def test_a_fill_loop_is_refused_where_it_is_written(case, tmp_path):
 @pytest.mark.parametrize("rule", list(TO_BOTTOM_READS))
 def test_to_bottom_reading_the_stock_or_the_piles_is_refused_where_it_does(rule, tmp_path):
     predicates = "".join(f'  "{k}": "{v}"\n' for k, v in BOTTOM_PREDICATES.items())
-    text = _groups_text(COLUMNS.format(fill=f"to_bottom: {rule}"),
-                        WASTE.format(deal=0, fill=""), FOUNDATIONS.format(removal="")) \
-        .replace("piles:\n", f"predicates:\n{predicates}piles:\n")
+    text = _loops(f"to_bottom: {rule}").replace("piles:\n", f"predicates:\n{predicates}piles:\n")
     written, what = TO_BOTTOM_READS[rule]
     row, line = next((n, line) for n, line in enumerate(text.splitlines(), start=1)
                      if "to_bottom:" in line)
@@ -1059,9 +1054,7 @@ def test_to_bottom_reading_the_stock_or_the_piles_is_refused_where_it_does(rule,
 
 
 def test_to_bottom_on_the_card_alone_still_loads_and_deals():
-    text = _groups_text(COLUMNS.format(fill="to_bottom: card.rank == K or late(card)"),
-                        WASTE.format(deal=0, fill=""), FOUNDATIONS.format(removal="")) \
-        .replace("late(card)", "low(card)") \
+    text = _loops("to_bottom: card.rank == K or low(card)") \
         .replace("piles:\n", 'predicates:\n  "low(card)": card.rank <= A + 1\npiles:\n')
     with within(LOOP_SECONDS):
         assert load_variant_text(text, "bottom.yaml").deal(1).piles
