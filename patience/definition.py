@@ -963,6 +963,13 @@ class _Validator:
                                group.items["face_down"].origin, code="face-down")
                     break
             place = self.placed(group.items.get("place"), f"{where}.place", count)
+            for index, (cards, down) in enumerate(zip(place, face_down)):
+                if cards and down:  # (the placed cards lie face up under the dealt ones)
+                    self.error(f"{where}.face_down: pile {index + 1} has cards placed on it "
+                               f"({where}.place), face up, so none of the cards dealt onto "
+                               "them can lie face down: face-down cards lie at the bottom of "
+                               "a pile", group.items["face_down"].origin, code="face-down")
+                    break
             to_bottom = None
             if "to_bottom" in group.items:
                 text, origin = self.expression_text(group.items["to_bottom"],

@@ -1145,3 +1145,13 @@ def test_the_native_core_bounds_forced_moves_as_the_kernel_does():
     source = (REPOSITORY / "native" / "src" / "moves.rs").read_text(encoding="utf-8")
     assert f"pub const MAX_FORCED_MOVES: u32 = {limits.MAX_FORCED_MOVES:_};" in source
     assert limits.MAX_FORCED_MOVES >= 8 * 52 * limits.MAX_PILE_GROUPS  # no loop: enough
+
+
+def test_face_down_cards_over_placed_ones_are_refused_where_written(tmp_path):
+    # found by the fuzzer: the deal laid them so, and the position text could not be read back
+    text = _loops().replace("    deal: 1\n", "    deal: 2\n    face_down: 1\n"
+                                            "    place: [AS]\n", 1)
+    assert _check_refuses(text, tmp_path) == (
+        f"{_where(text, 'face_down: 1')}: piles.columns.face_down: pile 1 has cards placed on "
+        "it (piles.columns.place), face up, so none of the cards dealt onto them can lie face "
+        "down: face-down cards lie at the bottom of a pile")
