@@ -345,7 +345,7 @@ def check_forced_removal_complete(game: Game) -> None:
                   f"(piles.{variant.group_of_pile[left[2]].name}.removal: forced)")
     forced_piles = {index for group in forced for index in group.indices}
     for group in forced:
-        for source in range(len(game.piles)):
+        for source in range(len(variant.pile_names)):  # (not the count of redeals made)
             if source in forced_piles:  # forced moves start outside the forced groups
                 continue
             for count in range(1, len(game.piles[source]) + 1):

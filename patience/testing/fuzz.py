@@ -408,7 +408,7 @@ class FuzzResult:
     detail: str = ""
 
 
-class _Timeout(Exception):
+class _Timeout(BaseException):  # not an Exception: no check may take it for a finding
     pass
 
 
