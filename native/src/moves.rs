@@ -787,3 +787,28 @@ impl Program {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::{bare_program, Fill};
+
+    #[test]
+    fn forced_moves_that_never_end_stop_at_the_bound() {
+        // piles 0 and 1 fill from each other; a move empties pile 0 onto pile 2
+        let mut program = bare_program(3);
+        program.fills = vec![
+            Fill { start: 0, stop: 1, from_stock: false, from: (1, 2) },
+            Fill { start: 1, stop: 2, from_stock: false, from: (0, 1) },
+        ];
+        program.has_forced = true;
+        let mut pos = Position { piles: vec![vec![4], vec![8], vec![]], stock: vec![] };
+        let before = pos.clone();
+        let mut stacks = Stacks::default();
+        let mv = Move::new(0, 1, 2);
+        let undo = program.play(&mut pos, mv, &mut stacks);
+        assert!(stacks.runaway);
+        assert_eq!(undo.steps, MAX_FORCED_MOVES);
+        program.take_back(&mut pos, mv, undo, &mut stacks);
+        assert_eq!((pos.piles, pos.stock), (before.piles, before.stock));
+    }
+}
