@@ -486,10 +486,13 @@ class Compiler:
         if key not in self._tabulable:
             self._tabulable[key] = False  # guards recursion; the checker forbids cycles
             ok = all(p.type is Type.CARD for p in predicate.signature.parameters)
+            parameters = {p.name for p in predicate.signature.parameters}
             for sub in walk(predicate.body):
                 if isinstance(sub, (Member, Quantifier, Count)) and not (
                         isinstance(sub, Quantifier) and isinstance(sub.domain, Pairs)):
                     ok = False
+                if isinstance(sub, Name) and sub.id == "stock" and "stock" not in parameters:
+                    ok = False  # it reads the stock: not a function of its cards alone
                 if isinstance(sub, Call) and not self._is_tabulable(
                         self.predicates[sub.function]):
                     ok = False

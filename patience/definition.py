@@ -28,8 +28,12 @@ from patience.language import (
     BUILTIN_CONSTANTS,
     CONTEXT_VARIABLES,
     KEYWORDS,
+    Boolean,
+    BoolOp,
     Call,
     Checker,
+    Member,
+    Name,
     Node,
     ParseError,
     Predicate,
@@ -41,6 +45,7 @@ from patience.language import (
     listing,
     parse_expression,
     parse_signature,
+    table_read,
     walk,
 )
 from patience.limits import (
@@ -387,6 +392,11 @@ STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when")
 EXPECT_KEYS = ("name", "why", "skip", "deal", "position", "after", "legal", "illegal",
                "moves", "winnable", "within", "perft")
 DEFAULT_EXPECT_BUDGET = 200_000  # positions the solver may search for 'winnable'
+#: What ``to_bottom`` may read, for the error when it reads more (docs/language.md, "What
+#: each rule can see"): the other rules are worked out on a position and may read it all.
+TO_BOTTOM_READS = ("to_bottom is worked out for each card before the deal, when there is no "
+                   "pile or stock to read: it may read card (its rank, suit and color), the "
+                   "parameters and constants, and predicates that read no more")
 
 
 
@@ -524,11 +534,12 @@ class _Validator:
             return None
         return Rule(text, node, origin, key)
 
-    def check(self, rule: Rule | None, scope: Scope, inlined: bool = True) -> None:
+    def check(self, rule: Rule | None, scope: Scope, inlined: bool = True) -> bool:
         """Type-check a rule; then (``inlined``, for rules, not predicates) its size once
-        its predicates are written out, and the size of the numbers it computes."""
+        its predicates are written out, and the size of the numbers it computes. Whether
+        the rule type-checked."""
         if rule is None:
-            return
+            return False
         problems = Checker(scope).check(rule.node, Type.BOOL)
         for problem in problems:
             self.errors.append(VariantError(f"in {rule.key}: {problem.message}",
@@ -536,6 +547,7 @@ class _Validator:
                                                          problem.span), code=problem.code))
         if inlined and not problems:
             self.check_inlined(rule, scope)
+        return not problems
 
     def check_inlined(self, rule: Rule, scope: Scope) -> None:
         """Refuse a rule too large once its predicates are written out (unless a predicate
@@ -959,12 +971,21 @@ class _Validator:
                                group.items["face_down"].origin, code="face-down")
                     break
             place = self.placed(group.items.get("place"), f"{where}.place", count)
+            for index, (cards, down) in enumerate(zip(place, face_down)):
+                if cards and down:  # (the placed cards lie face up under the dealt ones)
+                    self.error(f"{where}.face_down: pile {index + 1} has cards placed on it "
+                               f"({where}.place), face up, so none of the cards dealt onto "
+                               "them can lie face down: face-down cards lie at the bottom of "
+                               "a pile", group.items["face_down"].origin, code="face-down")
+                    break
             to_bottom = None
             if "to_bottom" in group.items:
                 text, origin = self.expression_text(group.items["to_bottom"],
                                                     f"{where}.to_bottom", "false")
                 to_bottom = self.parse(text, origin, f"{where}.to_bottom")
-                self.check(to_bottom, base.with_variables({"card": Type.CARD}))
+                if self.check(to_bottom, base.with_variables({"card": Type.CARD})):
+                    assert to_bottom is not None  # (it type-checked)
+                    self.check_reads_no_table(to_bottom, base, TO_BOTTOM_READS)
             fill_from = self.string(group.items.get("fill_from"), f"{where}.fill_from")
             target = Target(self.choice(group.items.get("target"), f"{where}.target",
                                         words(Target)))
@@ -1009,7 +1030,39 @@ class _Validator:
             elif defined.fill_from == defined.name or defined.fill_from in pile_names(defined):
                 self.error(f"piles.{defined.name}.fill_from names the group itself", origin,
                            code="fill-from")
+        if not self.errors:
+            self.fill_loops(item, tuple(groups))
         return tuple(groups)
+
+    def fill_loops(self, item: Mapping, groups: tuple[GroupDefinition, ...]) -> None:
+        """Refuse fills that can pass cards round a loop for ever (docs/authoring.md,
+        "Forced fills"): a group that fills, directly or through other groups' fills and
+        forced removals, from a group that is fed from it. Reported once per loop, at the
+        ``fill_from`` of its first group in file order."""
+        takes = _forced_takes(groups)
+        reported: set[frozenset[str]] = set()
+        for defined in groups:
+            loop = _loop_through(defined.name, takes)
+            if loop is None or frozenset(name for name, _, _ in loop) in reported:
+                continue
+            reported.add(frozenset(name for name, _, _ in loop))
+            written = item.items[defined.name]
+            assert isinstance(written, Mapping)  # a group that read is a mapping
+            steps = ", ".join(f"{taker} {how} {giver}" for taker, how, giver in loop)
+            self.error(f"piles.{defined.name}.fill_from makes a loop of forced moves: {steps}; "
+                       "a card could go round it for ever: fill from a group outside the loop",
+                       written.items["fill_from"].origin, code="fill-loop")
+
+    def check_reads_no_table(self, rule: Rule, scope: Scope, context: str) -> None:
+        """Refuse a rule that reads the stock or the piles (itself or through a predicate)
+        where there are none to read; ``context`` says what it may read there."""
+        found = table_read(rule.node, scope.predicates, scope.broken)
+        if found is None:
+            return
+        node, what = found
+        self.errors.append(VariantError(f"in {rule.key}: it {what}, but {context}",
+                                        self.located(rule.origin, rule.text, node.span),
+                                        code="reads-table"))
 
     def per_pile(self, item: Item | None, what: str, count: int) -> tuple[int, ...]:
         """A number for each pile: one number for all, or a list with one per pile."""
@@ -1142,6 +1195,73 @@ def pile_names(group: GroupDefinition) -> list[str]:
 
 def _pile_ids(groups: tuple[GroupDefinition, ...]) -> set[str]:
     return {pile for group in groups for pile in pile_names(group)}
+
+
+def _forced_takes(groups: tuple[GroupDefinition, ...]) -> dict[str, list[tuple[str, str]]]:
+    """Where each group's forced moves can take cards from: ``{taker: [(how, giver)]}``.
+
+    A group with ``fill_from`` takes from the group of its source (the stock is left out: it
+    only empties). A ``removal: forced`` group takes from every group outside the forced ones
+    (where forced removals start, see ``patience.generator``) unless the giver's ``moves`` or
+    its own ``accepts`` is ``false``, or its ``accepts`` demands ``source in`` another group.
+    """
+    group_of = {pile: g.name for g in groups for pile in pile_names(g)}
+    group_of.update((g.name, g.name) for g in groups)
+    takes: dict[str, list[tuple[str, str]]] = {g.name: [] for g in groups}
+    for taker in groups:
+        if taker.fill_from is not None and taker.fill_from in group_of:
+            takes[taker.name].append(("fills from", group_of[taker.fill_from]))
+        if taker.removal is not Removal.FORCED or _never(taker.accepts.node):
+            continue
+        for giver in groups:
+            if giver.removal is Removal.FORCED or _never(giver.moves.node):
+                continue
+            if _only_from_others(taker.accepts.node, giver.name):
+                continue
+            takes[taker.name].append(("takes by forced removal from", giver.name))
+    return takes
+
+
+def _never(node: Node) -> bool:
+    return isinstance(node, Boolean) and not node.value
+
+
+def _only_from_others(accepts: Node, giver: str) -> bool:
+    """Whether an ``accepts`` rule says, as one of its ``and`` parts, that the cards come
+    from a group other than ``giver`` (``source in columns``, ``source not in tail``)."""
+    parts = accepts.values if isinstance(accepts, BoolOp) and accepts.op == "and" \
+        else (accepts,)
+    return any(isinstance(part, Member) and isinstance(part.value, Name)
+               and part.value.id == "source" and (part.group == giver) == part.negated
+               for part in parts)
+
+
+def _loop_through(start: str, takes: dict[str, list[tuple[str, str]]]
+                  ) -> list[tuple[str, str, str]] | None:
+    """The shortest loop of forced moves that starts with ``start``'s fill: the steps
+    ``(taker, how, giver)``, each giver the next step's taker and the last giver ``start``.
+    None when ``start`` does not fill from a group, or nothing leads back to it."""
+    fill = next((giver for how, giver in takes[start] if how == "fills from"), None)
+    if fill is None:
+        return None
+    came_from: dict[str, tuple[str, str]] = {fill: (start, "fills from")}
+    queue = [fill]
+    for taker in queue:  # breadth first: the queue grows as it is read
+        for how, giver in takes[taker]:
+            if giver in came_from:
+                continue
+            came_from[giver] = (taker, how)
+            if giver == start:
+                steps = []
+                node = start
+                while True:
+                    previous, step = came_from[node]
+                    steps.append((previous, step, node))
+                    node = previous
+                    if node == start:
+                        return steps[::-1]
+            queue.append(giver)
+    return None
 
 
 def _too_large(shape: Shape) -> str:

@@ -149,3 +149,10 @@ class StudyStopped(StudyError):
 
 class SolverMissing(PatienceError, RuntimeError):
     """The solver cannot be loaded (a broken install): the player goes on without hints."""
+
+
+class ForcedMovesError(MoveError):
+    """The forced moves after a move or deal, or at the start, went on past
+    ``MAX_FORCED_MOVES`` (``patience.limits``): the variant's rules pass cards round a loop.
+    A move is not made (what catches an illegal move catches this too). The loader refuses
+    the loops it can see; this bounds any other (docs/limits.md, "Playing")."""

@@ -31,12 +31,13 @@ from typing import TYPE_CHECKING, Any
 from patience.cards import FACE_DOWN, card_code, check_deck, parse_card
 from patience.errors import DealError, MoveError, PositionError
 from patience.limits import (
+    MAX_FORCED_MOVES,
     MAX_MOVE_COUNT_DIGITS,
     MAX_MOVE_TEXT,
     MAX_POSITION_JSON_DEPTH,
     MAX_POSITION_TEXT,
 )
-from patience.moves import DEAL, Move, MoveTuple, Undo, deal_from_stock, move_cards
+from patience.moves import DEAL, Move, MoveTuple, Undo, deal_from_stock, move_cards, runaway
 from patience.seeds import Seed
 from patience.settings import Show, Target
 
@@ -204,7 +205,11 @@ class Game:
         if first_forced is None:
             return
         turns_up = self.variant.face_down_piles
+        made = 0
         while (move := first_forced(self.piles, self.stock)) is not None:
+            if made == MAX_FORCED_MOVES:  # a loop the loader could not see
+                raise runaway("at the start")
+            made += 1
             move_cards(self.piles, *move, self.stock)
             pile = self.piles[move[0]] if move[0] >= 0 else None
             if pile and move[0] in turns_up and pile[-1] & FACE_DOWN:

@@ -974,6 +974,53 @@ class _Sizes:
         return None
 
 
+def table_read(node: Node, predicates: Mapping[str, Predicate],
+               skip: frozenset[str] = frozenset()) -> tuple[Node, str] | None:
+    """The first part of ``node`` that reads the table, and what it reads: the stock (the
+    name ``stock``), the piles of a group (a quantifier or ``count`` over it), or a call of a
+    predicate that reads one of them, at any depth. None when ``node`` reads nothing but its
+    own variables, the parameters and the constants. Predicates in ``skip`` (broken ones,
+    reported elsewhere) are not looked into.
+
+    >>> table_read(parse_expression("card.rank == K"), {}) is None
+    True
+    >>> node, what = table_read(parse_expression("card.rank == K or stock.size > 3"), {})
+    >>> what, node.span
+    ('reads the stock', (18, 23))
+    """
+    known: dict[str, str | None] = {}
+
+    def in_predicate(name: str) -> str | None:
+        if name not in known:
+            known[name] = None  # (a recursive predicate is refused, and skipped here)
+            predicate = predicates[name]
+            found = first(predicate.body, frozenset(
+                p.name for p in predicate.signature.parameters))
+            known[name] = found[1] if found else None
+        return known[name]
+
+    def first(node: Node, bound: frozenset[str]) -> tuple[Node, str] | None:
+        if isinstance(node, Name) and node.id == "stock" and node.id not in bound:
+            return node, "reads the stock"
+        if isinstance(node, Quantifier) and isinstance(node.domain, Name):
+            return node, f"reads the piles of {node.domain.id}"
+        if isinstance(node, Count):
+            return node, f"reads the piles of {node.group}"
+        if isinstance(node, Call) and node.function in predicates and node.function not in skip:
+            what = in_predicate(node.function)
+            if what is not None:
+                return node, f"calls {node.function}, which {what}"
+        if isinstance(node, Quantifier):
+            bound = bound | set(node.names)
+        for child in children(node):
+            found = first(child, bound)
+            if found is not None:
+                return found
+        return None
+
+    return first(node, frozenset())
+
+
 def listing(names: list[str], most: int = 20) -> str:
     """Names for a message, quoted as a reader types them: 'a, b, c', and at most ``most``
     of them (a file can define many).

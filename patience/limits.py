@@ -92,6 +92,14 @@ MAX_MS_DEAL_NUMBER = 2**33 - 1
 #: 1 to 32,000 as Microsoft does, larger numbers with its Mersenne Twister).
 MAX_PYSOLFC_DEAL_NUMBER = 10**20 - 1
 
+# --- playing ---------------------------------------------------------------------------
+
+#: Forced moves (forced removals and ``fill_from`` fills) that one move, one deal or the
+#: start may cause, in both engines. The loader refuses fills that can pass cards round a
+#: loop, and then each card can move at most once per pile group: a variant that loads needs
+#: at most 416 cards x 16 groups = 6,656. Past it the move stops with ``ForcedMovesError``.
+MAX_FORCED_MOVES = 10_000
+
 # --- the test battery -------------------------------------------------------------------
 
 #: Random positions per battery check (``patience test --examples``,

@@ -23,6 +23,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from patience.cards import FACE_DOWN
+from patience.errors import ForcedMovesError
+from patience.limits import MAX_FORCED_MOVES
 
 if TYPE_CHECKING:
     from patience.variant import Variant
@@ -60,6 +62,14 @@ class Move(NamedTuple):
 
 
 DEAL = Move(-1, 0, -1)
+
+
+def runaway(when: str = "after one move") -> ForcedMovesError:
+    """The error for forced moves that went on past ``MAX_FORCED_MOVES`` (the native core
+    says the same, word for word, after a move)."""
+    return ForcedMovesError(f"the forced moves {when} went on past {MAX_FORCED_MOVES:_} "
+                            "(MAX_FORCED_MOVES): the variant's forced removals and fill_from "
+                            "fills pass cards round a loop")
 
 
 def move_cards(piles: Piles, source: int, count: int, target: int,
@@ -144,7 +154,12 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
                     pile[-1] &= ~FACE_DOWN
                     steps.append((source, 0, TURNED))
             if first_forced is not None:
+                made = 0
                 while (forced := first_forced(piles, stock)) is not None:
+                    if made == MAX_FORCED_MOVES:  # a loop the loader could not see
+                        take_back(piles, stock, move, (received, steps))
+                        raise runaway()
+                    made += 1
                     s, c, t = forced
                     steps.append(forced)
                     if s < 0:  # a fill from the stock

@@ -917,3 +917,241 @@ def test_fuzzed_command_lines_at_length(case):
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_fuzzed_variant_files_at_length(text):
     test_fuzzed_variant_files_load_or_fail_cleanly.hypothesis.inner_test(text)
+
+
+# --- issue #29: fills that loop, and rules that read what is not there ----------------------
+#
+# A fill loop (columns filling from the waste and the waste from the columns, or a fill from
+# a forced group that takes the card straight back) passed 'patience check' and then made
+# every command that deals spin for ever; 'to_bottom: stock.size > 3' passed 'check' and made
+# every deal a traceback. Now both are located load errors; and a loop the load-time check
+# cannot see (made here by switching the check off) ends at MAX_FORCED_MOVES with one plain
+# error, in the kernel and in the native core alike.
+
+LOOP_SECONDS = 30  # each refusal or error comes in well under a second; this is a hang
+
+
+def _groups_text(*groups: str) -> str:
+    """A variant of 52 cards whose 'piles' are ``groups`` (YAML text, one group each)."""
+    piles = "\n".join(textwrap.indent(textwrap.dedent(group).strip("\n"), "  ")
+                      for group in groups)
+    return (f"id: loops\nname: Loops\ndescription: Fills that loop.\npiles:\n{piles}\n"
+            "stock:\n  deals_to: [waste]\nwin: \"all f in foundations: f.size == 13\"\n")
+
+
+COLUMNS = """
+    columns:
+      id: c
+      count: 4
+      deal: 1
+      {fill}
+      moves: run.size == 1
+      accepts: pile.empty
+"""
+WASTE = """
+    waste:
+      id: w
+      count: 1
+      deal: {deal}
+      {fill}
+      moves: run.size == 1
+      accepts: "false"
+"""
+FOUNDATIONS = """
+    foundations:
+      id: f
+      count: 4
+      target: first
+      {removal}
+      accepts: run.size == 1
+"""
+LOOP_MESSAGE = ("piles.{group}.fill_from makes a loop of forced moves: {steps}; a card could "
+                "go round it for ever: fill from a group outside the loop")
+
+
+def _loops(columns: str = "", waste: str = "", removal: str = "", *more: str) -> str:
+    """The columns, waste and foundations with these keys (a fill, a removal), and more."""
+    return _groups_text(COLUMNS.format(fill=columns), WASTE.format(deal=0, fill=waste),
+                        FOUNDATIONS.format(removal=removal), *more)
+
+
+RESERVE = """
+    reserve:
+      id: r
+      count: 1
+      fill_from: columns
+      moves: run.size == 1
+"""
+FILL_LOOPS = {  # the text, the line the error points at, the group named, the loop
+    "columns and waste fill from each other": (
+        _loops("fill_from: waste", "fill_from: columns"), "fill_from: waste", "columns",
+        "columns fills from waste, waste fills from columns"),
+    "a fill names a pile of the other group": (
+        _loops("fill_from: w", "fill_from: c2"), "fill_from: w", "columns",
+        "columns fills from waste, waste fills from columns"),
+    "a fill from a forced group that takes the card straight back": (
+        _loops("fill_from: foundations", "", "removal: forced"), "fill_from: foundations",
+        "columns",
+        "columns fills from foundations, foundations takes by forced removal from columns"),
+    "three groups in a ring": (
+        _loops("fill_from: waste", "fill_from: reserve", "", RESERVE), "fill_from: waste",
+        "columns",
+        "columns fills from waste, waste fills from reserve, reserve fills from columns"),
+}
+
+BOTTOM_PREDICATES = {"late(card)": "card.rank > 10 and stock.empty",
+                     "any_gap(card)": "card.rank == K or (any c in columns: c.empty)"}
+TO_BOTTOM_READS = {
+    "stock.size > 3": ("stock.size", "it reads the stock"),
+    "card.rank == K and not stock.empty": ("stock.empty", "it reads the stock"),
+    '"any f in foundations: f.empty"': ("any f in", "it reads the piles of foundations"),
+    '"count(c in columns: c.empty) > card.rank"': ("count(", "it reads the piles of columns"),
+    "late(card)": ("late(card)", "it calls late, which reads the stock"),
+    "card.rank == Q or any_gap(card)": ("any_gap(card)",
+                                        "it calls any_gap, which reads the piles of columns"),
+}
+BOTTOM_MESSAGE = ("in piles.columns.to_bottom: {what}, but to_bottom is worked out for each "
+                  "card before the deal, when there is no pile or stock to read: it may read "
+                  "card (its rank, suit and color), the parameters and constants, and "
+                  "predicates that read no more")
+
+
+def _where(text: str, written: str) -> str:
+    """'LINE:COLUMN' of the value of the first line of ``text`` that holds ``written``
+    (``key: value``): where an error about the value points."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if written in line:
+            return f"{number}:{line.index(written) + written.index(': ') + 3}"
+    raise AssertionError(f"{written!r} is not in the text")
+
+
+def _check_refuses(text: str, tmp_path: Path) -> str:
+    """'patience check' on ``text`` in its own process: exit 1; the first error line."""
+    path = tmp_path / "loops.yaml"
+    path.write_text(text, encoding="utf-8")
+    done = process("check", str(path), cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    return (done.stdout + done.stderr).splitlines()[0].removeprefix(f"{path}:")
+
+
+@pytest.mark.parametrize("case", list(FILL_LOOPS))
+def test_a_fill_loop_is_refused_where_it_is_written(case, tmp_path):
+    text, written, group, steps = FILL_LOOPS[case]
+    assert _check_refuses(text, tmp_path) == \
+        f"{_where(text, written)}: " + LOOP_MESSAGE.format(group=group, steps=steps)
+
+
+@pytest.mark.parametrize("rule", list(TO_BOTTOM_READS))
+def test_to_bottom_reading_the_stock_or_the_piles_is_refused_where_it_does(rule, tmp_path):
+    predicates = "".join(f'  "{k}": "{v}"\n' for k, v in BOTTOM_PREDICATES.items())
+    text = _loops(f"to_bottom: {rule}").replace("piles:\n", f"predicates:\n{predicates}piles:\n")
+    written, what = TO_BOTTOM_READS[rule]
+    row, line = next((n, line) for n, line in enumerate(text.splitlines(), start=1)
+                     if "to_bottom:" in line)
+    column = line.index(written, line.index("to_bottom:")) + 1
+    assert _check_refuses(text, tmp_path) == \
+        f"{row}:{column}: " + BOTTOM_MESSAGE.format(what=what)
+
+
+def test_to_bottom_on_the_card_alone_still_loads_and_deals():
+    text = _loops("to_bottom: card.rank == K or low(card)") \
+        .replace("piles:\n", 'predicates:\n  "low(card)": card.rank <= A + 1\npiles:\n')
+    with within(LOOP_SECONDS):
+        assert load_variant_text(text, "bottom.yaml").deal(1).piles
+
+
+def test_a_forced_group_that_takes_only_from_others_is_no_loop():
+    # tabbycat's foundations take only 'source in columns': the tail may fill from them
+    text = (REPOSITORY / "variants" / "tabbycat.yaml").read_text(encoding="utf-8") \
+        .replace("removal: optional", "removal: forced") \
+        .replace("accepts: pile.empty and source in columns       # any movable run",
+                 "fill_from: foundations\n    accepts: pile.empty and source in columns  #")
+    with within(LOOP_SECONDS):
+        game = load_variant_text(text, "tabby.yaml").deal(1)
+        assert game.variant.groups[1].fill_from is not None and game.legal_moves
+
+
+# A variant the load-time check is switched off for: the columns and the waste fill from each
+# other; the deal leaves no pile empty, and every move then empties one.
+WITHOUT_LOOP_CHECK = ("import sys, patience.definition as d; "
+                      "d._Validator.fill_loops = lambda *a: None; "
+                      "from patience.cli.main import main; sys.argv[0] = 'patience'; main()")
+RUNAWAY = ("the forced moves {when} went on past 10_000 (MAX_FORCED_MOVES): the variant's "
+           "forced removals and fill_from fills pass cards round a loop")
+SLIPPED = {
+    "show": (0, ["show", "--seed", "1"], "at the start"),
+    "solve --engine python": (1, ["solve", "--seed", "1", "--engine", "python"],
+                              "after one move"),
+    "solve --engine native": (1, ["solve", "--seed", "1", "--engine", "native"],
+                              "after one move"),
+    "perft": (1, ["perft", "--seed", "1", "--depth", "2"], "after one move"),
+    "moves": (1, ["moves", "--seed", "1", "--moves", "c1:1-f"],
+              "after one move"),  # (said of the move: "move 1 of the list, 'c1:1-f': …")
+}
+
+
+@pytest.mark.parametrize("case", list(SLIPPED))
+def test_a_fill_loop_the_check_cannot_see_ends_in_a_clear_error(case, tmp_path):
+    from patience import native
+
+    waste_deal, arguments, when = SLIPPED[case]
+    if "native" in arguments and not native.AVAILABLE:
+        pytest.skip(native.REASON)
+    path = tmp_path / "loops.yaml"
+    path.write_text(FILL_LOOPS["columns and waste fill from each other"][0]
+                    .replace("deal: 0", f"deal: {waste_deal}"), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(REPOSITORY)}
+    started = time.monotonic()
+    try:
+        done = subprocess.run([sys.executable, "-c", WITHOUT_LOOP_CHECK, arguments[0],
+                               str(path), *arguments[1:]], capture_output=True, text=True,
+                              env=env, timeout=LOOP_SECONDS, check=False)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"'patience {case}' still ran after {LOOP_SECONDS} s")
+    assert time.monotonic() - started < LOOP_SECONDS
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    said = done.stderr.removeprefix("error: ").removeprefix("move 1 of the list, 'c1:1-f': ")
+    assert said.splitlines()[0] == RUNAWAY.format(when=when)
+
+
+def test_a_move_whose_forced_moves_run_away_is_not_made(monkeypatch):
+    from patience import native
+    from patience.definition import _Validator
+    from patience.errors import ForcedMovesError
+    from patience.perft import perft
+    from patience.solver import solve
+
+    monkeypatch.setattr(_Validator, "fill_loops", lambda *a: None, raising=False)
+    text = FILL_LOOPS["columns and waste fill from each other"][0].replace("deal: 0", "deal: 1")
+    game = load_variant_text(text, "loops.yaml").deal(1)
+    before = game.text()
+    engines = ["python", "native"] if native.AVAILABLE else ["python"]
+    with within(LOOP_SECONDS):
+        with pytest.raises(ForcedMovesError, match="after one move went on past 10_000"):
+            game.push("c1:1-f")
+        assert game.text() == before and not game.move_stack
+        for engine in engines:
+            with pytest.raises(ForcedMovesError, match="after one move went on past 10_000"):
+                solve(game, max_positions=1_000, engine=engine)
+        with pytest.raises(ForcedMovesError):
+            perft(game, 2)
+        if native.AVAILABLE:
+            with pytest.raises(ForcedMovesError):
+                native.perft(game, 2)
+    assert game.text() == before
+
+
+def test_the_native_core_bounds_forced_moves_as_the_kernel_does():
+    source = (REPOSITORY / "native" / "src" / "moves.rs").read_text(encoding="utf-8")
+    assert f"pub const MAX_FORCED_MOVES: u32 = {limits.MAX_FORCED_MOVES:_};" in source
+    assert limits.MAX_FORCED_MOVES >= 8 * 52 * limits.MAX_PILE_GROUPS  # no loop: enough
+
+
+def test_face_down_cards_over_placed_ones_are_refused_where_written(tmp_path):
+    # found by the fuzzer: the deal laid them so, and the position text could not be read back
+    text = _loops().replace("    deal: 1\n", "    deal: 2\n    face_down: 1\n"
+                                            "    place: [AS]\n", 1)
+    assert _check_refuses(text, tmp_path) == (
+        f"{_where(text, 'face_down: 1')}: piles.columns.face_down: pile 1 has cards placed on "
+        "it (piles.columns.place), face up, so none of the cards dealt onto them can lie face "
+        "down: face-down cards lie at the bottom of a pile")

@@ -2,7 +2,7 @@
 
 The full run (10,000 files) is ``python bench/fuzz_variants.py``; this runs a few dozen.
 Kernel bugs the fuzzing finds go in KNOWN_KERNEL_BUGS while open; the minimal files of the
-four it found (all fixed) stay below as regression tests.
+six it found (all fixed) stay below as regression tests.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 import patience
 from patience.testing.fuzz import probe, variant_texts
 
-KNOWN_KERNEL_BUGS: dict[str, re.Pattern[str]] = {}  # none open: the four found are fixed
+KNOWN_KERNEL_BUGS: dict[str, re.Pattern[str]] = {}  # none open: the six found are fixed
 
 
 def known_bug(detail: str) -> str | None:
@@ -101,6 +101,53 @@ id: goes-on-ignores-base
 predicates:
   goes_on(card, base): "any g in foundations: card.suit != C"
 """
+
+
+CARD_PREDICATE_READS_THE_STOCK = """\
+extends: tabbycat
+id: goes-on-reads-the-stock
+predicates:
+  goes_on(card, base): stock.size == stock.size
+"""
+
+
+FORCED_WITH_REDEALS = """\
+id: forced-with-redeals
+name: Forced with redeals
+description: A forced group in a game that counts its redeals.
+ranks: 2
+piles:
+  columns:
+    id: c
+    count: 2
+    deal: 1
+    moves: "true"
+    accepts: "false"
+  waste:
+    id: w
+    count: 1
+    moves: "true"
+    accepts: "false"
+  foundations:
+    id: f
+    count: 1
+    removal: forced
+    accepts: "false"
+stock:
+  deals_to: [waste]
+  redeals: 1
+win: "false"
+"""
+
+
+def test_the_forced_removal_check_leaves_the_count_of_redeals_alone():
+    # the battery read the count of redeals made as a pile: an IndexError (issue #29)
+    assert probe(FORCED_WITH_REDEALS, moves=10).status == "loaded"
+
+
+def test_a_card_predicate_that_reads_the_stock_is_not_made_a_table():
+    # it was tabulated as if it read its cards alone: an AssertionError at load (issue #29)
+    assert probe(CARD_PREDICATE_READS_THE_STOCK, moves=10).status == "loaded"
 
 
 def test_a_run_scan_with_an_any_stays_inside_the_pile():

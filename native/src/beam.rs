@@ -191,6 +191,9 @@ impl<'a> Solver<'a> {
                     moves.sort_unstable();
                     for &mv in moves.iter() {
                         let undo = program.play(&mut pos, mv, &mut stacks);
+                        if stacks.runaway {
+                            break 'layers Outcome::Runaway;
+                        }
                         let (class, hash, old) = self.classify(&mut pos, false, stacks.take_touched());
                         if class == Ok(None) {
                             if old.is_none() && self.over_memory(limits, Some(self.buffer_len()), 0) {
@@ -236,7 +239,7 @@ impl<'a> Solver<'a> {
                         self.line = line;
                         break 'layers Outcome::Won;
                     }
-                    Outcome::Timeout | Outcome::Memory => break 'layers outcome,
+                    Outcome::Timeout | Outcome::Memory | Outcome::Runaway => break 'layers outcome,
                     Outcome::Budget | Outcome::Exhausted => {}
                 }
             }

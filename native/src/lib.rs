@@ -78,6 +78,9 @@ fn limits(time_limit: Option<f64>, max_memory: Option<usize>) -> Limits {
 }
 
 fn solved<'py>(py: Python<'py>, found: Solved) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    if found.outcome == search::Outcome::Runaway {
+        return Err(PyValueError::new_err(moves::RUNAWAY));
+    }
     let result = pyo3::types::PyDict::new(py);
     result.set_item("outcome", found.outcome.name())?;
     result.set_item("line", found.line.into_iter().map(tuple).collect::<Vec<_>>())?;
@@ -146,6 +149,9 @@ impl Core {
         let mv = check_move(&self.program, &pos, mv)?;
         let mut stacks = Stacks::default();
         let undo = self.program.play(&mut pos, mv, &mut stacks);
+        if stacks.runaway {
+            return Err(PyValueError::new_err(moves::RUNAWAY));
+        }
         let lists = |pos: &Position| {
             let piles = pos.piles.iter().map(|p| p.iter().map(|&c| c as u16).collect()).collect();
             (piles, pos.stock.iter().map(|&c| c as u16).collect())
@@ -158,7 +164,12 @@ impl Core {
     fn perft(&self, py: Python<'_>, piles: Vec<Vec<u8>>, stock: Vec<u8>, depth: u32) -> PyResult<u64> {
         let mut pos = position(&self.program, piles, stock)?;
         let program = &self.program;
-        Ok(py.allow_threads(|| program.perft(&mut pos, depth, &mut Stacks::default())))
+        let mut stacks = Stacks::default();
+        let count = py.allow_threads(|| program.perft(&mut pos, depth, &mut stacks));
+        if stacks.runaway {
+            return Err(PyValueError::new_err(moves::RUNAWAY));
+        }
+        Ok(count)
     }
 
     /// `should_stop(positions)` is called (with the GIL) every 1,024 expansions and between
@@ -266,6 +277,9 @@ impl Core {
         for m in line {
             let mv = check_move(&self.program, &pos, m)?;
             self.program.play(&mut pos, mv, &mut stacks);
+            if stacks.runaway {
+                return Err(PyValueError::new_err(moves::RUNAWAY));
+            }
             stacks.forget_undos();
             moves.push(mv);
         }

@@ -199,6 +199,15 @@ pub struct Move {
 pub const DEAL: Move = Move { s: -1, k: 0, t: -1 };
 /// a step that turned the top card of pile `s` face up
 pub const TURNED: i16 = -2;
+/// The most forced moves (removals and fills) one move or deal may cause: `MAX_FORCED_MOVES`
+/// of `patience/limits.py` (docs/limits.md). The loader refuses a variant whose fills can pass
+/// cards round a loop, and one that loads needs at most a few thousand; past it `play` stops
+/// and sets `Stacks::runaway`, and the caller reports `RUNAWAY` (never a hang).
+pub const MAX_FORCED_MOVES: u32 = 10_000;
+/// What Python is told when `play` stopped at `MAX_FORCED_MOVES` (`patience.errors.
+/// ForcedMovesError`'s message, word for word).
+pub const RUNAWAY: &str = "the forced moves after one move went on past 10_000 (MAX_FORCED_MOVES): \
+the variant's forced removals and fill_from fills pass cards round a loop";
 
 impl Move {
     pub fn new(s: usize, k: usize, t: usize) -> Move {
@@ -305,6 +314,9 @@ pub struct Stacks {
     pub steps: Vec<Move>,
     pub received: Vec<u16>,
     pub touched: Touched,
+    /// set when a move's forced moves went on past `MAX_FORCED_MOVES` (`play` stopped them
+    /// there): whoever plays moves checks it and stops with `RUNAWAY`
+    pub runaway: bool,
 }
 
 impl Stacks {
@@ -699,7 +711,13 @@ impl Program {
             DealUndo::None
         };
         if self.has_forced {
+            let mut made = 0;
             while let Some(forced) = self.first_forced(pos) {
+                if made == MAX_FORCED_MOVES {
+                    stacks.runaway = true;
+                    break;
+                }
+                made += 1;
                 stacks.steps.push(forced);
                 steps += 1;
                 let t = forced.t as usize;
@@ -757,10 +775,41 @@ impl Program {
         let mut total = 0;
         for mv in moves {
             let undo = self.play(pos, mv, stacks);
-            total += self.perft(pos, depth - 1, stacks);
+            if !stacks.runaway {
+                total += self.perft(pos, depth - 1, stacks);
+            }
             self.take_back(pos, mv, undo, stacks);
+            if stacks.runaway {
+                break; // the caller reports it
+            }
         }
         total
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::bare_program;
+    use crate::wire::Fill;
+
+    #[test]
+    fn forced_moves_that_never_end_stop_at_the_bound() {
+        // piles 0 and 1 fill from each other; a move empties pile 0 onto pile 2
+        let mut program = bare_program(3);
+        program.fills = vec![
+            Fill { start: 0, stop: 1, from_stock: false, sources: (1, 2) },
+            Fill { start: 1, stop: 2, from_stock: false, sources: (0, 1) },
+        ];
+        program.has_forced = true;
+        let mut pos = Position { piles: vec![vec![4], vec![8], vec![]], stock: vec![] };
+        let before = pos.clone();
+        let mut stacks = Stacks::default();
+        let mv = Move::new(0, 1, 2);
+        let undo = program.play(&mut pos, mv, &mut stacks);
+        assert!(stacks.runaway);
+        assert_eq!(undo.steps, MAX_FORCED_MOVES);
+        program.take_back(&mut pos, mv, undo, &mut stacks);
+        assert_eq!((pos.piles, pos.stock), (before.piles, before.stock));
+    }
+}

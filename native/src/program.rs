@@ -1000,6 +1000,43 @@ impl Program {
     }
 }
 
+/// A program of `piles` piles with no group, no rule and no fill: the tests set what they
+/// need.
+#[cfg(test)]
+pub(crate) fn bare_program(piles: usize) -> Program {
+    Program {
+        id: String::new(),
+        piles,
+        slots: piles,
+        groups: vec![],
+        sources: vec![],
+        forced_sources: vec![],
+        fills: vec![],
+        win: Code::new(&Expr::Int(0), &[]),
+        deal_when: Code::new(&Expr::Int(0), &[]),
+        safe: None,
+        deal_targets: vec![],
+        deal_skips_empty: false,
+        redeal: None,
+        turns_up: vec![false; piles],
+        has_forced: false,
+        filtered: false,
+        forced_filtered: false,
+        tables: vec![],
+        key: KeyRules {
+            card_table: [0; 256],
+            always_sorted: vec![],
+            sorted_when_stock_empty: vec![],
+            stock_by_cards: false,
+            views: vec![0; piles],
+        },
+        ordering: OrderingRules { first_target: vec![], parking: vec![], dealt: vec![],
+                                  after_deal: None, pass_merge: None },
+        beam: BeamRules::default(),
+        search: crate::wire::test_search(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1024,37 +1061,7 @@ mod tests {
         let program_json = r#"{"version":1}"#;
         assert!(Program::from_json(program_json).is_err());
         let top = Expr::Top(PileRef::Source);
-        let dummy = Program {
-            id: String::new(),
-            piles: 2,
-            slots: 2,
-            groups: vec![],
-            sources: vec![],
-            forced_sources: vec![],
-            fills: vec![],
-            win: Code::new(&Expr::Int(0), &[]),
-            deal_when: Code::new(&Expr::Int(0), &[]),
-            safe: None,
-            deal_targets: vec![],
-            deal_skips_empty: false,
-            redeal: None,
-            turns_up: vec![false, false],
-            has_forced: false,
-            filtered: false,
-            forced_filtered: false,
-            tables: vec![],
-            key: KeyRules {
-                card_table: [0; 256],
-                always_sorted: vec![],
-                sorted_when_stock_empty: vec![],
-                stock_by_cards: false,
-                views: vec![0, 0],
-            },
-            ordering: OrderingRules { first_target: vec![], parking: vec![], dealt: vec![],
-                                      after_deal: None, pass_merge: None },
-            beam: BeamRules::default(),
-            search: crate::wire::test_search(),
-        };
+        let dummy = bare_program(2);
         assert_eq!(dummy.eval(&top, &mut env), NO_CARD);
         assert_eq!(Code::new(&top, &[]).eval(&mut env), NO_CARD);
         env.s = 1;

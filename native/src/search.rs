@@ -22,6 +22,8 @@ pub enum Outcome {
     Budget,
     Timeout,
     Memory,
+    /// a move's forced moves went on past `MAX_FORCED_MOVES` (`Stacks::runaway`)
+    Runaway,
 }
 
 impl Outcome {
@@ -32,6 +34,7 @@ impl Outcome {
             Outcome::Budget => "budget",
             Outcome::Timeout => "timeout",
             Outcome::Memory => "memory",
+            Outcome::Runaway => "runaway",
         }
     }
 }
@@ -559,6 +562,11 @@ impl<'a> Solver<'a> {
                 continue;
             }
             let undo = program.play(&mut pos, mv, &mut stacks);
+            if stacks.runaway {
+                program.take_back(&mut pos, mv, undo, &mut stacks);
+                self.expanded = expanded;
+                return Outcome::Runaway;
+            }
             let dealt = mv.s < 0 && self.restricts_after_deal();
             let (class, hash, old) = self.classify(&mut pos, dealt, stacks.take_touched());
             let frame = frames.last_mut().expect("a frame");
@@ -683,7 +691,7 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
             run += 1;
         }
         match outcome {
-            Outcome::Won | Outcome::Exhausted | Outcome::Timeout | Outcome::Memory => break,
+            Outcome::Won | Outcome::Exhausted | Outcome::Timeout | Outcome::Memory | Outcome::Runaway => break,
             Outcome::Budget => {
                 if limits.should_stop.as_ref().is_some_and(|stop| stop(spent)) {
                     outcome = Outcome::Timeout;

@@ -89,6 +89,13 @@ fn cut(program: &Program, root: &Position, line: &[Move], rules: &KeyRules, max_
         for &mv in &moves {
             let undo = program.play(&mut pos, mv, &mut stacks);
             touched.add(stacks.take_touched());
+            if stacks.runaway {
+                // its forced moves never end (`MAX_FORCED_MOVES`): not a move to cut with
+                program.take_back(&mut pos, mv, undo, &mut stacks);
+                touched.add(stacks.take_touched());
+                stacks.runaway = false;
+                continue;
+            }
             keys.key_touched(&pos, touched, &mut key);
             program.take_back(&mut pos, mv, undo, &mut stacks);
             touched = stacks.take_touched();

@@ -170,6 +170,7 @@ def moves(variant: str, seed: int | None, deal_text: str | None,
 @start_options
 @click.option("--depth", type=click.IntRange(0, 64), required=True, help="Plies to count.")
 @click.option("--divide", is_flag=True, help="First one 'MOVE COUNT' line per legal move.")
+@handles_errors
 def perft(variant: str, seed: int | None, deal_text: str | None,
          position: str | None, moves_text: str, depth: int,
           divide: bool) -> None:

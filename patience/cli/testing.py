@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from patience.cli.common import echo, find_checked_variant
+from patience.cli.common import echo, find_checked_variant, handles_errors
 from patience.cli.main import main
 from patience.limits import MAX_EXAMPLES
 
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
               default="auto", show_default=True,
               help="The solver engine the checks' solves use (native: the compiled core; "
                    "python: the reference). 'engines_agree' compares both either way.")
+@handles_errors
 def test_command(variant: str, examples: int, seed: int | None, only: tuple[str, ...],
                  mutants: bool, mutants_seconds: float, engine: str) -> None:
     """Run the property-test battery on VARIANT (a shipped name or a .yaml file)."""

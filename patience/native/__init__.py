@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Literal
 
-from patience.errors import SolverError
+from patience.errors import ForcedMovesError, SolverError
 
 if TYPE_CHECKING:
     from patience._native import Core
@@ -119,6 +119,19 @@ def core(variant: Variant) -> Core:
     return loaded
 
 
+@contextlib.contextmanager
+def forced_moves_reported() -> Iterator[None]:
+    """The core's error for forced moves that never end (``RUNAWAY`` in native/src/moves.rs,
+    past ``MAX_FORCED_MOVES``) raised as :class:`~patience.errors.ForcedMovesError`, as
+    Python's kernel raises it."""
+    try:
+        yield
+    except ValueError as error:
+        if str(error).startswith("the forced moves "):
+            raise ForcedMovesError(str(error)) from None
+        raise
+
+
 def _position(game: Game) -> tuple[list[list[int]], list[int]]:
     return [list(p) for p in game.piles], list(game.stock)
 
@@ -133,9 +146,10 @@ def generate_moves(game: Game) -> list[MoveTuple]:
 def perft(game: Game, depth: int) -> int:
     """Perft computed by the core (the same count as :func:`patience.perft.perft`)."""
     piles, stock = _position(game)
-    count: int = core(game.variant).perft(piles, stock, depth)
+    with forced_moves_reported():
+        count: int = core(game.variant).perft(piles, stock, depth)
     return count
 
 
 __all__ = ["AVAILABLE", "ENGINES", "REASON", "Engine", "EngineChoice", "chosen_engine", "core",
-           "describe", "engine", "generate_moves", "perft"]
+           "describe", "engine", "forced_moves_reported", "generate_moves", "perft"]

@@ -345,7 +345,7 @@ def check_forced_removal_complete(game: Game) -> None:
                   f"(piles.{variant.group_of_pile[left[2]].name}.removal: forced)")
     forced_piles = {index for group in forced for index in group.indices}
     for group in forced:
-        for source in range(len(game.piles)):
+        for source in range(len(variant.pile_names)):  # (not the count of redeals made)
             if source in forced_piles:  # forced moves start outside the forced groups
                 continue
             for count in range(1, len(game.piles[source]) + 1):
@@ -438,10 +438,10 @@ def check_solver_lines_replay(game: Game) -> None:
               f"{' '.join(result.moves)} ends at {replay.text()}")
 
 
-def check_engines_agree(game: Game) -> None:
+def check_engines_agree(game: Game, max_positions: int = 2_000) -> None:
     """The native core and the pure-Python reference agree on the position and on every
     position of a short solve: the same legal moves in the same order, the same win test,
-    and the same search (verdict, positions expanded and line)."""
+    and the same search (verdict, positions expanded and line) of ``max_positions``."""
     from patience import native
     from patience.solver import solve
 
@@ -452,9 +452,9 @@ def check_engines_agree(game: Game) -> None:
         if compiled != reference:
             _fail(f"the native core generates {_words(position, compiled)} but the reference "
                   f"{_words(position, reference)} at {position.text()}")
-    mine = solve(game, max_positions=2_000, time_limit=None, engine="python",
+    mine = solve(game, max_positions=max_positions, time_limit=None, engine="python",
                  shorten_line=False)
-    theirs = solve(game, max_positions=2_000, time_limit=None, engine="native",
+    theirs = solve(game, max_positions=max_positions, time_limit=None, engine="native",
                    shorten_line=False)
     if (mine.verdict, mine.positions, mine.moves) != \
             (theirs.verdict, theirs.positions, theirs.moves):

@@ -46,6 +46,7 @@ class _Context:
     groups: tuple[str, ...]
     parameters: dict[str, str]  # name -> "int" | "bool"
     predicates: tuple[tuple[str, tuple[str, ...]], ...]  # name, parameter types
+    table: bool = True  # may read the stock and the piles (not to_bottom: before the deal)
 
     def of(self, type_: str) -> list[str]:
         return [n for n, t in self.variables.items() if t == type_]
@@ -82,9 +83,19 @@ def _int(draw: st.DrawFn, ctx: _Context, depth: int, junk: float) -> str:
         options.append("size")
     if [p for p, t in ctx.parameters.items() if t == "int"]:
         options.append("parameter")
+    if ctx.table:
+        options.append("stock")
     if depth > 0:
         options += ["arithmetic", "arithmetic", "division", "negate"]
+        if ctx.table and ctx.groups:
+            options.append("count")
     kind = draw(st.sampled_from(options))
+    if kind == "stock":
+        return "stock.size"
+    if kind == "count":
+        group = draw(st.sampled_from(ctx.groups))
+        body = _bool(draw, ctx.bind({"n": "pile"}), depth - 1, junk)
+        return f"count(n in {group}: {body})"
     if kind == "literal":
         return str(draw(st.integers(0, 14)))
     if kind == "rank":
@@ -128,11 +139,13 @@ def _bool(draw: st.DrawFn, ctx: _Context, depth: int, junk: float) -> str:
         options.append("parameter")
     if ctx.callable():
         options.append("call")
+    if ctx.table:
+        options.append("stock")
     if depth > 0:
         options += ["and", "or", "not", "guard"]
-        if ctx.of("run"):
+        if ctx.of("run") or ctx.of("pile"):
             options.append("pairs")
-        if ctx.groups:
+        if ctx.groups and ctx.table:
             options.append("group")
     kind = draw(st.sampled_from(options))
     if kind == "constant":
@@ -146,6 +159,8 @@ def _bool(draw: st.DrawFn, ctx: _Context, depth: int, junk: float) -> str:
         if draw(st.booleans()):
             other = f"{_card(draw, ctx, junk)}.{kind}"
         return f"{card}.{kind} {draw(st.sampled_from(['==', '!=']))} {other}"
+    if kind == "stock":
+        return draw(st.sampled_from(["stock.empty", "not stock.empty"]))
     if kind == "empty":
         return f"{draw(st.sampled_from(ctx.of('pile')))}.empty"
     if kind == "member":
@@ -179,8 +194,8 @@ def _bool(draw: st.DrawFn, ctx: _Context, depth: int, junk: float) -> str:
         if draw(st.booleans()):
             return f"({guard}.empty or {guarded})"
         return f"(not {guard}.empty and {guarded})"
-    if kind == "pairs":
-        run = draw(st.sampled_from(ctx.of("run")))
+    if kind == "pairs":  # of a run, or of all the cards of a pile
+        run = draw(st.sampled_from(ctx.of("run") + ctx.of("pile")))
         pairs = ctx.bind({"below": "card", "above": "card"})
         quantifier = draw(st.sampled_from(["all", "any"]))
         body = _bool(draw, pairs, depth - 1, junk)
@@ -193,6 +208,27 @@ def _bool(draw: st.DrawFn, ctx: _Context, depth: int, junk: float) -> str:
 
 def _expression(draw: st.DrawFn, ctx: _Context, junk: float) -> str:
     return _bool(draw, ctx, draw(st.integers(0, 3)), junk)
+
+
+PLACED = ("AC", "AD", "AH", "AS")  # in every deck (ranks from 1), once a deck
+
+
+def _newer_group_keys(draw: st.DrawFn, group: dict[str, Any], name: str,
+                      names: tuple[str, ...], ids: tuple[str, ...], base: _Context,
+                      junk: float) -> None:
+    """Sometimes ``place``, ``to_bottom`` and ``fill_from`` on a group (which may loop:
+    the loader must refuse that with a location)."""
+    if draw(st.floats(0, 1)) < 0.15:
+        cards = draw(st.lists(st.sampled_from(PLACED), min_size=1, max_size=2, unique=True))
+        group["place"] = [cards[0]] if len(cards) == 1 or draw(st.booleans()) else [cards]
+    if draw(st.floats(0, 1)) < 0.15:  # worked out before the deal: the card alone
+        before_deal = attrs.evolve(base, groups=(), table=False,
+                                   predicates=tuple(p for p in base.predicates
+                                                    if set(p[1]) <= {"card", "int"}))
+        group["to_bottom"] = _expression(draw, before_deal.bind({"card": "card"}), junk)
+    if draw(st.floats(0, 1)) < 0.2:
+        others = [n for n in names if n != name] + [i for n, i in zip(names, ids) if n != name]
+        group["fill_from"] = draw(st.sampled_from([*others, "stock"]))
 
 
 def _scalar_mistake(draw: st.DrawFn) -> Any:
@@ -287,10 +323,13 @@ def variant_texts(draw: st.DrawFn, junk: float = 0.01) -> str:
         }
         if draw(st.booleans()):
             group["deal"] = draw(st.integers(0, 3))
+            if group["deal"] >= 2 and draw(st.booleans()):
+                group["face_down"] = draw(st.integers(1, group["deal"] - 1))
         for key, values in (("target", ("each", "first")), ("removal", ("optional", "forced")),
                             ("show", ("fan", "stack"))):
             if draw(st.booleans()):
                 group[key] = draw(st.sampled_from(values))
+        _newer_group_keys(draw, group, name, names, ids, base, junk)
         piles[name] = group
     data: dict[str, Any] = {
         "id": draw(st.sampled_from(["fuzz", "fuzz-cat", "f1"])),
@@ -313,6 +352,12 @@ def variant_texts(draw: st.DrawFn, junk: float = 0.01) -> str:
             stock["empty_piles"] = draw(st.sampled_from(["include", "skip"]))
         if draw(st.booleans()):
             stock["deal_when"] = _expression(draw, base, junk)
+        if draw(st.floats(0, 1)) < 0.3:  # a waste: one pile, drawn 'turn' at a time, redealt
+            waste = draw(st.sampled_from(names))
+            piles[waste]["count"] = 1
+            stock["deals_to"] = [waste]
+            stock["turn"] = draw(st.integers(1, 3))
+            stock["redeals"] = draw(st.sampled_from([0, 1, 2, "unlimited"]))
         data["stock"] = stock
     if mistakes:
         for _ in range(draw(st.integers(0, 2))):
@@ -363,7 +408,7 @@ class FuzzResult:
     detail: str = ""
 
 
-class _Timeout(Exception):
+class _Timeout(BaseException):  # not an Exception: no check may take it for a finding
     pass
 
 
@@ -462,9 +507,11 @@ def _guard_forced_removals(variant: Any) -> None:
 
 
 def _quick_battery(variant: Any, moves: int, seed: int) -> FuzzResult:
+    from patience import native
     from patience.testing.battery import (
         BatteryFailure,
         check_cards_exactly_once,
+        check_engines_agree,
         check_forced_removal_complete,
         check_generated_iff_explained,
         check_push_pop_restores,
@@ -490,6 +537,26 @@ def _quick_battery(variant: Any, moves: int, seed: int) -> FuzzResult:
             if sum(map(len, game.piles)) <= 60:
                 check_generated_iff_explained(game)
             check_round_trips(game)
+            if native.AVAILABLE:
+                check_engines_agree(game, max_positions=ENGINES_BUDGET)
+                _check_perft_agrees(game.start())
         except BatteryFailure as failure:
             return FuzzResult("failed", f"{failure}\n{counterexample(game)}")
     return FuzzResult("loaded")
+
+
+#: positions of the short solve both engines make on each loaded file (``check_engines_agree``)
+ENGINES_BUDGET = 300
+PERFT_DEPTH = 2
+
+
+def _check_perft_agrees(game: Any) -> None:
+    """Perft at ``PERFT_DEPTH`` from ``game``: the same count from the kernel and the core."""
+    from patience import native
+    from patience.perft import perft
+    from patience.testing.battery import BatteryFailure
+
+    mine, theirs = perft(game, PERFT_DEPTH), native.perft(game, PERFT_DEPTH)
+    if mine != theirs:
+        raise BatteryFailure(f"perft {PERFT_DEPTH} is {mine} in the kernel but {theirs} in the "
+                             f"native core at {game.text()}")
