@@ -614,6 +614,14 @@ def _relabelled(variant: Variant, near_wins: bool) -> st.SearchStrategy[tuple[An
     return st.tuples(positions(variant, 12, near_wins=near_wins), suit_relabellings(variant))
 
 
+#: what each strategy draws, for ``patience test -v``
+STRATEGY_WORDS = {
+    "_positions": f"positions reached by up to {MAX_MOVES} random moves from numbered deals",
+    "_short_positions": "positions reached by up to 12 random moves from numbered deals",
+    "_numbered": "numbered deals",
+    "_relabelled": "positions reached by up to 12 random moves, with the suits relabelled",
+}
+
 _CHECK_LIST = [
     Check("cards_exactly_once", "every card exactly once across all piles and the stock",
           check_cards_exactly_once, _positions),
@@ -652,12 +660,15 @@ ALL_CHECKS = (*CHECKS, "play_undo_redo", "lint", "expect", "semantic", "safe_mov
 
 @attrs.frozen
 class Outcome:
-    """The result of one check: ``passed``, ``failed`` or ``skipped``, and why."""
+    """The result of one check: ``passed``, ``failed``, ``skipped`` (could not run) or
+    ``partial`` (ran, but some of its parts could not: the message says which, and why),
+    the message, and what the check tried (``patience test -v`` lists it)."""
 
     name: str
     status: str
     message: str = ""
     examples: int = 0
+    tried: tuple[str, ...] = ()
 
 
 def _settings(examples: int, derandomize: bool) -> settings:
@@ -698,11 +709,16 @@ def run_check(variant: Variant, check: Check, *, examples: int = 100, seed: int 
     test = _settings(count, derandomize)(test)
     if seed is not None:
         test = hypothesis_seed(seed)(test)
+    tried = (f"{count} example{'s' if count != 1 else ''} of "
+             f"{STRATEGY_WORDS[check.strategy.__name__]}"
+             + (", and positions on the solver's winning lines" if near and
+                check.strategy in (_positions, _relabelled) else "")
+             + f": {check.promise}",)
     try:
         test()
     except BatteryFailure as failure:
-        return Outcome(check.name, "failed", str(failure), count)
-    return Outcome(check.name, "passed", "", count)
+        return Outcome(check.name, "failed", str(failure), count, tried)
+    return Outcome(check.name, "passed", "", count, tried)
 
 
 def assert_check(variant: Variant, check: Check, *, examples: int = 100,
@@ -729,7 +745,8 @@ def run_play_machine(variant: Variant, *, examples: int = 100, seed: int | None 
     except Exception as error:  # noqa: BLE001 - any error is a finding
         kind = "" if isinstance(error, BatteryFailure) else f"{type(error).__name__}: "
         return Outcome("play_undo_redo", "failed", f"play_undo_redo: {kind}{error}", count)
-    return Outcome("play_undo_redo", "passed", "", count)
+    return Outcome("play_undo_redo", "passed", "", count,
+                   (f"{count} runs of up to 25 steps of deal, play, undo and redo",))
 
 
 def run_expectations(variant: Variant) -> Outcome:
@@ -740,17 +757,24 @@ def run_expectations(variant: Variant) -> Outcome:
     if not entries:
         return Outcome("expect", "skipped", "the file has no expect: entries")
     failures = check_expectations(variant)
+    tried = tuple(entry.label for entry in entries)
     return Outcome("expect", "failed" if failures else "passed",
-                   "\n".join(map(str, failures)), len(entries))
+                   "\n".join(map(str, failures)), len(entries), tried)
 
 
 def run_semantic(variant: Variant) -> Outcome:
     """The semantic checks that need no statement of intent (``patience.testing.semantic``)."""
-    from patience.testing.semantic import semantic_findings
+    from patience.testing.semantic import semantic_report
 
-    findings = semantic_findings(variant)
-    return Outcome("semantic", "failed" if findings else "passed",
-                   "\n".join(map(str, findings)))
+    report = semantic_report(variant)
+    tried = report.tried + tuple(f"skipped: {why}" for why in report.skipped)
+    if report.findings:
+        return Outcome("semantic", "failed", "\n".join(map(str, report.findings)),
+                       tried=tried)
+    if report.skipped:
+        return Outcome("semantic", "partial", "skipped: " + "; skipped: ".join(report.skipped),
+                       tried=tried)
+    return Outcome("semantic", "passed", tried=tried)
 
 
 def run_safe_moves(variant: Variant, examples: int = 100) -> Outcome:
@@ -765,7 +789,8 @@ def run_safe_moves(variant: Variant, examples: int = 100) -> Outcome:
     if report.failure is not None:
         return Outcome("safe_moves", "failed", f"safe_moves: {report.failure}",
                        report.positions)
-    return Outcome("safe_moves", "passed", report.summary(), report.positions)
+    return Outcome("safe_moves", "passed", report.summary(), report.positions,
+                   (report.summary(),))
 
 
 @attrs.frozen
