@@ -811,16 +811,23 @@ def run_battery(variant: Variant, *, examples: int = 100, seed: int | None = Non
                 only: Iterable[str] | None = None,
                 on_outcome: Callable[[Outcome], None] | None = None) -> Report:
     """Run every check (or those named in ``only``), the state machine and the lint."""
-    from patience.testing.lint import lint
+    from patience.testing.lint import lint_report
 
     names = list(only) if only is not None else list(ALL_CHECKS)
     outcomes = []
     findings: tuple[Any, ...] = ()
     for name in names:
         if name == "lint":
-            findings = tuple(lint(variant))
+            linted = lint_report(variant)
+            findings = linted.findings
+            tried = linted.checked + tuple(f"unchecked: {phrase!r}"
+                                           for phrase in linted.unchecked)
+            counted = (f"{len(linted.checked)} claim{'s' if len(linted.checked) != 1 else ''}"
+                       f" of the description checked, {len(linted.unchecked)} phrase"
+                       f"{'s' if len(linted.unchecked) != 1 else ''} unchecked")
             outcome = Outcome("lint", "failed" if findings else "passed",
-                              "\n".join(str(f) for f in findings))
+                              "\n".join(str(f) for f in findings) if findings else counted,
+                              tried=tried)
         elif name == "expect":
             outcome = run_expectations(variant)
         elif name == "semantic":
