@@ -51,14 +51,40 @@ EXPECTED = {
 }
 
 
+#: mistakes planted in copies of docs/examples/, whose descriptions were written before the
+#: description check: 7 of these 13 were flagged by the vocabulary as it stood when they were
+#: planted; the phrases it missed ('drawing three', 'a King alone fills a gap', 'any card
+#: moves', 'a one-card tail', 'a set must be all one suit') were added after
+IN_EXAMPLES = {
+    "kitten-four-columns.yaml": ("claim-count",),
+    "kitten-sets-stay.yaml": ("claim-forced",),
+    "kitten-tail-two.yaml": ("claim-capacity",),
+    "little-klondike-draw-one.yaml": ("claim-turn",),
+    "little-klondike-five-columns.yaml": ("claim-count",),
+    "little-klondike-three-redeals.yaml": ("claim-redeals",),
+    "miss-milligan-open-foundations-colour.yaml": ("claim-building",),
+    "miss-milligan-open-suit.yaml": ("claim-building",),
+    "tabbycat-suited-colour.yaml": ("claim-set-suit",),
+    "wasp-any-gap.yaml": ("claim-gap",),
+    "wasp-colour.yaml": ("claim-building",),
+    "wasp-runs-in-order.yaml": ("claim-runs",),
+    # 'Klondike with …' says nothing of the gaps: not flagged
+    "little-klondike-any-gap.yaml": (),
+}
+PLANTED_IN_EXAMPLES = ROOT / "tests" / "mistakes" / "spec-examples"
+ALL_PLANTED = [(PLANTED / name, codes) for name, codes in EXPECTED.items()] + \
+    [(PLANTED_IN_EXAMPLES / name, codes) for name, codes in IN_EXAMPLES.items()]
+
+
 def test_every_planted_mistake_has_an_expectation():
     assert sorted(p.name for p in PLANTED.glob("*.yaml")) == sorted(EXPECTED)
+    assert sorted(p.name for p in PLANTED_IN_EXAMPLES.glob("*.yaml")) == sorted(IN_EXAMPLES)
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_a_planted_mistake_is_flagged_from_the_description(name):
-    report = lint_report(patience.find_variant(PLANTED / name))
-    assert tuple(f.code for f in report.findings) == EXPECTED[name]
+@pytest.mark.parametrize(("path", "codes"), ALL_PLANTED, ids=lambda p: getattr(p, "name", ""))
+def test_a_planted_mistake_is_flagged_from_the_description(path, codes):
+    report = lint_report(patience.find_variant(path))
+    assert tuple(f.code for f in report.findings) == codes
     for finding in report.findings:
         assert finding.where == "description" and finding.message.startswith("says '")
 
@@ -82,9 +108,10 @@ def test_an_inherited_rule_names_the_parent_line_and_the_key_to_set():
 
 
 def test_the_figure_most_planted_mistakes_are_flagged():
+    """36 of 38: the two missed are rules the description does not speak about."""
     flagged = sum(bool(lint_report(patience.find_variant(path)).findings)
-                  for path in PLANTED.glob("*.yaml"))
-    assert flagged >= len(EXPECTED) - 1
+                  for path, _codes in ALL_PLANTED)
+    assert (flagged, len(ALL_PLANTED)) == (36, 38)
 
 
 def test_no_finding_on_the_shipped_files_and_the_examples():

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from patience.cards import card_code
-from patience.settings import Removal
+from patience.settings import Removal, Target
 
 if TYPE_CHECKING:
     from patience.definition import Rule
@@ -65,7 +65,10 @@ class _Reader:
         self.probe: _Probe = _Probe(variant)
         self.findings: list[Finding] = []
         self.checked: list[str] = []
-        self.main = max(variant.groups, key=lambda g: (any(g.deal), g.count))
+        # the tableau: dealt to, not named as a store of single cards, the most piles
+        self.main = max(variant.groups, key=lambda g: (
+            any(g.deal), not re.search(r"cell|reserve|waste|stock", g.name), g.count,
+            sum(g.deal)))
 
     # -- where things are written --
 
@@ -366,6 +369,13 @@ def _turn(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> 
     _turned(reader, phrase, _number(match.group(1)), match.group(0))
 
 
+@claim("draw N", rf"\b(?:draw|drawing|draws|turning|turn) {N}\b(?! (?:cards? )?at a time)"
+       r"(?! \w+ (?:of|to|cards? at))", "how many cards the stock turns ('draw three', "
+       "'drawing one')")
+def _draw(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+    _turned(reader, phrase, _number(match.group(1)), match.group(0))
+
+
 REDEALS = (
     ((r"\bas often as you like\b|\bunlimited redeals?\b|\bany number of redeals\b|"
      r"\bredeals? without (?:a )?limit\b|\bwithout limit\b"), None),
@@ -522,10 +532,11 @@ def _stock(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) ->
 GAP = r"(?:gaps?|spaces?|empty (\w+)|an empty (\w+))"
 
 
-@claim("Kings into gaps", rf"\b(?:only (?:a )?)?Kings?(?: only)? (?:into|on|onto|to|fills?|may "
-       rf"fill|go(?:es)? (?:in)?to) (?:the |a |an )?{GAP}|\b{GAP} (?:take|takes|for) Kings? only\b",
+@claim("Kings into gaps", rf"\b(?:only (?:a )?)?Kings?(?: only| alone)? (?:into|on|onto|to|fills?|"
+       rf"may fill|go(?:es)? (?:in)?to) (?:the |a |an )?{GAP}"
+       rf"|\b{GAP} (?:take|takes|for) Kings? only\b",
        "only a King fills a gap ('Kings into gaps', 'Kings fill gaps', 'only a King fills a "
-       "gap', 'Kings into empty columns')")
+       "gap', 'a King alone fills a gap', 'Kings into empty columns')")
 def _kings(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
     word = next((w for w in match.groups() if w), None)
     group = (reader.group(word) if word else None) or \
@@ -573,7 +584,7 @@ def _gaps_empty(reader: _Reader, phrase: str, match: re.Match[str], sentence: st
     reader.ok(match.group(0), "gaps stay empty", f"no card enters an empty {group.name} pile")
 
 
-@claim("any card into a gap", rf"\b(?:an? |the )?(?:open )?{GAP} (?:takes|may take|can take) "
+@claim("any card into a gap", rf"\b(?:an? |the )?(?:open )?{GAP} (?:takes?|may take|can take) "
        r"any card\b|\bany card (?:fills|may fill|into) (?:a |the )?gaps?\b",
        "any card may fill a gap ('a gap takes any card')")
 def _any_card(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
@@ -647,10 +658,10 @@ def _no_stock(reader: _Reader, phrase: str, match: re.Match[str], sentence: str)
         reader.ok(match.group(0), "no stock", "no card is left in the stock after the deal")
 
 
-@claim("which runs move", r"\bany face[ -]up card moves(?: with (?:all the cards|everything|"
+@claim("which runs move", r"\bany (?:face[ -]up )?card moves(?: with (?:all the cards|everything|"
        r"the cards) on it)?|\bonly (?:one|same)[ -]suit runs "
        r"move\b|\ba run of one colou?r\b[^.;]*\bmoves? as a unit\b|\bruns? of one suit moves?\b",
-       "which runs may leave a pile: 'any face-up card moves (with all the cards on it)', "
+       "which runs may leave a pile: 'any (face-up) card moves (with all the cards on it)', "
        "'only one-suit runs move', 'a run of one colour moves as a unit'")
 def _runs(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
     words = match.group(0).lower()
@@ -665,7 +676,7 @@ def _runs(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> 
     same_colour = [s for s in suits if s != top & 3 and (s in (1, 2)) == ((top & 3) in (1, 2))]
     other_colour = [s for s in suits if (s in (1, 2)) != ((top & 3) in (1, 2))]
     checks: list[tuple[list[int], bool]] = []
-    if "face" in words:
+    if "any" in words:
         checks = [([top, 4 + (top & 3)], True)]  # out of sequence (an Ace on a Jack): moves
     elif "colo" in words:
         checks = [(run(s), True) for s in same_colour[:1]] + \
@@ -841,8 +852,8 @@ def _beaten_cases(reader: _Reader, match: re.Match[str], aces_only: bool) -> Non
 
 
 @claim("runs limited by free spaces", r"\bruns? (?:are )?limited by the free (?:spaces|cells)"
-       r"\b|\bsupermoves?\b", "a run moves as far as free cells and empty columns allow: "
-       "(free cells + 1) × 2^(empty columns)")
+       r"\b|\bsupermoves?\b", "a run moves as far as free cells (and, for 'free spaces', empty "
+       "columns) allow: (free cells + 1) × 2^(empty columns)")
 def _supermove(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
     variant = reader.variant
     cells = reader.group("cells")
@@ -862,8 +873,11 @@ def _supermove(reader: _Reader, phrase: str, match: re.Match[str], sentence: str
             break
     else:
         return  # no one card goes onto a King here: the claim is not read (unchecked)
+    # 'free spaces' (or empty columns) double the limit for each empty column; 'free cells'
+    # alone, or a bare 'supermove', say nothing of the columns: judged with none empty
+    doubled = bool(re.search(r"\bspaces?\b|\bcolumns?\b", phrase, re.IGNORECASE))
     for free_cells in range(min(cells.count, 3) + 1):
-        for empty_columns in (0, 1):
+        for empty_columns in ((0, 1) if doubled else (0,)):
             if empty_columns > len(fillers):
                 continue
             allowed = (free_cells + 1) * 2 ** empty_columns
@@ -886,7 +900,87 @@ def _supermove(reader: _Reader, phrase: str, match: re.Match[str], sentence: str
                         f"{rule} {verb} a run of {size} move (the limit is {allowed})"))
                     return
     reader.ok(match.group(0), "runs limited by free spaces", "runs at and one past the limit, "
-              "for 0-3 free cells and 0-1 empty columns")
+              "for 0-3 free cells" + (" and 0-1 empty columns" if doubled else ""))
+
+
+@claim("one-card pile", r"\b(?:a |the )?one-card (\w+)\b", "a group whose piles hold one card "
+       "at most ('a one-card tail')")
+def _one_card(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+    from patience.testing.lint import _holds_one
+
+    group = reader.group(match.group(1))
+    if group is None or any(group.deal):
+        return
+    finding = _holds_one(reader.variant, reader.probe, group, "card", match.group(0),
+                         "description")
+    if finding is not None:
+        reader.findings.append(finding)
+    else:
+        reader.ok(match.group(0), "one-card pile", f"a {group.name} pile takes one card, and "
+                  "none while it holds one")
+
+
+@claim("sets of one suit", r"\bsets? (?:must be |is |are )?(?:all )?(?:of |in )?one suit\b|"
+       r"\bsuited sets?\b|\bsets? in suit\b", "a complete set must be of one suit ('a set "
+       "must be all one suit')")
+def _suited_sets(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+    variant = reader.variant
+    ranks = variant.ranks
+    if len(variant.suits) < 2:
+        return
+    first, second = variant.suits[0], variant.suits[1]
+    suited = [rank * 4 + first for rank in range(ranks, 0, -1)]
+    mixed = [rank * 4 + (first if rank % 2 else second) for rank in range(ranks, 0, -1)]
+    # a mixed set of one colour where the deck has one: colour for suit is the likely slip
+    same_colour = [s for s in variant.suits if s != first and (s in (1, 2)) == (first in (1, 2))]
+    if same_colour:
+        mixed = [rank * 4 + (first if rank % 2 else same_colour[0])
+                 for rank in range(ranks, 0, -1)]
+    homes = [g for g in variant.groups
+             if g.target is Target.FIRST or g.removal is Removal.FORCED]
+    for home in homes:
+        for source in reader.sources(home):
+            if not reader.probe.moves(home, [], suited, source):
+                continue
+            if reader.probe.moves(home, [], mixed, source):
+                reader.find("claim-set-suit", match.group(0), (
+                    f"{reader.rule(home.accepts)} lets the mixed set "
+                    f"{' '.join(map(card_code, mixed))} go from the {source.name} to the "
+                    f"{home.name}"))
+                return
+            reader.ok(match.group(0), "sets of one suit", f"the {home.name} take a suited "
+                      "set and refuse a mixed one")
+            return
+
+
+@claim("deck size", rf"\bwith {N} cards\b|\b{N}-card deck\b|\bdeck of {N} cards\b",
+       "how many cards the deck has ('with twenty cards', 'a 104-card deck')")
+def _deck_size(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+    said = _number(next(g for g in match.groups() if g))
+    actual = len(reader.variant.deck)
+    if said != actual:
+        reader.find("claim-count", match.group(0), (
+            f"the deck has {actual} cards (decks, ranks and suits)"))
+    else:
+        reader.ok(match.group(0), "deck size", f"{actual} cards")
+
+
+@claim("ranks", r"\branks A-(\w)\b|\branks? (?:Ace|A) to (\w+)\b", "the highest rank "
+       "('ranks A-7')")
+def _ranks(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+    from patience.cards import RANK_CHARS
+
+    word = (match.group(1) or match.group(2)).upper()
+    names = {"KING": "K", "QUEEN": "Q", "JACK": "J", "TEN": "T"}
+    word = names.get(word, word)
+    if word not in RANK_CHARS:
+        return
+    said = RANK_CHARS.index(word) + 1
+    if said != reader.variant.ranks:
+        reader.find("claim-count", match.group(0), (
+            f"ranks is {reader.variant.ranks}"))
+    else:
+        reader.ok(match.group(0), "ranks", f"ranks is {said}")
 
 
 @claim("suits", r"\bwith (one|two|three|four) suits?\b(?!-)|\b(one|two|three|four) suits, ",
