@@ -753,9 +753,9 @@ def run_expectations(variant: Variant) -> Outcome:
     """The file's own ``expect:`` entries (``patience.testing.expectations``)."""
     from patience.testing.expectations import check_expectations
 
-    entries = variant.definition.expectations
+    entries = tuple(e for e in variant.definition.expectations if not e.known)
     if not entries:
-        return Outcome("expect", "skipped", "the file has no expect: entries")
+        return Outcome("expect", "skipped", "the file has no expect: examples")
     failures = check_expectations(variant)
     tried = tuple(entry.label for entry in entries)
     return Outcome("expect", "failed" if failures else "passed",
@@ -768,13 +768,48 @@ def run_semantic(variant: Variant) -> Outcome:
 
     report = semantic_report(variant)
     tried = report.tried + tuple(f"skipped: {why}" for why in report.skipped)
-    if report.findings:
-        return Outcome("semantic", "failed", "\n".join(map(str, report.findings)),
-                       tried=tried)
+    known = acknowledged(variant)
+    open_findings = [f for f in report.findings if f.check not in known]
+    notes = [f"acknowledged: {f.check} ({known[f.check]})" for f in report.findings
+             if f.check in known]
+    if open_findings:
+        return Outcome("semantic", "failed", "\n".join(
+            [_with_inherited(variant, str(f), f.location, f.rule, f.check)
+             for f in open_findings] + notes), tried=tried)
+    if notes:
+        tried += tuple(str(f) for f in report.findings)
+        skipped = [f"skipped: {why}" for why in report.skipped]
+        return Outcome("semantic", "partial" if skipped else "passed",
+                       "; ".join(notes + skipped), tried=tried)
     if report.skipped:
         return Outcome("semantic", "partial", "skipped: " + "; skipped: ".join(report.skipped),
                        tried=tried)
     return Outcome("semantic", "passed", tried=tried)
+
+
+def acknowledged(variant: Variant) -> dict[str, str]:
+    """Finding codes the file acknowledges (``expect: - known: [CODE] why: …``), each with
+    its reason and where it is written."""
+    found = {}
+    for entry in variant.definition.expectations:
+        where = ""
+        if entry.origin is not None:
+            location = entry.origin.location()
+            where = f"{Path(location.path).name}:{location.line}: "
+        for code in entry.known:
+            found[code] = f"{where}why: {entry.why}"
+    return found
+
+
+def _with_inherited(variant: Variant, text: str, location: Any, rule: str, code: str) -> str:
+    """A finding about a rule written in a parent file: say where the child changes it."""
+    if location is None or not variant.path or \
+            Path(location.path).resolve() == Path(variant.path).resolve():
+        return text
+    child = Path(variant.path).name
+    return (f"{text}\n  (written in {Path(location.path).name}, inherited: write {rule} in "
+            f"{child} to change it, or acknowledge the finding there with expect: - known: "
+            f"[{code}] why: …)")
 
 
 def run_safe_moves(variant: Variant, examples: int = 100) -> Outcome:
@@ -819,15 +854,19 @@ def run_battery(variant: Variant, *, examples: int = 100, seed: int | None = Non
     for name in names:
         if name == "lint":
             linted = lint_report(variant)
-            findings = linted.findings
+            known = acknowledged(variant)
+            findings = tuple(f for f in linted.findings if f.code not in known)
+            notes = [f"acknowledged: {f.code} ({known[f.code]})" for f in linted.findings
+                     if f.code in known]
             tried = linted.checked + tuple(f"unchecked: {phrase!r}"
                                            for phrase in linted.unchecked)
+            tried += tuple(str(f) for f in linted.findings if f.code in known)
             counted = (f"{len(linted.checked)} claim{'s' if len(linted.checked) != 1 else ''}"
                        f" of the description checked, {len(linted.unchecked)} phrase"
                        f"{'s' if len(linted.unchecked) != 1 else ''} unchecked")
             outcome = Outcome("lint", "failed" if findings else "passed",
-                              "\n".join(str(f) for f in findings) if findings else counted,
-                              tried=tried)
+                              "\n".join([*map(str, findings), *notes]) if findings else
+                              "; ".join([counted, *notes]), tried=tried)
         elif name == "expect":
             outcome = run_expectations(variant)
         elif name == "semantic":

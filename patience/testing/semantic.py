@@ -79,8 +79,8 @@ _RAISED = object()  # a rule raised an error at the position
 class SemanticFinding:
     """One semantic problem: the check, the rule it concerns, where, and what is wrong."""
 
-    check: str  # 'win-unreachable', 'clause-never-matters', 'never-entered', 'never-left',
-    #              'deal-target-empty'
+    check: str  # 'win-unreachable', 'unwinnable-sample', 'clause-never-matters',
+    #              'never-entered', 'never-left', 'deal-target-empty'
     rule: str
     message: str
     location: Location | None = None
@@ -382,9 +382,10 @@ def win_by_solver(variant: Variant) -> SemanticReport:
             "unwinnable)"),))
     shown = ", ".join(str(deal) for deal, _ in verdicts + more)
     return SemanticReport((SemanticFinding(
-        "win-unreachable", "win",
+        "unwinnable-sample", "win",
         f"the solver proved each of deals {shown} unwinnable: check that the win can be "
-        f"reached at all", _location(variant.win)),), tuple(tried), ())
+        f"reached at all (a game this hard can say so: expect: - known: [unwinnable-sample] "
+        f"why: …)", _location(variant.win)),), tuple(tried), ())
 
 
 def _verdicts(verdicts: list[tuple[int, str]]) -> str:
