@@ -156,8 +156,8 @@ def test_a_survivor_comes_with_the_expect_entry_that_kills_it(tmp_path):
     assert example is not None
     assert example.splitlines() == [
         "- name: after 1 move of deal 1 (random play)",
-        '  position: "c:/9C/4D/8H t:7D f:/// s:8D5SJD6D9SJC5DKD3C2DJH5H7H4H2CAD6SKCKHTHTSJSTD8S'
-        'QC4S6C7CAS5CAHKS6HQSQHQD9D3D3SAC4C2H8CTC3H2S9H7S"',
+        ('  position: "c:/9C/4D/8H t:7D f:/// s:8D5SJD6D9SJC5DKD3C2DJH5H7H4H2CAD6SKCKHTHTSJSTD8S'
+        'QC4S6C7CAS5CAHKS6HQSQHQD9D3D3SAC4C2H8CTC3H2S9H7S"'),
         "  legal: [t:1-c1, t:1-c4]"]
     written = path.read_text(encoding="utf-8") + "expect:\n" + "".join(
         f"  {line}\n" for line in example.splitlines())

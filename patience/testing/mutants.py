@@ -438,8 +438,8 @@ def separating_example(variant: Variant, other: Variant, lines: list[Line]) -> s
             if a != b:
                 legal = sorted(mine.notation(m) for m in a - b)
                 illegal = sorted(mine.notation(m) for m in b - a)
-                entry = [f"- name: after {number} move{'s' if number != 1 else ''} of "
-                         f"{line.describe()}",
+                entry = [(f"- name: after {number} move{'s' if number != 1 else ''} of "
+                         f"{line.describe()}"),
                          f"  position: \"{mine.text()}\""]
                 if legal:
                     entry.append(f"  legal: [{', '.join(legal[:3])}]")
