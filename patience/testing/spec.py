@@ -359,8 +359,8 @@ def _turned(reader: _Reader, phrase: str, said: int, words: str) -> None:
         reader.find("claim-turn", words, (
             f"{reader.setting('stock', 'turn')} is {turn}: a deal turns {turn} "
             f"card{'s' if turn != 1 else ''}"))
-    else:
-        reader.ok(words, "cards turned", f"stock.turn is {turn}")
+        return
+    reader.ok(words, "cards turned", f"stock.turn is {turn}")
 
 
 @claim("cards turned", rf"\b(?:turn(?:s|ed|ing)?|deals?|draw(?:s|ing)?)\b[^,;]{{0,20}}?\b{N} "
@@ -412,9 +412,9 @@ def _redeals(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) 
             f"{reader.setting('stock', 'redeals')} is {shown}: the waste turns back into the "
             + ("stock as often as one likes" if actual is None else
                f"stock {actual} time{'s' if actual != 1 else ''}")))
-    else:
-        reader.ok(match.group(0), "redeals", f"stock.redeals is "
-                  f"{'unlimited' if actual is None else actual}")
+        return
+    reader.ok(match.group(0), "redeals", f"stock.redeals is "
+              f"{'unlimited' if actual is None else actual}")
 
 
 @claim("cards per pile", rf"\b(?:{N}[ -])?(\w+) of {N}(?!,\s*\d)(?: to {N})?(?: cards?)?"
@@ -444,8 +444,8 @@ def _per_pile(reader: _Reader, phrase: str, match: re.Match[str], sentence: str)
         reader.find("claim-deal-count", match.group(0), (
             f"{reader.group_setting(group, 'deal')} deals the {group.name} {shown} cards, not "
             f"{said}"))
-    else:
-        reader.ok(match.group(0), "cards per pile", f"the {group.name} are dealt {shown}")
+        return
+    reader.ok(match.group(0), "cards per pile", f"the {group.name} are dealt {shown}")
 
 
 @claim("face down", rf"\b{N} face[ -]down(?: cards?)?(?: under {N} face[ -]up)?|"
@@ -735,8 +735,8 @@ def _placed(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -
         if aces:
             reader.find("claim-placed", match.group(0), (
                 f"{', '.join(map(card_code, aces))} are placed before the deal (place:)"))
-        else:
-            reader.ok(match.group(0), "placed cards", "no Ace is placed")
+            return
+        reader.ok(match.group(0), "placed cards", "no Ace is placed")
         return
     if match.group(1):
         group = reader.group(match.group(1))
@@ -748,8 +748,8 @@ def _placed(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -
             reader.find("claim-placed", match.group(0), (
                 f"{reader.group_setting(group, 'place')} puts no {', '.join(missing)} on the "
                 f"{group.name}"))
-        else:
-            reader.ok(match.group(0), "placed cards", f"the Aces are placed on the {group.name}")
+            return
+        reader.ok(match.group(0), "placed cards", f"the Aces are placed on the {group.name}")
         return
     rank = {"ace": 1, "two": 2, "three": 3, "jack": 11, "queen": 12, "king": 13}[match.group(2)
                                                                               .lower()]
@@ -761,8 +761,8 @@ def _placed(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -
     if card not in placed:
         reader.find("claim-placed", match.group(0), (
             f"no pile starts with {RANK_CHARS[rank - 1]}{'CDHS'[suits[0]]} (place:)"))
-    else:
-        reader.ok(match.group(0), "placed cards", f"{card_code(card)} is placed")
+        return
+    reader.ok(match.group(0), "placed cards", f"{card_code(card)} is placed")
 
 
 @claim("turning the corner", r"\bking and ace next to each other\b|\b(?:turn(?:s|ing)?|round) "
@@ -961,8 +961,8 @@ def _deck_size(reader: _Reader, phrase: str, match: re.Match[str], sentence: str
     if said != actual:
         reader.find("claim-count", match.group(0), (
             f"the deck has {actual} cards (decks, ranks and suits)"))
-    else:
-        reader.ok(match.group(0), "deck size", f"{actual} cards")
+        return
+    reader.ok(match.group(0), "deck size", f"{actual} cards")
 
 
 @claim("ranks", r"\branks A-(\w)\b|\branks? (?:Ace|A) to (\w+)\b", "the highest rank "
@@ -979,8 +979,8 @@ def _ranks(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) ->
     if said != reader.variant.ranks:
         reader.find("claim-count", match.group(0), (
             f"ranks is {reader.variant.ranks}"))
-    else:
-        reader.ok(match.group(0), "ranks", f"ranks is {said}")
+        return
+    reader.ok(match.group(0), "ranks", f"ranks is {said}")
 
 
 @claim("suits", r"\bwith (one|two|three|four) suits?\b(?!-)|\b(one|two|three|four) suits, ",
@@ -990,8 +990,8 @@ def _suits(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) ->
     actual = len(reader.variant.suits)
     if said != actual:
         reader.find("claim-count", match.group(0), f"the deck has {actual} suits (suits:)")
-    else:
-        reader.ok(match.group(0), "suits", f"{actual} suits")
+        return
+    reader.ok(match.group(0), "suits", f"{actual} suits")
 
 
 # --- reading ---------------------------------------------------------------------------
