@@ -138,6 +138,10 @@ def test_the_new_operators():
     assert ("stock.redeals", "'unlimited' -> 2") in klondike
     fortunes = {(r, c) for r, c, _ in changes("fortunes-favor")}
     assert ("piles.columns.fill_from", "'waste' -> 'stock'") in fortunes
+    # never a cycle of fills (the waste refilled from the columns, whose gaps the waste
+    # fills): such a mutant would deal forever
+    assert ("piles.waste.fill_from", "'stock' -> 'columns'") not in fortunes
+    assert ("piles.waste.fill_from", "'stock' -> 'foundations'") in fortunes
 
 
 def test_a_survivor_comes_with_the_expect_entry_that_kills_it(tmp_path):

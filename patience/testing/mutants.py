@@ -327,7 +327,11 @@ def _setting_mutants(flat: dict[str, Any], merged: Mapping) -> Iterator[Mutant]:
                             yield mutant(("piles", group, field), value, changed)
         fill = settings.get("fill_from")
         if isinstance(fill, str):
-            others = [name for name in (flat.get("piles") or {}) if name not in (group, fill)]
+            # not a group that fills from this one: a cycle of fills (a gap filled from a pile
+            # that a gap of its own refills) would never stop
+            groups = flat.get("piles") or {}
+            others = [name for name, other in groups.items() if name not in (group, fill)
+                      and not (isinstance(other, dict) and other.get("fill_from") == group)]
             for other in ([*others[:2], "stock"] if fill != "stock" else others[:3]):
                 yield mutant(("piles", group, "fill_from"), fill, other)
         removal = settings.get("removal", "optional")
