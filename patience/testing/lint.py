@@ -9,6 +9,9 @@ in all") and probes the compiled rules (with the interpreter of ``patience.expla
 each one. Other comments are not claims: they often summarise the rules of other games or
 of the source ("Klondike deals 28 cards to seven columns"). It also finds pile groups that
 no run of cards can ever enter, such as foundations whose set pattern cannot be completed.
+Beyond these claims, :func:`lint_report` reads the whole description as a specification
+(``patience.testing.spec``): each claim of its vocabulary checked on exact positions, each
+phrase it cannot read listed as unchecked.
 
 >>> from patience import find_variant
 >>> lint(find_variant("tabbycat"))
