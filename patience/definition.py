@@ -141,6 +141,9 @@ class Expectation:
     within: int
     perft: tuple[tuple[int, int], ...]
     origin: Origin | None = attrs.field(default=None, eq=False, repr=False)
+    #: finding codes the author acknowledges (``- known: [unwinnable-sample]`` with ``why``):
+    #: an entry that names no start and plays nothing
+    known: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -367,7 +370,11 @@ def _merge_expectations(parent: Sequence, child: Sequence) -> Sequence:
             flag.value.lower() == "true"
 
     items = list(parent.items)
+    if any(_drops_inherited(entry) for entry in child.items):
+        items = []  # '- inherited: drop': the parent's entries go, the child's stay
     for entry in child.items:
+        if _drops_inherited(entry):
+            continue
         name = name_of(entry)
         place = next((i for i, old in enumerate(items) if name is not None
                       and name_of(old) == name), None)
@@ -380,6 +387,14 @@ def _merge_expectations(parent: Sequence, child: Sequence) -> Sequence:
     return Sequence(tuple(items), child.origin)
 
 
+def _drops_inherited(entry: Item) -> bool:
+    """``- inherited: drop`` in a child's ``expect`` list: none of the parent's entries."""
+    if not isinstance(entry, Mapping) or len(entry.items) != 1:
+        return False
+    flag = entry.items.get("inherited")
+    return isinstance(flag, Scalar) and flag.value == "drop"
+
+
 # --- validation ------------------------------------------------------------------------
 
 TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extends", "decks",
@@ -390,7 +405,8 @@ GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "fill_fr
 SOLVER_KEYS = ("safe",)
 STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when")
 EXPECT_KEYS = ("name", "why", "skip", "deal", "position", "after", "legal", "illegal",
-               "moves", "winnable", "within", "perft")
+               "moves", "winnable", "within", "perft", "known", "inherited")
+KNOWN_CODE = re.compile(r"[a-z][a-z0-9-]{0,39}")
 DEFAULT_EXPECT_BUDGET = 200_000  # positions the solver may search for 'winnable'
 #: What ``to_bottom`` may read, for the error when it reads more (docs/language.md, "What
 #: each rule can see"): the other rules are worked out on a position and may read it all.
@@ -734,6 +750,13 @@ class _Validator:
                            "name", skip.origin, code="expect-skip")
                 return None
         why = self.string(entry.items.get("why"), f"{where}.why")
+        if "inherited" in entry.items:
+            self.error(f"{where}.inherited: drop (alone in its entry) drops every entry of the "
+                       "parent files' expect lists, and only a file with 'extends' has any",
+                       entry.items["inherited"].origin, code="expect-inherited")
+            return None
+        if "known" in entry.items:
+            return self.known(number, name, why, entry, where)
         deal_item, position_item = entry.items.get("deal"), entry.items.get("position")
         if (deal_item is None) == (position_item is None):
             self.error(f"{where} needs exactly one of 'deal' (a deal number) and 'position' "
@@ -765,6 +788,30 @@ class _Validator:
         perft = self.perft_counts(entry.items.get("perft"), f"{where}.perft")
         return Expectation(number, name, why, deal, position, after, legal, illegal, moves,
                            winnable, within, perft, entry.origin)
+
+    def known(self, number: int, name: str | None, why: str | None, entry: Mapping,
+              where: str) -> Expectation | None:
+        """``- known: [unwinnable-sample]`` with ``why``: findings the author acknowledges."""
+        item = entry.items["known"]
+        codes = self.strings(item, f"{where}.known")
+        bad = [code for code in codes if not KNOWN_CODE.fullmatch(code)]
+        if bad or not codes:
+            self.error(f"{where}.known must list finding codes such as 'unwinnable-sample' or "
+                       f"'claim-count' (got {bad[0] if bad else 'none'!r})", item.origin,
+                       code="expect-known")
+            return None
+        if not why:
+            self.error(f"{where}.known needs a 'why': the reason the finding is acknowledged, "
+                       "shown in the report", entry.origin, code="expect-known")
+            return None
+        others = sorted(set(entry.items) - {"known", "why", "name"})
+        if others:
+            self.error(f"{where} acknowledges findings ('known'); it cannot also have "
+                       f"{others[0]!r}: write the example as an entry of its own",
+                       entry.items[others[0]].origin, code="expect-known")
+            return None
+        return Expectation(number, name, why, None, None, (), (), (), None, None,
+                           DEFAULT_EXPECT_BUDGET, (), entry.origin, tuple(codes))
 
     def written_moves(self, item: Item | None, what: str,
                       rules: bool = False) -> tuple[WrittenMove, ...]:

@@ -15,7 +15,16 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from patience.cards import FACE_DOWN, card_code, color_of, is_face_up, rank_of, suit_of
+from patience.cards import (
+    FACE_DOWN,
+    RED,
+    SUIT_SYMBOLS,
+    card_code,
+    color_of,
+    is_face_up,
+    rank_of,
+    suit_of,
+)
 from patience.definition import Rule
 from patience.language import (
     BUILTIN_CONSTANTS,
@@ -211,7 +220,8 @@ class Interpreter(Visitor[Any]):
             where = "not in" if not node.negated else "in"
             return f"{pile.name} is {where} the {node.group}"
         if isinstance(node, Compare):
-            values = [f"{_quote(text, side)} is {self._show(self.evaluate(side, env))}"
+            values = [f"{_quote(text, side)} is "
+                      f"{_shown_as(side, self._show(self.evaluate(side, env)))}"
                       for side in (node.left, node.right) if not _is_literal(side)]
             return f"{quote} is false" + (f" ({', '.join(values)})" if values else "")
         if isinstance(node, Call):
@@ -240,6 +250,16 @@ class Interpreter(Visitor[Any]):
         if isinstance(value, bool):
             return "true" if value else "false"
         return str(value)
+
+
+def _shown_as(node: Node, shown: str) -> str:
+    """A suit as its symbol and a colour as its name ('card.suit' is ♠, not 3)."""
+    if isinstance(node, Attribute) and shown.isdigit():
+        if node.name == "suit" and int(shown) < len(SUIT_SYMBOLS):
+            return SUIT_SYMBOLS[int(shown)]
+        if node.name == "color":
+            return "red" if int(shown) == RED else "black"
+    return shown
 
 
 def _is_literal(node: Node) -> bool:

@@ -27,6 +27,8 @@ the code objects, so nothing is ever ``exec``-ed.
 from __future__ import annotations
 
 import ast
+import collections
+import hashlib
 import linecache
 import types
 from collections.abc import Callable, Mapping, Sequence
@@ -102,6 +104,22 @@ class _Writer:
 
 def _source(expr: ast.expr) -> str:
     return expression_text(expr)  # ast.unparse's text, faster
+
+
+#: generated sources registered in ``linecache`` (so that tracebacks and inspect.getsource
+#: show their lines), oldest first; at most this many, the oldest forgotten first
+MAX_REGISTERED_SOURCES = 256
+_REGISTERED: collections.OrderedDict[str, None] = collections.OrderedDict()
+
+
+def _register_lines(filename: str, source_text: str) -> None:
+    linecache.cache[filename] = (len(source_text), None, source_text.splitlines(True),
+                                 filename)
+    _REGISTERED[filename] = None
+    _REGISTERED.move_to_end(filename)
+    while len(_REGISTERED) > MAX_REGISTERED_SOURCES:
+        old, _ = _REGISTERED.popitem(last=False)
+        linecache.cache.pop(old, None)
 
 
 def comment(text: str) -> str:
@@ -493,10 +511,11 @@ class Generator:
             "len": len, "range": range, "all": all, "any": any, "sum": sum, "zip": zip,
             "bool": bool, "enumerate": enumerate}}
         namespace.update(self.compiler.tables.values)
-        filename = f"<patience variant {label}: generated rules>"
-        # registered so that tracebacks and inspect.getsource show the generated lines
-        linecache.cache[filename] = (len(source_text), None, source_text.splitlines(True),
-                                     filename)
+        # one name per source text: variants of one id (a file's mutants, an edited file
+        # compiled again) each keep their own lines in tracebacks and inspect.getsource
+        digest = hashlib.sha256(source_text.encode()).hexdigest()[:12]
+        filename = f"<patience variant {label}: generated rules {digest}>"
+        _register_lines(filename, source_text)
         # compile the text itself: compile(ast.parse(text)) builds Python AST objects, which
         # CPython 3.11 cannot do in two threads at once (a spurious "AST constructor
         # recursion depth mismatch" SystemError, seen in threaded Dask workers)

@@ -87,7 +87,8 @@ def rules_text(variant: Variant) -> str:
     faces = "face-down cards where the piles say so, the others face up" \
         if variant.face_down_piles else "all face up"
     lines.append(f"Cards: {deck}, {len(variant.deck)} cards, ranks {ranks[0]}-{ranks[-1]} "
-                 f"({values}) in suits {suits}, {faces}. The stock lies face down.")
+                 f"({values}) in suits {suits}, {faces}."
+                 + (" The stock lies face down." if variant.stock_size else ""))
     if variant.parameters:
         shown = ", ".join(f"{k} = {str(v).lower()}" for k, v in variant.parameters.items())
         lines.append(f"Parameters: {shown}")

@@ -102,7 +102,8 @@ def test_inheritance_replaces_by_name_skips_and_appends(tmp_path):
 @pytest.mark.parametrize(("body", "message", "where"), [
     ("expect:\n  - deal: 1\n    lagel: [d]\n",
      ("unknown key 'lagel' in expect[15]; did you mean 'legal'? The keys of expect[15] are "
-      "name, why, skip, deal, position, after, legal, illegal, moves, winnable, within, perft"),
+      "name, why, skip, deal, position, after, legal, illegal, moves, winnable, within, perft, "
+      "known, inherited"),
      (7, 5)),
     ("expect:\n  - deal: 1\n    position: 'c:/// t: f:/// s:'\n",
      ("expect[15] needs exactly one of 'deal' (a deal number) and 'position' (a position "

@@ -21,7 +21,7 @@ EXPECTED = {
         ("says 'any suit', but no pile takes a card on a card of another suit; for 9D onto TC "
          "in the columns: piles.columns.accepts 'pile.empty or goes_on(run.bottom, pile.top)' "
          "is false: c1 is not empty; and goes_on(9D, TC) is false: 'card.suit == base.suit' "
-         "is false ('card.suit' is 1, 'base.suit' is 0)")),
+         "is false ('card.suit' is ♦, 'base.suit' is ♣)")),
     "build-without-wrap.yaml": (
         "claim-wrap", "description",
         ("says 'King on Ace', but no pile ever takes a King on an Ace; for KS onto AC in the "

@@ -50,7 +50,7 @@ def test_the_mutants_of_tabbycat():
         ("piles.foundations.removal", "'optional' -> 'forced'", 40),
         ("stock.empty_piles", "'include' -> 'skip'", 45),
     } <= shown
-    assert len(found) == 52
+    assert len(found) == 60
     change = find(found, "predicate goes_on", "drop 'card.rank == K' from 'and'")
     assert change.after == ("card.rank == base.rank - 1 or ((wrap and base.rank == A))")
     assert str(change) == (f"{TABBYCAT}:17: predicate goes_on: drop 'card.rank == K' from "
@@ -103,7 +103,7 @@ def test_patience_test_stops_at_its_time_budget(tmp_path):
 def test_patience_test_mutants_of_tabbycat():
     result = CliRunner().invoke(main, ["test", "tabbycat", "--check", "expect", "--mutants"])
     assert result.exit_code == 0, result.output
-    assert "  ok   mutants (52 tried: " in result.output
+    assert "  ok   mutants (60 tried: " in result.output
     assert " 0 survived; " in result.output
 
 
@@ -113,3 +113,60 @@ def test_no_mutant_of_a_shipped_variant_survives(name):
     report = run_mutants(patience.find_variant(name))
     assert [describe(r) for r in report.survivors] == []
     assert report.complete
+
+
+def test_the_new_operators():
+    """Operands swapped, '% 13' dropped or added, suit <-> colour, a call's arguments
+    swapped, the stock's turn and redeals by one, a fill source changed."""
+    def changes(name: str) -> set[tuple[str, str, str]]:
+        return {(m.rule, m.change, m.after) for m in mutants(patience.find_variant(name))}
+
+    tabbycat = changes("tabbycat")
+    assert ("predicate goes_on", "operands swapped in 'base.rank - 1'",
+            "card.rank == ((1) - (base.rank)) or (wrap and base.rank == A and card.rank == K)"
+            ) in tabbycat
+    assert ("piles.columns.accepts", "arguments swapped in 'goes_on(run.bottom, pile.top)'",
+            "pile.empty or goes_on(pile.top, run.bottom)") in tabbycat
+    assert ("stock.turn", "1 -> 2", "2") in tabbycat
+    assert ("stock.redeals", "0 -> 1", "1") in tabbycat
+    hole = {(r, c) for r, c, _ in changes("black-hole")}
+    assert ("predicate next_to", "drop '% 13' from '(card.rank - base.rank) % 13'") in hole
+    klondike = {(r, c) for r, c, _ in changes("klondike")}
+    assert ("predicate goes_on", "color -> suit in 'card.color != base.color'") in klondike
+    assert ("predicate builds_on", "suit -> color in 'card.suit == base.suit'") in klondike
+    assert ("predicate builds_on", "add '% 13' to 'base.rank + 1'") in klondike
+    assert ("stock.redeals", "'unlimited' -> 2") in klondike
+    fortunes = {(r, c) for r, c, _ in changes("fortunes-favor")}
+    assert ("piles.columns.fill_from", "'waste' -> 'stock'") in fortunes
+    # never a cycle of fills (the waste refilled from the columns, whose gaps the waste
+    # fills): such a mutant would deal forever
+    assert ("piles.waste.fill_from", "'stock' -> 'columns'") not in fortunes
+    assert ("piles.waste.fill_from", "'stock' -> 'foundations'") in fortunes
+
+
+def test_a_survivor_comes_with_the_expect_entry_that_kills_it(tmp_path):
+    """The smallest position of the sample where the mutant plays differently, written as
+    an expect: entry; with that entry in the file the mutant is killed."""
+    from patience.testing.expectations import check_expectations
+    from patience.testing.mutants import load_mutant, separating_example
+
+    path = without_expectations(tmp_path)
+    variant = patience.find_variant(path)
+    mutant = find(mutants(variant), "piles.tail.moves",
+                  "'==' -> '!=' in 'run.size == pile.size'")
+    mutated = load_mutant(variant, mutant)
+    assert mutated is not None
+    example = separating_example(variant, mutated, sample_lines(variant))
+    assert example is not None
+    assert example.splitlines() == [
+        "- name: after 1 move of deal 1 (random play)",
+        ('  position: "c:/9C/4D/8H t:7D f:/// s:8D5SJD6D9SJC5DKD3C2DJH5H7H4H2CAD6SKCKHTHTSJSTD8S'
+        'QC4S6C7CAS5CAHKS6HQSQHQD9D3D3SAC4C2H8CTC3H2S9H7S"'),
+        "  legal: [t:1-c1, t:1-c4]"]
+    written = path.read_text(encoding="utf-8") + "expect:\n" + "".join(
+        f"  {line}\n" for line in example.splitlines())
+    path.write_text(written, encoding="utf-8")
+    tested = patience.find_variant(path)
+    assert check_expectations(tested) == []
+    failures = check_expectations(load_mutant(tested, mutant), tested.definition.expectations)
+    assert failures and "t:1-c1 should be legal" in str(failures[0])

@@ -42,9 +42,12 @@ if TYPE_CHECKING:
               default="auto", show_default=True,
               help="The solver engine the checks' solves use (native: the compiled core; "
                    "python: the reference). 'engines_agree' compares both either way.")
+@click.option("-v", "--verbose", is_flag=True,
+              help="List what each check tried (and, for the lint, the description's "
+                   "claims checked and the phrases it could not check).")
 @handles_errors
 def test_command(variant: str, examples: int, seed: int | None, only: tuple[str, ...],
-                 mutants: bool, mutants_seconds: float, engine: str) -> None:
+                 mutants: bool, mutants_seconds: float, engine: str, verbose: bool) -> None:
     """Run the property-test battery on VARIANT (a shipped name or a .yaml file)."""
     from patience import native
     from patience.errors import PatienceError, SolverError, VariantError
@@ -76,20 +79,27 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
         echo(f"error: {error}", err=True)
         sys.exit(2)
     chosen = "" if engine == "auto" else f", solver engine: {native.engine(engine)}"
+    keep_hypothesis_files_in_the_cache()
     echo(f"{variant}: {loaded.id} ({loaded.name}), {examples} examples per check{chosen}")
     started = time.perf_counter()
     width = max(map(len, known))
 
     def show(outcome: Outcome) -> None:
-        mark = {"passed": "ok  ", "failed": "FAIL", "skipped": "skip"}[outcome.status]
+        mark = {"passed": "ok  ", "failed": "FAIL", "skipped": "skip",
+                "partial": "part"}[outcome.status]
         detail = (f"({outcome.examples} example{'s' if outcome.examples != 1 else ''})"
                   if outcome.examples else "")
-        if outcome.status == "skipped" or (outcome.status == "passed" and outcome.message):
+        if outcome.status == "skipped":
+            detail = f"(skipped: {outcome.message})"
+        elif outcome.status != "failed" and outcome.message:
             detail = f"({outcome.message})"
         echo(f"  {mark} {outcome.name:<{width}} {detail}".rstrip())
         if outcome.status == "failed":
             for line in outcome.message.splitlines():
                 echo(f"       {line}")
+        if verbose:
+            for line in outcome.tried:
+                echo(f"       tried: {line}")
 
     with native.chosen_engine(engine):  # type: ignore[arg-type]
         report = run_battery(loaded, examples=examples, seed=seed, only=only or None,
@@ -102,7 +112,33 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
         echo(f"{variant}: {len(failed)} of {len(report.outcomes) + mutants} checks failed "
                    f"({', '.join(failed)}) in {seconds:.1f} s")
         sys.exit(1)
-    echo(f"{variant}: all {len(report.outcomes) + mutants} checks passed in {seconds:.1f} s")
+    passed = sum(o.status == "passed" for o in report.outcomes) + mutants
+    skipped = sum(o.status == "skipped" for o in report.outcomes)
+    partial = sum(o.status == "partial" for o in report.outcomes)
+    total = len(report.outcomes) + mutants
+    if not skipped and not partial:
+        echo(f"{variant}: all {total} checks passed in {seconds:.1f} s")
+        return
+    parts = [f"{passed} of {total} checks passed"]
+    if partial:
+        parts.append(f"{partial} in part (parts skipped)")
+    if skipped:
+        parts.append(f"{skipped} skipped")
+    echo(f"{variant}: {', '.join(parts)}, none failed, in {seconds:.1f} s")
+
+
+def keep_hypothesis_files_in_the_cache() -> None:
+    """Hypothesis keeps files (its database, constants it collects) in a ``.hypothesis``
+    folder of the current directory unless told otherwise: ``patience test`` keeps them in
+    the user's cache folder instead (``platformdirs.user_cache_dir("patience")``, on Linux
+    ``~/.cache/patience/hypothesis``)."""
+    from pathlib import Path
+
+    import platformdirs
+    from hypothesis import configuration
+
+    folder = Path(platformdirs.user_cache_dir("patience", appauthor=False)) / "hypothesis"
+    configuration.set_hypothesis_home_dir(folder)
 
 
 def _report_mutants(loaded: Variant, variant: str, seconds: float) -> bool:

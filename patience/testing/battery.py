@@ -614,6 +614,14 @@ def _relabelled(variant: Variant, near_wins: bool) -> st.SearchStrategy[tuple[An
     return st.tuples(positions(variant, 12, near_wins=near_wins), suit_relabellings(variant))
 
 
+#: what each strategy draws, for ``patience test -v``
+STRATEGY_WORDS = {
+    "_positions": f"positions reached by up to {MAX_MOVES} random moves from numbered deals",
+    "_short_positions": "positions reached by up to 12 random moves from numbered deals",
+    "_numbered": "numbered deals",
+    "_relabelled": "positions reached by up to 12 random moves, with the suits relabelled",
+}
+
 _CHECK_LIST = [
     Check("cards_exactly_once", "every card exactly once across all piles and the stock",
           check_cards_exactly_once, _positions),
@@ -652,12 +660,15 @@ ALL_CHECKS = (*CHECKS, "play_undo_redo", "lint", "expect", "semantic", "safe_mov
 
 @attrs.frozen
 class Outcome:
-    """The result of one check: ``passed``, ``failed`` or ``skipped``, and why."""
+    """The result of one check: ``passed``, ``failed``, ``skipped`` (could not run) or
+    ``partial`` (ran, but some of its parts could not: the message says which, and why),
+    the message, and what the check tried (``patience test -v`` lists it)."""
 
     name: str
     status: str
     message: str = ""
     examples: int = 0
+    tried: tuple[str, ...] = ()
 
 
 def _settings(examples: int, derandomize: bool) -> settings:
@@ -698,11 +709,16 @@ def run_check(variant: Variant, check: Check, *, examples: int = 100, seed: int 
     test = _settings(count, derandomize)(test)
     if seed is not None:
         test = hypothesis_seed(seed)(test)
+    tried = (f"{count} example{'s' if count != 1 else ''} of "
+             f"{STRATEGY_WORDS[check.strategy.__name__]}"
+             + (", and positions on the solver's winning lines" if near and
+                check.strategy in (_positions, _relabelled) else "")
+             + f": {check.promise}",)
     try:
         test()
     except BatteryFailure as failure:
-        return Outcome(check.name, "failed", str(failure), count)
-    return Outcome(check.name, "passed", "", count)
+        return Outcome(check.name, "failed", str(failure), count, tried)
+    return Outcome(check.name, "passed", "", count, tried)
 
 
 def assert_check(variant: Variant, check: Check, *, examples: int = 100,
@@ -729,28 +745,71 @@ def run_play_machine(variant: Variant, *, examples: int = 100, seed: int | None 
     except Exception as error:  # noqa: BLE001 - any error is a finding
         kind = "" if isinstance(error, BatteryFailure) else f"{type(error).__name__}: "
         return Outcome("play_undo_redo", "failed", f"play_undo_redo: {kind}{error}", count)
-    return Outcome("play_undo_redo", "passed", "", count)
+    return Outcome("play_undo_redo", "passed", "", count,
+                   (f"{count} runs of up to 25 steps of deal, play, undo and redo",))
 
 
 def run_expectations(variant: Variant) -> Outcome:
     """The file's own ``expect:`` entries (``patience.testing.expectations``)."""
     from patience.testing.expectations import check_expectations
 
-    entries = variant.definition.expectations
+    entries = tuple(e for e in variant.definition.expectations if not e.known)
     if not entries:
-        return Outcome("expect", "skipped", "the file has no expect: entries")
+        return Outcome("expect", "skipped", "the file has no expect: examples")
     failures = check_expectations(variant)
+    tried = tuple(entry.label for entry in entries)
     return Outcome("expect", "failed" if failures else "passed",
-                   "\n".join(map(str, failures)), len(entries))
+                   "\n".join(map(str, failures)), len(entries), tried)
 
 
 def run_semantic(variant: Variant) -> Outcome:
     """The semantic checks that need no statement of intent (``patience.testing.semantic``)."""
-    from patience.testing.semantic import semantic_findings
+    from patience.testing.semantic import semantic_report
 
-    findings = semantic_findings(variant)
-    return Outcome("semantic", "failed" if findings else "passed",
-                   "\n".join(map(str, findings)))
+    report = semantic_report(variant)
+    tried = report.tried + tuple(f"skipped: {why}" for why in report.skipped)
+    known = acknowledged(variant)
+    open_findings = [f for f in report.findings if f.check not in known]
+    notes = [f"acknowledged: {f.check} ({known[f.check]})" for f in report.findings
+             if f.check in known]
+    if open_findings:
+        return Outcome("semantic", "failed", "\n".join(
+            [_with_inherited(variant, str(f), f.location, f.rule, f.check)
+             for f in open_findings] + notes), tried=tried)
+    if notes:
+        tried += tuple(str(f) for f in report.findings)
+        skipped = [f"skipped: {why}" for why in report.skipped]
+        return Outcome("semantic", "partial" if skipped else "passed",
+                       "; ".join(notes + skipped), tried=tried)
+    if report.skipped:
+        return Outcome("semantic", "partial", "skipped: " + "; skipped: ".join(report.skipped),
+                       tried=tried)
+    return Outcome("semantic", "passed", tried=tried)
+
+
+def acknowledged(variant: Variant) -> dict[str, str]:
+    """Finding codes the file acknowledges (``expect: - known: [CODE] why: …``), each with
+    its reason and where it is written."""
+    found = {}
+    for entry in variant.definition.expectations:
+        where = ""
+        if entry.origin is not None:
+            location = entry.origin.location()
+            where = f"{Path(location.path).name}:{location.line}: "
+        for code in entry.known:
+            found[code] = f"{where}why: {entry.why}"
+    return found
+
+
+def _with_inherited(variant: Variant, text: str, location: Any, rule: str, code: str) -> str:
+    """A finding about a rule written in a parent file: say where the child changes it."""
+    if location is None or not variant.path or \
+            Path(location.path).resolve() == Path(variant.path).resolve():
+        return text
+    child = Path(variant.path).name
+    return (f"{text}\n  (written in {Path(location.path).name}, inherited: write {rule} in "
+            f"{child} to change it, or acknowledge the finding there with expect: - known: "
+            f"[{code}] why: …)")
 
 
 def run_safe_moves(variant: Variant, examples: int = 100) -> Outcome:
@@ -765,7 +824,8 @@ def run_safe_moves(variant: Variant, examples: int = 100) -> Outcome:
     if report.failure is not None:
         return Outcome("safe_moves", "failed", f"safe_moves: {report.failure}",
                        report.positions)
-    return Outcome("safe_moves", "passed", report.summary(), report.positions)
+    return Outcome("safe_moves", "passed", report.summary(), report.positions,
+                   (report.summary(),))
 
 
 @attrs.frozen
@@ -786,16 +846,27 @@ def run_battery(variant: Variant, *, examples: int = 100, seed: int | None = Non
                 only: Iterable[str] | None = None,
                 on_outcome: Callable[[Outcome], None] | None = None) -> Report:
     """Run every check (or those named in ``only``), the state machine and the lint."""
-    from patience.testing.lint import lint
+    from patience.testing.lint import lint_report
 
     names = list(only) if only is not None else list(ALL_CHECKS)
     outcomes = []
     findings: tuple[Any, ...] = ()
     for name in names:
         if name == "lint":
-            findings = tuple(lint(variant))
+            linted = lint_report(variant)
+            known = acknowledged(variant)
+            findings = tuple(f for f in linted.findings if f.code not in known)
+            notes = [f"acknowledged: {f.code} ({known[f.code]})" for f in linted.findings
+                     if f.code in known]
+            tried = linted.checked + tuple(f"unchecked: {phrase!r}"
+                                           for phrase in linted.unchecked)
+            tried += tuple(str(f) for f in linted.findings if f.code in known)
+            counted = (f"{len(linted.checked)} claim{'s' if len(linted.checked) != 1 else ''}"
+                       f" of the description checked, {len(linted.unchecked)} phrase"
+                       f"{'s' if len(linted.unchecked) != 1 else ''} unchecked")
             outcome = Outcome("lint", "failed" if findings else "passed",
-                              "\n".join(str(f) for f in findings))
+                              "\n".join([*map(str, findings), *notes]) if findings else
+                              "; ".join([counted, *notes]), tried=tried)
         elif name == "expect":
             outcome = run_expectations(variant)
         elif name == "semantic":

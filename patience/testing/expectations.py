@@ -64,13 +64,55 @@ def check_expectations(variant: Variant, expectations: tuple[Expectation, ...] |
     entries = variant.definition.expectations if expectations is None else expectations
     failures: list[ExpectationFailure] = []
     for expectation in entries:
+        if expectation.known:
+            continue  # an acknowledgement, read by the lint and the semantic checks
         for failure in check_expectation(variant, expectation, solver=solver):
-            failures.append(failure)
             if on_failure is not None:
                 on_failure(failure)
+            failures.append(failure)
             if first_only:
                 return failures
-    return failures
+    return _inherited_once(variant, failures)
+
+
+def _expect_line(variant: Variant) -> Location:
+    """Where this file's fix goes: its ``expect:`` line, else its first line."""
+    lines = variant.text.splitlines()
+    number = next((i for i, line in enumerate(lines, start=1) if line.startswith("expect:")),
+                  1)
+    return Location(variant.path, number, 1, 1, lines[number - 1] if lines else None)
+
+
+def _inherited_once(variant: Variant,
+                    failures: list[ExpectationFailure]) -> list[ExpectationFailure]:
+    """Inherited examples whose positions no longer fit this file's piles (a child that
+    changes a pile count), reported once, with the fix, instead of one failure each."""
+    from pathlib import Path
+
+    own = Path(variant.path).resolve() if variant.path else None
+
+    def inherited(failure: ExpectationFailure) -> bool:
+        origin = failure.expectation.origin
+        return own is not None and origin is not None and \
+            Path(origin.source.path).resolve() != own and \
+            failure.message.startswith("the position cannot be set up")
+
+    unfit = [failure for failure in failures if inherited(failure)]
+    if len(unfit) < 2:
+        return failures
+    first = unfit[0]
+    parent = Path(first.location.path).name if first.location else "a parent file"
+    labels = ", ".join(failure.expectation.label for failure in unfit[:4]) + \
+        (", …" if len(unfit) > 4 else "")
+    error = first.message.removeprefix("the position cannot be set up: ")
+    once = ExpectationFailure(first.expectation, (
+        f"{len(unfit)} examples inherited from {parent} ({labels}) set up positions that do "
+        f"not fit this file's piles (the first: {error}). To replace them all, make "
+        "'- inherited: drop' the first entry of this file's expect: list and add this file's "
+        "own examples after it; to drop one, repeat its name with 'skip: true'"),
+        _expect_line(variant))
+    kept = [failure for failure in failures if failure not in unfit]
+    return [once, *kept]
 
 
 def check_expectation(variant: Variant, expectation: Expectation, *,

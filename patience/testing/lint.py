@@ -9,6 +9,9 @@ in all") and probes the compiled rules (with the interpreter of ``patience.expla
 each one. Other comments are not claims: they often summarise the rules of other games or
 of the source ("Klondike deals 28 cards to seven columns"). It also finds pile groups that
 no run of cards can ever enter, such as foundations whose set pattern cannot be completed.
+Beyond these claims, :func:`lint_report` reads the whole description as a specification
+(``patience.testing.spec``): each claim of its vocabulary checked on exact positions, each
+phrase it cannot read listed as unchecked.
 
 >>> from patience import find_variant
 >>> lint(find_variant("tabbycat"))
@@ -30,7 +33,7 @@ from patience.settings import Removal, Target
 if TYPE_CHECKING:
     from patience.variant import Group, Variant
 
-__all__ = ["Finding", "claims", "lint", "never_entered"]
+__all__ = ["Finding", "LintReport", "claims", "lint", "lint_report", "never_entered"]
 
 
 @attrs.frozen
@@ -467,12 +470,50 @@ def won_at_the_start(variant: Variant, deals: int = 3) -> list[Finding]:
 
 
 def lint(variant: Variant) -> list[Finding]:
-    """Every finding: groups nothing can enter, a win at the deal, and claims the rules
-    contradict (each reported once, at the first place that makes it)."""
+    """Every finding: groups nothing can enter, a win at the deal, claims the rules
+    contradict (each reported once, at the first place that makes it), and the claims of the
+    description read as a specification (``patience.testing.spec``)."""
+    return list(lint_report(variant).findings)
+
+
+@attrs.frozen
+class LintReport:
+    """The lint's findings, the description's claims it checked, and the phrases it could
+    not read (``patience test -v`` lists them)."""
+
+    findings: tuple[Finding, ...]
+    checked: tuple[str, ...]
+    unchecked: tuple[str, ...]
+
+
+def lint_report(variant: Variant) -> LintReport:
+    """:func:`lint`, with what the description's reading checked and left unchecked."""
+    from patience.testing.spec import read_description
+
     findings = never_entered(variant) + won_at_the_start(variant)
     seen: dict[tuple[str, str], Finding] = {}
     for finding in claims(variant):
         key = (finding.code, finding.message.split("', ", 1)[-1])
         if key not in seen:
             seen[key] = finding
-    return findings + list(seen.values())
+    findings += list(seen.values())
+    spec = read_description(variant, _understood(variant))
+    said = {finding.message.split("'", 2)[1] for finding in findings
+            if finding.where == "description" and finding.message.startswith("says '")}
+    # a phrase the lint's own claims already found wrong is reported once
+    findings += [f for f in spec.findings
+                 if not any(s in f.message.split("', but", 1)[0] or
+                            f.message.split("'", 2)[1] in s for s in said)]
+    return LintReport(tuple(findings), spec.checked, spec.unchecked)
+
+
+def _understood(variant: Variant) -> list[re.Pattern[str]]:
+    """The lint's own claim patterns, and the counts it reads (of decks, deals and named
+    groups): phrases these match are checked by :func:`claims`."""
+    names = {"decks?", "deals?"}
+    for group in variant.groups:
+        names.add(re.escape(group.name.lower().rstrip("s")) + "s?")
+    count = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                       rf"\d+)[ -](?:{'|'.join(sorted(names))})\b", re.IGNORECASE)
+    return [WRAP_YES, WRAP_NO, HOLDS, DEAL_INCLUDE, DEAL_SKIP, FORCED, ANY_SUIT, SET_FROM,
+            count]

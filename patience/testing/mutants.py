@@ -3,9 +3,11 @@
 Each *mutant* is the variant with one small change an author could make by mistake: a
 comparison flipped (``==`` to ``!=``, ``<`` to ``<=`` …), one side of an ``and``/``or``
 dropped, a whole number or a rank name changed by one, ``pile.empty`` turned into ``not
-pile.empty`` (and back), a ``source in GROUP`` dropped, a parameter changed (a number by
-one, true to false), or a pile group's ``count``, ``deal`` or ``removal``, or the stock's
-``empty_piles``, changed. For each mutant:
+pile.empty`` (and back), a ``source in GROUP`` dropped, a subtraction's operands swapped, a
+``% 13`` dropped or added, suits compared where colours were (or the other way), a
+predicate call's two arguments swapped, a parameter changed (a number by one, true to
+false), a pile group's ``count``, ``deal``, ``fill_from`` or ``removal``, or the stock's
+``turn``, ``redeals`` or ``empty_piles``, changed. For each mutant:
 
 1. the loader may refuse it (the change breaks a type or a guard): *caught by the loader*;
 2. if it plays exactly like the variant on the sample — the same start, the same legal
@@ -17,7 +19,8 @@ one, true to false), or a pile group's ``count``, ``deal`` or ``removal``, or th
    entries, the semantic checks (``patience.testing.semantic``, the cheap ones), the lint,
    then the battery on a few examples (its costliest checks, the solver's and the suit
    relabelling, left out). A mutant no check notices *survives*: some rule is
-   untested, and the report names it with its file and line.
+   untested, and the report names it with its file and line, and the ``expect:`` entry
+   that the smallest separating position of the sample gives (:func:`separating_example`).
 
 >>> from patience import find_variant
 >>> found = mutants(find_variant("tabbycat"))
@@ -38,8 +41,10 @@ from patience.definition import read_merged
 from patience.errors import Location, PatienceError
 from patience.language import (
     BUILTIN_CONSTANTS,
+    Arithmetic,
     Attribute,
     BoolOp,
+    Call,
     Compare,
     Integer,
     Member,
@@ -53,7 +58,8 @@ if TYPE_CHECKING:
     from patience.testing.semantic import Line
     from patience.variant import Variant
 
-__all__ = ["Mutant", "MutantResult", "MutationReport", "mutants", "run_mutants"]
+__all__ = ["Mutant", "MutantResult", "MutationReport", "mutants", "run_mutants",
+           "separating_example"]
 
 NEGATED = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
 BOUNDARY = {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}
@@ -90,6 +96,7 @@ class MutantResult:
     by: str = ""
     difference: str = ""  # where it plays differently (for killed and survived mutants)
     seconds: float = 0.0
+    example: str = ""  # for a survivor: an expect: entry the smallest separating position gives
 
 
 @attrs.frozen
@@ -204,6 +211,27 @@ def _edits(text: str) -> Iterator[tuple[str, str, tuple[int, int]]]:
                 if other is not None:
                     yield (f"{sub.op!r} -> {other!r} in {text[start:end]!r}",
                            text[:at] + other + text[at + len(sub.op):], (start, end))
+            yield from _suit_colour(text, sub)
+        elif isinstance(sub, Arithmetic):
+            left = text[sub.left.span[0]:sub.left.span[1]]
+            right = text[sub.right.span[0]:sub.right.span[1]]
+            shown = text[start:end]
+            if sub.op in ("-", "//", "%", "**"):
+                yield (f"operands swapped in {shown!r}",
+                       text[:start] + f"(({right}) {sub.op} ({left}))" + text[end:], sub.span)
+            if sub.op == "%":
+                yield (f"drop '% {right}' from {shown!r}",
+                       text[:start] + f"({left})" + text[end:], sub.span)
+            elif sub.op in ("+", "-") and "rank" in shown:
+                yield (f"add '% 13' to {shown!r}",
+                       text[:start] + f"(({shown}) % 13)" + text[end:], sub.span)
+        elif isinstance(sub, Call) and len(sub.args) == 2:
+            first = text[sub.args[0].span[0]:sub.args[0].span[1]]
+            second = text[sub.args[1].span[0]:sub.args[1].span[1]]
+            if first != second:
+                yield (f"arguments swapped in {text[start:end]!r}",
+                       text[:start] + f"{sub.function}({second}, {first})" + text[end:],
+                       sub.span)
         elif isinstance(sub, BoolOp):
             for index, value in enumerate(sub.values):
                 rest = [text[v.span[0]:v.span[1]] for i, v in enumerate(sub.values)
@@ -235,6 +263,27 @@ def _edits(text: str) -> Iterator[tuple[str, str, tuple[int, int]]]:
             yield (f"drop {text[start:end]!r}", text[:start] + "true" + text[end:], sub.span)
 
 
+def _suit_colour(text: str, compare: Compare) -> Iterator[tuple[str, str, tuple[int, int]]]:
+    """``card.suit == base.suit`` <-> ``card.color == base.color``: a comparison of suits
+    read as one of colours (or the other way), both sides at once (the types must agree)."""
+    sides = (compare.left, compare.right)
+    if not all(isinstance(side, Attribute) and side.name in ("suit", "color")
+               for side in sides):
+        return
+    names = {side.name for side in sides if isinstance(side, Attribute)}
+    if len(names) != 1:
+        return
+    name = names.pop()
+    other = "color" if name == "suit" else "suit"
+    changed = text
+    for side in sorted(sides, key=lambda node: -node.span[0]):
+        begin, finish = side.span
+        piece = text[begin:finish]
+        changed = changed[:begin] + piece[:piece.rindex(name)] + other + changed[finish:]
+    start, end = compare.span
+    yield (f"{name} -> {other} in {text[start:end]!r}", changed, compare.span)
+
+
 def _rule_mutants(rule: str, text: str, origin: Origin | None, flat: dict[str, Any],
                   path: tuple[str, ...]) -> Iterator[Mutant]:
     for change, changed, span in _edits(text):
@@ -259,18 +308,46 @@ def _setting_mutants(flat: dict[str, Any], merged: Mapping) -> Iterator[Mutant]:
     for group, settings in (flat.get("piles") or {}).items():
         if not isinstance(settings, dict):
             continue
+        # not face_down: a start that differs only in which cards show plays alike until
+        # they turn up, and no expect: entry can say which cards show (a survivor the
+        # author could not kill)
         for field in ("count", "deal"):
             value = settings.get(field)
             if isinstance(value, int) and not isinstance(value, bool):
                 for step in (-1, 1):
                     if value + step >= (1 if field == "count" else 0):
                         yield mutant(("piles", group, field), value, value + step)
+            elif isinstance(value, list) and value and all(
+                    isinstance(v, int) and not isinstance(v, bool) for v in value):
+                for index in dict.fromkeys((0, len(value) - 1)):  # the first and last pile
+                    for step in (-1, 1):
+                        if value[index] + step >= 0:
+                            changed = list(value)
+                            changed[index] += step
+                            yield mutant(("piles", group, field), value, changed)
+        fill = settings.get("fill_from")
+        if isinstance(fill, str):
+            # not a group that fills from this one: a cycle of fills (a gap filled from a pile
+            # that a gap of its own refills) would never stop
+            groups = flat.get("piles") or {}
+            others = [name for name, other in groups.items() if name not in (group, fill)
+                      and not (isinstance(other, dict) and other.get("fill_from") == group)]
+            for other in ([*others[:2], "stock"] if fill != "stock" else others[:3]):
+                yield mutant(("piles", group, "fill_from"), fill, other)
         removal = settings.get("removal", "optional")
         other = {"optional": "forced", "forced": "optional"}.get(removal)
         if other is not None and "removal" in settings:
             yield mutant(("piles", group, "removal"), removal, other)
     stock = flat.get("stock")
     if isinstance(stock, dict) and stock.get("deals_to"):
+        for field, low in (("turn", 1), ("redeals", 0)):
+            value = stock.get(field, 1 if field == "turn" else 0)
+            if value == "unlimited":
+                yield mutant(("stock", field), value, 2)
+            elif isinstance(value, int) and not isinstance(value, bool):
+                for step in (-1, 1):
+                    if value + step >= low:
+                        yield mutant(("stock", field), value, value + step)
         empty = stock.get("empty_piles", "include")
         other = {"include": "skip", "skip": "include"}.get(empty)
         if other is not None:
@@ -342,6 +419,43 @@ def difference(variant: Variant, other: Variant, lines: list[Line]) -> str | Non
                 return (f"at {line.describe()}, move {number + 1} ({_shown(line, number)}) "
                         f"leaves {theirs.text()}, not {mine.text()}")
     return None
+
+
+def separating_example(variant: Variant, other: Variant, lines: list[Line]) -> str | None:
+    """The smallest position of the sample (the fewest moves from its deal) where ``other``
+    allows different moves, written as an ``expect:`` entry that tells the two apart."""
+    best: tuple[int, str] | None = None
+    for line in lines:
+        mine = line.start()
+        try:
+            theirs = other.deal(line.deal) if line.deal is not None else \
+                other.position(mine.text())
+        except PatienceError:
+            return None
+        if theirs.text() != mine.text():
+            return (f"- name: deal {line.deal}\n  deal: {line.deal}\n"
+                    f"  perft: {{1: {len(mine.generate_moves())}}}")
+        for number, move in enumerate([*line.moves, None]):
+            if best is not None and number >= best[0]:
+                break
+            a, b = set(mine.generate_moves()), set(theirs.generate_moves())
+            if a != b:
+                legal = sorted(mine.notation(m) for m in a - b)
+                illegal = sorted(mine.notation(m) for m in b - a)
+                entry = [(f"- name: after {number} move{'s' if number != 1 else ''} of "
+                         f"{line.describe()}"),
+                         f"  position: \"{mine.text()}\""]
+                if legal:
+                    entry.append(f"  legal: [{', '.join(legal[:3])}]")
+                if illegal:
+                    entry.append(f"  illegal: [{', '.join(illegal[:3])}]")
+                best = (number, "\n".join(entry))
+                break
+            if move is None:
+                break
+            mine.push_unchecked(move)
+            theirs.push_unchecked(move)
+    return best[1] if best is not None else None
 
 
 def _written(variant: Variant, move: tuple[int, int, int]) -> str:
@@ -419,6 +533,9 @@ def try_mutant(variant: Variant, mutant: Mutant, lines: list[Line]) -> MutantRes
         else:
             by = _killed_by(variant, mutated, lines)
             result = MutantResult(mutant, "killed" if by else "survived", by or "", differs)
+            if not by:
+                example = separating_example(variant, mutated, lines)
+                result = attrs.evolve(result, example=example or "")
     return attrs.evolve(result, seconds=time.perf_counter() - began)
 
 
@@ -454,4 +571,8 @@ def describe(result: MutantResult) -> str:
         lines.append(f"  {mutant.before}  ->  {mutant.after}")
     if result.difference:
         lines.append(f"  plays differently: {result.difference}")
+    if result.example:
+        lines.append("  an expect: entry that catches it (the smallest position that tells "
+                     "them apart):")
+        lines += [f"    {line}" for line in result.example.splitlines()]
     return "\n".join(lines)

@@ -57,9 +57,12 @@ if TYPE_CHECKING:
     from patience.game import Game
     from patience.variant import Variant
 
-__all__ = ["Line", "SemanticFinding", "sample_lines", "semantic_findings"]
+__all__ = ["Line", "SemanticFinding", "SemanticReport", "sample_lines", "semantic_findings",
+           "semantic_report"]
 
 DEALS = (1, 2, 3, 4)
+CONFIRM_DEALS = tuple(range(5, 17))  # random play that confirms a finding of the sample
+SOLVER_MORE_DEALS = tuple(range(5, 13))  # solved when deals 1-4 are all proven unwinnable
 RANDOM_LINES = 3  # per deal
 RANDOM_MOVES = 150
 SOLVER_POSITIONS = 20_000
@@ -76,8 +79,8 @@ _RAISED = object()  # a rule raised an error at the position
 class SemanticFinding:
     """One semantic problem: the check, the rule it concerns, where, and what is wrong."""
 
-    check: str  # 'win-unreachable', 'clause-never-matters', 'never-entered', 'never-left',
-    #              'deal-target-empty'
+    check: str  # 'win-unreachable', 'unwinnable-sample', 'clause-never-matters',
+    #              'never-entered', 'never-left', 'deal-target-empty'
     rule: str
     message: str
     location: Location | None = None
@@ -112,7 +115,7 @@ class _Sample:
 
 
 @functools.lru_cache(maxsize=16)
-def _sample(variant: Variant, deals: tuple[int, ...]) -> _Sample:
+def _sample(variant: Variant, deals: tuple[int, ...], solved: bool = True) -> _Sample:
     lines: list[Line] = []
     verdicts = []
     try:
@@ -133,7 +136,7 @@ def _sample(variant: Variant, deals: tuple[int, ...]) -> _Sample:
                 game.push_unchecked(move)
                 moves.append(move)
             lines.append(Line(variant, deal, tuple(moves), tuple(written), "random play"))
-        if solve is None:
+        if solve is None or not solved:
             continue
         game = variant.deal(deal)
         result = solve(game, max_positions=SOLVER_POSITIONS, time_limit=SOLVER_SECONDS,
@@ -150,10 +153,11 @@ def _sample(variant: Variant, deals: tuple[int, ...]) -> _Sample:
     return _Sample(tuple(lines), tuple(verdicts))
 
 
-def sample_lines(variant: Variant, deals: tuple[int, ...] = DEALS) -> list[Line]:
-    """Random play and the solver's winning lines from ``deals`` (computed once per
-    variant)."""
-    return list(_sample(variant, tuple(deals)).lines)
+def sample_lines(variant: Variant, deals: tuple[int, ...] = DEALS,
+                 solved: bool = True) -> list[Line]:
+    """Random play and (unless not ``solved``) the solver's winning lines from ``deals``
+    (computed once per variant)."""
+    return list(_sample(variant, tuple(deals), solved).lines)
 
 
 def _positions(lines: list[Line]) -> Iterator[tuple[Game, Move | None]]:
@@ -169,25 +173,78 @@ def _positions(lines: list[Line]) -> Iterator[tuple[Game, Move | None]]:
 # --- the checks --------------------------------------------------------------------------
 
 
+@attrs.frozen
+class SemanticReport:
+    """What the semantic checks found, what each tried, and what could not run (and why)."""
+
+    findings: tuple[SemanticFinding, ...]
+    tried: tuple[str, ...]
+    skipped: tuple[str, ...]
+
+
 def semantic_findings(variant: Variant, *, cheap: bool = False,
                       lines: list[Line] | None = None) -> list[SemanticFinding]:
     """Every semantic finding (``[]`` for a sound variant). ``cheap`` leaves out the
     solver's search and the clause check (what mutation testing runs on each mutant);
     ``lines`` is the sample to use (by default: :func:`sample_lines`)."""
+    return list(semantic_report(variant, cheap=cheap, lines=lines).findings)
+
+
+def semantic_report(variant: Variant, *, cheap: bool = False,
+                    lines: list[Line] | None = None) -> SemanticReport:
+    """:func:`semantic_findings`, with what each check tried and which could not run."""
+    tried = ["the static bound: what 'win' needs against what the piles can hold"]
+    skipped: list[str] = []
     findings = win_bound(variant)
     if findings:  # no game can be won: what else the rules do hardly matters
-        return findings
+        return SemanticReport(tuple(findings), tuple(tried),
+                              (("the other checks: the static bound already finds no game "
+                               "can be won"),))
+    given = lines is not None
     if lines is None:
         lines = sample_lines(variant)
+    won = [line for line in lines if line.kind != "random play"]
+    played = len(lines) - len(won)
+    deals = sorted({line.deal for line in lines if line.deal is not None})
+    shown = ", ".join(map(str, deals))
+    tried.append(f"the sample: {played} lines of random play and {len(won)} winning "
+                 f"line{'s' if len(won) != 1 else ''} of the solver, from deals {shown}")
     # a sample without a won game cannot tell which piles a game needs to enter or leave
-    won = any(line.kind != "random play" for line in lines)
-    findings += entered_and_left(variant, lines, groups=won)
-    if not cheap:
-        if not findings:
-            findings += win_by_solver(variant)
-        if won:
-            findings += clauses_that_never_matter(variant, lines)
-    return findings
+    findings += entered_and_left(variant, lines, groups=bool(won))
+    if findings and not given:
+        # a small sample can miss a rare move: confirm on a larger one before reporting
+        more = sample_lines(variant, CONFIRM_DEALS, solved=False)
+        confirmed = entered_and_left(variant, lines + more, groups=bool(won))
+        tried.append(f"a larger sample to confirm {len(findings)} finding(s): random play "
+                     f"from deals {CONFIRM_DEALS[0]}-{CONFIRM_DEALS[-1]} as well")
+        dropped = len(findings) - len(confirmed)
+        if dropped:
+            skipped.append(f"{dropped} finding(s) of the small sample not confirmed by the "
+                           "larger one (not reported)")
+        findings = confirmed
+    tried.append("every group entered and left, every deal target fed, on the sample"
+                 if won else "every group left that cards entered, every deal target fed")
+    if not won:
+        skipped.append("which groups must be entered and left: the solver won none of "
+                       f"deals {shown} ({SOLVER_POSITIONS:,} positions each), and without a "
+                       "won game the sample cannot tell")
+    if cheap:
+        return SemanticReport(tuple(findings), tuple(tried), tuple(skipped))
+    if not findings:
+        verdict = win_by_solver(variant)
+        findings += verdict.findings
+        tried += verdict.tried
+        skipped += verdict.skipped
+    if won:
+        clauses = clause_report(variant, lines)
+        findings += clauses.findings
+        tried += clauses.tried
+        skipped += clauses.skipped
+    else:
+        skipped.append(f"the clause check: the solver won none of deals {shown} "
+                       f"({SOLVER_POSITIONS:,} positions each), and a clause is judged on "
+                       "positions where games are won")
+    return SemanticReport(tuple(findings), tuple(tried), tuple(skipped))
 
 
 def _location(rule: Rule | None) -> Location | None:
@@ -301,16 +358,49 @@ def _text(variant: Variant, node: Node) -> str:
     return "a size limit"
 
 
-def win_by_solver(variant: Variant) -> list[SemanticFinding]:
-    """Every deal of the sample proven unwinnable (none won) is a finding."""
-    verdicts = _sample(variant, DEALS).verdicts
-    if verdicts and all(verdict == "unwinnable" for _, verdict in verdicts):
-        shown = ", ".join(str(deal) for deal, _ in verdicts)
-        return [SemanticFinding(
-            "win-unreachable", "win",
-            f"the solver proved each of deals {shown} unwinnable: check that the win can be "
-            f"reached at all", _location(variant.win))]
-    return []
+def win_by_solver(variant: Variant) -> SemanticReport:
+    """A finding when every deal the solver tries is proven unwinnable: deals 1-4, then (when
+    those four are) deals 5-12 too, so that a hard game's unlucky start is no alarm; any
+    deal won or undecided leaves the win unjudged (reported as inconclusive)."""
+    verdicts = list(_sample(variant, DEALS).verdicts)
+    tried = [f"the solver on deals 1-4 ({SOLVER_POSITIONS:,} positions, "
+             f"{SOLVER_SECONDS:g} s each): " + _verdicts(verdicts)]
+    if not verdicts:
+        return SemanticReport((), (), ("the win by the solver: no solver",))
+    if not all(verdict == "unwinnable" for _, verdict in verdicts):
+        skipped = () if any(v == "won" for _, v in verdicts) else (
+            "the win by the solver: inconclusive (no deal won or proven unwinnable)",)
+        return SemanticReport((), tuple(tried), skipped)
+    more = [(deal, _solve_verdict(variant, deal)) for deal in SOLVER_MORE_DEALS]
+    tried.append(f"deals {SOLVER_MORE_DEALS[0]}-{SOLVER_MORE_DEALS[-1]} too: " + _verdicts(more))
+    if any(verdict == "won" for _, verdict in more):
+        return SemanticReport((), tuple(tried), ())
+    if not all(verdict == "unwinnable" for _, verdict in more):
+        return SemanticReport((), tuple(tried), (
+            (f"the win by the solver: inconclusive (deals 1-4 proven unwinnable, but of deals "
+            f"{SOLVER_MORE_DEALS[0]}-{SOLVER_MORE_DEALS[-1]} none won and not all proven "
+            "unwinnable)"),))
+    shown = ", ".join(str(deal) for deal, _ in verdicts + more)
+    return SemanticReport((SemanticFinding(
+        "unwinnable-sample", "win",
+        f"the solver proved each of deals {shown} unwinnable: check that the win can be "
+        f"reached at all (a game this hard can say so: expect: - known: [unwinnable-sample] "
+        f"why: …)", _location(variant.win)),), tuple(tried), ())
+
+
+def _verdicts(verdicts: list[tuple[int, str]]) -> str:
+    counts: dict[str, int] = {}
+    for _, verdict in verdicts:
+        counts[verdict] = counts.get(verdict, 0) + 1
+    return ", ".join(f"{n} {verdict}" for verdict, n in counts.items()) or "none"
+
+
+def _solve_verdict(variant: Variant, deal: int) -> str:
+    from patience.solver import solve
+
+    result = solve(variant.deal(deal), max_positions=SOLVER_POSITIONS,
+                   time_limit=SOLVER_SECONDS, shorten_line=False)
+    return str(result.verdict)
 
 
 # -- groups and deals --
@@ -343,6 +433,7 @@ def entered_and_left(variant: Variant, lines: list[Line],
                        if i < len(game.piles) and len(game.piles[i]) > size)
         game.pop()
     findings = []
+    sample = _sample_words(lines)
     for group in variant.groups:
         piles = set(group.indices)
         held = bool(entered & piles) or any(group.deal) or bool(group.place)
@@ -350,16 +441,15 @@ def entered_and_left(variant: Variant, lines: list[Line],
             them = "it" if group.count == 1 else "them"
             findings.append(SemanticFinding(
                 "never-left", f"piles.{group.name}.moves",
-                f"no card left the {group.name} on the sample (random play and the solver's "
-                "winning lines from deals 1-4)" + (f", though cards entered {them}" if held
-                                                     else ""), _location(group.moves)))
+                f"no card left the {group.name} on the sample ({sample})"
+                + (f", though cards entered {them}" if held else ""), _location(group.moves)))
         if not groups:
             continue
         if group.accepts.text.strip() != "false" and not entered & piles:
             findings.append(SemanticFinding(
                 "never-entered", f"piles.{group.name}.accepts",
-                f"no card entered the {group.name} on the sample (random play and the "
-                "solver's winning lines from deals 1-4)", _location(group.accepts)))
+                f"no card entered the {group.name} on the sample ({sample})",
+                _location(group.accepts)))
     starts = [line.start() for line in lines]
     if variant.deal_targets and any(game.stock for game in starts):
         if not dealt:
@@ -376,6 +466,20 @@ def entered_and_left(variant: Variant, lines: list[Line],
                     f"no deal on the sample put a card on {', '.join(hungry)}, which "
                     "stock.deals_to names", None))
     return findings
+
+
+def _sample_words(lines: list[Line]) -> str:
+    """'random play from deals 1-16 and the solver's winning lines from deals 1, 3'."""
+    def spans(deals: list[int]) -> str:
+        deals = sorted(set(deals))
+        if deals and deals == list(range(deals[0], deals[-1] + 1)) and len(deals) > 2:
+            return f"{deals[0]}-{deals[-1]}"
+        return ", ".join(map(str, deals))
+
+    played = [line.deal for line in lines if line.kind == "random play" and line.deal]
+    won = [line.deal for line in lines if line.kind != "random play" and line.deal]
+    text = f"random play from deals {spans(played)}"
+    return text + (f" and the solver's winning lines from deals {spans(won)}" if won else "")
 
 
 # -- clauses --
@@ -495,6 +599,11 @@ def _clauses(text: str, variant: Variant) -> Iterator[tuple[str, str, tuple[int,
 def clauses_that_never_matter(variant: Variant, lines: list[Line]) -> list[SemanticFinding]:
     """Each clause of a rule that never changes a move set on the sample (judged within its
     own rule: see the module's docstring)."""
+    return list(clause_report(variant, lines).findings)
+
+
+def clause_report(variant: Variant, lines: list[Line]) -> SemanticReport:
+    """:func:`clauses_that_never_matter`, with how many clauses and positions it judged."""
     import copy
 
     from patience.testing.mutants import load_mutant_flat
@@ -621,15 +730,22 @@ def clauses_that_never_matter(variant: Variant, lines: list[Line]) -> list[Seman
                            origin.location() if origin is not None else None))
     findings: list[SemanticFinding] = []
     deadline = time.perf_counter() + CLAUSE_SECONDS
-    for rule_name, text, path, relaxations, location in judged:
-        for clause, without, span in _clauses(text, variant):
-            if time.perf_counter() > deadline:  # not judged: no finding, never a false one
-                return findings
-            if any(matters(relax, path, without) for relax in relaxations):
-                continue
-            findings.append(SemanticFinding(
-                "clause-never-matters", rule_name,
-                f"the clause {clause!r} never changes which moves are legal on the sample "
-                f"(random play and the solver's winning lines from deals 1-4): the rule "
-                f"reads the same without it", location))
-    return findings
+    clauses = [(rule_name, clause, without, path, relaxations, location)
+               for rule_name, text, path, relaxations, location in judged
+               for clause, without, _span in _clauses(text, variant)]
+    tried = ((f"each of {len(clauses)} clauses of the rules dropped in turn, on "
+             f"{len(positions):,} positions of the sample (and rearranged ones)"),)
+    for number, (rule_name, clause, without, path, relaxations, location) in \
+            enumerate(clauses):
+        if time.perf_counter() > deadline:  # not judged: no finding, never a false one
+            return SemanticReport(tuple(findings), tried, (
+                (f"{len(clauses) - number} of {len(clauses)} clauses: not judged within "
+                f"{CLAUSE_SECONDS:g} s"),))
+        if any(matters(relax, path, without) for relax in relaxations):
+            continue
+        findings.append(SemanticFinding(
+            "clause-never-matters", rule_name,
+            f"the clause {clause!r} never changes which moves are legal on the sample "
+            f"(random play and the solver's winning lines from deals 1-4): the rule "
+            f"reads the same without it", location))
+    return SemanticReport(tuple(findings), tried, ())
