@@ -18,7 +18,7 @@ import enum
 import hashlib
 import operator
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any, ClassVar, Generic, TypeVar
@@ -203,10 +203,12 @@ class Visitor(Generic[R]):
         raise TypeError(f"{type(self).__name__} cannot visit {type(node).__name__}")
 
     @classmethod
-    def missing(cls) -> list[str]:
-        """The node classes this walker says nothing about (neither a method nor in
-        ``generic``): none, for a walker that is up to date with the language."""
-        return [node_class.__name__ for node_class in node_classes()
+    def missing(cls, classes: Iterable[type] | None = None) -> list[str]:
+        """The node classes (of the language, or ``classes``) this walker says nothing
+        about, neither a ``visit_`` method nor in ``generic``: none, for a walker that is up
+        to date with the language."""
+        return [node_class.__name__
+                for node_class in (node_classes() if classes is None else classes)
                 if not hasattr(cls, "visit_" + node_class.__name__)
                 and node_class.__name__ not in cls.generic]
 

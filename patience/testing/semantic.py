@@ -51,6 +51,7 @@ from patience.language import (
     parse_expression,
 )
 from patience.moves import Move
+from patience.testing.changed import load_mutant_flat
 
 if TYPE_CHECKING:
     from patience.definition import Rule
@@ -496,8 +497,6 @@ def clauses_that_never_matter(variant: Variant, lines: list[Line]) -> list[Seman
     """Each clause of a rule that never changes a move set on the sample (judged within its
     own rule: see the module's docstring)."""
     import copy
-
-    from patience.testing.mutants import load_mutant_flat
 
     flat = variant.definition.flat
     piles = flat.get("piles") or {}
