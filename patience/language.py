@@ -740,23 +740,7 @@ class Checker(Visitor["Type | None"]):
 
     def _constant_value(self, node: Node) -> object:
         """The value of a constant int expression, or None if it cannot be worked out."""
-        if isinstance(node, Integer):
-            return node.value
-        if isinstance(node, Name):
-            if node.id in self.scope.constants:
-                return self.scope.constants[node.id][1]
-            return BUILTIN_CONSTANTS.get(node.id, (None, None))[1]
-        if isinstance(node, Negate):
-            value = self._constant_value(node.operand)
-            return -value if isinstance(value, int) else None
-        if isinstance(node, Arithmetic):
-            left, right = self._constant_value(node.left), self._constant_value(node.right)
-            if not isinstance(left, int) or not isinstance(right, int):
-                return None
-            if node.op in ("%", "//") and right == 0:
-                return None
-            return fold_arithmetic(node.op, left, right)
-        return None
+        return _ConstantValues(self.scope).visit(node)
 
     def _is_constant(self, node: Node, variables: Mapping[str, Type]) -> bool:
         return all(
@@ -907,6 +891,38 @@ class Checker(Visitor["Type | None"]):
         self._expect(node.body, Type.BOOL, inner, inner_nonempty,
                      f"the body of '{node.kind}'")
         return Type.BOOL
+
+
+class _ConstantValues(Visitor[object]):
+    """The value of a constant int expression (numbers, named constants, ``-`` and
+    arithmetic on them), or None."""
+
+    generic = frozenset({"Boolean", "Attribute", "Call", "Not", "Compare", "BoolOp", "Member",
+                         "Quantifier", "Pairs", "Count"})
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+
+    def generic_visit(self, node: Node, *args: Any) -> object:
+        return None
+
+    def visit_Integer(self, node: Integer) -> object:
+        return node.value
+
+    def visit_Name(self, node: Name) -> object:
+        if node.id in self.scope.constants:
+            return self.scope.constants[node.id][1]
+        return BUILTIN_CONSTANTS.get(node.id, (None, None))[1]
+
+    def visit_Negate(self, node: Negate) -> object:
+        value = self.visit(node.operand)
+        return -value if isinstance(value, int) else None
+
+    def visit_Arithmetic(self, node: Arithmetic) -> object:
+        left, right = self.visit(node.left), self.visit(node.right)
+        if not isinstance(left, int) or not isinstance(right, int):
+            return None
+        return fold_arithmetic(node.op, left, right)  # None: divides by zero, or too large
 
 
 # --- what the operators mean -----------------------------------------------------------
@@ -1104,15 +1120,33 @@ def article(word: str) -> str:
 
 def guarded_piles(node: Node, truth: bool) -> frozenset[str]:
     """Pile variables known to be non-empty when ``node`` evaluates to ``truth``."""
-    if isinstance(node, Not):
-        return guarded_piles(node.operand, not truth)
-    if isinstance(node, Attribute) and node.name == "empty" and isinstance(node.value, Name):
-        return frozenset({node.value.id}) if not truth else frozenset()
-    if isinstance(node, BoolOp):
-        if (node.op == "and") == truth:  # all of the values have that truth
-            return frozenset().union(*(guarded_piles(value, truth) for value in node.values))
+    return _Guards().visit(node, truth)
+
+
+class _Guards(Visitor[frozenset[str]]):
+    """:func:`guarded_piles`: ``visit(node, truth)``."""
+
+    # they say nothing of a pile's emptiness
+    generic = frozenset({"Integer", "Boolean", "Name", "Negate", "Arithmetic", "Member",
+                         "Call", "Quantifier", "Pairs", "Count"})
+
+    def generic_visit(self, node: Node, *args: Any) -> frozenset[str]:
         return frozenset()
-    if isinstance(node, Compare):
+
+    def visit_Not(self, node: Not, truth: bool) -> frozenset[str]:
+        return self.visit(node.operand, not truth)
+
+    def visit_Attribute(self, node: Attribute, truth: bool) -> frozenset[str]:
+        if node.name == "empty" and isinstance(node.value, Name) and not truth:
+            return frozenset({node.value.id})
+        return frozenset()
+
+    def visit_BoolOp(self, node: BoolOp, truth: bool) -> frozenset[str]:
+        if (node.op == "and") == truth:  # all of the values have that truth
+            return frozenset().union(*(self.visit(value, truth) for value in node.values))
+        return frozenset()
+
+    def visit_Compare(self, node: Compare, truth: bool) -> frozenset[str]:
         size, other, op = _size_comparison(node)
         if size is not None and isinstance(other, Integer):
             n = other.value
@@ -1123,7 +1157,7 @@ def guarded_piles(node: Node, truth: bool) -> frozenset[str]:
             table = holds_nonempty if truth else fails_nonempty
             if table[op]:
                 return frozenset({size})
-    return frozenset()
+        return frozenset()
 
 
 _MIRROR = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}

@@ -22,12 +22,13 @@ from patience.language import Node, Visitor, children, node_classes, parse_expre
 #: every walker over the rule AST, by module and class: a new walker is added here (the
 #: last test below finds any Visitor subclass missing from this list)
 WALKERS = {
-    "patience.language": ["Checker", "_Sizes"],
+    "patience.language": ["Checker", "_ConstantValues", "_Sizes", "_Guards"],
     "patience.compiler": ["Compiler", "InlinedShapes", "_Inlining", "_Renaming"],
     "patience.native.program": ["_Lowering"],
     "patience.explain": ["Interpreter", "_Reasons"],
     "patience.safe_derivation": ["_Values"],
     "patience.plainrules": ["Words", "_Nouns"],
+    "patience.refusal": ["_Blame"],
     "patience.solver.rules": ["_PileReads"],
 }
 
