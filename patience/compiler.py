@@ -52,7 +52,9 @@ from patience.language import (
     Predicate,
     Quantifier,
     Type,
+    Visitor,
     children,
+    compare,
     fold_arithmetic,
     walk,
 )
@@ -137,9 +139,6 @@ _BINARY = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult, "//": ast.FloorDiv, "%": a
            "**": ast.Pow}
 _COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt,
             ">=": ast.GtE}
-_FOLD_COMPARE: Mapping[str, Callable[[Any, Any], bool]] = {
-    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
 def conjunction(values: Sequence[ast.expr]) -> ast.expr:
@@ -195,13 +194,15 @@ class Tables:
         return self._by_key[key]
 
 
-class Compiler:
+class Compiler(Visitor[Value]):
     """Compiles checked expressions of one variant.
 
     ``constants`` are the variant's parameters; ``predicates`` its named predicates (already
     checked); ``layout`` the pile groups. Bindings map expression variables (``pile``,
     ``run``, ``source``, quantifier names) to compiled values.
     """
+
+    generic = frozenset({"Pairs"})  # only a quantifier's domain: compiled there
 
     def __init__(self, constants: Mapping[str, Any], predicates: Mapping[str, Predicate],
                  layout: Layout, tables: Tables, cards: Sequence[int] | None = None,
@@ -242,17 +243,16 @@ class Compiler:
     # -- the walk --
 
     def value(self, node: Node, bindings: Mapping[str, Value]) -> Value:
-        method = getattr(self, "_" + type(node).__name__.lower())
-        result: Value = method(node, bindings)
-        return result
+        """The compiled value of ``node`` (dispatched by node class: ``visit_<Class>``)."""
+        return self.visit(node, bindings)
 
-    def _integer(self, node: Integer, bindings: Mapping[str, Value]) -> Value:
+    def visit_Integer(self, node: Integer, bindings: Mapping[str, Value]) -> Value:
         return Const(node.value)
 
-    def _boolean(self, node: Boolean, bindings: Mapping[str, Value]) -> Value:
+    def visit_Boolean(self, node: Boolean, bindings: Mapping[str, Value]) -> Value:
         return Const(node.value)
 
-    def _name(self, node: Name, bindings: Mapping[str, Value]) -> Value:
+    def visit_Name(self, node: Name, bindings: Mapping[str, Value]) -> Value:
         if node.id in bindings:
             return bindings[node.id]
         if node.id in self.constants:
@@ -261,7 +261,7 @@ class Compiler:
             return Pile(name("stock"), None, "stock#")
         raise KeyError(node.id)  # the checker rules this out
 
-    def _attribute(self, node: Attribute, bindings: Mapping[str, Value]) -> Value:
+    def visit_Attribute(self, node: Attribute, bindings: Mapping[str, Value]) -> Value:
         owner = self.value(node.value, bindings)
         if isinstance(owner, Pile):
             cards = owner.cards
@@ -296,19 +296,19 @@ class Compiler:
         return Code(ast.BinOp(ast.BinOp(plus_one, ast.RShift(), constant(1)), ast.BitAnd(),
                               constant(1)))
 
-    def _negate(self, node: Negate, bindings: Mapping[str, Value]) -> Value:
+    def visit_Negate(self, node: Negate, bindings: Mapping[str, Value]) -> Value:
         operand = self.value(node.operand, bindings)
         if isinstance(operand, Const):
             return Const(-operand.value)
         return Code(ast.UnaryOp(ast.USub(), self.to_expr(operand)))
 
-    def _not(self, node: Not, bindings: Mapping[str, Value]) -> Value:
+    def visit_Not(self, node: Not, bindings: Mapping[str, Value]) -> Value:
         operand = self.value(node.operand, bindings)
         if isinstance(operand, Const):
             return Const(not operand.value)
         return Code(ast.UnaryOp(ast.Not(), self.to_expr(operand)))
 
-    def _arithmetic(self, node: Arithmetic, bindings: Mapping[str, Value]) -> Value:
+    def visit_Arithmetic(self, node: Arithmetic, bindings: Mapping[str, Value]) -> Value:
         left = self.value(node.left, bindings)
         right = self.value(node.right, bindings)
         if isinstance(left, Const) and isinstance(right, Const):
@@ -325,7 +325,7 @@ class Compiler:
                                   expr, constant(0)))
         return Code(expr)
 
-    def _compare(self, node: Compare, bindings: Mapping[str, Value]) -> Value:
+    def visit_Compare(self, node: Compare, bindings: Mapping[str, Value]) -> Value:
         left = self.value(node.left, bindings)
         right = self.value(node.right, bindings)
         if isinstance(left, Pile) and isinstance(right, Pile):  # the same pile, or not
@@ -338,11 +338,11 @@ class Compiler:
             return Code(ast.Compare(left.index, [ast.Eq() if same else ast.NotEq()],
                                     [right.index]))
         if isinstance(left, Const) and isinstance(right, Const):
-            return Const(_FOLD_COMPARE[node.op](left.value, right.value))
+            return Const(compare(node.op, left.value, right.value))
         return Code(ast.Compare(self.to_expr(left), [_COMPARE[node.op]()],
                                 [self.to_expr(right)]))
 
-    def _boolop(self, node: BoolOp, bindings: Mapping[str, Value]) -> Value:
+    def visit_BoolOp(self, node: BoolOp, bindings: Mapping[str, Value]) -> Value:
         return self._combine(node.op == "and",
                              [self.value(child, bindings) for child in node.values])
 
@@ -360,7 +360,7 @@ class Compiler:
             return Code(parts[0])
         return Code(ast.BoolOp(op=ast.And() if is_and else ast.Or(), values=parts))
 
-    def _member(self, node: Member, bindings: Mapping[str, Value]) -> Value:
+    def visit_Member(self, node: Member, bindings: Mapping[str, Value]) -> Value:
         pile = self.value(node.value, bindings)
         assert isinstance(pile, Pile)
         if pile.group is not None:
@@ -371,7 +371,7 @@ class Compiler:
                            [pile.index, constant(indices.stop)])
         return Code(ast.UnaryOp(ast.Not(), test) if node.negated else test)
 
-    def _call(self, node: Call, bindings: Mapping[str, Value]) -> Value:
+    def visit_Call(self, node: Call, bindings: Mapping[str, Value]) -> Value:
         predicate = self.predicates[node.function]
         args = [self.value(arg, bindings) for arg in node.args]
         if self.tabulate and self._is_tabulable(predicate) and 1 <= len(args) <= 2:
@@ -388,7 +388,7 @@ class Compiler:
                  for parameter, arg in zip(predicate.signature.parameters, args)}
         return self.value(predicate.body, inner)
 
-    def _quantifier(self, node: Quantifier, bindings: Mapping[str, Value]) -> Value:
+    def visit_Quantifier(self, node: Quantifier, bindings: Mapping[str, Value]) -> Value:
         builtin = "all" if node.kind == "all" else "any"
         if isinstance(node.domain, Pairs):
             run = self.value(node.domain.run, bindings)
@@ -453,7 +453,7 @@ class Compiler:
         self._unroll_budget -= extra
         return True
 
-    def _count(self, node: Count, bindings: Mapping[str, Value]) -> Value:
+    def visit_Count(self, node: Count, bindings: Mapping[str, Value]) -> Value:
         indices = self.layout.groups[node.group]
         piles = name(self.layout.piles_name)
         if self._may_unroll(indices, node.body):  # unrolled: a sum of tests, each 0 or 1
@@ -592,33 +592,54 @@ def inline_calls(node: Node, predicates: Mapping[str, Predicate],
     those of the tree written out once, which the loader bounds (:class:`InlinedShapes`,
     ``MAX_INLINED_NODES``) before anything is compiled.
     """
-    counter = itertools.count()
+    return _Inlining(predicates, keep).visit(node, {})
 
-    def substitute(current: Node, renaming: Mapping[str, Node]) -> Node:
-        if isinstance(current, Name):
-            return renaming.get(current.id, current)
-        if isinstance(current, Call):
-            args = tuple(substitute(arg, renaming) for arg in current.args)
-            predicate = predicates[current.function]
-            if keep(predicate):
-                return attrs.evolve(current, args=args)
-            inner = {p.name: arg for p, arg in zip(predicate.signature.parameters, args)}
-            return substitute(predicate.body, inner)
-        if isinstance(current, Quantifier):
-            fresh = {n: Name(current.span, f"{n}#{next(counter)}") for n in current.names}
-            inner = {**renaming, **fresh}
-            return attrs.evolve(current, names=tuple(f.id for f in fresh.values()),
-                                domain=(substitute(current.domain, renaming)
-                                        if isinstance(current.domain, Pairs)
-                                        else current.domain),
-                                body=substitute(current.body, inner))
-        if isinstance(current, Count):
-            fresh_name = f"{current.name}#{next(counter)}"
-            inner = {**renaming, current.name: Name(current.span, fresh_name)}
-            return attrs.evolve(current, name=fresh_name, body=substitute(current.body, inner))
-        return map_children(current, lambda child: substitute(child, renaming))
 
-    return substitute(node, {})
+# node classes that bind no name and call no predicate: walkers that care about names,
+# bindings or calls walk through them by their parts
+_STRUCTURAL = frozenset({"Integer", "Boolean", "Attribute", "Not", "Negate", "Arithmetic",
+                         "Compare", "BoolOp", "Member", "Pairs"})
+
+
+class _Inlining(Visitor[Node]):
+    """:func:`inline_calls`: ``visit(node, renaming)`` is ``node`` with its calls written
+    out and its free names replaced as ``renaming`` says."""
+
+    generic = _STRUCTURAL
+
+    def __init__(self, predicates: Mapping[str, Predicate],
+                 keep: Callable[[Predicate], bool]) -> None:
+        self.predicates = predicates
+        self.keep = keep
+        self.counter = itertools.count()
+
+    def generic_visit(self, node: Node, *args: Any) -> Node:
+        renaming, = args
+        return map_children(node, lambda child: self.visit(child, renaming))
+
+    def visit_Name(self, node: Name, renaming: Mapping[str, Node]) -> Node:
+        return renaming.get(node.id, node)
+
+    def visit_Call(self, node: Call, renaming: Mapping[str, Node]) -> Node:
+        args = tuple(self.visit(arg, renaming) for arg in node.args)
+        predicate = self.predicates[node.function]
+        if self.keep(predicate):
+            return attrs.evolve(node, args=args)
+        inner = {p.name: arg for p, arg in zip(predicate.signature.parameters, args)}
+        return self.visit(predicate.body, inner)
+
+    def visit_Quantifier(self, node: Quantifier, renaming: Mapping[str, Node]) -> Node:
+        fresh = {n: Name(node.span, f"{n}#{next(self.counter)}") for n in node.names}
+        inner = {**renaming, **fresh}
+        return attrs.evolve(node, names=tuple(f.id for f in fresh.values()),
+                            domain=(self.visit(node.domain, renaming)
+                                    if isinstance(node.domain, Pairs) else node.domain),
+                            body=self.visit(node.body, inner))
+
+    def visit_Count(self, node: Count, renaming: Mapping[str, Node]) -> Node:
+        fresh_name = f"{node.name}#{next(self.counter)}"
+        inner = {**renaming, node.name: Name(node.span, fresh_name)}
+        return attrs.evolve(node, name=fresh_name, body=self.visit(node.body, inner))
 
 
 @attrs.frozen
@@ -688,7 +709,7 @@ _NODES_CAP = MAX_INLINED_NODES + 1
 _DEPTH_CAP = MAX_INLINED_DEPTH + 1
 
 
-class InlinedShapes:
+class InlinedShapes(Visitor[_Form]):
     """The :class:`Shape` of expressions after :func:`inline_calls`, measured without
     building them: each predicate's body is measured once, as a function of its arguments,
     so the cost is linear in the text even where the inlined tree would be exponential.
@@ -696,6 +717,9 @@ class InlinedShapes:
     Calls of unknown predicates, and of those in ``skip`` (broken or recursive ones, which
     the loader reports), count as single nodes.
     """
+
+    # no names bound, no predicate called: the node and its parts
+    generic = _STRUCTURAL
 
     def __init__(self, predicates: Mapping[str, Predicate],
                  skip: frozenset[str] = frozenset()) -> None:
@@ -752,38 +776,55 @@ class InlinedShapes:
                                                -pair[1].quantifiers))
 
     def _form(self, node: Node, parameters: frozenset[str]) -> _Form:
-        if isinstance(node, Name) and node.id in parameters:
+        """The form of ``node`` whose free ``parameters`` are the predicate's arguments."""
+        return self.visit(node, parameters)
+
+    def visit_Name(self, node: Name, parameters: frozenset[str]) -> _Form:
+        if node.id in parameters:
             return _Form(0, {node.id: 1}, _Levels(0, {node.id: 0}), _Levels(0, {node.id: 0}))
-        if isinstance(node, Call) and node.function in self.forms:
-            args = [self._form(arg, parameters) for arg in node.args]
-            callee = self.forms[node.function]
-            names = [p.name for p in self.predicates[node.function].signature.parameters]
-            const = callee.const
-            per: dict[str, int] = {}
-            for name_, arg in zip(names, args):
-                times = max(1, callee.per.get(name_, 0))  # an unread argument counts once
-                const = min(_NODES_CAP, const + times * arg.const)
-                for p, count in arg.per.items():
-                    per[p] = min(_NODES_CAP, per.get(p, 0) + times * count)
-            depth = _substitute(callee.depth, names, [arg.depth for arg in args])
-            nesting = _substitute(callee.nesting, names, [arg.nesting for arg in args])
-            return _Form(const, per, depth.below(1), nesting.below(0))
-        if isinstance(node, Quantifier):
-            inner = parameters - set(node.names)  # the quantifier's names hide parameters
-            parts = [self._form(node.body, inner), self._form(node.domain, parameters)]
-        elif isinstance(node, Count):
-            parts = [self._form(node.body, parameters - {node.name})]
-        else:
-            parts = [self._form(child, parameters) for child in children(node)]
+        return self.generic_visit(node, parameters)
+
+    def visit_Call(self, node: Call, parameters: frozenset[str]) -> _Form:
+        if node.function not in self.forms:
+            return self.generic_visit(node, parameters)
+        args = [self._form(arg, parameters) for arg in node.args]
+        callee = self.forms[node.function]
+        names = [p.name for p in self.predicates[node.function].signature.parameters]
+        const = callee.const
+        per: dict[str, int] = {}
+        for name_, arg in zip(names, args):
+            times = max(1, callee.per.get(name_, 0))  # an unread argument counts once
+            const = min(_NODES_CAP, const + times * arg.const)
+            for p, count in arg.per.items():
+                per[p] = min(_NODES_CAP, per.get(p, 0) + times * count)
+        depth = _substitute(callee.depth, names, [arg.depth for arg in args])
+        nesting = _substitute(callee.nesting, names, [arg.nesting for arg in args])
+        return _Form(const, per, depth.below(1), nesting.below(0))
+
+    def visit_Quantifier(self, node: Quantifier, parameters: frozenset[str]) -> _Form:
+        inner = parameters - set(node.names)  # the quantifier's names hide parameters
+        return self._made_of([self._form(node.body, inner), self._form(node.domain, parameters)],
+                             nests=True)
+
+    def visit_Count(self, node: Count, parameters: frozenset[str]) -> _Form:
+        return self._made_of([self._form(node.body, parameters - {node.name})], nests=True)
+
+    def generic_visit(self, node: Node, *args: Any) -> _Form:
+        parameters, = args
+        return self._made_of([self._form(child, parameters) for child in children(node)],
+                             nests=False)
+
+    @staticmethod
+    def _made_of(parts: list[_Form], nests: bool) -> _Form:
+        """The form of a node over these parts (``nests``: a quantifier or a count)."""
         const = 1
-        per = {}
+        per: dict[str, int] = {}
         for part in parts:
             const = min(_NODES_CAP, const + part.const)
             for p, count in part.per.items():
                 per[p] = min(_NODES_CAP, per.get(p, 0) + count)
         return _Form(const, per, _highest([part.depth for part in parts]).below(1),
-                     _highest([part.nesting for part in parts]).below(
-                         1 if isinstance(node, (Quantifier, Count)) else 0))
+                     _highest([part.nesting for part in parts]).below(1 if nests else 0))
 
 
 def map_children(node: Node, function: Callable[[Node], Node]) -> Node:
@@ -800,17 +841,30 @@ def map_children(node: Node, function: Callable[[Node], Node]) -> Node:
 
 def rename(node: Node, renaming: Mapping[str, str]) -> Node:
     """``node`` with free variables renamed (names bound by a quantifier inside stay)."""
-    if isinstance(node, Name):
+    return _Renaming().visit(node, renaming)
+
+
+class _Renaming(Visitor[Node]):
+    """:func:`rename`: the names and the nodes that bind names; the rest by their parts."""
+
+    generic = _STRUCTURAL | {"Call"}
+
+    def generic_visit(self, node: Node, *args: Any) -> Node:
+        renaming, = args
+        return map_children(node, lambda child: self.visit(child, renaming))
+
+    def visit_Name(self, node: Name, renaming: Mapping[str, str]) -> Node:
         return attrs.evolve(node, id=renaming[node.id]) if node.id in renaming else node
-    if isinstance(node, Quantifier):
+
+    def visit_Quantifier(self, node: Quantifier, renaming: Mapping[str, str]) -> Node:
         inner = {k: v for k, v in renaming.items() if k not in node.names}
-        domain = rename(node.domain, renaming) if isinstance(node.domain, Pairs) \
+        domain = self.visit(node.domain, renaming) if isinstance(node.domain, Pairs) \
             else node.domain
-        return attrs.evolve(node, domain=domain, body=rename(node.body, inner))
-    if isinstance(node, Count):
+        return attrs.evolve(node, domain=domain, body=self.visit(node.body, inner))
+
+    def visit_Count(self, node: Count, renaming: Mapping[str, str]) -> Node:
         inner = {k: v for k, v in renaming.items() if k != node.name}
-        return attrs.evolve(node, body=rename(node.body, inner))
-    return map_children(node, lambda child: rename(child, renaming))
+        return attrs.evolve(node, body=self.visit(node.body, inner))
 
 
 def conjuncts(node: Node) -> list[Node]:

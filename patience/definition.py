@@ -66,7 +66,16 @@ from patience.limits import (
     MAX_VARIANT_INLINED_NODES,
 )
 from patience.settings import EmptyPiles, Removal, Show, Target, words
-from patience.source import Item, Mapping, Origin, Scalar, Sequence, read_variant_file, read_yaml
+from patience.source import (
+    Item,
+    Mapping,
+    Origin,
+    Scalar,
+    Sequence,
+    read_variant_file,
+    read_yaml,
+    variants_directory,
+)
 
 RESERVED_IDS = frozenset({"d", "s"})  # the deal move and the stock in position text
 IDENTITY_KEYS = ("id", "aliases")  # never inherited through 'extends'
@@ -264,8 +273,6 @@ def _read_merged(path: Path, resolve: Callable[[str, Path], Path], chain: list[P
 
 def _is_shipped(path: Path) -> bool:
     """Whether ``path`` is one of the shipped variant files."""
-    from patience.variant import variants_directory  # (variant imports this module)
-
     return _canonical(path).parent == _canonical(variants_directory())
 
 

@@ -25,7 +25,6 @@ from patience.cards import (
     rank_of,
     suit_of,
 )
-from patience.definition import Rule
 from patience.language import (
     BUILTIN_CONSTANTS,
     Arithmetic,
@@ -44,11 +43,13 @@ from patience.language import (
     Pairs,
     Quantifier,
     Visitor,
-    power,
+    arithmetic,
+    compare,
 )
 from patience.settings import Removal, Target
 
 if TYPE_CHECKING:
+    from patience.definition import Rule
     from patience.game import Game
     from patience.moves import Move
     from patience.variant import Variant
@@ -81,6 +82,8 @@ class RunValue:
 
 class Interpreter(Visitor[Any]):
     """Evaluates rule expressions of one game's variant on concrete piles and runs."""
+
+    generic = frozenset({"Pairs"})  # a quantifier's domain: read by ``_bindings``
 
     def __init__(self, game: Game | None, variant: Variant | None = None) -> None:
         self.game = game
@@ -132,18 +135,14 @@ class Interpreter(Visitor[Any]):
         return -self.evaluate(node.operand, env)
 
     def visit_Arithmetic(self, node: Arithmetic, env: dict[str, Any]) -> Any:
-        a, b = self.evaluate(node.left, env), self.evaluate(node.right, env)
-        if node.op == "**":
-            return power(a, b)
-        return {"+": a + b, "-": a - b, "*": a * b}.get(node.op) if node.op in "+-*" \
-            else (a // b if node.op == "//" else a % b)
+        return arithmetic(node.op, self.evaluate(node.left, env),
+                          self.evaluate(node.right, env))
 
     def visit_Compare(self, node: Compare, env: dict[str, Any]) -> Any:
         a, b = self.evaluate(node.left, env), self.evaluate(node.right, env)
         if isinstance(a, PileValue):  # the same pile, or not
             return (a.index == b.index) == (node.op == "==")
-        return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b,
-                ">=": a >= b}[node.op]
+        return compare(node.op, a, b)
 
     def visit_BoolOp(self, node: BoolOp, env: dict[str, Any]) -> Any:
         if node.op == "and":
@@ -199,48 +198,7 @@ class Interpreter(Visitor[Any]):
 
     def reason(self, node: Node, env: dict[str, Any], text: str) -> str:
         """Why ``node`` (which evaluates to false) is false, quoting ``text``."""
-        quote = _quote(text, node)
-        if isinstance(node, BoolOp):
-            if node.op == "and":
-                for value in node.values:
-                    if not self.evaluate(value, env):
-                        return self.reason(value, env, text)
-            return "; and ".join(self.reason(value, env, text) for value in node.values)
-        if isinstance(node, Not):
-            return f"{_quote(text, node.operand)} holds"
-        if isinstance(node, Boolean):
-            return "the rule is 'false': never"
-        if isinstance(node, Attribute) and node.name == "empty":
-            pile = self.evaluate(node.value, env)
-            if isinstance(pile, StockValue):
-                return f"the stock is not empty ({pile.size} cards)"
-            return f"{pile.name} is not empty"
-        if isinstance(node, Member):
-            pile = self.evaluate(node.value, env)
-            where = "not in" if not node.negated else "in"
-            return f"{pile.name} is {where} the {node.group}"
-        if isinstance(node, Compare):
-            values = [f"{_quote(text, side)} is "
-                      f"{_shown_as(side, self._show(self.evaluate(side, env)))}"
-                      for side in (node.left, node.right) if not _is_literal(side)]
-            return f"{quote} is false" + (f" ({', '.join(values)})" if values else "")
-        if isinstance(node, Call):
-            predicate = self.predicates[node.function]
-            args = [self.evaluate(arg, env) for arg in node.args]
-            shown = ", ".join(self._show(arg) for arg in args)
-            inner = dict(zip((p.name for p in predicate.signature.parameters), args))
-            why = self.reason(predicate.body, inner, predicate.text)
-            return f"{node.function}({shown}) is false: {why}"
-        if isinstance(node, Quantifier):
-            bindings = self._bindings(node, env)
-            if node.kind == "all":
-                for binding in bindings:
-                    if not self.evaluate(node.body, {**env, **binding}):
-                        names = ", ".join(f"{k} = {self._show(v)}" for k, v in binding.items())
-                        return f"for {names}: " + self.reason(node.body, {**env, **binding},
-                                                              text)
-            return f"{quote} is false: no {', '.join(node.names)} makes it true"
-        return f"{quote} is false"
+        return _Reasons(self).visit(node, env, text)
 
     def _show(self, value: Any) -> str:
         if isinstance(value, PileValue):
@@ -250,6 +208,70 @@ class Interpreter(Visitor[Any]):
         if isinstance(value, bool):
             return "true" if value else "false"
         return str(value)
+
+
+class _Reasons(Visitor[str]):
+    """:meth:`Interpreter.reason`: ``visit(node, env, text)`` says why ``node`` is false."""
+
+    # not true or false by themselves: "'…' is false"
+    generic = frozenset({"Integer", "Name", "Negate", "Arithmetic", "Count", "Pairs"})
+
+    def __init__(self, interpreter: Interpreter) -> None:
+        self.interpreter = interpreter
+        self.evaluate = interpreter.evaluate
+        self.show = interpreter._show
+
+    def generic_visit(self, node: Node, *args: Any) -> str:
+        _env, text = args
+        return f"{_quote(text, node)} is false"
+
+    def visit_BoolOp(self, node: BoolOp, env: dict[str, Any], text: str) -> str:
+        if node.op == "and":
+            for value in node.values:
+                if not self.evaluate(value, env):
+                    return self.visit(value, env, text)
+        return "; and ".join(self.visit(value, env, text) for value in node.values)
+
+    def visit_Not(self, node: Not, env: dict[str, Any], text: str) -> str:
+        return f"{_quote(text, node.operand)} holds"
+
+    def visit_Boolean(self, node: Boolean, env: dict[str, Any], text: str) -> str:
+        return "the rule is 'false': never"
+
+    def visit_Attribute(self, node: Attribute, env: dict[str, Any], text: str) -> str:
+        if node.name != "empty":
+            return self.generic_visit(node, env, text)
+        pile = self.evaluate(node.value, env)
+        if isinstance(pile, StockValue):
+            return f"the stock is not empty ({pile.size} cards)"
+        return f"{pile.name} is not empty"
+
+    def visit_Member(self, node: Member, env: dict[str, Any], text: str) -> str:
+        pile = self.evaluate(node.value, env)
+        where = "not in" if not node.negated else "in"
+        return f"{pile.name} is {where} the {node.group}"
+
+    def visit_Compare(self, node: Compare, env: dict[str, Any], text: str) -> str:
+        values = [f"{_quote(text, side)} is {_shown_as(side, self.show(self.evaluate(side, env)))}"
+                  for side in (node.left, node.right) if not _is_literal(side)]
+        return f"{_quote(text, node)} is false" + (f" ({', '.join(values)})" if values else "")
+
+    def visit_Call(self, node: Call, env: dict[str, Any], text: str) -> str:
+        predicate = self.interpreter.predicates[node.function]
+        args = [self.evaluate(arg, env) for arg in node.args]
+        shown = ", ".join(self.show(arg) for arg in args)
+        inner = dict(zip((p.name for p in predicate.signature.parameters), args))
+        why = self.visit(predicate.body, inner, predicate.text)
+        return f"{node.function}({shown}) is false: {why}"
+
+    def visit_Quantifier(self, node: Quantifier, env: dict[str, Any], text: str) -> str:
+        bindings = self.interpreter._bindings(node, env)
+        if node.kind == "all":
+            for binding in bindings:
+                if not self.evaluate(node.body, {**env, **binding}):
+                    names = ", ".join(f"{k} = {self.show(v)}" for k, v in binding.items())
+                    return f"for {names}: " + self.visit(node.body, {**env, **binding}, text)
+        return f"{_quote(text, node)} is false: no {', '.join(node.names)} makes it true"
 
 
 def _shown_as(node: Node, shown: str) -> str:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from patience.cards import FACE_DOWN, card_code, check_deck, parse_card
 from patience.errors import DealError, MoveError, PositionError
+from patience.explain import Interpreter, explain, explain_move
 from patience.limits import (
     MAX_FORCED_MOVES,
     MAX_MOVE_COUNT_DIGITS,
@@ -177,8 +178,6 @@ class Game:
             move = self.parse_move(move)
         move = Move(*move)
         if not self.is_legal(move):
-            from patience.explain import explain_move
-
             reason, rule = explain_move(self, move)
             raise MoveError(reason or f"{self.notation(move)} is not legal here",
                             move=self.notation(move), position=self.text(), rule=rule)
@@ -300,8 +299,6 @@ class Game:
 
     def explain(self, move: tuple[int, int, int] | str) -> str | None:
         """None when the move is legal; otherwise which rule forbids it, in the rule's words."""
-        from patience.explain import explain
-
         if isinstance(move, str):
             try:
                 move = self.parse_move(move)
@@ -594,8 +591,6 @@ def _cards_where(variant: Variant, rule: Rule | None) -> frozenset[int]:
     """The cards of the deck for which a rule about ``card`` holds (empty for no rule)."""
     if rule is None:
         return frozenset()
-    from patience.explain import Interpreter
-
     interpreter = Interpreter.for_variant(variant)
     return frozenset(card for card in set(variant.deck)
                      if interpreter.evaluate(rule.node, {"card": card}))

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import operator
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
 import lark
@@ -163,17 +164,68 @@ def children(node: Node) -> Iterator[Node]:
 class Visitor(Generic[R]):
     """The one visitor base for patience's AST, dispatching by node class name as lark's
     visitors do: ``visit(node, *args)`` calls ``visit_<ClassName>(node, *args)``, or
-    ``generic_visit`` for a class the visitor has no method for."""
+    ``generic_visit`` for the node classes named in ``generic``.
+
+    Every walker over the rule AST is a subclass, and says for each node class of the
+    language what it does: a ``visit_<ClassName>`` method, or the class's name in
+    ``generic`` (handled by ``generic_visit``, on purpose). tests/test_walkers.py checks
+    that each walker covers every node class, so a node class added to the language fails
+    that test, naming the walker, rather than a user's file at run time. Names that are no
+    node class (a misspelt method or ``generic`` entry) fail when the class is defined.
+    """
+
+    #: node classes this walker leaves to ``generic_visit`` (names, listed on purpose):
+    #: classes it walks through by their parts, or that never reach it (a quantifier's
+    #: ``Pairs`` domain, read by the quantifier's method)
+    generic: ClassVar[frozenset[str]] = frozenset()
+    #: node class -> its ``visit_<ClassName>`` function, made once per walker class
+    _methods: ClassVar[dict[type[Node], Callable[..., Any]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        known = {node_class.__name__: node_class for node_class in node_classes()}
+        named = {name[len("visit_"):] for name in vars(cls) if name.startswith("visit_")}
+        unknown = sorted((named | cls.generic) - set(known))
+        if unknown:
+            raise TypeError(f"{cls.__name__} names {', '.join(unknown)}, which the rule "
+                            f"language has no node class for (it has {', '.join(known)})")
+        cls._methods = {node_class: getattr(cls, "visit_" + name)
+                        for name, node_class in known.items() if hasattr(cls, "visit_" + name)}
 
     def visit(self, node: Node, *args: Any) -> R:
-        method = getattr(self, "visit_" + type(node).__name__, None)
+        method = self._methods.get(type(node))
         if method is None:
             return self.generic_visit(node, *args)
-        result: R = method(node, *args)
+        result: R = method(self, node, *args)
         return result
 
     def generic_visit(self, node: Node, *args: Any) -> R:
         raise TypeError(f"{type(self).__name__} cannot visit {type(node).__name__}")
+
+    @classmethod
+    def missing(cls, classes: Iterable[type] | None = None) -> list[str]:
+        """The node classes (of the language, or ``classes``) this walker says nothing
+        about, neither a ``visit_`` method nor in ``generic``: none, for a walker that is up
+        to date with the language."""
+        return [node_class.__name__
+                for node_class in (node_classes() if classes is None else classes)
+                if not hasattr(cls, "visit_" + node_class.__name__)
+                and node_class.__name__ not in cls.generic]
+
+
+def node_classes() -> list[type[Node]]:
+    """Every concrete node class of the rule language (the subclasses of :class:`Node`).
+
+    >>> [c.__name__ for c in node_classes()][:3]
+    ['Integer', 'Boolean', 'Name']
+    """
+    found: list[type[Node]] = []
+    pending = list(Node.__subclasses__())
+    while pending:
+        node_class = pending.pop(0)
+        found.append(node_class)
+        pending.extend(node_class.__subclasses__())
+    return found
 
 
 def walk(node: Node) -> Iterator[Node]:
@@ -573,6 +625,8 @@ class Problem:
 class Checker(Visitor["Type | None"]):
     """Type-checks one expression in a scope and collects every problem it finds."""
 
+    generic = frozenset({"Pairs"})  # only a quantifier's domain: checked there
+
     def __init__(self, scope: Scope) -> None:
         self.scope = scope
         self.problems: list[Problem] = []
@@ -686,23 +740,7 @@ class Checker(Visitor["Type | None"]):
 
     def _constant_value(self, node: Node) -> object:
         """The value of a constant int expression, or None if it cannot be worked out."""
-        if isinstance(node, Integer):
-            return node.value
-        if isinstance(node, Name):
-            if node.id in self.scope.constants:
-                return self.scope.constants[node.id][1]
-            return BUILTIN_CONSTANTS.get(node.id, (None, None))[1]
-        if isinstance(node, Negate):
-            value = self._constant_value(node.operand)
-            return -value if isinstance(value, int) else None
-        if isinstance(node, Arithmetic):
-            left, right = self._constant_value(node.left), self._constant_value(node.right)
-            if not isinstance(left, int) or not isinstance(right, int):
-                return None
-            if node.op in ("%", "//") and right == 0:
-                return None
-            return fold_arithmetic(node.op, left, right)
-        return None
+        return _ConstantValues(self.scope).visit(node)
 
     def _is_constant(self, node: Node, variables: Mapping[str, Type]) -> bool:
         return all(
@@ -855,15 +893,80 @@ class Checker(Visitor["Type | None"]):
         return Type.BOOL
 
 
+class _ConstantValues(Visitor[object]):
+    """The value of a constant int expression (numbers, named constants, ``-`` and
+    arithmetic on them), or None."""
+
+    generic = frozenset({"Boolean", "Attribute", "Call", "Not", "Compare", "BoolOp", "Member",
+                         "Quantifier", "Pairs", "Count"})
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+
+    def generic_visit(self, node: Node, *args: Any) -> object:
+        return None
+
+    def visit_Integer(self, node: Integer) -> object:
+        return node.value
+
+    def visit_Name(self, node: Name) -> object:
+        if node.id in self.scope.constants:
+            return self.scope.constants[node.id][1]
+        return BUILTIN_CONSTANTS.get(node.id, (None, None))[1]
+
+    def visit_Negate(self, node: Negate) -> object:
+        value = self.visit(node.operand)
+        return -value if isinstance(value, int) else None
+
+    def visit_Arithmetic(self, node: Arithmetic) -> object:
+        left, right = self.visit(node.left), self.visit(node.right)
+        if not isinstance(left, int) or not isinstance(right, int):
+            return None
+        return fold_arithmetic(node.op, left, right)  # None: divides by zero, or too large
+
+
+# --- what the operators mean -----------------------------------------------------------
+# The one home of the rule language's arithmetic and comparison for the Python side: the
+# checker's and the compiler's constant folding, the native lowering's folding, the
+# explaining interpreter and the safe-move derivation all compute with these. Generated
+# code uses Python's own operators, which mean the same (``_BINARY`` in patience.compiler);
+# the native core has its own copy, ``Op::apply`` in native/src/program.rs.
+
+
 def power(base: int, exponent: int) -> int:
     """``base ** exponent`` in the rule language: whole numbers only, so a negative exponent
     gives 0."""
     return base ** exponent if exponent >= 0 else 0
 
 
-_ARITHMETIC: Mapping[str, Any] = {
-    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-    "//": lambda a, b: a // b, "%": lambda a, b: a % b, "**": power}
+_ARITHMETIC: Mapping[str, Callable[[int, int], int]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul,
+    "//": operator.floordiv, "%": operator.mod, "**": power}
+
+_COMPARISONS: Mapping[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge}
+
+
+def arithmetic(op: str, left: int, right: int) -> int:
+    """``left OP right`` as the rule language computes it: ``//`` rounds down and ``%`` takes
+    the divisor's sign (as Python's), a negative power is 0. The checker has ruled out a
+    divisor of 0 (the right side of ``//`` and ``%`` is a non-zero constant).
+
+    >>> arithmetic("//", -7, 2), arithmetic("%", -7, 2), arithmetic("**", 2, -1)
+    (-4, 1, 0)
+    """
+    return _ARITHMETIC[op](left, right)
+
+
+def compare(op: str, left: Any, right: Any) -> bool:
+    """``left OP right`` for two values of one type (numbers, suits, colours, cards,
+    truth values).
+
+    >>> compare("<=", 3, 3), compare("!=", True, False)
+    (True, True)
+    """
+    return _COMPARISONS[op](left, right)
 
 
 def fold_arithmetic(op: str, left: int, right: int) -> int | None:
@@ -879,7 +982,7 @@ def fold_arithmetic(op: str, left: int, right: int) -> int | None:
         return None
     if op == "**" and abs(left) > 1 and right > 64:
         return None
-    value = _ARITHMETIC[op](left, right)
+    value = arithmetic(op, left, right)
     return value if abs(value) <= MAX_INTEGER else None
 
 
@@ -919,7 +1022,12 @@ def integer_overflow(node: Node, scope: Scope, largest_size: int,
     return None
 
 
-class _Sizes:
+class _Sizes(Visitor["int | None"]):
+    """Upper bounds on the size of int sub-expressions (:func:`integer_overflow`)."""
+
+    # bool-valued nodes: their parts are bounded, they have no size of their own
+    generic = frozenset({"Boolean", "Not", "Compare", "BoolOp", "Member", "Pairs"})
+
     def __init__(self, scope: Scope, largest_size: int, group_sizes: Mapping[str, int]) -> None:
         self.scope = scope
         self.largest_size = largest_size
@@ -927,51 +1035,71 @@ class _Sizes:
 
     def bound(self, node: Node, env: Mapping[str, int | None], where: str | None) -> int | None:
         """An upper bound on ``abs(node)`` for an int node, None for other types."""
-        if isinstance(node, Integer):
-            return abs(node.value)
-        if isinstance(node, Name):
-            if node.id in env:
-                return env[node.id]
-            value = self.scope.constants.get(node.id, BUILTIN_CONSTANTS.get(node.id))
-            if value is not None and value[0] is Type.INT and not isinstance(value[1], bool):
-                return abs(int(value[1]))
-            return None
-        if isinstance(node, Attribute):
-            self.bound(node.value, env, where)
-            return {"rank": 13, "size": self.largest_size}.get(node.name)
-        if isinstance(node, Negate):
-            return self.bound(node.operand, env, where)
-        if isinstance(node, Arithmetic):
-            left = self.bound(node.left, env, where)
-            right = self.bound(node.right, env, where)
-            if left is None or right is None:
-                return None
-            if node.op == "**" and left > 1 and right > 64:
-                raise _TooLarge(Overflow(node.span, where, None))
-            size = (left + right if node.op in ("+", "-") else left * right if node.op == "*"
-                    else left if node.op == "//" else right if node.op == "%"
-                    else left ** right)
-            if size > MAX_INTEGER:
-                raise _TooLarge(Overflow(node.span, where, size))
-            return size
-        if isinstance(node, Call):
-            sizes = [self.bound(arg, env, where) for arg in node.args]
-            predicate = self.scope.predicates.get(node.function)
-            if predicate is not None and node.function not in self.scope.broken:
-                inner = {p.name: size for p, size in zip(predicate.signature.parameters, sizes)}
-                self.bound(predicate.body, inner, node.function)
-            return None
-        if isinstance(node, Quantifier):
-            if isinstance(node.domain, Pairs):
-                self.bound(node.domain.run, env, where)
-            self.bound(node.body, {**env, **{n: None for n in node.names}}, where)
-            return None
-        if isinstance(node, Count):
-            self.bound(node.body, {**env, node.name: None}, where)
-            return self.group_sizes.get(node.group, MAX_GROUP_PILES)
+        return self.visit(node, env, where)
+
+    def generic_visit(self, node: Node, *args: Any) -> int | None:
+        env, where = args
         for child in children(node):
             self.bound(child, env, where)
         return None
+
+    def visit_Integer(self, node: Integer, env: Mapping[str, int | None],
+                      where: str | None) -> int | None:
+        return abs(node.value)
+
+    def visit_Name(self, node: Name, env: Mapping[str, int | None],
+                   where: str | None) -> int | None:
+        if node.id in env:
+            return env[node.id]
+        value = self.scope.constants.get(node.id, BUILTIN_CONSTANTS.get(node.id))
+        if value is not None and value[0] is Type.INT and not isinstance(value[1], bool):
+            return abs(int(value[1]))
+        return None
+
+    def visit_Attribute(self, node: Attribute, env: Mapping[str, int | None],
+                        where: str | None) -> int | None:
+        self.bound(node.value, env, where)
+        return {"rank": 13, "size": self.largest_size}.get(node.name)
+
+    def visit_Negate(self, node: Negate, env: Mapping[str, int | None],
+                     where: str | None) -> int | None:
+        return self.bound(node.operand, env, where)
+
+    def visit_Arithmetic(self, node: Arithmetic, env: Mapping[str, int | None],
+                         where: str | None) -> int | None:
+        left = self.bound(node.left, env, where)
+        right = self.bound(node.right, env, where)
+        if left is None or right is None:
+            return None
+        if node.op == "**" and left > 1 and right > 64:
+            raise _TooLarge(Overflow(node.span, where, None))
+        size = (left + right if node.op in ("+", "-") else left * right if node.op == "*"
+                else left if node.op == "//" else right if node.op == "%"
+                else left ** right)
+        if size > MAX_INTEGER:
+            raise _TooLarge(Overflow(node.span, where, size))
+        return size
+
+    def visit_Call(self, node: Call, env: Mapping[str, int | None],
+                   where: str | None) -> int | None:
+        sizes = [self.bound(arg, env, where) for arg in node.args]
+        predicate = self.scope.predicates.get(node.function)
+        if predicate is not None and node.function not in self.scope.broken:
+            inner = {p.name: size for p, size in zip(predicate.signature.parameters, sizes)}
+            self.bound(predicate.body, inner, node.function)
+        return None
+
+    def visit_Quantifier(self, node: Quantifier, env: Mapping[str, int | None],
+                         where: str | None) -> int | None:
+        if isinstance(node.domain, Pairs):
+            self.bound(node.domain.run, env, where)
+        self.bound(node.body, {**env, **{n: None for n in node.names}}, where)
+        return None
+
+    def visit_Count(self, node: Count, env: Mapping[str, int | None],
+                    where: str | None) -> int | None:
+        self.bound(node.body, {**env, node.name: None}, where)
+        return self.group_sizes.get(node.group, MAX_GROUP_PILES)
 
 
 def table_read(node: Node, predicates: Mapping[str, Predicate],
@@ -1039,15 +1167,33 @@ def article(word: str) -> str:
 
 def guarded_piles(node: Node, truth: bool) -> frozenset[str]:
     """Pile variables known to be non-empty when ``node`` evaluates to ``truth``."""
-    if isinstance(node, Not):
-        return guarded_piles(node.operand, not truth)
-    if isinstance(node, Attribute) and node.name == "empty" and isinstance(node.value, Name):
-        return frozenset({node.value.id}) if not truth else frozenset()
-    if isinstance(node, BoolOp):
-        if (node.op == "and") == truth:  # all of the values have that truth
-            return frozenset().union(*(guarded_piles(value, truth) for value in node.values))
+    return _Guards().visit(node, truth)
+
+
+class _Guards(Visitor[frozenset[str]]):
+    """:func:`guarded_piles`: ``visit(node, truth)``."""
+
+    # they say nothing of a pile's emptiness
+    generic = frozenset({"Integer", "Boolean", "Name", "Negate", "Arithmetic", "Member",
+                         "Call", "Quantifier", "Pairs", "Count"})
+
+    def generic_visit(self, node: Node, *args: Any) -> frozenset[str]:
         return frozenset()
-    if isinstance(node, Compare):
+
+    def visit_Not(self, node: Not, truth: bool) -> frozenset[str]:
+        return self.visit(node.operand, not truth)
+
+    def visit_Attribute(self, node: Attribute, truth: bool) -> frozenset[str]:
+        if node.name == "empty" and isinstance(node.value, Name) and not truth:
+            return frozenset({node.value.id})
+        return frozenset()
+
+    def visit_BoolOp(self, node: BoolOp, truth: bool) -> frozenset[str]:
+        if (node.op == "and") == truth:  # all of the values have that truth
+            return frozenset().union(*(self.visit(value, truth) for value in node.values))
+        return frozenset()
+
+    def visit_Compare(self, node: Compare, truth: bool) -> frozenset[str]:
         size, other, op = _size_comparison(node)
         if size is not None and isinstance(other, Integer):
             n = other.value
@@ -1058,7 +1204,7 @@ def guarded_piles(node: Node, truth: bool) -> frozenset[str]:
             table = holds_nonempty if truth else fails_nonempty
             if table[op]:
                 return frozenset({size})
-    return frozenset()
+        return frozenset()
 
 
 _MIRROR = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}

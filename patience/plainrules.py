@@ -32,6 +32,7 @@ from patience.language import (
     Not,
     Pairs,
     Quantifier,
+    Visitor,
 )
 from patience.rulestext import comment_at
 from patience.settings import Removal, Show, Target
@@ -129,84 +130,126 @@ def _stock(variant: Variant) -> str:
     return text
 
 
-class Words:
-    """An expression of the rule language read out in words."""
+class Words(Visitor[str]):
+    """An expression of the rule language read out in words: :meth:`say` reads it as a
+    sentence, :meth:`noun` as the thing it names (the two fall back on each other)."""
+
+    # what names a thing (a number, a card, a pile) is read as one
+    generic = frozenset({"Integer", "Name", "Arithmetic", "Negate", "Count", "Pairs"})
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
+        self.nouns = _Nouns(self)
 
     def say(self, node: Node) -> str:
-        if isinstance(node, BoolOp):
-            joined = f" {node.op} " if node.op == "and" else ", or "
-            return joined.join(self.say(value) for value in node.values)
-        if isinstance(node, Not):
-            inner = node.operand
-            if isinstance(inner, Attribute) and inner.name == "empty":
-                return f"{self.noun(inner.value)} is not empty"
-            return f"not ({self.say(inner)})"
-        if isinstance(node, Boolean):
-            return "always" if node.value else "never"
-        if isinstance(node, Attribute) and node.name in ("empty", "face_up"):
-            return ATTRIBUTES[node.name].format(self.noun(node.value))
-        if isinstance(node, Member):
-            where = "not one of" if node.negated else "one of"
-            return f"{self.noun(node.value)} is {where} the {node.group}"
-        if isinstance(node, Compare):
-            if isinstance(node.left, Attribute) and node.left.name == "size" \
-                    and _is_name(node.left.value, "run") and isinstance(node.right, Integer) \
-                    and node.op == "==":
-                count = node.right.value
-                return "one card moves" if count == 1 else f"{count} cards move together"
-            return f"{self.noun(node.left)} {COMPARISONS[node.op]} {self.noun(node.right)}"
-        if isinstance(node, Call):
-            predicate = self.variant.predicates.get(node.function)
-            origin = predicate.origin[1] if predicate is not None and isinstance(
-                predicate.origin, tuple) else None
-            words = comment_at(origin)
-            arguments = ", ".join(self.noun(arg) for arg in node.args)
-            return f"{node.function.replace('_', ' ')} ({arguments})" + \
-                (f": {words}" if words else "")
-        if isinstance(node, Quantifier):
-            if isinstance(node.domain, Pairs):
-                return (f"for each two cards next to each other in {self.noun(node.domain.run)}"
-                        f": {self.say(node.body)}")
-            assert isinstance(node.domain, Name)
-            every = "every one" if node.kind == "all" else "one"
-            body = self.say(node.body)
-            name = node.names[0]
-            body = body.replace(f"the number of cards in {name} is ", "holds ")
-            body = body.replace(f"{name} ", "")
-            if body.startswith("holds ") and body[6:].isdigit():
-                body += " cards"
-            return f"{every} of the {node.domain.id} {body}"
-        return self.noun(node)
+        return self.visit(node)
 
     def noun(self, node: Node) -> str:
-        if isinstance(node, Integer):
-            return str(node.value)
-        if isinstance(node, Name):
-            if node.id in SUBJECTS:
-                return SUBJECTS[node.id]
-            if node.id in self.variant.parameters:
-                return f"{node.id.replace('_', ' ')} ({self.variant.parameters[node.id]!s}"\
-                    .lower() + ")"
-            if len(node.id) == 1 and node.id in RANK_CHARS:
-                return RANK_NAMES[RANK_CHARS.index(node.id)]
-            return CONSTANTS.get(node.id, node.id)
-        if isinstance(node, Attribute):
-            if _is_name(node.value, "run") and node.name in RUN_ATTRIBUTES:
-                return RUN_ATTRIBUTES[node.name]
-            return ATTRIBUTES.get(node.name, "{} ." + node.name).format(self.noun(node.value))
-        if isinstance(node, Arithmetic):
-            if node.op in "+-" and isinstance(node.right, Integer):
-                more = "plus" if node.op == "+" else "minus"
-                return f"{self.noun(node.left)} {more} {node.right.value}"
-            return f"({self.noun(node.left)} {node.op} {self.noun(node.right)})"
-        if isinstance(node, Negate):
-            return f"minus {self.noun(node.operand)}"
-        if isinstance(node, Count):
-            return f"the number of {node.group} where {self.say(node.body)}"
-        return self.say(node)
+        return self.nouns.visit(node)
+
+    def generic_visit(self, node: Node, *args: object) -> str:
+        return self.noun(node)
+
+    def visit_BoolOp(self, node: BoolOp) -> str:
+        joined = f" {node.op} " if node.op == "and" else ", or "
+        return joined.join(self.say(value) for value in node.values)
+
+    def visit_Not(self, node: Not) -> str:
+        inner = node.operand
+        if isinstance(inner, Attribute) and inner.name == "empty":
+            return f"{self.noun(inner.value)} is not empty"
+        return f"not ({self.say(inner)})"
+
+    def visit_Boolean(self, node: Boolean) -> str:
+        return "always" if node.value else "never"
+
+    def visit_Attribute(self, node: Attribute) -> str:
+        if node.name in ("empty", "face_up"):
+            return ATTRIBUTES[node.name].format(self.noun(node.value))
+        return self.noun(node)
+
+    def visit_Member(self, node: Member) -> str:
+        where = "not one of" if node.negated else "one of"
+        return f"{self.noun(node.value)} is {where} the {node.group}"
+
+    def visit_Compare(self, node: Compare) -> str:
+        if isinstance(node.left, Attribute) and node.left.name == "size" \
+                and _is_name(node.left.value, "run") and isinstance(node.right, Integer) \
+                and node.op == "==":
+            count = node.right.value
+            return "one card moves" if count == 1 else f"{count} cards move together"
+        return f"{self.noun(node.left)} {COMPARISONS[node.op]} {self.noun(node.right)}"
+
+    def visit_Call(self, node: Call) -> str:
+        predicate = self.variant.predicates.get(node.function)
+        origin = predicate.origin[1] if predicate is not None and isinstance(
+            predicate.origin, tuple) else None
+        words = comment_at(origin)
+        arguments = ", ".join(self.noun(arg) for arg in node.args)
+        return f"{node.function.replace('_', ' ')} ({arguments})" + \
+            (f": {words}" if words else "")
+
+    def visit_Quantifier(self, node: Quantifier) -> str:
+        if isinstance(node.domain, Pairs):
+            return (f"for each two cards next to each other in {self.noun(node.domain.run)}"
+                    f": {self.say(node.body)}")
+        assert isinstance(node.domain, Name)
+        every = "every one" if node.kind == "all" else "one"
+        body = self.say(node.body)
+        name = node.names[0]
+        body = body.replace(f"the number of cards in {name} is ", "holds ")
+        body = body.replace(f"{name} ", "")
+        if body.startswith("holds ") and body[6:].isdigit():
+            body += " cards"
+        return f"{every} of the {node.domain.id} {body}"
+
+
+class _Nouns(Visitor[str]):
+    """The nouns of :class:`Words`: what an expression names, in words."""
+
+    # what is true or false is read as a sentence
+    generic = frozenset({"Boolean", "Not", "Compare", "BoolOp", "Member", "Call",
+                         "Quantifier"})
+
+    def __init__(self, words: Words) -> None:
+        self.words = words
+        self.variant = words.variant
+
+    def generic_visit(self, node: Node, *args: object) -> str:
+        return self.words.say(node)
+
+    def visit_Integer(self, node: Integer) -> str:
+        return str(node.value)
+
+    def visit_Name(self, node: Name) -> str:
+        if node.id in SUBJECTS:
+            return SUBJECTS[node.id]
+        if node.id in self.variant.parameters:
+            return f"{node.id.replace('_', ' ')} ({self.variant.parameters[node.id]!s}"\
+                .lower() + ")"
+        if len(node.id) == 1 and node.id in RANK_CHARS:
+            return RANK_NAMES[RANK_CHARS.index(node.id)]
+        return CONSTANTS.get(node.id, node.id)
+
+    def visit_Attribute(self, node: Attribute) -> str:
+        if _is_name(node.value, "run") and node.name in RUN_ATTRIBUTES:
+            return RUN_ATTRIBUTES[node.name]
+        return ATTRIBUTES.get(node.name, "{} ." + node.name).format(self.visit(node.value))
+
+    def visit_Arithmetic(self, node: Arithmetic) -> str:
+        if node.op in "+-" and isinstance(node.right, Integer):
+            more = "plus" if node.op == "+" else "minus"
+            return f"{self.visit(node.left)} {more} {node.right.value}"
+        return f"({self.visit(node.left)} {node.op} {self.visit(node.right)})"
+
+    def visit_Negate(self, node: Negate) -> str:
+        return f"minus {self.visit(node.operand)}"
+
+    def visit_Count(self, node: Count) -> str:
+        return f"the number of {node.group} where {self.words.say(node.body)}"
+
+    def visit_Pairs(self, node: Pairs) -> str:
+        return f"each two cards next to each other in {self.visit(node.run)}"
 
 
 def _is_name(node: Node, name: str) -> bool:

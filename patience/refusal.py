@@ -27,7 +27,7 @@ import attrs
 
 from patience.cards import FACE_DOWN, card_symbol, parse_card
 from patience.explain import Interpreter, RunValue, explain_move
-from patience.language import BoolOp, Call, Node, Quantifier
+from patience.language import BoolOp, Call, Node, Quantifier, Visitor
 from patience.rulestext import comment_at
 
 if TYPE_CHECKING:
@@ -129,27 +129,46 @@ def _blame(interpreter: Interpreter, node: Node, env: dict[str, Any]) -> tuple[s
     """The comment of the outermost failing predicate under ``node`` (which is false), or
     '', and how far the evaluation got before it failed (to choose among the branches of
     an ``or``: the one that got furthest is the one the player meant)."""
-    if isinstance(node, BoolOp):
+    return _Blame(interpreter).visit(node, env)
+
+
+class _Blame(Visitor[tuple[str, int]]):
+    """:func:`_blame`: ``visit(node, env)`` for a false ``node``."""
+
+    # no predicate to blame inside them
+    generic = frozenset({"Integer", "Boolean", "Name", "Attribute", "Not", "Negate",
+                         "Arithmetic", "Compare", "Member", "Pairs", "Count"})
+
+    def __init__(self, interpreter: Interpreter) -> None:
+        self.interpreter = interpreter
+
+    def generic_visit(self, node: Node, *args: Any) -> tuple[str, int]:
+        return "", 0
+
+    def visit_BoolOp(self, node: BoolOp, env: dict[str, Any]) -> tuple[str, int]:
         if node.op == "and":
             held = 0
             for value in node.values:
-                if not interpreter.evaluate(value, env):
-                    words, score = _blame(interpreter, value, env)
+                if not self.interpreter.evaluate(value, env):
+                    words, score = self.visit(value, env)
                     return words, score + held
                 held += 1
             return "", held
-        branches = [_blame(interpreter, value, env) for value in node.values]
+        branches = [self.visit(value, env) for value in node.values]
         return max(branches, key=lambda branch: (branch[1], bool(branch[0])))
-    if isinstance(node, Call):
-        predicate = interpreter.predicates[node.function]
-        inner = {p.name: interpreter.evaluate(arg, env)
+
+    def visit_Call(self, node: Call, env: dict[str, Any]) -> tuple[str, int]:
+        predicate = self.interpreter.predicates[node.function]
+        inner = {p.name: self.interpreter.evaluate(arg, env)
                  for p, arg in zip(predicate.signature.parameters, node.args)}
-        words, score = _blame(interpreter, predicate.body, inner)
+        words, score = self.visit(predicate.body, inner)
         origin = predicate.origin[1] if isinstance(predicate.origin, tuple) else None
         return comment_at(origin) or words, score + 1
-    if isinstance(node, Quantifier) and node.kind == "all":
-        for binding in interpreter._bindings(node, env):
-            scope = {**env, **binding}
-            if not interpreter.evaluate(node.body, scope):
-                return _blame(interpreter, node.body, scope)
-    return "", 0
+
+    def visit_Quantifier(self, node: Quantifier, env: dict[str, Any]) -> tuple[str, int]:
+        if node.kind == "all":
+            for binding in self.interpreter._bindings(node, env):
+                scope = {**env, **binding}
+                if not self.interpreter.evaluate(node.body, scope):
+                    return self.visit(node.body, scope)
+        return "", 0

@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from patience.cards import RANK_CHARS, card_code
-from patience.definition import Rule
 from patience.settings import Removal, Target
 from patience.source import Origin
 
 if TYPE_CHECKING:
+    from patience.definition import Rule
     from patience.variant import Group, Variant
 
 

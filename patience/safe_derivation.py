@@ -28,13 +28,15 @@ from patience.language import (
     Compare,
     Count,
     Integer,
-    Member,
     Name,
     Negate,
     Node,
     Not,
     Pairs,
     Quantifier,
+    Visitor,
+    compare,
+    fold_arithmetic,
     walk,
 )
 from patience.settings import Removal
@@ -88,49 +90,71 @@ def _local(node: Node, groups: frozenset[str]) -> bool:
     return True
 
 
-def _value(node: Node, env: Env, constants: Mapping[str, object]) -> object:
-    """The value of ``node`` for one assignment (cards as ints, ``pile.empty`` known or
-    not), or UNKNOWN."""
-    if isinstance(node, Integer | Boolean):
-        return node.value
-    if isinstance(node, Name):
-        if node.id in constants:
-            return constants[node.id]
+class _Values(Visitor[object]):
+    """The value of a rule for one assignment (cards as ints, ``pile.empty`` known or not),
+    or UNKNOWN: three-valued, so what the assignment does not fix is unknown."""
+
+    # a call is inlined before; a quantifier, a count and which group a pile is in are
+    # never decided here (``generic_visit``: unknown)
+    generic = frozenset({"Call", "Quantifier", "Pairs", "Count", "Member"})
+
+    def __init__(self, env: Env, constants: Mapping[str, object]) -> None:
+        self.env = env
+        self.constants = constants
+
+    def generic_visit(self, node: Node, *args: object) -> object:
         return UNKNOWN
-    if isinstance(node, Attribute):
+
+    def visit_Integer(self, node: Integer) -> object:
+        return node.value
+
+    def visit_Boolean(self, node: Boolean) -> object:
+        return node.value
+
+    def visit_Name(self, node: Name) -> object:
+        return self.constants.get(node.id, UNKNOWN)
+
+    def visit_Attribute(self, node: Attribute) -> object:
         path = _path(node)
-        if path is not None and path in env:
-            return env[path]
+        if path is not None and path in self.env:
+            return self.env[path]
         inner = _path(node.value)
         if inner is not None:
-            card = env.get(inner)
+            card = self.env.get(inner)
             if isinstance(card, int) and node.name in ("rank", "suit", "color"):
                 return {"rank": rank_of, "suit": suit_of, "color": color_of}[node.name](card)
         return UNKNOWN
-    if isinstance(node, Not):
-        v = _value(node.operand, env, constants)
-        return UNKNOWN if v is UNKNOWN else not v
-    if isinstance(node, BoolOp):
-        vals = [_value(v, env, constants) for v in node.values]
+
+    def visit_Not(self, node: Not) -> object:
+        value = self.visit(node.operand)
+        return UNKNOWN if value is UNKNOWN else not value
+
+    def visit_BoolOp(self, node: BoolOp) -> object:
+        values = [self.visit(value) for value in node.values]
         if node.op == "and":
-            return False if False in vals else (UNKNOWN if UNKNOWN in vals else True)
-        return True if True in vals else (UNKNOWN if UNKNOWN in vals else False)
-    if isinstance(node, Compare):
-        left, right = _value(node.left, env, constants), _value(node.right, env, constants)
+            return False if False in values else (UNKNOWN if UNKNOWN in values else True)
+        return True if True in values else (UNKNOWN if UNKNOWN in values else False)
+
+    def visit_Compare(self, node: Compare) -> object:
+        left, right = self.visit(node.left), self.visit(node.right)
         if not isinstance(left, int) or not isinstance(right, int):
             return UNKNOWN
-        return {"==": left == right, "!=": left != right, "<": left < right,
-                "<=": left <= right, ">": left > right, ">=": left >= right}[node.op]
-    if isinstance(node, Member):
-        return UNKNOWN  # which group the run's source or target is in: not decided here
-    if isinstance(node, Negate):
-        v = _value(node.operand, env, constants)
-        return -v if isinstance(v, int) else UNKNOWN
-    if isinstance(node, Arithmetic) and node.op in ("+", "-"):
-        left, right = _value(node.left, env, constants), _value(node.right, env, constants)
-        if isinstance(left, int) and isinstance(right, int):
-            return left + right if node.op == "+" else left - right
-    return UNKNOWN
+        return compare(node.op, left, right)
+
+    def visit_Negate(self, node: Negate) -> object:
+        value = self.visit(node.operand)
+        return -value if isinstance(value, int) else UNKNOWN
+
+    def visit_Arithmetic(self, node: Arithmetic) -> object:
+        left, right = self.visit(node.left), self.visit(node.right)
+        if node.op in ("+", "-") and isinstance(left, int) and isinstance(right, int):
+            return fold_arithmetic(node.op, left, right)  # None (unknown) beyond the limit
+        return UNKNOWN
+
+
+def _value(node: Node, env: Env, constants: Mapping[str, object]) -> object:
+    """The value of ``node`` for one assignment, or UNKNOWN (:class:`_Values`)."""
+    return _Values(env, constants).visit(node)
 
 
 def _path(node: Node) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from importlib import resources
 from pathlib import Path
 
 import attrs
@@ -18,6 +19,14 @@ import yaml
 
 from patience.errors import Location, VariantError
 from patience.limits import MAX_INTEGER, MAX_INTEGER_TEXT, MAX_VARIANT_FILE_BYTES, MAX_YAML_DEPTH
+
+
+def variants_directory() -> Path:
+    """The shipped variant files: inside the installed package, or the repository's."""
+    packaged = resources.files("patience").joinpath("variants")
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent / "variants"
 
 
 @attrs.frozen

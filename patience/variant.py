@@ -17,26 +17,24 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
 from patience.cards import check_deck, new_deck, numbered_deck, parse_cards
 from patience.definition import Definition, Rule, load_definition, pile_names
 from patience.errors import UnknownVariantError, VariantError
+from patience.game import Game
 from patience.generator import Generated, generate
-from patience.language import Boolean, Node, Predicate, parse_expression
+from patience.language import Attribute, Boolean, Node, Predicate, parse_expression, walk
 from patience.moves import FROM_STOCK, make_player
 from patience.plan import RulePlan, make_plan, rule_note
+from patience.rulestext import rules_text
 from patience.safe_derivation import Derivation, derive_safe
 from patience.settings import EmptyPiles, Removal, Show, Target
-from patience.source import read_variant_file
-
-if TYPE_CHECKING:
-    from patience.game import Game
+from patience.source import read_variant_file, variants_directory
 
 
 @attrs.frozen
@@ -202,8 +200,6 @@ class Variant:
         A solver may treat cards that agree on these as identical: a variant that never
         reads suits plays the same with the suits relabelled.
         """
-        from patience.language import Attribute, walk
-
         return frozenset(sub.name for _, node in self.rule_nodes for sub in walk(node)
                          if isinstance(sub, Attribute) and sub.name in ("rank", "suit", "color"))
 
@@ -246,16 +242,12 @@ class Variant:
 
     def deal(self, number: int) -> Game:
         """The game of numbered deal ``number`` (docs/rules.md: SplitMix64 + Fisher–Yates)."""
-        from patience.game import Game
-
         cards = numbered_deck(number, self.decks, self.ranks,
                               without=[card for _, card in self.placed], suits=self.suits)
         return Game.from_cards(self, cards, deal_number=number)
 
     def deal_cards(self, cards: str | Sequence[str] | Sequence[int]) -> Game:
         """The game dealt from an explicit card list, in dealing order."""
-        from patience.game import Game
-
         if isinstance(cards, str) or (cards and isinstance(cards[0], str)):
             values = parse_cards(cards)  # type: ignore[arg-type]
         else:
@@ -266,31 +258,17 @@ class Variant:
 
     def position(self, text: str) -> Game:
         """The game at a position written in the one-line text form (see ``Game.text``)."""
-        from patience.game import Game
-
         return Game.from_text(self, text)
 
     def from_json(self, data: dict[str, Any] | str) -> Game:
-        from patience.game import Game
-
         return Game.from_json(self, data)
 
     def rules_text(self) -> str:
         """The rules in words, generated from the definition."""
-        from patience.rulestext import rules_text
-
         return rules_text(self)
 
 
 # --- finding variants ------------------------------------------------------------------
-
-
-def variants_directory() -> Path:
-    """The shipped variant files: inside the installed package, or the repository's."""
-    packaged = resources.files("patience").joinpath("variants")
-    if packaged.is_dir():
-        return Path(str(packaged))
-    return Path(__file__).resolve().parent.parent / "variants"
 
 
 @functools.cache

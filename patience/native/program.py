@@ -53,6 +53,8 @@ from patience.language import (
     Pairs,
     Predicate,
     Quantifier,
+    Visitor,
+    compare,
     fold_arithmetic,
 )
 from patience.native import wire
@@ -102,8 +104,10 @@ def _expr(value: Value) -> Expr:
     return value
 
 
-class _Lowering:
+class _Lowering(Visitor[Value]):
     """Lowers inlined rule trees of one variant, folding what is known."""
+
+    generic = frozenset({"Pairs"})  # only a quantifier's domain: lowered there
 
     def __init__(self, variant: Variant, compiler: Compiler,
                  groups: Mapping[str, range]) -> None:
@@ -116,9 +120,8 @@ class _Lowering:
     # -- entry points --
 
     def lower(self, node: Node, bindings: Mapping[str, Any], depth: int = 0) -> Value:
-        method = getattr(self, "_" + type(node).__name__.lower())
-        result: Value = method(node, bindings, depth)
-        return result
+        """``node`` lowered (dispatched by node class: ``visit_<Class>``)."""
+        return self.visit(node, bindings, depth)
 
     def scalar(self, node: Node, bindings: Mapping[str, Any]) -> Expr | bool:
         """The expression of a boolean rule, or the bool it folds to."""
@@ -141,13 +144,13 @@ class _Lowering:
 
     # -- nodes --
 
-    def _integer(self, node: Integer, bindings: Mapping[str, Any], depth: int) -> Value:
+    def visit_Integer(self, node: Integer, bindings: Mapping[str, Any], depth: int) -> Value:
         return _Const(node.value)
 
-    def _boolean(self, node: Boolean, bindings: Mapping[str, Any], depth: int) -> Value:
+    def visit_Boolean(self, node: Boolean, bindings: Mapping[str, Any], depth: int) -> Value:
         return _Const(node.value)
 
-    def _name(self, node: Name, bindings: Mapping[str, Any], depth: int) -> Value:
+    def visit_Name(self, node: Name, bindings: Mapping[str, Any], depth: int) -> Value:
         if node.id in bindings:
             value: Value = bindings[node.id]
             return value
@@ -157,7 +160,7 @@ class _Lowering:
             return _PileValue(["stock"], "stock#")
         raise KeyError(node.id)  # the checker rules this out
 
-    def _attribute(self, node: Attribute, bindings: Mapping[str, Any], depth: int) -> Value:
+    def visit_Attribute(self, node: Attribute, bindings: Mapping[str, Any], depth: int) -> Value:
         owner = self.lower(node.value, bindings, depth)
         if isinstance(owner, _PileValue):
             if node.name in ("empty", "size", "top", "bottom"):
@@ -173,19 +176,19 @@ class _Lowering:
                            "color": ((suit + 1) >> 1) & 1, "face_up": card < 64}[node.name])
         return ["attr", node.name, owner]
 
-    def _negate(self, node: Negate, bindings: Mapping[str, Any], depth: int) -> Value:
+    def visit_Negate(self, node: Negate, bindings: Mapping[str, Any], depth: int) -> Value:
         operand = self.lower(node.operand, bindings, depth)
         if isinstance(operand, _Const):
             return _Const(-operand.value)
         return ["neg", _expr(operand)]
 
-    def _not(self, node: Not, bindings: Mapping[str, Any], depth: int) -> Value:
+    def visit_Not(self, node: Not, bindings: Mapping[str, Any], depth: int) -> Value:
         operand = self.lower(node.operand, bindings, depth)
         if isinstance(operand, _Const):
             return _Const(not operand.value)
         return ["not", _expr(operand)]
 
-    def _arithmetic(self, node: Arithmetic, bindings: Mapping[str, Any], depth: int) -> Value:
+    def visit_Arithmetic(self, node: Arithmetic, bindings: Mapping[str, Any], depth: int) -> Value:
         left = self.lower(node.left, bindings, depth)
         right = self.lower(node.right, bindings, depth)
         if isinstance(left, _Const) and isinstance(right, _Const):
@@ -196,7 +199,7 @@ class _Lowering:
             return _Const(0)
         return ["arith", node.op, _expr(left), _expr(right)]
 
-    def _compare(self, node: Compare, bindings: Mapping[str, Any], depth: int) -> Value:
+    def visit_Compare(self, node: Compare, bindings: Mapping[str, Any], depth: int) -> Value:
         left = self.lower(node.left, bindings, depth)
         right = self.lower(node.right, bindings, depth)
         if isinstance(left, _PileValue) and isinstance(right, _PileValue):
@@ -208,12 +211,10 @@ class _Lowering:
             test: Expr = ["same", left.expr, right.expr]
             return test if same else ["not", test]
         if isinstance(left, _Const) and isinstance(right, _Const):
-            a, b = left.value, right.value
-            return _Const({"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b,
-                           ">": a > b, ">=": a >= b}[node.op])
+            return _Const(compare(node.op, left.value, right.value))
         return ["cmp", node.op, _expr(left), _expr(right)]
 
-    def _boolop(self, node: BoolOp, bindings: Mapping[str, Any], depth: int) -> Value:
+    def visit_BoolOp(self, node: BoolOp, bindings: Mapping[str, Any], depth: int) -> Value:
         is_and = node.op == "and"
         parts = []
         for child in node.values:
@@ -229,7 +230,7 @@ class _Lowering:
             return parts[0]
         return [node.op, parts]
 
-    def _member(self, node: Member, bindings: Mapping[str, Any], depth: int) -> Value:
+    def visit_Member(self, node: Member, bindings: Mapping[str, Any], depth: int) -> Value:
         pile = self.lower(node.value, bindings, depth)
         assert isinstance(pile, _PileValue)
         if pile.group is not None:
@@ -238,7 +239,7 @@ class _Lowering:
         test: Expr = ["member", pile.expr, indices.start, indices.stop]
         return ["not", test] if node.negated else test
 
-    def _call(self, node: Call, bindings: Mapping[str, Any], depth: int) -> Value:
+    def visit_Call(self, node: Call, bindings: Mapping[str, Any], depth: int) -> Value:
         # only the calls inline_calls kept reach here: card-only predicates, as tables
         predicate = self.compiler.predicates[node.function]
         args = [self.lower(arg, bindings, depth) for arg in node.args]
@@ -265,7 +266,7 @@ class _Lowering:
                                           "".join("1" if v else "0" for v in flat)))
         return self._table_ids[name]
 
-    def _quantifier(self, node: Quantifier, bindings: Mapping[str, Any], depth: int) -> Value:
+    def visit_Quantifier(self, node: Quantifier, bindings: Mapping[str, Any], depth: int) -> Value:
         if depth >= SLOTS:
             raise ValueError("quantifiers nest too deeply for the native core")
         is_all = node.kind == "all"
@@ -286,7 +287,7 @@ class _Lowering:
             return _Const(bool(body.value) if len(indices) else is_all)
         return ["all" if is_all else "any", depth, indices.start, indices.stop, _expr(body)]
 
-    def _count(self, node: Count, bindings: Mapping[str, Any], depth: int) -> Value:
+    def visit_Count(self, node: Count, bindings: Mapping[str, Any], depth: int) -> Value:
         if depth >= SLOTS:
             raise ValueError("quantifiers nest too deeply for the native core")
         indices = self.groups[node.group]

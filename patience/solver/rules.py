@@ -36,14 +36,29 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from patience.cards import FACE_DOWN, RED_SUITS
+from patience.compiler import Const, conjuncts, inline_calls
+from patience.language import (
+    Attribute,
+    Boolean,
+    BoolOp,
+    Count,
+    Member,
+    Name,
+    Node,
+    Quantifier,
+    Visitor,
+    children,
+    walk,
+)
+from patience.plan import bindings as plan_bindings
+from patience.plan import is_scan
 from patience.settings import Target
 
 if TYPE_CHECKING:
     from patience.compiler import Compiler, Value
-    from patience.language import Node
     from patience.variant import Group, Variant
 
 KeyFunction = Callable[[list[list[int]], list[int]], bytes]
@@ -192,11 +207,6 @@ def sequence_rows(variant: Variant) -> tuple[tuple[int, int, tuple[int, ...]], .
     Each conjunct is compiled once into a function of its two cards
     (``Compiler.card_function``) and called for every pair; a conjunct that reads more than
     its cards is folded pair by pair with the cards as constants, as the compiler would."""
-    from patience.compiler import conjuncts
-    from patience.language import Quantifier
-    from patience.plan import bindings as plan_bindings
-    from patience.plan import is_scan
-
     plan = variant.tabulated_plan  # its inlined rules, and its compiler for the folding
     compiler = plan.compiler
     cards = sorted({card for card in variant.deck if card < FACE_DOWN})
@@ -230,9 +240,6 @@ def _folded_rows(compiler: Compiler, scans: list[Node], bindings: dict[str, Valu
                  cards: list[int]) -> list[int] | None:
     """`sequence_rows`' rows, each pair's value folded by the compiler with the cards as
     constants; None when some pair's is not a constant (the conjuncts read the piles)."""
-    from patience.compiler import Const
-    from patience.language import Quantifier
-
     rows = [0] * FACE_DOWN
     for below in cards:
         for above in cards:
@@ -272,8 +279,6 @@ def card_table(attributes: frozenset[str]) -> bytes:
 def requires_empty_pile(group: Group) -> bool:
     """Whether the group's ``accepts`` rule holds only for an empty pile (a conjunct
     ``pile.empty`` at the top of the rule)."""
-    from patience.language import Attribute, BoolOp, Name
-
     node = group.accepts.node
     conjuncts = node.values if isinstance(node, BoolOp) and node.op == "and" else (node,)
     return any(isinstance(c, Attribute) and c.name == "empty" and isinstance(c.value, Name)
@@ -297,9 +302,6 @@ def top_piles(variant: Variant) -> dict[int, bool]:
     two of them apart that agree on the top card and the size. The argument is in
     docs/solver.md ("The position key").
     """
-    from patience.compiler import inline_calls
-    from patience.language import Boolean
-
     groups = variant.groups
     sources = frozenset(g.name for g in groups
                         if not (isinstance(g.moves.node, Boolean) and g.moves.node.value is False))
@@ -339,34 +341,53 @@ def _pile_reads(node: Node, piles: dict[str, frozenset[str]],
     ``empty``, ``size``, or ``other`` (any other use: ``bottom``, a run, all its cards, an
     argument). ``piles`` maps the names in scope that denote piles (or the run, a part of
     its source pile) to the groups they may belong to."""
-    from patience.language import Attribute, Count, Member, Name, Quantifier, children
+    _PileReads(reads).visit(node, piles)
 
-    def note(groups: frozenset[str], how: str) -> None:
+
+class _PileReads(Visitor[None]):
+    """:func:`_pile_reads`: ``visit(node, piles)`` adds to ``reads``."""
+
+    # they read piles only through their parts
+    generic = frozenset({"Integer", "Boolean", "Not", "Negate", "Arithmetic", "Compare",
+                         "BoolOp", "Call", "Pairs"})
+
+    def __init__(self, reads: dict[str, set[str]]) -> None:
+        self.reads = reads
+
+    def note(self, groups: frozenset[str], how: str) -> None:
         for group in groups:
-            reads[group].add(how)
+            self.reads[group].add(how)
 
-    if isinstance(node, Name) and node.id in piles:
-        note(piles[node.id], "other")
-        return
-    if isinstance(node, Attribute) and isinstance(node.value, Name) and node.value.id in piles:
-        note(piles[node.value.id], "other" if node.value.id == "run" else node.name)
-        return
-    if isinstance(node, Member) and isinstance(node.value, Name):
-        return  # which group a pile is in, not what it holds
-    if isinstance(node, Quantifier) and isinstance(node.domain, Name):
-        inner = {**piles, **{name: frozenset({node.domain.id}) for name in node.names}}
-        _pile_reads(node.body, inner, reads)
-        return
-    if isinstance(node, Quantifier):  # over pairs of cards: the pairs' names are cards
-        _pile_reads(node.domain, piles, reads)
-        inner = {k: v for k, v in piles.items() if k not in node.names}
-        _pile_reads(node.body, inner, reads)
-        return
-    if isinstance(node, Count):
-        _pile_reads(node.body, {**piles, node.name: frozenset({node.group})}, reads)
-        return
-    for child in children(node):
-        _pile_reads(child, piles, reads)
+    def generic_visit(self, node: Node, *args: Any) -> None:
+        piles, = args
+        for child in children(node):
+            self.visit(child, piles)
+
+    def visit_Name(self, node: Name, piles: dict[str, frozenset[str]]) -> None:
+        if node.id in piles:
+            self.note(piles[node.id], "other")
+
+    def visit_Attribute(self, node: Attribute, piles: dict[str, frozenset[str]]) -> None:
+        if isinstance(node.value, Name) and node.value.id in piles:
+            self.note(piles[node.value.id], "other" if node.value.id == "run" else node.name)
+        else:
+            self.generic_visit(node, piles)
+
+    def visit_Member(self, node: Member, piles: dict[str, frozenset[str]]) -> None:
+        if not isinstance(node.value, Name):  # which group a pile is in, not what it holds
+            self.generic_visit(node, piles)
+
+    def visit_Quantifier(self, node: Quantifier, piles: dict[str, frozenset[str]]) -> None:
+        if isinstance(node.domain, Name):
+            inner = {**piles, **{name: frozenset({node.domain.id}) for name in node.names}}
+            self.visit(node.body, inner)
+            return
+        # over pairs of cards: the pairs' names are cards
+        self.visit(node.domain, piles)
+        self.visit(node.body, {k: v for k, v in piles.items() if k not in node.names})
+
+    def visit_Count(self, node: Count, piles: dict[str, frozenset[str]]) -> None:
+        self.visit(node.body, {**piles, node.name: frozenset({node.group})})
 
 
 def after_deal_sources(variant: Variant) -> frozenset[int] | None:
@@ -388,8 +409,6 @@ def after_deal_sources(variant: Variant) -> frozenset[int] | None:
         legal (the deal itself reads only the stock, D and the hidden redeal counter, which
         X leaves alone).
     """
-    from patience.language import Boolean, Count, Name, walk
-
     targets = frozenset(variant.deal_targets)
     if not targets or variant.first_forced is not None or \
             any(g.fill_from is not None for g in variant.groups):
@@ -427,8 +446,6 @@ def pass_merge(variant: Variant, after_deal: frozenset[int] | None) -> tuple[int
     never skips an empty waste. Then a position reached by anything but a deal, whose
     waste holds a multiple of ``turn`` cards, is keyed as if its waste were turned back
     into the stock (docs/solver.md, "The stock as a cycle")."""
-    from patience.language import Boolean
-
     waste = variant.redeal_pile
     if after_deal is None or waste is None or variant.redeals is not None or \
             set(variant.deal_targets) != {waste} or variant.deal_skips_empty or \

@@ -24,7 +24,6 @@ import os
 import shutil
 import tempfile
 import traceback
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from pathlib import Path
@@ -38,6 +37,13 @@ from hypothesis import strategies as st
 from patience.cards import FACE_DOWN, card_code
 from patience.game import DEAL, Game, Move
 from patience.settings import Removal
+from patience.testing.failures import (
+    BatteryFailure,
+    check_cards_exactly_once,
+    counterexample,
+    notations,
+    replay,
+)
 from patience.testing.strategies import deal_numbers, positions
 
 if TYPE_CHECKING:
@@ -58,10 +64,6 @@ __all__ = [
 ]
 
 MAX_MOVES = 40  # the longest random path to a position
-
-
-class BatteryFailure(AssertionError):
-    """A battery check found a position where a promise does not hold."""
 
 
 # --- helpers -----------------------------------------------------------------------------
@@ -93,46 +95,10 @@ def _rule_allows(game: Game, source: int, count: int, target: int) -> bool:
                                       "source": source_pile}))
 
 
-def _replay(game: Game) -> Iterable[tuple[Game, Move]]:
-    """Each position on the path to ``game`` and the move made from it.
-
-    One fresh game is played along the path: use each position before asking for the next.
-    """
-    replay = game.start()
-    for move in game.move_stack:
-        yield replay, move
-        replay.push_unchecked(move)
-
-
 def _with_end(game: Game) -> Iterable[tuple[Game, Move | None]]:
-    """Like :func:`_replay`, then the final position with no move."""
-    yield from _replay(game)
+    """Like :func:`replay`, then the final position with no move."""
+    yield from replay(game)
     yield game, None
-
-
-def notations(game: Game) -> list[str]:
-    """The move stack of ``game`` in notation, each written in the position it was made."""
-    return [position.notation(move) for position, move in _replay(game)]
-
-
-def counterexample(game: Game) -> str:
-    """The position and its move list, and the command that shows it again."""
-    start = game.start()
-    moves = " ".join(notations(game))
-    variant = game.variant
-    name = variant.path if variant.path and Path(variant.path).exists() else variant.id
-    if game.deal_number is not None:
-        shown_start = f"deal {game.deal_number}"
-        option = f"--seed {game.deal_number}"
-    else:
-        shown_start = start.text()
-        option = f"--position '{start.text()}'"
-    lines = [f"  start:    {shown_start}",
-             f"  moves:    {moves or '(none)'}",
-             f"  position: {game.text()}",
-             f"  show it:  patience show {name} {option}"
-             + (f" --moves '{moves}'" if moves else "")]
-    return "\n".join(lines)
 
 
 def _fail(message: str) -> None:
@@ -140,22 +106,6 @@ def _fail(message: str) -> None:
 
 
 # --- the checks --------------------------------------------------------------------------
-
-
-def check_cards_exactly_once(game: Game) -> None:
-    """Every card of the deck is somewhere, exactly as often as the deck holds it."""
-    piles = game.piles[:len(game.variant.pile_names)]  # not the hidden redeal counter
-    seen = Counter(card & ~FACE_DOWN for pile in piles for card in pile) + Counter(game.stock)
-    expected = Counter(game.variant.deck)
-    if seen != expected:
-        missing = sorted((expected - seen).elements())
-        extra = sorted((seen - expected).elements())
-        parts = []
-        if missing:
-            parts.append("missing " + " ".join(map(card_code, missing)))
-        if extra:
-            parts.append("one time too many: " + " ".join(map(card_code, extra)))
-        _fail(f"the cards are not each there exactly once: {'; '.join(parts)}")
 
 
 def check_arrivals_obey_rules(game: Game) -> None:
@@ -167,7 +117,7 @@ def check_arrivals_obey_rules(game: Game) -> None:
     (skipping empty ones only under ``empty_piles: skip``) and nothing elsewhere.
     """
     variant = game.variant
-    for position, move in _replay(game):
+    for position, move in replay(game):
         before = [list(pile) for pile in position.piles]
         shown = position.notation(move)
         if move.is_deal:

@@ -21,141 +21,27 @@ phrase it cannot read listed as unchecked.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import attrs
 
 from patience.cards import card_code
-from patience.game import Game
 from patience.settings import Removal, Target
+from patience.testing.probe import (
+    Finding,
+    _bases,
+    _candidate_runs,
+    _cards_text,
+    _holds_one,
+    _negated,
+    _Probe,
+    _sources,
+)
 
 if TYPE_CHECKING:
     from patience.variant import Group, Variant
 
 __all__ = ["Finding", "LintReport", "claims", "lint", "lint_report", "never_entered"]
-
-
-@attrs.frozen
-class Finding:
-    """One place where the rules and the file's words (or common sense) disagree."""
-
-    code: str  # e.g. "claim-wrap", "never-entered"
-    where: str  # "description", "tabbycat.yaml:12 (comment)", "piles.foundations.accepts"
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.where}: {self.message}"
-
-
-# --- probing the rules -------------------------------------------------------------------
-
-
-class _Probe:
-    """Evaluates a group's rules for made-up piles, without playing a game."""
-
-    def __init__(self, variant: Variant) -> None:
-        from patience.explain import Interpreter
-
-        self.variant = variant
-        self.game = Game(variant, [[] for _ in variant.pile_names], [])
-        self.interpreter = Interpreter(self.game)
-        self.gives: dict[tuple[str, tuple[int, ...]], bool] = {}
-
-    def _setup(self, target: Group, pile: Sequence[int], run: Sequence[int],
-               source: Group) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        from patience.explain import CardValue, RunValue
-
-        t = target.indices[0]
-        s = next((index for index in source.indices if index != t), None)
-        if s is None:
-            return None
-        piles = self.game.piles
-        for cards in piles:
-            cards.clear()
-        piles[t].extend(map(CardValue, pile))
-        piles[s].extend(map(CardValue, run))
-        value = RunValue(tuple(map(CardValue, run)))
-        source_pile = self.interpreter.pile(s)
-        gives = {"pile": source_pile, "run": value}
-        takes = {"pile": self.interpreter.pile(t), "run": value, "source": source_pile}
-        return gives, takes
-
-    def moves(self, target: Group, pile: Sequence[int], run: Sequence[int],
-              source: Group) -> bool:
-        """Whether ``run`` (all of a pile of ``source``) may go onto ``pile`` of ``target``."""
-        key = (source.name, tuple(run))
-        if self.gives.get(key) is False:
-            return False
-        setup = self._setup(target, pile, run, source)
-        if setup is None:
-            return False
-        gives, takes = setup
-        evaluate = self.interpreter.evaluate
-        try:
-            if key not in self.gives:
-                self.gives[key] = bool(evaluate(source.moves.node, gives))
-            return self.gives[key] and bool(evaluate(target.accepts.node, takes))
-        except Exception:  # noqa: BLE001 - a rule that cannot be evaluated lets nothing in
-            return False
-
-    def why_not(self, target: Group, pile: Sequence[int], run: Sequence[int],
-                source: Group) -> str:
-        """The rule that stops ``run`` going onto ``pile``, in the rule's words."""
-        setup = self._setup(target, pile, run, source)
-        if setup is None:
-            return "no pile to move from"
-        gives, takes = setup
-        interpreter = self.interpreter
-        try:
-            if not interpreter.evaluate(source.moves.node, gives):
-                rule = source.moves
-                return (f"piles.{source.name}.moves '{rule.text}' is false: "
-                        + interpreter.reason(rule.node, gives, rule.text))
-            rule = target.accepts
-            return (f"piles.{target.name}.accepts '{rule.text}' is false: "
-                    + interpreter.reason(rule.node, takes, rule.text))
-        except Exception as error:  # noqa: BLE001 - any error is a finding
-            return f"the rules cannot be evaluated ({error})"
-
-
-def _cards_text(cards: Sequence[int]) -> str:
-    return " ".join(card_code(c) for c in cards) or "nothing"
-
-
-def _rank_runs(ranks: int, longest: int) -> Iterator[list[int]]:
-    """Rank sequences going down or up by one, wrapping K -> A: one card, a whole suit,
-    then the lengths between."""
-    lengths = dict.fromkeys([1, longest, *range(2, longest)])
-    for length in lengths:
-        for start in range(ranks, 0, -1):
-            for step in (-1, 1):
-                if length == 1 and step == 1:
-                    continue
-                yield [(start - 1 + i * step) % ranks + 1 for i in range(length)]
-
-
-SUIT_PATTERNS = ((0,), (3,), (0, 1), (1, 3), (0, 1, 2, 3))
-
-
-def _candidate_runs(variant: Variant, longest: int) -> Iterator[list[int]]:
-    for ranks in _rank_runs(variant.ranks, longest):
-        for pattern in SUIT_PATTERNS:
-            yield [rank * 4 + pattern[i % len(pattern)] for i, rank in enumerate(ranks)]
-
-
-def _bases(run: Sequence[int], ranks: int) -> Iterator[list[int]]:
-    """Piles to try under ``run``: empty, then one card near the run's bottom card."""
-    yield []
-    bottom = run[0]
-    rank, suit = bottom >> 2, bottom & 3
-    for other in (rank % ranks + 1, (rank - 2) % ranks + 1, rank):
-        for other_suit in (suit, (suit + 1) & 3):
-            yield [other * 4 + other_suit]
-
-
-def _sources(variant: Variant, target: Group) -> list[Group]:
-    return [g for g in variant.groups if g is not target or g.count > 1]
 
 
 def _entered_in_play(variant: Variant, target: Group, deals: int = 6,
@@ -214,7 +100,6 @@ def never_entered(variant: Variant) -> list[Finding]:
 
 # --- claims in the file's words ----------------------------------------------------------
 
-NEGATION = re.compile(r"\b(no|not|never|without|nor|cannot|can't|won't)\b", re.IGNORECASE)
 NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 
@@ -238,12 +123,6 @@ def _texts(variant: Variant) -> list[_Text]:
         if match and match.group(1).strip():
             texts.append(_Text(f"{name}:{number} (claim)", match.group(1).strip()))
     return texts
-
-
-def _negated(text: str, start: int) -> bool:
-    before = text[max(0, start - 24):start]
-    before = re.split(r"[.;:,(]", before)[-1]
-    return bool(NEGATION.search(before))
 
 
 _PLACED = r"(?:played|placed|put|built|laid|moved)"
@@ -394,32 +273,6 @@ def _sets_from_elsewhere(variant: Variant, probe: _Probe, source: Group, said: s
                 f"set ({_cards_text(complete)}) go from the {other.name} onto an empty "
                 f"{target.name} pile; add 'source in {source.name}' to the rule")))
     return findings
-
-
-def _holds_one(variant: Variant, probe: _Probe, group: Group, what: str, said: str,
-               where: str) -> Finding | None:
-    for run in _candidate_runs(variant, 3):
-        for base in _bases(run, variant.ranks):
-            if not base:
-                continue
-            for source in _sources(variant, group):
-                if probe.moves(group, base, run, source):
-                    return Finding("claim-capacity", where, (
-                        f"says {said!r}, but piles.{group.name}.accepts "
-                        f"'{group.accepts.text}' lets a {group.name} pile that already holds "
-                        f"{_cards_text(base)} take {_cards_text(run)} from the "
-                        f"{source.name}; add 'pile.empty' to the rule"))
-    if what == "card":
-        for run in _candidate_runs(variant, 3):
-            if len(run) < 2:
-                continue
-            for source in _sources(variant, group):
-                if probe.moves(group, [], run, source):
-                    return Finding("claim-capacity", where, (
-                        f"says {said!r}, but piles.{group.name}.accepts "
-                        f"'{group.accepts.text}' lets an empty {group.name} take "
-                        f"{len(run)} cards ({_cards_text(run)}) from the {source.name}"))
-    return None
 
 
 def _any_suit(variant: Variant, probe: _Probe) -> bool:

@@ -53,6 +53,7 @@ from patience.language import (
     walk,
 )
 from patience.source import Mapping, Origin
+from patience.testing.changed import load_mutant_flat
 
 if TYPE_CHECKING:
     from patience.testing.semantic import Line
@@ -357,25 +358,6 @@ def _setting_mutants(flat: dict[str, Any], merged: Mapping) -> Iterator[Mutant]:
 def load_mutant(variant: Variant, mutant: Mutant) -> Variant | None:
     """The mutant compiled, or None when the loader refuses it."""
     return load_mutant_flat(variant, mutant.flat)
-
-
-def load_mutant_flat(variant: Variant, flat: dict[str, Any], *,
-                     tabulate: bool = True) -> Variant | None:
-    """A changed definition (plain data, as ``Definition.flat``) compiled, or None when
-    the loader refuses it. Without ``tabulate`` no card predicate becomes a table (the
-    same moves, generated more slowly, compiled much faster: for a move-set comparison
-    on a sample)."""
-    import yaml
-
-    from patience.variant import load_variant_text
-
-    text = str(yaml.safe_dump(flat, sort_keys=False, allow_unicode=True, width=1000))
-    try:
-        return load_variant_text(text, f"{variant.path} (mutant)", tabulate=tabulate)
-    except PatienceError:
-        return None
-    except (ValueError, KeyError, IndexError, RecursionError):  # a change the loader misses
-        return None
 
 
 # --- the sample and equivalence -----------------------------------------------------------

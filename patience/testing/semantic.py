@@ -51,6 +51,7 @@ from patience.language import (
     parse_expression,
 )
 from patience.moves import Move
+from patience.testing.changed import load_mutant_flat
 
 if TYPE_CHECKING:
     from patience.definition import Rule
@@ -605,8 +606,6 @@ def clauses_that_never_matter(variant: Variant, lines: list[Line]) -> list[Seman
 def clause_report(variant: Variant, lines: list[Line]) -> SemanticReport:
     """:func:`clauses_that_never_matter`, with how many clauses and positions it judged."""
     import copy
-
-    from patience.testing.mutants import load_mutant_flat
 
     flat = variant.definition.flat
     piles = flat.get("piles") or {}

@@ -26,10 +26,10 @@ import attrs
 
 from patience.cards import card_code
 from patience.settings import Removal, Target
+from patience.testing.probe import Finding, _holds_one, _negated, _Probe
 
 if TYPE_CHECKING:
     from patience.definition import Rule
-    from patience.testing.lint import Finding, _Probe
     from patience.variant import Group, Variant
 
 __all__ = ["VOCABULARY", "SpecReport", "read_description"]
@@ -59,8 +59,6 @@ class _Reader:
     """One description being read: the variant, the probe, and what was found."""
 
     def __init__(self, variant: Variant) -> None:
-        from patience.testing.lint import _Probe
-
         self.variant = variant
         self.probe: _Probe = _Probe(variant)
         self.findings: list[Finding] = []
@@ -114,8 +112,6 @@ class _Reader:
                 "write it in this file to change it)")
 
     def find(self, code: str, phrase: str, message: str) -> None:
-        from patience.testing.lint import Finding
-
         self.findings.append(Finding(code, "description", f"says {phrase!r}, but {message}"))
 
     def ok(self, phrase: str, kind: str, what: str) -> None:
@@ -906,8 +902,6 @@ def _supermove(reader: _Reader, phrase: str, match: re.Match[str], sentence: str
 @claim("one-card pile", r"\b(?:a |the )?one-card (\w+)\b", "a group whose piles hold one card "
        "at most ('a one-card tail')")
 def _one_card(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
-    from patience.testing.lint import _holds_one
-
     group = reader.group(match.group(1))
     if group is None or any(group.deal):
         return
@@ -1040,12 +1034,6 @@ def read_description(variant: Variant, lint_patterns: Sequence[re.Pattern[str]] 
             if not any(a < e and s < b for a, b in covered):
                 unchecked.append(piece)
     return SpecReport(tuple(reader.findings), tuple(reader.checked), tuple(unchecked))
-
-
-def _negated(text: str, start: int) -> bool:
-    from patience.testing.lint import _negated as negated
-
-    return negated(text, start)
 
 
 def _phrase_of(sentence: str, match: re.Match[str]) -> str:

@@ -23,6 +23,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from patience.cards import MASK64
 from patience.game import Game, Move
+from patience.testing.failures import BatteryFailure, check_cards_exactly_once, counterexample
 
 if TYPE_CHECKING:
     from patience.variant import Variant
@@ -198,14 +199,10 @@ class PlayMachine(RuleBasedStateMachine):
                        "position it gave before")
 
     def _fail(self, message: str) -> None:
-        from patience.testing.battery import BatteryFailure, counterexample
-
         raise BatteryFailure(f"{message}\n{counterexample(self._game())}")
 
     @invariant()
     def every_card_exactly_once(self) -> None:
-        from patience.testing.battery import BatteryFailure, check_cards_exactly_once
-
         if self.game is not None:
             try:
                 check_cards_exactly_once(self.game)
