@@ -36,6 +36,14 @@ MAX_INTEGER = 2**63 - 1
 #: or in a rule; longer text is refused before it is converted.
 MAX_INTEGER_TEXT = 40
 
+#: Errors shown for one variant file: past this many, one line says how many more there
+#: are (``and N more errors``). A file's errors are kept in memory only up to twice this.
+MAX_FILE_ERRORS = 50
+
+#: Characters of a file's line quoted under an error (with a caret under the problem): a
+#: longer line is cut to this many around the problem, with an ellipsis where it was cut.
+MAX_EXCERPT_WIDTH = 100
+
 # --- rule expressions -------------------------------------------------------------------
 
 #: Characters in one rule expression or predicate signature.

@@ -86,10 +86,12 @@ def check(file: str, format_: str) -> None:
             else:  # no such variant or file: there is no place in a file to point at
                 errors = [{"file": file, "line": None, "column": None,
                            "code": "unknown-variant", "message": str(error)}]
-            _print_json({"file": file, "ok": False, "errors": errors})
+            more = getattr(error, "more", 0)  # errors past MAX_FILE_ERRORS, not listed
+            _print_json({"file": file, "ok": False, "errors": errors,
+                         **({"more_errors": more} if more else {})})
         elif isinstance(error, VariantError):
             echo(error.render(), err=True)
-            count = len(getattr(error, "errors", [error]))
+            count = error.count
             echo(f"{file}: {count} error{'s' if count != 1 else ''}", err=True)
         else:
             echo(f"error: {error}", err=True)
