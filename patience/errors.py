@@ -181,6 +181,11 @@ class PositionError(PatienceError, ValueError):
     """A position's text or JSON form cannot be read, or does not fit the variant."""
 
 
+class ArgumentError(PatienceError, ValueError):
+    """A number given to a function or a command is out of its range (``patience.arguments``):
+    the message names the parameter, the value and the range."""
+
+
 class SolverError(PatienceError, ValueError):
     """The solver was asked something it cannot answer: a budget that is not a positive
     number, say."""

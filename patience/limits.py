@@ -86,6 +86,29 @@ MAX_MOVE_TEXT = 32
 #: Digits of the card count in a move (ASCII digits only).
 MAX_MOVE_COUNT_DIGITS = 4
 
+# --- numbers given to a command or a function -------------------------------------------
+
+#: The largest budget of positions for a search (``--max-positions``, ``max_positions=``):
+#: what the results database stores (SQLite's signed 64-bit integers) and the core counts.
+MAX_POSITIONS = 2**63 - 1
+
+#: The longest time limit, in seconds (``--time-limit``, ``time_limit=``): about 31 years.
+#: Infinity and NaN are refused; the native core clamps a longer limit to this one.
+MAX_TIME_LIMIT = 1_000_000_000
+
+#: The largest memory cap of a native search, in bytes (``--max-memory``): 4 EiB.
+MAX_MEMORY = 2**62
+
+#: The deepest perft (``patience perft --depth``, ``perft(game, depth)``).
+MAX_PERFT_DEPTH = 64
+
+#: Worker processes of a study (``patience stats --workers``).
+MAX_WORKERS = 256
+
+#: Deals in one chunk of a study (``patience stats --chunk-size``; automatic sizes stay at
+#: or below ``MAX_CHUNK_SIZE`` of ``patience/studies/runner.py``).
+MAX_CHUNK_DEALS = 10_000
+
 # --- the test battery -------------------------------------------------------------------
 
 #: Random positions per battery check (``patience test --examples``,

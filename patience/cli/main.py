@@ -16,6 +16,7 @@ import sys
 import click
 
 from patience import native
+from patience.arguments import PERFT_DEPTH
 from patience.cli.common import (
     echo,
     fail,
@@ -25,6 +26,7 @@ from patience.cli.common import (
     load_variant,
     start_options,
 )
+from patience.cli.numbers import Number
 from patience.definition import Definition
 from patience.errors import PatienceError, VariantError
 from patience.variant import find_definition, shipped_variants
@@ -161,7 +163,7 @@ def moves(variant: str, seed: int | None, deal_text: str | None,
 @main.command()
 @click.argument("variant")
 @start_options
-@click.option("--depth", type=click.IntRange(0, 64), required=True, help="Plies to count.")
+@click.option("--depth", type=Number(PERFT_DEPTH), required=True, help="Plies to count.")
 @click.option("--divide", is_flag=True, help="First one 'MOVE COUNT' line per legal move.")
 def perft(variant: str, seed: int | None, deal_text: str | None,
          position: str | None, moves_text: str, depth: int,

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from patience.arguments import MAX_POSITIONS_BOUND
 from patience.errors import PatienceError, StudyError, StudyStopped
 from patience.solver import DEFAULT_MAX_POSITIONS, VERDICTS
 from patience.studies.database import (
@@ -218,8 +219,10 @@ class Study:
     @classmethod
     def of(cls, variant: Variant, max_positions: int = DEFAULT_MAX_POSITIONS,
            solver: str | Callable[..., Any] = DEFAULT_SOLVER) -> Study:
-        if max_positions < 1:
-            raise StudyError(f"max_positions must be a positive integer, got {max_positions!r}")
+        try:  # at most what SQLite stores: the budget is part of each result's key
+            max_positions = int(MAX_POSITIONS_BOUND.check(max_positions))
+        except PatienceError as error:
+            raise StudyError(str(error)) from None
         name = solver_name(solver)
         key = RunKey(variant.rules_hash, solver_version(name), max_positions)
         return cls(variant.id, shipped_definition(variant), key, name)
