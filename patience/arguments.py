@@ -59,7 +59,7 @@ class Bound:
     high: int
     unit: str | None = None  # "seconds" (any real number), "bytes" (a whole number), None
     above: bool = False
-    error: type[PatienceError] = ArgumentError
+    refusal: type[PatienceError] = ArgumentError  # the error it raises
 
     @property
     def whole(self) -> bool:
@@ -73,12 +73,12 @@ class Bound:
         return f"{kind} from {self.low:_} to {self.high:_}"
 
     def check(self, value: object, name: str | None = None) -> int | float:
-        """``value`` as an int (a float for seconds), or ``self.error`` naming ``name``
+        """``value`` as an int (a float for seconds), or ``self.refusal`` naming ``name``
         (the parameter's name by default), the value and the range."""
         number = self.number(value)
         if number is None or math.isnan(number) or number < self.low or number > self.high \
                 or (self.above and number == self.low):
-            raise self.error(f"{name or self.name} must be {self.describe()}, "
+            raise self.refusal(f"{name or self.name} must be {self.describe()}, "
                              f"not {_shown(value)}")
         return number
 
@@ -103,11 +103,11 @@ def _shown(value: object) -> str:
 
 # --- the solver's parameters --------------------------------------------------------------
 
-MAX_POSITIONS_BOUND = Bound("max_positions", 1, MAX_POSITIONS, error=SolverError)
-TIME_LIMIT = Bound("time_limit", 0, MAX_TIME_LIMIT, "seconds", above=True, error=SolverError)
-MAX_MEMORY_BOUND = Bound("max_memory", 1, MAX_MEMORY, "bytes", error=SolverError)
-SAMPLES = Bound("samples", 1, 1_000, error=SolverError)
-ATTEMPTS = Bound("attempts", 1, MAX_POSITIONS, error=SolverError)
+MAX_POSITIONS_BOUND = Bound("max_positions", 1, MAX_POSITIONS, refusal=SolverError)
+TIME_LIMIT = Bound("time_limit", 0, MAX_TIME_LIMIT, "seconds", above=True, refusal=SolverError)
+MAX_MEMORY_BOUND = Bound("max_memory", 1, MAX_MEMORY, "bytes", refusal=SolverError)
+SAMPLES = Bound("samples", 1, 1_000, refusal=SolverError)
+ATTEMPTS = Bound("attempts", 1, MAX_POSITIONS, refusal=SolverError)
 # --- the command line's other numbers -----------------------------------------------------
 
 PERFT_DEPTH = Bound("depth", 0, MAX_PERFT_DEPTH)
