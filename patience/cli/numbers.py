@@ -70,7 +70,7 @@ class Number(click.ParamType):  # type: ignore[type-arg, unused-ignore]
             return int(text) * unit
         except ValueError:
             pass
-        if self.bound.whole and unit == 1:
+        if self.bound.unit is None:  # a whole number is written in digits
             return None
         try:
             number = float(text) * unit
