@@ -1160,3 +1160,14 @@ def test_a_file_shows_at_most_max_file_errors_and_counts_the_rest(tmp_path):
     data = json.loads(result.output)
     assert len(data["errors"]) == limits.MAX_FILE_ERRORS
     assert data["more_errors"] == count - limits.MAX_FILE_ERRORS
+
+
+def test_the_web_server_checks_its_budgets_when_it_starts(tmp_path, monkeypatch):
+    pytest.importorskip("starlette")
+    from patience.web.app import create_app
+
+    monkeypatch.setenv("PATIENCE_DATA_DIR", str(tmp_path))
+    with pytest.raises(SolverError, match="^time_limit must be a number of seconds"):
+        create_app(hint_budget=(1_000, math.inf))
+    with pytest.raises(SolverError, match="^max_positions must be a whole number"):
+        create_app(review_budget=(2**64, 1.0))
