@@ -23,7 +23,7 @@ import attrs
 from patience.boards import BoardMapping, read_mapping
 from patience.cards import card_code, parse_card
 from patience.compiler import InlinedShapes, Shape
-from patience.errors import DealError, Location, VariantError, VariantErrors
+from patience.errors import DealError, FileErrors, Location, VariantError
 from patience.language import (
     BUILTIN_CONSTANTS,
     CONTEXT_VARIABLES,
@@ -312,13 +312,12 @@ def _parent_path(name: str, directory: Path, resolve: Callable[[str, Path], Path
 
 def _unusable_parent(name: str, path: Path, error: VariantError) -> str:
     """Why a parent cannot be used, without a word of its content."""
-    errors = getattr(error, "errors", [error])
-    first = errors[0].location
+    first = getattr(error, "errors", [error])[0].location
     at = ""
     if first is not None:
         shown = "" if Path(first.path) == path else f" of {first.path}"
         at = f", the first at line {first.line}, column {first.column}{shown}"
-    count = f"{len(errors)} error{'s' if len(errors) != 1 else ''}"
+    count = f"{error.count} error{'s' if error.count != 1 else ''}"
     return (f"'extends' names {name!r}, which is not a variant file that loads on its own "
             f"({count}{at}); run 'patience check {path}' to see them")
 
@@ -426,7 +425,7 @@ TO_BOTTOM_READS = ("to_bottom is worked out for each card before the deal, when 
 class _Validator:
     def __init__(self, path: str) -> None:
         self.path = path
-        self.errors: list[VariantError] = []
+        self.errors = FileErrors(self._order)  # bounded: MAX_FILE_ERRORS shown
         self.shapes = InlinedShapes({})
         self.oversized: frozenset[str] = frozenset()  # predicates too large when inlined
         self.largest_size = 8 * 52  # the most cards a pile can hold (set from the deck)
@@ -874,12 +873,17 @@ class _Validator:
         if item is None:
             return (0, 1, 2, 3)
         found: set[int] = set()
+        said: set[str] = set()  # each wrong entry is one error, however often it is listed
         for code in self.strings(item, "suits"):
             suit = "CDHS".find(code.strip().upper()[:1]) if len(code.strip()) == 1 else -1
+            if code in said:
+                continue
             if suit < 0:
+                said.add(code)
                 self.error(f"suits lists {code!r}: a suit is one of C, D, H, S", item.origin,
                            code="bad-suit")
             elif suit in found:
+                said.add(code)
                 self.error(f"suits lists {code!r} twice", item.origin, code="bad-suit")
             found.add(suit)
         if not found:
@@ -890,8 +894,7 @@ class _Validator:
 
     def raise_errors(self) -> None:
         if self.errors:
-            self.errors.sort(key=self._order)
-            raise self.errors[0] if len(self.errors) == 1 else VariantErrors(self.errors)
+            raise self.errors.combined()
 
     def parameters(self, item: Mapping | None) -> dict[str, int | bool]:
         values: dict[str, int | bool] = {}

@@ -8,7 +8,12 @@ line with a caret under the problem, as lark and compilers do.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import attrs
+
+from patience.limits import MAX_EXCERPT_WIDTH, MAX_FILE_ERRORS
 
 
 class PatienceError(Exception):
@@ -29,14 +34,31 @@ class Location:
         return f"{self.path}:{self.line}:{self.column}"
 
     def excerpt(self) -> str:
-        """The line of the file with carets under the span, or '' when the text is unknown."""
+        """The line of the file with carets under the span, or '' when the text is unknown.
+
+        A line longer than ``MAX_EXCERPT_WIDTH`` is shown cut to that many characters
+        around the span, with an ellipsis where it was cut:
+
+        >>> line, carets = Location("f.yaml", 3, 299, 2, "x" * 298 + "[]" + "y" * 500).excerpt(
+        ...     ).splitlines()
+        >>> line[:12], len(line), line[carets.index("^"):][:4], carets.count("^")
+        ('    3 | …xxx', 110, '[]yy', 2)
+        """
         if self.source_line is None:
             return ""
-        text = self.source_line.rstrip("\n").expandtabs(1)
+        text = self.source_line.rstrip("\n")  # a tab is shown as one space: cut, then expand
+        start = 0
+        if len(text) > MAX_EXCERPT_WIDTH:  # a window around the span, a quarter before it
+            start = max(0, min(self.column - 1 - MAX_EXCERPT_WIDTH // 4,
+                               len(text) - MAX_EXCERPT_WIDTH))
+        stop = start + MAX_EXCERPT_WIDTH
+        shown = (("…" if start else "") + text[start:stop].expandtabs(1)
+                 + ("…" if stop < len(text) else ""))
+        column = self.column - start + (1 if start else 0)
+        width = max(1, min(self.width, len(text) - self.column + 1, stop - self.column + 1))
         gutter = f"{self.line:>5} | "
-        width = max(1, min(self.width, len(text) - self.column + 1))
-        caret = " " * (len(gutter) - 2) + "| " + " " * (self.column - 1) + "^" * width
-        return f"{gutter}{text}\n{caret}"
+        caret = " " * (len(gutter) - 2) + "| " + " " * (column - 1) + "^" * width
+        return f"{gutter}{shown}\n{caret}"
 
 
 class VariantError(PatienceError, ValueError):
@@ -45,6 +67,9 @@ class VariantError(PatienceError, ValueError):
     ``code`` names the kind of mistake, stable from release to release (``unknown-key``,
     ``syntax``); each code is explained in ``docs/errors.md``.
     """
+
+    #: how many problems the error reports (more for :class:`VariantErrors`)
+    count = 1
 
     def __init__(self, message: str, location: Location | None = None, *,
                  code: str | None = None) -> None:
@@ -70,17 +95,49 @@ class VariantError(PatienceError, ValueError):
 
 
 class VariantErrors(VariantError):
-    """Several independent problems found in one file, reported together."""
+    """Several independent problems found in one file, reported together: ``errors``, and
+    ``more`` found after them and not shown (a file shows at most ``MAX_FILE_ERRORS``)."""
 
-    def __init__(self, errors: list[VariantError]) -> None:
+    def __init__(self, errors: list[VariantError], more: int = 0) -> None:
         self.errors = errors
-        PatienceError.__init__(self, "\n".join(error.render() for error in errors))
+        self.more = more
+        self.count = len(errors) + more
         self.message = errors[0].message
         self.location = errors[0].location
         self.code = errors[0].code
+        PatienceError.__init__(self, self.render())
 
     def render(self) -> str:
-        return "\n".join(error.render() for error in self.errors)
+        lines = [error.render() for error in self.errors]
+        if self.more:
+            lines.append(f"and {self.more} more error{'s' if self.more != 1 else ''} (a file "
+                         f"shows at most {MAX_FILE_ERRORS})")
+        return "\n".join(lines)
+
+
+class FileErrors(list[VariantError]):
+    """The errors of one variant file as they are found, in bounded memory: past
+    ``2 * MAX_FILE_ERRORS`` the list keeps the first ``MAX_FILE_ERRORS`` by ``order`` (where
+    they are in the file) and only counts the others (``dropped``)."""
+
+    def __init__(self, order: Callable[[VariantError], Any]) -> None:
+        super().__init__()
+        self.order = order
+        self.dropped = 0
+
+    def append(self, error: VariantError) -> None:
+        super().append(error)
+        if len(self) > 2 * MAX_FILE_ERRORS:
+            self.sort(key=self.order)
+            self.dropped += len(self) - MAX_FILE_ERRORS
+            del self[MAX_FILE_ERRORS:]
+
+    def combined(self) -> VariantError:
+        """The error to raise: the first ``MAX_FILE_ERRORS`` in the file, and how many more."""
+        self.sort(key=self.order)
+        shown = self[:MAX_FILE_ERRORS]
+        more = len(self) - len(shown) + self.dropped
+        return shown[0] if len(shown) == 1 and not more else VariantErrors(shown, more)
 
 
 class UnknownVariantError(PatienceError, ValueError):
@@ -122,6 +179,11 @@ class MoveError(PatienceError, ValueError):
 
 class PositionError(PatienceError, ValueError):
     """A position's text or JSON form cannot be read, or does not fit the variant."""
+
+
+class ArgumentError(PatienceError, ValueError):
+    """A number given to a function or a command is out of its range (``patience.arguments``):
+    the message names the parameter, the value and the range."""
 
 
 class SolverError(PatienceError, ValueError):

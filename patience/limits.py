@@ -36,6 +36,14 @@ MAX_INTEGER = 2**63 - 1
 #: or in a rule; longer text is refused before it is converted.
 MAX_INTEGER_TEXT = 40
 
+#: Errors shown for one variant file: past this many, one line says how many more there
+#: are (``and N more errors``). A file's errors are kept in memory only up to twice this.
+MAX_FILE_ERRORS = 50
+
+#: Characters of a file's line quoted under an error (with a caret under the problem): a
+#: longer line is cut to this many around the problem, with an ellipsis where it was cut.
+MAX_EXCERPT_WIDTH = 100
+
 # --- rule expressions -------------------------------------------------------------------
 
 #: Characters in one rule expression or predicate signature.
@@ -99,6 +107,28 @@ MAX_PYSOLFC_DEAL_NUMBER = 10**20 - 1
 #: loop, and then each card can move at most once per pile group: a variant that loads needs
 #: at most 416 cards x 16 groups = 6,656. Past it the move stops with ``ForcedMovesError``.
 MAX_FORCED_MOVES = 10_000
+# --- numbers given to a command or a function -------------------------------------------
+
+#: The largest budget of positions for a search (``--max-positions``, ``max_positions=``):
+#: what the results database stores (SQLite's signed 64-bit integers) and the core counts.
+MAX_POSITIONS = 2**63 - 1
+
+#: The longest time limit, in seconds (``--time-limit``, ``time_limit=``): about 31 years.
+#: Infinity and NaN are refused; the native core clamps a longer limit to this one.
+MAX_TIME_LIMIT = 1_000_000_000
+
+#: The largest memory cap of a native search, in bytes (``--max-memory``): 4 EiB.
+MAX_MEMORY = 2**62
+
+#: The deepest perft (``patience perft --depth``, ``perft(game, depth)``).
+MAX_PERFT_DEPTH = 64
+
+#: Worker processes of a study (``patience stats --workers``).
+MAX_WORKERS = 256
+
+#: Deals in one chunk of a study (``patience stats --chunk-size``; automatic sizes stay at
+#: or below ``MAX_CHUNK_SIZE`` of ``patience/studies/runner.py``).
+MAX_CHUNK_DEALS = 10_000
 
 # --- the test battery -------------------------------------------------------------------
 

@@ -36,6 +36,8 @@ class SourceText:
     path: str
     text: str
     line_starts: tuple[int, ...]
+    #: each line's text once cut out (a file with thousands of errors on one long line)
+    lines: dict[int, str] = attrs.field(factory=dict, eq=False, repr=False)
 
     @classmethod
     def of(cls, path: str, text: str) -> SourceText:
@@ -45,8 +47,11 @@ class SourceText:
     def location(self, index: int, width: int = 1) -> Location:
         line = bisect.bisect_right(self.line_starts, index) - 1
         start = self.line_starts[line]
-        end = self.text.find("\n", start)
-        source_line = self.text[start:] if end < 0 else self.text[start:end]
+        source_line = self.lines.get(line)
+        if source_line is None:
+            end = self.text.find("\n", start)
+            source_line = self.text[start:] if end < 0 else self.text[start:end]
+            self.lines[line] = source_line
         return Location(self.path, line + 1, index - start + 1, max(1, width), source_line)
 
 

@@ -9,7 +9,8 @@ import pytest
 
 MODULES = ["patience", "patience.cards", "patience.language", "patience.variant",
            "patience.game", "patience.generator", "patience.rulediff", "patience.schema",
-           "patience.testing.lint", "patience.visibility"]
+           "patience.testing.lint", "patience.visibility", "patience.arguments",
+           "patience.errors"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -670,7 +670,7 @@ def test_the_pytest_plugin_refuses_a_number_of_examples_out_of_range(value, tmp_
 
 def test_patience_test_refuses_zero_examples():
     result = cli("test", "manx", "--examples", "0")
-    assert result.exit_code == 2 and "Invalid value for '--examples'" in result.output
+    assert result.exit_code == 2 and "error: --examples must be a whole number" in result.output
 
 
 def test_the_new_docstring_examples_run():
@@ -1155,3 +1155,266 @@ def test_face_down_cards_over_placed_ones_are_refused_where_written(tmp_path):
         f"{_where(text, 'face_down: 1')}: piles.columns.face_down: pile 1 has cards placed on "
         "it (piles.columns.place), face up, so none of the cards dealt onto them can lie face "
         "down: face-down cards lie at the bottom of a pile")
+# --- numbers from outside: limits, the native core's panics, bounded errors (issue #29) ----------
+# Every number a command or a function takes goes through one check (patience/arguments.py,
+# patience/cli/numbers.py); the native core clamps what it is given and turns a panic into
+# an error; a variant file's errors are bounded in number and in width. Self-contained:
+# only the helpers at the top of this file are shared.
+
+import math
+
+from patience import native
+from patience.errors import SolverError, StudyError
+
+NATIVE = pytest.mark.skipif(not native.AVAILABLE, reason=f"native core: {native.REASON}")
+ENGINES = [pytest.param("native", marks=NATIVE), "python"]
+SLOW = pytest.mark.slow  # a process each: the fast suite runs one case of each kind
+HUGE_SECONDS = ["inf", "nan", *(pytest.param(s, marks=SLOW) for s in ("1e308", "1e19", "-inf"))]
+PAST_2_64 = str(2**64)
+
+
+def refused_by_cli(*args: str, engine: str | None = None,
+                   cwd: Path | None = None) -> str:
+    """Run ``python -m patience ARGS`` (with ``PATIENCE_ENGINE`` when ``engine`` is given):
+    it must exit 2 with one ``error:`` line and nothing else on stderr; the line is
+    returned."""
+    env = {**os.environ, "PYTHONPATH": str(REPOSITORY)}
+    if engine is not None:
+        env["PATIENCE_ENGINE"] = engine
+    done = subprocess.run([sys.executable, "-m", "patience", *args], capture_output=True,
+                          text=True, errors="replace", env=env, cwd=cwd,
+                          timeout=COMMAND_SECONDS, preexec_fn=_limit_address_space,
+                          check=False)
+    output = done.stdout + done.stderr
+    assert "Traceback" not in output and "PanicException" not in output, output[-2000:]
+    assert "panicked" not in output, output[-2000:]
+    assert done.returncode == 2, output[-2000:]
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr[-2000:]
+    return lines[0]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("seconds", HUGE_SECONDS)
+def test_solve_refuses_a_time_limit_that_is_not_finite_or_too_long(seconds, engine):
+    # reviewer: --time-limit inf / 1e308 / 1e19 ended in PanicException (native); nan was
+    # silently 0 (the search stopped at once, 'unknown')
+    line = refused_by_cli("solve", "klondike", "--seed", "1", "--max-positions", "1000",
+                          "--time-limit", seconds, "--engine", engine)
+    assert line == ("error: --time-limit must be a number of seconds above 0 and at most "
+                    f"{limits.MAX_TIME_LIMIT:_}, not {seconds!r}")
+
+
+@pytest.mark.parametrize("engine, seconds", [
+    pytest.param("native", "inf", marks=NATIVE),
+    pytest.param("native", "nan", marks=[NATIVE, SLOW]),
+    pytest.param("python", "inf", marks=SLOW), ("python", "nan")])
+def test_hint_refuses_a_time_limit_that_is_not_finite(seconds, engine):
+    line = refused_by_cli("hint", "klondike", "--seed", "1", "--max-positions", "1000",
+                          "--time-limit", seconds, engine=engine)
+    assert "--time-limit must be a number of seconds" in line
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("command", [
+    ["solve", "klondike", "--seed", "1"],
+    pytest.param(["hint", "klondike", "--seed", "1"], marks=SLOW),
+    pytest.param(["deal", "klondike", "--winnable"], marks=SLOW)])
+def test_a_budget_past_2_64_is_refused(command, engine):
+    # reviewer: --max-positions 18446744073709551616 was an OverflowError traceback
+    line = refused_by_cli(*command, "--max-positions", PAST_2_64, engine=engine)
+    assert line == ("error: --max-positions must be a whole number from 1 to "
+                    f"{limits.MAX_POSITIONS:_}, not {PAST_2_64!r}")
+
+
+def test_stats_refuses_a_budget_sqlite_cannot_store_before_it_makes_the_database(tmp_path):
+    # reviewer: 'stats --max-positions 9223372036854775808' failed inside SQLite
+    database = tmp_path / "results.sqlite"
+    line = refused_by_cli("stats", "klondike", "--deals", "1", "--quiet", "--db",
+                          str(database), "--max-positions", str(2**63), cwd=tmp_path)
+    assert f"--max-positions must be a whole number from 1 to {2**63 - 1:_}" in line
+    assert not database.exists()
+    with pytest.raises(StudyError, match="max_positions must be a whole number"):
+        from patience.studies.runner import Study
+
+        Study.of(find_variant("klondike"), 2**63)
+
+
+@pytest.mark.parametrize("engine", [pytest.param("native", marks=NATIVE),
+                                    pytest.param("python", marks=SLOW)])
+def test_a_memory_cap_of_nan_is_refused(engine):
+    # reviewer: --max-memory nan was a ValueError traceback
+    line = refused_by_cli("solve", "klondike", "--seed", "1", "--max-memory", "nan",
+                          "--engine", engine)
+    assert line == ("error: --max-memory must be a number of bytes from 1 to "
+                    f"{limits.MAX_MEMORY:_}, not 'nan'")
+
+
+# every numeric option of every command, with a value past its range
+NUMERIC_OPTIONS = [
+    (["solve", "klondike", "--seed", "1"], "--max-positions", "0"),
+    (["solve", "klondike", "--seed", "1"], "--time-limit", "0"),
+    (["solve", "klondike", "--seed", "1"], "--max-memory", "8E"),
+    (["hint", "klondike", "--seed", "1"], "--max-positions", "1e3"),
+    (["perft", "klondike", "--seed", "1"], "--depth", "65"),
+    (["stats", "klondike", "--deals", "1"], "--workers", "100000"),
+    (["stats", "klondike", "--deals", "1"], "--chunk-size", "1e12"),
+    (["stats", "klondike", "--deals", "1"], "--max-positions", "nan"),
+    (["report", "klondike"], "--max-positions", "-1"),
+    (["serve", "klondike"], "--port", "65536"),
+    (["test", "manx", "--check", "lint"], "--examples", "0"),
+    (["test", "manx", "--check", "lint"], "--seed", str(2**70)),
+    (["test", "manx", "--check", "lint"], "--mutants-seconds", "nan"),
+    (["diff", "tabbycat", "manx"], "--deals", "inf"),
+    (["diff", "tabbycat", "manx"], "--max-positions", "1000001"),
+    (["diff", "tabbycat", "manx"], "--stats", "-5"),
+]
+
+
+@pytest.mark.parametrize("command, option, value", NUMERIC_OPTIONS,
+                         ids=[f"{c[0]} {o} {v}" for c, o, v in NUMERIC_OPTIONS])
+def test_every_numeric_option_refuses_with_one_line(command, option, value, tmp_path,
+                                                    monkeypatch):
+    monkeypatch.setenv("PATIENCE_DATA_DIR", str(tmp_path))
+    result = cli(*command, option, value)
+    assert result.exit_code == 2, result.output
+    (line,) = result.output.splitlines()
+    assert line.startswith(f"error: {option} must be a ") and line.endswith(f", not {value!r}")
+    assert " from " in line or " above " in line  # the range is named
+
+
+@pytest.mark.parametrize("command, option", [
+    (["deal", "klondike", "--winnable"], "--from"), (["solve", "klondike"], "--seed")])
+@pytest.mark.parametrize("value", [PAST_2_64, "ms:0", "pysolfc:" + "9" * 21, "nan"])
+def test_a_deal_number_option_refuses_with_one_line_naming_it(command, option, value,
+                                                              tmp_path, monkeypatch):
+    monkeypatch.setenv("PATIENCE_DATA_DIR", str(tmp_path))
+    result = cli(*command, option, value)
+    assert result.exit_code == 2, result.output
+    (line,) = result.output.splitlines()
+    assert line.startswith(f"error: {option}: ") and value[:20] in line
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("changes, name", [
+    ({"time_limit": math.inf}, "time_limit"), ({"time_limit": 1e19}, "time_limit"),
+    ({"time_limit": math.nan}, "time_limit"), ({"max_positions": 2**64}, "max_positions"),
+    ({"max_positions": True}, "max_positions"), ({"max_memory": math.nan}, "max_memory"),
+    ({"max_memory": 2**64}, "max_memory")])
+def test_the_python_api_names_the_parameter_value_and_range(changes, name, engine):
+    from patience.solver import hint, solve
+
+    game = find_variant("klondike").deal(1)
+    arguments = {"max_positions": 1_000, **changes}
+    with within(COMMAND_SECONDS), pytest.raises(SolverError) as raised:  # not searched
+        solve(game, engine=engine, **arguments)
+    message = str(raised.value)
+    assert message.startswith(f"{name} must be ") and f"not {changes[name]!r}" in message
+    assert isinstance(raised.value, ValueError)
+    if name != "max_memory":
+        with within(COMMAND_SECONDS), pytest.raises(SolverError, match=f"^{name} must be "):
+            hint(game, arguments["max_positions"], arguments.get("time_limit"), engine=engine)
+
+
+@NATIVE
+def test_the_core_clamps_what_it_is_given_and_never_panics():
+    # the core straight from Python, past every check of the Python side
+    variant = find_variant("klondike")
+    game = variant.deal(1)
+    loaded = native._core.Core(native.program.rule_program_text(variant))
+    piles, stock = [list(p) for p in game.piles], list(game.stock)
+    for seconds in (math.inf, 1e308, 1e19):  # clamped to MAX_TIME_LIMIT: the budget ends it
+        assert loaded.solve(piles, stock, 1_000, time_limit=seconds)["positions"] == 1_000
+    for seconds in (-math.inf, -1.0, 0.0):  # clamped to 0: stops at its first look at the time
+        assert loaded.solve(piles, stock, 10**6, time_limit=seconds)["positions"] < 10**6
+    for budget in (2**64 - 1, 2**63):  # clamped to MAX_POSITIONS, the memory cap to MAX_MEMORY
+        found = loaded.solve(piles, stock, budget, time_limit=0.0, max_memory=2**64 - 1)
+        assert found["positions"] < 10**6
+    with pytest.raises(ValueError, match="NaN"):
+        loaded.solve(piles, stock, 1_000, time_limit=math.nan)
+    with pytest.raises(ValueError, match="depth must be a whole number from 0 to 64"):
+        loaded.perft(piles, stock, 2**32 - 1)
+    with pytest.raises(OverflowError):
+        loaded.solve(piles, stock, 2**64)
+
+
+@NATIVE
+def test_a_panic_in_the_core_is_a_solver_error_not_a_panic_exception():
+    with pytest.raises(RuntimeError, match="^the native core failed: on purpose$"):
+        native._core._panic_for_tests("on purpose")
+    with pytest.raises(SolverError, match="the native core failed: on purpose"):
+        native.GuardedCore(native._core)._panic_for_tests("on purpose")
+    with pytest.raises(SolverError, match="cannot do this: .*NaN"):
+        native.core(find_variant("klondike")).solve([[]] * 12, [], 10, math.nan)
+
+
+def test_a_panic_exception_that_gets_through_is_a_solver_error():
+    # pyo3's PanicException is a BaseException: `except Exception` would let it through
+    panic = type("PanicException", (BaseException,), {})
+
+    class Core:
+        def solve(self) -> None:
+            raise panic("index out of bounds")
+
+        def stop(self) -> None:
+            raise KeyboardInterrupt
+
+    with pytest.raises(SolverError, match="the native core failed: index out of bounds"):
+        native.GuardedCore(Core()).solve()
+    with pytest.raises(KeyboardInterrupt):  # anything else passes through unchanged
+        native.GuardedCore(Core()).stop()
+
+
+def _tabbycat_with(line: str) -> str:
+    text = (REPOSITORY / "variants" / "tabbycat.yaml").read_text(encoding="utf-8")
+    return text + "\n" + line + "\n"
+
+
+def test_a_30_kb_suits_list_of_duplicates_gives_a_short_error_fast(tmp_path):
+    # reviewer: each duplicate was its own error quoting the whole line: 600 MB of errors,
+    # and 'check' died with MemoryError
+    path = tmp_path / "suits.yaml"
+    path.write_text(_tabbycat_with("suits: [" + ", ".join(["S"] * 10_000) + "]"),
+                    encoding="utf-8")
+    assert path.stat().st_size > 30_000
+    started = time.monotonic()
+    done = process("check", str(path), cwd=tmp_path)
+    assert time.monotonic() - started < 30  # parsing the YAML takes most of it
+    assert done.returncode == 1
+    assert len(done.stdout + done.stderr) < 2_000
+    assert "suits lists 'S' twice" in done.stderr
+    assert done.stderr.strip().endswith(": 1 error")
+    assert max(len(line) for line in done.stderr.splitlines()) < 2 * limits.MAX_EXCERPT_WIDTH
+
+
+def test_a_file_shows_at_most_max_file_errors_and_counts_the_rest(tmp_path):
+    count = 3 * limits.MAX_FILE_ERRORS
+    text = _tabbycat_with("suits: [" + ", ".join(f"X{i}" for i in range(count)) + "]")
+    with pytest.raises(VariantError) as raised:
+        load_variant_text(text, "many.yaml")
+    error = raised.value
+    assert len(errors_of(error)) == limits.MAX_FILE_ERRORS and error.count == count
+    shown = str(error).splitlines()
+    assert shown[-1] == (f"and {count - limits.MAX_FILE_ERRORS} more errors (a file shows "
+                         f"at most {limits.MAX_FILE_ERRORS})")
+    assert "suits lists 'X0'" in shown[0]  # the first ones in the file, in order
+    assert max(len(line) for line in shown) < 2 * limits.MAX_EXCERPT_WIDTH
+    excerpt = next(line for line in shown if line.lstrip().startswith(tuple("0123456789")))
+    assert excerpt.endswith("…")
+    path = tmp_path / "many.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = cli("check", "--format", "json", str(path))
+    data = json.loads(result.output)
+    assert len(data["errors"]) == limits.MAX_FILE_ERRORS
+    assert data["more_errors"] == count - limits.MAX_FILE_ERRORS
+
+
+def test_the_web_server_checks_its_budgets_when_it_starts(tmp_path, monkeypatch):
+    pytest.importorskip("starlette")
+    from patience.web.app import create_app
+
+    monkeypatch.setenv("PATIENCE_DATA_DIR", str(tmp_path))
+    with pytest.raises(SolverError, match="^time_limit must be a number of seconds"):
+        create_app(hint_budget=(1_000, math.inf))
+    with pytest.raises(SolverError, match="^max_positions must be a whole number"):
+        create_app(review_budget=(2**64, 1.0))

@@ -401,10 +401,10 @@ mod tests {
                 // short piles of few cards (parts shown again and again, ties in the
                 // sorted groups), now and then a long one, cards face down now and then
                 let piles: Vec<Vec<u8>> = (0..views.len()).map(|_| {
-                    let len = next(&mut state) % if next(&mut state) % 8 == 0 { 40 } else { 4 };
+                    let len = next(&mut state) % if next(&mut state).is_multiple_of(8) { 40 } else { 4 };
                     (0..len).map(|_| {
                         let card = 4 + (next(&mut state) % 6) as u8 * 9;
-                        if next(&mut state) % 4 == 0 { card | FACE_DOWN } else { card }
+                        if next(&mut state).is_multiple_of(4) { card | FACE_DOWN } else { card }
                     }).collect()
                 }).collect();
                 let stock: Vec<u8> = (0..next(&mut state) % 3).map(|_| 4 + (next(&mut state) % 3) as u8).collect();
@@ -484,7 +484,7 @@ mod tests {
                     touched.mark(t);
                 }
             }
-            if next(&mut state) % 20 == 0 {
+            if next(&mut state).is_multiple_of(20) {
                 pos.stock = if pos.stock.is_empty() { vec![1, 2, 3] } else { vec![] };
             }
             maker.key_touched(&pos, touched, &mut key);

@@ -1,6 +1,13 @@
 //! The PyO3 layer of the native core, and nothing else: it converts positions and results
 //! between Python and the core (`program`, `moves`, `key`, `search`). Errors reach Python
 //! as `ValueError` with a message; the search runs with the GIL released.
+//!
+//! No value from Python makes the core panic: a time limit, a budget or a memory cap past
+//! what the core can count is clamped to the core's maximum (`MAX_SECONDS`, `MAX_POSITIONS`,
+//! `MAX_MEMORY`, the values of `patience/limits.py`), a NaN time limit or a perft depth past
+//! `MAX_PERFT_DEPTH` is a `ValueError`. A panic that happens all the same is caught where
+//! Python calls in (`guarded`) and reaches Python as a `RuntimeError` with the panic's message,
+//! never as pyo3's `PanicException`; the module's panic hook prints nothing.
 
 pub mod beam;
 pub mod compile;
@@ -15,9 +22,10 @@ pub mod shorten;
 pub mod store;
 pub mod wire;
 
+use std::panic::{self, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 use moves::{Move, Position, Stacks};
@@ -66,15 +74,51 @@ struct Core {
     program: Program,
 }
 
-fn limits(time_limit: Option<f64>, max_memory: Option<usize>) -> Limits {
-    Limits {
+/// The longest time limit, in seconds (`MAX_TIME_LIMIT` in patience/limits.py): a longer
+/// one, infinity included, is clamped to it (about 31 years: no search is cut short by it).
+pub const MAX_SECONDS: f64 = 1e9;
+/// The largest budget of positions (`MAX_POSITIONS`): 2^63 - 1, what SQLite stores.
+pub const MAX_POSITIONS: u64 = i64::MAX as u64;
+/// The largest memory cap, in bytes (`MAX_MEMORY`): 2^62.
+pub const MAX_MEMORY: usize = 1 << 62;
+/// The deepest perft (`patience count --depth` allows 64).
+pub const MAX_PERFT_DEPTH: u32 = 64;
+
+/// `work()`, with a panic in it turned into a `RuntimeError` naming the panic's message.
+fn guarded<T>(work: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    panic::catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|payload| {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|text| text.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_string());
+        Err(PyRuntimeError::new_err(format!("the native core failed: {message}")))
+    })
+}
+
+/// When a search given `time_limit` seconds from now must stop: None for no limit (or one
+/// past what an `Instant` can hold); a negative limit is 0, one past `MAX_SECONDS` is that.
+fn deadline(time_limit: Option<f64>) -> PyResult<Option<Instant>> {
+    match time_limit {
+        None => Ok(None),
+        Some(seconds) if seconds.is_nan() => {
+            Err(PyValueError::new_err("time_limit must be a number of seconds, not NaN"))
+        }
+        Some(seconds) => {
+            Ok(Instant::now().checked_add(Duration::from_secs_f64(seconds.clamp(0.0, MAX_SECONDS))))
+        }
+    }
+}
+
+fn limits(time_limit: Option<f64>, max_memory: Option<usize>) -> PyResult<Limits> {
+    Ok(Limits {
         moves_kept: None,
         byte_keys: false,
         path_kept: None,
-        deadline: time_limit.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0))),
-        max_memory,
+        deadline: deadline(time_limit)?,
+        max_memory: max_memory.map(|bytes| bytes.min(MAX_MEMORY)),
         should_stop: None,
-    }
+    })
 }
 
 fn solved<'py>(py: Python<'py>, found: Solved) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
@@ -100,9 +144,11 @@ impl Core {
     #[new]
     #[pyo3(signature = (program, filters = true))]
     fn new(program: &str, filters: bool) -> PyResult<Core> {
-        Program::from_json_with(program, filters)
-            .map(|program| Core { program })
-            .map_err(PyValueError::new_err)
+        guarded(|| {
+            Program::from_json_with(program, filters)
+                .map(|program| Core { program })
+                .map_err(PyValueError::new_err)
+        })
     }
 
     /// How many pairings (source group, target group) have a target filter.
@@ -118,23 +164,27 @@ impl Core {
     }
 
     fn generate_moves(&self, piles: Vec<Vec<u8>>, stock: Vec<u8>) -> PyResult<Vec<MoveTuple>> {
-        let pos = position(&self.program, piles, stock)?;
-        let mut out = Vec::new();
-        self.program.generate(&pos, &mut out);
-        Ok(out.into_iter().map(tuple).collect())
+        guarded(|| {
+            let pos = position(&self.program, piles, stock)?;
+            let mut out = Vec::new();
+            self.program.generate(&pos, &mut out);
+            Ok(out.into_iter().map(tuple).collect())
+        })
     }
 
     fn first_forced(&self, piles: Vec<Vec<u8>>, stock: Vec<u8>) -> PyResult<Option<MoveTuple>> {
-        let pos = position(&self.program, piles, stock)?;
-        Ok(self.program.first_forced(&pos).map(tuple))
+        guarded(|| {
+            let pos = position(&self.program, piles, stock)?;
+            Ok(self.program.first_forced(&pos).map(tuple))
+        })
     }
 
     fn is_won(&self, piles: Vec<Vec<u8>>, stock: Vec<u8>) -> PyResult<bool> {
-        Ok(self.program.is_won(&position(&self.program, piles, stock)?))
+        guarded(|| Ok(self.program.is_won(&position(&self.program, piles, stock)?)))
     }
 
     fn can_deal(&self, piles: Vec<Vec<u8>>, stock: Vec<u8>) -> PyResult<bool> {
-        Ok(self.program.can_deal(&position(&self.program, piles, stock)?))
+        guarded(|| Ok(self.program.can_deal(&position(&self.program, piles, stock)?)))
     }
 
     /// Play `move` and take it back: (piles, stock) after the move, and after taking it back.
@@ -145,31 +195,41 @@ impl Core {
         stock: Vec<u8>,
         mv: MoveTuple,
     ) -> PyResult<((Vec<Vec<u16>>, Vec<u16>), (Vec<Vec<u16>>, Vec<u16>))> {
-        let mut pos = position(&self.program, piles, stock)?;
-        let mv = check_move(&self.program, &pos, mv)?;
-        let mut stacks = Stacks::default();
-        let undo = self.program.play(&mut pos, mv, &mut stacks);
-        if stacks.runaway {
-            return Err(PyValueError::new_err(moves::RUNAWAY));
-        }
-        let lists = |pos: &Position| {
-            let piles = pos.piles.iter().map(|p| p.iter().map(|&c| c as u16).collect()).collect();
-            (piles, pos.stock.iter().map(|&c| c as u16).collect())
-        };
-        let after = lists(&pos);
-        self.program.take_back(&mut pos, mv, undo, &mut stacks);
-        Ok((after, lists(&pos)))
+        guarded(|| {
+            let mut pos = position(&self.program, piles, stock)?;
+            let mv = check_move(&self.program, &pos, mv)?;
+            let mut stacks = Stacks::default();
+            let undo = self.program.play(&mut pos, mv, &mut stacks);
+            if stacks.runaway {
+                return Err(PyValueError::new_err(moves::RUNAWAY));
+            }
+            let lists = |pos: &Position| {
+                let piles =
+                    pos.piles.iter().map(|p| p.iter().map(|&c| c as u16).collect()).collect();
+                (piles, pos.stock.iter().map(|&c| c as u16).collect())
+            };
+            let after = lists(&pos);
+            self.program.take_back(&mut pos, mv, undo, &mut stacks);
+            Ok((after, lists(&pos)))
+        })
     }
 
     fn perft(&self, py: Python<'_>, piles: Vec<Vec<u8>>, stock: Vec<u8>, depth: u32) -> PyResult<u64> {
-        let mut pos = position(&self.program, piles, stock)?;
-        let program = &self.program;
-        let mut stacks = Stacks::default();
-        let count = py.allow_threads(|| program.perft(&mut pos, depth, &mut stacks));
-        if stacks.runaway {
-            return Err(PyValueError::new_err(moves::RUNAWAY));
+        if depth > MAX_PERFT_DEPTH {
+            return Err(PyValueError::new_err(format!(
+                "depth must be a whole number from 0 to {MAX_PERFT_DEPTH}, not {depth}"
+            )));
         }
-        Ok(count)
+        guarded(|| {
+            let mut pos = position(&self.program, piles, stock)?;
+            let program = &self.program;
+            let mut stacks = Stacks::default();
+            let count = py.allow_threads(|| program.perft(&mut pos, depth, &mut stacks));
+            if stacks.runaway {
+                return Err(PyValueError::new_err(moves::RUNAWAY));
+            }
+            Ok(count)
+        })
     }
 
     /// `should_stop(positions)` is called (with the GIL) every 1,024 expansions and between
@@ -198,36 +258,39 @@ impl Core {
         path_kept: Option<usize>,
         shorten: bool,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        let pos = position(&self.program, piles, stock)?;
-        let program = &self.program;
-        let mut limits = limits(time_limit, max_memory);
-        limits.moves_kept = moves_kept;
-        limits.byte_keys = byte_keys;
-        limits.path_kept = path_kept;
-        let failure: std::sync::Arc<std::sync::Mutex<Option<PyErr>>> = Default::default();
-        if let Some(callback) = should_stop {
-            let failure = failure.clone();
-            limits.should_stop = Some(Box::new(move |spent: u64| {
-                Python::with_gil(|py| match callback.call1(py, (spent,)).and_then(|r| r.is_truthy(py)) {
-                    Ok(answer) => answer,
-                    Err(error) => {
-                        *failure.lock().expect("one failure") = Some(error);
-                        true
-                    }
-                })
-            }));
-        }
-        let found = py.allow_threads(|| {
-            let mut found = search::solve(program, &pos, max_positions, prove, beams, &limits);
-            if shorten && found.outcome == search::Outcome::Won {
-                found.line = shorten::shorten(program, &pos, &found.line, limits.max_memory);
+        guarded(|| {
+            let pos = position(&self.program, piles, stock)?;
+            let program = &self.program;
+            let max_positions = max_positions.min(MAX_POSITIONS);
+            let mut limits = limits(time_limit, max_memory)?;
+            limits.moves_kept = moves_kept;
+            limits.byte_keys = byte_keys;
+            limits.path_kept = path_kept;
+            let failure: std::sync::Arc<std::sync::Mutex<Option<PyErr>>> = Default::default();
+            if let Some(callback) = should_stop {
+                let failure = failure.clone();
+                limits.should_stop = Some(Box::new(move |spent: u64| {
+                    Python::with_gil(|py| match callback.call1(py, (spent,)).and_then(|r| r.is_truthy(py)) {
+                        Ok(answer) => answer,
+                        Err(error) => {
+                            *failure.lock().expect("one failure") = Some(error);
+                            true
+                        }
+                    })
+                }));
             }
-            found
-        });
-        if let Some(error) = failure.lock().expect("one failure").take() {
-            return Err(error);
-        }
-        solved(py, found)
+            let found = py.allow_threads(|| {
+                let mut found = search::solve(program, &pos, max_positions, prove, beams, &limits);
+                if shorten && found.outcome == search::Outcome::Won {
+                    found.line = shorten::shorten(program, &pos, &found.line, limits.max_memory);
+                }
+                found
+            });
+            if let Some(error) = failure.lock().expect("one failure").take() {
+                return Err(error);
+            }
+            solved(py, found)
+        })
     }
 
     /// One layered beam (`beam.rs`), `width` wide: for the tests that compare it with
@@ -242,11 +305,14 @@ impl Core {
         max_positions: u64,
         max_memory: Option<usize>,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        let pos = position(&self.program, piles, stock)?;
-        let program = &self.program;
-        let limits = limits(None, max_memory);
-        let found = py.allow_threads(|| search::beam(program, &pos, width, max_positions, &limits));
-        solved(py, found)
+        guarded(|| {
+            let pos = position(&self.program, piles, stock)?;
+            let program = &self.program;
+            let (limits, max_positions) = (limits(None, max_memory)?, max_positions.min(MAX_POSITIONS));
+            let found =
+                py.allow_threads(|| search::beam(program, &pos, width, max_positions, &limits));
+            solved(py, found)
+        })
     }
 
     #[pyo3(signature = (piles, stock, max_positions, max_memory=None))]
@@ -258,11 +324,14 @@ impl Core {
         max_positions: u64,
         max_memory: Option<usize>,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        let pos = position(&self.program, piles, stock)?;
-        let program = &self.program;
-        let limits = limits(None, max_memory);
-        let found = py.allow_threads(|| search::exhaustive(program, &pos, max_positions, &limits));
-        solved(py, found)
+        guarded(|| {
+            let pos = position(&self.program, piles, stock)?;
+            let program = &self.program;
+            let (limits, max_positions) = (limits(None, max_memory)?, max_positions.min(MAX_POSITIONS));
+            let found =
+                py.allow_threads(|| search::exhaustive(program, &pos, max_positions, &limits));
+            solved(py, found)
+        })
     }
 
     /// `line` (from the position given) with its detours cut, as `patience.solver.shorten`
@@ -270,28 +339,43 @@ impl Core {
     #[pyo3(signature = (piles, stock, line, max_memory=None))]
     fn shorten(&self, py: Python<'_>, piles: Vec<Vec<u8>>, stock: Vec<u8>, line: Vec<MoveTuple>,
                max_memory: Option<usize>) -> PyResult<Vec<MoveTuple>> {
-        let mut pos = position(&self.program, piles, stock)?;
-        let root = pos.clone();
-        let mut moves = Vec::with_capacity(line.len());
-        let mut stacks = Stacks::default();
-        for m in line {
-            let mv = check_move(&self.program, &pos, m)?;
-            self.program.play(&mut pos, mv, &mut stacks);
-            if stacks.runaway {
-                return Err(PyValueError::new_err(moves::RUNAWAY));
+        guarded(|| {
+            let mut pos = position(&self.program, piles, stock)?;
+            let root = pos.clone();
+            let mut moves = Vec::with_capacity(line.len());
+            let mut stacks = Stacks::default();
+            for m in line {
+                let mv = check_move(&self.program, &pos, m)?;
+                self.program.play(&mut pos, mv, &mut stacks);
+                if stacks.runaway {
+                    return Err(PyValueError::new_err(moves::RUNAWAY));
+                }
+                stacks.forget_undos();
+                moves.push(mv);
             }
-            stacks.forget_undos();
-            moves.push(mv);
-        }
-        let program = &self.program;
-        let shorter = py.allow_threads(|| shorten::shorten(program, &root, &moves, max_memory));
-        Ok(shorter.into_iter().map(tuple).collect())
+            let program = &self.program;
+            let max_memory = max_memory.map(|bytes| bytes.min(MAX_MEMORY));
+            let shorter =
+                py.allow_threads(|| shorten::shorten(program, &root, &moves, max_memory));
+            Ok(shorter.into_iter().map(tuple).collect())
+        })
     }
+}
+
+/// For the tests of the boundary only: panics with `message`, inside `guarded`, so that they
+/// can see a panic reach Python as a `RuntimeError` (no value makes the core itself panic).
+#[pyfunction]
+fn _panic_for_tests(message: &str) -> PyResult<()> {
+    guarded(|| panic!("{message}"))
 }
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // a panic is caught in `guarded` and its message returned to Python: the default hook
+    // would also print it, with a note about backtraces, over the one-line error
+    panic::set_hook(Box::new(|_| {}));
     m.add_class::<Core>()?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add("PROGRAM_VERSION", program::PROGRAM_VERSION)?;
     Ok(())
 }

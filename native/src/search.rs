@@ -333,7 +333,7 @@ impl<'a> Solver<'a> {
                            -> (Result<Option<i32>, ()>, u64, Option<Id>) {
         match self.pass_merge() {
             Some((waste, turn)) if !dealt && !pos.piles[waste].is_empty()
-                && pos.piles[waste].len() % turn == 0 => {
+                && pos.piles[waste].len().is_multiple_of(turn) => {
                 let cards = std::mem::take(&mut pos.piles[waste]);
                 let stock = pos.stock.len();
                 pos.stock.extend(cards.iter().rev());
@@ -482,7 +482,7 @@ impl<'a> Solver<'a> {
         let path_kept = limits.path_kept.unwrap_or(PATH_KEPT);
         // a frame's children can be made again, in the same order, unless the ordering
         // draws a jitter (a stream that has moved on since)
-        let regenerable = ordering.as_ref().map_or(true, |o| o.jitter.is_none());
+        let regenerable = ordering.as_ref().is_none_or(|o| o.jitter.is_none());
         let moves_kept = limits.moves_kept.unwrap_or(MOVES_KEPT);
         self.start_run();
         self.pack(root, limits);

@@ -403,7 +403,7 @@ mod tests {
         let key_of = |i: u32| {
             let mut key = i.to_le_bytes().to_vec();
             // keys of several lengths, some past 128 bytes (a two-byte length)
-            key.resize(4 + if i % 97 == 0 { 200 } else { i as usize % 5 }, 0xAB);
+            key.resize(4 + if i.is_multiple_of(97) { 200 } else { i as usize % 5 }, 0xAB);
             key
         };
         let mut ids = Vec::new();

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import click
 
+from patience.arguments import DIFF_DEALS, DIFF_POSITIONS, DIFF_STATS
 from patience.cli.common import echo, fail, load_variant
 from patience.cli.main import main
+from patience.cli.numbers import Number
 from patience.variant import Variant
 
 
@@ -32,13 +34,13 @@ def _label(variant: Variant, other: Variant) -> str:
 @main.command("diff")
 @click.argument("first")
 @click.argument("second")
-@click.option("--deals", type=click.IntRange(1, 10_000), default=5, show_default=True,
+@click.option("--deals", type=Number(DIFF_DEALS), default=5, show_default=True,
               help="Numbered deals (1 to N) to look for the first positions whose moves "
                    "differ.")
-@click.option("--max-positions", type=click.IntRange(1, 1_000_000), default=2000,
+@click.option("--max-positions", type=Number(DIFF_POSITIONS), default=2000,
               show_default=True, help="Positions to visit per deal looking for a difference "
                                       "(and, with --stats, the solver's budget per deal).")
-@click.option("--stats", type=click.IntRange(1, 100_000), default=None, metavar="N",
+@click.option("--stats", type=Number(DIFF_STATS), default=None, metavar="N",
               help="Also solve deals 1 to N under both and compare the win rates.")
 def diff_command(first: str, second: str, deals: int, max_positions: int,
                  stats: int | None) -> None:

@@ -16,6 +16,7 @@ import sys
 import click
 
 from patience import native
+from patience.arguments import PERFT_DEPTH
 from patience.cli.common import (
     echo,
     fail,
@@ -25,6 +26,7 @@ from patience.cli.common import (
     load_variant,
     start_options,
 )
+from patience.cli.numbers import Number
 from patience.definition import Definition
 from patience.errors import PatienceError, VariantError
 from patience.variant import find_definition, shipped_variants
@@ -86,10 +88,12 @@ def check(file: str, format_: str) -> None:
             else:  # no such variant or file: there is no place in a file to point at
                 errors = [{"file": file, "line": None, "column": None,
                            "code": "unknown-variant", "message": str(error)}]
-            _print_json({"file": file, "ok": False, "errors": errors})
+            more = getattr(error, "more", 0)  # errors past MAX_FILE_ERRORS, not listed
+            _print_json({"file": file, "ok": False, "errors": errors,
+                         **({"more_errors": more} if more else {})})
         elif isinstance(error, VariantError):
             echo(error.render(), err=True)
-            count = len(getattr(error, "errors", [error]))
+            count = error.count
             echo(f"{file}: {count} error{'s' if count != 1 else ''}", err=True)
         else:
             echo(f"error: {error}", err=True)
@@ -168,7 +172,7 @@ def moves(variant: str, seed: int | None, deal_text: str | None,
 @main.command()
 @click.argument("variant")
 @start_options
-@click.option("--depth", type=click.IntRange(0, 64), required=True, help="Plies to count.")
+@click.option("--depth", type=Number(PERFT_DEPTH), required=True, help="Plies to count.")
 @click.option("--divide", is_flag=True, help="First one 'MOVE COUNT' line per legal move.")
 @handles_errors
 def perft(variant: str, seed: int | None, deal_text: str | None,

@@ -23,7 +23,8 @@ class SeedType(click.ParamType):  # type: ignore[type-arg, unused-ignore]
         try:
             return parse_seed(value)
         except DealError as error:  # one line, as every other bad input (patience.cli.common)
-            click.echo(printable(f"error: --seed: {error.message}"), err=True)
+            option = param.opts[0] if param is not None and param.opts else "--seed"
+            click.echo(printable(f"error: {option}: {error.message}"), err=True)
             sys.exit(2)
 
 

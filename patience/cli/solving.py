@@ -5,13 +5,15 @@ from __future__ import annotations
 import datetime
 import json
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 import click
 
 from patience import native
+from patience.arguments import MAX_MEMORY_BOUND, MAX_POSITIONS_BOUND, TIME_LIMIT
 from patience.cli.common import echo, fail, handles_errors, load_game, load_variant, start_options
 from patience.cli.main import main
+from patience.cli.numbers import Number
 from patience.cli.seed_type import SEED
 from patience.native import ENGINES, EngineChoice
 from patience.seeds import Seed
@@ -25,34 +27,12 @@ from patience.solver import (
 )
 
 
-class ByteSize(click.ParamType):  # type: ignore[type-arg, unused-ignore]
-    """A number of bytes: 2000000, 512K, 64M, 2G (powers of 1024)."""
-
-    name = "bytes"
-    _UNITS: ClassVar[dict[str, int]] = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30,
-                                        "T": 1 << 40}
-
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> int:
-        if isinstance(value, int):
-            return value
-        text = str(value).strip().upper().removesuffix("B").removesuffix("I")
-        unit = text[-1:] if text[-1:] in self._UNITS else ""
-        number = text[:len(text) - len(unit)]
-        try:
-            size = float(number) * self._UNITS[unit]
-        except ValueError:
-            self.fail(f"{value!r} is not a size in bytes (e.g. 2G, 512M, 1000000)", param, ctx)
-        if size < 1 or size > 1 << 62:
-            self.fail(f"{value!r} is not a size in bytes (e.g. 2G, 512M, 1000000)", param, ctx)
-        return int(size)
-
 def budget_options(function: Callable[..., Any]) -> Callable[..., Any]:
     """Add --max-positions / --time-limit to a command."""
-    function = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True),
+    function = click.option("--time-limit", type=Number(TIME_LIMIT),
                             default=None, metavar="S",
                             help="Give up after S seconds (the verdict is then unknown).")(function)
-    return click.option("--max-positions", type=click.IntRange(min=1),
+    return click.option("--max-positions", type=Number(MAX_POSITIONS_BOUND),
                         default=DEFAULT_MAX_POSITIONS, show_default=True, metavar="N",
                         help="Give up after N positions (the verdict is then unknown).")(function)
 
@@ -67,7 +47,7 @@ def budget_options(function: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--engine", type=click.Choice(list(ENGINES)), default="auto", show_default=True,
               help="native: the compiled core; python: the reference; auto: native when "
                    "built (PATIENCE_ENGINE=python forces python).")
-@click.option("--max-memory", type=ByteSize(), default=None, metavar="BYTES",
+@click.option("--max-memory", type=Number(MAX_MEMORY_BOUND), default=None, metavar="BYTES",
               help="End the search as unknown before its stored positions and its stacks "
                    "together pass BYTES (e.g. 2G, 512M; native engine).")
 @click.option("--json", "as_json", is_flag=True,
@@ -169,7 +149,7 @@ def hint_command(variant: str, seed: int | None, deal_text: str | None,
               metavar="N|ms:N|pysolfc:N",
               help="Start looking at deal number N (ms:N: Microsoft's deals, pysolfc:N: "
                    "PySolFC's).")
-@click.option("--max-positions", type=click.IntRange(min=1), default=DEFAULT_MAX_POSITIONS,
+@click.option("--max-positions", type=Number(MAX_POSITIONS_BOUND), default=DEFAULT_MAX_POSITIONS,
               show_default=True, metavar="N", help="The solver's budget per deal.")
 @handles_errors
 def deal_command(variant: str, winnable: bool, start: Seed, max_positions: int) -> None:

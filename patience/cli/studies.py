@@ -19,8 +19,10 @@ from typing import Any
 
 import click
 
+from patience.arguments import CHUNK_SIZE, MAX_POSITIONS_BOUND, WORKERS
 from patience.cli.common import echo, fail, handles_errors, load_variant
 from patience.cli.main import main
+from patience.cli.numbers import Number
 from patience.errors import StudyError, StudyStopped
 from patience.seeds import NAMES, OURS
 from patience.solver import DEFAULT_MAX_POSITIONS
@@ -51,9 +53,9 @@ def stops_cleanly(function: Callable[..., Any]) -> Callable[..., Any]:
 @click.argument("variant")
 @click.option("--deals", "deals_text", default="1-1000", show_default=True,
               metavar="N-M[,N-M…]", help="Deal numbers to solve, e.g. 1-10000 or 1-50,77.")
-@click.option("--max-positions", type=click.IntRange(min=1), default=DEFAULT_MAX_POSITIONS,
+@click.option("--max-positions", type=Number(MAX_POSITIONS_BOUND), default=DEFAULT_MAX_POSITIONS,
               show_default=True, help="The solver's budget per deal; more gives fewer unknowns.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=Number(WORKERS), default=None,
               help="Worker processes (default: one per core); with --scheduler, the "
                    "chunks solved at once (default: the cluster's threads).")
 @click.option("--db", type=click.Path(dir_okay=False), default=None,
@@ -61,7 +63,7 @@ def stops_cleanly(function: Callable[..., Any]) -> Callable[..., Any]:
                    "or the user data folder).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
               help="Solve on this Dask cluster instead (needs patience[dask]).")
-@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+@click.option("--chunk-size", type=Number(CHUNK_SIZE), default=None,
               help="Deals per chunk (default: automatic, at most 25). A chunk is stored "
                    "in one transaction; a killed run loses the chunks in flight.")
 @click.option("--prove", is_flag=True,
@@ -172,7 +174,7 @@ def stats(variant: str, deals_text: str, max_positions: int, workers: int | None
               help="The results database (default: the one 'patience stats' uses).")
 @click.option("--deals", "deals_text", default=None, metavar="N-M[,N-M…]",
               help="Only these deals (default: every stored deal).")
-@click.option("--max-positions", type=click.IntRange(min=1), default=None,
+@click.option("--max-positions", type=Number(MAX_POSITIONS_BOUND), default=None,
               help="Report the results of this budget (default: the largest stored).")
 @click.option("--solver-version", default=None,
               help="Report the results of this solver version (default: the latest stored).")

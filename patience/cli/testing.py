@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING
 
 import click
 
+from patience.arguments import EXAMPLES, HYPOTHESIS_SEED, MUTANTS_SECONDS
 from patience.cli.common import echo, find_checked_variant, handles_errors
 from patience.cli.main import main
-from patience.limits import MAX_EXAMPLES
+from patience.cli.numbers import Number
 
 if TYPE_CHECKING:
     from patience.variant import Variant
@@ -25,9 +26,9 @@ if TYPE_CHECKING:
 
 @main.command("test")
 @click.argument("variant")
-@click.option("--examples", type=click.IntRange(1, MAX_EXAMPLES), default=100, show_default=True,
+@click.option("--examples", type=Number(EXAMPLES), default=100, show_default=True,
               help="Random positions per check (costly checks use fewer).")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=Number(HYPOTHESIS_SEED), default=None,
               help="Seed hypothesis for a repeatable run.")
 @click.option("--check", "only", multiple=True, metavar="NAME",
               help="Run only this check (repeatable); 'lint', 'play_undo_redo', 'expect', "
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 @click.option("--mutants", is_flag=True,
               help="Also make each small change to the rules and report those no check "
                    "notices (docs/authoring.md, 'Mutation testing').")
-@click.option("--mutants-seconds", type=click.FloatRange(1, 86_400), default=1_800,
+@click.option("--mutants-seconds", type=Number(MUTANTS_SECONDS), default=1_800,
               show_default=True, metavar="SECONDS",
               help="Stop trying new mutants after this long.")
 @click.option("--engine", "engine", type=click.Choice(["auto", "native", "python"]),

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import click
 
+from patience.arguments import PORT
 from patience.cli.common import fail
 from patience.cli.main import main
+from patience.cli.numbers import Number
 from patience.errors import PatienceError
 
 
@@ -14,7 +16,7 @@ from patience.errors import PatienceError
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on. Anything but a loopback address lets other "
                    "machines play (and see your games).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+@click.option("--port", type=Number(PORT), default=8000, show_default=True,
               help="The port (0: any free one).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
 def serve(variants: tuple[str, ...], host: str, port: int, open_browser: bool) -> None:

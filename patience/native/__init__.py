@@ -5,7 +5,11 @@ take back, position keys, the tables, move ordering and the search with its rest
 for any variant, from the rule program :mod:`patience.native.program` lowers it to. The
 pure-Python kernel stays the reference; ``tests/test_native.py`` compares the two.
 
-``AVAILABLE`` says whether the core is built; ``REASON`` why not (one line). The
+``AVAILABLE`` says whether the core is built; ``REASON`` why not (one line). The core never
+raises a traceback of its own at a user: a value it cannot take (a ``ValueError`` or an
+``OverflowError`` from the core), a panic it caught (a ``RuntimeError``) and one it did not
+(pyo3's ``PanicException``, a ``BaseException``) all reach the caller of :func:`core`'s
+methods as :class:`~patience.errors.SolverError`. The
 environment variable ``PATIENCE_ENGINE=python`` makes :func:`engine` choose the pure-Python
 solver everywhere, whether or not the core is built; :func:`chosen_engine` does the same
 for one block of code (``patience test --engine`` runs the battery inside it).
@@ -18,7 +22,7 @@ import functools
 import os
 from collections.abc import Iterator
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from patience.errors import ForcedMovesError, SolverError
 
@@ -108,6 +112,56 @@ def describe() -> str:
     return f"solver engine: {REASON}"
 
 
+#: how the core's error for forced moves that never end begins (``RUNAWAY``, moves.rs)
+RUNAWAY_PREFIX = "the forced moves "
+
+#: what the core raises for a value it cannot take or a panic it caught (exactly these
+#: types: an exception of a ``should_stop`` callback passes through unchanged)
+_CORE_ERRORS = (ValueError, OverflowError, RuntimeError)
+
+
+@contextlib.contextmanager
+def core_errors() -> Iterator[None]:
+    """Inside the block, an error of the core is a :class:`SolverError` with its message."""
+    try:
+        yield
+    except BaseException as error:
+        if type(error) is ValueError and str(error).startswith(RUNAWAY_PREFIX):
+            raise ForcedMovesError(str(error)) from None  # as Python's kernel raises it
+        if type(error) in _CORE_ERRORS:
+            raise SolverError(f"the native core cannot do this: {error}") from None
+        if type(error).__name__ == "PanicException":  # pyo3's, for a panic not caught
+            raise SolverError(f"the native core failed: {error}") from None
+        raise
+
+
+class GuardedCore:
+    """A core (``patience._native.Core``) whose methods raise :func:`core_errors`'s."""
+
+    __slots__ = ("_core",)
+
+    def __init__(self, loaded: Any) -> None:
+        self._core = loaded
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._core, name)
+        if not callable(value):
+            return value
+
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            with core_errors():
+                return value(*args, **kwargs)
+        return guarded
+
+
+def load_core(program: str) -> GuardedCore:
+    """A rule program (``patience.native.program``) loaded into the core."""
+    if _core is None:
+        raise SolverError(f"the native engine was asked for, but {REASON}")
+    with core_errors():
+        return GuardedCore(_core.Core(program))
+
+
 @functools.lru_cache(maxsize=64)
 def core(variant: Variant) -> Core:
     """The variant's rule program loaded into the core (once per variant)."""
@@ -115,19 +169,19 @@ def core(variant: Variant) -> Core:
         raise SolverError(f"the native engine was asked for, but {REASON}")
     from patience.native.program import rule_program_text
 
-    loaded: Core = _core.Core(rule_program_text(variant))
-    return loaded
+    return cast("Core", load_core(rule_program_text(variant)))  # the same methods, guarded
 
 
 @contextlib.contextmanager
 def forced_moves_reported() -> Iterator[None]:
     """The core's error for forced moves that never end (``RUNAWAY`` in native/src/moves.rs,
     past ``MAX_FORCED_MOVES``) raised as :class:`~patience.errors.ForcedMovesError`, as
-    Python's kernel raises it."""
+    Python's kernel raises it (a core from :func:`core` does so itself: see
+    :func:`core_errors`)."""
     try:
         yield
     except ValueError as error:
-        if str(error).startswith("the forced moves "):
+        if str(error).startswith(RUNAWAY_PREFIX):
             raise ForcedMovesError(str(error)) from None
         raise
 
@@ -151,5 +205,6 @@ def perft(game: Game, depth: int) -> int:
     return count
 
 
-__all__ = ["AVAILABLE", "ENGINES", "REASON", "Engine", "EngineChoice", "chosen_engine", "core",
-           "describe", "engine", "forced_moves_reported", "generate_moves", "perft"]
+__all__ = ["AVAILABLE", "ENGINES", "REASON", "Engine", "EngineChoice", "GuardedCore",
+           "chosen_engine", "core", "core_errors", "describe", "engine", "forced_moves_reported",
+           "generate_moves", "load_core", "perft"]

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Literal
 import attrs
 
 from patience import native
+from patience.arguments import ATTEMPTS, MAX_POSITIONS_BOUND, SAMPLES, check_budget
 from patience.cards import MASK64
 from patience.errors import NoWinnableDealError, SolverError
 from patience.moves import MoveTuple
@@ -140,15 +141,13 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     :func:`patience.native.engine`). ``max_memory`` (bytes, native engine only) bounds the
     stored positions and the search's own stacks together: a search that would pass it
     ends as ``unknown``.
+
+    Each number is checked (``patience.arguments``): a budget past ``MAX_POSITIONS``, a time
+    limit that is NaN, infinite or past ``MAX_TIME_LIMIT`` is a :class:`SolverError` that
+    names the parameter, the value and the range.
     """
     chosen = native.engine(engine)
-    if max_memory is not None and max_memory < 1:
-        raise SolverError(f"max_memory must be a positive number of bytes, got {max_memory!r}")
-    if max_positions < 1:
-        raise SolverError(f"max_positions must be a positive integer, got {max_positions!r}")
-    if time_limit is not None and time_limit <= 0:
-        raise SolverError(
-            f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    max_positions, time_limit, max_memory = check_budget(max_positions, time_limit, max_memory)
     started = time.perf_counter()
     if chosen == "native":
         return _solve_native(game, max_positions, time_limit, shorten_line, prove, max_memory,
@@ -269,6 +268,8 @@ def exhaustive_verdict(game: Game, max_positions: int | None = None, *,
 
     It is the reference, so it runs in Python unless ``engine`` asks for the core (which
     runs the same plain search natively, for differential tests)."""
+    if max_positions is not None:
+        MAX_POSITIONS_BOUND.check(max_positions)
     if native.engine(engine) == "native":
         with native.forced_moves_reported():
             found = native.core(game.variant).exhaustive(
@@ -290,6 +291,7 @@ def hint(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
          engine: EngineChoice = "auto") -> tuple[str | None, SolveResult]:
     """The next move of a winning line (None when there is none or none was found), and
     the result it came from."""
+    check_budget(max_positions, time_limit)
     result = solve(game, max_positions, time_limit, engine=engine)
     return (result.moves[0] if result.moves else None), result
 
@@ -318,6 +320,9 @@ def hint_from_view(game: Game, samples: int = 8, max_positions: int = 20_000,
 
     from patience.cards import FACE_DOWN
     from patience.visibility import hidden_cards, hidden_places
+
+    SAMPLES.check(samples)
+    check_budget(max_positions)
 
     rng = random.Random(seed)
     counts: dict[str, int] = {}
@@ -364,6 +369,8 @@ def first_winnable_deal(variant: Variant, start: int = 1,
     """
     from patience.seeds import RANGES, Seed, deal
 
+    ATTEMPTS.check(attempts)
+    check_budget(max_positions)
     low, high = RANGES[numbering]
     number = start & MASK64 if numbering == "patience" else min(max(start, low), high)
     spent = 0

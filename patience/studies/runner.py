@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from patience.arguments import MAX_POSITIONS_BOUND
 from patience.errors import PatienceError, StudyError, StudyStopped
 from patience.seeds import OURS, RANGES, Seed
 from patience.seeds import deal as dealt
@@ -224,8 +225,10 @@ class Study:
            solver: str | Callable[..., Any] = DEFAULT_SOLVER, numbering: str = OURS) -> Study:
         """``numbering``: whose deal numbers the study's deals are (ours, ``ms``,
         ``pysolfc``); the rows of the others are kept apart (:func:`study_hash`)."""
-        if max_positions < 1:
-            raise StudyError(f"max_positions must be a positive integer, got {max_positions!r}")
+        try:  # at most what SQLite stores: the budget is part of each result's key
+            max_positions = int(MAX_POSITIONS_BOUND.check(max_positions))
+        except PatienceError as error:
+            raise StudyError(str(error)) from None
         if numbering != OURS and variant.definition.pysolfc is None:
             raise StudyError(f"{variant.id} has no {numbering}: deals (its file has no "
                              "'pysolfc:' key)")

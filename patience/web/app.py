@@ -61,6 +61,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from patience.arguments import check_budget
 from patience.cards import MASK64
 from patience.errors import DealError, MoveError, PatienceError, SaveError
 from patience.game import Move
@@ -268,6 +269,8 @@ class WebServer:
         self.store = GameStore(variants, directory / "games", record_stats=record_stats)
         self.store.prune()
         self.finder = finder or DealFinder(directory, daily_cache=DailyCache.default())
+        check_budget(*hint_budget)  # refused here, when the server starts, not at a hint
+        check_budget(*review_budget)
         self.hint_budget = hint_budget
         self.review_budget = review_budget
         self.view_hint_positions = view_hint_positions
