@@ -39,7 +39,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
                     str(out), str(ROOT)], check=True, capture_output=True)
     after = LOADED.stat() if LOADED.exists() else None
-    (wheel,) = out.glob("patience-*.whl")
+    (wheel,) = out.glob("patience_cards-*.whl")
     return Built(wheel, frozenset(zipfile.ZipFile(wheel).namelist()), before, after)
 
 

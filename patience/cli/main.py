@@ -15,7 +15,7 @@ import sys
 
 import click
 
-from patience import native
+from patience import distribution, native
 from patience.cli.common import (
     echo,
     fail,
@@ -30,9 +30,19 @@ from patience.errors import PatienceError, VariantError
 from patience.variant import find_definition, shipped_variants
 
 
+def _show_version(context: click.Context, parameter: click.Parameter, value: bool) -> None:
+    """``--version``: the distribution's version and the engine in use (looked up only
+    when asked: reading the installed metadata costs start-up time)."""
+    if not value or context.resilient_parsing:
+        return
+    echo(f"{context.find_root().info_name}, version {distribution.version()}\n"
+         f"{native.describe()}")
+    context.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="patience",
-                      message=f"%(prog)s, version %(version)s\n{native.describe()}")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_show_version, help="Show the version and the engine, and exit.")
 def main() -> None:
     """Patience card games whose rules are data.
 

@@ -60,7 +60,7 @@ def stops_cleanly(function: Callable[..., Any]) -> Callable[..., Any]:
               help="The results database (default: results.sqlite in $PATIENCE_DATA_DIR "
                    "or the user data folder).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
-              help="Solve on this Dask cluster instead (needs patience[dask]).")
+              help="Solve on this Dask cluster instead (needs patience-cards[dask]).")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=None,
               help="Deals per chunk (default: automatic, at most 25). A chunk is stored "
                    "in one transaction; a killed run loses the chunks in flight.")
@@ -180,7 +180,7 @@ def stats(variant: str, deals_text: str, max_positions: int, workers: int | None
               help="One JSON object per variant, one per line.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE.png", help="Also draw positions-to-solve and win rates "
-                                       "(needs patience[plot]).")
+                                       "(needs patience-cards[plot]).")
 @handles_errors
 @stops_cleanly
 def report(variants: tuple[str, ...], db: str | None, deals_text: str | None,

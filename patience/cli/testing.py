@@ -17,6 +17,7 @@ import click
 
 from patience.cli.common import echo, find_checked_variant
 from patience.cli.main import main
+from patience.distribution import install_hint
 from patience.limits import MAX_EXAMPLES
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
         from patience.testing.battery import ALL_CHECKS, Outcome, run_battery
     except ImportError as error:  # hypothesis is an optional dependency (the 'test' extra)
         echo(f"error: patience test needs hypothesis ({error}); "
-                   "install it with: pip install 'patience[test]'", err=True)
+                   f"install it with: {install_hint('author')}", err=True)
         sys.exit(2)
 
     try:

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from patience.distribution import install_hint
 from patience.errors import PatienceError, StudyError, StudyStopped
 from patience.seeds import OURS, RANGES, Seed
 from patience.seeds import deal as dealt
@@ -274,7 +275,7 @@ class Workers:
             try:
                 from distributed import Client
             except ModuleNotFoundError:
-                raise StudyError("--scheduler needs Dask: pip install 'patience[dask]'") from None
+                raise StudyError(f"--scheduler needs Dask: {install_hint('dask')}") from None
             try:
                 client = Client(scheduler)  # type: ignore[no-untyped-call]  # waits distributed.comm.timeouts.connect
             except ValueError as error:  # "missing port number in address 'not a url'"
