@@ -21,8 +21,10 @@ from patience.cli.common import (
     fail,
     find_checked_variant,
     handles_errors,
+    json_option,
     load_game,
     load_variant,
+    print_json,
     start_options,
 )
 from patience.definition import Definition
@@ -53,9 +55,15 @@ def main() -> None:
 @main.command()
 @click.option("--plain", is_flag=True,
               help="One 'id<TAB>description' line per variant, no family headings.")
-def variants(plain: bool) -> None:
-    """List the shipped variants by family: id and one-line description."""
+@json_option
+def variants(plain: bool, as_json: bool) -> None:
+    """List the shipped variants by family: id and one-line description (--json: a list of
+    {"id", "name", "family", "description"})."""
     found = [find_definition(name) for name in shipped_variants()]  # no need to compile
+    if as_json:
+        print_json([{"id": v.id, "name": v.name, "family": v.family,
+                     "description": v.description} for v in found])
+        return
     if plain:
         for variant in found:
             echo(f"{variant.id}\t{variant.description}")
@@ -85,8 +93,11 @@ def rules(variant: str) -> None:
 @click.option("--format", "format_", type=click.Choice(["text", "json"]), default="text",
               help="text: located errors with carets; json: one object with each error's "
                    "file, line, column, code and message.")
-def check(file: str, format_: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
+def check(file: str, format_: str, as_json: bool) -> None:
     """Validate a variant file: exit 1 with located errors, 0 with a summary."""
+    if as_json:
+        format_ = "json"
     try:
         variant = find_checked_variant(file)
     except PatienceError as error:
@@ -135,13 +146,16 @@ def _print_json(data: object) -> None:
 @click.option("--reveal", is_flag=True,
               help="Draw face-down cards too (in lower case), for authors and tests. The text "
                    "and json formats always record them.")
+@click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
 def show(variant: str, seed: int | None, deal_text: str | None,
          position: str | None, moves_text: str, format_: str,
-         reveal: bool) -> None:
+         reveal: bool, as_json: bool) -> None:
     """Draw the position of VARIANT at START (--seed/--deal/--position), after --moves.
 
     The board hides face-down cards (##) unless --reveal; the one-line text and the JSON
     record the whole position, face-down cards in lower case."""
+    if as_json:
+        format_ = "json"
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
     if format_ == "text":
         echo(game.text())
@@ -167,11 +181,17 @@ def show(variant: str, seed: int | None, deal_text: str | None,
 @main.command()
 @click.argument("variant")
 @start_options
+@json_option
 def moves(variant: str, seed: int | None, deal_text: str | None,
-         position: str | None, moves_text: str) -> None:
-    """The legal moves at START after --moves, one per line, sorted as plain strings."""
+         position: str | None, moves_text: str, as_json: bool) -> None:
+    """The legal moves at START after --moves, one per line, sorted as plain strings
+    (--json: {"variant", "position", "moves": [...]})."""
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
-    for text in sorted(game.notation(move) for move in game.generate_moves()):
+    found = sorted(game.notation(move) for move in game.generate_moves())
+    if as_json:
+        print_json({"variant": game.variant.id, "position": game.text(), "moves": found})
+        return
+    for text in found:
         echo(text)
 
 
@@ -180,14 +200,25 @@ def moves(variant: str, seed: int | None, deal_text: str | None,
 @start_options
 @click.option("--depth", type=click.IntRange(0, 64), required=True, help="Plies to count.")
 @click.option("--divide", is_flag=True, help="First one 'MOVE COUNT' line per legal move.")
+@json_option
 def perft(variant: str, seed: int | None, deal_text: str | None,
          position: str | None, moves_text: str, depth: int,
-          divide: bool) -> None:
-    """Count the leaves of the move tree of --depth plies; the total is the last line."""
+          divide: bool, as_json: bool) -> None:
+    """Count the leaves of the move tree of --depth plies; the total is the last line
+    (--json: {"variant", "depth", "leaves", and with --divide "divide": {MOVE: COUNT}})."""
     from patience.perft import divide as divide_rows
     from patience.perft import perft as count
 
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
+    if as_json:
+        report: dict[str, object] = {"variant": game.variant.id, "depth": depth}
+        if divide and depth >= 1:
+            rows = divide_rows(game, depth)
+            report |= {"leaves": sum(leaves for _, leaves in rows), "divide": dict(rows)}
+        else:
+            report["leaves"] = count(game, depth)
+        print_json(report)
+        return
     if divide and depth >= 1:
         rows = divide_rows(game, depth)
         for text, leaves in rows:

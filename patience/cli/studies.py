@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from patience.cli.common import echo, fail, handles_errors, load_variant
+from patience.cli.common import echo, fail, handles_errors, json_option, load_variant, print_json
 from patience.cli.main import main
 from patience.errors import StudyError, StudyStopped
 from patience.seeds import NAMES, OURS
@@ -72,14 +72,17 @@ def stops_cleanly(function: Callable[..., Any]) -> Callable[..., Any]:
               help="The solve function as module:function (for tests and experiments; "
                    "default: patience.studies.runner.DEFAULT_SOLVER).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@json_option
 @handles_errors
 @stops_cleanly
 def stats(variant: str, deals_text: str, max_positions: int, workers: int | None,
           db: str | None, scheduler: str | None, chunk_size: int | None, prove: bool,
-          solver: str | None, quiet: bool) -> None:
+          solver: str | None, quiet: bool, as_json: bool) -> None:
     """Solve deals of VARIANT and store one result per deal; a rerun skips stored deals.
 
     Stop it at any moment (Ctrl-C, even kill -9) and run the same command again to go on.
+    --json: the summary as one object, {"variant", "deals", "skipped", "solved", "seconds",
+    "won", "unwinnable", "unknown", "db", "solver_version", "max_positions"}.
     """
     from rich.console import Console
     from rich.progress import (
@@ -157,6 +160,13 @@ def stats(variant: str, deals_text: str, max_positions: int, workers: int | None
             counts = database.counts(study.key, deals)
     finally:
         pool.close()
+    if as_json:
+        print_json({"variant": compiled.id, "deals": summary.requested,
+                    "skipped": summary.skipped, "solved": summary.solved,
+                    "seconds": round(summary.seconds, 1), **counts, "db": str(path),
+                    "solver_version": study.key.solver_version,
+                    "max_positions": max_positions})
+        return
     echo(f"{compiled.id}: {summary.requested} deals ({summary.skipped} already stored, "
                f"{summary.solved} solved in {summary.seconds:.1f} s on {pool.description}): "
                f"won {counts['won']}, unwinnable {counts['unwinnable']}, "

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from patience.cli.common import echo, find_checked_variant
+from patience.cli.common import echo, find_checked_variant, json_option, print_json
 from patience.cli.main import main
 from patience.distribution import install_hint
 from patience.limits import MAX_EXAMPLES
@@ -43,9 +43,13 @@ if TYPE_CHECKING:
               default="auto", show_default=True,
               help="The solver engine the checks' solves use (native: the compiled core; "
                    "python: the reference). 'engines_agree' compares both either way.")
+@json_option
 def test_command(variant: str, examples: int, seed: int | None, only: tuple[str, ...],
-                 mutants: bool, mutants_seconds: float, engine: str) -> None:
-    """Run the property-test battery on VARIANT (a shipped name or a .yaml file)."""
+                 mutants: bool, mutants_seconds: float, engine: str, as_json: bool) -> None:
+    """Run the property-test battery on VARIANT (a shipped name or a .yaml file).
+
+    --json: one object at the end, {"variant", "id", "ok", "seconds", "checks": [{"name",
+    "status", "examples", "message"}]} (with --mutants, a check named "mutants")."""
     from patience import native
     from patience.errors import PatienceError, SolverError, VariantError
 
@@ -76,11 +80,14 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
         echo(f"error: {error}", err=True)
         sys.exit(2)
     chosen = "" if engine == "auto" else f", solver engine: {native.engine(engine)}"
-    echo(f"{variant}: {loaded.id} ({loaded.name}), {examples} examples per check{chosen}")
+    if not as_json:
+        echo(f"{variant}: {loaded.id} ({loaded.name}), {examples} examples per check{chosen}")
     started = time.perf_counter()
     width = max(map(len, known))
 
     def show(outcome: Outcome) -> None:
+        if as_json:
+            return
         mark = {"passed": "ok  ", "failed": "FAIL", "skipped": "skip"}[outcome.status]
         detail = (f"({outcome.examples} example{'s' if outcome.examples != 1 else ''})"
                   if outcome.examples else "")
@@ -95,9 +102,19 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
         report = run_battery(loaded, examples=examples, seed=seed, only=only or None,
                              on_outcome=show)
         failed = [o.name for o in report.outcomes if o.status == "failed"]
-        if mutants and not _report_mutants(loaded, variant, mutants_seconds):
+        if mutants and not _report_mutants(loaded, variant, mutants_seconds, as_json):
             failed.append("mutants")
     seconds = time.perf_counter() - started
+    if as_json:
+        checks = [{"name": o.name, "status": o.status, "examples": o.examples,
+                   "message": o.message} for o in report.outcomes]
+        if mutants:
+            checks.append({"name": "mutants",
+                           "status": "failed" if "mutants" in failed else "passed",
+                           "examples": 0, "message": ""})
+        print_json({"variant": variant, "id": loaded.id, "ok": not failed,
+                    "seconds": round(seconds, 1), "checks": checks})
+        sys.exit(1 if failed else 0)
     if failed:
         echo(f"{variant}: {len(failed)} of {len(report.outcomes) + mutants} checks failed "
                    f"({', '.join(failed)}) in {seconds:.1f} s")
@@ -105,10 +122,15 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
     echo(f"{variant}: all {len(report.outcomes) + mutants} checks passed in {seconds:.1f} s")
 
 
-def _report_mutants(loaded: Variant, variant: str, seconds: float) -> bool:
-    """Run mutation testing and print its report; True when no mutant survives."""
+def _report_mutants(loaded: Variant, variant: str, seconds: float,
+                    as_json: bool = False) -> bool:
+    """Run mutation testing and print its report (not with --json); True when no mutant
+    survives."""
     from patience.testing.mutants import describe, run_mutants
 
+    if as_json:
+        found = run_mutants(loaded, seconds=seconds)
+        return not found.survivors and found.complete
     echo(f"  mutants of {variant}'s rules:")
     report = run_mutants(loaded, seconds=seconds)
     counts = report.counts()
