@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -92,3 +93,55 @@ def test_ctrl_c_on_a_search_prints_the_result_so_far_and_exits_130(engine):
     assert result["verdict"] == "unknown" and result["interrupted"] is True
     assert result["positions"] > 0
     assert "Aborted" not in err and "Traceback" not in err
+
+
+def test_the_pytest_plugin_says_in_one_line_that_hypothesis_is_missing(tmp_path):
+    hidden = tmp_path / "hidden"
+    hidden.mkdir()
+    (hidden / "hypothesis.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'hypothesis'\", name='hypothesis')\n")
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(hidden), str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest",
+         "--patience-variant", KITTEN], capture_output=True, text=True, cwd=tmp_path,
+        env=environment, timeout=120, check=False)
+    assert done.returncode == 4  # pytest's usage error
+    assert "INTERNALERROR" not in done.stdout + done.stderr
+    assert done.stderr.strip() == ("ERROR: --patience-variant needs 'hypothesis', which is not "
+                                   "installed: pip install 'patience-cards[author]'")
+
+
+def test_stats_with_a_database_suggests_the_report_of_that_database(tmp_path):
+    db = str(tmp_path / "my results.sqlite")
+    done = run_cli("stats", "tabbycat", "--deals", "1-2", "--max-positions", "2000",
+                   "--workers", "1", "--quiet", "--db", db)
+    assert done.returncode == 0, done.stderr
+    suggested = done.stdout.splitlines()[-1].split("'", 1)[1].rsplit("'", 1)[0]
+    assert suggested == f"patience report tabbycat --db '{db}'"
+    report = run_cli(*shlex.split(suggested)[1:])
+    assert report.returncode == 0 and "deals       2 (numbers 1 to 2)" in report.stdout
+
+
+def test_shell_completion_completes_commands_and_options():
+    environment = {**os.environ, "_PATIENCE_COMPLETE": "bash_complete",
+                   "COMP_WORDS": "patience solve tabbycat --js", "COMP_CWORD": "3"}
+    command = "from patience.cli import main; main(prog_name='patience')"  # the script's
+    done = subprocess.run([sys.executable, "-c", command], capture_output=True, text=True,
+                          cwd=ROOT, env=environment, timeout=60, check=False)
+    assert done.stdout.split() == ["plain,--json"]
+    readme = (ROOT / "README.md").read_text()
+    assert 'eval "$(_PATIENCE_COMPLETE=bash_source patience)"' in readme
+
+
+def test_the_readmes_plugin_line_runs_the_battery_alone_in_a_clone():
+    (line,) = [line for line in (ROOT / "README.md").read_text().splitlines()
+               if line.startswith("pytest --patience-variant")]
+    arguments = shlex.split(line, comments=True)[1:]
+    done = subprocess.run([sys.executable, "-m", "pytest", *arguments, "--collect-only", "-q",
+                           "-p", "no:cacheprovider"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    collected = [item for item in done.stdout.splitlines() if "::" in item or "[" in item]
+    assert collected and all("patience[docs/examples/kitten.yaml-" in item
+                             for item in collected), collected[:5]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -173,7 +174,8 @@ def stats(variant: str, deals_text: str, max_positions: int, workers: int | None
                f"unknown {counts['unknown']}")
     echo(f"results in {path} (solver {study.key.solver_version}, budget "
                f"{max_positions}); 'patience report {variant}"
-               f"{'' if numbering == OURS else f' --deals {deals_text}'}' summarizes them")
+               f"{'' if numbering == OURS else f' --deals {deals_text}'}"
+               f"{'' if db is None else f' --db {shlex.quote(db)}'}' summarizes them")
 
 
 @main.command()
