@@ -145,3 +145,20 @@ def test_the_readmes_plugin_line_runs_the_battery_alone_in_a_clone():
     collected = [item for item in done.stdout.splitlines() if "::" in item or "[" in item]
     assert collected and all("patience[docs/examples/kitten.yaml-" in item
                              for item in collected), collected[:5]
+
+
+def test_a_search_run_from_another_thread_keeps_pythons_ctrl_c():
+    import threading
+
+    from click.testing import CliRunner
+
+    from patience.cli.main import main
+
+    outcome = {}
+    run = threading.Thread(target=lambda: outcome.update(result=CliRunner().invoke(
+        main, ["solve", "tabbycat", "--seed", "1", "--json"])))
+    run.start()
+    run.join(timeout=120)
+    result = outcome["result"]
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["verdict"] == "won"

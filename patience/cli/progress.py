@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -76,7 +77,10 @@ class SearchProgress:
             self.interrupted = True
 
         previous = signal.getsignal(signal.SIGINT)
-        replace = previous is signal.default_int_handler
+        # (only the main thread may set a handler: a command run from another thread, as
+        # a test may, keeps Python's)
+        replace = previous is signal.default_int_handler and \
+            threading.current_thread() is threading.main_thread()
         if replace:
             signal.signal(signal.SIGINT, interrupt)
         try:
