@@ -2,19 +2,22 @@
 
 Hatchling runs this hook for every wheel and editable install (``pip install -e .``). It asks
 maturin to build the crate in ``native/`` and puts the extension module it makes at
-``patience/_native.abi3.so``: in the wheel (tagged for this platform and CPython ≥ 3.10's
-stable ABI), or, for an editable install, beside the sources. Without a Rust toolchain, or
-with ``PATIENCE_PURE_PYTHON=1`` in the environment, it builds nothing and says so: the
-package then runs on its pure-Python kernel, the reference the native core is tested
-against. ``PATIENCE_REQUIRE_NATIVE=1`` (CI sets it) turns a failed native build into a
+``patience/_native.abi3.so``: in the wheel (for CPython ≥ 3.10's stable ABI; on Linux linked
+by zig for glibc 2.17 and tagged manylinux2014, see :func:`portable_options`), or, for an
+editable install, beside the sources. Without a Rust toolchain, or with
+``PATIENCE_PURE_PYTHON=1`` in the environment, it builds nothing and says so, on the terminal
+too: the package then runs on its pure-Python kernel, the reference the native core is
+tested against. ``PATIENCE_REQUIRE_NATIVE=1`` (CI sets it) turns a failed native build into a
 failed install instead.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import zipfile
 from pathlib import Path
@@ -34,6 +37,51 @@ def replace_file(target: Path, data: bytes) -> None:
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     temporary.write_bytes(data)
     os.replace(temporary, target)
+
+
+def zig_command(folder: Path) -> str | None:
+    """A folder to put first on PATH so that maturin's ``--zig`` finds ``zig``: none needed
+    when ``zig`` is on PATH; a ``zig`` script in ``folder`` running the ``ziglang`` package
+    (a build requirement on the platforms it has wheels for) with this Python; None when
+    there is no zig at all."""
+    if shutil.which("zig") is not None:
+        return ""
+    if importlib.util.find_spec("ziglang") is None:
+        return None
+    script = folder / "zig"
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m ziglang "$@"\n')
+    script.chmod(0o755)
+    return str(folder)
+
+
+def portable_options(version: str, zig: str | None) -> list[str]:
+    """maturin's options for a wheel that runs on the machines people have: on Linux, tagged
+    manylinux2014 (glibc 2.17), linked against glibc 2.17's symbols by zig, whatever glibc
+    the build machine has. An editable install runs only here: built as it is.
+    ``PATIENCE_NATIVE_TARGET`` names another Rust target (``aarch64-unknown-linux-gnu``,
+    ``x86_64-unknown-linux-musl`` …: cross-compiled by zig when that target's standard
+    library is installed, ``rustup target add``)."""
+    if version == "editable" or not sys.platform.startswith("linux"):
+        return []
+    target = os.environ.get("PATIENCE_NATIVE_TARGET", "")
+    options = ["--target", target] if target else []
+    musl = target.endswith("-musl")
+    if zig is None:
+        if target:
+            raise RuntimeError("patience: PATIENCE_NATIVE_TARGET needs zig (pip install "
+                               "ziglang) to cross-compile the native core")
+        return options  # tagged for this machine's glibc (maturin's default)
+    return [*options, "--zig", "--compatibility", "musllinux_1_2" if musl else "manylinux2014"]
+
+
+def tell_the_terminal(message: str) -> None:
+    """Write ``message`` to the terminal pip runs in: pip shows a build's own output only
+    with ``-v`` (or when the build fails), so a warning printed there would go unseen."""
+    try:
+        with open("/dev/tty", "w", encoding="utf-8") as terminal:
+            terminal.write(f"WARNING: {message}\n")
+    except OSError:
+        pass  # no terminal (CI, a pipe): the build log has it
 
 
 class NativeCoreHook(BuildHookInterface):  # type: ignore[type-arg]
@@ -57,10 +105,14 @@ class NativeCoreHook(BuildHookInterface):  # type: ignore[type-arg]
             self._skip("maturin is not on PATH")
             return
         with tempfile.TemporaryDirectory() as out:
+            zig = zig_command(Path(out))
             command = [maturin, "build", "--release", "--manifest-path", str(crate),
-                       "--out", out]
+                       "--out", out, *portable_options(version, zig)]
+            environment = dict(os.environ)
+            if zig:
+                environment["PATH"] = zig + os.pathsep + environment.get("PATH", "")
             self.app.display_info("patience: building the native core: " + " ".join(command))
-            done = subprocess.run(command, check=False, cwd=root)
+            done = subprocess.run(command, check=False, cwd=root, env=environment)
             wheels = list(Path(out).glob("*.whl"))
             if done.returncode != 0 or not wheels:
                 self._skip(f"maturin failed (exit status {done.returncode})")
@@ -92,6 +144,7 @@ class NativeCoreHook(BuildHookInterface):  # type: ignore[type-arg]
     def _skip(self, reason: str) -> None:
         if os.environ.get("PATIENCE_REQUIRE_NATIVE"):
             raise RuntimeError(f"patience: the native core was not built: {reason}")
-        self.app.display_warning(
-            f"patience: the native core was not built ({reason}); installing the "
-            "pure-Python kernel and solver")
+        message = (f"patience: the native core was not built ({reason}); installing the "
+                   "pure-Python kernel and solver, 10-20 times slower")
+        self.app.display_warning(message)
+        tell_the_terminal(message)

@@ -27,8 +27,17 @@ def pytest_configure(config: Any) -> None:
     _check_examples(config.getoption("patience_examples", default=None),
                     os.environ.get("PATIENCE_EXAMPLES") if battery else None)
     if battery:
-        from patience.testing.pytest_items import BatteryPlugin
+        import pytest
 
+        try:
+            from patience.testing.pytest_items import BatteryPlugin
+        except ImportError as error:  # hypothesis is in the 'author' extra, not a dependency
+            from patience.distribution import install_hint
+
+            missing = repr(error.name) if error.name else f"a module it imports ({error})"
+            raise pytest.UsageError(
+                f"--patience-variant needs {missing}, which is not installed: "
+                f"{install_hint('author')}") from None
         config.pluginmanager.register(BatteryPlugin(config), "patience-battery")
 
 

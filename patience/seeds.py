@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from patience.distribution import install_hint
 from patience.errors import DealError
 from patience.limits import MAX_DEAL_NUMBER, MAX_MS_DEAL_NUMBER, MAX_PYSOLFC_DEAL_NUMBER
 
@@ -36,7 +37,7 @@ RANGES = {OURS: (0, MAX_DEAL_NUMBER), MICROSOFT: (1, MAX_MS_DEAL_NUMBER),
 NAMES = {OURS: "our deals", MICROSOFT: "Microsoft's deals", PYSOLFC: "PySolFC's deals"}
 _TEXT_LIMIT = 40  # characters of a seed as written; longer text is refused unread
 
-INSTALL_HINT = "pip install 'patience[deals]'"
+INSTALL_HINT = install_hint("deals")
 
 
 @attrs.frozen

@@ -211,7 +211,7 @@ def test_without_pysol_cards_the_error_names_the_extra() -> None:
                           cwd=REPOSITORY, timeout=120, check=False)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "error: deal 'ms:1' needs the package pysol-cards: pip install 'patience[deals]'"]
+        "error: deal 'ms:1' needs the package pysol-cards: pip install 'patience-cards[deals]'"]
 
 
 def test_our_numbering_is_unchanged() -> None:

@@ -113,3 +113,38 @@ def test_dask_workers_killed_again_and_again_end_in_one_line(tmp_path, monkeypat
     # (Dask need not run the chunks in order, so which of them got through before the run
     # ended varies)
     assert not {5, 6} & stored and stored <= {1, 2, 3, 4, 7, 8}
+
+
+@pytest.mark.slow
+def test_a_study_whose_cluster_loses_every_worker_says_so_and_can_go_on(tmp_path,
+                                                                      monkeypatch):
+    import threading
+    import time
+
+    from patience.studies import runner
+
+    monkeypatch.setattr(runner, "NO_WORKER_SECONDS", 2.0)
+    monkeypatch.setattr(runner, "WORKER_CHECK_SECONDS", 0.5)
+    monkeypatch.setenv("PATIENCE_STANDIN_DELAY", "0.5")  # inherited by the worker processes
+    db = str(tmp_path / "r.sqlite")
+    arguments = ["stats", "manx", "--deals", "1-40", "--db", db, "--chunk-size", "2",
+                 "--workers", "1", "--solver", STANDIN, "--quiet"]
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, scheduler_port=0) as cluster:
+        outcome = {}
+        run = threading.Thread(target=lambda: outcome.update(result=CliRunner().invoke(
+            main, [*arguments, "--scheduler", cluster.scheduler_address])))
+        run.start()
+        time.sleep(4)  # a few chunks stored
+        cluster.scale(0)
+        run.join(timeout=120)
+        assert not run.is_alive(), "the study waited for ever without a worker"
+    result = outcome["result"]
+    assert result.exit_code == 1, result.output
+    (line,) = result.output.splitlines()
+    assert line.startswith("error: no Dask worker is left on the cluster (none for 2 s); ")
+    assert line.endswith("run the same command again to go on")
+    monkeypatch.delenv("PATIENCE_STANDIN_DELAY")
+    again = CliRunner().invoke(main, arguments)  # resumable: locally this time
+    assert again.exit_code == 0, again.output
+    assert "already stored" in again.output and "(0 already stored" not in again.output

@@ -7,13 +7,18 @@ variant does not load or an option is wrong.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from patience.arguments import DIFF_DEALS, DIFF_POSITIONS, DIFF_STATS
-from patience.cli.common import echo, fail, load_variant
+from patience.cli.common import echo, fail, json_option, load_variant, print_json
 from patience.cli.main import main
 from patience.cli.numbers import Number
 from patience.variant import Variant
+
+if TYPE_CHECKING:
+    from patience.rulediff import MoveDifference, RuleDifference, WinRates
 
 
 @main.command("compile")
@@ -42,10 +47,15 @@ def _label(variant: Variant, other: Variant) -> str:
                                       "(and, with --stats, the solver's budget per deal).")
 @click.option("--stats", type=Number(DIFF_STATS), default=None, metavar="N",
               help="Also solve deals 1 to N under both and compare the win rates.")
+@json_option
 def diff_command(first: str, second: str, deals: int, max_positions: int,
-                 stats: int | None) -> None:
+                 stats: int | None, as_json: bool) -> None:
     """Show how variant SECOND differs from FIRST: rule by rule (after 'extends'), then the
-    first position of each numbered deal where their legal moves differ."""
+    first position of each numbered deal where their legal moves differ.
+
+    --json: {"first", "second", "rules": [{"key", "first", "second"}], "moves": [{"deal",
+    "moves", "position", "second_position", "only_first", "only_second"}], and with --stats
+    "win_rates": {"deals", "won", "unknown", "only_first", "only_second"}}."""
     from patience.rulediff import (
         first_move_differences,
         rule_differences,
@@ -56,6 +66,11 @@ def diff_command(first: str, second: str, deals: int, max_positions: int,
     a, b = load_variant(first), load_variant(second)
     name_a, name_b = _label(a, b), _label(b, a)
     rules = rule_differences(a, b)
+    if as_json:
+        _print_diff(a, b, rules, first_move_differences(a, b, range(1, deals + 1),
+                                                        max_positions),
+                    None if stats is None else win_rates(a, b, stats, max_positions))
+        return
     if not rules:
         echo(f"rules: the same (rules hash {a.rules_hash})")
     else:
@@ -103,6 +118,32 @@ def diff_command(first: str, second: str, deals: int, max_positions: int,
             if numbers:
                 echo(f"  won only under {name}: deal{'s' if len(numbers) != 1 else ''} "
                      + ", ".join(map(str, numbers)))
+
+
+def _print_diff(a: Variant, b: Variant, rules: list[RuleDifference],
+                moves: list[MoveDifference], rates: WinRates | None) -> None:
+    """``diff --json``: the differences as one JSON object."""
+    report: dict[str, object] = {
+        "first": _label(a, b), "second": _label(b, a),
+        "rules": [{"key": r.key, "first": _set(r.first), "second": _set(r.second)}
+                  for r in rules],
+        "moves": [{"deal": m.deal, "moves": " ".join(m.moves), "position": m.position,
+                   "second_position": m.second_position,
+                   "only_first": list(m.only_first), "only_second": list(m.only_second)}
+                  for m in moves]}
+    if rates is not None:
+        report["win_rates"] = {"deals": rates.deals, "won": list(rates.won),
+                               "unknown": list(rates.unknown),
+                               "only_first": list(rates.only_first),
+                               "only_second": list(rates.only_second)}
+    print_json(report)
+
+
+def _set(value: object) -> object:
+    """A definition's value for JSON: null where the variant does not set the key."""
+    from patience.rulediff import MISSING
+
+    return None if value is MISSING else value
 
 
 def _signed(value: float) -> str:

@@ -138,3 +138,20 @@ def handles_errors(function: Callable[..., Any]) -> Callable[..., Any]:
         except PatienceError as error:
             fail(str(error))
     return wrapper
+
+
+JSON_HELP = "Print one JSON object instead of text (the same flag on every command that " \
+            "reports something)."
+
+
+def json_option(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Add ``--json`` (``as_json``) to a command: its report as one JSON object on stdout."""
+    return click.option("--json", "as_json", is_flag=True, help=JSON_HELP)(function)
+
+
+def print_json(data: object) -> None:
+    """One JSON object on one line of stdout, non-ASCII escaped (so control characters from
+    a file never reach the terminal raw)."""
+    import json
+
+    click.echo(json.dumps(data, ensure_ascii=True))

@@ -15,15 +15,17 @@ import sys
 
 import click
 
-from patience import native
+from patience import distribution, native
 from patience.arguments import PERFT_DEPTH
 from patience.cli.common import (
     echo,
     fail,
     find_checked_variant,
     handles_errors,
+    json_option,
     load_game,
     load_variant,
+    print_json,
     start_options,
 )
 from patience.cli.numbers import Number
@@ -32,9 +34,19 @@ from patience.errors import PatienceError, VariantError
 from patience.variant import find_definition, shipped_variants
 
 
+def _show_version(context: click.Context, parameter: click.Parameter, value: bool) -> None:
+    """``--version``: the distribution's version and the engine in use (looked up only
+    when asked: reading the installed metadata costs start-up time)."""
+    if not value or context.resilient_parsing:
+        return
+    echo(f"{context.find_root().info_name}, version {distribution.version()}\n"
+         f"{native.describe()}")
+    context.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="patience",
-                      message=f"%(prog)s, version %(version)s\n{native.describe()}")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_show_version, help="Show the version and the engine, and exit.")
 def main() -> None:
     """Patience card games whose rules are data.
 
@@ -45,9 +57,15 @@ def main() -> None:
 @main.command()
 @click.option("--plain", is_flag=True,
               help="One 'id<TAB>description' line per variant, no family headings.")
-def variants(plain: bool) -> None:
-    """List the shipped variants by family: id and one-line description."""
+@json_option
+def variants(plain: bool, as_json: bool) -> None:
+    """List the shipped variants by family: id and one-line description (--json: a list of
+    {"id", "name", "family", "description"})."""
     found = [find_definition(name) for name in shipped_variants()]  # no need to compile
+    if as_json:
+        print_json([{"id": v.id, "name": v.name, "family": v.family,
+                     "description": v.description} for v in found])
+        return
     if plain:
         for variant in found:
             echo(f"{variant.id}\t{variant.description}")
@@ -77,8 +95,11 @@ def rules(variant: str) -> None:
 @click.option("--format", "format_", type=click.Choice(["text", "json"]), default="text",
               help="text: located errors with carets; json: one object with each error's "
                    "file, line, column, code and message.")
-def check(file: str, format_: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
+def check(file: str, format_: str, as_json: bool) -> None:
     """Validate a variant file: exit 1 with located errors, 0 with a summary."""
+    if as_json:
+        format_ = "json"
     try:
         variant = find_checked_variant(file)
     except PatienceError as error:
@@ -129,13 +150,16 @@ def _print_json(data: object) -> None:
 @click.option("--reveal", is_flag=True,
               help="Draw face-down cards too (in lower case), for authors and tests. The text "
                    "and json formats always record them.")
+@click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
 def show(variant: str, seed: int | None, deal_text: str | None,
          position: str | None, moves_text: str, format_: str,
-         reveal: bool) -> None:
+         reveal: bool, as_json: bool) -> None:
     """Draw the position of VARIANT at START (--seed/--deal/--position), after --moves.
 
     The board hides face-down cards (##) unless --reveal; the one-line text and the JSON
     record the whole position, face-down cards in lower case."""
+    if as_json:
+        format_ = "json"
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
     if format_ == "text":
         echo(game.text())
@@ -161,11 +185,17 @@ def show(variant: str, seed: int | None, deal_text: str | None,
 @main.command()
 @click.argument("variant")
 @start_options
+@json_option
 def moves(variant: str, seed: int | None, deal_text: str | None,
-         position: str | None, moves_text: str) -> None:
-    """The legal moves at START after --moves, one per line, sorted as plain strings."""
+         position: str | None, moves_text: str, as_json: bool) -> None:
+    """The legal moves at START after --moves, one per line, sorted as plain strings
+    (--json: {"variant", "position", "moves": [...]})."""
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
-    for text in sorted(game.notation(move) for move in game.generate_moves()):
+    found = sorted(game.notation(move) for move in game.generate_moves())
+    if as_json:
+        print_json({"variant": game.variant.id, "position": game.text(), "moves": found})
+        return
+    for text in found:
         echo(text)
 
 
@@ -174,15 +204,26 @@ def moves(variant: str, seed: int | None, deal_text: str | None,
 @start_options
 @click.option("--depth", type=Number(PERFT_DEPTH), required=True, help="Plies to count.")
 @click.option("--divide", is_flag=True, help="First one 'MOVE COUNT' line per legal move.")
+@json_option
 @handles_errors
 def perft(variant: str, seed: int | None, deal_text: str | None,
          position: str | None, moves_text: str, depth: int,
-          divide: bool) -> None:
-    """Count the leaves of the move tree of --depth plies; the total is the last line."""
+          divide: bool, as_json: bool) -> None:
+    """Count the leaves of the move tree of --depth plies; the total is the last line
+    (--json: {"variant", "depth", "leaves", and with --divide "divide": {MOVE: COUNT}})."""
     from patience.perft import divide as divide_rows
     from patience.perft import perft as count
 
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
+    if as_json:
+        report: dict[str, object] = {"variant": game.variant.id, "depth": depth}
+        if divide and depth >= 1:
+            rows = divide_rows(game, depth)
+            report |= {"leaves": sum(leaves for _, leaves in rows), "divide": dict(rows)}
+        else:
+            report["leaves"] = count(game, depth)
+        print_json(report)
+        return
     if divide and depth >= 1:
         rows = divide_rows(game, depth)
         for text, leaves in rows:

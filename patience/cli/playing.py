@@ -13,6 +13,7 @@ import click
 
 from patience.cli.common import echo, fail, load_game, load_variant, start_options
 from patience.cli.main import main
+from patience.distribution import install_hint
 from patience.errors import PatienceError, SaveError
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ def play(variant: str | None, seed: int | None, deal_text: str | None, position:
         from patience.play.app import run
     except ImportError as error:
         fail(f"the full-screen game needs textual ({error}); install it with "
-             "pip install 'patience[play]', or use --plain")
+             f"{install_hint('play')}, or use --plain")
     message = run(session)
     if message:
         try:

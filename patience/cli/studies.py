@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import Any
 import click
 
 from patience.arguments import CHUNK_SIZE, MAX_POSITIONS_BOUND, WORKERS
-from patience.cli.common import echo, fail, handles_errors, load_variant
+from patience.cli.common import echo, fail, handles_errors, json_option, load_variant, print_json
 from patience.cli.main import main
 from patience.cli.numbers import Number
 from patience.errors import StudyError, StudyStopped
@@ -62,7 +63,7 @@ def stops_cleanly(function: Callable[..., Any]) -> Callable[..., Any]:
               help="The results database (default: results.sqlite in $PATIENCE_DATA_DIR "
                    "or the user data folder).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
-              help="Solve on this Dask cluster instead (needs patience[dask]).")
+              help="Solve on this Dask cluster instead (needs patience-cards[dask]).")
 @click.option("--chunk-size", type=Number(CHUNK_SIZE), default=None,
               help="Deals per chunk (default: automatic, at most 25). A chunk is stored "
                    "in one transaction; a killed run loses the chunks in flight.")
@@ -74,14 +75,17 @@ def stops_cleanly(function: Callable[..., Any]) -> Callable[..., Any]:
               help="The solve function as module:function (for tests and experiments; "
                    "default: patience.studies.runner.DEFAULT_SOLVER).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@json_option
 @handles_errors
 @stops_cleanly
 def stats(variant: str, deals_text: str, max_positions: int, workers: int | None,
           db: str | None, scheduler: str | None, chunk_size: int | None, prove: bool,
-          solver: str | None, quiet: bool) -> None:
+          solver: str | None, quiet: bool, as_json: bool) -> None:
     """Solve deals of VARIANT and store one result per deal; a rerun skips stored deals.
 
     Stop it at any moment (Ctrl-C, even kill -9) and run the same command again to go on.
+    --json: the summary as one object, {"variant", "deals", "skipped", "solved", "seconds",
+    "won", "unwinnable", "unknown", "db", "solver_version", "max_positions"}.
     """
     from rich.console import Console
     from rich.progress import (
@@ -159,13 +163,21 @@ def stats(variant: str, deals_text: str, max_positions: int, workers: int | None
             counts = database.counts(study.key, deals)
     finally:
         pool.close()
+    if as_json:
+        print_json({"variant": compiled.id, "deals": summary.requested,
+                    "skipped": summary.skipped, "solved": summary.solved,
+                    "seconds": round(summary.seconds, 1), **counts, "db": str(path),
+                    "solver_version": study.key.solver_version,
+                    "max_positions": max_positions})
+        return
     echo(f"{compiled.id}: {summary.requested} deals ({summary.skipped} already stored, "
                f"{summary.solved} solved in {summary.seconds:.1f} s on {pool.description}): "
                f"won {counts['won']}, unwinnable {counts['unwinnable']}, "
                f"unknown {counts['unknown']}")
     echo(f"results in {path} (solver {study.key.solver_version}, budget "
                f"{max_positions}); 'patience report {variant}"
-               f"{'' if numbering == OURS else f' --deals {deals_text}'}' summarizes them")
+               f"{'' if numbering == OURS else f' --deals {deals_text}'}"
+               f"{'' if db is None else f' --db {shlex.quote(db)}'}' summarizes them")
 
 
 @main.command()
@@ -182,7 +194,7 @@ def stats(variant: str, deals_text: str, max_positions: int, workers: int | None
               help="One JSON object per variant, one per line.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE.png", help="Also draw positions-to-solve and win rates "
-                                       "(needs patience[plot]).")
+                                       "(needs patience-cards[plot]).")
 @handles_errors
 @stops_cleanly
 def report(variants: tuple[str, ...], db: str | None, deals_text: str | None,

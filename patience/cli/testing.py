@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 import click
 
 from patience.arguments import EXAMPLES, HYPOTHESIS_SEED, MUTANTS_SECONDS
-from patience.cli.common import echo, find_checked_variant, handles_errors
+from patience.cli.common import echo, find_checked_variant, handles_errors, json_option, print_json
 from patience.cli.main import main
 from patience.cli.numbers import Number
+from patience.distribution import install_hint
 
 if TYPE_CHECKING:
     from patience.variant import Variant
@@ -46,10 +47,15 @@ if TYPE_CHECKING:
 @click.option("-v", "--verbose", is_flag=True,
               help="List what each check tried (and, for the lint, the description's "
                    "claims checked and the phrases it could not check).")
+@json_option
 @handles_errors
 def test_command(variant: str, examples: int, seed: int | None, only: tuple[str, ...],
-                 mutants: bool, mutants_seconds: float, engine: str, verbose: bool) -> None:
-    """Run the property-test battery on VARIANT (a shipped name or a .yaml file)."""
+                 mutants: bool, mutants_seconds: float, engine: str, verbose: bool,
+                 as_json: bool) -> None:
+    """Run the property-test battery on VARIANT (a shipped name or a .yaml file).
+
+    --json: one object at the end, {"variant", "id", "ok", "seconds", "checks": [{"name",
+    "status", "examples", "message"}]} (with --mutants, a check named "mutants")."""
     from patience import native
     from patience.errors import PatienceError, SolverError, VariantError
 
@@ -57,7 +63,7 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
         from patience.testing.battery import ALL_CHECKS, Outcome, run_battery
     except ImportError as error:  # hypothesis is an optional dependency (the 'test' extra)
         echo(f"error: patience test needs hypothesis ({error}); "
-                   "install it with: pip install 'patience[test]'", err=True)
+                   f"install it with: {install_hint('author')}", err=True)
         sys.exit(2)
 
     try:
@@ -81,11 +87,14 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
         sys.exit(2)
     chosen = "" if engine == "auto" else f", solver engine: {native.engine(engine)}"
     keep_hypothesis_files_in_the_cache()
-    echo(f"{variant}: {loaded.id} ({loaded.name}), {examples} examples per check{chosen}")
+    if not as_json:
+        echo(f"{variant}: {loaded.id} ({loaded.name}), {examples} examples per check{chosen}")
     started = time.perf_counter()
     width = max(map(len, known))
 
     def show(outcome: Outcome) -> None:
+        if as_json:
+            return
         mark = {"passed": "ok  ", "failed": "FAIL", "skipped": "skip",
                 "partial": "part"}[outcome.status]
         detail = (f"({outcome.examples} example{'s' if outcome.examples != 1 else ''})"
@@ -106,9 +115,19 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
         report = run_battery(loaded, examples=examples, seed=seed, only=only or None,
                              on_outcome=show)
         failed = [o.name for o in report.outcomes if o.status == "failed"]
-        if mutants and not _report_mutants(loaded, variant, mutants_seconds):
+        if mutants and not _report_mutants(loaded, variant, mutants_seconds, as_json):
             failed.append("mutants")
     seconds = time.perf_counter() - started
+    if as_json:
+        checks = [{"name": o.name, "status": o.status, "examples": o.examples,
+                   "message": o.message} for o in report.outcomes]
+        if mutants:
+            checks.append({"name": "mutants",
+                           "status": "failed" if "mutants" in failed else "passed",
+                           "examples": 0, "message": ""})
+        print_json({"variant": variant, "id": loaded.id, "ok": not failed,
+                    "seconds": round(seconds, 1), "checks": checks})
+        sys.exit(1 if failed else 0)
     if failed:
         echo(f"{variant}: {len(failed)} of {len(report.outcomes) + mutants} checks failed "
                    f"({', '.join(failed)}) in {seconds:.1f} s")
@@ -142,10 +161,15 @@ def keep_hypothesis_files_in_the_cache() -> None:
     configuration.set_hypothesis_home_dir(folder)
 
 
-def _report_mutants(loaded: Variant, variant: str, seconds: float) -> bool:
-    """Run mutation testing and print its report; True when no mutant survives."""
+def _report_mutants(loaded: Variant, variant: str, seconds: float,
+                    as_json: bool = False) -> bool:
+    """Run mutation testing and print its report (not with --json); True when no mutant
+    survives."""
     from patience.testing.mutants import describe, run_mutants
 
+    if as_json:
+        found = run_mutants(loaded, seconds=seconds)
+        return not found.survivors and found.complete
     echo(f"  mutants of {variant}'s rules:")
     report = run_mutants(loaded, seconds=seconds)
     counts = report.counts()

@@ -8,6 +8,7 @@ from patience.arguments import PORT
 from patience.cli.common import fail
 from patience.cli.main import main
 from patience.cli.numbers import Number
+from patience.distribution import install_hint
 from patience.errors import PatienceError
 
 
@@ -33,7 +34,7 @@ def serve(variants: tuple[str, ...], host: str, port: int, open_browser: bool) -
         from patience.web.app import create_app
     except ImportError as error:
         fail(f"the web server needs Starlette and uvicorn ({error}); install them with "
-             "pip install 'patience[web]'")
+             f"{install_hint('web')}")
     try:
         everywhere = host in ("0.0.0.0", "::", "")  # reached by any name: answer to any
         app = create_app(variants, allowed_hosts=["*"] if everywhere else [host], warm=True)

@@ -288,11 +288,12 @@ def exhaustive_verdict(game: Game, max_positions: int | None = None, *,
 
 def hint(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
          time_limit: float | None = None, *,
-         engine: EngineChoice = "auto") -> tuple[str | None, SolveResult]:
+         engine: EngineChoice = "auto",
+         should_stop: Callable[[int], bool] | None = None) -> tuple[str | None, SolveResult]:
     """The next move of a winning line (None when there is none or none was found), and
-    the result it came from."""
+    the result it came from. ``should_stop`` is :func:`solve`'s."""
     check_budget(max_positions, time_limit)
-    result = solve(game, max_positions, time_limit, engine=engine)
+    result = solve(game, max_positions, time_limit, engine=engine, should_stop=should_stop)
     return (result.moves[0] if result.moves else None), result
 
 

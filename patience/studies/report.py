@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 
+from patience.distribution import install_hint
 from patience.errors import StudyError
 from patience.studies.database import DealRanges, ResultsDatabase, RunKey
 
@@ -185,7 +186,7 @@ def plot(reports: Sequence[Report], path: str | Path) -> None:
         matplotlib.use("Agg")
         from matplotlib import pyplot
     except ModuleNotFoundError:
-        raise StudyError("--plot needs matplotlib: pip install 'patience[plot]'") from None
+        raise StudyError(f"--plot needs matplotlib: {install_hint('plot')}") from None
     figure, (left, right) = pyplot.subplots(1, 2, figsize=(13, 5),
                                             gridspec_kw={"width_ratios": [3, 2]})
     for report in reports:

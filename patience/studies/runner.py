@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from patience.arguments import MAX_POSITIONS_BOUND
+from patience.distribution import install_hint
 from patience.errors import PatienceError, StudyError, StudyStopped
 from patience.seeds import OURS, RANGES, Seed
 from patience.seeds import deal as dealt
@@ -58,6 +59,10 @@ DEFAULT_SOLVER = "patience.solver:solve"
 PROVE_SOLVER = "patience.studies.runner:solve_to_prove"
 #: chunks in flight per worker slot: enough to keep every slot busy, few to lose on a kill
 CHUNKS_PER_SLOT = 2
+# a Dask cluster with no worker for this long stops the study (workers may come back: a
+# nanny restarts a killed one within seconds); checked every WORKER_CHECK_SECONDS
+NO_WORKER_SECONDS = 30.0
+WORKER_CHECK_SECONDS = 2.0
 MAX_CHUNK_SIZE = 25
 #: deals looked up in the database at a time to find the ones not yet stored: a run never
 #: holds more deal numbers than this (plus the chunks in flight), whatever its range
@@ -273,11 +278,14 @@ class Workers:
 
     def __init__(self, workers: int | None = None, scheduler: str | None = None) -> None:
         self._close: Callable[[], None]
+        #: how many workers the cluster has now (None: local processes, whose loss breaks
+        #: the pool at once)
+        self.count_workers: Callable[[], int] | None = None
         if scheduler:
             try:
                 from distributed import Client
             except ModuleNotFoundError:
-                raise StudyError("--scheduler needs Dask: pip install 'patience[dask]'") from None
+                raise StudyError(f"--scheduler needs Dask: {install_hint('dask')}") from None
             try:
                 client = Client(scheduler)  # type: ignore[no-untyped-call]  # waits distributed.comm.timeouts.connect
             except ValueError as error:  # "missing port number in address 'not a url'"
@@ -291,6 +299,7 @@ class Workers:
             threads = client.nthreads()  # type: ignore[no-untyped-call]
             self.slots = workers or max(1, sum(threads.values()))
             self.description = f"Dask cluster {scheduler} ({self.slots} threads)"
+            self.count_workers = lambda: len(client.nthreads())  # type: ignore[no-untyped-call]
 
             def close() -> None:
                 self.executor.shutdown(wait=False)
@@ -316,10 +325,27 @@ class Workers:
         workers.executor, workers.slots = executor, slots
         workers.description = description or type(executor).__name__
         workers._close = lambda: None
+        workers.count_workers = None
         return workers
 
     def close(self) -> None:
         self._close()
+
+
+def _check_workers(pool: Workers, since: float | None) -> float | None:
+    """While chunks wait on a cluster: since when it has had no worker (None: it has some);
+    StudyStopped once that is NO_WORKER_SECONDS ago (Dask would wait for a worker for ever,
+    without a word)."""
+    assert pool.count_workers is not None
+    if pool.count_workers():
+        return None
+    now = time.monotonic()
+    if since is None:
+        return now
+    if now - since >= NO_WORKER_SECONDS:
+        raise StudyStopped(f"no Dask worker is left on the cluster (none for "
+                           f"{NO_WORKER_SECONDS:g} s)")
+    return since
 
 
 def _leave_with_parent(parent: int) -> None:
@@ -394,8 +420,14 @@ def run_study(study: Study, deals: Iterable[int] | DealRanges, database: Results
     try:
         for _ in range(pool.slots * CHUNKS_PER_SLOT):
             submit_next()
+        without_workers_since: float | None = None
         while in_flight:
-            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+            check = None if pool.count_workers is None else WORKER_CHECK_SECONDS
+            done, _ = wait(in_flight, timeout=check, return_when=FIRST_COMPLETED)
+            if not done and pool.count_workers is not None:
+                without_workers_since = _check_workers(pool, without_workers_since)
+                continue
+            without_workers_since = None
             failure: BaseException | None = None
             for future in sorted(done, key=lambda f: in_flight[f]):
                 in_flight.pop(future)
