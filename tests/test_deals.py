@@ -381,7 +381,7 @@ def test_a_study_of_microsoft_deals_is_kept_apart_from_ours(tmp_path: Path) -> N
              "--max-positions", "200000", "--prove", "--quiet")
     assert ms.exit_code == 0, ms.output
     assert "won 0, unwinnable 1, unknown 0" in ms.output
-    assert "'patience report freecell --deals ms:11982'" in ms.output
+    assert f"'patience report freecell --deals ms:11982 --db {db}'" in ms.output
     ours = run("stats", "freecell", "--deals", "11982", "--db", db, "--workers", "1",
                "--max-positions", "200000", "--prove", "--quiet")
     assert ours.exit_code == 0 and "already stored" in ours.output
