@@ -50,8 +50,10 @@ def test_every_install_hint_names_the_distribution():
              for number, line in enumerate(path.read_text().splitlines(), start=1)
              if wrong.search(line)]
     assert found == []
-    first_block = (ROOT / "README.md").read_text().split("```")[1]
-    assert "pip install 'patience-cards[play]'" in first_block
+    readme = (ROOT / "README.md").read_text()
+    first_block = readme.split("```")[1]
+    assert first_block.splitlines()[1].startswith("pip install '.[play]'")  # works in a clone
+    assert "pip install 'patience-cards[play]'" in readme.split("```")[2]  # the name, in prose
 
 
 def test_the_hints_the_commands_print_name_the_distribution():
