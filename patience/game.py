@@ -331,6 +331,11 @@ class Game:
             return 0
         return variant.redeals - len(self.piles[variant.redeal_counter])
 
+    def cards_home(self) -> int:
+        """How many cards are home: on the piles of ``Variant.home_piles`` (the foundations,
+        or where the win rule's cards go: Golf's waste), never in a free cell."""
+        return sum(len(self.piles[index]) for index in self.variant.home_piles)
+
     def sets_completed(self) -> int:
         """How many piles of groups that only receive whole sets (foundations) are full."""
         return sum(1 for group in self.variant.groups if group.target is Target.FIRST

@@ -28,7 +28,17 @@ from patience.definition import Definition, Rule, load_definition, pile_names
 from patience.errors import UnknownVariantError, VariantError
 from patience.game import Game
 from patience.generator import Generated, generate
-from patience.language import Attribute, Boolean, Node, Predicate, parse_expression, walk
+from patience.language import (
+    Attribute,
+    Boolean,
+    Name,
+    Node,
+    Predicate,
+    Quantifier,
+    guarded_piles,
+    parse_expression,
+    walk,
+)
 from patience.moves import FROM_STOCK, make_player
 from patience.plan import RulePlan, make_plan, rule_note
 from patience.rulestext import rules_text
@@ -194,6 +204,23 @@ class Variant:
         return tuple(rules)
 
     @functools.cached_property
+    def home_piles(self) -> frozenset[int]:
+        """The piles whose cards are home: what the status counts ('home 12/52') and where
+        auto-finish sends cards. A group is home when cards go there and never leave (its
+        ``moves`` is ``false``: Golf's waste, Black Hole's hole), or when it is a group of
+        ``target: first`` whose every pile the win rule needs filled (the foundations;
+        FreeCell's cells, which the win rule does not read, are not home)."""
+        needed = {node.domain.id for node in walk(self.win.node)
+                  if isinstance(node, Quantifier) and node.kind == "all"
+                  and isinstance(node.domain, Name)
+                  and node.names[0] in guarded_piles(node.body, True)}
+        return frozenset(
+            index for g in self.groups
+            if not _constant_false(g.accepts)
+            and (_constant_false(g.moves) or (g.target is Target.FIRST and g.name in needed))
+            for index in g.indices)
+
+    @functools.cached_property
     def card_attributes_read(self) -> frozenset[str]:
         """Which card attributes ('rank', 'suit', 'color') any rule of the variant reads.
 
@@ -272,6 +299,11 @@ class Variant:
 
 
 @functools.cache
+def _constant_false(rule: Rule) -> bool:
+    """Whether a rule is the constant ``false`` (no card ever moves by it)."""
+    return isinstance(rule.node, Boolean) and not rule.node.value
+
+
 def _shipped() -> dict[str, Path]:
     """Every name and alias of the shipped variants, lower-cased, to its file."""
     import yaml

@@ -135,3 +135,9 @@ def test_the_one_save_of_earlier_versions_is_still_resumed(data_directory):
     by_name = play(data_directory, "tabbycat", "--resume", "--plain", commands="q\n")
     assert by_name.returncode == 0 and "resume with 'patience play tabbycat --resume'" in \
         by_name.stdout + by_name.stderr
+
+
+def test_home_counts_the_foundations_not_the_free_cells(data_directory):
+    result = play(data_directory, "freecell", "--seed", "1", "--plain", commands="c1:1-a\nq\n")
+    assert result.returncode == 0, result.stderr
+    assert "home 0/52 · moves 1" in result.stdout

@@ -403,3 +403,14 @@ def test_the_rules_page_is_in_plain_words_then_exact():
     assert ("Tail (t): Takes: Any movable run, only while empty. Cards leave: The tail's run "
             "leaves whole.") in plain
     assert "f.size" not in plain and "pile.top" not in plain
+
+
+def test_home_counts_what_the_win_rule_counts_and_a_sends_free_cell_cards_home():
+    session = Session(position("freecell", c1="KH2S", a1="AS"), record_stats=False)
+    session.apply("c1:1-a")
+    assert "home 0/52" in session.status()  # cards in free cells are not home
+    assert session.apply("a").text == "auto-finish: a1:1-f a2:1-f"
+    assert "home 2/52" in session.status()
+    golf = Session(find_variant("golf").deal(1), record_stats=False)
+    golf.apply("d")
+    assert "home 2/52" in golf.status()  # Golf's waste is where its cards go home

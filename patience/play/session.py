@@ -141,18 +141,20 @@ class Session:
     # -- what a front end shows --
 
     def status(self) -> str:
+        """The counters: deals left, the sets or cards home (``Variant.home_piles``, the one
+        fact the terminal, the line mode and the web page read), the moves made."""
         game = self.game
-        first = [g for g in self.variant.groups if g.target is Target.FIRST]
+        homes = [g for g in self.variant.groups
+                 if any(i in self.variant.home_piles for i in g.indices)]
         from patience.solver.rules import requires_empty_pile
 
         # groups that take a whole set each, into an empty pile (Tabby Cat, Spider), count
         # sets; foundations built card by card (Klondike) count the cards home
-        if first and all(requires_empty_pile(g) for g in first):
-            total = sum(g.count for g in first)
+        if homes and all(requires_empty_pile(g) for g in homes):
+            total = sum(g.count for g in homes)
             home = f"sets {game.sets_completed()}/{total}"
         else:  # foundations built card by card: count the cards home
-            home = f"home {sum(len(game.piles[i]) for g in first for i in g.indices)}" \
-                f"/{len(self.variant.deck)}"
+            home = f"home {game.cards_home()}/{len(self.variant.deck)}"
         stock = f"deals left {game.deals_left}" if self.variant.deal_targets else ""
         return " · ".join(part for part in (stock, home, f"moves {len(game.move_stack)}")
                           if part)
@@ -297,7 +299,7 @@ class Session:
         again and again, while there is one: complete sets where removal is optional, cards
         where foundations build up."""
         game = self.game
-        homes = {i for g in self.variant.groups if g.target is Target.FIRST for i in g.indices}
+        homes = self.variant.home_piles
         played = []
         while not game.is_won():
             home = sorted((m for m in game.generate_moves()
