@@ -441,3 +441,19 @@ async def test_a_junk_save_file_is_announced_in_the_app_and_the_game_still_saved
     assert junk.read_text() == "{not json"  # left untouched
     assert f"saved to {fallback} instead" in app.quit_message
     assert saves.read_save(fallback)["moves"] == ["d"]
+
+
+@synchronous
+async def test_the_clock_goes_on_after_a_resume(monkeypatch):
+    real, ahead = time.monotonic, [0.0]
+    monkeypatch.setattr(time, "monotonic", lambda: real() + ahead[0])
+    app = PatienceApp(Session(find_variant("freecell").deal(1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*"c1:1-c5", "enter")
+        ahead[0] += 71  # the player thinks for 71 seconds
+        await pilot.press("q")
+    resumed = PatienceApp(Session.from_save(saves.read_save(saves.save_path("freecell"))))
+    async with resumed.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        status = str(resumed.query_one("#status").render())
+        assert status.endswith(("1:11", "1:12")), status

@@ -336,7 +336,7 @@ class PatienceApp(App[None]):
         self.draw_status()
 
     def draw_status(self) -> None:
-        seconds = int(time.monotonic() - self.started)
+        seconds = self.session.elapsed()
         clock = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" \
             if seconds >= 3600 else f"{seconds // 60}:{seconds % 60:02d}"
         self.query_one("#status", Static).update(
@@ -596,7 +596,6 @@ class PatienceApp(App[None]):
                                save_file=old.save_file, record_stats=old.record_stats)
         self.session.fallback_file = old.fallback_file
         self.hint = None
-        self.started = time.monotonic()
         self.title = self.session.title()
         self.redraw()
         self.set_message(f"a new game: {self.session.label}")

@@ -422,8 +422,9 @@ def write_fallback(data: dict[str, Any], stem: str, what: str,
 
 # -- saved game -------------------------------------------------------------------------
 
+MAX_SECONDS = 100 * 365 * 24 * 3600  # the clock of a saved game: a century at most
 SAVE_FIELDS = ("format", "version", "variant", "variant_path", "rules_hash", "label",
-               "deal_number", "seed", "start", "moves", "redo", "recorded", "saved")
+               "deal_number", "seed", "start", "moves", "redo", "recorded", "seconds", "saved")
 
 
 def check_save(data: Any, path: Path | str) -> dict[str, Any]:
@@ -455,6 +456,8 @@ def check_save(data: Any, path: Path | str) -> dict[str, Any]:
                            default=[]),
         "recorded": fields.get("recorded", lambda v: isinstance(v, bool), "true or false",
                                default=False),
+        "seconds": fields.get("seconds", _is_integer_in(0, MAX_SECONDS),
+                              f"a number of seconds from 0 to {MAX_SECONDS:,}", default=0),
         "saved": fields.get("saved", _is_text, "a time", default=None, allow_none=True),
     }
     moves = len(clean["moves"]) + len(clean["redo"])

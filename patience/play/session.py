@@ -118,8 +118,11 @@ class Session:
 
     def __init__(self, game: Game, *, redo: list[Move] | None = None, recorded: bool = False,
                  record_stats: bool = True, label: str | None = None,
-                 save_file: Path | None = None) -> None:
+                 save_file: Path | None = None, seconds: int = 0) -> None:
         self.game = game
+        #: the time played before this session (read from the save), and when it began
+        self.seconds_before = seconds
+        self.clock_started = time.monotonic()
         self.save_file = save_file  # where the game is saved (default: the variant's own save)
         #: a hint's solver budget: positions and seconds (the arguments of hint() override)
         self.hint_budget: tuple[int, float | None] = (HINT_POSITIONS, HINT_SECONDS)
@@ -158,6 +161,10 @@ class Session:
         stock = f"deals left {game.deals_left}" if self.variant.deal_targets else ""
         return " · ".join(part for part in (stock, home, f"moves {len(game.move_stack)}")
                           if part)
+
+    def elapsed(self) -> int:
+        """The seconds this game has been played, across saves and resumes (the clock)."""
+        return self.seconds_before + int(time.monotonic() - self.clock_started)
 
     def title(self) -> str:
         return f"{self.variant.name} — {self.label}"
@@ -615,6 +622,7 @@ class Session:
             "moves": [game.notation(m) for m in game.move_stack],
             "redo": [game.notation(m) for m in self.redo_stack],
             "recorded": self.recorded,
+            "seconds": self.elapsed(),
             "saved": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         }
 
@@ -739,7 +747,8 @@ class Session:
             raise SaveError(f"the saved game {where!r} cannot be replayed: {error}; "
                                   "it was left untouched") from None
         return cls(game, redo=replayed[::-1], recorded=data["recorded"],
-                   record_stats=record_stats, label=data["label"], save_file=path)
+                   record_stats=record_stats, label=data["label"], save_file=path,
+                   seconds=data["seconds"])
 
 
 def resume_command(path: Path, variant_id: str) -> str:
