@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+from textual import events
+from textual.keys import _character_to_key
 
 from patience import Game, find_variant
 from patience.cards import numbered_deck, parse_cards
@@ -443,6 +445,51 @@ async def test_a_junk_save_file_is_announced_in_the_app_and_the_game_still_saved
     assert saves.read_save(fallback)["moves"] == ["d"]
 
 
+# -- typed and pasted in one burst; the clock across a resume (issue #32) --
+
+
+def burst(app: PatienceApp, *events_: events.Event) -> None:
+    """Events arriving together, as the terminal hands over a paste or fast typing: all
+    queued before the app handles the first."""
+    for event in events_:
+        event.set_sender(app)
+        app._driver.send_message(event)
+
+
+async def settle(pilot) -> None:
+    for _ in range(10):
+        await pilot.pause()
+
+
+@synchronous
+async def test_a_move_typed_in_one_burst_arrives_whole():
+    app = PatienceApp(Session(find_variant("freecell").deal(1), record_stats=False))
+    async with app.run_test(size=SIZE) as pilot:
+        keys = [events.Key(character if character.isalnum() else _character_to_key(character),
+                           character) for character in ":c1:1-c5"]
+        burst(app, *keys, events.Key("enter", "\r"))
+        await settle(pilot)
+        assert app.session.game.notation(app.session.game.move_stack[-1]) == "c1:1-c5"
+        assert message(app) == ""
+        await pilot.press("d")  # the board's keys work again after it
+        assert "cannot" not in message(app) and app.query_one(Board).has_focus
+
+
+@synchronous
+async def test_a_pasted_move_arrives_whole_and_a_pasted_line_without_newline_waits():
+    app = PatienceApp(Session(find_variant("freecell").deal(1), record_stats=False))
+    async with app.run_test(size=SIZE) as pilot:
+        burst(app, events.Paste(":c1:1-c5\nc7:1-c3\n"))
+        await settle(pilot)
+        assert [app.session.game.notation(m) for m in app.session.game.move_stack] == [
+            "c1:1-c5", "c7:1-c3"]
+        burst(app, events.Paste("c2:1-a"))  # no Enter: it waits on the command line
+        await settle(pilot)
+        assert app.query_one("#command").value == "c2:1-a"
+        await pilot.press("enter")
+        assert len(app.session.game.move_stack) == 3
+
+
 @synchronous
 async def test_the_clock_goes_on_after_a_resume(monkeypatch):
     real, ahead = time.monotonic, [0.0]
@@ -457,3 +504,12 @@ async def test_the_clock_goes_on_after_a_resume(monkeypatch):
         await pilot.pause()
         status = str(resumed.query_one("#status").render())
         assert status.endswith(("1:11", "1:12")), status
+
+
+@synchronous
+async def test_a_sends_a_free_cell_card_home():
+    app = PatienceApp(Session(position("freecell", c1="KH", a1="AS"), record_stats=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        assert message(app).startswith("auto-finish: a1:1-f")
+        assert "home 1/52" in str(app.query_one("#status").render())

@@ -158,6 +158,12 @@ class Board(Widget, can_focus=True):
             event.stop()
             event.prevent_default()
 
+    def on_paste(self, event: events.Paste) -> None:
+        app = self.app
+        assert isinstance(app, PatienceApp)
+        app.paste(event.text)
+        event.stop()
+
 
 class CommandInput(Input):
     """The command line: text until Enter; Esc goes back to the board."""
@@ -168,7 +174,13 @@ class CommandInput(Input):
         self.value = ""
         app = self.app
         assert isinstance(app, PatienceApp)
+        app.typing = False
         app.focus_board()
+
+    def on_blur(self, event: events.Blur) -> None:
+        app = self.app
+        assert isinstance(app, PatienceApp)
+        app.typing = False  # the board was clicked: its keys are board keys again
 
 
 class TextScreen(ModalScreen[None]):
@@ -281,7 +293,9 @@ class PatienceApp(App[None]):
         self.cancel = threading.Event()
         self.progress = 0
         self.think_started = 0.0
-        self.started = time.monotonic()
+        #: the command line was opened: keys of the same burst that still reach the board
+        #: (focus moves after them) are typed into it, not taken as board keys
+        self.typing = False
         note, other_game = session.replacing_note()
         self.opening_note = note
         #: another game's save is kept until this game makes a move
@@ -416,6 +430,8 @@ class PatienceApp(App[None]):
             elif character or key in ("enter", "space"):
                 self.set_message(f"{self.thinking}… Esc or q cancels")
             return bool(character) or key == "escape"
+        if self.typing:
+            return self.type_key(key, character)
         if key == "escape":
             self.hint = None
             self.chosen = None
@@ -437,12 +453,44 @@ class PatienceApp(App[None]):
         command.value = text
         command.focus()
         command.cursor_position = len(text)
+        self.typing = True
+
+    def type_key(self, key: str, character: str | None) -> bool:
+        """A key that reached the board after the command line opened: typed into it."""
+        command = self.query_one(CommandInput)
+        if key == "enter":
+            self.submit(command)
+        elif key == "escape":
+            command.action_leave()
+        elif key == "backspace":
+            self.open_command_line(command.value[:-1])
+        elif character and character.isprintable():
+            self.open_command_line(command.value + character)
+        else:
+            return False
+        return True
+
+    def paste(self, text: str) -> None:
+        """Text pasted on the board: each whole line is a command (a leading ':' is the key
+        that opens the command line, not part of the command); the rest is left typed."""
+        *lines, rest = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        command = self.query_one(CommandInput)
+        for line in lines:
+            command.value += line
+            self.submit(command)
+        if rest.strip():
+            self.open_command_line(command.value + rest)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        if not isinstance(event.input, CommandInput):
-            return
-        text = event.value.strip()
-        event.input.value = ""
+        if isinstance(event.input, CommandInput):
+            self.submit(event.input)
+
+    def submit(self, command: Input) -> None:
+        """Run what the command line holds, and go back to the board."""
+        # a leading ':' or '/' is the key that opens the command line, pasted or typed again
+        text = command.value.strip().lstrip(":/").strip()
+        command.value = ""
+        self.typing = False
         self.focus_board()
         if text:
             self.run_command(text)
