@@ -106,3 +106,9 @@ def test_docstring_examples(name, tmp_path, monkeypatch):
     monkeypatch.setenv("PATIENCE_DATA_DIR", str(tmp_path))
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_page_counts_home_as_the_terminal_does():
+    session = Session(find_variant("freecell").deal(1), record_stats=False)
+    session.apply("c1:1-a")  # a card in a free cell is not home
+    assert snapshot(session)["status"] == session.status() == "home 0/52 · moves 1"
