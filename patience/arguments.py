@@ -36,6 +36,7 @@ import attrs
 from patience.errors import ArgumentError, PatienceError, SolverError
 from patience.limits import (
     MAX_CHUNK_DEALS,
+    MAX_DEAL_NUMBER,
     MAX_EXAMPLES,
     MAX_INTEGER,
     MAX_MEMORY,
@@ -44,9 +45,6 @@ from patience.limits import (
     MAX_TIME_LIMIT,
     MAX_WORKERS,
 )
-
-#: the last deal number (deals are numbered by unsigned 64-bit integers)
-MAX_DEAL_NUMBER = 2**64 - 1
 
 
 @attrs.frozen

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from patience.errors import StudyError, StudyStopped
+from patience.limits import MAX_DEAL_NUMBER
 from patience.solver import VERDICTS, Verdict
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ SCHEMA_VERSION = 3
 READABLE_SCHEMAS = (1, 2, 3)
 #: ``PRAGMA application_id`` of our files: "PaTi"
 APPLICATION_ID = 0x50615469
-MAX_DEAL = 2**64 - 1
+MAX_DEAL = MAX_DEAL_NUMBER  # deals are numbered by unsigned 64-bit integers
 _SIGNED = 2**63
 #: what SQLite raises on a bad file: its own errors, and UnicodeDecodeError when a damaged
 #: file's text (or SQLite's message quoting it) is not UTF-8
