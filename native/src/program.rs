@@ -681,6 +681,12 @@ impl Program {
             }
             other => other,
         };
+        let cards = &value.cards;
+        if cards.face_down != FACE_DOWN as u64 || cards.suits != 4 || cards.red_suits != [1, 2] {
+            return bad(format!(
+                "card encoding {cards:?} is not the core's (face down {FACE_DOWN}, 4 suits, red 1 and 2): rebuild the native core"
+            ));
+        }
         let search = value.search.clone();
         if search.styles == 0 || search.styles > 64 || search.restart_unit == 0 || search.beam_width == 0
             || search.max_beam_width < search.beam_width

@@ -143,6 +143,17 @@ pub struct Search {
     pub scores: Scores,
 }
 
+/// The card encoding the program was made with (`patience/cards.py`): the core checks it
+/// against its own constants (`FACE_DOWN`, the rank in the bits above the suit's two, red
+/// suits 1 and 2).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Cards {
+    pub face_down: u64,
+    pub suits: u64,
+    pub red_suits: Vec<u64>,
+}
+
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct Program {
@@ -167,6 +178,7 @@ pub struct Program {
     pub ordering: Ordering,
     pub beam: Beam,
     pub search: Search,
+    pub cards: Cards,
 }
 
 /// Search constants for the core's own unit tests (a program brings the real ones).

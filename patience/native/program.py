@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from patience.cards import FACE_DOWN, RED_SUITS
 from patience.compiler import Compiler
 from patience.language import (
     Arithmetic,
@@ -410,6 +411,7 @@ def rule_program(variant: Variant) -> wire.Program:
         beam=wire.Beam(layers=rules.beam_layers,
                        sequences=tuple(sorted(rules.sequence_rows_of.items()))),
         search=SEARCH,
+        cards=wire.Cards(FACE_DOWN, 4, tuple(sorted(RED_SUITS))),
     )
 
 

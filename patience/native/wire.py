@@ -116,6 +116,17 @@ class Beam:
 
 
 @attrs.frozen
+class Cards:
+    """The card encoding (``patience.cards``): rank × 4 + suit, the face-down bit, the red
+    suits. The core keeps its own as constants (its hot loops test bits) and refuses a
+    program whose encoding differs from them."""
+
+    face_down: int
+    suits: int  # cards of one rank: 4 (the rank is card >> 2)
+    red_suits: tuple[int, ...]
+
+
+@attrs.frozen
 class Program:
     """A variant's whole rule program."""
 
@@ -139,6 +150,7 @@ class Program:
     ordering: Ordering
     beam: Beam
     search: SearchConstants  # the search's numbers: the core keeps no copy of its own
+    cards: Cards
 
 
 def to_json(program: Program) -> str:
