@@ -9,7 +9,9 @@ Klondike-Solver (Mark Woodbury, "ShootMe"; wrapped for Python by Tiziano Bettio 
 each deal N the bench
   1. deals our numbered deal N of the variant (``patience show VARIANT --seed N --json``:
      piles bottom card first, face-down cards in lower case, the stock with the card our
-     ``d`` turns next last) and writes it in Klondike-Solver's own deal format;
+     ``d`` turns next first), checks that order by playing our ``d`` once (the waste must
+     then hold the first cards of the stock, bottom to top), and writes the deal in
+     Klondike-Solver's own format;
   2. runs Klondike-Solver in a whole process (``python -c`` around ``pyksolve``: load the
      deal, write it back with its ``get_pysol`` — ``Talon:`` the card drawn first first,
      then the seven columns bottom first, face-down cards in ``<…>`` — and check that text
@@ -78,12 +80,24 @@ VERDICT = {"SolvedMinimal": "won", "SolvedMayNotBeMinimal": "won", "Impossible":
            "CouldNotComplete": "unknown"}
 
 
-def our_position(variant: str, number: int) -> dict[str, Any]:
-    """Our starting position of deal ``number`` as JSON (face-down cards in lower case)."""
-    text = subprocess.run(
-        [sys.executable, "-m", "patience", "show", variant, "--seed", str(number), "--json"],
-        capture_output=True, text=True, check=True, env=our_env()).stdout
+def _shown(variant: str, number: int, *moves: str) -> dict[str, Any]:
+    command = [sys.executable, "-m", "patience", "show", variant, "--seed", str(number),
+               "--json", *(["--moves", " ".join(moves)] if moves else [])]
+    text = subprocess.run(command, capture_output=True, text=True, check=True,
+                          env=our_env()).stdout
     position: dict[str, Any] = json.loads(text)
+    return position
+
+
+def our_position(variant: str, number: int) -> dict[str, Any]:
+    """Our starting position of deal ``number`` as JSON (face-down cards in lower case),
+    after checking that our ``d`` turns the stock's first cards, as Klondike-Solver's
+    ``Talon:`` does (the first card first; with three, the third ends on top)."""
+    position = _shown(variant, number)
+    turned = _shown(variant, number, "d")["piles"]["w"]
+    if turned != position["stock"][:DRAW[variant]]:
+        raise SystemExit(f"{variant} deal {number}: d turned {turned}, not the first "
+                         f"{DRAW[variant]} cards of the stock {position['stock']}")
     return position
 
 
@@ -102,7 +116,7 @@ def to_pysol(position: dict[str, Any]) -> str:
     cards = [c.upper() for column in columns for c in column] + position["stock"]
     if sorted(cards) != sorted(r + s for r in "A23456789TJQK" for s in "CDHS"):
         raise SystemExit(f"deal is not 52 distinct cards: {cards}")
-    talon = " ".join(reversed(position["stock"]))   # ours: next card last; PySol: first
+    talon = " ".join(position["stock"])   # both: the card turned next first
     rows = [" ".join(_pysol_card(c) for c in column) for column in columns]
     return "\n".join([f"Talon: {talon}", *rows])
 
@@ -119,7 +133,7 @@ def to_solitaire(position: dict[str, Any]) -> str:
         if any(c[-1].isupper() for c in column[:-1]) or not column[-1][-1].isupper():
             raise SystemExit(f"not a Klondike start (all but the top card face down): {column}")
     dealt = [columns[c][r] for r in range(7) for c in range(r, 7)]
-    return "".join(code(card) for card in [*dealt, *reversed(position["stock"])])
+    return "".join(code(card) for card in [*dealt, *position["stock"]])
 
 
 def _layout(pysol: str) -> list[list[str]]:

@@ -73,7 +73,7 @@ def test_klondike_deal_in_klondike_solvers_format() -> None:
     first = position["piles"]["c1"][0]       # the first card dealt: column 1's only card
     assert codes[0] == f"{'A23456789TJQK'.index(first[0]) + 1:02d}{'CDHS'.index(first[1]) + 1}"
     text = klondike.to_pysol(position)
-    assert text.splitlines()[0].split()[1] == position["stock"][-1]   # drawn first
+    assert text.splitlines()[0].split()[1:] == position["stock"]        # drawn first first
     assert text.splitlines()[7].count("<") == 6                       # column 7: 6 down
 
 
