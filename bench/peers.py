@@ -32,6 +32,7 @@ class Run:
     positions: int | None   # positions (states) its search counted, None when not printed
     line: int | None        # moves in the winning line, None without one
     note: str = ""          # why unknown, when a limit or an error ended it
+    search: float | None = None  # ours: the search's own seconds (the JSON's, wall clock)
 
 
 @dataclass
@@ -88,14 +89,15 @@ def run_ours(variant: str, start: Sequence[str], max_positions: int, cpu_limit: 
     record: dict[str, Any] = __import__("json").loads(done.stdout)
     moves = record.get("moves") or ""
     line = len(moves.split()) if record["verdict"] == "won" else None
-    return Run(record["verdict"], done.cpu, int(record["positions"]), line)
+    return Run(record["verdict"], done.cpu, int(record["positions"]), line,
+               search=float(record["seconds"]))
 
 
 def startup_cpu(command: Sequence[str], env: dict[str, str] | None = None,
-                stdin: str | None = None, repeat: int = 3) -> float:
-    """The median CPU seconds of ``command``, a side's start-up with next to no search."""
-    return statistics.median(run_child(command, 60, stdin=stdin, env=env).cpu
-                             for _ in range(repeat))
+                stdin: str | None = None, repeat: int = 5) -> float:
+    """The least CPU seconds of ``repeat`` runs of ``command``, a side's start-up with next
+    to no search (the least: a loaded machine only adds)."""
+    return min(run_child(command, 60, stdin=stdin, env=env).cpu for _ in range(repeat))
 
 
 def our_startup(variant: str, start: Sequence[str]) -> float:
@@ -189,10 +191,14 @@ def print_table(title: str, peer_name: str, rows: Sequence[tuple[int, Run, Run]]
         ours_start, peer_start = startups
         ours_less = ours_cpu - len(rows) * ours_start
         peer_less = peer_cpu - len(rows) * peer_start
-        print(f"start-up CPU s per process (median of 3, no search): ours {ours_start:.3f}, "
+        print(f"start-up CPU s per process (least of 5, no search): ours {ours_start:.3f}, "
               f"{peer_name} {peer_start:.3f}; CPU totals less start-up: ours "
               f"{ours_less:.2f}, {peer_name} {peer_less:.2f}, ratio "
               + (f"{ours_less / peer_less:.2f}" if peer_less > 0 else "-"))
+    searches = [r.search for r in sides["ours"] if r.search is not None]
+    if searches:
+        print(f"ours' searches alone (the JSON's seconds, wall clock inside the process): "
+              f"total {sum(searches):.2f}, median {statistics.median(searches):.3f}")
     return disagreements
 
 
