@@ -17,14 +17,26 @@ For each deal N of the range the bench
      with a lower-case suit letter, the stock with the next card last), checking that every
      card is there exactly once (twice with two decks): Solvitaire loops for ever on a deal
      with a card missing;
-  3. runs Solvitaire on it (``--classify --timeout``) with the entry's preset or its rules
-     file in bench/solvitaire_rules/, in a child process whose CPU time is measured;
-  4. runs ``patience.solve`` on the same deal with the same time limit, in this process;
-  5. replays every winning line of ours through ``Game.push`` (checked moves) to the won
+  3. runs Solvitaire on it (``--classify``) with the entry's preset or its rules file in
+     bench/solvitaire_rules/, and ``patience.solve`` on the same deal (deciding only, as
+     ``--classify`` does: the line is not shortened), each a whole child process, taking
+     turns (ours first on odd deals);
+  4. replays every winning line of ours through ``Game.push`` (checked moves) to the won
      position.
 Then it prints, per game: deals decided by each, agreement on the deals both decided,
 median wall time, median positions, positions per CPU second, and every disagreement with
 its deal number and what the replay showed.
+
+Fairness (issue #34): both sides are whole processes, their CPU time the child's rusage
+(``os.wait4``: start-up included on both sides; ours is ``python -c`` around
+``patience.solve``). Both get the same CPU budget, ``--time-limit`` rounded up to whole
+seconds: Solvitaire a hard ``RLIMIT_CPU`` of that many seconds (its own ``--timeout``
+measures wall-clock time, which a loaded machine eats: it once got 0.3 s of CPU where ours
+got 1 s, so its timeout is set to ``WALL_SLACK`` times the budget and only guards), ours
+stops itself when its process has used the budget (``should_stop`` reading
+``time.process_time()``) under the same hard limit as a guard. A Solvitaire killed at the
+limit printed no counts: its verdict is unknown and it is left out of the positions per
+CPU second.
 
 Positions: ours are ``result.positions`` (distinct positions expanded). Solvitaire prints
 "States Searched" (every node its search entered, cache hits included) and "Unique States
@@ -36,7 +48,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -46,6 +61,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +69,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import patience
 from patience.errors import UnknownVariantError
-from patience.solver import solve
 from patience.solvitaire import (  # the deal conversion lives in the package
     SolvitaireError,
     card_of_solvitaire,  # noqa: F401 (the bench's tests use it from here)
@@ -182,39 +197,83 @@ class PeerRun:
     wall: float       # the whole process, seconds
     cpu: float        # user + system of the process
     max_rss_mb: float
+    counted: bool = True  # False: killed at the CPU limit, no counts printed
 
 
-def run_solvitaire(binary: str, entry: dict[str, Any], deal_file: Path,
-                   time_limit: float) -> PeerRun:
-    """Run Solvitaire on one deal file with ``--classify --timeout``; the CPU time and
-    memory come from the child's own rusage (os.wait4)."""
-    command = [binary, *rules_arguments(entry), "--classify",
-               "--timeout", str(max(1, round(time_limit * 1000))), str(deal_file)]
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+#: each side's wall-clock limit, in CPU budgets: a guard only, the CPU budget decides
+WALL_SLACK = 4
+
+
+def cpu_budget(time_limit: float) -> int:
+    """The whole CPU seconds each side gets for ``--time-limit`` seconds (RLIMIT_CPU counts
+    whole seconds)."""
+    return max(1, math.ceil(time_limit))
+
+
+@dataclass
+class Child:
+    """A whole child process that ended: output, exit code, wall and CPU seconds, memory."""
+
+    stdout: str
+    stderr: str
+    returncode: int
+    wall: float
+    cpu: float
+    max_rss_mb: float
+
+    @property
+    def killed_at_cpu_limit(self) -> bool:
+        return self.returncode in (-signal.SIGXCPU, -signal.SIGKILL)
+
+
+def run_child(command: Sequence[str], budget: int, stdin: bytes = b"") -> Child:
+    """Run ``command`` under a hard CPU limit of ``budget`` seconds; its CPU time and memory
+    come from its own rusage (os.wait4)."""
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (budget, budget + 1))
+
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.TemporaryFile() as given:
+        given.write(stdin)
+        given.seek(0)
         started = time.perf_counter()
-        process = subprocess.Popen(command, stdout=out, stderr=err)
-        # a safety net only: Solvitaire stops itself at the timeout
-        guard = threading.Timer(time_limit * 3 + 30, process.kill)
+        process = subprocess.Popen(list(command), stdin=given, stdout=out, stderr=err,
+                                   preexec_fn=limit)  # noqa: PLW1509 (no thread yet)
+        # a safety net only: the CPU limit or the solver's own limit ends it first
+        guard = threading.Timer(budget * WALL_SLACK * 3 + 30, process.kill)
         guard.start()
         try:
             _, status, usage = os.wait4(process.pid, 0)
         finally:
             guard.cancel()
-        process.returncode = os.waitstatus_to_exitcode(status)
         wall = time.perf_counter() - started
         out.seek(0)
         err.seek(0)
-        stdout = out.read().decode(errors="replace")
-        stderr = err.read().decode(errors="replace")
+        return Child(out.read().decode(errors="replace"), err.read().decode(errors="replace"),
+                     os.waitstatus_to_exitcode(status), wall, usage.ru_utime + usage.ru_stime,
+                     usage.ru_maxrss / 1024)
+
+
+def run_solvitaire(binary: str, entry: dict[str, Any], deal_file: Path,
+                   time_limit: float) -> PeerRun:
+    """Run Solvitaire on one deal file with ``--classify``, a whole process under the CPU
+    budget of ``time_limit`` (its ``--timeout``, wall-clock, only a guard)."""
+    budget = cpu_budget(time_limit)
+    command = [binary, *rules_arguments(entry), "--classify",
+               "--timeout", str(budget * WALL_SLACK * 1000), str(deal_file)]
+    child = run_child(command, budget)
+    stdout, stderr = child.stdout, child.stderr
+    if child.killed_at_cpu_limit:
+        return PeerRun("unknown", "cpu-limit", 0, 0, 0, child.wall, child.cpu,
+                       child.max_rss_mb, counted=False)
     lines = [line for line in stdout.splitlines() if line.startswith(",")]
-    if process.returncode != 0 or not lines:
+    if child.returncode != 0 or not lines:
         raise BenchError(f"Solvitaire failed on {deal_file} (exit status "
-                         f"{process.returncode}): {stderr.strip() or stdout.strip()}")
+                         f"{child.returncode}): {stderr.strip() or stdout.strip()}")
     fields = [part.strip() for part in lines[-1].split(",")]
     outcome = fields[1]
     return PeerRun(PEER_VERDICTS.get(outcome, "unknown"), outcome, int(fields[3]),
-                   int(fields[4]), int(fields[2]), wall, usage.ru_utime + usage.ru_stime,
-                   usage.ru_maxrss / 1024)
+                   int(fields[4]), int(fields[2]), child.wall, child.cpu, child.max_rss_mb)
 
 
 # --- ours -----------------------------------------------------------------------------
@@ -230,16 +289,44 @@ class OurRun:
     replay: str = ""  # for a won line: "won" after Game.push of every move, or the error
 
 
-def run_ours(game: patience.Game, time_limit: float, max_positions: int,
-             prove: bool = False, engine: str = "auto") -> OurRun:
-    """``patience.solve`` with the time limit (deciding only: the line is not shortened)."""
-    cpu_started = time.process_time()
-    result = solve(game, max_positions=max_positions, time_limit=time_limit,
-                   shorten_line=False, prove=prove, engine=engine)
-    run = OurRun(result.verdict, result.positions, result.seconds,
-                 time.process_time() - cpu_started, result.moves)
-    if result.verdict == "won":
-        run.replay = replay(game.start(), result.moves)
+#: Our side as a whole process: reads {"bench", "variant", "variants_dir", "deal", "budget",
+#: "wall", "max_positions", "prove", "engine"} on stdin, deals the deal, solves it (deciding
+#: only) until its process has used ``budget`` CPU seconds, prints the result as JSON.
+OURS = """
+import json, sys, time
+job = json.load(sys.stdin)
+sys.path.insert(0, job["bench"])
+from solvitaire import load_variant
+from patience.solver import solve
+game = load_variant(job["variant"], job["variants_dir"]).deal(job["deal"])
+result = solve(game, max_positions=job["max_positions"], time_limit=job["wall"],
+               shorten_line=False, prove=job["prove"], engine=job["engine"],
+               should_stop=lambda positions: time.process_time() >= job["budget"])
+print(json.dumps({"verdict": result.verdict, "positions": result.positions,
+                  "seconds": result.seconds, "moves": list(result.moves)}))
+"""
+
+
+def run_ours(variant: patience.Variant, name: str, number: int, time_limit: float,
+             max_positions: int, prove: bool = False, engine: str = "auto",
+             variants_dir: str | None = None) -> OurRun:
+    """``patience.solve`` on deal ``number`` of ``name`` (deciding only: the line is not
+    shortened) in a whole child process with the CPU budget of ``time_limit``."""
+    budget = cpu_budget(time_limit)
+    job = {"bench": str(BENCH), "variant": name, "variants_dir": variants_dir, "deal": number,
+           "budget": budget, "wall": float(budget * WALL_SLACK),
+           "max_positions": max_positions, "prove": prove, "engine": engine}
+    child = run_child([sys.executable, "-c", OURS], budget + 1, json.dumps(job).encode())
+    if child.killed_at_cpu_limit:
+        return OurRun("unknown", 0, child.wall, child.cpu, ())
+    if child.returncode != 0:
+        raise BenchError(f"our solver failed on {name} deal {number} (exit status "
+                         f"{child.returncode}): {child.stderr.strip()[-500:]}")
+    result = json.loads(child.stdout)
+    run = OurRun(result["verdict"], result["positions"], child.wall, child.cpu,
+                 tuple(result["moves"]))
+    if run.verdict == "won":
+        run.replay = replay(variant.deal(number), run.moves)
     return run
 
 
@@ -286,7 +373,8 @@ def parse_deals(text: str) -> list[int]:
 def bench_game(variant: patience.Variant, entry: dict[str, Any], binary: str,
                numbers: Sequence[int], time_limit: float, max_positions: int,
                prove: bool, keep: Path | None, quiet: bool = False,
-               engine: str = "auto") -> GameReport:
+               engine: str = "auto", name: str | None = None,
+               variants_dir: str | None = None) -> GameReport:
     report = GameReport(variant, entry, time_limit, load_before=os.getloadavg())
     with tempfile.TemporaryDirectory(prefix="solvitaire-bench-") as scratch:
         folder = keep or Path(scratch)
@@ -295,8 +383,15 @@ def bench_game(variant: patience.Variant, entry: dict[str, Any], binary: str,
             game = variant.deal(number)
             deal_file = folder / f"{variant.id}-{number}.json"
             deal_file.write_text(json.dumps(solvitaire_deal(game, entry)) + "\n")
-            peer = run_solvitaire(binary, entry, deal_file, time_limit)
-            ours = run_ours(game, time_limit, max_positions, prove, engine)
+            peer_run = partial(run_solvitaire, binary, entry, deal_file, time_limit)
+            our_run = partial(run_ours, variant, name or variant.id, number, time_limit,
+                              max_positions, prove, engine, variants_dir)
+            if number % 2:                  # taking turns: ours first on odd deals
+                ours = our_run()
+                peer = peer_run()
+            else:
+                peer = peer_run()
+                ours = our_run()
             report.results.append(DealResult(number, peer, ours))
             if not quiet:
                 flag = "" if agree(peer.verdict, ours.verdict) else "   <-- DISAGREE"
@@ -337,8 +432,8 @@ def summary(report: GameReport) -> dict[str, Any]:
         "ours_decided": sum(r.ours.verdict != "unknown" for r in results),
         "peer_median": statistics.median(r.peer.wall for r in results),
         "ours_median": statistics.median(r.ours.wall for r in results),
-        "peer_rate": _rate(sum(r.peer.unique for r in results),
-                           sum(r.peer.cpu for r in results)),
+        "peer_rate": _rate(sum(r.peer.unique for r in results if r.peer.counted),
+                           sum(r.peer.cpu for r in results if r.peer.counted)),
         "ours_rate": _rate(sum(r.ours.positions for r in results),
                            sum(r.ours.cpu for r in results)),
     }
@@ -354,8 +449,9 @@ def print_report(report: GameReport) -> None:
     print(f"### {report.variant.name} ({report.variant.id}) against Solvitaire "
           f"{rules_name(report.entry)}")
     print()
-    print(f"Deals {_ranges(numbers)}, {report.time_limit:g} s per deal and solver, one "
-          f"after the other; load average {load} before, {load_end} after.")
+    print(f"Deals {_ranges(numbers)}, {cpu_budget(report.time_limit)} CPU s per deal and "
+          f"solver, whole processes taking turns; load average {load} before, {load_end} "
+          f"after.")
     print()
     peer_cpu = sum(r.peer.cpu for r in results)
     ours_cpu = sum(r.ours.cpu for r in results)
@@ -459,7 +555,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("variants", nargs="*", help="variant names or .yaml paths")
     parser.add_argument("--deals", default="1-20", help="deal numbers, e.g. 1-20 or 1,4,7-9")
     parser.add_argument("--time-limit", type=float, default=10.0,
-                        help="seconds per deal, for each solver (default 10)")
+                        help="CPU seconds per deal for each solver's whole process, rounded "
+                        "up to whole seconds (default 10)")
     parser.add_argument("--max-positions", type=int, default=10**9,
                         help="our position budget (default 10**9: the time limit decides)")
     parser.add_argument("--engine", choices=("auto", "native", "python"), default="auto",
@@ -507,10 +604,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"ours: {describe()}" if args.engine == "auto"
               else f"ours: solver engine: {engine(args.engine)}")
         reports = []
-        for variant, entry in zip(variants, entries):
+        for name, variant, entry in zip(args.variants, variants, entries):
             report = bench_game(variant, entry, binary, numbers, args.time_limit,
                                 args.max_positions, args.prove, args.keep, args.quiet,
-                                args.engine)
+                                args.engine, name, args.variants_dir)
             print_report(report)
             reports.append(report)
             if args.csv:

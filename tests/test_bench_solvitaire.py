@@ -238,7 +238,58 @@ def test_solvitaire_runs_on_a_converted_deal(game_id, tmp_path):
     path = tmp_path / "deal.json"
     path.write_text(json.dumps(bench.solvitaire_deal(game, entry)))
     peer = bench.run_solvitaire(bench.solvitaire_binary(), entry, path, 5.0)
-    ours = bench.run_ours(game, 5.0, 10**6)
+    ours = bench.run_ours(variant, game_id, 1, 5.0, 10**6)
     assert peer.verdict != "unknown" and peer.unique > 0 and peer.cpu >= 0
     if ours.verdict != "unknown":
         assert ours.verdict == peer.verdict
+
+
+# --- fairness (issue #34): whole processes, one CPU budget, taking turns -----------------
+# A stand-in for the binary, a script that answers like `solvitaire --classify` or burns
+# CPU without end; no Solvitaire needed.
+
+
+def _fake_solvitaire(tmp_path: Path, body: str) -> str:
+    script = tmp_path / "fake-solvitaire"
+    script.write_text(f"#!{sys.executable}\n{body}\n")
+    script.chmod(0o755)
+    return str(script)
+
+
+def test_solvitaire_is_a_whole_process_with_its_counts(tmp_path):
+    binary = _fake_solvitaire(tmp_path, 'print(", solved, 12, 100, 90")')
+    peer = bench.run_solvitaire(binary, TABLE["games"]["freecell"], tmp_path / "deal.json", 1.0)
+    assert (peer.verdict, peer.outcome, peer.states, peer.unique) == ("won", "solved", 100, 90)
+    assert peer.counted and peer.cpu > 0
+
+
+def test_solvitaire_gets_a_cpu_budget_not_a_wall_clock_one(tmp_path):
+    # a peer that ignores its --timeout is stopped when it has used the CPU budget (1 s),
+    # and its verdict is unknown, left out of the positions per CPU second
+    binary = _fake_solvitaire(tmp_path, "while True:\n    pass")
+    peer = bench.run_solvitaire(binary, TABLE["games"]["freecell"], tmp_path / "deal.json", 0.5)
+    assert peer.verdict == "unknown" and peer.outcome == "cpu-limit" and not peer.counted
+    assert 0.9 <= peer.cpu <= 2.5
+
+
+def test_ours_is_a_whole_process_that_stops_at_the_cpu_budget():
+    variant = patience.find_variant("freecell")
+    ours = bench.run_ours(variant, "freecell", 1, 1.0, 10**6)
+    assert ours.verdict == "won" and ours.replay == "won" and ours.positions > 0
+    assert ours.cpu > 0.05          # the whole process: the interpreter's start-up counts
+    # klondike deal 1: a million positions do not decide it, one CPU second gives fewer
+    hard = bench.run_ours(patience.find_variant("klondike"), "klondike", 1, 1.0, 10**9)
+    assert hard.verdict == "unknown" and 0.9 <= hard.cpu <= 2.0   # deal 1 takes longer
+
+
+def test_the_two_sides_take_turns(tmp_path, monkeypatch):
+    order = []
+    peer_run = bench.PeerRun("won", "solved", 1, 1, 1, 0.1, 0.1, 1.0)
+    our_run = bench.OurRun("won", 1, 0.1, 0.1, ())
+    monkeypatch.setattr(bench, "run_solvitaire",
+                        lambda *args: order.append("peer") or peer_run)
+    monkeypatch.setattr(bench, "run_ours", lambda *args: order.append("ours") or our_run)
+    variant = patience.find_variant("freecell")
+    bench.bench_game(variant, TABLE["games"]["freecell"], "unused", [1, 2, 3, 4], 1.0, 10**6,
+                     False, tmp_path, quiet=True)
+    assert order == ["ours", "peer", "peer", "ours", "ours", "peer", "peer", "ours"]

@@ -1,0 +1,105 @@
+"""The benches against Freecell Solver and Klondike-Solver (bench/fcsolve.py,
+bench/klondike_solver.py): the deals both sides get, and one short run of each.
+
+The runs need the peers: ``fc-solve`` (Debian's freecell-solver-bin) and ``pyksolve`` (PyPI);
+without them those tests skip and say so. Each run is whole processes on 1-2 deals, a few
+seconds.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+
+
+def _load(name: str) -> ModuleType:
+    sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    return subprocess.run([sys.executable, str(BENCH / script), *args], capture_output=True,
+                          text=True, timeout=120, env=env, check=False)
+
+
+def test_microsoft_deal_1_is_the_published_one() -> None:
+    # Microsoft FreeCell game 1, first row as every FreeCell program shows it
+    columns = _load("fcsolve").microsoft_deal(1)
+    assert [c[0] for c in columns] == ["JD", "2D", "9H", "JC", "5D", "7H", "7C", "5H"]
+    assert [len(c) for c in columns] == [7, 7, 7, 7, 6, 6, 6, 6]
+    assert len({card for c in columns for card in c}) == 52
+
+
+def test_our_ms_boards_are_microsofts() -> None:
+    fcsolve = _load("fcsolve")
+    for number in (1, 617, 11982):
+        board = fcsolve.our_board(number)   # exits when a column differs
+        assert board.splitlines()[0].split() == fcsolve.microsoft_deal(number)[0]
+
+
+def test_fcsolve_output_is_read() -> None:
+    fcsolve = _load("fcsolve")
+    won = "-=-=-\n\n5a 5b 26v4 8h\nah\n\nThis game is solveable.\n" \
+          "Total number of states checked is 96.\nThis scan generated 161 states.\n"
+    assert fcsolve.parse_fcsolve(won) == ("won", 96, 5)
+    lost = "I could not solve this game.\nTotal number of states checked is 4000.\n"
+    assert fcsolve.parse_fcsolve(lost) == ("unwinnable", 4000, None)
+    exceeded = "Iterations count exceeded.\nTotal number of states checked is 100000.\n"
+    assert fcsolve.parse_fcsolve(exceeded) == ("unknown", 100000, None)
+
+
+def test_klondike_deal_in_klondike_solvers_format() -> None:
+    klondike = _load("klondike_solver")
+    position = klondike.our_position("klondike", 5)
+    deal = klondike.to_solitaire(position)
+    codes = [deal[i:i + 3] for i in range(0, len(deal), 3)]
+    assert len(codes) == 52 and len(set(codes)) == 52
+    first = position["piles"]["c1"][0]       # the first card dealt: column 1's only card
+    assert codes[0] == f"{'A23456789TJQK'.index(first[0]) + 1:02d}{'CDHS'.index(first[1]) + 1}"
+    text = klondike.to_pysol(position)
+    assert text.splitlines()[0].split()[1:] == position["stock"]        # drawn first first
+    assert text.splitlines()[7].count("<") == 6                       # column 7: 6 down
+
+
+_HEADER = ("deal", "ours", "cpu s", "positions", "line", "ratio cpu ours/peer")
+
+
+@pytest.mark.skipif(shutil.which("fc-solve") is None,
+                    reason="fc-solve not installed (Debian: apt-get install freecell-solver-bin)")
+def test_fcsolve_bench_runs_and_agrees() -> None:
+    done = _run("fcsolve.py", "--deals", "1-2", "--budget", "100000", "--cpu-limit", "5")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert all(word in lines[1] for word in (*_HEADER, "fc-solve", "states"))
+    assert [line.split()[0] for line in lines[2:4]] == ["1", "2"]
+    assert all(line.split()[2] == "won" and line.split()[7] == "won" for line in lines[2:4])
+    assert "| ours | 2 | 2 |" in done.stdout and "| fc-solve | 2 | 2 |" in done.stdout
+    assert "agreement 2 of 2 decided by both; disagreements 0" in done.stdout
+
+
+def test_klondike_solver_bench_runs_and_agrees() -> None:
+    pytest.importorskip("pyksolve")
+    done = _run("klondike_solver.py", "klondike", "--deals", "2", "--method", "fast",
+                "--cpu-limit", "5")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert all(word in lines[1] for word in (*_HEADER, "ksolve"))
+    row = lines[2].split()
+    assert row[0] == "2" and row[2] == "won" and row[7] == "won"
+    assert "disagreements 0" in done.stdout
