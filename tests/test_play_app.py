@@ -18,6 +18,7 @@ from patience import Game, find_variant
 from patience.cards import numbered_deck, parse_cards
 from patience.play import saves
 from patience.play.app import KEYS, Board, NewGameScreen, PatienceApp, TextScreen
+from patience.seeds import deal
 from patience.play.layout import LABEL
 from patience.play.session import Session
 
@@ -216,6 +217,25 @@ async def test_new_game_and_restart_from_inside_the_app():
         await pilot.press("n", "r")
         assert app.session.game.deal_number not in (None, 42)
         assert "0:0" in str(app.query_one("#status").render())  # the timer
+
+
+@synchronous
+async def test_a_new_game_by_the_numbers_of_other_programs():
+    app = PatienceApp(Session(find_variant("freecell").deal(1)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", *"ms:11982", "enter")
+        assert str(app.session.game.seed) == "ms:11982"
+        assert app.session.game.text() == deal(find_variant("freecell"), "ms:11982").text()
+        assert "ms:11982" in app.title
+        await pilot.press("n", *"ms:0", "enter")  # out of range: the box asks again
+        assert isinstance(app.screen, NewGameScreen)
+        await pilot.press("escape")
+        assert str(app.session.game.seed) == "ms:11982"
+    tabby = PatienceApp(Session(find_variant("tabbycat").deal(1)))
+    async with tabby.run_test(size=SIZE) as pilot:  # no Microsoft deals of Tabby Cat
+        await pilot.press("n", *"ms:5", "enter")
+        assert tabby.session.game.deal_number == 1
+        assert "ms:" in str(tabby.query_one("#message").render())
 
 
 @synchronous

@@ -40,11 +40,11 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from patience.cards import MASK64
-from patience.errors import PatienceError
+from patience.errors import DealError, PatienceError
 from patience.play import palette, saves
 from patience.play.layout import STOCK, BoardLayout, lay_out
 from patience.play.session import HELP, Reply, Session
+from patience.seeds import Seed, deal, parse_seed
 
 #: the keys that act at once on the board: key -> (what it does, the command it runs)
 KEYS: dict[str, tuple[str, str]] = {
@@ -211,7 +211,8 @@ class TextScreen(ModalScreen[None]):
 
 
 class NumberInput(Input):
-    """The deal number: digits are typed; r, w and t choose the other kinds of deal."""
+    """The deal number (ours, ``ms:N`` or ``pysolfc:N``): r, w and t choose the other kinds
+    of deal instead (no numbering's name holds one of them)."""
 
     async def _on_key(self, event: events.Key) -> None:
         if event.character and event.character in "rwt":
@@ -224,7 +225,7 @@ class NumberInput(Input):
         await super()._on_key(event)
 
 
-class NewGameScreen(ModalScreen[tuple[str, int | None] | None]):
+class NewGameScreen(ModalScreen[tuple[str, Seed | None] | None]):
     """Which deal to play next: r random, w winnable, t today's, or a number and Enter."""
 
     BINDINGS: ClassVar = [Binding("escape", "cancel", "cancel")]
@@ -240,9 +241,10 @@ class NewGameScreen(ModalScreen[tuple[str, int | None] | None]):
             yield Static(Text("A new game (it replaces this one and its save)", style="bold"))
             yield Static("  r  a random deal\n  w  a deal the solver proves winnable\n"
                          "  t  today's deal (the same for everyone)\n"
-                         "  or type a deal number and Enter · Esc: back to the game")
+                         "  or type a deal number (ms:N Microsoft's, pysolfc:N PySolFC's) and "
+                         "Enter · Esc: back to the game")
             yield NumberInput(placeholder="deal number", id="number", compact=True,
-                              restrict=r"[0-9]*", select_on_focus=False)
+                              restrict=r"[0-9a-z:]*", select_on_focus=False)
 
     def on_mount(self) -> None:
         self.query_one("#number", Input).focus()
@@ -251,12 +253,13 @@ class NewGameScreen(ModalScreen[tuple[str, int | None] | None]):
         self.dismiss(({"r": "random", "w": "winnable", "t": "daily"}[key], None))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
-        if text.isdigit() and int(text) <= MASK64:
-            self.dismiss(("number", int(text)))
-        else:
+        try:
+            seed = parse_seed(event.value.strip())
+        except DealError:
             event.input.value = ""
-            event.input.placeholder = "a deal number: digits only, e.g. 42"
+            event.input.placeholder = "a deal number, e.g. 42, ms:11982 or pysolfc:7"
+        else:
+            self.dismiss(("number", seed))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -611,7 +614,7 @@ class PatienceApp(App[None]):
 
     # -- new games --
 
-    def _new_game(self, choice: tuple[str, int | None] | None) -> None:
+    def _new_game(self, choice: tuple[str, Seed | None] | None) -> None:
         if choice is None:
             return
         kind, number = choice
@@ -637,10 +640,18 @@ class PatienceApp(App[None]):
                        lambda found: self.start(
                            found, f"daily deal {today.isoformat()} (deal {found})"))
 
-    def start(self, number: int, label: str | None) -> None:
-        """Play deal ``number`` of this variant instead (saved where this game was)."""
+    def start(self, number: Seed | int, label: str | None) -> None:
+        """Play deal ``number`` of this variant instead (saved where this game was): ours, or
+        a ``Seed`` of another numbering (``ms:N``); a deal that cannot be made here (``ms:N``
+        without pysol-cards, a variant pysol-cards does not deal) is said, and this game
+        goes on."""
         old = self.session
-        self.session = Session(old.variant.deal(number), label=label,
+        try:
+            game = deal(old.variant, number)
+        except PatienceError as error:
+            self.set_message(str(error))
+            return
+        self.session = Session(game, label=label,
                                save_file=old.save_file, record_stats=old.record_stats)
         self.session.fallback_file = old.fallback_file
         self.hint = None
