@@ -18,9 +18,9 @@ from patience import Game, find_variant
 from patience.cards import numbered_deck, parse_cards
 from patience.play import saves
 from patience.play.app import KEYS, Board, NewGameScreen, PatienceApp, TextScreen
-from patience.seeds import deal
 from patience.play.layout import LABEL
 from patience.play.session import Session
+from patience.seeds import deal
 
 SIZE = (100, 40)
 
