@@ -199,15 +199,10 @@ pub struct Move {
 pub const DEAL: Move = Move { s: -1, k: 0, t: -1 };
 /// a step that turned the top card of pile `s` face up
 pub const TURNED: i16 = -2;
-/// The most forced moves (removals and fills) one move or deal may cause: `MAX_FORCED_MOVES`
-/// of `patience/limits.py` (docs/limits.md). The loader refuses a variant whose fills can pass
-/// cards round a loop, and one that loads needs at most a few thousand; past it `play` stops
-/// and sets `Stacks::runaway`, and the caller reports `RUNAWAY` (never a hang).
-pub const MAX_FORCED_MOVES: u32 = 10_000;
-/// What Python is told when `play` stopped at `MAX_FORCED_MOVES` (`patience.errors.
-/// ForcedMovesError`'s message, word for word).
-pub const RUNAWAY: &str = "the forced moves after one move went on past 10_000 (MAX_FORCED_MOVES): \
-the variant's forced removals and fill_from fills pass cards round a loop";
+/// What Python is told when `play` stopped at the program's `max_forced_moves`
+/// (`MAX_FORCED_MOVES` of `patience/limits.py`): `patience.native` turns it into the
+/// `ForcedMovesError` Python's kernel raises, with Python's words (`patience.moves.runaway`).
+pub const RUNAWAY: &str = "the forced moves after one move went on past the limit";
 
 impl Move {
     pub fn new(s: usize, k: usize, t: usize) -> Move {
@@ -713,7 +708,7 @@ impl Program {
         if self.has_forced {
             let mut made = 0;
             while let Some(forced) = self.first_forced(pos) {
-                if made == MAX_FORCED_MOVES {
+                if made == self.max_forced_moves {
                     stacks.runaway = true;
                     break;
                 }
@@ -808,7 +803,7 @@ mod tests {
         let mv = Move::new(0, 1, 2);
         let undo = program.play(&mut pos, mv, &mut stacks);
         assert!(stacks.runaway);
-        assert_eq!(undo.steps, MAX_FORCED_MOVES);
+        assert_eq!(undo.steps, program.max_forced_moves);
         program.take_back(&mut pos, mv, undo, &mut stacks);
         assert_eq!((pos.piles, pos.stock), (before.piles, before.stock));
     }

@@ -281,6 +281,9 @@ pub struct Program {
     pub beam: BeamRules,
     /// the search's constants (`patience.solver.constants`)
     pub search: wire::Search,
+    /// the most forced moves one move or deal may cause (`MAX_FORCED_MOVES` of
+    /// `patience/limits.py`): past it `play` stops and sets `Stacks::runaway`
+    pub max_forced_moves: u32,
 }
 
 type Result<T> = std::result::Result<T, String>;
@@ -687,6 +690,9 @@ impl Program {
                 "card encoding {cards:?} is not the core's (face down {FACE_DOWN}, 4 suits, red 1 and 2): rebuild the native core"
             ));
         }
+        if value.max_forced_moves == 0 {
+            return bad("max_forced_moves of 0".to_string());
+        }
         let search = value.search.clone();
         if search.styles == 0 || search.styles > 64 || search.restart_unit == 0 || search.beam_width == 0
             || search.max_beam_width < search.beam_width
@@ -733,6 +739,7 @@ impl Program {
             },
             beam: BeamRules { layers: value.beam.layers, sequences },
             search,
+            max_forced_moves: value.max_forced_moves,
             groups,
         })
     }
@@ -1040,6 +1047,7 @@ pub(crate) fn bare_program(piles: usize) -> Program {
                                   after_deal: None, pass_merge: None },
         beam: BeamRules::default(),
         search: crate::wire::test_search(),
+        max_forced_moves: 10_000,
     }
 }
 

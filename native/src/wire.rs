@@ -179,6 +179,7 @@ pub struct Program {
     pub beam: Beam,
     pub search: Search,
     pub cards: Cards,
+    pub max_forced_moves: u32,
 }
 
 /// Search constants for the core's own unit tests (a program brings the real ones).

@@ -24,7 +24,8 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from patience.errors import ForcedMovesError, SolverError
+from patience.errors import SolverError
+from patience.moves import runaway
 
 if TYPE_CHECKING:
     from patience._native import Core
@@ -112,8 +113,8 @@ def describe() -> str:
     return f"solver engine: {REASON}"
 
 
-#: how the core's error for forced moves that never end begins (``RUNAWAY``, moves.rs)
-RUNAWAY_PREFIX = "the forced moves "
+#: the core's error for forced moves that never end (``RUNAWAY``, native/src/moves.rs)
+RUNAWAY = "the forced moves after one move went on past the limit"
 
 #: what the core raises for a value it cannot take or a panic it caught (exactly these
 #: types: an exception of a ``should_stop`` callback passes through unchanged)
@@ -126,8 +127,8 @@ def core_errors() -> Iterator[None]:
     try:
         yield
     except BaseException as error:
-        if type(error) is ValueError and str(error).startswith(RUNAWAY_PREFIX):
-            raise ForcedMovesError(str(error)) from None  # as Python's kernel raises it
+        if type(error) is ValueError and str(error) == RUNAWAY:
+            raise runaway() from None  # as Python's kernel raises it, in its words
         if type(error) in _CORE_ERRORS:
             raise SolverError(f"the native core cannot do this: {error}") from None
         if type(error).__name__ == "PanicException":  # pyo3's, for a panic not caught
@@ -172,20 +173,6 @@ def core(variant: Variant) -> Core:
     return cast("Core", load_core(rule_program_text(variant)))  # the same methods, guarded
 
 
-@contextlib.contextmanager
-def forced_moves_reported() -> Iterator[None]:
-    """The core's error for forced moves that never end (``RUNAWAY`` in native/src/moves.rs,
-    past ``MAX_FORCED_MOVES``) raised as :class:`~patience.errors.ForcedMovesError`, as
-    Python's kernel raises it (a core from :func:`core` does so itself: see
-    :func:`core_errors`)."""
-    try:
-        yield
-    except ValueError as error:
-        if str(error).startswith(RUNAWAY_PREFIX):
-            raise ForcedMovesError(str(error)) from None
-        raise
-
-
 def _position(game: Game) -> tuple[list[list[int]], list[int]]:
     return [list(p) for p in game.piles], list(game.stock)
 
@@ -200,11 +187,10 @@ def generate_moves(game: Game) -> list[MoveTuple]:
 def perft(game: Game, depth: int) -> int:
     """Perft computed by the core (the same count as :func:`patience.perft.perft`)."""
     piles, stock = _position(game)
-    with forced_moves_reported():
-        count: int = core(game.variant).perft(piles, stock, depth)
+    count: int = core(game.variant).perft(piles, stock, depth)
     return count
 
 
 __all__ = ["AVAILABLE", "ENGINES", "REASON", "Engine", "EngineChoice", "GuardedCore",
-           "chosen_engine", "core", "core_errors", "describe", "engine", "forced_moves_reported",
+           "chosen_engine", "core", "core_errors", "describe", "engine",
            "generate_moves", "load_core", "perft"]

@@ -58,6 +58,7 @@ from patience.language import (
     compare,
     fold_arithmetic,
 )
+from patience.limits import MAX_FORCED_MOVES
 from patience.native import wire
 from patience.native.wire import Expr
 from patience.plan import SourcePlan
@@ -412,6 +413,7 @@ def rule_program(variant: Variant) -> wire.Program:
                        sequences=tuple(sorted(rules.sequence_rows_of.items()))),
         search=SEARCH,
         cards=wire.Cards(FACE_DOWN, 4, tuple(sorted(RED_SUITS))),
+        max_forced_moves=MAX_FORCED_MOVES,
     )
 
 

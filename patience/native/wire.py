@@ -151,6 +151,7 @@ class Program:
     beam: Beam
     search: SearchConstants  # the search's numbers: the core keeps no copy of its own
     cards: Cards
+    max_forced_moves: int  # patience.limits.MAX_FORCED_MOVES: the core keeps no copy
 
 
 def to_json(program: Program) -> str:

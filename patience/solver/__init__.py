@@ -200,10 +200,9 @@ def _solve_native(game: Game, max_positions: int, time_limit: float | None,
     """:func:`solve` by the native core: the same restarts, beams, orderings and proofs."""
     piles = [list(p) for p in game.piles]
     # a won line is cut in the core (`shorten` there), before it becomes Python's tuples
-    with native.forced_moves_reported():
-        found = native.core(game.variant).solve(piles, list(game.stock), max_positions,
-                                                time_limit, prove, max_memory, should_stop,
-                                                beams, shorten=shorten_line)
+    found = native.core(game.variant).solve(piles, list(game.stock), max_positions,
+                                            time_limit, prove, max_memory, should_stop,
+                                            beams, shorten=shorten_line)
     outcome, spent = found["outcome"], found["positions"]
     if outcome == WON:
         line = list(found["line"])  # (s, k, t) tuples already
@@ -271,9 +270,8 @@ def exhaustive_verdict(game: Game, max_positions: int | None = None, *,
     if max_positions is not None:
         MAX_POSITIONS_BOUND.check(max_positions)
     if native.engine(engine) == "native":
-        with native.forced_moves_reported():
-            found = native.core(game.variant).exhaustive(
-                [list(p) for p in game.piles], list(game.stock), max_positions or 1 << 62)
+        found = native.core(game.variant).exhaustive(
+            [list(p) for p in game.piles], list(game.stock), max_positions or 1 << 62)
         outcome = found["outcome"]
         if outcome == WON:
             return "won"
