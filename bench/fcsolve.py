@@ -49,7 +49,7 @@ from peers import (
     startup_cpu,
 )
 
-RANKS = "A23456789TJQK"
+from patience.cards import RANK_CHARS, SUIT_CHARS
 
 
 def microsoft_deal(number: int) -> list[list[str]]:
@@ -65,7 +65,7 @@ def microsoft_deal(number: int) -> list[list[str]]:
         index = draw % left
         card = cards[index]
         cards[index] = cards[left - 1]
-        columns[dealt % 8].append(RANKS[card // 4] + "CDHS"[card % 4])
+        columns[dealt % 8].append(RANK_CHARS[card // 4] + SUIT_CHARS[card % 4])
     return columns
 
 

@@ -53,7 +53,8 @@ from peers import (
     startup_cpu,
 )
 
-RANKS = "A23456789TJQK"
+from patience.cards import RANK_CHARS, SUIT_CHARS
+
 DRAW = {"klondike": 1, "klondike-draw3": 3}
 
 #: The peer's side: a whole Python process around pyksolve. Reads {"deal", "draw",
@@ -126,7 +127,7 @@ def to_solitaire(position: dict[str, Any]) -> str:
     suit 1-4 = C D H S), the columns dealt row by row (row r over columns r..7), then the
     stock, the card drawn first first. Face-down is implied: all but each column's top."""
     def code(card: str) -> str:
-        return f"{RANKS.index(card[0].upper()) + 1:02d}{'CDHS'.index(card[1].upper()) + 1}"
+        return f"{RANK_CHARS.index(card[0].upper()) + 1:02d}{SUIT_CHARS.index(card[1].upper()) + 1}"
 
     columns = [position["piles"][f"c{i}"] for i in range(1, 8)]
     for column in columns:
