@@ -92,6 +92,11 @@ class Rule:
     origin: Origin | None
     key: str  # e.g. "piles.columns.accepts", for messages
 
+    @property
+    def never(self) -> bool:
+        """Whether the rule is the constant ``false`` (no card ever moves by it)."""
+        return _never(self.node)
+
 
 @attrs.frozen
 class GroupDefinition:

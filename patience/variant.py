@@ -216,8 +216,8 @@ class Variant:
                   and node.names[0] in guarded_piles(node.body, True)}
         return frozenset(
             index for g in self.groups
-            if not _constant_false(g.accepts)
-            and (_constant_false(g.moves) or (g.target is Target.FIRST and g.name in needed))
+            if not g.accepts.never
+            and (g.moves.never or (g.target is Target.FIRST and g.name in needed))
             for index in g.indices)
 
     @functools.cached_property
@@ -296,12 +296,6 @@ class Variant:
 
 
 # --- finding variants ------------------------------------------------------------------
-
-
-@functools.cache
-def _constant_false(rule: Rule) -> bool:
-    """Whether a rule is the constant ``false`` (no card ever moves by it)."""
-    return isinstance(rule.node, Boolean) and not rule.node.value
 
 
 def _shipped() -> dict[str, Path]:

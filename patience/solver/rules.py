@@ -304,7 +304,7 @@ def top_piles(variant: Variant) -> dict[int, bool]:
     """
     groups = variant.groups
     sources = frozenset(g.name for g in groups
-                        if not (isinstance(g.moves.node, Boolean) and g.moves.node.value is False))
+                        if not g.moves.never)
     fill_sources = {i for g in groups if g.fill_from is not None for i in g.fill_from if i >= 0}
     predicates = dict(variant.predicates)
     reads: dict[str, set[str]] = {g.name: set() for g in groups}
@@ -417,8 +417,7 @@ def after_deal_sources(variant: Variant) -> frozenset[int] | None:
     for group in variant.groups:
         if group.name in target_groups and (
                 not targets.issuperset(group.indices)
-                or not (isinstance(group.accepts.node, Boolean)
-                        and group.accepts.node.value is False)):
+                or not group.accepts.never):
             return None
     group_names = {g.name for g in variant.groups}
     for key, rule in variant.rule_nodes:
