@@ -8,6 +8,9 @@ from typing import Any, TypeAlias, TypedDict
 
 PROGRAM_VERSION: int
 
+class RunawayError(ValueError):
+    """Forced moves went on past the program's max_forced_moves."""
+
 Move: TypeAlias = tuple[int, int, int]
 Piles: TypeAlias = list[list[int]]
 

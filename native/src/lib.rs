@@ -123,7 +123,7 @@ fn limits(time_limit: Option<f64>, max_memory: Option<usize>) -> PyResult<Limits
 
 fn solved<'py>(py: Python<'py>, found: Solved) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
     if found.outcome == search::Outcome::Runaway {
-        return Err(PyValueError::new_err(moves::RUNAWAY));
+        return Err(RunawayError::new_err(moves::RUNAWAY));
     }
     let result = pyo3::types::PyDict::new(py);
     result.set_item("outcome", found.outcome.name())?;
@@ -201,7 +201,7 @@ impl Core {
             let mut stacks = Stacks::default();
             let undo = self.program.play(&mut pos, mv, &mut stacks);
             if stacks.runaway {
-                return Err(PyValueError::new_err(moves::RUNAWAY));
+                return Err(RunawayError::new_err(moves::RUNAWAY));
             }
             let lists = |pos: &Position| {
                 let piles =
@@ -226,7 +226,7 @@ impl Core {
             let mut stacks = Stacks::default();
             let count = py.allow_threads(|| program.perft(&mut pos, depth, &mut stacks));
             if stacks.runaway {
-                return Err(PyValueError::new_err(moves::RUNAWAY));
+                return Err(RunawayError::new_err(moves::RUNAWAY));
             }
             Ok(count)
         })
@@ -348,7 +348,7 @@ impl Core {
                 let mv = check_move(&self.program, &pos, m)?;
                 self.program.play(&mut pos, mv, &mut stacks);
                 if stacks.runaway {
-                    return Err(PyValueError::new_err(moves::RUNAWAY));
+                    return Err(RunawayError::new_err(moves::RUNAWAY));
                 }
                 stacks.forget_undos();
                 moves.push(mv);
@@ -369,6 +369,11 @@ fn _panic_for_tests(message: &str) -> PyResult<()> {
     guarded(|| panic!("{message}"))
 }
 
+// Forced moves that went on past the program's `max_forced_moves`: its own type, so that
+// Python knows it by its class, not by its words (`patience.native.core_errors` raises the
+// kernel's `ForcedMovesError` for it).
+pyo3::create_exception!(_native, RunawayError, PyValueError);
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // a panic is caught in `guarded` and its message returned to Python: the default hook
@@ -377,5 +382,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Core>()?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add("PROGRAM_VERSION", program::PROGRAM_VERSION)?;
+    m.add("RunawayError", m.py().get_type::<RunawayError>())?;
     Ok(())
 }

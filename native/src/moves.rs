@@ -199,9 +199,9 @@ pub struct Move {
 pub const DEAL: Move = Move { s: -1, k: 0, t: -1 };
 /// a step that turned the top card of pile `s` face up
 pub const TURNED: i16 = -2;
-/// What Python is told when `play` stopped at the program's `max_forced_moves`
-/// (`MAX_FORCED_MOVES` of `patience/limits.py`): `patience.native` turns it into the
-/// `ForcedMovesError` Python's kernel raises, with Python's words (`patience.moves.runaway`).
+/// The message of the `RunawayError` Python is given when `play` stopped at the program's
+/// `max_forced_moves` (`MAX_FORCED_MOVES` of `patience/limits.py`): `patience.native` knows
+/// the error by its type and raises the kernel's `ForcedMovesError`, in Python's words.
 pub const RUNAWAY: &str = "the forced moves after one move went on past the limit";
 
 impl Move {

@@ -113,9 +113,6 @@ def describe() -> str:
     return f"solver engine: {REASON}"
 
 
-#: the core's error for forced moves that never end (``RUNAWAY``, native/src/moves.rs)
-RUNAWAY = "the forced moves after one move went on past the limit"
-
 #: what the core raises for a value it cannot take or a panic it caught (exactly these
 #: types: an exception of a ``should_stop`` callback passes through unchanged)
 _CORE_ERRORS = (ValueError, OverflowError, RuntimeError)
@@ -127,7 +124,7 @@ def core_errors() -> Iterator[None]:
     try:
         yield
     except BaseException as error:
-        if type(error) is ValueError and str(error) == RUNAWAY:
+        if _core is not None and isinstance(error, _core.RunawayError):
             raise runaway() from None  # as Python's kernel raises it, in its words
         if type(error) in _CORE_ERRORS:
             raise SolverError(f"the native core cannot do this: {error}") from None
