@@ -379,7 +379,7 @@ class Compiler(Visitor[Value]):
             if len(constants) == len(args):
                 return Const(self._evaluate(predicate, constants))
             table = self.tables.add(("predicate", node.function),
-                                    lambda: self._table(predicate), node.function)
+                                    lambda: self.table(predicate), node.function)
             result: ast.expr = name(table)
             for arg in args:
                 result = subscript(result, self.to_expr(arg))
@@ -511,7 +511,7 @@ class Compiler(Visitor[Value]):
             self._evaluated[key] = bool(result.value)
         return self._evaluated[key]
 
-    def _table(self, predicate: Predicate) -> tuple[Any, ...]:
+    def table(self, predicate: Predicate) -> tuple[Any, ...]:
         """The predicate's value for every card (or pair of cards), remembered across
         compiles by what decides it: a variant's mutants, its child files and its fresh
         loads share the tables of the predicates they leave alone."""

@@ -253,10 +253,8 @@ class _Lowering(Visitor[Value]):
     def _table(self, predicate: Predicate) -> int:
         name = predicate.signature.name
         if name not in self._table_ids:
-            # the generated code's table of the same predicate, made when the variant
-            # compiled (the same compiler settings), else made here
-            made = self.variant.generate_moves.__globals__.get(f"table_{name}")
-            values = made if made is not None else self.compiler._table(predicate)
+            # the plan's compiler made it for the generated code (and remembers it)
+            values = self.compiler.table(predicate)
             if len(predicate.signature.parameters) == 1:
                 flat = [bool(v) for v in values]
                 shape = [len(values)]
