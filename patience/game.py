@@ -200,6 +200,8 @@ class Game:
     def _settle(self) -> None:
         """Make every forced move (complete sets leaving, gaps filled), in order, until
         none is left: what a position read from text or a fresh layout calls for."""
+        if not self.variant.plan.forces:
+            return
         first_forced = self.variant.first_forced
         if first_forced is None:
             return

@@ -125,7 +125,9 @@ def undeal(variant: Variant, piles: Piles, stock: list[int], received: Any) -> N
 def make_player(variant: Variant) -> tuple[Play, TakeBack]:
     """The variant's ``play(piles, stock, move) -> undo`` and
     ``take_back(piles, stock, move, undo)``."""
-    first_forced = variant.first_forced
+    # asked only when the plan says a move can be forced: the generated code is then
+    # not compiled for a variant that forces nothing and is played by the native core
+    first_forced = variant.first_forced if variant.plan.forces else None
     turns_up = frozenset(variant.face_down_piles)
 
     if first_forced is None and not turns_up:

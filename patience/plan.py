@@ -179,6 +179,12 @@ class RulePlan:
     def fills(self) -> tuple[GroupRules, ...]:
         return tuple(group for group in self.groups if group.fill_from is not None)
 
+    @property
+    def forces(self) -> bool:
+        """Whether a move can ever be forced (a fill, or a source of forced moves): when
+        not, a fresh layout settles at once, without the generated code being asked."""
+        return bool(self.fills) or any(plan is not None for plan in self.forced_sources)
+
 
 def _folds_false(compiler: Compiler, nodes: Sequence[Node], names: Mapping[str, Any]) -> bool:
     return any(is_false(compiler.expression(node, names)) for node in nodes)

@@ -16,7 +16,7 @@ branches on a variant's name.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -39,7 +39,7 @@ from patience.language import (
     parse_expression,
     walk,
 )
-from patience.moves import FROM_STOCK, make_player
+from patience.moves import FROM_STOCK, Play, TakeBack, make_player
 from patience.plan import RulePlan, make_plan, rule_note
 from patience.rulestext import rules_text
 from patience.safe_derivation import Derivation, derive_safe
@@ -69,6 +69,10 @@ class Group:
     @property
     def count(self) -> int:
         return len(self.indices)
+
+
+#: the generated code's ``first_forced`` (None: the variant forces no move)
+Forced = Callable[[list[list[int]], list[int]], tuple[int, int, int] | None] | None
 
 
 class Variant:
@@ -163,22 +167,67 @@ class Variant:
         self.pile_slots = len(self.pile_names) + (self.redeal_counter is not None)
         #: the rules analysed once for both engines (patience.plan)
         self.plan: RulePlan = make_plan(self, tabulate)
-        self.generated: Generated = generate(
+        self._player: tuple[Play, TakeBack] | None = None
+
+    # The generated Python (and the player built on it) is made the first time something
+    # asks for it: a command that solves with the native core, or only shows the rules,
+    # never needs it (docs/architecture.md, "Start-up").
+    @functools.cached_property
+    def generated(self) -> Generated:
+        """The rules compiled to Python from the plan (``patience compile ID`` shows it)."""
+        return generate(
             self.plan, self.id,
             notes={"win": rule_note(self.win), "stock.deal_when": rule_note(self.deal_when),
                    "solver.safe": "" if self.safe is None else rule_note(self.safe),
                    "title": f"the rules of {self.id} ({Path(self.path).name}) compiled to "
                             "Python by patience.generator (a table named after a predicate "
                             "holds its value for every card or pair)"})
-        # the fast interface used by the kernel, the solver and perft
-        self.generate_moves = self.generated.generate_moves
-        self.moves_from = self.generated.moves_from
-        self.has_moves = self.generated.has_moves
-        self.first_forced = self.generated.first_forced
-        self.can_deal = self.generated.can_deal
-        self.is_won = self.generated.is_won
-        self.is_safe = self.generated.is_safe
-        self.play, self.take_back = make_player(self)
+
+    # the fast interface used by the kernel, the solver and perft: each a plain attribute
+    # once read (a cached_property stores it in the instance)
+    @functools.cached_property
+    def generate_moves(self) -> Callable[[list[list[int]], list[int]], list[tuple[int, int, int]]]:
+        return self.generated.generate_moves
+
+    @functools.cached_property
+    def moves_from(self) -> Callable[[list[list[int]], list[int], int], list[tuple[int, int, int]]]:
+        return self.generated.moves_from
+
+    @functools.cached_property
+    def has_moves(self) -> Callable[[list[list[int]], list[int]], bool]:
+        return self.generated.has_moves
+
+    @functools.cached_property
+    def first_forced(self) -> Forced:
+        return self.generated.first_forced
+
+    @functools.cached_property
+    def can_deal(self) -> Callable[[list[list[int]], list[int]], bool]:
+        return self.generated.can_deal
+
+    @functools.cached_property
+    def is_won(self) -> Callable[[list[list[int]], list[int]], bool]:
+        return self.generated.is_won
+
+    @functools.cached_property
+    def is_safe(self) -> Callable[[list[list[int]], list[int], int, int, int], bool] | None:
+        return self.generated.is_safe
+
+    @functools.cached_property
+    def play(self) -> Play:
+        """Play a move and what follows from it (patience.moves.make_player)."""
+        return self._players[0]
+
+    @functools.cached_property
+    def take_back(self) -> TakeBack:
+        """Take back a move played by :attr:`play`."""
+        return self._players[1]
+
+    @property
+    def _players(self) -> tuple[Play, TakeBack]:
+        if self._player is None:
+            self._player = make_player(self)
+        return self._player
 
     @functools.cached_property
     def tabulated_plan(self) -> RulePlan:

@@ -78,7 +78,7 @@ class SolverRules:
         # without forced moves and fills nothing ties the order of the other groups' piles to
         # the 'first' groups' (a move lands on the first accepting pile whichever pile it
         # left): their piles may be sorted even when a 'first' group is not symmetric
-        self.sortable = self.symmetric_first or variant.first_forced is None
+        self.sortable = self.symmetric_first or not variant.plan.forces
         always: list[range] = []  # groups whose piles may always be sorted in the key
         stock_empty: list[range] = []  # groups that may be sorted once the stock is empty
         # a forced fill takes the top card of the first source pile that has one: the
@@ -94,7 +94,7 @@ class SolverRules:
                 # cells: the first empty cell and any other empty one differ by a swap of
                 # two empty piles); the others (foundations that build) stay in order
                 if group.target is Target.FIRST and not (
-                        variant.first_forced is None and group.fill_from is None
+                        not variant.plan.forces and group.fill_from is None
                         and requires_empty_pile(group)):
                     continue
                 if any(index in deal_targets for index in group.indices):
@@ -398,7 +398,7 @@ def after_deal_sources(variant: Variant) -> frozenset[int] | None:
 
     A move X from a pile outside the deal targets D commutes with the deal (both orders are
     legal exactly when one is, and reach the same position) when
-    (a) no forced move or forced fill follows a move (``first_forced`` is None, no
+    (a) no forced move or forced fill follows a move (``RulePlan.forces`` is false, no
         ``fill_from``), so a move and a deal do exactly what they say;
     (b) every group that holds a pile of D holds only piles of D and accepts nothing (its
         ``accepts`` rule is literally ``false``), so X's target is never in D;
@@ -410,7 +410,7 @@ def after_deal_sources(variant: Variant) -> frozenset[int] | None:
         X leaves alone).
     """
     targets = frozenset(variant.deal_targets)
-    if not targets or variant.first_forced is not None or \
+    if not targets or variant.plan.forces or \
             any(g.fill_from is not None for g in variant.groups):
         return None
     target_groups = {g.name for g in variant.groups if targets.intersection(g.indices)}
