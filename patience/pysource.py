@@ -13,6 +13,8 @@ two agree on every shipped variant's code.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
+from typing import Any
 
 # ast._Precedence of Python 3.10-3.13, by value (BOR is EXPR)
 TUPLE, TEST, OR, AND, NOT, CMP, EXPR, BXOR, BAND, SHIFT, ARITH, TERM, FACTOR, POWER, \
@@ -47,148 +49,153 @@ def expression_text(node: ast.expr) -> str:
 class _Writer:
     """ast._Unparser's rules for expressions: each node's precedence is what its parent set
     last (TEST when none did), kept per node object as there, since the compiler shares
-    subexpressions."""
+    subexpressions. One method per node type, found by the node's class."""
 
     def __init__(self, parts: list[str]) -> None:
         self.parts = parts
         self.precedence: dict[ast.AST, int] = {}
 
     def write(self, node: ast.AST) -> None:
-        out = self.parts.append
-        precedence = self.precedence
-        if isinstance(node, ast.Name):
-            out(node.id)
-        elif isinstance(node, ast.Constant):
-            if type(node.value) not in (int, bool) or node.kind == "u":
-                raise _Unsupported
-            out(repr(node.value))
-        elif isinstance(node, ast.Subscript):
-            precedence[node.value] = ATOM
-            self.write(node.value)
-            out("[")
-            if isinstance(node.slice, ast.Tuple) and node.slice.elts:
-                self.items(node.slice.elts)
-            else:
-                self.write(node.slice)
-            out("]")
-        elif isinstance(node, ast.UnaryOp):
-            if type(node.op) not in _UNARY:
-                raise _Unsupported
-            operator, own = _UNARY[type(node.op)]
-            parens = precedence.get(node, TEST) > own
-            if parens:
-                out("(")
-            out(operator)
-            precedence[node.operand] = own
-            self.write(node.operand)
-            if parens:
-                out(")")
-        elif isinstance(node, ast.BinOp):
-            if type(node.op) not in _BINARY:
-                raise _Unsupported
-            operator, own = _BINARY[type(node.op)]
-            parens = precedence.get(node, TEST) > own
-            if parens:
-                out("(")
-            following = min(own + 1, ATOM)
-            if own == POWER:  # right-associative
-                precedence[node.left] = following
-            else:
-                precedence[node.left] = own
-            self.write(node.left)
-            out(f" {operator} ")
-            precedence[node.right] = own if own == POWER else following
-            self.write(node.right)
-            if parens:
-                out(")")
-        elif isinstance(node, ast.Compare):
-            parens = precedence.get(node, TEST) > CMP
-            if parens:
-                out("(")
-            for operand in (node.left, *node.comparators):
-                precedence[operand] = CMP + 1
-            self.write(node.left)
-            for comparison, operand in zip(node.ops, node.comparators):
-                if type(comparison) not in _COMPARE:
-                    raise _Unsupported
-                out(_COMPARE[type(comparison)])
-                self.write(operand)
-            if parens:
-                out(")")
-        elif isinstance(node, ast.BoolOp):
-            is_and = isinstance(node.op, ast.And)
-            own = AND if is_and else OR
-            parens = precedence.get(node, TEST) > own
-            if parens:
-                out("(")
-            separator = " and " if is_and else " or "
-            for index, value in enumerate(node.values):
-                if index:
-                    out(separator)
-                # as ast._Unparser: each operand one level tighter than the one before
-                precedence[value] = min(own + 1 + index, ATOM)
-                self.write(value)
-            if parens:
-                out(")")
-        elif isinstance(node, ast.IfExp):
-            parens = precedence.get(node, TEST) > TEST
-            if parens:
-                out("(")
-            precedence[node.body] = precedence[node.test] = TEST + 1
-            self.write(node.body)
-            out(" if ")
-            self.write(node.test)
-            out(" else ")
-            precedence[node.orelse] = TEST
-            self.write(node.orelse)
-            if parens:
-                out(")")
-        elif isinstance(node, ast.Call):
-            if node.keywords:
-                raise _Unsupported
-            precedence[node.func] = ATOM
-            self.write(node.func)
-            out("(")
-            for index, argument in enumerate(node.args):
-                if index:
-                    out(", ")
-                self.write(argument)
-            out(")")
-        elif isinstance(node, ast.Slice):
-            if node.lower:
-                self.write(node.lower)
-            out(":")
-            if node.upper:
-                self.write(node.upper)
-            if node.step:
-                out(":")
-                self.write(node.step)
-        elif isinstance(node, ast.Tuple):
-            parens = not node.elts or precedence.get(node, TEST) > TUPLE
-            if parens:
-                out("(")
-            self.items(node.elts)
-            if parens:
-                out(")")
-        elif isinstance(node, ast.GeneratorExp):
-            out("(")
-            self.write(node.elt)
-            for generator in node.generators:
-                if generator.is_async:
-                    raise _Unsupported
-                out(" for ")
-                precedence[generator.target] = TUPLE
-                self.write(generator.target)
-                out(" in ")
-                for part in (generator.iter, *generator.ifs):
-                    precedence[part] = TEST + 1
-                self.write(generator.iter)
-                for condition in generator.ifs:
-                    out(" if ")
-                    self.write(condition)
-            out(")")
-        else:
+        method = _METHODS.get(type(node))
+        if method is None:
             raise _Unsupported
+        method(self, node)
+
+    def _open(self, node: ast.AST, own: int) -> bool:
+        """Write '(' when the precedence the parent set is tighter than ``own``."""
+        parens = self.precedence.get(node, TEST) > own
+        if parens:
+            self.parts.append("(")
+        return parens
+
+    def _close(self, parens: bool) -> None:
+        if parens:
+            self.parts.append(")")
+
+    def name(self, node: ast.Name) -> None:
+        self.parts.append(node.id)
+
+    def constant(self, node: ast.Constant) -> None:
+        if type(node.value) not in (int, bool) or node.kind == "u":
+            raise _Unsupported
+        self.parts.append(repr(node.value))
+
+    def subscript(self, node: ast.Subscript) -> None:
+        self.precedence[node.value] = ATOM
+        self.write(node.value)
+        self.parts.append("[")
+        if isinstance(node.slice, ast.Tuple) and node.slice.elts:
+            self.items(node.slice.elts)
+        else:
+            self.write(node.slice)
+        self.parts.append("]")
+
+    def unary(self, node: ast.UnaryOp) -> None:
+        if type(node.op) not in _UNARY:
+            raise _Unsupported
+        operator, own = _UNARY[type(node.op)]
+        parens = self._open(node, own)
+        self.parts.append(operator)
+        self.precedence[node.operand] = own
+        self.write(node.operand)
+        self._close(parens)
+
+    def binary(self, node: ast.BinOp) -> None:
+        if type(node.op) not in _BINARY:
+            raise _Unsupported
+        operator, own = _BINARY[type(node.op)]
+        parens = self._open(node, own)
+        following = min(own + 1, ATOM)
+        right_associative = own == POWER
+        self.precedence[node.left] = following if right_associative else own
+        self.write(node.left)
+        self.parts.append(f" {operator} ")
+        self.precedence[node.right] = own if right_associative else following
+        self.write(node.right)
+        self._close(parens)
+
+    def compare(self, node: ast.Compare) -> None:
+        parens = self._open(node, CMP)
+        for operand in (node.left, *node.comparators):
+            self.precedence[operand] = CMP + 1
+        self.write(node.left)
+        for comparison, operand in zip(node.ops, node.comparators):
+            if type(comparison) not in _COMPARE:
+                raise _Unsupported
+            self.parts.append(_COMPARE[type(comparison)])
+            self.write(operand)
+        self._close(parens)
+
+    def boolean(self, node: ast.BoolOp) -> None:
+        is_and = isinstance(node.op, ast.And)
+        own = AND if is_and else OR
+        parens = self._open(node, own)
+        separator = " and " if is_and else " or "
+        for index, value in enumerate(node.values):
+            if index:
+                self.parts.append(separator)
+            # as ast._Unparser: each operand one level tighter than the one before
+            self.precedence[value] = min(own + 1 + index, ATOM)
+            self.write(value)
+        self._close(parens)
+
+    def conditional(self, node: ast.IfExp) -> None:
+        parens = self._open(node, TEST)
+        self.precedence[node.body] = self.precedence[node.test] = TEST + 1
+        self.write(node.body)
+        self.parts.append(" if ")
+        self.write(node.test)
+        self.parts.append(" else ")
+        self.precedence[node.orelse] = TEST
+        self.write(node.orelse)
+        self._close(parens)
+
+    def call(self, node: ast.Call) -> None:
+        if node.keywords:
+            raise _Unsupported
+        self.precedence[node.func] = ATOM
+        self.write(node.func)
+        self.parts.append("(")
+        for index, argument in enumerate(node.args):
+            if index:
+                self.parts.append(", ")
+            self.write(argument)
+        self.parts.append(")")
+
+    def slice(self, node: ast.Slice) -> None:
+        if node.lower:
+            self.write(node.lower)
+        self.parts.append(":")
+        if node.upper:
+            self.write(node.upper)
+        if node.step:
+            self.parts.append(":")
+            self.write(node.step)
+
+    def tuple(self, node: ast.Tuple) -> None:
+        parens = not node.elts or self.precedence.get(node, TEST) > TUPLE
+        if parens:
+            self.parts.append("(")
+        self.items(node.elts)
+        self._close(parens)
+
+    def generator(self, node: ast.GeneratorExp) -> None:
+        self.parts.append("(")
+        self.write(node.elt)
+        for generator in node.generators:
+            if generator.is_async:
+                raise _Unsupported
+            self.parts.append(" for ")
+            self.precedence[generator.target] = TUPLE
+            self.write(generator.target)
+            self.parts.append(" in ")
+            for part in (generator.iter, *generator.ifs):
+                self.precedence[part] = TEST + 1
+            self.write(generator.iter)
+            for condition in generator.ifs:
+                self.parts.append(" if ")
+                self.write(condition)
+        self.parts.append(")")
 
     def items(self, nodes: list[ast.expr]) -> None:
         if len(nodes) == 1:
@@ -199,3 +206,11 @@ class _Writer:
             if index:
                 self.parts.append(", ")
             self.write(node)
+
+
+_METHODS: dict[type[ast.AST], Callable[[_Writer, Any], None]] = {
+    ast.Name: _Writer.name, ast.Constant: _Writer.constant, ast.Subscript: _Writer.subscript,
+    ast.UnaryOp: _Writer.unary, ast.BinOp: _Writer.binary, ast.Compare: _Writer.compare,
+    ast.BoolOp: _Writer.boolean, ast.IfExp: _Writer.conditional, ast.Call: _Writer.call,
+    ast.Slice: _Writer.slice, ast.Tuple: _Writer.tuple, ast.GeneratorExp: _Writer.generator,
+}
