@@ -28,6 +28,7 @@ from each of deals 1–4 (20,000 positions each).
 
 from __future__ import annotations
 
+import copy
 import functools
 import random
 import time
@@ -603,75 +604,96 @@ def clauses_that_never_matter(variant: Variant, lines: list[Line]) -> list[Seman
     return list(clause_report(variant, lines).findings)
 
 
-def clause_report(variant: Variant, lines: list[Line]) -> SemanticReport:
-    """:func:`clauses_that_never_matter`, with how many clauses and positions it judged."""
-    import copy
+Positions = list[tuple[list[list[int]], list[int]]]
+#: a rule judged clause by clause: its name, its text, its path in the flat file, the
+#: relaxations it is judged under, and where it is written
+Judged = tuple[str, str, tuple[str, ...], tuple[str, ...], Location | None]
 
-    flat = variant.definition.flat
-    piles = flat.get("piles") or {}
+
+def _snapshot(game: Game) -> tuple[list[list[int]], list[int]]:
+    return [list(pile) for pile in game.piles], list(game.stock)
+
+
+def _rare_seeds(variant: Variant, lines: list[Line]) -> Positions:
+    """On the winning lines, the positions before each move into a group that seldom
+    receives cards (the foundations): where the rare rules decide."""
+    winning = [line for line in lines if line.kind != "random play"]
+    arrivals: dict[str, int] = {}
+    for line in winning:
+        game = line.start()
+        for move in line.moves:
+            game.push_unchecked(move)
+            for arrival in [move, *game.forced_moves_of_last_move()]:
+                if arrival.source >= 0:
+                    name = variant.group_of_pile[arrival.target].name
+                    arrivals[name] = arrivals.get(name, 0) + 1
+    rare = {name for name, times in arrivals.items() if times <= 40}
+    seeds: Positions = []
+    for line in winning:
+        game = line.start()
+        for move in line.moves:
+            before = _snapshot(game)
+            game.push_unchecked(move)
+            forced = game.forced_moves_of_last_move()
+            if any(variant.group_of_pile[m.target].name in rare
+                   for m in [move, *forced] if m.source >= 0):
+                seeds.append(before)
+                if forced and move.source >= 0:  # the move made, the removals not yet
+                    source, count, target = move
+                    raw = [list(pile) for pile in before[0]]
+                    raw[target].extend(raw[source][len(raw[source]) - count:])
+                    del raw[source][len(raw[source]) - count:]
+                    seeds.append((raw, before[1]))
+    return seeds
+
+
+def _clause_positions(variant: Variant, lines: list[Line]) -> Positions:
+    """The positions the clauses are judged on: a share of the random play's, of the
+    winning lines', every rearrangement of the rare moves' positions and a share of the
+    others'."""
     played = [line for line in lines if line.kind == "random play"]
-    positions = [([list(pile) for pile in game.piles], list(game.stock))
-                 for game, _ in _positions(played)]
+    positions = [_snapshot(game) for game, _ in _positions(played)]
     step = max(1, len(positions) // CLAUSE_POSITIONS)
     spread = positions[::max(1, step * 8)]
-    seeds: list[tuple[list[list[int]], list[int]]] = []
-    winning = [([list(pile) for pile in game.piles], list(game.stock))
+    winning = [_snapshot(game)
                for game, _ in _positions([line for line in lines if line not in played])]
     positions = positions[::step] + winning[::max(1, len(winning) // CLAUSE_WON_POSITIONS)]
-    # and, on the winning lines, the positions before each move into a group that seldom
-    # receives cards (the foundations): where the rare rules decide
-    arrivals: dict[str, int] = {}
-    for line in lines:
-        if line.kind != "random play":
-            game = line.start()
-            for move in line.moves:
-                game.push_unchecked(move)
-                for arrival in [move, *game.forced_moves_of_last_move()]:
-                    if arrival.source >= 0:
-                        name = variant.group_of_pile[arrival.target].name
-                        arrivals[name] = arrivals.get(name, 0) + 1
-    rare = {name for name, times in arrivals.items() if times <= 40}
-    for line in lines:
-        if line.kind != "random play":
-            game = line.start()
-            for move in line.moves:
-                before = ([list(pile) for pile in game.piles], list(game.stock))
-                game.push_unchecked(move)
-                forced = game.forced_moves_of_last_move()
-                if any(variant.group_of_pile[m.target].name in rare
-                       for m in [move, *forced] if m.source >= 0):
-                    seeds.append(before)
-                    if forced and move.source >= 0:  # the move made, the removals not yet
-                        source, count, target = move
-                        raw = [list(pile) for pile in before[0]]
-                        raw[target].extend(raw[source][len(raw[source]) - count:])
-                        del raw[source][len(raw[source]) - count:]
-                        seeds.append((raw, before[1]))
-    # every rearrangement of the rare moves' positions, a share of the others'
-    rare_rearranged = _rearranged(variant, seeds[:CLAUSE_SEEDS])
+    rare_rearranged = _rearranged(variant, _rare_seeds(variant, lines)[:CLAUSE_SEEDS])
     positions += rare_rearranged[::max(1, len(rare_rearranged) // CLAUSE_REARRANGED)]
     rearranged = _rearranged(variant, spread)
     positions += rearranged[::max(1, len(rearranged) // CLAUSE_REARRANGED)]
+    return positions
 
-    def relaxed(field: str) -> dict[str, Any]:
-        changed = copy.deepcopy(flat)
-        for settings in (changed.get("piles") or {}).values():
-            if isinstance(settings, dict):
-                settings[field] = "true"
+
+class _Judge:
+    """Whether dropping a clause changes what the rules say on the positions: the rules
+    relaxed one way (or not at all), compiled (without tables: each is used for a few
+    thousand positions only), and what they say at each position, worked out once for all
+    the clauses judged under them (as far as a judgement has needed)."""
+
+    def __init__(self, variant: Variant, positions: Positions) -> None:
+        self.variant = variant
+        self.flat = variant.definition.flat
+        self.positions = positions
+        self.bases: dict[str, tuple[dict[str, Any], Variant | None, list[Any]]] = {}
+
+    def _relaxed(self, field: str) -> dict[str, Any]:
+        changed = copy.deepcopy(self.flat)
+        if field:
+            for settings in (changed.get("piles") or {}).values():
+                if isinstance(settings, dict):
+                    settings[field] = "true"
         return changed
 
-    # the rules relaxed one way (or not at all), compiled (without tables: each is used for
-    # a few thousand positions only), and what they say at each position, worked out once
-    # for all the clauses judged under them (as far as a judgement has needed)
-    bases: dict[str, tuple[dict[str, Any], Variant | None, list[Any]]] = {}
+    def _base(self, field: str) -> tuple[dict[str, Any], Variant | None, list[Any]]:
+        if field not in self.bases:
+            changed = self._relaxed(field)
+            self.bases[field] = (changed, load_mutant_flat(self.variant, changed,
+                                                           tabulate=False), [])
+        return self.bases[field]
 
-    def base(field: str) -> tuple[dict[str, Any], Variant | None, list[Any]]:
-        if field not in bases:
-            changed = relaxed(field) if field else copy.deepcopy(flat)
-            bases[field] = (changed, load_mutant_flat(variant, changed, tabulate=False), [])
-        return bases[field]
-
-    def says(compiled: Variant, pile_state: list[list[int]], stock: list[int]) -> Any:
+    @staticmethod
+    def _says(compiled: Variant, pile_state: list[list[int]], stock: list[int]) -> Any:
         """The sorted legal moves and the first forced move (a raised error stands for
         itself: it differs from any answer)."""
         try:
@@ -681,8 +703,8 @@ def clause_report(variant: Variant, lines: list[Line]) -> SemanticReport:
         except (IndexError, KeyError, ValueError):
             return _RAISED
 
-    def matters(field: str, path: tuple[str, ...], without: str) -> bool:
-        changed, compiled, answers = base(field)
+    def matters(self, field: str, path: tuple[str, ...], without: str) -> bool:
+        changed, compiled, answers = self._base(field)
         if compiled is None:
             return True  # cannot judge: say nothing
         other = copy.deepcopy(changed)
@@ -690,28 +712,31 @@ def clause_report(variant: Variant, lines: list[Line]) -> SemanticReport:
         for key in path[:-1]:
             place = place[key]
         place[path[-1]] = without
-        mutated = load_mutant_flat(variant, other, tabulate=False)
+        mutated = load_mutant_flat(self.variant, other, tabulate=False)
         if mutated is None:
             return True  # the loader refuses the rule without it: it matters
         both_force = compiled.first_forced is not None and mutated.first_forced is not None
-        for index, (pile_state, stock) in enumerate(positions):
+        for index, (pile_state, stock) in enumerate(self.positions):
             if index == len(answers):
-                answers.append(says(compiled, pile_state, stock))
-            mine, theirs = answers[index], says(mutated, pile_state, stock)
+                answers.append(self._says(compiled, pile_state, stock))
+            mine, theirs = answers[index], self._says(mutated, pile_state, stock)
             if mine is _RAISED or theirs is _RAISED or mine[0] != theirs[0] or \
                     (both_force and mine[1] != theirs[1]):
                 return True
         return False
 
-    # which relaxations each rule is judged under
-    judged: list[tuple[str, str, tuple[str, ...], tuple[str, ...], Location | None]] = []
-    for group, settings in piles.items():
-        if not isinstance(settings, dict):
-            continue
+
+def _judged_rules(variant: Variant) -> list[Judged]:
+    """Which rules are judged, and under which relaxations each."""
+    flat = variant.definition.flat
+    judged: list[Judged] = []
+    for group, settings in (flat.get("piles") or {}).items():
         rule = variant.group_by_name.get(group)
+        if not isinstance(settings, dict) or rule is None:
+            continue
         for field, relax in (("accepts", "moves"), ("moves", "accepts")):
             text = settings.get(field)
-            if isinstance(text, str) and rule is not None:
+            if isinstance(text, str):
                 judged.append((f"piles.{group}.{field}", text, ("piles", group, field),
                                (relax,), _location(getattr(rule, field))))
     deal_when = (flat.get("stock") or {}).get("deal_when")
@@ -727,10 +752,17 @@ def clause_report(variant: Variant, lines: list[Line]) -> SemanticReport:
             judged.append((f"predicate {name}", text, ("predicates", key),
                            ("moves", "accepts", ""),
                            origin.location() if origin is not None else None))
+    return judged
+
+
+def clause_report(variant: Variant, lines: list[Line]) -> SemanticReport:
+    """:func:`clauses_that_never_matter`, with how many clauses and positions it judged."""
+    positions = _clause_positions(variant, lines)
+    judge = _Judge(variant, positions)
     findings: list[SemanticFinding] = []
     deadline = time.perf_counter() + CLAUSE_SECONDS
     clauses = [(rule_name, clause, without, path, relaxations, location)
-               for rule_name, text, path, relaxations, location in judged
+               for rule_name, text, path, relaxations, location in _judged_rules(variant)
                for clause, without, _span in _clauses(text, variant)]
     tried = ((f"each of {len(clauses)} clauses of the rules dropped in turn, on "
              f"{len(positions):,} positions of the sample (and rearranged ones)"),)
@@ -740,7 +772,7 @@ def clause_report(variant: Variant, lines: list[Line]) -> SemanticReport:
             return SemanticReport(tuple(findings), tried, (
                 (f"{len(clauses) - number} of {len(clauses)} clauses: not judged within "
                 f"{CLAUSE_SECONDS:g} s"),))
-        if any(matters(relax, path, without) for relax in relaxations):
+        if any(judge.matters(relax, path, without) for relax in relaxations):
             continue
         findings.append(SemanticFinding(
             "clause-never-matters", rule_name,
