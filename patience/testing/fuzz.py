@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import signal
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -126,10 +126,8 @@ def _card(draw: st.DrawFn, ctx: _Context, junk: float) -> str:
     return draw(st.sampled_from(options))
 
 
-def _bool(draw: st.DrawFn, ctx: _Context, depth: int, junk: float) -> str:
-    bad = _junk(draw, junk)
-    if bad is not None:
-        return bad
+def _bool_options(ctx: _Context, depth: int) -> list[str]:
+    """The kinds of bool expression that can be written in ``ctx`` at ``depth``."""
     options = ["constant", "compare", "compare"]
     if ctx.has("card"):
         options += ["suit", "color"]
@@ -147,63 +145,109 @@ def _bool(draw: st.DrawFn, ctx: _Context, depth: int, junk: float) -> str:
             options.append("pairs")
         if ctx.groups and ctx.table:
             options.append("group")
-    kind = draw(st.sampled_from(options))
-    if kind == "constant":
-        return draw(st.sampled_from(["true", "false"]))
-    if kind == "compare":
-        op = draw(st.sampled_from(["==", "!=", "<", "<=", ">", ">="]))
-        return f"{_int(draw, ctx, depth, junk)} {op} {_int(draw, ctx, depth, junk)}"
-    if kind in ("suit", "color"):
-        card = _card(draw, ctx, junk)
-        other = draw(st.sampled_from(SUITS if kind == "suit" else ("red", "black")))
-        if draw(st.booleans()):
-            other = f"{_card(draw, ctx, junk)}.{kind}"
-        return f"{card}.{kind} {draw(st.sampled_from(['==', '!=']))} {other}"
-    if kind == "stock":
-        return draw(st.sampled_from(["stock.empty", "not stock.empty"]))
-    if kind == "empty":
-        return f"{draw(st.sampled_from(ctx.of('pile')))}.empty"
-    if kind == "member":
-        pile = draw(st.sampled_from(ctx.of("pile")))
-        group = draw(st.sampled_from(ctx.groups or ("nowhere",)))
-        return f"{pile} {draw(st.sampled_from(['in', 'not in']))} {group}"
-    if kind == "parameter":
-        return draw(st.sampled_from([p for p, t in ctx.parameters.items() if t == "bool"]))
-    if kind == "call":
-        name, types = draw(st.sampled_from(ctx.callable()))
-        args = []
-        for type_ in types:
-            if type_ == "card":
-                args.append(_card(draw, ctx, junk))
-            elif type_ == "int":
-                args.append(_int(draw, ctx, 1, junk))
-            else:
-                candidates = ctx.of(type_)
-                args.append(draw(st.sampled_from(candidates)) if candidates else "run")
-        return f"{name}({', '.join(args)})"
-    if kind in ("and", "or"):
-        return (f"({_bool(draw, ctx, depth - 1, junk)} {kind} "
-                f"{_bool(draw, ctx, depth - 1, junk)})")
-    if kind == "not":
-        return f"not {_bool(draw, ctx, depth - 1, junk)}"
-    if kind == "guard":
-        if not ctx.of("pile"):
-            return _bool(draw, ctx, depth - 1, junk)
-        guard = draw(st.sampled_from(ctx.of("pile")))
-        guarded = _bool(draw, ctx.bind({}, frozenset({guard})), depth - 1, junk)
-        if draw(st.booleans()):
-            return f"({guard}.empty or {guarded})"
-        return f"(not {guard}.empty and {guarded})"
-    if kind == "pairs":  # of a run, or of all the cards of a pile
-        run = draw(st.sampled_from(ctx.of("run") + ctx.of("pile")))
-        pairs = ctx.bind({"below": "card", "above": "card"})
-        quantifier = draw(st.sampled_from(["all", "any"]))
-        body = _bool(draw, pairs, depth - 1, junk)
-        return f"({quantifier} below, above in pairs({run}): {body})"
+    return options
+
+
+def _bool(draw: st.DrawFn, ctx: _Context, depth: int, junk: float) -> str:
+    bad = _junk(draw, junk)
+    if bad is not None:
+        return bad
+    kind = draw(st.sampled_from(_bool_options(ctx, depth)))
+    return _BOOL_KINDS[kind](draw, ctx, depth, junk, kind)
+
+
+def _constant(draw: st.DrawFn, ctx: _Context, depth: int, junk: float, kind: str) -> str:
+    return draw(st.sampled_from(["true", "false"]))
+
+
+def _compare(draw: st.DrawFn, ctx: _Context, depth: int, junk: float, kind: str) -> str:
+    op = draw(st.sampled_from(["==", "!=", "<", "<=", ">", ">="]))
+    return f"{_int(draw, ctx, depth, junk)} {op} {_int(draw, ctx, depth, junk)}"
+
+
+def _suit_or_color(draw: st.DrawFn, ctx: _Context, depth: int, junk: float, kind: str) -> str:
+    card = _card(draw, ctx, junk)
+    other = draw(st.sampled_from(SUITS if kind == "suit" else ("red", "black")))
+    if draw(st.booleans()):
+        other = f"{_card(draw, ctx, junk)}.{kind}"
+    return f"{card}.{kind} {draw(st.sampled_from(['==', '!=']))} {other}"
+
+
+def _stock(draw: st.DrawFn, ctx: _Context, depth: int, junk: float, kind: str) -> str:
+    return draw(st.sampled_from(["stock.empty", "not stock.empty"]))
+
+
+def _empty(draw: st.DrawFn, ctx: _Context, depth: int, junk: float, kind: str) -> str:
+    return f"{draw(st.sampled_from(ctx.of('pile')))}.empty"
+
+
+def _member(draw: st.DrawFn, ctx: _Context, depth: int, junk: float, kind: str) -> str:
+    pile = draw(st.sampled_from(ctx.of("pile")))
+    group = draw(st.sampled_from(ctx.groups or ("nowhere",)))
+    return f"{pile} {draw(st.sampled_from(['in', 'not in']))} {group}"
+
+
+def _bool_parameter(draw: st.DrawFn, ctx: _Context, depth: int, junk: float,
+                    kind: str) -> str:
+    return draw(st.sampled_from([p for p, t in ctx.parameters.items() if t == "bool"]))
+
+
+def _call(draw: st.DrawFn, ctx: _Context, depth: int, junk: float, kind: str) -> str:
+    name, types = draw(st.sampled_from(ctx.callable()))
+    args = []
+    for type_ in types:
+        if type_ == "card":
+            args.append(_card(draw, ctx, junk))
+        elif type_ == "int":
+            args.append(_int(draw, ctx, 1, junk))
+        else:
+            candidates = ctx.of(type_)
+            args.append(draw(st.sampled_from(candidates)) if candidates else "run")
+    return f"{name}({', '.join(args)})"
+
+
+def _and_or(draw: st.DrawFn, ctx: _Context, depth: int, junk: float, kind: str) -> str:
+    return (f"({_bool(draw, ctx, depth - 1, junk)} {kind} "
+            f"{_bool(draw, ctx, depth - 1, junk)})")
+
+
+def _not(draw: st.DrawFn, ctx: _Context, depth: int, junk: float, kind: str) -> str:
+    return f"not {_bool(draw, ctx, depth - 1, junk)}"
+
+
+def _guard(draw: st.DrawFn, ctx: _Context, depth: int, junk: float, kind: str) -> str:
+    if not ctx.of("pile"):
+        return _bool(draw, ctx, depth - 1, junk)
+    guard = draw(st.sampled_from(ctx.of("pile")))
+    guarded = _bool(draw, ctx.bind({}, frozenset({guard})), depth - 1, junk)
+    if draw(st.booleans()):
+        return f"({guard}.empty or {guarded})"
+    return f"(not {guard}.empty and {guarded})"
+
+
+def _pairs(draw: st.DrawFn, ctx: _Context, depth: int, junk: float, kind: str) -> str:
+    """Over the pairs of a run, or of all the cards of a pile."""
+    run = draw(st.sampled_from(ctx.of("run") + ctx.of("pile")))
+    pairs = ctx.bind({"below": "card", "above": "card"})
+    quantifier = draw(st.sampled_from(["all", "any"]))
+    body = _bool(draw, pairs, depth - 1, junk)
+    return f"({quantifier} below, above in pairs({run}): {body})"
+
+
+def _group(draw: st.DrawFn, ctx: _Context, depth: int, junk: float, kind: str) -> str:
     group = draw(st.sampled_from(ctx.groups))
     piles = ctx.bind({"g": "pile"})
     quantifier = draw(st.sampled_from(["all", "any"]))
     return f"({quantifier} g in {group}: {_bool(draw, piles, depth - 1, junk)})"
+
+
+_BoolKind = Callable[[st.DrawFn, _Context, int, float, str], str]
+_BOOL_KINDS: dict[str, _BoolKind] = {
+    "constant": _constant, "compare": _compare, "suit": _suit_or_color,
+    "color": _suit_or_color, "stock": _stock, "empty": _empty, "member": _member,
+    "parameter": _bool_parameter, "call": _call, "and": _and_or, "or": _and_or,
+    "not": _not, "guard": _guard, "pairs": _pairs, "group": _group,
+}
 
 
 def _expression(draw: st.DrawFn, ctx: _Context, junk: float) -> str:
@@ -282,6 +326,99 @@ def _child(draw: st.DrawFn, junk: float, mistakes: bool) -> dict[str, Any]:
     return data
 
 
+def _predicates(draw: st.DrawFn, base: _Context,
+                junk: float) -> tuple[dict[str, str], list[tuple[str, tuple[str, ...]]]]:
+    """Up to three predicates, each calling only those before it."""
+    predicates: dict[str, str] = {}
+    known: list[tuple[str, tuple[str, ...]]] = []
+    for index in range(draw(st.integers(0, 3))):
+        params = draw(st.lists(st.sampled_from(["card", "run", "pile", "int"]), min_size=1,
+                               max_size=2))
+        variables = {f"a{i}": t for i, t in enumerate(params)}
+        signature = ", ".join(f"a{i}: {t}" if t != "card" else f"a{i}"
+                              for i, t in enumerate(params))
+        ctx = attrs.evolve(base, predicates=tuple(known)).bind(variables)
+        predicates[f"q{index}({signature})"] = _expression(draw, ctx, junk)
+        known.append((f"q{index}", tuple(params)))
+    return predicates, known
+
+
+def _pile_group(draw: st.DrawFn, name: str, id_: str, names: tuple[str, ...],
+                ids: tuple[str, ...], base: _Context, junk: float) -> dict[str, Any]:
+    group: dict[str, Any] = {
+        "id": id_,
+        "count": draw(st.integers(1, 5)),
+        "moves": _expression(draw, base.bind({"pile": "pile", "run": "run"},
+                                             frozenset({"pile"})), junk),
+        "accepts": _expression(draw, base.bind(
+            {"pile": "pile", "run": "run", "source": "pile"}, frozenset({"source"})),
+            junk),
+    }
+    if draw(st.booleans()):
+        group["deal"] = draw(st.integers(0, 3))
+        if group["deal"] >= 2 and draw(st.booleans()):
+            group["face_down"] = draw(st.integers(1, group["deal"] - 1))
+    for key, values in (("target", ("each", "first")), ("removal", ("optional", "forced")),
+                        ("show", ("fan", "stack"))):
+        if draw(st.booleans()):
+            group[key] = draw(st.sampled_from(values))
+    _newer_group_keys(draw, group, name, names, ids, base, junk)
+    return group
+
+
+def _stock_section(draw: st.DrawFn, names: tuple[str, ...], ids: tuple[str, ...],
+                   piles: dict[str, Any], base: _Context, junk: float) -> dict[str, Any]:
+    targets = draw(st.lists(st.sampled_from(list(names) + [f"{ids[0]}1", ids[0]]),
+                            min_size=1, max_size=2, unique=True))
+    stock: dict[str, Any] = {"deals_to": targets}
+    if draw(st.booleans()):
+        stock["empty_piles"] = draw(st.sampled_from(["include", "skip"]))
+    if draw(st.booleans()):
+        stock["deal_when"] = _expression(draw, base, junk)
+    if draw(st.floats(0, 1)) < 0.3:  # a waste: one pile, drawn 'turn' at a time, redealt
+        waste = draw(st.sampled_from(names))
+        piles[waste]["count"] = 1
+        stock["deals_to"] = [waste]
+        stock["turn"] = draw(st.integers(1, 3))
+        stock["redeals"] = draw(st.sampled_from([0, 1, 2, "unlimited"]))
+    return stock
+
+
+def _file_mistakes(draw: st.DrawFn, data: dict[str, Any], piles: dict[str, Any],
+                   names: tuple[str, ...]) -> None:
+    """Up to two wrong values or missing keys, at the top, in a group or in the stock."""
+    for _ in range(draw(st.integers(0, 2))):
+        where = draw(st.sampled_from(["top", "group", "stock"]))
+        if where == "top":
+            key = draw(st.sampled_from(["id", "name", "description", "decks", "ranks",
+                                        "piles", "win", "parameters", "predicates",
+                                        "extras", "stock"]))
+            if draw(st.booleans()):
+                data.pop(key, None)
+            else:
+                data[key] = _scalar_mistake(draw)
+        elif where == "group":
+            group = piles[draw(st.sampled_from(names))]
+            key = draw(st.sampled_from(["id", "count", "deal", "moves", "accepts",
+                                        "target", "removal", "show", "colour"]))
+            if draw(st.booleans()):
+                group.pop(key, None)
+            else:
+                group[key] = draw(st.one_of(st.just(_scalar_mistake(draw)),
+                                            st.integers(-2, 120)))
+        elif isinstance(data.get("stock"), dict):
+            data["stock"][draw(st.sampled_from(["deals_to", "empty_piles", "deal_when",
+                                                "when"]))] = _scalar_mistake(draw)
+
+
+def _damaged(draw: st.DrawFn, text: str) -> str:
+    position = draw(st.integers(0, len(text)))
+    cut = draw(st.integers(0, 8))
+    insert = draw(st.sampled_from(["", ":", "- ", "\t", "{", "'", "\n  ", "#", "&a", "*a",
+                                   "\n- x\n", "!!python/object:os.system ''"]))
+    return text[:position] + insert + text[position + cut:]
+
+
 @st.composite
 def variant_texts(draw: st.DrawFn, junk: float = 0.01) -> str:
     """The text of a random variant file: mostly valid, sometimes wrong on purpose."""
@@ -298,39 +435,10 @@ def variant_texts(draw: st.DrawFn, junk: float = 0.01) -> str:
         parameters[f"p{index}"] = draw(st.one_of(st.booleans(), st.integers(-3, 14)))
     types = {k: ("bool" if isinstance(v, bool) else "int") for k, v in parameters.items()}
     base = _Context({}, frozenset(), names, types, ())
-    predicates: dict[str, str] = {}
-    known: list[tuple[str, tuple[str, ...]]] = []
-    for index in range(draw(st.integers(0, 3))):
-        params = draw(st.lists(st.sampled_from(["card", "run", "pile", "int"]), min_size=1,
-                               max_size=2))
-        variables = {f"a{i}": t for i, t in enumerate(params)}
-        signature = ", ".join(f"a{i}: {t}" if t != "card" else f"a{i}"
-                              for i, t in enumerate(params))
-        ctx = attrs.evolve(base, predicates=tuple(known)).bind(variables)
-        predicates[f"q{index}({signature})"] = _expression(draw, ctx, junk)
-        known.append((f"q{index}", tuple(params)))
+    predicates, known = _predicates(draw, base, junk)
     base = attrs.evolve(base, predicates=tuple(known))
-    piles: dict[str, Any] = {}
-    for name, id_ in zip(names, ids):
-        group: dict[str, Any] = {
-            "id": id_,
-            "count": draw(st.integers(1, 5)),
-            "moves": _expression(draw, base.bind({"pile": "pile", "run": "run"},
-                                                 frozenset({"pile"})), junk),
-            "accepts": _expression(draw, base.bind(
-                {"pile": "pile", "run": "run", "source": "pile"}, frozenset({"source"})),
-                junk),
-        }
-        if draw(st.booleans()):
-            group["deal"] = draw(st.integers(0, 3))
-            if group["deal"] >= 2 and draw(st.booleans()):
-                group["face_down"] = draw(st.integers(1, group["deal"] - 1))
-        for key, values in (("target", ("each", "first")), ("removal", ("optional", "forced")),
-                            ("show", ("fan", "stack"))):
-            if draw(st.booleans()):
-                group[key] = draw(st.sampled_from(values))
-        _newer_group_keys(draw, group, name, names, ids, base, junk)
-        piles[name] = group
+    piles = {name: _pile_group(draw, name, id_, names, ids, base, junk)
+             for name, id_ in zip(names, ids)}
     data: dict[str, Any] = {
         "id": draw(st.sampled_from(["fuzz", "fuzz-cat", "f1"])),
         "name": "Fuzz",
@@ -345,50 +453,12 @@ def variant_texts(draw: st.DrawFn, junk: float = 0.01) -> str:
     if predicates:
         data["predicates"] = predicates
     if draw(st.floats(0, 1)) < 0.9:
-        targets = draw(st.lists(st.sampled_from(list(names) + [f"{ids[0]}1", ids[0]]),
-                                min_size=1, max_size=2, unique=True))
-        stock: dict[str, Any] = {"deals_to": targets}
-        if draw(st.booleans()):
-            stock["empty_piles"] = draw(st.sampled_from(["include", "skip"]))
-        if draw(st.booleans()):
-            stock["deal_when"] = _expression(draw, base, junk)
-        if draw(st.floats(0, 1)) < 0.3:  # a waste: one pile, drawn 'turn' at a time, redealt
-            waste = draw(st.sampled_from(names))
-            piles[waste]["count"] = 1
-            stock["deals_to"] = [waste]
-            stock["turn"] = draw(st.integers(1, 3))
-            stock["redeals"] = draw(st.sampled_from([0, 1, 2, "unlimited"]))
-        data["stock"] = stock
+        data["stock"] = _stock_section(draw, names, ids, piles, base, junk)
     if mistakes:
-        for _ in range(draw(st.integers(0, 2))):
-            where = draw(st.sampled_from(["top", "group", "stock"]))
-            if where == "top":
-                key = draw(st.sampled_from(["id", "name", "description", "decks", "ranks",
-                                            "piles", "win", "parameters", "predicates",
-                                            "extras", "stock"]))
-                if draw(st.booleans()):
-                    data.pop(key, None)
-                else:
-                    data[key] = _scalar_mistake(draw)
-            elif where == "group":
-                group = piles[draw(st.sampled_from(names))]
-                key = draw(st.sampled_from(["id", "count", "deal", "moves", "accepts",
-                                            "target", "removal", "show", "colour"]))
-                if draw(st.booleans()):
-                    group.pop(key, None)
-                else:
-                    group[key] = draw(st.one_of(st.just(_scalar_mistake(draw)),
-                                                st.integers(-2, 120)))
-            elif isinstance(data.get("stock"), dict):
-                data["stock"][draw(st.sampled_from(["deals_to", "empty_piles", "deal_when",
-                                                    "when"]))] = _scalar_mistake(draw)
+        _file_mistakes(draw, data, piles, names)
     text = str(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     if mistakes and draw(st.floats(0, 1)) < 0.15:  # damage the text itself
-        position = draw(st.integers(0, len(text)))
-        cut = draw(st.integers(0, 8))
-        insert = draw(st.sampled_from(["", ":", "- ", "\t", "{", "'", "\n  ", "#", "&a", "*a",
-                                       "\n- x\n", "!!python/object:os.system ''"]))
-        text = text[:position] + insert + text[position + cut:]
+        text = _damaged(draw, text)
     return text
 
 
