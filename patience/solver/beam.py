@@ -53,6 +53,9 @@ MAX_BEAM_WIDTH = SEARCH.max_beam_width
 
 #: a node of the beam's lines: (move, the node before it), None the root
 Line = tuple[MoveTuple, "Line"] | None
+#: a position after a deal, for the next layer: its disorder, its order of arrival, the
+#: piles, the stock and the line that reached it
+Candidate = tuple[int, int, list[list[int]], list[int], Line]
 
 
 def disorder(rules: SolverRules, piles: Sequence[Sequence[int]]) -> int:
@@ -109,6 +112,7 @@ class Beam:
         self.lost = lost
         self.expanded = 0
         self.line: list[MoveTuple] = []
+        self._check_at = 1024  # the positions expanded when the deadline is next checked
 
     def run(self, width: int, budget: int, deadline: float | None = None,
             should_stop: Callable[[int], bool] | None = None) -> str:
@@ -116,83 +120,104 @@ class Beam:
         expanded positions or the deadline is reached, or ``should_stop`` (called with the
         positions expanded so far, every 1024 of them) answers true (TIMEOUT). A beam that
         runs out of candidates ends as BUDGET too: it proves nothing."""
-        rules, variant, lost = self.rules, self.variant, self.lost
-        key, generate, is_won = rules.key, variant.generate_moves, variant.is_won
-        play, take_back, is_safe = variant.play, variant.take_back, variant.is_safe
         entries: list[tuple[list[list[int]], list[int], Line]] = \
             [([list(p) for p in self.piles], list(self.stock), None)]
-        expanded = 0
-        check_at = 1024
+        self.expanded = 0
+        self._check_at = 1024
         while entries:
             seen: set[bytes] = set()
-            candidates: list[tuple[int, int, list[list[int]], list[int], Line]] = []
+            candidates: list[Candidate] = []
             endgames = []
             for piles, stock, line in entries:
                 if not stock:
                     endgames.append((piles, stock, line))
                     continue
-                entry = key(piles, stock)
-                if entry in lost or entry in seen:
+                entry = self.rules.key(piles, stock)
+                if entry in self.lost or entry in seen:
                     continue
                 seen.add(entry)
-                queue = deque([(piles, stock, line)])
-                count = 0
-                while queue and count < BEAM_CAP:
-                    piles, stock, line = queue.popleft()
-                    if expanded >= budget:
-                        self.expanded = expanded
-                        return BUDGET
-                    expanded += 1
-                    count += 1
-                    moves = generate(piles, stock)
-                    if not moves:
-                        if is_won(piles, stock):
-                            self.line, self.expanded = _line(line), expanded
-                            return WON
-                        continue
-                    if is_safe is not None:
-                        safe = first_safe(is_safe, piles, stock, moves)
-                        if safe is not None:
-                            moves = [safe]
-                    for move in sorted(moves):
-                        undo = play(piles, stock, move)
-                        child = key(piles, stock)
-                        if child not in lost and child not in seen:
-                            seen.add(child)
-                            copy = [list(p) for p in piles], list(stock), (move, line)
-                            if move[0] < 0:  # the deal: a candidate for the next layer
-                                candidates.append((disorder(rules, piles), len(candidates),
-                                                   *copy))
-                            else:
-                                queue.append(copy)
-                        take_back(piles, stock, move, undo)
-                    if expanded >= check_at:
-                        check_at += 1024
-                        if (deadline is not None and time.perf_counter() > deadline) or \
-                                (should_stop is not None and should_stop(expanded)):
-                            self.expanded = expanded
-                            return TIMEOUT
-            for piles, stock, line in endgames:
-                if expanded >= budget:
-                    break
-                if key(piles, stock) in lost:
-                    continue
-                search = Search(rules, piles, stock, lost=lost)
-                stop = None if should_stop is None else \
-                    (lambda more, before=expanded: should_stop(before + more))
-                outcome = search.run(make_ordering(rules, 0), min(BEAM_ENDGAME, budget - expanded),
-                                     deadline, stop)
-                expanded += search.expanded
-                if outcome == WON:
-                    self.line, self.expanded = _line(line) + search.line, expanded
-                    return WON
-                if outcome == TIMEOUT:
-                    self.expanded = expanded
-                    return TIMEOUT
+                outcome = self._expand(piles, stock, line, seen, candidates, budget,
+                                       deadline, should_stop)
+                if outcome is not None:
+                    return outcome
+            outcome = self._endgames(endgames, budget, deadline, should_stop)
+            if outcome is not None:
+                return outcome
             candidates.sort(key=_rank)
             entries = [(piles, stock, line) for _, _, piles, stock, line in candidates[:width]]
-        self.expanded = expanded
         return BUDGET
+
+    def _expand(self, piles: list[list[int]], stock: list[int], line: Line, seen: set[bytes],
+                candidates: list[Candidate], budget: int, deadline: float | None,
+                should_stop: Callable[[int], bool] | None) -> str | None:
+        """Expand one entry of the layer breadth first, up to ``BEAM_CAP`` positions, until
+        the next deal: the positions after a deal become the next layer's ``candidates``.
+        The outcome that ends the beam, or None."""
+        rules, variant, lost = self.rules, self.variant, self.lost
+        key, generate, is_won = rules.key, variant.generate_moves, variant.is_won
+        play, take_back, is_safe = variant.play, variant.take_back, variant.is_safe
+        expanded = self.expanded
+        queue = deque([(piles, stock, line)])
+        count = 0
+        while queue and count < BEAM_CAP:
+            piles, stock, line = queue.popleft()
+            if expanded >= budget:
+                self.expanded = expanded
+                return BUDGET
+            expanded += 1
+            count += 1
+            moves = generate(piles, stock)
+            if not moves:
+                if is_won(piles, stock):
+                    self.line, self.expanded = _line(line), expanded
+                    return WON
+                continue
+            if is_safe is not None:
+                safe = first_safe(is_safe, piles, stock, moves)
+                if safe is not None:
+                    moves = [safe]
+            for move in sorted(moves):
+                undo = play(piles, stock, move)
+                child = key(piles, stock)
+                if child not in lost and child not in seen:
+                    seen.add(child)
+                    copy = [list(p) for p in piles], list(stock), (move, line)
+                    if move[0] < 0:  # the deal: a candidate for the next layer
+                        candidates.append((disorder(rules, piles), len(candidates), *copy))
+                    else:
+                        queue.append(copy)
+                take_back(piles, stock, move, undo)
+            if expanded >= self._check_at:
+                self._check_at += 1024
+                if (deadline is not None and time.perf_counter() > deadline) or \
+                        (should_stop is not None and should_stop(expanded)):
+                    self.expanded = expanded
+                    return TIMEOUT
+        self.expanded = expanded
+        return None
+
+    def _endgames(self, endgames: list[tuple[list[list[int]], list[int], Line]], budget: int,
+                  deadline: float | None,
+                  should_stop: Callable[[int], bool] | None) -> str | None:
+        """The positions of the layer with an empty stock, each searched depth first (at
+        most ``BEAM_ENDGAME`` positions each). The outcome that ends the beam, or None."""
+        for piles, stock, line in endgames:
+            if self.expanded >= budget:
+                break
+            if self.rules.key(piles, stock) in self.lost:
+                continue
+            search = Search(self.rules, piles, stock, lost=self.lost)
+            stop = None if should_stop is None else \
+                (lambda more, before=self.expanded: should_stop(before + more))
+            outcome = search.run(make_ordering(self.rules, 0),
+                                 min(BEAM_ENDGAME, budget - self.expanded), deadline, stop)
+            self.expanded += search.expanded
+            if outcome == WON:
+                self.line = _line(line) + search.line
+                return WON
+            if outcome == TIMEOUT:
+                return TIMEOUT
+        return None
 
 
 def _rank(candidate: tuple[int, int, object, object, object]) -> tuple[int, int]:
