@@ -158,6 +158,9 @@ class Expectation:
     #: finding codes the author acknowledges (``- known: [unwinnable-sample]`` with ``why``):
     #: an entry that names no start and plays nothing
     known: tuple[str, ...] = ()
+    #: ``shows``: the position there exactly, as ``patience show --format text`` writes it
+    #: (face-down cards in lower case)
+    shows: str | None = None
 
     @property
     def label(self) -> str:
@@ -415,7 +418,7 @@ GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "fill_fr
               "accepts", "target", "removal", "show")
 SOLVER_KEYS = ("safe",)
 STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when")
-EXPECT_KEYS = ("name", "why", "skip", "deal", "position", "after", "legal", "illegal",
+EXPECT_KEYS = ("name", "why", "skip", "deal", "position", "after", "shows", "legal", "illegal",
                "moves", "winnable", "within", "perft", "known", "inherited")
 KNOWN_CODE = re.compile(r"[a-z][a-z0-9-]{0,39}")
 DEFAULT_EXPECT_BUDGET = 200_000  # positions the solver may search for 'winnable'
@@ -797,8 +800,9 @@ class _Validator:
         within = self.integer(within_item, f"{where}.within", DEFAULT_EXPECT_BUDGET, low=1,
                               high=MAX_EXPECT_BUDGET)
         perft = self.perft_counts(entry.items.get("perft"), f"{where}.perft")
+        shows = self.string(entry.items.get("shows"), f"{where}.shows")
         return Expectation(number, name, why, deal, position, after, legal, illegal, moves,
-                           winnable, within, perft, entry.origin)
+                           winnable, within, perft, entry.origin, shows=shows)
 
     def known(self, number: int, name: str | None, why: str | None, entry: Mapping,
               where: str) -> Expectation | None:
