@@ -988,6 +988,56 @@ def _suits(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) ->
     reader.ok(match.group(0), "suits", f"{actual} suits")
 
 
+# --- what wins (patience.testing.wins) ---------------------------------------------------
+
+
+def _group_in(reader: _Reader, words: str) -> Group | None:
+    """The first of a few words that names a group ('Black Hole' names the hole)."""
+    for word in words.split():
+        group = reader.group(word)
+        if group is not None:
+            return group
+    return None
+
+
+@claim("every card on a group", r"\b(?:every card|all (?:the )?cards|all \d+ cards)"
+       r"(?: (?:is|are))?(?: (?:played|built|moved|put|laid))? (?:on|onto|into|to|in) (?:the )?"
+       r"(\w+(?: \w+){0,2})|\b(?:won|over|done|finished) when (?:all )?(?:the )?(\w+) "
+       r"(?:are|is) full(?=\s*(?:[,.;)]|$))",
+       "the game is won with every card on a group, and not before ('every card on the "
+       "foundations', 'play every card into the Black Hole', 'won when the foundations are "
+       "full')")
+def _every_card(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+    from patience.testing.wins import all_on
+
+    group = _group_in(reader, match.group(1) or match.group(2))
+    if group is not None:
+        all_on(reader, group, match.group(0))
+
+
+@claim("clear a group", rf"\bclear(?:s|ing)? (?:the |all |every |all the )?(?:{N} )?(\w+)"
+       r"(?: (?:onto|into|to) (?:the )?(\w+))?|\b(?:won|over|done|finished) when (?:all |every )?"
+       r"(?:the )?(\w+) (?:are|is) (?:empty|cleared|clear|gone)(?=\s*(?:[,.;)]|$))",
+       "the game is won when a group is empty, and not before ('clear the columns', 'clear "
+       "seven columns onto the waste', 'won when the columns are empty')")
+def _clear(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+    from patience.testing.wins import cleared
+
+    group = reader.group(match.group(2) or match.group(4))
+    onto = reader.group(match.group(3)) if match.group(3) else None
+    if group is not None and (match.group(3) is None or onto is not None):
+        cleared(reader, group, onto, match.group(0))
+
+
+@claim("only the Aces left", rf"\bonly (?:the )?(?:{N} )?aces (?:are |stay |remain )?"
+       r"(?:left|remain)\b", "the game is won when the Aces alone are left on the table, one a "
+       "pile ('until only the four Aces are left')")
+def _only_aces(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+    from patience.testing.wins import only_aces
+
+    only_aces(reader, _number(match.group(1)) if match.group(1) else None, match.group(0))
+
+
 # --- reading ---------------------------------------------------------------------------
 
 
