@@ -139,8 +139,8 @@ def test_what_wins_is_checked_on_tables_built_for_the_claim():
     assert report.unchecked == ()
     assert [c.split(" (", 1)[0] for c in report.checked] == [
         "'beaten by a higher top card of its suit'", "'Aces high'",
-        "'only the four Aces are left'"]
-    assert report.checked[-1] == (
+        "'only the four Aces are left'", "aces-up.yaml:43"]
+    assert report.checked[2] == (
         "'only the four Aces are left' (win): won with AC AD AH AS alone on c1-c4 and the "
         "other 48 cards on the foundation; not won with a Two beside them or in the stock")
     report = lint_report(patience.find_variant(PLANTED / "aces-up-won-with-a-stock.yaml"))
@@ -181,10 +181,33 @@ def test_patience_test_verbose_lists_checked_and_unchecked_phrases():
     result = CliRunner().invoke(main, ["test", "klondike-draw3", "-v", "--check", "lint"])
     assert result.exit_code == 0, result.output
     assert "ok   lint" in result.output
-    assert "(2 claims of the description checked, 1 phrase unchecked)" in result.output
+    assert "(3 claims checked, 1 phrase unchecked)" in result.output
+    assert ("tried: klondike.yaml:56 (the comment on win): 'every card on the foundations' "
+            "(win): won with every card on the foundations") in result.output
     assert "tried: unchecked: 'the third playable'" in result.output
 
 
 def test_the_vocabulary_is_documented():
     text = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
     assert vocabulary_table() in text
+
+
+def test_the_comment_on_win_is_read_as_what_wins(tmp_path):
+    """The comment on the win rule is what 'patience rules' and the players' rules say wins:
+    it is read with the claims of what wins, and a contradiction names its line."""
+    path = tmp_path / "twelve.yaml"
+    path.write_text("extends: klondike\nid: twelve\nexpect:\n  - inherited: drop\n"
+                    'win: "all f in foundations: f.size == 12"   # every card on the '
+                    "foundations\n", encoding="utf-8")
+    report = read_description(patience.find_variant(path))
+    assert [(f.code, f.where) for f in report.findings] == [
+        ("claim-win", "twelve.yaml:5 (the comment on win)")]
+    assert report.findings[0].message.startswith(
+        "says 'every card on the foundations', but win 'all f in foundations: f.size == 12' "
+        "(twelve.yaml:5) does not hold with every card on the foundations")
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "every card on the foundations", "the suits sorted out"),
+        encoding="utf-8")
+    report = read_description(patience.find_variant(path))
+    assert report.findings == ()
+    assert report.unchecked[-1] == "the comment on win: the suits sorted out"

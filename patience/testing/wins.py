@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from patience.testing.spec import _Reader
     from patience.variant import Group, Variant
 
-__all__ = ["all_on", "cleared", "only_aces"]
+__all__ = ["all_on", "cleared", "home_of", "only_aces"]
 
 Table = dict[int, list[int]]
 
@@ -91,7 +91,7 @@ def _elsewhere(reader: _Reader, group: Group) -> Group | None:
     return next((g for g in reader.variant.groups if g is not group), None)
 
 
-def _home(reader: _Reader, cleared: Group) -> Group | None:
+def home_of(reader: _Reader, cleared: Group) -> Group | None:
     """Where the cards of a cleared group go when the claim does not say: the foundations
     (a group moves go to the first pile of, or a forced one), else a one-pile group (a
     waste, a hole), else the first other group."""
@@ -164,7 +164,7 @@ def cleared(reader: _Reader, group: Group, onto: Group | None, said: str) -> Non
     other group, not with one card left in the group."""
     variant = reader.variant
     rule = reader.rule(variant.win)
-    home = onto or _home(reader, group)
+    home = onto or home_of(reader, group)
     if home is None:
         return
     table = _won_table(reader, home, variant.deck, {i: [] for i in group.indices})
