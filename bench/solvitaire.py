@@ -12,8 +12,8 @@ binary (see ``BUILD_HELP`` below, or bench/README.md).
 
 For each deal N of the range the bench
   1. deals our numbered deal N of the variant (a shipped name or a .yaml path);
-  2. writes its starting position as a Solvitaire deal file, by the game's entry in
-     patience/solvitaire_games.yaml (our pile groups -> Solvitaire's keys, face-down cards
+  2. writes its starting position as a Solvitaire deal file, by the variant file's
+     ``solvitaire:`` key (our pile groups -> Solvitaire's keys, face-down cards
      with a lower-case suit letter, the stock with the next card last), checking that every
      card is there exactly once (twice with two decks): Solvitaire loops for ever on a deal
      with a card missing;
@@ -75,7 +75,6 @@ from patience.solvitaire import (  # the deal conversion lives in the package
     check_complete,  # noqa: F401
     deal_cards,  # noqa: F401
     entry_for,
-    load_table,
     solvitaire_card,  # noqa: F401
     solvitaire_deal,
 )
@@ -125,6 +124,18 @@ def load_variant(name: str, variants_dir: str | None = None) -> patience.Variant
             if (folder / f"{name}.yaml").is_file():
                 return patience.find_variant(folder / f"{name}.yaml")
         raise
+
+
+def mapped_games(variants_dir: str | None = None) -> dict[str, dict[str, Any]]:
+    """Every variant whose file has a ``solvitaire:`` key (the shipped ones, the readings of
+    bench/readings/ and the files of ``variants_dir``), by id: its mapping, or its
+    ``not_exact`` reason."""
+    variants = [patience.find_variant(name) for name in patience.shipped_variants()]
+    directory = variants_dir or os.environ.get("BENCH_VARIANTS_DIR")
+    for folder in ([Path(directory)] if directory else []) + [READINGS]:
+        variants += [patience.find_variant(path) for path in sorted(folder.glob("*.yaml"))]
+    return {variant.id: variant.definition.solvitaire for variant in variants
+            if variant.definition.solvitaire is not None}
 
 
 # --- Solvitaire -----------------------------------------------------------------------
@@ -573,17 +584,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="no line per deal")
     args = parser.parse_args(argv)
     try:
-        table = load_table()
         if args.list:
-            for game_id, entry in table["games"].items():
-                print(f"{game_id}: Solvitaire {rules_name(entry)}")
-            for game_id, reason in table["not_exact"].items():
-                print(f"{game_id}: not compared: {reason}")
+            for game_id, entry in mapped_games(args.variants_dir).items():
+                if "not_exact" in entry:
+                    print(f"{game_id}: not compared: {' '.join(entry['not_exact'].split())}")
+                else:
+                    print(f"{game_id}: Solvitaire {rules_name(entry)}")
             return 0
         if not args.variants:
             parser.error("give at least one variant (or --list)")
         variants = [load_variant(name, args.variants_dir) for name in args.variants]
-        entries = [entry_for(variant.id, table) for variant in variants]
+        entries = [entry_for(variant) for variant in variants]
         if args.deal_json is not None:
             for variant, entry in zip(variants, entries):
                 print(json.dumps(solvitaire_deal(variant.deal(args.deal_json), entry)))

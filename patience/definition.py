@@ -66,6 +66,7 @@ from patience.limits import (
     MAX_VARIANT_INLINED_NODES,
 )
 from patience.settings import EmptyPiles, Removal, Show, Target, words
+from patience.solvitaire_mapping import read_solvitaire
 from patience.source import (
     Item,
     Mapping,
@@ -79,6 +80,8 @@ from patience.source import (
 
 RESERVED_IDS = frozenset({"d", "s"})  # the deal move and the stock in position text
 IDENTITY_KEYS = ("id", "aliases")  # never inherited through 'extends'
+#: a claim about this file's own rules, never inherited either: how Solvitaire plays it
+OWN_KEYS = ("solvitaire",)
 PILE_ID = re.compile(r"[a-z]+", re.ASCII)  # what move notation can name
 VARIANT_FILE_SUFFIXES = (".yaml", ".yml")
 
@@ -158,6 +161,9 @@ class Expectation:
     #: finding codes the author acknowledges (``- known: [unwinnable-sample]`` with ``why``):
     #: an entry that names no start and plays nothing
     known: tuple[str, ...] = ()
+    #: ``shows``: the position there exactly, as ``patience show --format text`` writes it
+    #: (face-down cards in lower case)
+    shows: str | None = None
 
     @property
     def label(self) -> str:
@@ -193,6 +199,10 @@ class Definition:
     #: of the ecosystem and board formats, patience.boards); None when the file has none.
     #: Not a rule of play.
     pysolfc: BoardMapping | None = None
+    #: ``solvitaire:``: how Solvitaire's deal of this game is made from our piles, as plain
+    #: data (``patience.solvitaire_mapping``), or why Solvitaire cannot play it
+    #: (``not_exact``); None when the file has none. Not a rule of play, not inherited.
+    solvitaire: dict[str, Any] | None = None
 
     @property
     def rules_hash(self) -> str:
@@ -200,7 +210,7 @@ class Definition:
         the author's expectations)."""
         rules = {k: v for k, v in self.flat.items()
                  if k not in ("id", "name", "family", "aliases", "description", "sources",
-                              "expect", "solver", "pysolfc")}
+                              "expect", "solver", "pysolfc", "solvitaire")}
         blob = json.dumps(rules, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
@@ -331,7 +341,7 @@ def _merge(parent: Mapping, child: Mapping, top: bool = True) -> Mapping:
     items: dict[str, Item] = {}
     keys: dict[str, Origin] = {}
     for key, value in parent.items.items():
-        if top and (key in IDENTITY_KEYS or key == "extends"):
+        if top and (key in IDENTITY_KEYS or key in OWN_KEYS or key == "extends"):
             continue
         items[key], keys[key] = value, parent.keys[key]
     for key, value in child.items.items():
@@ -410,12 +420,13 @@ def _drops_inherited(entry: Item) -> bool:
 
 TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extends", "decks",
             "ranks", "suits",
-            "parameters", "predicates", "piles", "stock", "win", "solver", "expect", "pysolfc")
+            "parameters", "predicates", "piles", "stock", "win", "solver", "expect", "pysolfc",
+            "solvitaire")
 GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "fill_from", "moves",
               "accepts", "target", "removal", "show")
 SOLVER_KEYS = ("safe",)
 STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when")
-EXPECT_KEYS = ("name", "why", "skip", "deal", "position", "after", "legal", "illegal",
+EXPECT_KEYS = ("name", "why", "skip", "deal", "position", "after", "shows", "legal", "illegal",
                "moves", "winnable", "within", "perft", "known", "inherited")
 KNOWN_CODE = re.compile(r"[a-z][a-z0-9-]{0,39}")
 DEFAULT_EXPECT_BUDGET = 200_000  # positions the solver may search for 'winnable'
@@ -698,12 +709,16 @@ class _Validator:
         pysolfc = read_mapping(top.items.get("pysolfc"), self.group_sizes,
                                lambda message, item: self.error(message, item.origin,
                                                                 code="pysolfc"))
+        solvitaire = read_solvitaire(top.items.get("solvitaire"), self.group_sizes,
+                                     lambda message, item: self.error(message, item.origin,
+                                                                      code="solvitaire"))
         self.raise_errors()
         assert win is not None
         flat = _plain(top)
         return Definition(id_, name, aliases, description.strip(), sources, decks, ranks,
                           parameters, family.strip(), suits, predicates, groups, stock, win,
-                          self.path, flat, expectations, safe, pysolfc)
+                          self.path, flat, expectations, safe, pysolfc,
+                          flat["solvitaire"] if solvitaire else None)
 
     # -- what the file tells the solver (docs/solver.md, "Safe moves") --
 
@@ -797,8 +812,9 @@ class _Validator:
         within = self.integer(within_item, f"{where}.within", DEFAULT_EXPECT_BUDGET, low=1,
                               high=MAX_EXPECT_BUDGET)
         perft = self.perft_counts(entry.items.get("perft"), f"{where}.perft")
+        shows = self.string(entry.items.get("shows"), f"{where}.shows")
         return Expectation(number, name, why, deal, position, after, legal, illegal, moves,
-                           winnable, within, perft, entry.origin)
+                           winnable, within, perft, entry.origin, shows=shows)
 
     def known(self, number: int, name: str | None, why: str | None, entry: Mapping,
               where: str) -> Expectation | None:

@@ -42,6 +42,7 @@ from patience.language import (
     Not,
     Pairs,
     Quantifier,
+    Type,
     Visitor,
     arithmetic,
     compare,
@@ -220,6 +221,7 @@ class _Reasons(Visitor[str]):
         self.interpreter = interpreter
         self.evaluate = interpreter.evaluate
         self.show = interpreter._show
+        self.types: dict[str, Type] = {}  # the parameters of the predicate being explained
 
     def generic_visit(self, node: Node, *args: Any) -> str:
         _env, text = args
@@ -252,16 +254,21 @@ class _Reasons(Visitor[str]):
         return f"{pile.name} is {where} the {node.group}"
 
     def visit_Compare(self, node: Compare, env: dict[str, Any], text: str) -> str:
-        values = [f"{_quote(text, side)} is {_shown_as(side, self.show(self.evaluate(side, env)))}"
+        values = [f"{_quote(text, side)} is {self.shown(side, self.evaluate(side, env))}"
                   for side in (node.left, node.right) if not _is_literal(side)]
         return f"{_quote(text, node)} is false" + (f" ({', '.join(values)})" if values else "")
 
     def visit_Call(self, node: Call, env: dict[str, Any], text: str) -> str:
         predicate = self.interpreter.predicates[node.function]
+        parameters = predicate.signature.parameters
         args = [self.evaluate(arg, env) for arg in node.args]
-        shown = ", ".join(self.show(arg) for arg in args)
-        inner = dict(zip((p.name for p in predicate.signature.parameters), args))
-        why = self.visit(predicate.body, inner, predicate.text)
+        shown = ", ".join(_typed(self.show(arg), p.type) for arg, p in zip(args, parameters))
+        inner = dict(zip((p.name for p in parameters), args))
+        outer, self.types = self.types, {p.name: p.type for p in parameters}
+        try:
+            why = self.visit(predicate.body, inner, predicate.text)
+        finally:
+            self.types = outer
         return f"{node.function}({shown}) is false: {why}"
 
     def visit_Quantifier(self, node: Quantifier, env: dict[str, Any], text: str) -> str:
@@ -274,13 +281,26 @@ class _Reasons(Visitor[str]):
         return f"{_quote(text, node)} is false: no {', '.join(node.names)} makes it true"
 
 
-def _shown_as(node: Node, shown: str) -> str:
-    """A suit as its symbol and a colour as its name ('card.suit' is ♠, not 3)."""
-    if isinstance(node, Attribute) and shown.isdigit():
-        if node.name == "suit" and int(shown) < len(SUIT_SYMBOLS):
-            return SUIT_SYMBOLS[int(shown)]
-        if node.name == "color":
-            return "red" if int(shown) == RED else "black"
+    def shown(self, node: Node, value: Any) -> str:
+        """A value as a reason shows it: a suit as its symbol and a colour as its name
+        ('card.suit' is ♠, not 3), whether it is read off a card or is a predicate's
+        parameter of type suit or color."""
+        shown = self.show(value)
+        if isinstance(node, Attribute) and node.name in ("suit", "color"):
+            return _typed(shown, Type.SUIT if node.name == "suit" else Type.COLOR)
+        if isinstance(node, Name) and node.id in self.types:
+            return _typed(shown, self.types[node.id])
+        return shown
+
+
+def _typed(shown: str, kind: Type) -> str:
+    """A suit's or a colour's number as its symbol or name; any other value as it is."""
+    if not shown.isdigit():
+        return shown
+    if kind is Type.SUIT and int(shown) < len(SUIT_SYMBOLS):
+        return SUIT_SYMBOLS[int(shown)]
+    if kind is Type.COLOR:
+        return "red" if int(shown) == RED else "black"
     return shown
 
 

@@ -31,6 +31,7 @@ def pytest_configure(config: Any) -> None:
 
         try:
             from patience.testing.pytest_items import BatteryPlugin
+            from patience.testing.storage import keep_hypothesis_files_in_the_cache
         except ImportError as error:  # hypothesis is in the 'author' extra, not a dependency
             from patience.distribution import install_hint
 
@@ -38,6 +39,8 @@ def pytest_configure(config: Any) -> None:
             raise pytest.UsageError(
                 f"--patience-variant needs {missing}, which is not installed: "
                 f"{install_hint('author')}") from None
+        # hypothesis's files in the user's cache, not a .hypothesis folder here (docs/testing.md)
+        keep_hypothesis_files_in_the_cache()
         config.pluginmanager.register(BatteryPlugin(config), "patience-battery")
 
 

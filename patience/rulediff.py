@@ -33,7 +33,8 @@ __all__ = ["MoveDifference", "RuleDifference", "WinRates", "first_move_differenc
            "rule_differences", "value_text", "win_rates"]
 
 #: keys that do not change play (the rules hash leaves them out too), and expectations
-NOT_RULES = frozenset({"id", "name", "family", "aliases", "description", "sources", "expect"})
+NOT_RULES = frozenset({"id", "name", "family", "aliases", "description", "sources", "expect",
+                       "solvitaire"})
 MISSING = object()  # a key one of the files does not have
 
 

@@ -32,6 +32,7 @@ from patience.limits import (
     MAX_PREDICATES,
 )
 from patience.settings import EmptyPiles, Removal, Show, Target, words
+from patience.solvitaire_mapping import DEAL_KEYS
 
 __all__ = ["SCHEMA_FILE", "VALUES", "shipped_schema", "variant_schema"]
 
@@ -104,6 +105,28 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
                 "foundation": {"type": "string", "description": (
                     "One foundation pile written by its top card (black-hole-solver's).")},
                 "talon": {"const": "stock", "description": "The talon is the stock."},
+            }},
+        "solvitaire": {
+            "type": "object", "additionalProperties": False,
+            "description": ("How Solvitaire's deal of the game is made from the piles, or why "
+                            "Solvitaire cannot play it (docs/authoring.md); not inherited."),
+            "properties": {
+                "preset": {"type": "string", "description": "A Solvitaire preset."},
+                "rules_file": {"type": "string", "description": (
+                    "A rules file of bench/solvitaire_rules/.")},
+                "deal": {"type": "object", "propertyNames": {"enum": list(DEAL_KEYS)},
+                         "additionalProperties": {"type": "string"}, "description": (
+                             "Solvitaire's deal keys and the pile group (or stock) of each.")},
+                "start_empty": {"type": "array", "items": {"type": "string"}, "description": (
+                    "Groups that must be empty at the start.")},
+                "left_out": {"type": "string", "description": (
+                    "A group of four Aces that Solvitaire places itself.")},
+                "expect": {"type": "object", "description": (
+                    "Solvitaire's options the match rests on (checked by the bench).")},
+                "checked": {"type": "string", "pattern": "^[0-9a-f]{16}$", "description": (
+                    "The rules hash the match was checked against.")},
+                "not_exact": {"type": "string", "description": (
+                    "Why Solvitaire cannot play the game by these rules.")},
             }},
     },
     "group": {

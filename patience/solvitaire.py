@@ -1,9 +1,10 @@
 """Our positions as Solvitaire's deals (JSON), for the games it plays by our rules.
 
 Solvitaire (Charlie Blake and Ian Gent, github.com/thecharlieblake/Solvitaire) is a C++
-solver for thoughtful patience. Which of our variants it plays by exactly the same rules,
-with which of its presets or rules files, and how our pile groups become the keys of its
-deal file, is the table ``solvitaire_games.yaml`` beside this module (its reasons are in
+solver for thoughtful patience. Whether it plays one of our variants by exactly the same
+rules, with which of its presets or rules files, and how our pile groups become the keys of
+its deal file, each variant file says itself under its ``solvitaire:`` key (read and checked
+when the file loads: ``patience.solvitaire_mapping``; docs/authoring.md; the reasons are in
 bench/README.md, "Against Solvitaire"). ``patience solvitaire VARIANT --seed N`` prints a
 deal; bench/solvitaire.py runs Solvitaire on them against our solver.
 """
@@ -12,18 +13,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from importlib import resources
-from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from patience.cards import FACE_DOWN, RANK_CHARS, SUIT_CHARS, rank_of, suit_of
 from patience.errors import PatienceError
-from patience.game import Game
-from patience.variant import Group, Variant
 
-GAMES_FILE = Path(str(resources.files("patience").joinpath("solvitaire_games.yaml")))
+if TYPE_CHECKING:
+    from patience.game import Game
+    from patience.variant import Group, Variant
 
 
 class SolvitaireError(PatienceError, ValueError):
@@ -31,50 +28,22 @@ class SolvitaireError(PatienceError, ValueError):
     play by our rules."""
 
 
-# --- the mapping table ----------------------------------------------------------------
+# --- the variant's mapping -------------------------------------------------------------
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):  # type: ignore[misc]
-    """A YAML loader that refuses a key written twice in one mapping."""
-
-
-def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode) -> dict[Any, Any]:
-    seen: set[Any] = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node)
-        if key in seen:
-            raise SolvitaireError(f"{GAMES_FILE.name}, line {key_node.start_mark.line + 1}: "
-                                  f"duplicate key {key!r}")
-        seen.add(key)
-    return dict(loader.construct_pairs(node))
-
-
-_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
-                                 _construct_mapping)
-
-
-def load_table(path: Path = GAMES_FILE) -> dict[str, Any]:
-    """The games table: ``{"games": {id: entry}, "not_exact": {id: reason}}``."""
-    with open(path, encoding="utf-8") as file:
-        table: dict[str, Any] = yaml.load(file, Loader=_UniqueKeyLoader)  # a SafeLoader
-    for game_id, entry in table["games"].items():
-        if ("preset" in entry) == ("rules_file" in entry):
-            raise SolvitaireError(f"{path.name}: {game_id!r} needs exactly one of preset, "
-                                  "rules_file")
-    return table
-
-
-def entry_for(variant_id: str, table: dict[str, Any]) -> dict[str, Any]:
-    """The table entry of a variant; SolvitaireError saying why when there is none."""
-    games = table["games"]
-    if variant_id in games:
-        entry: dict[str, Any] = games[variant_id]
-        return entry
-    reason = table.get("not_exact", {}).get(variant_id)
-    if reason:
-        raise SolvitaireError(f"{variant_id!r} is not compared with Solvitaire: {reason}")
-    raise SolvitaireError(f"{variant_id!r} has no entry in {GAMES_FILE.name} (mapped: "
-                          f"{', '.join(sorted(games))})")
+def entry_for(variant: Variant) -> dict[str, Any]:
+    """The variant's ``solvitaire:`` mapping (plain data: preset or rules_file, deal,
+    start_empty, left_out, expect, checked); SolvitaireError saying why when Solvitaire does
+    not play the game by its rules or the file does not say."""
+    entry = variant.definition.solvitaire
+    if entry is None:
+        raise SolvitaireError(f"{variant.id!r} has no solvitaire: mapping in its file, so it "
+                              "is not compared with Solvitaire (docs/authoring.md, "
+                              "'solvitaire: Solvitaire's deal of this game')")
+    if "not_exact" in entry:
+        raise SolvitaireError(f"{variant.id!r} is not compared with Solvitaire: "
+                              f"{' '.join(str(entry['not_exact']).split())}")
+    return entry
 
 
 # --- our position -> a Solvitaire deal ------------------------------------------------
@@ -108,9 +77,9 @@ def _group(game: Game, name: str) -> Group:
 
 def solvitaire_deal(game: Game, entry: dict[str, Any]) -> dict[str, Any]:
     """The starting position of ``game`` as a Solvitaire deal (a JSON object), following
-    the game's table entry. Raises SolvitaireError when the position does not fit the entry
-    (a group that should be empty is not, a face-down card outside the tableau, a card
-    missing or doubled)."""
+    the game's ``solvitaire:`` mapping. Raises SolvitaireError when the position does not
+    fit the mapping (a group that should be empty is not, a face-down card outside the
+    tableau, a card missing or doubled)."""
     variant = game.variant
     deal: dict[str, Any] = {}
     used: set[str] = set()
@@ -140,7 +109,7 @@ def solvitaire_deal(game: Game, entry: dict[str, Any]) -> dict[str, Any]:
         elif key in ("waste", "foundations"):  # one pile (waste) or a flat list
             deal[key] = [solvitaire_card(card) for pile in piles for card in pile]
         else:
-            raise SolvitaireError(f"{GAMES_FILE.name}: unknown Solvitaire deal key {key!r}")
+            raise SolvitaireError(f"{variant.id}: unknown Solvitaire deal key {key!r}")
     for name in entry.get("start_empty", []):
         group = _group(game, name)
         used.add(name)

@@ -1,8 +1,8 @@
 """The Solvitaire bench's deal converter (bench/solvitaire.py), without the binary.
 
-For one deal of each game in patience/solvitaire_games.yaml: the Solvitaire deal holds every
-card exactly once (twice with two decks; the Aces Solvitaire places itself left out), the
-piles have the sizes Solvitaire's game has, face-down cards (and only they) have a
+For one deal of each game whose variant file has a solvitaire: mapping: the Solvitaire deal
+holds every card exactly once (twice with two decks; the Aces Solvitaire places itself left
+out), the piles have the sizes Solvitaire's game has, face-down cards (and only they) have a
 lower-case suit letter, each pile is our pile bottom card first, and the stock is written
 so that dealing our stock out turns its cards last to first. The layouts below are
 Solvitaire's games (research notes), written independently of our variant files.
@@ -41,7 +41,9 @@ def _load_bench():
 
 
 bench = _load_bench()
-TABLE = bench.load_table()
+MAPPED = bench.mapped_games()
+TABLE = {"games": {k: v for k, v in MAPPED.items() if "not_exact" not in v},
+         "not_exact": {k: v["not_exact"] for k, v in MAPPED.items() if "not_exact" in v}}
 DEAL = 7
 
 KLONDIKE = {"tableau piles": [1, 2, 3, 4, 5, 6, 7], "face down": [0, 1, 2, 3, 4, 5, 6],
@@ -212,7 +214,7 @@ def test_rules_files_agree_with_their_expectations():
 def test_games_left_out_say_why():
     assert set(TABLE["not_exact"]).isdisjoint(TABLE["games"])
     with pytest.raises(bench.BenchError, match="not compared"):
-        bench.entry_for("canfield", TABLE)
+        bench.entry_for(patience.find_variant("canfield"))
 
 
 # --- with the binary ------------------------------------------------------------------

@@ -403,13 +403,13 @@ def test_a_study_of_microsoft_deals_is_kept_apart_from_ours(tmp_path: Path) -> N
 @pytest.mark.parametrize("name, text", [("freecell", "ms:1"), ("klondike", "3"),
                                         ("black-hole", "pysolfc:7"), ("golf", "ms:2")])
 def test_solvitaire_prints_the_bench_deal_file(name: str, text: str) -> None:
-    from patience.solvitaire import card_of_solvitaire, entry_for, load_table, solvitaire_deal
+    from patience.solvitaire import card_of_solvitaire, entry_for, solvitaire_deal
 
     result = run("solvitaire", name, "--seed", text)
     assert result.exit_code == 0, result.output
     printed = json.loads(result.output)
     game = deal(find_variant(name), text)
-    assert printed == solvitaire_deal(game, entry_for(name, load_table()))
+    assert printed == solvitaire_deal(game, entry_for(find_variant(name)))
     if "tableau piles" in printed:
         first = [card_of_solvitaire(code)[0] for code in printed["tableau piles"][0]]
         assert first == [c & ~FACE_DOWN for c in game.piles[0]]
@@ -418,7 +418,11 @@ def test_solvitaire_prints_the_bench_deal_file(name: str, text: str) -> None:
 def test_solvitaire_refuses_a_game_it_does_not_play() -> None:
     result = run("solvitaire", "tabbycat", "--seed", "1")
     assert result.exit_code == 2
-    assert result.stderr.startswith("error: 'tabbycat' has no entry in solvitaire_games.yaml")
+    assert result.stderr.startswith("error: 'tabbycat' has no solvitaire: mapping in its file")
+    result = run("solvitaire", "canfield", "--seed", "1")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: 'canfield' is not compared with Solvitaire: Our "
+                                    "columns move their top card or the whole column")
 
 
 @pytest.mark.parametrize("name", sorted(n for n in MAPPED if find_variant(n).definition.pysolfc

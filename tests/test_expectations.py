@@ -102,8 +102,8 @@ def test_inheritance_replaces_by_name_skips_and_appends(tmp_path):
 @pytest.mark.parametrize(("body", "message", "where"), [
     ("expect:\n  - deal: 1\n    lagel: [d]\n",
      ("unknown key 'lagel' in expect[15]; did you mean 'legal'? The keys of expect[15] are "
-      "name, why, skip, deal, position, after, legal, illegal, moves, winnable, within, perft, "
-      "known, inherited"),
+      "name, why, skip, deal, position, after, shows, legal, illegal, moves, winnable, within, "
+      "perft, known, inherited"),
      (7, 5)),
     ("expect:\n  - deal: 1\n    position: 'c:/// t: f:/// s:'\n",
      ("expect[15] needs exactly one of 'deal' (a deal number) and 'position' (a position "
@@ -273,3 +273,20 @@ def test_the_pytest_plugin_runs_the_expectations(tmp_path):
     assert result.returncode == 1, result.stdout + result.stderr
     assert f"{path}:8: expect[15] 'mine': d should be illegal but d is legal" in result.stdout
     assert "1 failed" in result.stdout
+
+
+def test_shows_pins_the_position_face_down_cards_and_all(tmp_path):
+    """'shows': the position there exactly, face-down cards in lower case: a face-down count
+    one off is caught (the mutant that 'face_down' +-1 makes)."""
+    from patience.testing.expectations import check_expectations
+
+    start = patience.find_variant("klondike").deal(1).text()
+    path = tmp_path / "shown.yaml"
+    path.write_text(f"extends: klondike\nid: shown\nexpect:\n  - inherited: drop\n"
+                    f"  - deal: 1\n    shows: \"{start}\"\n", encoding="utf-8")
+    assert check_expectations(patience.find_variant(path)) == []
+    path.write_text(path.read_text(encoding="utf-8") + "piles:\n  columns:\n"
+                    "    face_down: [0, 1, 2, 3, 4, 5, 5]\n", encoding="utf-8")
+    failures = check_expectations(patience.find_variant(path))
+    assert [f.message for f in failures] == [
+        f"the position should be {start} but is {start.replace('tstd8S', 'tsTD8S')}"]

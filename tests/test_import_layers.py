@@ -5,7 +5,8 @@ The layers, lowest first (a module may import from its own layer and the ones be
 
 1. foundations: errors, limits and the checks of numbers (arguments), the distribution's
    name, settings, cards, moves and the search's numbers;
-2. files: reading YAML with positions (source), boards, deal numbers (seeds);
+2. files: reading YAML with positions (source), boards, Solvitaire's mapping
+   (solvitaire_mapping), deal numbers (seeds);
 3. the rule language: its parser, checker and compiler;
 4. the definition: a file read, checked and merged (definition, schema);
 5. the rule plan (plan) and what is derived from it alone (safe_derivation);
@@ -35,7 +36,7 @@ LAYERS = [
     ["errors", "limits", "arguments", "distribution", "settings", "terminal", "pysource",
      "cards", "moves",
      "solver.constants"],
-    ["source", "boards", "seeds"],
+    ["source", "boards", "solvitaire_mapping", "seeds"],
     ["_rules_parser", "language", "compiler"],
     ["definition", "schema"],
     ["plan", "safe_derivation"],

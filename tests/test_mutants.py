@@ -170,3 +170,37 @@ def test_a_survivor_comes_with_the_expect_entry_that_kills_it(tmp_path):
     assert check_expectations(tested) == []
     failures = check_expectations(load_mutant(tested, mutant), tested.definition.expectations)
     assert failures and "t:1-c1 should be legal" in str(failures[0])
+
+
+#: (variant, rule, change): a mutant of each kind the issue asked for (a face-down count, a
+#: subtraction's operands, a '% 13', colour for suit, a deal count, a redeal count), each to
+#: be produced and killed by the expect: entry its separating example gives
+ASKED_FOR = [
+    ("klondike", "piles.columns.face_down", "[0, 1, 2, 3, 4, 5, 6] -> [0, 1, 2, 3, 4, 5, 5]"),
+    ("tabbycat", "predicate goes_on", "operands swapped in 'base.rank - 1'"),
+    ("black-hole", "predicate next_to", "drop '% 13' from '(card.rank - base.rank) % 13'"),
+    ("klondike", "predicate builds_on", "suit -> color in 'card.suit == base.suit'"),
+    ("tabbycat", "piles.columns.deal", "1 -> 2"),
+    ("klondike-vegas", "stock.redeals", "0 -> 1"),
+]
+
+
+@pytest.mark.parametrize(("name", "rule", "change"), ASKED_FOR, ids=[c[1] for c in ASKED_FOR])
+def test_each_asked_for_mutant_is_made_and_killed_by_its_example(tmp_path, name, rule, change):
+    from patience.testing.expectations import check_expectations
+    from patience.testing.mutants import load_mutant, separating_example
+
+    path = tmp_path / "untested.yaml"
+    head = f"extends: {name}\nid: untested\nexpect:\n  - inherited: drop\n"
+    path.write_text(head, encoding="utf-8")
+    variant = patience.find_variant(path)
+    mutant = find(mutants(variant), rule, change)
+    mutated = load_mutant(variant, mutant)
+    assert mutated is not None
+    example = separating_example(variant, mutated, sample_lines(variant))
+    assert example is not None, describe(try_mutant(variant, mutant, sample_lines(variant)))
+    path.write_text(head + "".join(f"  {line}\n" for line in example.splitlines()),
+                    encoding="utf-8")
+    tested = patience.find_variant(path)
+    assert check_expectations(tested) == []
+    assert check_expectations(load_mutant(tested, mutant), tested.definition.expectations)

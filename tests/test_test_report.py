@@ -64,3 +64,26 @@ def test_rules_text_has_no_stock_sentence_without_a_stock():
     assert "The stock lies face down." not in rules_text(patience.find_variant("freecell"))
     assert "Stock: none." in rules_text(patience.find_variant("freecell"))
     assert "The stock lies face down." in rules_text(patience.find_variant("klondike"))
+
+
+def test_a_reason_shows_suits_and_colours_by_name_in_a_predicates_parameters(tmp_path):
+    """A predicate of suits or colours ('same(a: suit, b: suit)') shows its arguments and its
+    parameters' values as ♦ and red, not as the numbers 1 and 1."""
+    path = tmp_path / "suited.yaml"
+    path.write_text(
+        "extends: tabbycat\nid: suited\nname: Suited\ndescription: test\n"
+        "predicates:\n"
+        "  \"same(a: suit, b: suit)\": a == b\n"
+        "  \"warm(a: color)\": a == red\n"
+        "piles:\n  columns:\n"
+        "    accepts: pile.empty or (same(run.bottom.suit, pile.top.suit) and "
+        "warm(run.bottom.color))\n"
+        "expect:\n  - inherited: drop\n", encoding="utf-8")
+    variant = patience.find_variant(str(path))
+    game = variant.deal(1)  # c:7D/9C/4D/8H
+    assert game.explain("c1:1-c2").endswith(
+        "same(♦, ♣) is false: 'a == b' is false ('a' is ♦, 'b' is ♣)")
+    text = game.text().replace("4D", "XX", 1).replace("4C", "4D").replace("XX", "4C")
+    game = variant.position(text)  # c:7D/9C/4C/8H: 9C onto 4C keeps the suit
+    assert game.explain("c2:1-c3").endswith(
+        "warm(black) is false: 'a == red' is false ('a' is black)")

@@ -61,6 +61,7 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
 
     try:
         from patience.testing.battery import ALL_CHECKS, Outcome, run_battery
+        from patience.testing.storage import keep_hypothesis_files_in_the_cache
     except ImportError as error:  # hypothesis is an optional dependency (the 'test' extra)
         echo(f"error: patience test needs hypothesis ({error}); "
                    f"install it with: {install_hint('author')}", err=True)
@@ -145,20 +146,6 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
     if skipped:
         parts.append(f"{skipped} skipped")
     echo(f"{variant}: {', '.join(parts)}, none failed, in {seconds:.1f} s")
-
-
-def keep_hypothesis_files_in_the_cache() -> None:
-    """Hypothesis keeps files (its database, constants it collects) in a ``.hypothesis``
-    folder of the current directory unless told otherwise: ``patience test`` keeps them in
-    the user's cache folder instead (``platformdirs.user_cache_dir("patience")``, on Linux
-    ``~/.cache/patience/hypothesis``)."""
-    from pathlib import Path
-
-    import platformdirs
-    from hypothesis import configuration
-
-    folder = Path(platformdirs.user_cache_dir("patience", appauthor=False)) / "hypothesis"
-    configuration.set_hypothesis_home_dir(folder)
 
 
 def _report_mutants(loaded: Variant, variant: str, seconds: float,

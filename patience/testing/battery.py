@@ -812,7 +812,7 @@ def run_battery(variant: Variant, *, examples: int = 100, seed: int | None = Non
                                            for phrase in linted.unchecked)
             tried += tuple(str(f) for f in linted.findings if f.code in known)
             counted = (f"{len(linted.checked)} claim{'s' if len(linted.checked) != 1 else ''}"
-                       f" of the description checked, {len(linted.unchecked)} phrase"
+                       f" checked, {len(linted.unchecked)} phrase"
                        f"{'s' if len(linted.unchecked) != 1 else ''} unchecked")
             outcome = Outcome("lint", "failed" if findings else "passed",
                               "\n".join([*map(str, findings), *notes]) if findings else

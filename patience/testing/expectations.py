@@ -129,6 +129,8 @@ def check_expectation(variant: Variant, expectation: Expectation, *,
         game = _start(variant, expectation, fail)
     except _Stop:
         return failures
+    if expectation.shows is not None and game.text() != expectation.shows.strip():
+        fail(f"the position should be {expectation.shows.strip()} but is {game.text()}")
     for written in expectation.legal:
         _check_legal(game, written, fail)
     for written in expectation.illegal:

@@ -6,8 +6,8 @@ dropped, a whole number or a rank name changed by one, ``pile.empty`` turned int
 pile.empty`` (and back), a ``source in GROUP`` dropped, a subtraction's operands swapped, a
 ``% 13`` dropped or added, suits compared where colours were (or the other way), a
 predicate call's two arguments swapped, a parameter changed (a number by one, true to
-false), a pile group's ``count``, ``deal``, ``fill_from`` or ``removal``, or the stock's
-``turn``, ``redeals`` or ``empty_piles``, changed. For each mutant:
+false), a pile group's ``count``, ``deal``, ``face_down``, ``fill_from`` or ``removal``, or
+the stock's ``turn``, ``redeals`` or ``empty_piles``, changed. For each mutant:
 
 1. the loader may refuse it (the change breaks a type or a guard): *caught by the loader*;
 2. if it plays exactly like the variant on the sample — the same start, the same legal
@@ -309,10 +309,9 @@ def _setting_mutants(flat: dict[str, Any], merged: Mapping) -> Iterator[Mutant]:
     for group, settings in (flat.get("piles") or {}).items():
         if not isinstance(settings, dict):
             continue
-        # not face_down: a start that differs only in which cards show plays alike until
-        # they turn up, and no expect: entry can say which cards show (a survivor the
-        # author could not kill)
-        for field in ("count", "deal"):
+        # face_down too: a start that differs only in which cards show is told apart by an
+        # expect: entry's 'shows' (the position text writes face-down cards in lower case)
+        for field in ("count", "deal", "face_down"):
             value = settings.get(field)
             if isinstance(value, int) and not isinstance(value, bool):
                 for step in (-1, 1):
@@ -416,7 +415,7 @@ def separating_example(variant: Variant, other: Variant, lines: list[Line]) -> s
             return None
         if theirs.text() != mine.text():
             return (f"- name: deal {line.deal}\n  deal: {line.deal}\n"
-                    f"  perft: {{1: {len(mine.generate_moves())}}}")
+                    f"  shows: \"{mine.text()}\"")
         for number, move in enumerate([*line.moves, None]):
             if best is not None and number >= best[0]:
                 break

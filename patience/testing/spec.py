@@ -63,6 +63,7 @@ class _Reader:
         self.probe: _Probe = _Probe(variant)
         self.findings: list[Finding] = []
         self.checked: list[str] = []
+        self.where = "description"  # the text being read: the description, or a comment
         # the tableau: dealt to, not named as a store of single cards, the most piles
         self.main = max(variant.groups, key=lambda g: (
             any(g.deal), not re.search(r"cell|reserve|waste|stock", g.name), g.count,
@@ -112,10 +113,11 @@ class _Reader:
                 "write it in this file to change it)")
 
     def find(self, code: str, phrase: str, message: str) -> None:
-        self.findings.append(Finding(code, "description", f"says {phrase!r}, but {message}"))
+        self.findings.append(Finding(code, self.where, f"says {phrase!r}, but {message}"))
 
     def ok(self, phrase: str, kind: str, what: str) -> None:
-        self.checked.append(f"{phrase!r} ({kind}): {what}")
+        where = "" if self.where == "description" else f"{self.where}: "
+        self.checked.append(f"{where}{phrase!r} ({kind}): {what}")
 
     # -- groups --
 
@@ -947,7 +949,8 @@ def _suited_sets(reader: _Reader, phrase: str, match: re.Match[str], sentence: s
             return
 
 
-@claim("deck size", rf"\bwith {N} cards\b|\b{N}-card deck\b|\bdeck of {N} cards\b",
+@claim("deck size", rf"\bwith (?!(?:a|an|one|single) ){N} cards\b|\b{N}-card deck\b|"
+       rf"\bdeck of {N} cards\b",
        "how many cards the deck has ('with twenty cards', 'a 104-card deck')")
 def _deck_size(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
     said = _number(next(g for g in match.groups() if g))
@@ -988,6 +991,70 @@ def _suits(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) ->
     reader.ok(match.group(0), "suits", f"{actual} suits")
 
 
+# --- what wins (patience.testing.wins) ---------------------------------------------------
+
+#: the claims of what wins, which also read the comment on the ``win`` rule
+WIN_CLAIMS = ("every card on a group", "clear a group", "only the Aces left")
+
+
+def _group_in(reader: _Reader, words: str) -> Group | None:
+    """The first of a few words that names a group ('Black Hole' names the hole)."""
+    for word in words.split():
+        group = reader.group(word)
+        if group is not None:
+            return group
+    return None
+
+
+@claim("every card on a group", r"\b(?:every card|all (?:the )?cards|all (\d+) cards)"
+       r"(?: (?:is|are))?(?: (?:played|built|moved|put|laid))? (?:on|onto|into|to|in) (?:the )?"
+       r"(\w+(?: \w+){0,2})|\b(?:won|over|done|finished) when (?:all )?(?:the )?(\w+) "
+       r"(?:are|is) full(?=\s*(?:[,.;)]|$))|\b(?:every|each) (\w+) holds? an? (?:finished|"
+       rf"complete|full) (?:suit|set)\b|\ball (?:{N} )?suits (?:are )?(?:finished|complete|"
+       r"home)\b",
+       "the game is won with every card on a group, and not before ('every card on the "
+       "foundations', 'all 104 cards on the foundations', 'play every card into the Black "
+       "Hole', 'won when the foundations are full', 'every foundation holds a finished suit', "
+       "'all four suits finished')")
+def _every_card(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+    from patience.testing.wins import all_on, home_of
+
+    if match.group(1) and int(match.group(1)) != len(reader.variant.deck):
+        reader.find("claim-count", match.group(0), (
+            f"the deck has {len(reader.variant.deck)} cards (decks, ranks and suits)"))
+        return
+    words = match.group(2) or match.group(3) or match.group(4)
+    group = _group_in(reader, words) if words else home_of(reader, reader.main)
+    if group is not None:
+        all_on(reader, group, match.group(0))
+
+
+@claim("clear a group", rf"\bclear(?:s|ing)? (?:the |all |every |all the )?(?:{N} )?(\w+)"
+       r"(?: (?:onto|into|to) (?:the )?(\w+))?|\b(?:won|over|done|finished) when (?:all |every )?"
+       r"(?:the )?(\w+) (?:are|is) (?:empty|cleared|clear|gone)(?=\s*(?:[,.;)]|$))"
+       r"|\b(?:every|all (?:the )?) ?(\w+) cleared\b",
+       "the game is won when a group is empty, and not before ('clear the columns', 'clear "
+       "seven columns onto the waste', 'won when the columns are empty', 'every column "
+       "cleared')")
+def _clear(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+    from patience.testing.wins import cleared
+
+    group = reader.group(match.group(2) or match.group(4) or match.group(5))
+    onto = reader.group(match.group(3)) if match.group(3) else None
+    if group is not None and (match.group(3) is None or onto is not None):
+        cleared(reader, group, onto, match.group(0))
+
+
+@claim("only the Aces left", rf"\bonly (?:the )?(?:{N} )?aces (?:are |stay |remain )?"
+       r"(?:left|remain)\b(?:,? one (?:to an?|per|a|on each|in each) (?:pile|column)\b)?",
+       "the game is won when the Aces alone are left on the table, one a pile ('until only the "
+       "four Aces are left', 'only the four Aces left, one to a pile')")
+def _only_aces(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+    from patience.testing.wins import only_aces
+
+    only_aces(reader, _number(match.group(1)) if match.group(1) else None, match.group(0))
+
+
 # --- reading ---------------------------------------------------------------------------
 
 
@@ -1004,14 +1071,31 @@ def _phrases(sentence: str) -> Iterator[tuple[int, int]]:
 
 def read_description(variant: Variant, lint_patterns: Sequence[re.Pattern[str]] = ()
                      ) -> SpecReport:
-    """Every claim of the description checked against the rules (see the module)."""
+    """Every claim of the description checked against the rules (see the module); then the
+    comment on the ``win`` rule, which ``patience rules`` and the players' rules show as what
+    wins, read with the claims of what wins (``WIN_CLAIMS``)."""
+    from patience.rulestext import comment_at
+
     reader = _Reader(variant)
-    text = variant.description
+    unchecked = _read(reader, variant.description, VOCABULARY, lint_patterns)
+    comment = comment_at(variant.win.origin)
+    if comment and variant.win.origin is not None:
+        location = variant.win.origin.location()
+        reader.where = f"{Path(location.path).name}:{location.line} (the comment on win)"
+        wins = [entry for entry in VOCABULARY if entry[0] in WIN_CLAIMS]
+        unchecked += [f"the comment on win: {piece}" for piece in _read(reader, comment, wins)]
+    return SpecReport(tuple(reader.findings), tuple(reader.checked), tuple(unchecked))
+
+
+def _read(reader: _Reader, text: str,
+          vocabulary: Sequence[tuple[str, re.Pattern[str], Handler, str]],
+          lint_patterns: Sequence[re.Pattern[str]] = ()) -> list[str]:
+    """Check every claim of ``text`` in ``vocabulary``; the phrases no claim read."""
     covered: list[tuple[int, int]] = []
     for sentence_match in re.finditer(r"[^.;]+", text):
         sentence = sentence_match.group(0)
         offset = sentence_match.start()
-        for name, pattern, handler, _words in VOCABULARY:
+        for name, pattern, handler, _words in vocabulary:
             for match in pattern.finditer(sentence):
                 if name not in ("redeals", "no stock") and _negated(sentence, match.start()):
                     continue  # 'a King may not …': listed as unchecked unless read elsewhere
@@ -1033,7 +1117,7 @@ def read_description(variant: Variant, lint_patterns: Sequence[re.Pattern[str]] 
             s, e = offset + start, offset + end
             if not any(a < e and s < b for a, b in covered):
                 unchecked.append(piece)
-    return SpecReport(tuple(reader.findings), tuple(reader.checked), tuple(unchecked))
+    return unchecked
 
 
 def _phrase_of(sentence: str, match: re.Match[str]) -> str:
