@@ -192,7 +192,7 @@ def test_expression_text_is_ast_unparse(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(generator, "_source", source)
     for variant_name in patience.shipped_variants():
         path = resolve(variant_name)
-        load_variant_text(path.read_text(encoding="utf-8"), str(path)).generated
+        assert load_variant_text(path.read_text(encoding="utf-8"), str(path)).generated
     assert len(written) > 1000
     for expr in written:
         assert expression_text(expr) == ast.unparse(expr)
