@@ -117,3 +117,16 @@ def test_first_card_is_seen_only_by_deal_first():
     text = TWO_GROUPS.replace('win: "false"', "win: first_card.rank == 1")
     with pytest.raises(VariantError, match="in win: unknown name 'first_card'"):
         load_variant_text(text, "lead.yaml")
+
+
+def test_the_battery_checks_that_deal_first_groups_are_dealt_the_picked_cards(monkeypatch):
+    from patience import game as kernel
+    from patience.testing.battery import check_deals_deterministic
+
+    variant = find_variant("penguin")
+    check_deals_deterministic(variant.deal(5))  # the kernel deals as the battery expects
+    picks = kernel._cards_where
+    monkeypatch.setattr(kernel, "_cards_where", lambda variant, rule, first_card=None:
+                        picks(variant, rule) if first_card is None else frozenset())
+    with pytest.raises(AssertionError, match="piles.foundations.deal_first picks"):
+        check_deals_deterministic(variant.deal(5))
