@@ -108,6 +108,9 @@ def rules_text(variant: Variant) -> str:
                          f"which '{group.deal_first.text}' holds (first_card: the first card "
                          "of the shuffled deck) lead the deal, in the order dealt, and what "
                          "is left of them starts the layout.")
+            words = comment_at(group.deal_first.origin)
+            if words:
+                lines.append(f"      ({words})")
         if group.to_bottom is not None:
             lines.append(f"    After the deal, the cards for which '{group.to_bottom.text}' "
                          "holds go to the bottom of their pile, in the order dealt.")
