@@ -116,6 +116,10 @@ class GroupDefinition:
     place: tuple[tuple[int, ...], ...] = ()  # cards put on each pile before the deal
     to_bottom: Rule | None = None  # dealt cards for which it holds go under the others
     fill_from: str | None = None  # a group or pile that fills an empty pile here at once
+    #: the cards for which it holds (reading ``card`` and ``first_card``) lead the deal, and
+    #: this group is dealt from them before the others (docs/authoring.md, "Deals that
+    #: depend on dealt cards")
+    deal_first: Rule | None = None
 
 
 @attrs.frozen
@@ -422,8 +426,8 @@ TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extend
             "ranks", "suits",
             "parameters", "predicates", "piles", "stock", "win", "solver", "expect", "pysolfc",
             "solvitaire")
-GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "fill_from", "moves",
-              "accepts", "target", "removal", "show")
+GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "deal_first",
+              "fill_from", "moves", "accepts", "target", "removal", "show")
 SOLVER_KEYS = ("safe",)
 STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when")
 EXPECT_KEYS = ("name", "why", "skip", "deal", "position", "after", "shows", "legal", "illegal",
@@ -435,6 +439,10 @@ DEFAULT_EXPECT_BUDGET = 200_000  # positions the solver may search for 'winnable
 TO_BOTTOM_READS = ("to_bottom is worked out for each card before the deal, when there is no "
                    "pile or stock to read: it may read card (its rank, suit and color), the "
                    "parameters and constants, and predicates that read no more")
+#: What ``deal_first`` may read (the same place in docs/language.md).
+DEAL_FIRST_READS = ("deal_first is worked out for each card before the deal, when there is no "
+                    "pile or stock to read: it may read card and first_card (their rank, suit "
+                    "and color), the parameters and constants, and predicates that read no more")
 
 
 
@@ -1064,6 +1072,7 @@ class _Validator:
                 if self.check(to_bottom, base.with_variables({"card": Type.CARD})):
                     assert to_bottom is not None  # (it type-checked)
                     self.check_reads_no_table(to_bottom, base, TO_BOTTOM_READS)
+            deal_first = self.deal_first(group, where, base)
             fill_from = self.string(group.items.get("fill_from"), f"{where}.fill_from")
             target = Target(self.choice(group.items.get("target"), f"{where}.target",
                                         words(Target)))
@@ -1085,7 +1094,7 @@ class _Validator:
                 continue
             groups.append(GroupDefinition(gname, pid, count, deal, moves, accepts, target,
                                           removal, show, face_down, place, to_bottom,
-                                          fill_from))
+                                          fill_from, deal_first))
         if not groups and not self.errors:
             self.error("piles must define at least one pile group", item.origin,
                        code="no-piles")
@@ -1130,6 +1139,20 @@ class _Validator:
             self.error(f"piles.{defined.name}.fill_from makes a loop of forced moves: {steps}; "
                        "a card could go round it for ever: fill from a group outside the loop",
                        written.items["fill_from"].origin, code="fill-loop")
+
+    def deal_first(self, group: Mapping, where: str, base: Scope) -> Rule | None:
+        """A group's ``deal_first``: a rule on ``card`` and ``first_card`` (the first card
+        of the shuffled deck), worked out before the deal, so it may read no pile."""
+        if "deal_first" not in group.items:
+            return None
+        text, origin = self.expression_text(group.items["deal_first"], f"{where}.deal_first",
+                                            "false")
+        rule = self.parse(text, origin, f"{where}.deal_first")
+        if self.check(rule, base.with_variables({"card": Type.CARD, "first_card": Type.CARD})):
+            assert rule is not None  # (it type-checked)
+            self.check_reads_no_table(rule, base, DEAL_FIRST_READS)
+            return rule
+        return None
 
     def check_reads_no_table(self, rule: Rule, scope: Scope, context: str) -> None:
         """Refuse a rule that reads the stock or the piles (itself or through a predicate)

@@ -44,7 +44,7 @@ from patience.settings import Show, Target
 
 if TYPE_CHECKING:
     from patience.definition import Rule
-    from patience.variant import Variant
+    from patience.variant import Group, Variant
 
 
 _COUNT = f"[0-9]{{1,{MAX_MOVE_COUNT_DIGITS}}}"  # ASCII digits only, and few of them
@@ -84,21 +84,26 @@ class Game:
     def from_cards(cls, variant: Variant, cards: Sequence[int],
                    deal_number: int | None = None) -> Game:
         """Deal ``cards`` (in dealing order, the placed cards left out): first the cards the
-        variant places, then the layout, in rounds over the piles (round r gives a card to
-        every pile dealt more than r cards; each pile's first ``face_down`` cards lie face
-        down), then the arrangement (``to_bottom``), then the stock."""
+        variant places, then each group with ``deal_first`` (the cards its rule picks, given
+        the first card, move to the front of what is left, in their order, and its piles are
+        dealt from there), then the layout, in rounds over the other piles (round r gives a
+        card to every pile dealt more than r cards; each pile's first ``face_down`` cards lie
+        face down), then the arrangement (``to_bottom``), then the stock."""
         piles: list[list[int]] = [[] for _ in range(variant.pile_slots)]
         for index, card in variant.placed:
             piles[index].append(card)
-        position = 0
-        needs = [(count, index) for group in variant.groups
-                 for count, index in zip(group.deal, group.indices)]
+        cards = list(cards)
         dealt: list[list[int]] = [[] for _ in variant.pile_names]
-        for round_ in range(max((n for n, _ in needs), default=0)):
-            for count, index in needs:
-                if round_ < count:
-                    dealt[index].append(cards[position])
-                    position += 1
+        position = 0
+        for group in variant.groups:
+            if group.deal_first is not None and cards:
+                leading = _cards_where(variant, group.deal_first, cards[0])
+                rest = cards[position:]
+                cards[position:] = [c for c in rest if c in leading] + [c for c in rest
+                                                                       if c not in leading]
+                position = _deal_rounds([group], cards, position, dealt)
+        position = _deal_rounds([g for g in variant.groups if g.deal_first is None], cards,
+                                position, dealt)
         for group in variant.groups:
             sinks = _cards_where(variant, group.to_bottom)
             for index, down in zip(group.indices, group.face_down):
@@ -594,13 +599,30 @@ def _read(code: str) -> int:
     return card | FACE_DOWN if code.strip().islower() else card
 
 
-def _cards_where(variant: Variant, rule: Rule | None) -> frozenset[int]:
-    """The cards of the deck for which a rule about ``card`` holds (empty for no rule)."""
+def _cards_where(variant: Variant, rule: Rule | None,
+                 first_card: int | None = None) -> frozenset[int]:
+    """The cards of the deck for which a rule about ``card`` (and ``first_card``, the first
+    card of the shuffled deck, for ``deal_first``) holds (empty for no rule)."""
     if rule is None:
         return frozenset()
     interpreter = Interpreter.for_variant(variant)
+    known = {} if first_card is None else {"first_card": first_card}
     return frozenset(card for card in set(variant.deck)
-                     if interpreter.evaluate(rule.node, {"card": card}))
+                     if interpreter.evaluate(rule.node, {**known, "card": card}))
+
+
+def _deal_rounds(groups: Sequence[Group], cards: Sequence[int], position: int,
+                 dealt: list[list[int]]) -> int:
+    """Deal ``cards`` from ``position`` to the piles of ``groups`` in rounds (round r gives a
+    card to every pile dealt more than r cards, in order); returns the next position."""
+    needs = [(count, index) for group in groups
+             for count, index in zip(group.deal, group.indices)]
+    for round_ in range(max((n for n, _ in needs), default=0)):
+        for count, index in needs:
+            if round_ < count:
+                dealt[index].append(cards[position])
+                position += 1
+    return position
 
 
 def _cards(text: str, shown: str) -> list[int]:

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 RANK_NAMES = ("Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King")
 SUBJECTS = {"pile": "the pile", "run": "the cards moving", "source": "the pile they come from",
-            "stock": "the stock"}
+            "stock": "the stock", "first_card": "the first card of the shuffled deck"}
 ATTRIBUTES = {"top": "the top card of {}", "bottom": "the bottom card of {}",
               "size": "the number of cards in {}", "rank": "the rank of {}",
               "suit": "the suit of {}", "color": "the colour of {}",
@@ -94,6 +94,10 @@ def _group(variant: Variant, group: Group) -> str:
         down = sum(group.face_down)
         parts.append(f"dealt {dealt}" + (", the top ones face up." if down else "."))
     words = Words(variant)
+    if group.deal_first is not None:
+        parts.append("Dealt before the other piles, from the cards that lead the deal: "
+                     f"{_rule_words(words, group.deal_first)} (Those left over start the "
+                     "layout.)")
     if group.removal is Removal.FORCED:
         parts.append("cards go here by themselves, as soon as they can.")
     else:

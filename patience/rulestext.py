@@ -103,6 +103,14 @@ def rules_text(variant: Variant) -> str:
             placed = "; ".join(f"{name}: {' '.join(card_code(c) for c in cards)}"
                                for name, cards in zip(group.pile_names, group.place) if cards)
             lines.append(f"    Before the deal these cards are put on them: {placed}.")
+        if group.deal_first is not None:
+            lines.append("    These piles are dealt first, before the others: the cards for "
+                         f"which '{group.deal_first.text}' holds (first_card: the first card "
+                         "of the shuffled deck) lead the deal, in the order dealt, and what "
+                         "is left of them starts the layout.")
+            words = comment_at(group.deal_first.origin)
+            if words:
+                lines.append(f"      ({words})")
         if group.to_bottom is not None:
             lines.append(f"    After the deal, the cards for which '{group.to_bottom.text}' "
                          "holds go to the bottom of their pile, in the order dealt.")

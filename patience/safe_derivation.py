@@ -216,6 +216,8 @@ def derive_safe(definition: Definition, deck: tuple[int, ...]) -> Derivation:
             return _refuse(f"{g.name} has forced moves (removal: forced)")
         if g.fill_from is not None or g.to_bottom is not None:
             return _refuse(f"{g.name} fills its empty piles or deals cards under others")
+        if g.deal_first is not None:  # (the argument reads where the deal puts cards)
+            return _refuse(f"{g.name} is dealt the cards its deal_first rule picks")
         if any(g.face_down):
             return _refuse(f"{g.name} deals cards face down")
         if not (_local(moves[g.name], names) and _local(accepts[g.name], names)):

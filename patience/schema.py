@@ -142,6 +142,8 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
                                                                "items": _CARD}]},
                   "description": "Cards put on each pile before the deal, bottom first."},
         "to_bottom": _rule("Dealt cards for which it holds go under the others."),
+        "deal_first": _rule("Cards (card, given first_card, the first card of the shuffled "
+                            "deck) that lead the deal; this group is dealt from them first."),
         "fill_from": {"type": "string", "description": (
             "A group, a pile or 'stock' that fills an empty pile here at once.")},
         "moves": _rule("Which runs may leave a pile of the group."),

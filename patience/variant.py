@@ -65,6 +65,7 @@ class Group:
     place: tuple[tuple[int, ...], ...] = ()  # cards put on each pile before the deal
     to_bottom: Rule | None = None
     fill_from: range | None = None
+    deal_first: Rule | None = None  # the cards that lead the deal, dealt here first
 
     @property
     def count(self) -> int:
@@ -110,7 +111,8 @@ class Variant:
                                 group.face_down or (0,) * group.count, group.place,
                                 group.to_bottom,
                                 FROM_STOCK if group.fill_from == "stock" else
-                                ranges[group.fill_from] if group.fill_from else None))
+                                ranges[group.fill_from] if group.fill_from else None,
+                                group.deal_first))
         self.groups: tuple[Group, ...] = tuple(groups)
         self.group_by_name: Mapping[str, Group] = MappingProxyType(
             {group.name: group for group in groups})
@@ -238,14 +240,15 @@ class Variant:
     @functools.cached_property
     def rule_nodes(self) -> tuple[tuple[str, Node], ...]:
         """Every rule of the variant as ``(key, expression)``: each group's ``moves``,
-        ``accepts`` and ``to_bottom``, ``win``, ``stock.deal_when``, ``solver.safe`` (what
-        it reads matters too: keys that merged cards it tells apart would merge positions
-        whose single safe child differs) and the predicates' bodies (``predicates.NAME``)."""
+        ``accepts``, ``to_bottom`` and ``deal_first``, ``win``, ``stock.deal_when``,
+        ``solver.safe`` (what it reads matters too: keys that merged cards it tells apart
+        would merge positions whose single safe child differs) and the predicates' bodies
+        (``predicates.NAME``)."""
         rules: list[tuple[str, Node]] = []
         for g in self.groups:
             rules += [(g.moves.key, g.moves.node), (g.accepts.key, g.accepts.node)]
-            if g.to_bottom is not None:
-                rules.append((g.to_bottom.key, g.to_bottom.node))
+            rules += [(rule.key, rule.node) for rule in (g.to_bottom, g.deal_first)
+                      if rule is not None]
         rules += [("win", self.win.node), ("stock.deal_when", self.deal_when.node)]
         if self.safe is not None:
             rules.append(("solver.safe", self.safe.node))

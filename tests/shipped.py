@@ -38,6 +38,7 @@ REPRESENTATIVES = frozenset({
     "beleaguered-castle",  # Beleaguered Castle: placed Aces, a file extending another
     "fan",  # Fan: 18 fans, only a King fills a gap
     "king-albert",  # Raglan: a reserve played out, never refilled
+    "penguin",  # Penguin: a deal that depends on the first card dealt (deal_first)
     "miss-milligan",  # Gypsy: two decks, a reserve that takes a run once the stock is out
     "yukon",  # Yukon: any face-up group moves, whatever lies on it
 })

@@ -285,7 +285,8 @@ def test_prove_mode_is_the_same_search(name, deals, budget):
 
 @pytest.mark.parametrize("name", ["mini-tight", "mini-tight-autoremove",
                                   pytest.param("mini-tabbycat-autoremove",
-                                               marks=pytest.mark.slow), "mini-suited"])
+                                               marks=pytest.mark.slow), "mini-suited",
+                                  "mini-penguin"])
 def test_verdicts_agree_with_the_exhaustive_reference(name):
     variant = mini(name)
     verdicts = set()

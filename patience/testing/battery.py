@@ -334,6 +334,34 @@ def check_deals_deterministic(game: Game) -> None:
     if explicit.key() != game.key():
         _fail(f"deal {number} is not the deck order docs/rules.md specifies: expected "
               f"{explicit.text()}, got {game.text()}")
+    if variant.first_forced is None:  # (forced moves may carry dealt cards away)
+        _check_dealt_first(game, expected)
+
+
+def _check_dealt_first(game: Game, cards: list[int]) -> None:
+    """Each group with ``deal_first`` is dealt, before the layout, the cards its rule picks
+    (given the first card) in the order they came, then, if they run short, the next cards
+    (docs/authoring.md, "Deals that depend on dealt cards"): its piles hold those cards."""
+    variant = game.variant
+    rest = list(cards)
+    for group in variant.groups:
+        if group.deal_first is None or not cards:
+            continue
+        interpreter = _interpreter(game)
+        picked = [c for c in rest if interpreter.evaluate(
+            group.deal_first.node, {"card": c, "first_card": cards[0]})]
+        lead = (picked + [c for c in rest if c not in picked])[:sum(group.deal)]
+        for card in lead:
+            rest.remove(card)
+        dealt = sorted(card & ~FACE_DOWN for index, placed in zip(
+            group.indices, group.place or ((),) * group.count)
+            for card in game.piles[index][len(placed):])
+        if dealt != sorted(lead):
+            _fail(f"piles.{group.name}.deal_first picks "
+                  f"{' '.join(card_code(c) for c in picked)} (given the first card, "
+                  f"{card_code(cards[0])}), so its piles should be dealt "
+                  f"{' '.join(card_code(c) for c in lead)}, but hold "
+                  f"{' '.join(card_code(c) for c in dealt)}: {game.text()}")
 
 
 def reference_deck(number: int, decks: int, ranks: int,

@@ -260,16 +260,19 @@ PLACED = ("AC", "AD", "AH", "AS")  # in every deck (ranks from 1), once a deck
 def _newer_group_keys(draw: st.DrawFn, group: dict[str, Any], name: str,
                       names: tuple[str, ...], ids: tuple[str, ...], base: _Context,
                       junk: float) -> None:
-    """Sometimes ``place``, ``to_bottom`` and ``fill_from`` on a group (which may loop:
-    the loader must refuse that with a location)."""
+    """Sometimes ``place``, ``to_bottom``, ``deal_first`` and ``fill_from`` on a group
+    (which may loop: the loader must refuse that with a location)."""
     if draw(st.floats(0, 1)) < 0.15:
         cards = draw(st.lists(st.sampled_from(PLACED), min_size=1, max_size=2, unique=True))
         group["place"] = [cards[0]] if len(cards) == 1 or draw(st.booleans()) else [cards]
-    if draw(st.floats(0, 1)) < 0.15:  # worked out before the deal: the card alone
-        before_deal = attrs.evolve(base, groups=(), table=False,
-                                   predicates=tuple(p for p in base.predicates
-                                                    if set(p[1]) <= {"card", "int"}))
+    before_deal = attrs.evolve(base, groups=(), table=False,  # worked out before the deal
+                               predicates=tuple(p for p in base.predicates
+                                                if set(p[1]) <= {"card", "int"}))
+    if draw(st.floats(0, 1)) < 0.15:  # the card alone
         group["to_bottom"] = _expression(draw, before_deal.bind({"card": "card"}), junk)
+    if draw(st.floats(0, 1)) < 0.1:  # the card and the first card of the deck
+        group["deal_first"] = _expression(
+            draw, before_deal.bind({"card": "card", "first_card": "card"}), junk)
     if draw(st.floats(0, 1)) < 0.2:
         others = [n for n in names if n != name] + [i for n, i in zip(names, ids) if n != name]
         group["fill_from"] = draw(st.sampled_from([*others, "stock"]))
