@@ -1294,6 +1294,9 @@ class _Validator:
             if not isinstance(shuffle_item, Scalar) or shuffle_item.tag != "bool":
                 self.error("stock.gather.shuffle must be true or false", shuffle_item.origin,
                            code="wrong-type")
+            elif shuffle_item.value not in ("true", "false", "True", "False"):
+                self.error(f"write true or false, not {shuffle_item.value!r}",
+                           shuffle_item.origin, code="yaml-boolean")
             else:
                 shuffle = shuffle_item.value.lower() == "true"
         deal_item = self.required(item, "deal", "stock.gather")

@@ -84,8 +84,10 @@ def gather_sizes(cards: int, deal: int, piles: int) -> list[int]:
 def gather_piles(gather: Gather, piles: Piles) -> Gathered:
     """Make the gathering redeal: the packet is the cards of the gathered piles, pile by
     pile, each pile read from its top card down (or, shuffled, those cards in card order
-    shuffled by the redeal's own seed: ``patience.cards.redeal_shuffle``); each pile in turn
-    takes the packet's next cards, the first of them on top."""
+    shuffled by the redeal's own seed: ``patience.cards.redeal_shuffle``). It is cut into
+    parcels of ``deal`` cards, each turned over, and dealt a card at a time, each pile
+    filled in turn from the bottom (``gather_sizes`` cards): a pile that receives one
+    parcel has its first card on top (PySolFC's ``Cruel_Talon.dealCards``)."""
     before = tuple(tuple(piles[index]) for index in gather.piles)
     if gather.shuffle:
         assert gather.seed is not None and gather.counter is not None
@@ -94,10 +96,12 @@ def gather_piles(gather: Gather, piles: Piles) -> Gathered:
                                 len(piles[gather.counter]) + 1)
     else:
         packet = [card & ~FACE_DOWN for pile in before for card in reversed(pile)]
+    deal = gather.deal
+    turned = [card for start in range(0, len(packet), deal)
+              for card in reversed(packet[start:start + deal])]
     start = 0
-    for index, size in zip(gather.piles, gather_sizes(len(packet), gather.deal,
-                                                      len(gather.piles))):
-        piles[index][:] = reversed(packet[start:start + size])
+    for index, size in zip(gather.piles, gather_sizes(len(turned), deal, len(gather.piles))):
+        piles[index][:] = turned[start:start + size]
         start += size
     if gather.counter is not None:
         piles[gather.counter].append(0)

@@ -253,8 +253,9 @@ pub fn gather_sizes(mut cards: usize, deal: usize, piles: usize) -> Vec<usize> {
         .collect()
 }
 
-/// Make the gathering redeal (`patience.moves.gather_piles`), keeping the piles as they
-/// were on the gathered stack.
+/// Make the gathering redeal (`patience.moves.gather_piles`): the packet cut into parcels
+/// of `deal` cards, each turned over, dealt a card at a time filling each pile from the
+/// bottom; the piles as they were are kept on the gathered stack.
 fn gather_piles(gather: &Gather, pos: &mut Position, stacks: &mut Stacks) {
     let mut packet: Vec<u8> = Vec::new();
     for &p in &gather.piles {
@@ -273,11 +274,14 @@ fn gather_piles(gather: &Gather, pos: &mut Position, stacks: &mut Stacks) {
         let made = pos.piles[gather.counter.expect("a redeal counter")].len();
         redeal_shuffle(&mut packet, seed, made + 1);
     }
+    for parcel in packet.chunks_mut(gather.deal) {
+        parcel.reverse();
+    }
     let mut start = 0;
     for (&p, size) in gather.piles.iter().zip(gather_sizes(packet.len(), gather.deal, gather.piles.len())) {
         let pile = &mut pos.piles[p];
         pile.clear();
-        pile.extend(packet[start..start + size].iter().rev());
+        pile.extend_from_slice(&packet[start..start + size]);
         start += size;
         stacks.touched.mark(p);
     }

@@ -289,9 +289,10 @@ def check_round_trips(game: Game) -> None:
 
 def _check_gather(position: Game, before: list[list[int]]) -> None:
     """A gathering redeal (``stock.gather``) just made: only the gathered piles and the
-    redeal counter changed; the gathered piles, each read from its top card down, one after
-    another, are the packet (the same cards read so before, or those shuffled by the
-    redeal's seed); each pile holds ``deal`` cards from the first, the last pile dealt
+    redeal counter changed; the packet (the gathered piles, each read from its top card
+    down, one after another, or those cards shuffled by the redeal's seed), cut into
+    parcels of ``deal`` cards each turned over, is the gathered piles read from the bottom,
+    one after another; each pile holds ``deal`` cards from the first, the last pile dealt
     fewer, the rest none."""
     variant = position.variant
     gather = variant.gather
@@ -306,7 +307,9 @@ def _check_gather(position: Game, before: list[list[int]]) -> None:
         packet = redeal_shuffle(read, position.shuffle_seed, len(before[gather.counter]) + 1)
     else:
         packet = [card & ~FACE_DOWN for card in read]
-    dealt = [card for i in gather.piles for card in reversed(after[i])]
+    turned = [card for start in range(0, len(packet), gather.deal)
+              for card in reversed(packet[start:start + gather.deal])]
+    dealt = [card for i in gather.piles for card in after[i]]
     sizes = [len(after[i]) for i in gather.piles]
     full = len(packet) // gather.deal
     shaped = len(packet) > gather.deal * len(sizes) or sizes == [gather.deal] * full + (
@@ -314,7 +317,7 @@ def _check_gather(position: Game, before: list[list[int]]) -> None:
         len(sizes) - full - (len(packet) % gather.deal > 0))
     counted = gather.counter is None or len(after[gather.counter]) == \
         len(before[gather.counter]) + 1
-    if changed or dealt != packet or not shaped or not counted:
+    if changed or dealt != turned or not shaped or not counted:
         _fail(f"the redeal did not gather {', '.join(variant.pile_names[i] for i in gather.piles)} "
               f"and deal them again {gather.deal} a pile as stock.gather says"
               f"{' (it changed ' + ', '.join(changed) + ')' if changed else ''}, after "
