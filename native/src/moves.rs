@@ -912,6 +912,24 @@ mod tests {
     use crate::wire::Fill;
 
     #[test]
+    fn the_redeal_shuffle_is_the_one_docs_rules_md_writes_out() {
+        // AC 2C 3C 4C 5C (rank * 4 + suit), gathered in any order, seed 1
+        let mut first = vec![20u8, 16, 12, 8, 4];
+        redeal_shuffle(&mut first, 1, 1);
+        assert_eq!(first, vec![4, 20, 8, 12, 16]); // AC 5C 2C 3C 4C
+        let mut second = vec![4u8, 8, 12, 16, 20];
+        redeal_shuffle(&mut second, 1, 2);
+        assert_eq!(second, vec![12, 4, 20, 16, 8]); // 3C AC 5C 4C 2C
+    }
+
+    #[test]
+    fn gathered_cards_go_deal_a_pile_and_extra_ones_to_the_first_piles() {
+        assert_eq!(gather_sizes(52, 3, 18), [vec![3; 17], vec![1]].concat());
+        assert_eq!(gather_sizes(7, 3, 4), vec![3, 3, 1, 0]);
+        assert_eq!(gather_sizes(50, 4, 12), [vec![5, 5], vec![4; 10]].concat());
+    }
+
+    #[test]
     fn forced_moves_that_never_end_stop_at_the_bound() {
         // piles 0 and 1 fill from each other; a move empties pile 0 onto pile 2
         let mut program = bare_program(3);
