@@ -512,6 +512,16 @@ class _Validator:
         self.error(f"{what} {value!r} contains the unprintable character {bad!r}",
                    item.origin, code="unprintable")
 
+    def count_or_unlimited(self, item: Item | None, what: str, default: int) -> int | None:
+        """A number of redeals from ``default`` to 1000, or None for 'unlimited'."""
+        if isinstance(item, Scalar) and item.value == "unlimited":
+            return None
+        if item is not None and (not isinstance(item, Scalar) or item.tag != "int"):
+            self.error(f"{what} must be a whole number or 'unlimited'", item.origin,
+                       code="wrong-type")
+            return default
+        return self.integer(item, what, default, low=default, high=1000)
+
     def choice(self, item: Item | None, what: str, choices: tuple[str, ...]) -> str:
         value = self.string(item, what)
         if value is None:
@@ -1229,16 +1239,8 @@ class _Validator:
         empty = EmptyPiles(self.choice(item.items.get("empty_piles"), "stock.empty_piles",
                                        words(EmptyPiles)))
         turn = self.integer(item.items.get("turn"), "stock.turn", 1, low=1, high=104)
-        redeals: int | None = 0
         redeals_item = item.items.get("redeals")
-        if isinstance(redeals_item, Scalar) and redeals_item.value == "unlimited":
-            redeals = None
-        elif redeals_item is not None:
-            if not isinstance(redeals_item, Scalar) or redeals_item.tag != "int":
-                self.error("stock.redeals must be a whole number or 'unlimited'",
-                           redeals_item.origin, code="wrong-type")
-            else:
-                redeals = self.integer(redeals_item, "stock.redeals", 0, low=0, high=1000)
+        redeals = self.count_or_unlimited(redeals_item, "stock.redeals", 0)
         clash = next((g for g in groups if g.id == "r"), None)
         if redeals is not None and redeals > 0 and clash is not None:
             assert redeals_item is not None
@@ -1302,16 +1304,7 @@ class _Validator:
         deal_item = self.required(item, "deal", "stock.gather")
         deal = self.integer(deal_item, "stock.gather.deal", 1, low=1, high=104)
         redeals_item = self.required(item, "redeals", "stock.gather")
-        redeals: int | None = 1
-        if isinstance(redeals_item, Scalar) and redeals_item.value == "unlimited":
-            redeals = None
-        elif redeals_item is not None:
-            if not isinstance(redeals_item, Scalar) or redeals_item.tag != "int":
-                self.error("stock.gather.redeals must be a whole number or 'unlimited'",
-                           redeals_item.origin, code="wrong-type")
-            else:
-                redeals = self.integer(redeals_item, "stock.gather.redeals", 1, low=1,
-                                       high=1000)
+        redeals = self.count_or_unlimited(redeals_item, "stock.gather.redeals", 1)
         if shuffle and redeals is None:
             assert redeals_item is not None
             self.error("stock.gather shuffles, so its redeals must be counted (each "

@@ -16,8 +16,10 @@ Move(source=-1, count=0, target=-1)
 
 Position text (one line): the pile groups in order, each as ``ID:`` followed by its piles
 separated by ``/``, each pile its cards from bottom to top as two-character codes run
-together, then ``s:`` and the stock in dealing order (next card first). Reading a position
-makes any forced removals it calls for, as a deal would.
+together, then ``s:`` and the stock in dealing order (next card first), then ``r:`` and
+the redeals made (when they are counted) and ``z:`` and a gathering redeal's shuffle seed
+(when it shuffles; read as 0 when left out). Reading a position makes any forced removals
+it calls for, as a deal would.
 """
 
 from __future__ import annotations

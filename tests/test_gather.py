@@ -29,19 +29,19 @@ def errors_of(body: str) -> list[tuple[str, int | None]]:
 
 
 @pytest.mark.parametrize(("body", "message", "line"), [
-    ("stock:\n  gather:\n    from: [columns]\n    shuffle: true\n    deal: 4\n"
-     "    redeals: unlimited\n",
-     "stock.gather shuffles, so its redeals must be counted (each redeal's shuffle is drawn "
-     "by its number): give a whole number, not 'unlimited'", 10),
+    (("stock:\n  gather:\n    from: [columns]\n    shuffle: true\n    deal: 4\n"
+     "    redeals: unlimited\n"),
+     ("stock.gather shuffles, so its redeals must be counted (each redeal's shuffle is drawn "
+     "by its number): give a whole number, not 'unlimited'"), 10),
     ("stock:\n  redeals: 1\n  deals_to: [t]\n  gather: {from: [columns], deal: 4, redeals: 1}\n",
-     "stock.redeals turns the waste back into the stock and stock.gather gathers piles to "
-     "deal them again: a game has one kind of redeal; drop one of them", 6),
+     ("stock.redeals turns the waste back into the stock and stock.gather gathers piles to "
+     "deal them again: a game has one kind of redeal; drop one of them"), 6),
     ("stock:\n  gather: {from: [colums], deal: 4, redeals: 1}\n",
-     "stock.gather.from names 'colums', which is neither a pile group nor a pile; did you "
-     "mean 'columns'?", 6),
+     ("stock.gather.from names 'colums', which is neither a pile group nor a pile; did you "
+     "mean 'columns'?"), 6),
     ("stock:\n  gather: {from: [], deal: 4, redeals: 1}\n",
-     "stock.gather.from names no pile: name the groups (or piles) whose cards a redeal "
-     "gathers, e.g. [fans]", 6),
+     ("stock.gather.from names no pile: name the groups (or piles) whose cards a redeal "
+     "gathers, e.g. [fans]"), 6),
     ("stock:\n  gather: {from: [columns], deal: 0, redeals: 1}\n",
      "stock.gather.deal must be from 1 to 104, not 0", 6),
     ("stock:\n  gather: {from: [columns], deal: 4}\n",
@@ -50,10 +50,10 @@ def errors_of(body: str) -> list[tuple[str, int | None]]:
      "write true or false, not 'yes'", 6),
     ("stock:\n  gather: {from: [columns], deal: 4, redeals: 1, shuffle: 1}\n",
      "stock.gather.shuffle must be true or false", 6),
-    ("piles:\n  tail:\n    id: z\nstock:\n  gather: {from: [columns], shuffle: true, deal: 4, "
-     "redeals: 2}\n",
-     "piles.tail.id 'z' is the shuffle seed's field in the position text of a game whose "
-     "stock.gather uses it; choose another id", 9),
+    (("piles:\n  tail:\n    id: z\nstock:\n  gather: {from: [columns], shuffle: true, deal: 4, "
+     "redeals: 2}\n"),
+     ("piles.tail.id 'z' is the shuffle seed's field in the position text of a game whose "
+     "stock.gather uses it; choose another id"), 9),
 ])
 def test_the_loader_refuses_a_gather_it_cannot_play_and_says_where(body, message, line):
     assert (message, line) in errors_of(body)
@@ -171,9 +171,9 @@ def test_the_shuffle_is_the_one_docs_rules_md_writes_out():
     assert redeal_seed(1, 1) == next(splitmix64(1)) == 10451216379200822465
     assert redeal_seed(1, 2) == 13757245211066428519
     clubs = parse_cards("AC 2C 3C 4C 5C")
-    assert [card_code(c) for c in redeal_shuffle(clubs, 1, 1)] == "AC 5C 2C 3C 4C".split()
+    assert [card_code(c) for c in redeal_shuffle(clubs, 1, 1)] == ["AC", "5C", "2C", "3C", "4C"]
     assert [card_code(c) for c in redeal_shuffle(clubs[::-1], 1, 2)] == \
-        "3C AC 5C 4C 2C".split()  # the order gathered does not matter
+        ["3C", "AC", "5C", "4C", "2C"]  # the order gathered does not matter
 
 
 def test_the_shuffle_seed_is_the_deal_number():
@@ -210,8 +210,8 @@ def test_a_position_without_a_seed_has_seed_zero():
 
 @pytest.mark.parametrize(("field", "message"), [
     ("z:-1", "z:-1 is not a shuffle seed"), ("z:18446744073709551616", "is not a shuffle seed"),
-    ("z:x", "z:x is not a shuffle seed"), ("r:3", "r:3 is not a number of redeals made from 0 "
-                                                 "to 2")])
+    ("z:x", "z:x is not a shuffle seed"), ("r:3", ("r:3 is not a number of redeals made from 0 "
+                                                 "to 2"))])
 def test_a_bad_seed_or_count_in_a_position_is_refused(field, message):
     variant = patience.find_variant("la-belle-lucie")
     text = variant.deal(3).text().replace(" r:0 z:3", "")
