@@ -237,3 +237,13 @@ def test_the_rules_say_the_redeal_in_a_players_words():
             "out again from c1, 4 cards to each pile, the first of them on top (the last one "
             "may get fewer); as often as you like.") in plain_rules_text(
         patience.find_variant("cruel"))
+
+
+def test_mutation_testing_changes_the_gather_too():
+    from patience.testing.mutants import mutants
+
+    changes = {(m.rule, m.change) for m in mutants(patience.find_variant("la-belle-lucie"))
+               if m.rule.startswith("stock.gather")}
+    assert changes == {("stock.gather.deal", "3 -> 2"), ("stock.gather.deal", "3 -> 4"),
+                       ("stock.gather.redeals", "2 -> 1"), ("stock.gather.redeals", "2 -> 3"),
+                       ("stock.gather.shuffle", "True -> False")}
