@@ -247,3 +247,17 @@ def test_mutation_testing_changes_the_gather_too():
     assert changes == {("stock.gather.deal", "3 -> 2"), ("stock.gather.deal", "3 -> 4"),
                        ("stock.gather.redeals", "2 -> 1"), ("stock.gather.redeals", "2 -> 3"),
                        ("stock.gather.shuffle", "True -> False")}
+
+
+def test_the_shuffles_to_come_are_hidden_from_the_player():
+    from patience.solver import hint_from_view
+    from patience.visibility import hides_cards
+
+    game = patience.find_variant("la-belle-lucie").deal(3)
+    assert hides_cards(game)  # no card face down, no stock: the next shuffles are unknown
+    hint = hint_from_view(game, samples=2, max_positions=2_000)
+    assert hint.samples == 2
+    game.push("d")
+    game.push("d")
+    assert not hides_cards(game)  # no shuffle left: everything is in view
+    assert not hides_cards(patience.find_variant("cruel").deal(3))  # no shuffle at all
