@@ -123,11 +123,44 @@ def numbered_deck(number: int, decks: int = 1, ranks: int = 13,
     cards = new_deck(decks, ranks, suits)
     for card in without:
         cards.remove(card)
-    draws = splitmix64(number)
+    _fisher_yates(cards, splitmix64(number))
+    return cards
+
+
+def _fisher_yates(cards: list[int], draws: Iterator[int]) -> None:
+    """Shuffle ``cards`` in place: for i from the last index down to 1, swap card i with
+    card ``draw % (i + 1)``."""
     for i in range(len(cards) - 1, 0, -1):
         j = next(draws) % (i + 1)
         cards[i], cards[j] = cards[j], cards[i]
-    return cards
+
+
+def redeal_seed(seed: int, redeal: int) -> int:
+    """The seed of the shuffle of redeal number ``redeal`` (1 for the first) in a game whose
+    shuffle seed is ``seed`` (its deal number): the ``redeal``-th number drawn from the
+    SplitMix64 stream seeded with ``seed`` (docs/rules.md, "Shuffles during play").
+
+    >>> redeal_seed(1, 1) == next(splitmix64(1))
+    True
+    """
+    draws = splitmix64(seed)
+    for _ in range(redeal - 1):
+        next(draws)
+    return next(draws)
+
+
+def redeal_shuffle(cards: Sequence[int], seed: int, redeal: int) -> list[int]:
+    """The gathered ``cards`` as redeal number ``redeal`` shuffles them: put in card order
+    (face-down marks dropped), then Fisher–Yates driven by SplitMix64 seeded with
+    ``redeal_seed(seed, redeal)``. The result depends on which cards were gathered, never
+    on the order they were gathered in.
+
+    >>> [card_code(c) for c in redeal_shuffle(parse_cards("KS AC 7D"), 1, 1)]
+    ['7D', 'AC', 'KS']
+    """
+    packet = sorted(card & ~FACE_DOWN for card in cards)
+    _fisher_yates(packet, splitmix64(redeal_seed(seed, redeal)))
+    return packet
 
 
 def parse_cards(text: str | Sequence[str]) -> list[int]:

@@ -123,12 +123,25 @@ class GroupDefinition:
 
 
 @attrs.frozen
+class GatherDefinition:
+    """``stock.gather``: a redeal that gathers the cards of named piles into one packet
+    (shuffled or not) and deals it out again over the same piles, ``deal`` cards a pile
+    (docs/authoring.md, "Redeals that gather the tableau")."""
+
+    sources: tuple[str, ...]  # group names or pile ids, in gathering order
+    shuffle: bool
+    deal: int  # cards each pile receives
+    redeals: int | None  # how many times; None: unlimited (never with a shuffle)
+
+
+@attrs.frozen
 class StockDefinition:
     deals_to: tuple[str, ...]  # group names or pile ids, in dealing order
     empty_piles: EmptyPiles
     deal_when: Rule
     turn: int = 1  # cards each deal target receives per deal (a waste: draw N)
     redeals: int | None = 0  # times the waste may turn back into the stock; None: unlimited
+    gather: GatherDefinition | None = None  # the redeal that gathers piles, if any
 
 
 @attrs.frozen
@@ -429,7 +442,8 @@ TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extend
 GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "deal_first",
               "fill_from", "moves", "accepts", "target", "removal", "show")
 SOLVER_KEYS = ("safe",)
-STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when")
+STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when", "gather")
+GATHER_KEYS = ("from", "shuffle", "deal", "redeals")
 EXPECT_KEYS = ("name", "why", "skip", "deal", "position", "after", "shows", "legal", "illegal",
                "moves", "winnable", "within", "perft", "known", "inherited")
 KNOWN_CODE = re.compile(r"[a-z][a-z0-9-]{0,39}")
@@ -516,6 +530,16 @@ class _Validator:
         bad = next(char for char in value if not char.isprintable())
         self.error(f"{what} {value!r} contains the unprintable character {bad!r}",
                    item.origin, code="unprintable")
+
+    def count_or_unlimited(self, item: Item | None, what: str, default: int) -> int | None:
+        """A number of redeals from ``default`` to 1000, or None for 'unlimited'."""
+        if isinstance(item, Scalar) and item.value == "unlimited":
+            return None
+        if item is not None and (not isinstance(item, Scalar) or item.tag != "int"):
+            self.error(f"{what} must be a whole number or 'unlimited'", item.origin,
+                       code="wrong-type")
+            return default
+        return self.integer(item, what, default, low=default, high=1000)
 
     def choice(self, item: Item | None, what: str, choices: tuple[str, ...]) -> str:
         value = self.string(item, what)
@@ -1254,16 +1278,8 @@ class _Validator:
         empty = EmptyPiles(self.choice(item.items.get("empty_piles"), "stock.empty_piles",
                                        words(EmptyPiles)))
         turn = self.integer(item.items.get("turn"), "stock.turn", 1, low=1, high=104)
-        redeals: int | None = 0
         redeals_item = item.items.get("redeals")
-        if isinstance(redeals_item, Scalar) and redeals_item.value == "unlimited":
-            redeals = None
-        elif redeals_item is not None:
-            if not isinstance(redeals_item, Scalar) or redeals_item.tag != "int":
-                self.error("stock.redeals must be a whole number or 'unlimited'",
-                           redeals_item.origin, code="wrong-type")
-            else:
-                redeals = self.integer(redeals_item, "stock.redeals", 0, low=0, high=1000)
+        redeals = self.count_or_unlimited(redeals_item, "stock.redeals", 0)
         clash = next((g for g in groups if g.id == "r"), None)
         if redeals is not None and redeals > 0 and clash is not None:
             assert redeals_item is not None
@@ -1283,8 +1299,64 @@ class _Validator:
                                             "true")
         deal_when = self.parse(text, origin, "stock.deal_when")
         self.check(deal_when, base)
+        gather = self.gather(self.mapping(item.items.get("gather"), "stock.gather"), groups,
+                             group_names)
+        if gather is not None and redeals != 0:
+            assert redeals_item is not None
+            self.error("stock.redeals turns the waste back into the stock and stock.gather "
+                       "gathers piles to deal them again: a game has one kind of redeal; "
+                       "drop one of them", redeals_item.origin, code="gather")
         return StockDefinition(targets, empty, deal_when or Rule(
-            "true", parse_expression("true"), None, "stock.deal_when"), turn, redeals)
+            "true", parse_expression("true"), None, "stock.deal_when"), turn, redeals, gather)
+
+    def gather(self, item: Mapping | None, groups: tuple[GroupDefinition, ...],
+               group_names: tuple[str, ...]) -> GatherDefinition | None:
+        """``stock.gather``: which piles a redeal gathers, whether it shuffles, how many
+        cards it deals a pile, and how many times."""
+        if item is None:
+            return None
+        self.unknown_keys(item, GATHER_KEYS, "stock.gather")
+        from_item = self.required(item, "from", "stock.gather")
+        sources = self.strings(from_item, "stock.gather.from")
+        known = {g.name for g in groups} | _pile_ids(groups)
+        for source in sources:
+            if source not in known and source not in group_names and groups:
+                assert from_item is not None
+                close = difflib.get_close_matches(source, sorted(known), n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                self.error(f"stock.gather.from names {source!r}, which is neither a pile "
+                           f"group nor a pile{hint}", from_item.origin, code="unknown-pile")
+        if from_item is not None and not sources:
+            self.error("stock.gather.from names no pile: name the groups (or piles) whose "
+                       "cards a redeal gathers, e.g. [fans]", from_item.origin, code="gather")
+        shuffle_item = item.items.get("shuffle")
+        shuffle = False
+        if shuffle_item is not None:
+            if not isinstance(shuffle_item, Scalar) or shuffle_item.tag != "bool":
+                self.error("stock.gather.shuffle must be true or false", shuffle_item.origin,
+                           code="wrong-type")
+            elif shuffle_item.value not in ("true", "false", "True", "False"):
+                self.error(f"write true or false, not {shuffle_item.value!r}",
+                           shuffle_item.origin, code="yaml-boolean")
+            else:
+                shuffle = shuffle_item.value.lower() == "true"
+        deal_item = self.required(item, "deal", "stock.gather")
+        deal = self.integer(deal_item, "stock.gather.deal", 1, low=1, high=104)
+        redeals_item = self.required(item, "redeals", "stock.gather")
+        redeals = self.count_or_unlimited(redeals_item, "stock.gather.redeals", 1)
+        if shuffle and redeals is None:
+            assert redeals_item is not None
+            self.error("stock.gather shuffles, so its redeals must be counted (each "
+                       "redeal's shuffle is drawn by its number): give a whole number, not "
+                       "'unlimited'", redeals_item.origin, code="gather")
+        for field, used, what in (("r", redeals is not None, "redeal count"),
+                                  ("z", shuffle, "shuffle seed")):
+            clash = next((g for g in groups if g.id == field), None)
+            if used and clash is not None:
+                self.error(f"piles.{clash.name}.id {field!r} is the {what}'s field in the "
+                           "position text of a game whose stock.gather uses it; choose "
+                           "another id", item.origin, code="pile-id-taken")
+        return GatherDefinition(sources, shuffle, deal, redeals)
 
 
 def pile_names(group: GroupDefinition) -> list[str]:

@@ -349,6 +349,12 @@ def _reason_against(game: Game, move: Move) -> tuple[str | None, str | None]:
                 return None, None
             if variant.redeal_pile is not None and game.piles[variant.redeal_pile]:
                 return "d: the stock is empty and no redeal is left", None
+            gather = variant.gather
+            if gather is not None:
+                if any(game.piles[i] for i in gather.piles):
+                    return (f"d: the {gather.limit} redeal{'s' if gather.limit != 1 else ''} "
+                            "of stock.gather are made; no redeal is left"), "stock.gather"
+                return "d: the piles stock.gather deals again are empty", "stock.gather"
             return "d: the stock is empty; there is no deal left", None
         rule = variant.deal_when
         if interpreter.evaluate(rule.node, {}):

@@ -16,8 +16,10 @@ Move(source=-1, count=0, target=-1)
 
 Position text (one line): the pile groups in order, each as ``ID:`` followed by its piles
 separated by ``/``, each pile its cards from bottom to top as two-character codes run
-together, then ``s:`` and the stock in dealing order (next card first). Reading a position
-makes any forced removals it calls for, as a deal would.
+together, then ``s:`` and the stock in dealing order (next card first), then ``r:`` and
+the redeals made (when they are counted) and ``z:`` and a gathering redeal's shuffle seed
+(when it shuffles; read as 0 when left out). Reading a position makes any forced removals
+it calls for, as a deal would.
 """
 
 from __future__ import annotations
@@ -113,6 +115,8 @@ class Game:
                                                                 if c not in sinks]
                 piles[index] += [card | FACE_DOWN for card in pile[:down]] + pile[down:]
         stock = list(reversed(cards[position:]))
+        if variant.gather is not None and variant.gather.seed is not None:
+            piles[variant.gather.seed] = _seed_pile(deal_number or 0)
         game = cls(variant, piles, stock, deal_number)
         game._settle()  # a layout may complete a set under forced removal
         game._initial = (tuple(map(tuple, game.piles)), tuple(game.stock))
@@ -330,13 +334,25 @@ class Game:
 
     @property
     def redeals_left(self) -> int | None:
-        """How many more times the waste may turn back into the stock (None: unlimited)."""
+        """How many more times the waste may turn back into the stock, or the gathered
+        piles be dealt again (None: unlimited)."""
         variant = self.variant
-        if variant.redeals is None:
+        limit = variant.redeal_limit
+        if limit is None:
             return None
         if variant.redeal_counter is None:
             return 0
-        return variant.redeals - len(self.piles[variant.redeal_counter])
+        return limit - len(self.piles[variant.redeal_counter])
+
+    @property
+    def shuffle_seed(self) -> int | None:
+        """The seed a gathering redeal's shuffle is drawn from (the deal number; 0 for a
+        game dealt from cards or a position that gives none), or None when no redeal of
+        this variant shuffles (docs/rules.md, "Shuffles during play")."""
+        gather = self.variant.gather
+        if gather is None or gather.seed is None:
+            return None
+        return int.from_bytes(bytes(self.piles[gather.seed]), "little")
 
     def cards_home(self) -> int:
         """How many cards are home: on the piles of ``Variant.home_piles`` (the foundations,
@@ -373,6 +389,8 @@ class Game:
         counter = self.variant.redeal_counter
         if counter is not None:
             parts.append(f"r:{len(self.piles[counter])}")
+        if self.shuffle_seed is not None:
+            parts.append(f"z:{self.shuffle_seed}")
         return " ".join(parts)
 
     @classmethod
@@ -398,13 +416,15 @@ class Game:
             piles.extend(_cards(value, text) for value in values)
         stock = list(reversed(_cards(fields.pop("s", ""), text)))
         redeals = fields.pop("r", "0") if variant.redeal_counter is not None else "0"
+        shuffled = variant.gather is not None and variant.gather.seed is not None
+        seed = fields.pop("z", "0") if shuffled else "0"
         if fields:
             raise PositionError(f"position {text!r}: unknown field {next(iter(fields))!r}:")
-        return cls._checked(variant, piles, stock, text, redeals)
+        return cls._checked(variant, piles, stock, text, redeals, seed)
 
     @classmethod
     def _checked(cls, variant: Variant, piles: list[list[int]], stock: list[int],
-                 shown: str, redeals: object = 0) -> Game:
+                 shown: str, redeals: object = 0, seed: object = 0) -> Game:
         try:
             check_deck([c & ~FACE_DOWN for pile in piles for c in pile] + stock,
                        variant.decks, variant.ranks, variant.suits)
@@ -423,13 +443,20 @@ class Game:
                 raise PositionError(f"position {shown!r}: {name} has a face-down card above "
                                     "a face-up one; face-down cards lie at the bottom")
         if variant.redeal_counter is not None:
-            limit = variant.redeals or 0
+            limit = variant.redeal_limit or 0
             made = str(redeals)
             if not (made.isascii() and made.isdigit() and len(made) <= 4
                     and int(made) <= limit):
                 raise PositionError(f"position {shown!r}: r:{made} is not a number of redeals "
                                     f"made from 0 to {limit}")
             piles.append([0] * int(made))
+        if variant.gather is not None and variant.gather.seed is not None:
+            written = str(seed)
+            if not (written.isascii() and written.isdigit() and len(written) <= 20
+                    and int(written) < 1 << 64):
+                raise PositionError(f"position {shown!r}: z:{written} is not a shuffle seed "
+                                    "(a deal number from 0 to 2^64 - 1)")
+            piles.append(_seed_pile(int(written)))
         game = cls(variant, piles, stock)
         game._settle()  # a complete set on the table under forced removal leaves at once
         game._initial = (tuple(map(tuple, game.piles)), tuple(game.stock))
@@ -445,6 +472,8 @@ class Game:
         }
         if self.variant.redeal_counter is not None:
             data["redeals"] = len(self.piles[self.variant.redeal_counter])
+        if self.shuffle_seed is not None:
+            data["shuffle_seed"] = self.shuffle_seed
         return data
 
     @classmethod
@@ -469,7 +498,8 @@ class Game:
             stock = [parse_card(c) for c in reversed(data.get("stock", []))]
         except (DealError, TypeError, AttributeError) as error:
             raise PositionError(f"position JSON: {error}") from None
-        return cls._checked(variant, piles, stock, shown, data.get("redeals", 0))
+        return cls._checked(variant, piles, stock, shown, data.get("redeals", 0),
+                            data.get("shuffle_seed", 0))
 
     # -- drawing --
 
@@ -490,7 +520,7 @@ class Game:
         deals = self.deals_left
         stock = f"{'s':<{width}} | {len(self.stock)} cards, " \
             f"{deals} deal{'s' if deals != 1 else ''} left"
-        if self.variant.redeals != 0:
+        if self.variant.redeal_limit != 0:
             left = self.redeals_left
             stock += ", redeals unlimited" if left is None else \
                 f", {left} redeal{'s' if left != 1 else ''} left"
@@ -530,6 +560,11 @@ class LegalMoves:
     def __repr__(self) -> str:
         moves = ", ".join(self.game.notation(move) for move in self)
         return f"<LegalMoves at {self.game.text()!r} ({moves})>"
+
+
+def _seed_pile(seed: int) -> list[int]:
+    """The hidden pile holding a shuffle seed: its eight bytes, least significant first."""
+    return list(seed.to_bytes(8, "little"))
 
 
 def _read_json(text: str) -> Any:

@@ -50,6 +50,7 @@ from patience.compiler import (
     subscript,
 )
 from patience.language import BoolOp, Node, Quantifier, guarded_piles, walk
+from patience.moves import Gather
 from patience.plan import (
     SOURCE_PILE,
     GroupRules,
@@ -410,6 +411,8 @@ class Generator:
             if redeal.counter is not None:
                 again += f" and len(piles[{redeal.counter}]) < {redeal.limit}"
             deal_test = f"({deal_test}) or ({again})"
+        if plan.gather is not None:  # the deal of an empty stock gathers piles again
+            deal_test = f"({deal_test}) or ({_gather_test(plan.gather)})"
 
         def add_move(writer: _Writer, target: GroupRules) -> None:
             writer.line("append((s, k, t))")
@@ -425,6 +428,9 @@ class Generator:
         if redeal is not None and deal_note:
             limit = "unlimited" if redeal.counter is None else str(redeal.limit)
             deal_note += f"; or, the stock empty, stock.redeals ({limit}) turns the waste over"
+        if plan.gather is not None and deal_note:
+            limit = "unlimited" if plan.gather.limit is None else str(plan.gather.limit)
+            deal_note += f"; or, the stock empty, stock.gather ({limit}) deals its piles again"
         for header, given, found in (("generate_moves(piles, stock)", False, add_move),
                                      ("moves_from(piles, stock, s)", True, add_move),
                                      ("has_moves(piles, stock)", False, return_true)):
@@ -534,3 +540,20 @@ def generate(plan: RulePlan, label: str, notes: Mapping[str, str] | None = None)
     as written, for the comments of the source ("win", "stock.deal_when", "solver.safe",
     and a "title")."""
     return Generator(plan, notes).generate(label)
+
+
+def _gather_test(gather: Gather) -> str:
+    """Whether the gathering redeal is legal: the stock is empty, a redeal is left and a
+    gathered pile holds a card."""
+    runs: list[list[int]] = []
+    for index in gather.piles:
+        if runs and runs[-1][1] == index:
+            runs[-1][1] = index + 1
+        else:
+            runs.append([index, index + 1])
+    held = " or ".join(f"piles[{start}]" if stop == start + 1 else f"any(piles[{start}:{stop}])"
+                       for start, stop in runs)
+    test = f"not stock and ({held})"
+    if gather.counter is not None:
+        test += f" and len(piles[{gather.counter}]) < {gather.limit}"
+    return test

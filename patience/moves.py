@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from patience.cards import FACE_DOWN
+from patience.cards import FACE_DOWN, redeal_shuffle
 from patience.errors import ForcedMovesError
 from patience.limits import MAX_FORCED_MOVES
 
@@ -43,6 +43,69 @@ TURNED = -2
 FROM_STOCK = range(-1, 0)
 
 REDEALT = "redealt"  # the deal's undo record when it turned the waste back into the stock
+
+
+class Gather(NamedTuple):
+    """A redeal that gathers the cards of ``piles`` (``stock.gather``) and deals them out
+    again over the same piles, ``deal`` cards a pile: docs/authoring.md, "Redeals that
+    gather the tableau". ``counter`` is the hidden pile whose length counts the redeals made
+    (None when they are unlimited); ``seed`` the hidden pile holding the game's shuffle
+    seed as eight bytes, least significant first (None when the redeal does not shuffle).
+    """
+
+    piles: tuple[int, ...]  # in gathering order, which is also the order they are dealt
+    shuffle: bool
+    deal: int
+    limit: int | None  # None: unlimited
+    counter: int | None
+    seed: int | None
+
+
+class Gathered(NamedTuple):
+    """The deal's undo record when it gathered piles: their cards before the redeal."""
+
+    piles: tuple[tuple[int, ...], ...]
+
+
+def gather_sizes(cards: int, deal: int, piles: int) -> list[int]:
+    """How many of ``cards`` gathered cards each of ``piles`` piles receives: ``deal`` each
+    from the first pile until the cards run out (the last pile dealt may take fewer, the
+    rest none); cards beyond ``deal`` × ``piles`` add one a pile from the first, round
+    and round."""
+    extra = max(0, cards - deal * piles)
+    sizes = []
+    for index in range(piles):
+        size = min(deal + extra // piles + (index < extra % piles), cards)
+        sizes.append(size)
+        cards -= size
+    return sizes
+
+
+def gather_piles(gather: Gather, piles: Piles) -> Gathered:
+    """Make the gathering redeal: the packet is the cards of the gathered piles, pile by
+    pile, each pile read from its top card down (or, shuffled, those cards in card order
+    shuffled by the redeal's own seed: ``patience.cards.redeal_shuffle``). It is cut into
+    parcels of ``deal`` cards, each turned over, and dealt a card at a time, each pile
+    filled in turn from the bottom (``gather_sizes`` cards): a pile that receives one
+    parcel has its first card on top (PySolFC's ``Cruel_Talon.dealCards``)."""
+    before = tuple(tuple(piles[index]) for index in gather.piles)
+    if gather.shuffle:
+        assert gather.seed is not None and gather.counter is not None
+        seed = int.from_bytes(bytes(piles[gather.seed]), "little")
+        packet = redeal_shuffle([c for pile in before for c in pile], seed,
+                                len(piles[gather.counter]) + 1)
+    else:
+        packet = [card & ~FACE_DOWN for pile in before for card in reversed(pile)]
+    deal = gather.deal
+    turned = [card for start in range(0, len(packet), deal)
+              for card in reversed(packet[start:start + deal])]
+    start = 0
+    for index, size in zip(gather.piles, gather_sizes(len(turned), deal, len(gather.piles))):
+        piles[index][:] = turned[start:start + size]
+        start += size
+    if gather.counter is not None:
+        piles[gather.counter].append(0)
+    return Gathered(before)
 
 
 class Move(NamedTuple):
@@ -89,7 +152,10 @@ def move_cards(piles: Piles, source: int, count: int, target: int,
 def deal_from_stock(variant: Variant, piles: Piles, stock: list[int]) -> Any:
     """Deal from the stock to each deal target in order (skipping empty piles where the
     variant says so), or, with the stock empty, turn the waste back into the stock where
-    a redeal is left. Returns what :func:`undeal` needs."""
+    a redeal is left, or gather the piles ``stock.gather`` names and deal them again.
+    Returns what :func:`undeal` needs."""
+    if not stock and variant.gather is not None:
+        return gather_piles(variant.gather, piles)
     if not stock and variant.redeal_pile is not None:
         waste = piles[variant.redeal_pile]
         stock.extend(card & ~FACE_DOWN for card in reversed(waste))
@@ -111,6 +177,14 @@ def deal_from_stock(variant: Variant, piles: Piles, stock: list[int]) -> Any:
 
 def undeal(variant: Variant, piles: Piles, stock: list[int], received: Any) -> None:
     """Take back :func:`deal_from_stock`."""
+    if type(received) is Gathered:
+        gather = variant.gather
+        assert gather is not None
+        for index, cards in zip(gather.piles, received.piles):
+            piles[index][:] = cards
+        if gather.counter is not None:
+            piles[gather.counter].pop()
+        return
     if received == REDEALT:
         assert variant.redeal_pile is not None
         piles[variant.redeal_pile].extend(reversed(stock))

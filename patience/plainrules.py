@@ -115,10 +115,31 @@ def _rule_words(words: Words, rule: Rule) -> str:
     return _sentence(comment_at(rule.origin) or words.say(rule.node))
 
 
+def _gather(variant: Variant) -> str:
+    """The redeal that gathers piles (``stock.gather``), in a player's words."""
+    gather = variant.gather
+    if gather is None:
+        return ""
+    groups = [g for g in variant.groups if set(g.indices) <= set(gather.piles)]
+    named = " and ".join(g.name for g in groups) if \
+        sum(g.count for g in groups) == len(gather.piles) else \
+        ", ".join(variant.pile_names[i] for i in gather.piles)
+    first = variant.pile_names[gather.piles[0]]
+    shuffled = "shuffle them, " if gather.shuffle else "keep their order (each pile " \
+        "picked up from its top card down), "
+    times = "as often as you like" if gather.limit is None else \
+        "once" if gather.limit == 1 else "twice" if gather.limit == 2 else \
+        f"{gather.limit} times"
+    return (f"Redeal (d, or a click on the stock): pick up all the cards of the {named}, "
+            f"{shuffled}and deal them out again from {first}, {gather.deal} cards to each "
+            f"pile{'' if gather.shuffle else ', the first of them on top'} (the last one may "
+            f"get fewer); {times}.")
+
+
 def _stock(variant: Variant) -> str:
     targets = list(dict.fromkeys(variant.pile_names[i] for i in variant.deal_targets))
     if not (targets and variant.stock_size):
-        return ""
+        return _gather(variant)
     each = "a card" if variant.turn == 1 else f"{variant.turn} cards"
     where = targets[0] if len(targets) == 1 else f"each of {', '.join(targets)}"
     text = (f"The stock: {variant.stock_size} cards. Each deal (d, or a click on the stock) "
@@ -131,7 +152,8 @@ def _stock(variant: Variant) -> str:
         words = comment_at(variant.deal_when.origin)
         text += " Dealing: " + _sentence(
             words or "only when " + Words(variant).say(variant.deal_when.node))
-    return text
+    gather = _gather(variant)
+    return f"{text} {gather}" if gather else text
 
 
 class Words(Visitor[str]):

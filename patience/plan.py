@@ -44,6 +44,7 @@ from patience.compiler import (
     name,
 )
 from patience.language import Attribute, Compare, Name, Node, Pairs, Predicate, Quantifier, walk
+from patience.moves import Gather
 from patience.settings import Removal, Target
 
 if TYPE_CHECKING:
@@ -174,6 +175,8 @@ class RulePlan:
     safe: Node | None
     redeal: Redeal | None
     tabulate: bool
+    #: the redeal that gathers piles and deals them again (``stock.gather``), if any
+    gather: Gather | None = None
 
     @property
     def fills(self) -> tuple[GroupRules, ...]:
@@ -275,4 +278,4 @@ def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
     return RulePlan(compiler, rules, sources, forced_sources, inline(variant.win.node),
                     inline(variant.deal_when.node),
                     None if variant.safe is None else inline(variant.safe.node), redeal,
-                    tabulate)
+                    tabulate, variant.gather)

@@ -66,6 +66,22 @@ def _dealt(group: Group) -> str:
     return f", dealt {', '.join(parts)} at the start, pile by pile"
 
 
+def _gather_line(variant: Variant) -> str:
+    """The redeal that gathers piles (``stock.gather``), in the rules page's terms."""
+    gather = variant.gather
+    assert gather is not None
+    names = [variant.pile_names[i] for i in gather.piles]
+    how = ("shuffled (redeal k's shuffle is drawn from the deal number: docs/rules.md, "
+           "\"Shuffles during play\")") if gather.shuffle else \
+        "kept in that order"
+    times = "as often as you like" if gather.limit is None else \
+        f"{gather.limit} time{'s' if gather.limit != 1 else ''}"
+    return (f"Redeal ('d' on the empty stock, while a gathered pile has cards): the cards of "
+            f"{', '.join(names)} are gathered, pile by pile, each from its top card down, "
+            f"{how}, and dealt again from {names[0]}, {gather.deal} to a pile, the first of "
+            f"them on top (the last pile dealt may get fewer, the rest none); {times}.")
+
+
 def _piles_named(variant: Variant, indices: range) -> str:
     if indices.start < 0:
         return "the stock"
@@ -146,6 +162,8 @@ def rules_text(variant: Variant) -> str:
             lines += _rule("A deal is allowed when", variant.deal_when)
     else:
         lines.append("Stock: none.")
+    if variant.gather is not None:
+        lines.append(_gather_line(variant))
     lines.append("")
     lines.append(f"Win: {variant.win.text.strip()}")
     words = comment_at(variant.win.origin)

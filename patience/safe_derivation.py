@@ -193,6 +193,9 @@ def derive_safe(definition: Definition, deck: tuple[int, ...]) -> Derivation:
     suits = tuple(definition.suits)
     if definition.stock.deals_to:
         return _refuse("the stock deals cards (a deal may put any card on any card)")
+    if definition.stock.gather is not None:
+        return _refuse("a redeal gathers piles and deals them again (a card sent home "
+                       "earlier changes what the redeal deals, and where)")
     moves = {g.name: inlined(g.moves.node) for g in groups}
     accepts = {g.name: inlined(g.accepts.node) for g in groups}
     home = [g for g in groups

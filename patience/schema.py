@@ -162,6 +162,25 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
                     "description": "Times the waste may turn back into the stock."},
         "empty_piles": _choice(EmptyPiles, "Whether a deal puts cards on empty piles."),
         "deal_when": _rule("When the stock may be dealt."),
+        "gather": {
+            "type": "object", "additionalProperties": False,
+            "required": ["from", "deal", "redeals"],
+            "description": "A redeal ('d' on the empty stock) that gathers the cards of piles "
+                           "and deals them again: docs/authoring.md, \"Redeals that gather "
+                           "the tableau\".",
+            "properties": {
+                "from": {**_TEXTS, "description": "The groups or piles gathered, in order; "
+                                                  "dealt again in the same order."},
+                "shuffle": {"type": "boolean", "default": False,
+                            "description": "Shuffle the gathered cards (by the deal number: "
+                                           "docs/rules.md, \"Shuffles during play\")."},
+                "deal": {"type": "integer", "minimum": 1, "maximum": 104,
+                         "description": "Cards each pile receives."},
+                "redeals": {"anyOf": [{"type": "integer", "minimum": 1, "maximum": 1000},
+                                      {"const": "unlimited"}],
+                            "description": "How many times (a shuffle needs a number)."},
+            },
+        },
     },
     "solver": {
         "safe": _rule("Moves safe to play at once (an accepts rule's names: pile, source, "

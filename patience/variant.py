@@ -39,7 +39,7 @@ from patience.language import (
     parse_expression,
     walk,
 )
-from patience.moves import FROM_STOCK, Play, TakeBack, make_player
+from patience.moves import FROM_STOCK, Gather, Play, TakeBack, make_player
 from patience.plan import RulePlan, make_plan, rule_note
 from patience.rulestext import rules_text
 from patience.safe_derivation import Derivation, derive_safe
@@ -165,8 +165,15 @@ class Variant:
             self.redeal_pile = self.deal_targets[0]
             if self.redeals is not None:
                 self.redeal_counter = len(self.pile_names)
-        #: how many entries ``Game.piles`` has: the piles, then the redeal counter if any
-        self.pile_slots = len(self.pile_names) + (self.redeal_counter is not None)
+        #: the redeal that gathers piles and deals them again (``stock.gather``), if any;
+        #: its counter is ``redeal_counter``, its shuffle seed the hidden pile after it
+        self.gather: Gather | None = self._gather(definition)
+        if self.gather is not None:
+            self.redeal_counter = self.gather.counter
+        #: how many entries ``Game.piles`` has: the piles, then the redeal counter if any,
+        #: then the shuffle seed of a gathering redeal if it shuffles
+        self.pile_slots = len(self.pile_names) + (self.redeal_counter is not None) + (
+            self.gather is not None and self.gather.seed is not None)
         #: the rules analysed once for both engines (patience.plan)
         self.plan: RulePlan = make_plan(self, tabulate)
         self._player: tuple[Play, TakeBack] | None = None
@@ -281,6 +288,33 @@ class Variant:
         """
         return frozenset(sub.name for _, node in self.rule_nodes for sub in walk(node)
                          if isinstance(sub, Attribute) and sub.name in ("rank", "suit", "color"))
+
+    @property
+    def redeal_limit(self) -> int | None:
+        """How many redeals a game allows, of the waste (``stock.redeals``) or of the
+        gathered piles (``stock.gather``): 0 for none, None for unlimited."""
+        return self.redeals if self.gather is None else self.gather.limit
+
+    def _gather(self, definition: Definition) -> Gather | None:
+        """``stock.gather`` in pile indices, with its hidden piles after the real ones."""
+        written = definition.stock.gather
+        if written is None:
+            return None
+        piles: list[int] = []
+        for name in written.sources:
+            indices = self.group_by_name[name].indices if name in self.group_by_name \
+                else range(self.pile_index[name], self.pile_index[name] + 1)
+            for index in indices:
+                if index in piles:
+                    raise VariantError(f"stock.gather.from names pile "
+                                       f"{self.pile_names[index]} twice (through {name!r}); "
+                                       "name each pile once", None, code="gather")
+                piles.append(index)
+        slot = len(self.pile_names)
+        counter = None if written.redeals is None else slot
+        seed = (slot + (counter is not None)) if written.shuffle else None
+        return Gather(tuple(piles), written.shuffle, written.deal, written.redeals, counter,
+                      seed)
 
     def _deal_targets(self, definition: Definition) -> tuple[int, ...]:
         targets: list[int] = []

@@ -77,9 +77,18 @@ def hidden_cards(game: Game) -> list[int]:
                    for index, depth in hidden_places(game)] + list(game.stock))
 
 
+def hides_shuffles(game: Game) -> bool:
+    """Whether a shuffle still to come is hidden from the player: the variant's redeal
+    gathers and shuffles piles (``stock.gather``), and a redeal is left. The solver knows
+    its seed (docs/rules.md, "Shuffles during play"); the player does not."""
+    gather = game.variant.gather
+    return gather is not None and gather.shuffle and bool(game.redeals_left)
+
+
 def hides_cards(game: Game) -> bool:
-    """Whether some card is hidden from the player here: face down, or in the stock."""
-    return bool(game.stock) or bool(hidden_places(game))
+    """Whether something is hidden from the player here: a card face down or in the stock,
+    or where a shuffle still to come will put the cards (:func:`hides_shuffles`)."""
+    return bool(game.stock) or bool(hidden_places(game)) or hides_shuffles(game)
 
 
 def seen_cards(game: Game, index: int) -> list[str | None]:
@@ -128,4 +137,4 @@ def conceal(game: Game, text: str) -> str:
 
 
 __all__ = ["HIDDEN_MARK", "cards_named", "conceal", "concealed_cards", "hidden_cards",
-           "hidden_places", "hides_cards", "reveals_all", "seen_cards"]
+           "hidden_places", "hides_cards", "hides_shuffles", "reveals_all", "seen_cards"]

@@ -28,6 +28,8 @@ MECHANISMS = {
     "fortunes-favor": "placed Aces, a waste filled from the stock at once, foundation "
                       "return",
     "golf": "one foundation built up or down from the columns, once through the stock",
+    "la-belle-lucie": "a redeal that gathers the fans, shuffles them by the deal's seed and "
+                      "deals them again in threes, twice",
 }
 
 #: one game per family, and the mechanisms above
@@ -41,6 +43,7 @@ REPRESENTATIVES = frozenset({
     "penguin",  # Penguin: a deal that depends on the first card dealt (deal_first)
     "miss-milligan",  # Gypsy: two decks, a reserve that takes a run once the stock is out
     "yukon",  # Yukon: any face-up group moves, whatever lies on it
+    "cruel",  # a redeal that gathers the columns in order and deals them again, unlimited
 })
 
 

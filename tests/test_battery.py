@@ -137,6 +137,22 @@ def test_a_deal_that_skips_a_column_is_caught(monkeypatch):
     assert "the deal did not put one card on each" in outcome.message
 
 
+def test_a_gathering_redeal_that_swaps_two_cards_is_caught(monkeypatch):
+    real = patience.moves.gather_piles
+
+    def swapping(gather, piles):
+        undo = real(gather, piles)
+        first = next(i for i in gather.piles if len(piles[i]) >= 2)
+        piles[first][-1], piles[first][-2] = piles[first][-2], piles[first][-1]
+        return undo
+
+    monkeypatch.setattr(patience.moves, "gather_piles", swapping)
+    variant = load_variant_text(patience.find_variant("cruel").flat_text(), "cruel.yaml")
+    outcome = run_check(variant, CHECKS["pile_capacities"], examples=20)
+    assert outcome.status == "failed"
+    assert "the redeal did not gather c1, c2" in outcome.message
+
+
 def test_a_forced_removal_left_undone_is_caught():
     variant = fresh("tabbycat-autoremove")
     variant.first_forced = lambda piles, stock: None  # the kernel forgets forced removals

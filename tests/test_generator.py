@@ -59,7 +59,7 @@ def synthetic_position(variant, rng: random.Random) -> Game:
     on the columns, the other piles and the foundations; the rest in the stock or nowhere
     (then the stock is empty and the remaining cards sit on the foundations' side)."""
     ranks = list(range(13, 0, -1))
-    piles: list[list[int]] = [[] for _ in variant.pile_names]
+    piles: list[list[int]] = [[] for _ in range(variant.pile_slots)]  # hidden ones empty
     columns = [i for g in variant.groups if g.deal for i in g.indices]
     spare = [i for g in variant.groups if not g.deal and g.target != "first" for i in g.indices]
     foundations = [i for g in variant.groups if g.target == "first" for i in g.indices]

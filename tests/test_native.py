@@ -134,7 +134,8 @@ def test_random_playouts_of_the_everything_variant_agree():
 
 
 @pytest.mark.parametrize("name", ["tabbycat", "manx-corner", "klondike-draw3", "freecell",
-                                  "spider", "canfield", "fortunes-favor", "golf"])
+                                  "spider", "canfield", "fortunes-favor", "golf",
+                                  "la-belle-lucie", "cruel"])
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_random_positions_agree(name, data):
@@ -256,7 +257,8 @@ def assert_same_proof_search(game: patience.Game, budget: int, number: int) -> S
     ("tabbycat-corner", range(1, 4)),
     pytest.param("mainecoon", range(1, 3), marks=pytest.mark.slow), ("klondike", range(1, 4)),
     pytest.param("freecell", range(1, 4), marks=pytest.mark.slow), ("spider", range(1, 2)),
-    pytest.param("canfield", range(1, 4), marks=pytest.mark.slow)])
+    pytest.param("canfield", range(1, 4), marks=pytest.mark.slow),
+    ("la-belle-lucie", range(1, 3)), ("cruel", range(1, 3))])
 def test_restarted_solves_are_the_same_search(name, deals):
     # the orderings with their jitter are Python's exactly: the same positions, the same line
     variant = patience.find_variant(name)
@@ -268,7 +270,8 @@ def test_restarted_solves_are_the_same_search(name, deals):
 @pytest.mark.parametrize(("name", "deals", "budget"), [
     ("tabbycat-autoremove", range(1, 9), 20_000), ("manx", range(1, 6), 20_000),
     ("mini-tight", range(1, 13), 200_000), ("klondike", range(1, 4), 5_000),
-    ("freecell", range(1, 3), 5_000), ("canfield", range(1, 4), 5_000)])
+    ("freecell", range(1, 3), 5_000), ("canfield", range(1, 4), 5_000),
+    ("mini-la-belle-lucie", range(1, 9), 50_000), ("mini-cruel", range(1, 6), 50_000)])
 def test_prove_mode_is_the_same_search(name, deals, budget):
     # one search with the main ordering: the same verdict after the same positions
     variant = mini(name) if name.startswith("mini") else patience.find_variant(name)
@@ -286,7 +289,8 @@ def test_prove_mode_is_the_same_search(name, deals, budget):
 @pytest.mark.parametrize("name", ["mini-tight", "mini-tight-autoremove",
                                   pytest.param("mini-tabbycat-autoremove",
                                                marks=pytest.mark.slow), "mini-suited",
-                                  "mini-penguin"])
+                                  "mini-penguin", "mini-la-belle-lucie",
+                                  pytest.param("mini-cruel", marks=pytest.mark.slow)])
 def test_verdicts_agree_with_the_exhaustive_reference(name):
     variant = mini(name)
     verdicts = set()

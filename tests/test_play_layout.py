@@ -84,6 +84,13 @@ def test_the_stock_is_a_pile_a_click_can_find():
     assert board.lines()[1].split()[0] == "48"
 
 
+def test_a_game_whose_redeal_gathers_the_fans_draws_a_stock_to_click():
+    board = lay_out(find_variant("la-belle-lucie").deal(1), 100, 40)
+    assert board.pile_at(*board.where(STOCK)) == STOCK
+    texts = [cell.text.strip() for cell in board.cells if cell.pile == STOCK]
+    assert texts == ["s", "↺", "↺2"]  # the redeal is there, two of them left
+
+
 def contrast(foreground: str, background: str) -> float:
     """The WCAG 2 contrast ratio of two '#rrggbb' colours."""
     def luminance(colour: str) -> float:

@@ -180,6 +180,20 @@ def test_save_and_resume_round_trip():
     assert resumed.apply("r").changed and resumed.apply("r").changed
 
 
+def test_a_game_started_from_a_position_resumes_with_its_shuffle_seed():
+    # the position text carries the redeals made (r:) and the seed (z:) of the next shuffle
+    variant = find_variant("la-belle-lucie")
+    start = variant.deal(9)
+    start.push("d")
+    session = Session(variant.position(start.text()))
+    session.apply("d")
+    session.save()
+    resumed = Session.from_save(saves.read_save(saves.save_path("la-belle-lucie")))
+    start.push("d")
+    assert resumed.game.text() == session.game.text() == start.text()
+    assert resumed.game.text().endswith(" r:2 z:9")
+
+
 def test_a_finished_recorded_game_removes_its_save():
     session = Session(position("tabbycat", **WON_BUT_ONE))
     session.save()

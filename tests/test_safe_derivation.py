@@ -69,6 +69,9 @@ def test_a_declaration_wins_over_the_derivation() -> None:
      "the win is not 'every card on foundations' (all f in foundations: f.size == 5)"),
     ("piles:\n  columns:\n    face_down: [1, 1, 1, 1]\n", "columns deals cards face down"),
     ("decks: 2\npiles:\n  columns:\n    deal: [10, 10, 10, 10]\n", "more than one deck"),
+    ("stock:\n  gather: {from: [columns], deal: 5, redeals: 1}\n",
+     ("a redeal gathers piles and deals them again (a card sent home earlier changes what the "
+     "redeal deals, and where)")),
 ])
 def test_the_analysis_refuses_rules_outside_the_whitelist(body: str, reason: str) -> None:
     variant = child(body)

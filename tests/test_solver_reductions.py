@@ -32,6 +32,8 @@ FAMILIES = [
     ("mini-streets-and-alleys", "Beleaguered Castle"),
     ("mini-king-albert", "Raglan"),
     ("mini-fan", "Fan"),
+    ("mini-la-belle-lucie", "Fan"),  # a redeal that gathers the fans and shuffles them
+    ("mini-cruel", "Baker's Dozen"),  # a redeal that gathers the columns in order
     ("mini-klondike", "Klondike"),
     ("mini-canfield", "Canfield"),
     ("mini-forty-thieves", "Forty Thieves"),
@@ -91,7 +93,8 @@ def test_every_family_of_classic_games_has_a_reduced_deck():
 #: the reduced decks whose first deals both searches settle in well under a second
 QUICK = ["mini-bakers-dozen", "mini-streets-and-alleys", "mini-klondike", "mini-canfield",
          "mini-forty-thieves", "mini-golf", "mini-black-hole", "mini-spider", "mini-scorpion",
-         "mini-yukon", "mini-miss-milligan", "mini-penguin", "mini-grandfathers-clock"]
+         "mini-yukon", "mini-miss-milligan", "mini-penguin", "mini-grandfathers-clock",
+         "mini-la-belle-lucie", "mini-cruel"]
 
 
 @pytest.mark.parametrize("name", QUICK)

@@ -619,3 +619,16 @@ def test_a_review_stops_at_its_time_limit(data):
     reply = session.where_lost(max_positions=50_000, time_limit=1e-6)
     assert reply.text.startswith("the review ran out of time (1e-06 s) at the position after "
                                  "move 11; the game was lost at move 12 or earlier"), reply.text
+
+
+def test_a_redeal_that_gathers_the_fans_is_made_on_the_stock(client):
+    snap = new_game(client, "la-belle-lucie", 1)
+    stock = snap["stock"]
+    assert stock["exists"] and stock["count"] == 0 and stock["can_deal"]
+    assert stock["redeals_left"] == 2 and stock["label"] == "stock, empty, 2 redeals left"
+    fans = [p["cards"] for p in snap["piles"] if p["name"].startswith("c")]
+    snap = act(client, snap, action="deal").json()["snapshot"]
+    assert snap["stock"]["redeals_left"] == 1
+    assert [p["cards"] for p in snap["piles"] if p["name"].startswith("c")] != fans
+    snap = act(client, snap, action="deal").json()["snapshot"]
+    assert not snap["stock"]["can_deal"] and snap["stock"]["redeals_left"] == 0

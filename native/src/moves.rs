@@ -4,6 +4,7 @@
 
 use crate::filter::{row_has, row_union, top_code, Cards, FilterKey, Row, CODES};
 use crate::program::{Env, Pairing, Program, SourcePlan, FACE_DOWN, MAX_SCREENED, NO_CARD};
+use crate::wire::Gather;
 
 /// The most piles a program has (`Program::from_json` checks it).
 pub const MAX_PILES: usize = 256;
@@ -204,6 +205,92 @@ pub const TURNED: i16 = -2;
 /// the error by its type and raises the kernel's `ForcedMovesError`, in Python's words.
 pub const RUNAWAY: &str = "the forced moves after one move went on past the limit";
 
+/// The deal's undo when it gathered piles (`DealUndo::Gathered`).
+const GATHERED: u32 = u32::MAX;
+
+/// The SplitMix64 stream (docs/rules.md, `patience.cards.splitmix64`).
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// The gathered cards as redeal number `redeal` (1 for the first) of a game seeded `seed`
+/// shuffles them (`patience.cards.redeal_shuffle`): in card order, then Fisher–Yates
+/// driven by SplitMix64 seeded with the `redeal`-th number of the stream seeded `seed`.
+pub fn redeal_shuffle(cards: &mut [u8], seed: u64, redeal: usize) {
+    for c in cards.iter_mut() {
+        *c &= !FACE_DOWN;
+    }
+    cards.sort_unstable();
+    let mut stream = SplitMix64(seed);
+    let mut state = 0;
+    for _ in 0..redeal {
+        state = stream.next();
+    }
+    let mut draws = SplitMix64(state);
+    for i in (1..cards.len()).rev() {
+        let j = (draws.next() % (i as u64 + 1)) as usize;
+        cards.swap(i, j);
+    }
+}
+
+/// How many of `cards` gathered cards each pile receives (`patience.moves.gather_sizes`).
+pub fn gather_sizes(mut cards: usize, deal: usize, piles: usize) -> Vec<usize> {
+    let extra = cards.saturating_sub(deal * piles);
+    (0..piles)
+        .map(|i| {
+            let size = (deal + extra / piles + usize::from(i < extra % piles)).min(cards);
+            cards -= size;
+            size
+        })
+        .collect()
+}
+
+/// Make the gathering redeal (`patience.moves.gather_piles`): the packet cut into parcels
+/// of `deal` cards, each turned over, dealt a card at a time filling each pile from the
+/// bottom; the piles as they were are kept on the gathered stack.
+fn gather_piles(gather: &Gather, pos: &mut Position, stacks: &mut Stacks) {
+    let mut packet: Vec<u8> = Vec::new();
+    for &p in &gather.piles {
+        let pile = &pos.piles[p];
+        stacks.gathered.extend(pile.iter().map(|&c| c as u16));
+        stacks.gathered.push(pile.len() as u16);
+        if gather.shuffle {
+            packet.extend(pile.iter().copied());
+        } else {
+            packet.extend(pile.iter().rev().map(|&c| c & !FACE_DOWN));
+        }
+    }
+    if gather.shuffle {
+        let seed_pile = &pos.piles[gather.seed.expect("a shuffle seed")];
+        let seed = seed_pile.iter().rev().fold(0u64, |seed, &b| seed << 8 | u64::from(b));
+        let made = pos.piles[gather.counter.expect("a redeal counter")].len();
+        redeal_shuffle(&mut packet, seed, made + 1);
+    }
+    for parcel in packet.chunks_mut(gather.deal) {
+        parcel.reverse();
+    }
+    let mut start = 0;
+    for (&p, size) in gather.piles.iter().zip(gather_sizes(packet.len(), gather.deal, gather.piles.len())) {
+        let pile = &mut pos.piles[p];
+        pile.clear();
+        pile.extend_from_slice(&packet[start..start + size]);
+        start += size;
+        stacks.touched.mark(p);
+    }
+    if let Some(counter) = gather.counter {
+        pos.piles[counter].push(0);
+        stacks.touched.mark(counter);
+    }
+}
+
 impl Move {
     pub fn new(s: usize, k: usize, t: usize) -> Move {
         Move { s: s as i16, k: k as i16, t: t as i16 }
@@ -222,12 +309,14 @@ pub enum DealUndo {
     /// how many piles the deal fed (their numbers are on the received stack)
     Received(u32),
     Redealt,
+    /// the gathered piles' cards before the redeal are on the gathered stack
+    Gathered,
 }
 
 /// What taking a move back needs: what the deal did, and how many steps (forced moves and
 /// turn-ups) followed, which are on the step stack. Eight bytes (the search keeps one for
-/// each position of its path): the deal as 0 (none), 1 (a redeal) or 2 and more (the
-/// piles it fed, plus two).
+/// each position of its path): the deal as 0 (none), 1 (a redeal), `u32::MAX` (a
+/// gathering redeal) or 2 and more (the piles it fed, plus two).
 #[derive(Debug, Clone, Copy)]
 pub struct Undo {
     deal: u32,
@@ -239,7 +328,12 @@ impl Undo {
         let deal = match deal {
             DealUndo::None => 0,
             DealUndo::Redealt => 1,
-            DealUndo::Received(fed) => fed.checked_add(2).expect("a deal feeds fewer than 2^32 - 2 piles"),
+            DealUndo::Gathered => GATHERED,
+            DealUndo::Received(fed) => {
+                let deal = fed.checked_add(2).expect("a deal feeds fewer than 2^32 - 3 piles");
+                assert!(deal != GATHERED, "a deal feeds fewer than 2^32 - 3 piles");
+                deal
+            }
         };
         Undo { deal, steps }
     }
@@ -248,6 +342,7 @@ impl Undo {
         match self.deal {
             0 => DealUndo::None,
             1 => DealUndo::Redealt,
+            GATHERED => DealUndo::Gathered,
             fed => DealUndo::Received(fed - 2),
         }
     }
@@ -308,6 +403,9 @@ impl Default for Touched {
 pub struct Stacks {
     pub steps: Vec<Move>,
     pub received: Vec<u16>,
+    /// the gathered piles' cards before each gathering redeal: each pile's cards, then
+    /// their number, pile after pile
+    pub gathered: Vec<u16>,
     pub touched: Touched,
     /// set when a move's forced moves went on past `MAX_FORCED_MOVES` (`play` stopped them
     /// there): whoever plays moves checks it and stops with `RUNAWAY`
@@ -326,6 +424,7 @@ impl Stacks {
     pub fn forget_undos(&mut self) {
         self.steps.clear();
         self.received.clear();
+        self.gathered.clear();
     }
 }
 
@@ -364,6 +463,12 @@ impl Program {
             let mut env = Env::new(&pos.piles, &pos.stock);
             if self.deal_when.truth(&mut env) {
                 return true;
+            }
+        }
+        if let Some(gather) = &self.gather {
+            if pos.stock.is_empty() {
+                return gather.counter.zip(gather.limit).is_none_or(|(c, limit)| pos.piles[c].len() < limit)
+                    && gather.piles.iter().any(|&p| !pos.piles[p].is_empty());
             }
         }
         if let Some(redeal) = &self.redeal {
@@ -625,6 +730,10 @@ impl Program {
 
     fn deal_from_stock(&self, pos: &mut Position, stacks: &mut Stacks) -> DealUndo {
         if pos.stock.is_empty() {
+            if let Some(gather) = &self.gather {
+                gather_piles(gather, pos, stacks);
+                return DealUndo::Gathered;
+            }
             if let Some(redeal) = &self.redeal {
                 let waste = std::mem::take(&mut pos.piles[redeal.waste]);
                 pos.stock.extend(waste.iter().rev().map(|&c| c & !FACE_DOWN));
@@ -656,6 +765,20 @@ impl Program {
     fn undeal(&self, pos: &mut Position, stacks: &mut Stacks, deal: DealUndo) {
         match deal {
             DealUndo::None => {}
+            DealUndo::Gathered => {
+                let gather = self.gather.as_ref().expect("a gather");
+                for &p in gather.piles.iter().rev() {
+                    let n = stacks.gathered.pop().expect("a gathered pile") as usize;
+                    let cut = stacks.gathered.len() - n;
+                    pos.piles[p].clear();
+                    pos.piles[p].extend(stacks.gathered.drain(cut..).map(|c| c as u8));
+                    stacks.touched.mark(p);
+                }
+                if let Some(counter) = gather.counter {
+                    pos.piles[counter].pop();
+                    stacks.touched.mark(counter);
+                }
+            }
             DealUndo::Redealt => {
                 let redeal = self.redeal.as_ref().expect("a redeal");
                 let stock = std::mem::take(&mut pos.stock);
@@ -787,6 +910,24 @@ mod tests {
     use super::*;
     use crate::program::bare_program;
     use crate::wire::Fill;
+
+    #[test]
+    fn the_redeal_shuffle_is_the_one_docs_rules_md_writes_out() {
+        // AC 2C 3C 4C 5C (rank * 4 + suit), gathered in any order, seed 1
+        let mut first = vec![20u8, 16, 12, 8, 4];
+        redeal_shuffle(&mut first, 1, 1);
+        assert_eq!(first, vec![4, 20, 8, 12, 16]); // AC 5C 2C 3C 4C
+        let mut second = vec![4u8, 8, 12, 16, 20];
+        redeal_shuffle(&mut second, 1, 2);
+        assert_eq!(second, vec![12, 4, 20, 16, 8]); // 3C AC 5C 4C 2C
+    }
+
+    #[test]
+    fn gathered_cards_go_deal_a_pile_and_extra_ones_to_the_first_piles() {
+        assert_eq!(gather_sizes(52, 3, 18), [vec![3; 17], vec![1]].concat());
+        assert_eq!(gather_sizes(7, 3, 4), vec![3, 3, 1, 0]);
+        assert_eq!(gather_sizes(50, 4, 12), [vec![5, 5], vec![4; 10]].concat());
+    }
 
     #[test]
     fn forced_moves_that_never_end_stop_at_the_bound() {

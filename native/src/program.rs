@@ -19,7 +19,7 @@ pub const FACE_DOWN: u8 = 64;
 /// the rule program's version (2: `top_piles`; 3: `safe`, the declared safe moves; 4: the
 /// moves after a deal and the stock as a cycle; 5: `beam`, the layered beam; 6: the typed
 /// wire format, `wire.rs`)
-pub const PROGRAM_VERSION: u64 = 6;
+pub const PROGRAM_VERSION: u64 = 7;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
 pub const SLOTS: usize = 4;
@@ -270,6 +270,8 @@ pub struct Program {
     pub deal_targets: Vec<usize>,
     pub deal_skips_empty: bool,
     pub redeal: Option<Redeal>,
+    /// the redeal that gathers piles and deals them again (`stock.gather`), if any
+    pub gather: Option<wire::Gather>,
     pub turns_up: Vec<bool>,
     pub has_forced: bool,
     /// whether some pairing of `sources` (of `forced_sources`) has a target filter
@@ -603,7 +605,7 @@ impl Program {
     /// Check the ranges of a program read from the wire and build it.
     fn from_wire(value: wire::Program, filters: bool) -> Result<Program> {
         let (piles, slots) = (value.piles, value.slots);
-        if piles > 250 || slots < piles || slots > piles + 1 {
+        if piles > 250 || slots < piles || slots > piles + 2 {
             return bad(format!("pile count {piles} with {slots} slots"));
         }
         let mut tables = Vec::new();
@@ -653,6 +655,22 @@ impl Program {
                 Some(Redeal { waste: r.waste, counter: r.counter, limit: r.limit })
             }
         };
+        if let Some(g) = &value.gather {
+            let mut seen = vec![false; piles];
+            let hidden = |slot: Option<usize>| slot.is_some_and(|s| s < piles || s >= slots);
+            if g.deal == 0
+                || g.piles.is_empty()
+                || g.piles.iter().any(|&p| p >= piles || std::mem::replace(&mut seen[p], true))
+                || hidden(g.counter)
+                || hidden(g.seed)
+                || g.counter.is_some() != g.limit.is_some()
+                || (g.shuffle && g.seed.is_none())
+                || (g.shuffle && g.counter.is_none())
+                || value.redeal.is_some()
+            {
+                return bad(format!("gather {g:?}"));
+            }
+        }
         let key = &value.key;
         let card_table: [u8; 256] = key.card_table[..]
             .try_into()
@@ -719,6 +737,7 @@ impl Program {
             deal_targets: value.deal_targets,
             deal_skips_empty: value.deal_skips_empty,
             redeal,
+            gather: value.gather,
             has_forced,
             filtered,
             forced_filtered,
@@ -1031,6 +1050,7 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         deal_targets: vec![],
         deal_skips_empty: false,
         redeal: None,
+        gather: None,
         turns_up: vec![false; piles],
         has_forced: false,
         filtered: false,

@@ -67,6 +67,19 @@ pub struct Redeal {
     pub limit: usize,
 }
 
+/// The redeal that gathers piles and deals them again (`patience.moves.Gather`): read as
+/// it is by the move generator (`moves.rs`).
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct Gather {
+    pub piles: Vec<usize>,
+    pub shuffle: bool,
+    pub deal: usize,
+    pub limit: Option<usize>,
+    pub counter: Option<usize>,
+    pub seed: Option<usize>,
+}
+
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct Table {
@@ -172,6 +185,7 @@ pub struct Program {
     pub deal_targets: Vec<usize>,
     pub deal_skips_empty: bool,
     pub redeal: Option<Redeal>,
+    pub gather: Option<Gather>,
     pub face_down_piles: Vec<usize>,
     pub tables: Vec<Table>,
     pub key: Key,

@@ -391,6 +391,7 @@ def rule_program(variant: Variant) -> wire.Program:
         deal_skips_empty=variant.deal_skips_empty,
         redeal=None if variant.redeal_pile is None else wire.Redeal(
             variant.redeal_pile, variant.redeal_counter, variant.redeals or 0),
+        gather=None if plan.gather is None else wire.Gather(*plan.gather),
         face_down_piles=variant.face_down_piles,
         tables=tuple(lowering.tables),
         key=wire.Key(

@@ -19,8 +19,9 @@ from patience.solver.constants import SearchConstants
 
 #: the version of the program's shape: the core refuses a program of another version (2: the
 #: piles keyed by their top, 3: the declared safe moves, 4: the moves allowed after a deal
-#: and the stock as a cycle, 5: the layered beam, 6: the typed wire format and the search constants)
-PROGRAM_VERSION = 6
+#: and the stock as a cycle, 5: the layered beam, 6: the typed wire format and the search constants,
+#: 7: the redeal that gathers piles)
+PROGRAM_VERSION = 7
 
 Expr = list[Any]  # an expression tree: ["int", 3], ["cmp", "==", a, b], …
 Rule = Expr | bool  # a rule, or the constant it folds to
@@ -79,6 +80,18 @@ class Redeal:
 
 
 @attrs.frozen
+class Gather:
+    """The redeal that gathers piles and deals them again (``patience.moves.Gather``)."""
+
+    piles: tuple[int, ...]  # in gathering order
+    shuffle: bool
+    deal: int  # cards a pile
+    limit: int | None  # None: unlimited
+    counter: int | None  # the hidden pile counting the redeals made
+    seed: int | None  # the hidden pile holding the shuffle seed (8 bytes, little-endian)
+
+
+@attrs.frozen
 class Table:
     """A card-only predicate's value for every card (``shape`` [n]) or pair ([n, n])."""
 
@@ -133,7 +146,7 @@ class Program:
     version: int
     id: str
     piles: int
-    slots: int  # the piles, then the redeal counter if any
+    slots: int  # the piles, then the redeal counter if any, then a gathering shuffle's seed
     groups: tuple[Group, ...]
     sources: tuple[Source | None, ...]  # per group, as a source of chosen moves
     forced_sources: tuple[Source | None, ...]  # per group, as a source of forced moves
@@ -144,6 +157,7 @@ class Program:
     deal_targets: tuple[int, ...]
     deal_skips_empty: bool
     redeal: Redeal | None
+    gather: Gather | None
     face_down_piles: tuple[int, ...]
     tables: tuple[Table, ...]
     key: Key

@@ -173,7 +173,9 @@ def lay_out(game: Game, width: int, height: int, marked: dict[int, int] | None =
     marked = marked or {}
     stacks = [list(g.indices) for g in variant.groups if g.show is Show.STACK]
     fans = [list(g.indices) for g in variant.groups if g.show is not Show.STACK]
-    has_stock = bool(variant.stock_size) or bool(variant.deal_targets)
+    # a redeal that gathers piles is made on the stock too ('d', or a click on it)
+    has_stock = bool(variant.stock_size) or bool(variant.deal_targets) or \
+        variant.gather is not None
     top_items = ([[STOCK]] if has_stock else []) + stacks
 
     best: tuple[int, int, list[list[int | None]], list[list[int | None]]] | None = None
@@ -228,7 +230,7 @@ def _draw_stack(game: Game, pile: int, x: int, y: int, width: int, cells: list[C
             mark = "↺" if game.can_deal() else "···"
             cells.append(Cell(x, y + 1, mark.center(inner), EMPTY, STOCK))
         left = game.redeals_left
-        if game.variant.redeals:
+        if game.variant.redeal_limit:
             redeals = "↺∞" if left is None else f"↺{left}"
             cells.append(Cell(x, y + 2, redeals.center(inner), COUNT, STOCK))
         return

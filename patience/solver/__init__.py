@@ -309,8 +309,9 @@ def hint_from_view(game: Game, samples: int = 8, max_positions: int = 20_000,
                    seed: int = 0, *, engine: EngineChoice = "auto",
                    should_stop: Callable[[int], bool] | None = None) -> ViewHint:
     """A hint that uses no hidden card: the face-down cards and the stock are dealt again at
-    random, ``samples`` times (the cards the player sees stay where they are), each guess
-    is solved within ``max_positions``, and the first move that wins most often is the
+    random, ``samples`` times (the cards the player sees stay where they are; a redeal's
+    shuffle seed is drawn at random too: the player cannot know the shuffles to come), each
+    guess is solved within ``max_positions``, and the first move that wins most often is the
     hint. It can be wrong for the real deal; it never tells what a hidden card is.
 
     ``should_stop`` is :func:`solve`'s, called with the positions expanded over all the
@@ -337,6 +338,9 @@ def hint_from_view(game: Game, samples: int = 8, max_positions: int = 20_000,
         for (i, j), card in zip(down, guess):
             probe.piles[i][j] = card | FACE_DOWN
         probe.stock[:] = guess[len(down):]
+        gather = game.variant.gather
+        if gather is not None and gather.seed is not None:  # the shuffles to come, guessed
+            probe.piles[gather.seed][:] = rng.getrandbits(64).to_bytes(8, "little")
         stop = None if should_stop is None else \
             (lambda expanded, spent=spent: should_stop(spent + expanded))
         result = solve(probe, max_positions, shorten_line=True, engine=engine,

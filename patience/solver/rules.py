@@ -21,6 +21,13 @@ The arguments for why each reduction is sound are in ``docs/solver.md``; in shor
   refills the stock from the waste in an order that depends on what left the waste, so a
   variant with redeals keys the stock's cards themselves. The redeals made are the hidden
   counter pile, part of the piles and so of every key.
+* A redeal that gathers piles (``stock.gather``) deals their cards again by the piles'
+  order: gathered in order, the packet is the piles read one after another, so their
+  piles are never sorted; shuffled, the packet is put in card order first, so it depends
+  only on which cards were gathered and the piles may be sorted as before, but then no card
+  attribute is dropped (card order would tell apart cards the rules cannot: a relabelling
+  of suits can change which card lands where). The redeals made and the shuffle seed are
+  hidden piles, part of every key. After a gathering redeal any move may follow.
 * Face-down cards are keyed as themselves (marked face down): the solver knows them, as
   published "thoughtful" win rates assume.
 * After a deal, only a deal or a move from the piles it feeds, where the rules make every
@@ -70,7 +77,9 @@ class SolverRules:
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        self.attributes = variant.card_attributes_read
+        gather = variant.gather
+        self.attributes = variant.card_attributes_read if gather is None or \
+            not gather.shuffle else frozenset({"rank", "suit", "color"})
         self.card_table = card_table(self.attributes)
         deal_targets = set(variant.deal_targets)
         first_groups = [g for g in variant.groups if g.target is Target.FIRST]
@@ -85,6 +94,8 @@ class SolverRules:
         # source piles' order matters, so they are never sorted
         fill_sources = {i for g in variant.groups if g.fill_from is not None
                         for i in g.fill_from if i >= 0}
+        if gather is not None and not gather.shuffle:  # gathered in the piles' order
+            fill_sources.update(gather.piles)
         if self.sortable:
             for group in variant.groups:
                 if group.count < 2 or fill_sources.intersection(group.indices):
@@ -117,7 +128,8 @@ class SolverRules:
         #: has gone round its cycle are merged (see `pass_merge`); None: never
         self.pass_merge: tuple[int, int] | None = pass_merge(variant, self.after_deal)
         self.key = self._key_function()
-        one_way = variant.redeal_pile is None and bool(variant.deal_targets)
+        one_way = variant.redeal_pile is None and variant.gather is None and \
+            bool(variant.deal_targets)
         #: for each pile whose group's moves rule says which adjacent cards form a run, the
         #: rows of those pairs (``patience.solver.beam.sequence_rows``), where the stock
         #: deals and never comes back
@@ -294,8 +306,8 @@ def top_piles(variant: Variant) -> dict[int, bool]:
 
     A group qualifies when no move ever takes a card out of it (its ``moves`` rule is
     ``false``, so it is never a move's source, and so never a forced move's either), no
-    forced fill takes from it, the redeal does not turn it over, and every rule that can
-    see one of its piles (every group's ``moves`` and ``accepts``, ``win``,
+    forced fill takes from it, the redeal does not turn it over nor gather it, and every
+    rule that can see one of its piles (every group's ``moves`` and ``accepts``, ``win``,
     ``stock.deal_when``, ``solver.safe``, the predicates, inlined where called) reads it
     only as ``.top``, ``.empty`` or ``.size``. Its piles then only ever grow by cards put on
     top (and shrink again only when the search takes a move back), and no rule can tell
@@ -306,6 +318,8 @@ def top_piles(variant: Variant) -> dict[int, bool]:
     sources = frozenset(g.name for g in groups
                         if not g.moves.never)
     fill_sources = {i for g in groups if g.fill_from is not None for i in g.fill_from if i >= 0}
+    if variant.gather is not None:  # a gathering redeal takes every card of its piles
+        fill_sources.update(variant.gather.piles)
     predicates = dict(variant.predicates)
     reads: dict[str, set[str]] = {g.name: set() for g in groups}
 
@@ -407,10 +421,11 @@ def after_deal_sources(variant: Variant) -> frozenset[int] | None:
         ``stock.deal_when`` names the stock;
     (d) ``stock.deal_when`` names no pile or group, so X cannot change whether the deal is
         legal (the deal itself reads only the stock, D and the hidden redeal counter, which
-        X leaves alone).
+        X leaves alone);
+    (e) no redeal gathers piles (``stock.gather``): that deal reads and rewrites them all.
     """
     targets = frozenset(variant.deal_targets)
-    if not targets or variant.plan.forces or \
+    if not targets or variant.gather is not None or variant.plan.forces or \
             any(g.fill_from is not None for g in variant.groups):
         return None
     target_groups = {g.name for g in variant.groups if targets.intersection(g.indices)}

@@ -34,7 +34,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from patience.cards import FACE_DOWN, card_code
+from patience.cards import FACE_DOWN, redeal_shuffle
 from patience.game import DEAL, Game, Move
 from patience.settings import Removal
 from patience.testing.failures import (
@@ -123,6 +123,10 @@ def check_arrivals_obey_rules(game: Game) -> None:
         if move.is_deal:
             stock = list(position.stock)
             position.push_unchecked(move)
+            if not stock and variant.gather is not None:
+                _check_gather(position, before)
+                position.pop()
+                continue
             expected = [list(pile) for pile in before]
             redealt = not stock and variant.redeal_pile is not None
             if redealt:  # the waste turns over into the stock, and that is the whole move
@@ -283,6 +287,43 @@ def check_round_trips(game: Game) -> None:
               f"{' '.join(map(str, moves))}")
 
 
+def _check_gather(position: Game, before: list[list[int]]) -> None:
+    """A gathering redeal (``stock.gather``) just made: only the gathered piles and the
+    redeal counter changed; the packet (the gathered piles, each read from its top card
+    down, one after another, or those cards shuffled by the redeal's seed), cut into
+    parcels of ``deal`` cards each turned over, is the gathered piles read from the bottom,
+    one after another; each pile holds ``deal`` cards from the first, the last pile dealt
+    fewer, the rest none."""
+    variant = position.variant
+    gather = variant.gather
+    assert gather is not None
+    after = position.piles
+    kept = set(gather.piles) | {gather.counter}
+    changed = [variant.pile_names[i] for i in range(len(variant.pile_names))
+               if i not in kept and before[i] != after[i]]
+    read = [card for i in gather.piles for card in reversed(before[i])]
+    if gather.shuffle:
+        assert gather.counter is not None and position.shuffle_seed is not None
+        packet = redeal_shuffle(read, position.shuffle_seed, len(before[gather.counter]) + 1)
+    else:
+        packet = [card & ~FACE_DOWN for card in read]
+    turned = [card for start in range(0, len(packet), gather.deal)
+              for card in reversed(packet[start:start + gather.deal])]
+    dealt = [card for i in gather.piles for card in after[i]]
+    sizes = [len(after[i]) for i in gather.piles]
+    full = len(packet) // gather.deal
+    shaped = len(packet) > gather.deal * len(sizes) or sizes == [gather.deal] * full + (
+        [len(packet) % gather.deal] if len(packet) % gather.deal else []) + [0] * (
+        len(sizes) - full - (len(packet) % gather.deal > 0))
+    counted = gather.counter is None or len(after[gather.counter]) == \
+        len(before[gather.counter]) + 1
+    if changed or dealt != turned or not shaped or not counted:
+        _fail(f"the redeal did not gather {', '.join(variant.pile_names[i] for i in gather.piles)} "
+              f"and deal them again {gather.deal} a pile as stock.gather says"
+              f"{' (it changed ' + ', '.join(changed) + ')' if changed else ''}, after "
+              f"{position.start().text()} and {len(position.move_stack) - 1} moves")
+
+
 def check_forced_removal_complete(game: Game) -> None:
     """Under forced removal, no forced move is left undone (no complete set is left on a
     column): neither the generated ``first_forced`` nor the interpreter finds one."""
@@ -330,7 +371,11 @@ def check_deals_deterministic(game: Game) -> None:
     again = variant.deal(number)
     if again.key() != game.key():
         _fail(f"deal {number} came out differently the second time: {again.text()}")
-    explicit = variant.deal_cards([card_code(card) for card in expected])
+    # the same cards dealt as deal N (a gathering redeal's shuffle seed is N)
+    explicit = Game.from_cards(variant, expected, deal_number=number)
+    if game.shuffle_seed not in (None, number):
+        _fail(f"deal {number} shuffles its redeals with seed {game.shuffle_seed}, not "
+              f"{number} (docs/rules.md, \"Shuffles during play\")")
     if explicit.key() != game.key():
         _fail(f"deal {number} is not the deck order docs/rules.md specifies: expected "
               f"{explicit.text()}, got {game.text()}")

@@ -352,6 +352,19 @@ def _setting_mutants(flat: dict[str, Any], merged: Mapping) -> Iterator[Mutant]:
         other = {"include": "skip", "skip": "include"}.get(empty)
         if other is not None:
             yield mutant(("stock", "empty_piles"), empty, other)
+    gather = stock.get("gather") if isinstance(stock, dict) else None
+    if isinstance(gather, dict):  # the redeal that gathers piles: how many, how, how often
+        for field in ("deal", "redeals"):
+            value = gather.get(field)
+            if value == "unlimited":
+                yield mutant(("stock", "gather", field), value, 2)
+            elif isinstance(value, int) and not isinstance(value, bool):
+                for step in (-1, 1):
+                    if value + step >= 1:
+                        yield mutant(("stock", "gather", field), value, value + step)
+        shuffle = gather.get("shuffle", False)
+        if isinstance(shuffle, bool):
+            yield mutant(("stock", "gather", "shuffle"), shuffle, not shuffle)
 
 
 def load_mutant(variant: Variant, mutant: Mutant) -> Variant | None:

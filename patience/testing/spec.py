@@ -400,6 +400,16 @@ def _redeals(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) 
         said = _number(words.split()[1])
     else:
         said = _number(words.split()[0])
+    gather = reader.variant.gather
+    if gather is not None:  # the redeals gather piles and deal them again
+        if gather.limit != said:
+            shown = "unlimited" if gather.limit is None else str(gather.limit)
+            reader.find("claim-redeals", match.group(0),
+                        f"stock.gather.redeals is {shown}")
+            return
+        reader.ok(match.group(0), "redeals", "stock.gather.redeals is "
+                  f"{'unlimited' if gather.limit is None else gather.limit}")
+        return
     actual = reader.variant.redeals
     if not reader.variant.stock_size:
         reader.find("claim-redeals", match.group(0), "the game has no stock to redeal")

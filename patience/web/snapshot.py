@@ -138,13 +138,15 @@ def snapshot(session: Session, *, game_id: str = "", version: int = 0,
         "groups": groups,
         "piles": piles,
         "stock": {
-            "exists": variant.stock_size > 0,
+            # a redeal that gathers piles is made on the stock too
+            "exists": variant.stock_size > 0 or variant.gather is not None,
             "count": len(game.stock),
             "deals_left": game.deals_left,
-            "redeals": variant.redeals != 0,
+            "redeals": variant.redeal_limit != 0,
             "redeals_left": redeals,  # None: unlimited
             "can_deal": game.can_deal(),
-            "label": stock_label(len(game.stock), game.deals_left, variant.redeals, redeals),
+            "label": stock_label(len(game.stock), game.deals_left, variant.redeal_limit,
+                                 redeals),
         },
         "status": session.status(),
         "moves": len(game.move_stack),
