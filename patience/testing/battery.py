@@ -34,7 +34,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from patience.cards import FACE_DOWN, redeal_shuffle
+from patience.cards import FACE_DOWN, card_code, redeal_shuffle
 from patience.game import DEAL, Game, Move
 from patience.settings import Removal
 from patience.testing.failures import (
