@@ -16,6 +16,8 @@ branches on a variant's name.
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -45,6 +47,29 @@ from patience.rulestext import rules_text
 from patience.safe_derivation import Derivation, derive_safe
 from patience.settings import EmptyPiles, Removal, Show, Target
 from patience.source import read_variant_file, variants_directory
+
+
+@attrs.frozen
+class Discard:
+    """A discard compiled: ``cards`` top cards of the ``sources`` piles (any ``cards`` of
+    them, chosen in pile order) onto pile ``target`` when ``when`` holds. Its sets of piles
+    are ``variant.discard_sets[start:stop]``, the move of set ``i`` is ``(-2 - i, cards,
+    target)``."""
+
+    cards: int
+    sources: tuple[int, ...]
+    groups: tuple[str, ...]  # the 'from' groups
+    target: int
+    when: Rule
+    start: int
+    stop: int
+
+
+def discard_sets(discards: Sequence[Discard]) -> tuple[tuple[int, ...], ...]:
+    """Every discard's sets of piles, discard by discard, each in pile order and the sets
+    in lexicographic order (``itertools.combinations``)."""
+    return tuple(chosen for discard in discards
+                 for chosen in itertools.combinations(discard.sources, discard.cards))
 
 
 @attrs.frozen
@@ -114,6 +139,9 @@ class Variant:
         self.pile_index: Mapping[str, int] = MappingProxyType(
             {pile: i for i, pile in enumerate(self.pile_names)})
         self.group_of_pile: tuple[Group, ...] = tuple(g for g in groups for _ in g.indices)
+        self.discards: tuple[Discard, ...] = self._discards(definition, ranges)
+        #: every discard's sets of piles (the move ``(-2 - i, cards, target)`` takes set i)
+        self.discard_sets: tuple[tuple[int, ...], ...] = discard_sets(self.discards)
         self.turn = definition.stock.turn
         self.deal_targets: tuple[int, ...] = tuple(
             index for index in self._deal_targets(definition) for _ in range(self.turn))
@@ -197,6 +225,7 @@ class Variant:
             rules += [(g.moves.key, g.moves.node), (g.accepts.key, g.accepts.node)]
             if g.to_bottom is not None:
                 rules.append((g.to_bottom.key, g.to_bottom.node))
+        rules += [(d.when.key, d.when.node) for d in self.discards]
         rules += [("win", self.win.node), ("stock.deal_when", self.deal_when.node)]
         if self.safe is not None:
             rules.append(("solver.safe", self.safe.node))
@@ -229,6 +258,29 @@ class Variant:
         """
         return frozenset(sub.name for _, node in self.rule_nodes for sub in walk(node)
                          if isinstance(sub, Attribute) and sub.name in ("rank", "suit", "color"))
+
+    @staticmethod
+    def _discards(definition: Definition, ranges: Mapping[str, range]) -> tuple[Discard, ...]:
+        discards = []
+        start = 0
+        for written in definition.discards:
+            sources = tuple(sorted(i for name in written.sources for i in ranges[name]))
+            stop = start + math.comb(len(sources), written.cards)
+            discards.append(Discard(written.cards, sources, written.sources,
+                                    ranges[written.to].start, written.when, start, stop))
+            start = stop
+        return tuple(discards)
+
+    @functools.cached_property
+    def discard_numbers(self) -> Mapping[tuple[int, ...], int]:
+        """Each set of piles of a discard (in pile order) to its number in
+        ``discard_sets``."""
+        return MappingProxyType({chosen: i for i, chosen in enumerate(self.discard_sets)})
+
+    def discard_of(self, source: int) -> Discard:
+        """The discard whose move has the source ``source`` (at most -2)."""
+        number = -2 - source
+        return next(d for d in self.discards if d.start <= number < d.stop)
 
     def _deal_targets(self, definition: Definition) -> tuple[int, ...]:
         targets: list[int] = []
