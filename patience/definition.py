@@ -28,6 +28,7 @@ from patience.errors import DealError, FileErrors, Location, VariantError
 from patience.language import (
     BUILTIN_CONSTANTS,
     CONTEXT_VARIABLES,
+    DISCARD_PILES,
     KEYWORDS,
     Boolean,
     BoolOp,
@@ -126,10 +127,6 @@ class StockDefinition:
     deal_when: Rule
     turn: int = 1  # cards each deal target receives per deal (a waste: draw N)
     redeals: int | None = 0  # times the waste may turn back into the stock; None: unlimited
-
-
-#: the names a discard's ``when`` rule gives the chosen piles, in pile order
-DISCARD_PILES = ("first", "second", "third", "fourth")
 
 
 @attrs.frozen

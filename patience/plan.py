@@ -43,8 +43,17 @@ from patience.compiler import (
     is_false,
     name,
 )
-from patience.definition import DISCARD_PILES
-from patience.language import Attribute, Compare, Name, Node, Pairs, Predicate, Quantifier, walk
+from patience.language import (
+    DISCARD_PILES,
+    Attribute,
+    Compare,
+    Name,
+    Node,
+    Pairs,
+    Predicate,
+    Quantifier,
+    walk,
+)
 from patience.settings import Removal, Target
 
 if TYPE_CHECKING:

@@ -38,8 +38,8 @@ from typing import Any
 
 from patience.cards import FACE_DOWN, RED_SUITS
 from patience.compiler import Compiler
-from patience.definition import DISCARD_PILES
 from patience.language import (
+    DISCARD_PILES,
     Arithmetic,
     Attribute,
     Boolean,

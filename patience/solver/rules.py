@@ -44,8 +44,8 @@ from typing import TYPE_CHECKING, Any
 
 from patience.cards import FACE_DOWN, RED_SUITS
 from patience.compiler import Const, conjuncts, inline_calls
-from patience.definition import DISCARD_PILES
 from patience.language import (
+    DISCARD_PILES,
     Attribute,
     Boolean,
     BoolOp,
