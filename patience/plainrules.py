@@ -121,9 +121,9 @@ def _discards(variant: Variant) -> list[str]:
         groups = " and the ".join(discard.groups)
         example = "+".join(variant.pile_names[i] for i in discard.sources[:discard.cards])
         target = variant.group_of_pile[discard.target].name
-        lines.append(f"Discards: {n} top cards of the {groups} leave together for the "
-                     f"{target} (a move written with their piles, e.g. '{example}'), when: "
-                     f"{_rule_words(words, discard.when)}")
+        lines.append(f"Discards: {n} cards leave together, the top cards of {n} of the "
+                     f"{groups}, to the {target} (a move written with their piles joined by "
+                     f"'+', e.g. '{example}'), when: {_rule_words(words, discard.when)}")
     return lines
 
 

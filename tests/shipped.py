@@ -28,6 +28,7 @@ MECHANISMS = {
     "fortunes-favor": "placed Aces, a waste filled from the stock at once, foundation "
                       "return",
     "golf": "one foundation built up or down from the columns, once through the stock",
+    "fourteen": "discards: pairs of top cards leaving together (moves from several piles)",
 }
 
 #: one game per family, and the mechanisms above
