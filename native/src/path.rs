@@ -357,6 +357,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_discards_source_packs_past_every_pile_and_back() {
+        // piles and the deal keep their one-byte form; a discard of set i (-2 - i) packs
+        // after them, whatever its number
+        for s in [-1i16, 0, 1, 125, 249, -2, -3, -200, -20_001, i16::MIN + 1] {
+            assert_eq!(unpacked_source(packed_source(s)), s);
+        }
+        assert!(packed_source(125) < 128 && packed_source(-2) >= DISCARDS_FROM);
+    }
+
+    #[test]
     fn a_position_on_the_path_takes_35_bytes() {
         // a frame, the move that led to it and its undo, its place on Tarjan's stack
         let sizes = [std::mem::size_of::<Frame>(), std::mem::size_of::<Move>(), std::mem::size_of::<Undo>(), 5];

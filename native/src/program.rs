@@ -304,9 +304,8 @@ pub struct Program {
     /// `patience/limits.py`): past it `play` stops and sets `Stacks::runaway`
     pub max_forced_moves: u32,
     pub discards: Vec<Discard>,
-    /// every set of piles of every discard, by number: (its discard, its first pile in
-    /// that discard's `sets`)
-    pub discard_sets: Vec<(u16, u32)>,
+    /// every set of piles of every discard, by number
+    pub discard_sets: DiscardSets,
 }
 
 type Result<T> = std::result::Result<T, String>;
@@ -777,9 +776,13 @@ impl Program {
 
 /// The discards of the wire, their sets made (lexicographic order, numbered in a row from
 /// the first discard's `start` of 0) and their ranges checked.
-fn read_discards(wired: &[wire::Discard], reader: &Reader, piles: usize) -> Result<(Vec<Discard>, Vec<(u16, u32)>)> {
+/// Every set of piles of every discard, by number: (its discard, its first pile in that
+/// discard's `sets`).
+type DiscardSets = Vec<(u16, u32)>;
+
+fn read_discards(wired: &[wire::Discard], reader: &Reader, piles: usize) -> Result<(Vec<Discard>, DiscardSets)> {
     let mut discards = Vec::new();
-    let mut numbered: Vec<(u16, u32)> = Vec::new();
+    let mut numbered: DiscardSets = Vec::new();
     for (number, d) in wired.iter().enumerate() {
         let n = d.cards;
         if !(2..=MAX_DISCARD_CARDS).contains(&n)
