@@ -155,3 +155,41 @@ def test_too_many_sets_of_piles_are_refused():
     with pytest.raises(VariantError, match=r"the discards choose among 10_668_000 sets of "
                                            r"piles so far; a variant has at most 20_000"):
         load_variant_text(text, "x.yaml")
+
+
+# -- players --
+
+
+def test_the_web_pages_move_api_takes_a_discard_and_says_it(tmp_path, monkeypatch):
+    from starlette.testclient import TestClient
+    from web_helpers import act, make_app, new_game
+
+    monkeypatch.setenv("PATIENCE_DATA_DIR", str(tmp_path / "data"))
+    with TestClient(make_app(tmp_path / "data", names=("fourteen",))) as client:
+        snap = new_game(client, "fourteen", 1)
+        response = act(client, snap, action="move", move="c12+c9")
+        assert response.status_code == 200, response.text
+        data = response.json()
+        assert data["announce"] == ("Four of clubs from column 9 and ten of clubs from column "
+                                    "12 to foundation.")
+        assert data["snapshot"]["moves"] == 1
+        data = act(client, data["snapshot"], action="undo").json()
+        assert data["announce"] == ("Undid four of clubs from column 9 and ten of clubs from "
+                                    "column 12 to foundation.")
+        response = act(client, data["snapshot"], action="move", move="c1+c2")
+        assert response.status_code == 422
+        assert response.json()["error"].startswith("3♥ and 2♠ can't be discarded together")
+        snap = data["snapshot"]
+        hint = client.post(f"/api/games/{snap['game']}/hint",
+                           json={"version": snap["version"]}).json()["hint"]
+        assert hint["notation"] == "c9+c12" and hint["piles"] == [8, 11]
+
+
+def test_the_terminal_session_plays_a_typed_discard():
+    from patience.play.session import Session
+
+    session = Session(fourteen().deal(1))
+    reply = session.apply("c9+c12")
+    assert not reply.error, reply.text
+    assert session.game.notation(session.game.move_stack[-1]) == "c9+c12"
+    assert session.undo().changed
