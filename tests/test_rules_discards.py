@@ -118,19 +118,19 @@ HEAD = "extends: tabbycat\nid: x\nname: X\ndescription: x.\n"
 
 @pytest.mark.parametrize(("text", "where", "message"), [
     ("discards:\n  - cards: 2\n    from: [colums]\n    to: tail\n    when: 'true'\n", "7:11",
-     "discards[1].from names 'colums', which is not a pile group (did you mean 'columns'?); "
-     "the pile groups are columns, tail, foundations"),
+     ("discards[1].from names 'colums', which is not a pile group (did you mean 'columns'?); "
+      "the pile groups are columns, tail, foundations")),
     ("discards:\n  - cards: 5\n    from: [columns]\n    to: tail\n    when: 'true'\n", "6:12",
      "discards[1].cards must be from 2 to 4, not 5"),
     ("discards:\n  - cards: 2\n    from: [columns]\n    to: foundations\n    when: 'true'\n",
      "8:9", "discards[1].to names 'foundations', a group of 4 piles"),
     ("discards:\n  - cards: 2\n    from: [columns, tail]\n    to: tail\n    when: 'true'\n",
      "8:9", "discards[1].to names 'tail', one of the groups it takes cards from"),
-    ("discards:\n  - cards: 2\n    from: [columns]\n    to: tail\n"
-     "    when: first.top.rank + third.top.rank == 13\n", "9:28",
+    (("discards:\n  - cards: 2\n    from: [columns]\n    to: tail\n"
+      "    when: first.top.rank + third.top.rank == 13\n"), "9:28",
      "in discards[1].when: unknown name 'third'"),
-    ("discards:\n  - cards: 2\n    from: [columns]\n    to: tail\n    when: 'true'\n"
-     "  - cards: 2\n    from: [columns]\n    to: tail\n    when: 'false'\n", "11:11",
+    (("discards:\n  - cards: 2\n    from: [columns]\n    to: tail\n    when: 'true'\n"
+      "  - cards: 2\n    from: [columns]\n    to: tail\n    when: 'false'\n"), "11:11",
      "discards[2] and discards[1] both take 2 cards from 'columns'"),
     ("discards:\n  cards: 2\n", "6:3", "discards must be a list of discards"),
     ("discards:\n  - cards: 2\n    from: [columns]\n    to: tail\n", "6:5",
