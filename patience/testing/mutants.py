@@ -444,6 +444,8 @@ def _written(variant: Variant, move: tuple[int, int, int]) -> str:
     """A move with its real target pile (``c3:13-f2``): two moves to the first empty
     foundation are told apart."""
     source, count, target = move
+    if source < -1:  # a discard: its piles
+        return "+".join(variant.pile_names[i] for i in variant.discard_sets[-2 - source])
     if source < 0:
         return "d"
     return f"{variant.pile_names[source]}:{count}-{variant.pile_names[target]}"
