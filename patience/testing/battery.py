@@ -162,14 +162,7 @@ def check_arrivals_obey_rules(game: Game) -> None:
         expected = [list(pile) for pile in before]
         _apply(expected, move)
         _turn_up(variant, expected, source)
-        after = _forced_piles(position, expected, position.forced_moves_of_last_move(),
-                              stock)
-        if after != position.piles:
-            changed = [variant.pile_names[i] for i, (a, b) in
-                       enumerate(zip(after, position.piles)) if a != b]
-            _fail(f"after {shown} piles {', '.join(changed)} hold other cards than the move "
-                  f"and its forced removals put there: {position.text()}")
-        position.pop()
+        _expect_piles(position, expected, stock, shown, "move")
 
 
 def _check_discard(position: Game, move: Move, before: list[list[int]], shown: str) -> None:
@@ -189,11 +182,19 @@ def _check_discard(position: Game, move: Move, before: list[list[int]], shown: s
         expected[move.target].append(expected[index].pop())
     for index in chosen:
         _turn_up(variant, expected, index)
+    _expect_piles(position, expected, stock, shown, "discard")
+
+
+def _expect_piles(position: Game, expected: list[list[int]], stock: list[int], shown: str,
+                  what: str) -> None:
+    """After the move just pushed: the piles are ``expected`` and then what its forced
+    moves did (``stock`` as it was before the move); the move is taken back."""
+    variant = position.variant
     after = _forced_piles(position, expected, position.forced_moves_of_last_move(), stock)
     if after != position.piles:
         changed = [variant.pile_names[i] for i, (a, b) in
                    enumerate(zip(after, position.piles)) if a != b]
-        _fail(f"after {shown} piles {', '.join(changed)} hold other cards than the discard "
+        _fail(f"after {shown} piles {', '.join(changed)} hold other cards than the {what} "
               f"and its forced removals put there: {position.text()}")
     position.pop()
 
