@@ -193,3 +193,39 @@ def test_the_terminal_session_plays_a_typed_discard():
     assert not reply.error, reply.text
     assert session.game.notation(session.game.move_stack[-1]) == "c9+c12"
     assert session.undo().changed
+
+
+# -- hostile input --
+
+
+def test_more_discards_than_the_limit_are_refused_at_the_list():
+    from patience.limits import MAX_DISCARDS
+
+    entry = "  - cards: 2\n    from: [columns]\n    to: tail\n    when: 'true'\n"
+    with pytest.raises(VariantError, match=rf"^x.yaml:6:3: discards has {MAX_DISCARDS + 1} "
+                                           rf"entries; a variant has at most {MAX_DISCARDS}"):
+        load_variant_text(HEAD + "discards:\n" + entry * (MAX_DISCARDS + 1), "x.yaml")
+
+
+@pytest.mark.parametrize("text", ["c1+" * 20 + "c2", "c1+", "+", "c1+c2+c3+c4+c5+c6"])
+def test_a_long_or_broken_discard_is_refused_in_a_line(text):
+    with pytest.raises(MoveError) as error:
+        fourteen().position(POSITION).parse_move(text)
+    assert "\n" not in str(error.value) and len(str(error.value)) < 300
+
+
+def test_the_core_refuses_a_program_whose_discard_is_out_of_range():
+    import json
+
+    from patience import native
+    from patience.errors import SolverError
+    from patience.native.program import rule_program_text
+
+    if not native.AVAILABLE:
+        pytest.skip(str(native.REASON))
+    program = json.loads(rule_program_text(fourteen()))
+    for broken in ({"target": 99}, {"sources": [3, 1]}, {"cards": 9}, {"start": 1},
+                   {"when": ["top", ["chosen", 7]]}):
+        bad = json.dumps({**program, "discards": [{**program["discards"][0], **broken}]})
+        with pytest.raises(SolverError, match="bad rule program"):
+            native.load_core(bad)
