@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import ast
 import collections
-import functools
 import hashlib
 import itertools
 import linecache
@@ -150,6 +149,8 @@ class Generator:
         self.compiler = plan.compiler
         #: the rules as written, for comments: "win", "stock.deal_when", and a "title"
         self.notes = notes or {}
+        #: each discard's sets of piles as a tree (``_discard_tree``), by its name in the code
+        self.discard_trees: dict[str, tuple[Any, ...]] = {}
 
     def _note(self, out: _Writer, note: str) -> None:
         if note:
@@ -432,9 +433,8 @@ class Generator:
             condition = self._expr([discard.when], dict(names))
             if is_false(condition):
                 continue
-            tree = self.compiler.tables.add(("discards", number),
-                                            functools.partial(self._discard_tree, discard),
-                                            f"discards_{number}")
+            tree = f"discard_sets_{number}"  # not a card table: made whether or not tables are
+            self.discard_trees[tree] = self._discard_tree(discard)
             self._note(out, discard.note)
             below = tree
             for j in range(n):
@@ -590,6 +590,7 @@ class Generator:
             "len": len, "range": range, "all": all, "any": any, "sum": sum, "zip": zip,
             "bool": bool, "enumerate": enumerate}}
         namespace.update(self.compiler.tables.values)
+        namespace.update(self.discard_trees)
         # one name per source text: variants of one id (a file's mutants, an edited file
         # compiled again) each keep their own lines in tracebacks and inspect.getsource
         digest = hashlib.sha256(source_text.encode()).hexdigest()[:12]
