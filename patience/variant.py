@@ -217,7 +217,8 @@ class Variant:
     @functools.cached_property
     def rule_nodes(self) -> tuple[tuple[str, Node], ...]:
         """Every rule of the variant as ``(key, expression)``: each group's ``moves``,
-        ``accepts`` and ``to_bottom``, ``win``, ``stock.deal_when``, ``solver.safe`` (what
+        ``accepts`` and ``to_bottom``, each discard's ``when``, ``win``, ``stock.deal_when``,
+        ``solver.safe`` (what
         it reads matters too: keys that merged cards it tells apart would merge positions
         whose single safe child differs) and the predicates' bodies (``predicates.NAME``)."""
         rules: list[tuple[str, Node]] = []
