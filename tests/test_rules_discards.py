@@ -229,3 +229,25 @@ def test_the_core_refuses_a_program_whose_discard_is_out_of_range():
         bad = json.dumps({**program, "discards": [{**program["discards"][0], **broken}]})
         with pytest.raises(SolverError, match="bad rule program"):
             native.load_core(bad)
+
+
+def test_the_terminal_draws_fourteen_and_takes_a_typed_discard(tmp_path, monkeypatch):
+    import asyncio
+
+    from patience.play.app import PatienceApp
+    from patience.play.session import Session
+
+    monkeypatch.setenv("PATIENCE_DATA_DIR", str(tmp_path / "data"))
+
+    async def play() -> None:
+        app = PatienceApp(Session(fourteen().deal(1)))
+        async with app.run_test(size=(100, 40)) as pilot:
+            await pilot.press(":", *"c12+c9", "enter")
+            await pilot.pause()
+            game = app.session.game
+            assert [game.notation(m) for m in game.move_stack] == ["c9+c12"]
+            await pilot.press("u")
+            await pilot.pause()
+            assert not app.session.game.move_stack
+
+    asyncio.run(play())
