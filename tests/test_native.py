@@ -126,10 +126,12 @@ def test_random_playouts_of_numbered_deals_agree(name):
         random_playout(variant.deal(number), seed=number, length=60)
 
 
-def test_random_playouts_with_discards_from_a_waste_agree():
+@pytest.mark.parametrize("name", ["pyramid-discards", "nestor-discards"])
+def test_random_playouts_with_discards_from_two_groups_agree(name):
     # Pyramid's discards (tests/variants/pyramid-discards.yaml): pairs from the pyramid and
-    # the waste, Kings alone, the stock and its redeals between them
-    variant = mini("pyramid-discards")
+    # the waste, Kings alone, the stock and its redeals between them; Nestor's: pairs of one
+    # rank from the columns and the reserve
+    variant = mini(name)
     for number in range(1, 6):
         random_playout(variant.deal(number), seed=number, length=80)
         assert native.perft(variant.deal(number), 3) == perft(variant.deal(number), 3)

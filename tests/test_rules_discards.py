@@ -106,6 +106,12 @@ def test_pyramids_discards_pair_a_waste_card_too():
         "p1:1-f", "p2+p3", "p4+w"]  # a King alone; Q+A; 2+J from the waste
 
 
+def test_nestors_discards_pair_a_reserve_card_of_the_same_rank():
+    variant = patience.find_variant(str(MINI / "nestor-discards.yaml"))
+    game = variant.deal(1)  # tops: c2 2H and c6 2S; c7 9H and r1 9S
+    assert sorted(game.notation(m) for m in game.legal_moves) == ["c2+c6", "c7+r1"]
+
+
 def _deck_without(codes: str) -> list[str]:
     from patience.cards import card_code, new_deck
 
