@@ -257,3 +257,13 @@ def test_the_terminal_draws_fourteen_and_takes_a_typed_discard(tmp_path, monkeyp
             assert not app.session.game.move_stack
 
     asyncio.run(play())
+
+
+def test_mutation_testing_changes_a_discards_rule_where_it_is_written():
+    from patience.testing.mutants import mutants
+
+    changed = [m for m in mutants(fourteen()) if m.rule == "discards[1].when"]
+    assert "14 -> 13" in {m.change for m in changed}
+    assert all(m.location is not None and m.location.line == 37 for m in changed)
+    thirteen = next(m for m in changed if m.change == "14 -> 13")
+    assert thirteen.flat["discards"][0]["when"] == "first.top.rank + second.top.rank == 13"
