@@ -267,3 +267,26 @@ def test_mutation_testing_changes_a_discards_rule_where_it_is_written():
     assert all(m.location is not None and m.location.line == 37 for m in changed)
     thirteen = next(m for m in changed if m.change == "14 -> 13")
     assert thirteen.flat["discards"][0]["when"] == "first.top.rank + second.top.rank == 13"
+
+
+def test_a_card_only_predicate_in_a_discard_becomes_a_table_in_both_engines():
+    import json
+
+    from patience.native.program import rule_program_text
+
+    text = fourteen().text.replace(
+        "when: first.top.rank + second.top.rank == 14",
+        "when: fourteen(first.top, second.top)").replace(
+        "decks: 1\n", "decks: 1\npredicates:\n  fourteen(a, b): a.rank + b.rank == 14\n", 1)
+    variant = load_variant_text(text, "fourteen-table.yaml")
+    assert "table_fourteen[c0][c1]" in variant.generated.source
+    program = json.loads(rule_program_text(variant))
+    assert program["discards"][0]["when"][:2] == ["table", 0]
+    from patience import native
+
+    plain = fourteen()
+    for number in range(1, 6):
+        game = variant.deal(number)
+        assert game.generate_moves() == plain.deal(number).generate_moves()
+        if native.AVAILABLE:  # the core reads the table
+            assert native.generate_moves(game) == game.generate_moves()
