@@ -383,6 +383,8 @@ def rule_program(variant: Variant) -> wire.Program:
         fills.append(wire.Fill(group.indices.start, group.indices.stop, from_stock,
                                (0, 0) if from_stock else
                                (group.fill_from.start, group.fill_from.stop)))
+    # lowered before the tables are read: a discard's rule may call a card-only predicate
+    discards = tuple(_discard(lowering, d) for d in plan.discards)
     rules = solver_rules(variant)
     return wire.Program(
         version=wire.PROGRAM_VERSION,
@@ -422,7 +424,7 @@ def rule_program(variant: Variant) -> wire.Program:
         search=SEARCH,
         cards=wire.Cards(FACE_DOWN, 4, tuple(sorted(RED_SUITS))),
         max_forced_moves=MAX_FORCED_MOVES,
-        discards=tuple(_discard(lowering, d) for d in plan.discards),
+        discards=discards,
     )
 
 
