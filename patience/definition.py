@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import math
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from patience.errors import DealError, FileErrors, Location, VariantError
 from patience.language import (
     BUILTIN_CONSTANTS,
     CONTEXT_VARIABLES,
+    DISCARD_PILES,
     KEYWORDS,
     Boolean,
     BoolOp,
@@ -49,6 +51,9 @@ from patience.language import (
     walk,
 )
 from patience.limits import (
+    MAX_DISCARD_CARDS,
+    MAX_DISCARD_SETS,
+    MAX_DISCARDS,
     MAX_EXPECT_BUDGET,
     MAX_EXPECT_MOVES,
     MAX_EXPECT_PERFT_DEPTH,
@@ -145,6 +150,18 @@ class StockDefinition:
 
 
 @attrs.frozen
+class DiscardDefinition:
+    """A ``discards:`` entry: a move that takes the top cards of ``cards`` piles of the
+    ``sources`` groups at once onto the one pile of group ``to``, when ``when`` holds for
+    the chosen piles (named ``first``, ``second``… in pile order)."""
+
+    cards: int
+    sources: tuple[str, ...]  # the 'from' groups, in file order
+    to: str
+    when: Rule
+
+
+@attrs.frozen
 class WrittenMove:
     """A move as an expectation writes it (``c3-c1``, ``c2:3-c4``, ``deal``), where it was
     written, and (for an ``illegal`` entry) the rule that must forbid it."""
@@ -220,6 +237,8 @@ class Definition:
     #: data (``patience.solvitaire_mapping``), or why Solvitaire cannot play it
     #: (``not_exact``); None when the file has none. Not a rule of play, not inherited.
     solvitaire: dict[str, Any] | None = None
+    #: ``discards:``: moves that take the top cards of several piles at once
+    discards: tuple[DiscardDefinition, ...] = ()
 
     @property
     def rules_hash(self) -> str:
@@ -437,11 +456,12 @@ def _drops_inherited(entry: Item) -> bool:
 
 TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extends", "decks",
             "ranks", "suits",
-            "parameters", "predicates", "piles", "stock", "win", "solver", "expect", "pysolfc",
-            "solvitaire")
+            "parameters", "predicates", "piles", "stock", "discards", "win", "solver", "expect",
+            "pysolfc", "solvitaire")
 GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "deal_first",
               "fill_from", "moves", "accepts", "target", "removal", "show")
 SOLVER_KEYS = ("safe",)
+DISCARD_KEYS = ("cards", "from", "to", "when")
 STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when", "gather")
 GATHER_KEYS = ("from", "shuffle", "deal", "redeals")
 EXPECT_KEYS = ("name", "why", "skip", "deal", "position", "after", "shows", "legal", "illegal",
@@ -725,6 +745,7 @@ class _Validator:
             # (a group that failed to read deals no cards: counting without it would
             # report a shortfall that is not in the file)
             self.check_sizes(top, groups, stock, decks, ranks, suits)
+        discards = self.discards(top.items.get("discards"), groups, base, group_names)
         win_text, win_origin = self.expression_text(
             self.required(top, "win", "a variant file"), "win", "false")
         win = self.parse(win_text, win_origin, "win")
@@ -750,7 +771,105 @@ class _Validator:
         return Definition(id_, name, aliases, description.strip(), sources, decks, ranks,
                           parameters, family.strip(), suits, predicates, groups, stock, win,
                           self.path, flat, expectations, safe, pysolfc,
-                          flat["solvitaire"] if solvitaire else None)
+                          flat["solvitaire"] if solvitaire else None, discards)
+
+    # -- moves that take cards from several piles at once --
+
+    def discards(self, item: Item | None, groups: tuple[GroupDefinition, ...], base: Scope,
+                 group_names: tuple[str, ...]) -> tuple[DiscardDefinition, ...]:
+        """``discards:``: a list of ``{cards, from, to, when}`` (docs/authoring.md,
+        "Discarding several cards at once")."""
+        if item is None:
+            return ()
+        if not isinstance(item, Sequence):
+            self.error("discards must be a list of discards, each with cards, from, to and "
+                       "when", item.origin, code="wrong-type")
+            return ()
+        if len(item.items) > MAX_DISCARDS:
+            self.error(f"discards has {len(item.items)} entries; a variant has at most "
+                       f"{MAX_DISCARDS} (MAX_DISCARDS)", item.origin, code="too-many")
+            return ()
+        by_name = {g.name: g for g in groups}
+        found: list[DiscardDefinition] = []
+        sets = 0
+        taken: dict[tuple[int, str], int] = {}  # (cards, a from group) -> the discard's number
+        for number, element in enumerate(item.items, start=1):
+            where = f"discards[{number}]"
+            entry = self.mapping(element, where)
+            if entry is None:
+                continue
+            self.unknown_keys(entry, DISCARD_KEYS, where)
+            cards = self.integer(self.required(entry, "cards", where), f"{where}.cards", 2,
+                                 low=2, high=MAX_DISCARD_CARDS)
+            sources_item = self.required(entry, "from", where)
+            sources = self.strings(sources_item, f"{where}.from")
+            good = True
+            for name in sources:
+                if name not in by_name:
+                    if name not in group_names:  # (a group that failed is reported already)
+                        close = difflib.get_close_matches(name, list(by_name), n=1)
+                        hint = f" (did you mean {close[0]!r}?)" if close else ""
+                        self.error(f"{where}.from names {name!r}, which is not a pile group"
+                                   f"{hint}; the pile groups are {listing(list(by_name))}",
+                                   sources_item.origin if sources_item else entry.origin,
+                                   code="discard")
+                    good = False
+            if len(set(sources)) != len(sources):
+                self.error(f"{where}.from names a group twice", sources_item.origin
+                           if sources_item else entry.origin, code="discard")
+                good = False
+            to_item = self.required(entry, "to", where)
+            to = self.string(to_item, f"{where}.to") or ""
+            if to_item is not None and to not in by_name:
+                if to not in group_names:
+                    self.error(f"{where}.to names {to!r}, which is not a pile group; the pile "
+                               f"groups are {listing(list(by_name))}", to_item.origin,
+                               code="discard")
+                good = False
+            elif to_item is not None and by_name[to].count != 1:
+                self.error(f"{where}.to names {to!r}, a group of {by_name[to].count} piles: "
+                           "the discarded cards go to one pile, so name a group of one pile "
+                           "(count: 1)", to_item.origin, code="discard")
+                good = False
+            elif to in sources:
+                self.error(f"{where}.to names {to!r}, one of the groups it takes cards from",
+                           to_item.origin if to_item else entry.origin, code="discard")
+                good = False
+            text, origin = self.expression_text(self.required(entry, "when", where),
+                                                f"{where}.when", "false")
+            when = self.parse(text, origin, f"{where}.when")
+            names = DISCARD_PILES[:cards]
+            self.check(when, base.with_variables(dict.fromkeys(names, Type.PILE),
+                                                 nonempty=frozenset(names)))
+            if not good or when is None or not sources:
+                if good and not sources and sources_item is not None:
+                    self.error(f"{where}.from must name at least one pile group",
+                               sources_item.origin, code="discard")
+                continue
+            piles = sum(by_name[name].count for name in sources)
+            if piles < cards:
+                self.error(f"{where} takes {cards} cards, but its groups have {piles} "
+                           f"pile{'s' if piles != 1 else ''}", entry.origin, code="discard")
+                continue
+            for name in sources:
+                other = taken.get((cards, name))
+                if other is not None:
+                    self.error(f"{where} and discards[{other}] both take {cards} cards from "
+                               f"{name!r}: one set of piles belongs to one discard, so write "
+                               "the two rules as one, joined by 'or'",
+                               sources_item.origin if sources_item else entry.origin,
+                               code="discard")
+                    good = False
+                taken[(cards, name)] = number
+            sets += math.comb(piles, cards)
+            if sets > MAX_DISCARD_SETS:
+                self.error(f"{where}: the discards choose among {sets:_} sets of piles so far; "
+                           f"a variant has at most {MAX_DISCARD_SETS:_} (MAX_DISCARD_SETS)",
+                           entry.origin, code="too-many")
+                break
+            if good:
+                found.append(DiscardDefinition(cards, sources, to, when))
+        return tuple(found)
 
     # -- what the file tells the solver (docs/solver.md, "Safe moves") --
 

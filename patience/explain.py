@@ -27,6 +27,7 @@ from patience.cards import (
 )
 from patience.language import (
     BUILTIN_CONSTANTS,
+    DISCARD_PILES,
     Arithmetic,
     Attribute,
     Boolean,
@@ -343,6 +344,8 @@ def _reason_against(game: Game, move: Move) -> tuple[str | None, str | None]:
     shown = game.notation(move) if _valid_indices(game, move) else repr(tuple(move))
     if interpreter.evaluate(variant.win.node, {}):
         return f"{shown}: the game is won; no move is left", None
+    if move.source < -1:
+        return _discard_against(game, interpreter, move, shown)
     if move.source < 0:
         if not game.stock:
             if game.can_deal():  # the waste turns back into the stock
@@ -409,10 +412,36 @@ def _reason_against(game: Game, move: Move) -> tuple[str | None, str | None]:
     return None, None
 
 
+def _discard_against(game: Game, interpreter: Interpreter, move: Move,
+                     shown: str) -> tuple[str | None, str | None]:
+    """Why the discard ``move`` is illegal (None: it is legal)."""
+    variant = game.variant
+    if not _valid_indices(game, move):
+        return f"{shown}: no discard of this variant", None
+    discard = variant.discard_of(move.source)
+    if (move.count, move.target) != (discard.cards, discard.target):
+        return (f"{shown}: this discard takes {discard.cards} cards to "
+                f"{variant.pile_names[discard.target]}"), None
+    chosen = variant.discard_sets[-2 - move.source]
+    piles = [interpreter.pile(index) for index in chosen]
+    empty = next((pile for pile in piles if not pile.cards), None)
+    if empty is not None:
+        return f"{shown}: {empty.name} is empty", None
+    env = dict(zip(DISCARD_PILES, piles))
+    rule = discard.when
+    if not interpreter.evaluate(rule.node, env):
+        cards = " ".join(card_code(pile.cards[-1]) for pile in piles)
+        return (f"{shown}: {cards} may not be discarded together: {_rule_words(rule)} is "
+                "false: " + interpreter.reason(rule.node, env, rule.text), rule.key)
+    return None, None
+
+
 def _rule_words(rule: Rule) -> str:
     return f"{rule.key} '{rule.text.strip()}'"
 
 
 def _valid_indices(game: Game, move: Move) -> bool:
     count = len(game.variant.pile_names)
+    if move.source < -1:  # a discard: a set of piles of the variant's discards
+        return -2 - move.source < len(game.variant.discard_sets)
     return move.source < 0 or (0 <= move.source < count and 0 <= move.target < count)

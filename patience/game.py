@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 
 
 _COUNT = f"[0-9]{{1,{MAX_MOVE_COUNT_DIGITS}}}"  # ASCII digits only, and few of them
+_PILE = re.compile(r"^[a-z]+[0-9]*$", re.ASCII)  # a pile's name in a discard (c1+c4)
 _MOVE = re.compile(rf"^\s*([a-z]+)([0-9]*):({_COUNT})-([a-z]+)([0-9]*)\s*$", re.ASCII)
 
 
@@ -162,6 +163,10 @@ class Game:
     def is_legal(self, move: MoveTuple) -> bool:
         """Whether ``move`` is legal here, generating only the moves from its source."""
         source, count, target = move
+        if source < -1:
+            discards = self.variant.generated.discard_moves
+            return discards is not None and (source, count, target) in discards(self.piles,
+                                                                                self.stock)
         if source < 0:
             return (source, count, target) == DEAL and self.can_deal()
         if not 0 <= source < len(self.variant.pile_names):
@@ -236,9 +241,11 @@ class Game:
     def notation(self, move: MoveTuple) -> str:
         """A move in docs/rules.md's notation, e.g. ``c1:3-c4``, ``c3:13-f``, ``d``."""
         source, count, target = move
+        names = self.variant.pile_names
+        if source < -1:  # a discard: its piles, in pile order
+            return "+".join(names[i] for i in self.variant.discard_sets[-2 - source])
         if source < 0:
             return "d"
-        names = self.variant.pile_names
         target_group = self.variant.group_of_pile[target]
         target_name = target_group.id if target_group.target is Target.FIRST else names[target]
         return f"{names[source]}:{count}-{target_name}"
@@ -256,6 +263,8 @@ class Game:
         if len(stripped) > MAX_MOVE_TEXT:
             raise MoveError(f"cannot read move {stripped[:MAX_MOVE_TEXT]!r}…: a move is at most "
                             f"{MAX_MOVE_TEXT} characters, e.g. 'c1:3-c4'")
+        if "+" in stripped:
+            return self._parse_discard(text, stripped)
         match = _MOVE.match(stripped)
         if not match:
             raise MoveError(f"cannot read move {text!r}: write 'd' to deal or SOURCE:N-TARGET, "
@@ -286,6 +295,31 @@ class Game:
         if count < 1:
             raise MoveError(f"move {text!r}: a move takes at least one card", move=text)
         return Move(source, count, target)
+
+    def _parse_discard(self, text: str, stripped: str) -> Move:
+        """A discard written as its piles joined by '+' (``c1+c4``), in any order."""
+        variant = self.variant
+        names = stripped.split("+")
+        if not all(_PILE.match(name) for name in names):
+            raise MoveError(f"cannot read move {text!r}: a discard names its piles joined by "
+                            "'+', e.g. 'c1+c4'", move=text)
+        unknown = next((name for name in names if name not in variant.pile_index), None)
+        if unknown is not None:
+            raise MoveError(f"move {text!r}: there is no pile {unknown!r} "
+                            f"(piles: {' '.join(variant.pile_names)})", move=text)
+        chosen = tuple(sorted(variant.pile_index[name] for name in names))
+        if len(set(chosen)) != len(chosen):
+            raise MoveError(f"move {text!r}: a discard names each pile once", move=text)
+        number = variant.discard_numbers.get(chosen)
+        if number is None:
+            taken = sorted({d.cards for d in variant.discards})
+            why = ("this variant has no discards" if not taken else
+                   f"no discard takes the top cards of {' and '.join(names)} "
+                   f"(its discards take {' or '.join(map(str, taken))} cards: "
+                   "see 'patience rules')")
+            raise MoveError(f"move {text!r}: {why}", move=text)
+        discard = variant.discard_of(-2 - number)
+        return Move(-2 - number, discard.cards, discard.target)
 
     def parse_moves(self, text: str) -> list[Move]:
         """Parse and play a space-separated move list on a copy; MoveError at the first bad

@@ -29,6 +29,7 @@ from __future__ import annotations
 import ast
 import collections
 import hashlib
+import itertools
 import linecache
 import types
 from collections.abc import Callable, Mapping, Sequence
@@ -53,11 +54,13 @@ from patience.language import BoolOp, Node, Quantifier, guarded_piles, walk
 from patience.moves import Gather
 from patience.plan import (
     SOURCE_PILE,
+    DiscardPlan,
     GroupRules,
     Pairing,
     RulePlan,
     SourcePlan,
     bindings,
+    discard_bindings,
     mentions,
 )
 from patience.pysource import expression_text
@@ -81,6 +84,9 @@ class Generated:
     #: ``solver.safe`` as ``is_safe(piles, stock, s, k, t)`` for a legal pile move; None
     #: when the file declares no safe moves (docs/solver.md, "Safe moves")
     is_safe: Callable[[list[list[int]], list[int], int, int, int], bool] | None = None
+    #: the legal discards (moves ``(-2 - set, cards, target)``); None: the variant has none
+    discard_moves: Callable[[list[list[int]], list[int]], list[tuple[int, int, int]]] | None \
+        = None
 
 
 def _cost(node: Node) -> int:
@@ -144,6 +150,8 @@ class Generator:
         self.compiler = plan.compiler
         #: the rules as written, for comments: "win", "stock.deal_when", and a "title"
         self.notes = notes or {}
+        #: each discard's sets of piles as a tree (``_discard_tree``), by its name in the code
+        self.discard_trees: dict[str, tuple[Any, ...]] = {}
 
     def _note(self, out: _Writer, note: str) -> None:
         if note:
@@ -397,6 +405,58 @@ class Generator:
         out.dedent()
         out.dedent()
 
+    # -- discards --
+
+    def _discard_tree(self, discard: DiscardPlan) -> tuple[Any, ...]:
+        """The discard's sets as a tree in pile order: ``(pile, subtree)`` for each chosen
+        pile but the last, ``(pile, move source)`` for the last (``-2 - set``)."""
+        sets = itertools.combinations(discard.sources, discard.cards)
+        root: dict[int, Any] = {}
+        for number, chosen in enumerate(sets, start=discard.start):
+            node = root
+            for pile in chosen[:-1]:
+                node = node.setdefault(pile, {})
+            node[chosen[-1]] = -2 - number
+
+        def frozen(node: dict[int, Any]) -> tuple[Any, ...]:
+            return tuple((pile, below if isinstance(below, int) else frozen(below))
+                         for pile, below in node.items())
+        return frozen(root)
+
+    def _discards(self, out: _Writer, found: Callable[[_Writer, int, int], None]) -> None:
+        """The code of every discard: a walk down its tree of sets, a chosen pile at a
+        time (an empty pile cuts its branch), the rule tested at the leaves."""
+        for number, discard in enumerate(self.plan.discards):
+            n = discard.cards
+            piles = [name(f"p{j}") for j in range(n)]
+            names = discard_bindings(discard, piles, [name(f"i{j}") for j in range(n)],
+                                     [name(f"c{j}") for j in range(n)])
+            condition = self._expr([discard.when], dict(names))
+            if is_false(condition):
+                continue
+            tree = f"discard_sets_{number}"  # not a card table: made whether or not tables are
+            self.discard_trees[tree] = self._discard_tree(discard)
+            self._note(out, discard.note)
+            below = tree
+            for j in range(n):
+                last = j == n - 1
+                out.line(f"for i{j}, {'m' if last else f'below{j}'} in {below}:")
+                out.indent()
+                out.line(f"p{j} = piles[i{j}]")
+                out.line(f"if not p{j}:")
+                out.line("    continue")
+                out.line(f"c{j} = p{j}[-1]")
+                below = f"below{j}"
+            if is_true(condition):
+                found(out, n, discard.target)
+            else:
+                out.line(f"if {_source(condition)}:")
+                out.indent()
+                found(out, n, discard.target)
+                out.dedent()
+            for _ in range(n):
+                out.dedent()
+
     # -- the functions --
 
     def generate(self, label: str) -> Generated:
@@ -420,6 +480,12 @@ class Generator:
                 writer.line("break")
 
         def return_true(writer: _Writer, target: GroupRules) -> None:
+            writer.line("return True")
+
+        def add_discard(writer: _Writer, cards: int, target: int) -> None:
+            writer.line(f"append((m, {cards}, {target}))")
+
+        def return_discard(writer: _Writer, cards: int, target: int) -> None:
             writer.line("return True")
 
         # every legal move; the legal moves of one source pile; whether there is any
@@ -446,10 +512,23 @@ class Generator:
             for source in plan.sources:
                 self._source_loop(out, source, found, given_source=given)
             if not given:
+                self._discards(out, add_discard if listing else return_discard)
                 self._note(out, deal_note)
                 out.line(f"if {deal_test}:")
                 out.line(f"    append({DEAL!r})" if listing else "    return True")
             out.line("return moves" if listing else "return False")
+            out.dedent()
+            out.line("")
+
+        if plan.discards:  # the legal discards alone: whether a discard move is legal
+            out.line("def discard_moves(piles, stock):")
+            out.indent()
+            out.line(f"if {_source(win_expr)}:")
+            out.line("    return []")
+            out.line("moves = []")
+            out.line("append = moves.append")
+            self._discards(out, add_discard)
+            out.line("return moves")
             out.dedent()
             out.line("")
 
@@ -517,6 +596,7 @@ class Generator:
             "len": len, "range": range, "all": all, "any": any, "sum": sum, "zip": zip,
             "bool": bool, "enumerate": enumerate}}
         namespace.update(self.compiler.tables.values)
+        namespace.update(self.discard_trees)
         # one name per source text: variants of one id (a file's mutants, an edited file
         # compiled again) each keep their own lines in tracebacks and inspect.getsource
         digest = hashlib.sha256(source_text.encode()).hexdigest()[:12]
@@ -532,7 +612,7 @@ class Generator:
                          functions["has_moves"],
                          functions["first_forced"] if has_forced else None,
                          functions["can_deal"], functions["is_won"], source_text, filename,
-                         functions.get("is_safe"))
+                         functions.get("is_safe"), functions.get("discard_moves"))
 
 
 def generate(plan: RulePlan, label: str, notes: Mapping[str, str] | None = None) -> Generated:

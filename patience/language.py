@@ -459,6 +459,8 @@ _EXPECTED_WORDS = {
 KEYWORDS = frozenset({"and", "or", "not", "in", "all", "any", "true", "false", "pairs",
                       "count"})
 CONTEXT_VARIABLES = frozenset({"pile", "run", "source", "stock", "card"})
+#: the names a discard's ``when`` rule gives the chosen piles, in pile order
+DISCARD_PILES = ("first", "second", "third", "fourth")
 
 
 def _describe_expected(expected: set[str]) -> str:

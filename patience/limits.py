@@ -36,6 +36,15 @@ MAX_INTEGER = 2**63 - 1
 #: or in a rule; longer text is refused before it is converted.
 MAX_INTEGER_TEXT = 40
 
+#: Discards (a top-level ``discards:`` entry each: a move that takes the top cards of
+#: several piles at once), the cards one discard takes, and the sets of piles all the
+#: discards of a variant may choose from together (each ``C(piles in from, cards)``). The
+#: sets bound the work of every position (each is tried once) and number the moves: a
+#: discard is the move ``(-2 - set, cards, target)``, and the core keeps moves in 16 bits.
+MAX_DISCARDS = 16
+MAX_DISCARD_CARDS = 4
+MAX_DISCARD_SETS = 20_000
+
 #: Errors shown for one variant file: past this many, one line says how many more there
 #: are (``and N more errors``). A file's errors are kept in memory only up to twice this.
 MAX_FILE_ERRORS = 50

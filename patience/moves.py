@@ -1,7 +1,9 @@
 """Moves, and the one place where a move changes the piles.
 
 A move is three small ints: the top ``count`` cards of pile ``source`` onto pile ``target``
-(indices into ``variant.pile_names``); the deal is ``(-1, 0, -1)``. :func:`make_player`
+(indices into ``variant.pile_names``); the deal is ``(-1, 0, -1)``; a discard (the top
+cards of several piles at once) is ``(-2 - i, count, target)``, the piles being set ``i``
+of ``variant.discard_sets``. :func:`make_player`
 builds, once per variant, the pair of functions that play a move and take it back —
 the move itself (or the deal), then what follows from it by the rules: forced removals
 and forced fills (the variant's ``first_forced``, repeatedly) and face-down cards turned
@@ -121,7 +123,13 @@ class Move(NamedTuple):
 
     @property
     def is_deal(self) -> bool:
-        return self.source < 0
+        return self.source == -1
+
+    @property
+    def is_discard(self) -> bool:
+        """Whether the move is a discard: the top cards of the piles of set ``-2 - source``
+        of ``variant.discard_sets`` (``count`` of them) onto pile ``target``."""
+        return self.source < -1
 
 
 DEAL = Move(-1, 0, -1)
@@ -196,6 +204,27 @@ def undeal(variant: Variant, piles: Piles, stock: list[int], received: Any) -> N
         stock.append(piles[index].pop())
 
 
+def discard_cards(piles: Piles, chosen: tuple[int, ...], target: int,
+                  turns_up: frozenset[int], steps: list[MoveTuple]) -> None:
+    """The top card of each chosen pile, in pile order, onto pile ``target``; a face-down
+    card that comes to the top turns up (a step)."""
+    receiving = piles[target]
+    for index in chosen:
+        receiving.append(piles[index].pop())
+    for index in chosen:
+        pile = piles[index]
+        if index in turns_up and pile and pile[-1] & FACE_DOWN:
+            pile[-1] &= ~FACE_DOWN
+            steps.append((index, 0, TURNED))
+
+
+def undiscard(piles: Piles, chosen: tuple[int, ...], target: int) -> None:
+    """Take back :func:`discard_cards` (its turn-ups taken back already)."""
+    receiving = piles[target]
+    for index in reversed(chosen):
+        piles[index].append(receiving.pop())
+
+
 def make_player(variant: Variant) -> tuple[Play, TakeBack]:
     """The variant's ``play(piles, stock, move) -> undo`` and
     ``take_back(piles, stock, move, undo)``."""
@@ -203,11 +232,15 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
     # not compiled for a variant that forces nothing and is played by the native core
     first_forced = variant.first_forced if variant.plan.forces else None
     turns_up = frozenset(variant.face_down_piles)
+    sets = variant.discard_sets
 
     if first_forced is None and not turns_up:
         def play(piles: Piles, stock: list[int], move: MoveTuple) -> Undo:
             source, count, target = move
             if source < 0:
+                if source < -1:
+                    discard_cards(piles, sets[-2 - source], target, turns_up, [])
+                    return None, ()
                 return deal_from_stock(variant, piles, stock), ()
             pile = piles[source]
             cut = len(pile) - count
@@ -218,7 +251,10 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
         def play(piles: Piles, stock: list[int], move: MoveTuple) -> Undo:
             source, count, target = move
             steps: list[MoveTuple] = []
-            if source < 0:
+            if source < -1:
+                discard_cards(piles, sets[-2 - source], target, turns_up, steps)
+                received = None
+            elif source < 0:
                 received = deal_from_stock(variant, piles, stock)
             else:
                 pile = piles[source]
@@ -264,7 +300,9 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
             piles[s] += pile[cut:]
             del pile[cut:]
         source, count, target = move
-        if source < 0:
+        if source < -1:
+            undiscard(piles, sets[-2 - source], target)
+        elif source < 0:
             undeal(variant, piles, stock, received)
         else:
             pile = piles[target]

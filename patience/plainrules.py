@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from patience.cards import RANK_CHARS
 from patience.language import (
+    DISCARD_PILES,
     Arithmetic,
     Attribute,
     Boolean,
@@ -64,6 +65,7 @@ def plain_rules_text(variant: Variant) -> str:
     lines.append("")
     for group in variant.groups:
         lines.append(_group(variant, group))
+    lines += _discards(variant)
     lines.append("")
     stock = _stock(variant)
     if stock:
@@ -109,6 +111,24 @@ def _group(variant: Variant, group: Group) -> str:
     if group.show is Show.STACK:
         parts.append("(only the top card shows.)")
     return " ".join(parts)
+
+
+NUMBER_WORDS = ("no", "one", "two", "three", "four")
+
+
+def _discards(variant: Variant) -> list[str]:
+    """A paragraph for each discard: which cards leave together, where to, and when."""
+    lines = []
+    words = Words(variant)
+    for discard in variant.discards:
+        n = NUMBER_WORDS[discard.cards]
+        groups = " and the ".join(discard.groups)
+        example = "+".join(variant.pile_names[i] for i in discard.sources[:discard.cards])
+        target = variant.group_of_pile[discard.target].name
+        lines.append(f"Discards: {n} cards leave together, the top cards of {n} of the "
+                     f"{groups}, to the {target} (a move written with their piles joined by "
+                     f"'+', e.g. '{example}'), when: {_rule_words(words, discard.when)}")
+    return lines
 
 
 def _rule_words(words: Words, rule: Rule) -> str:
@@ -260,6 +280,9 @@ class _Nouns(Visitor[str]):
     def visit_Attribute(self, node: Attribute) -> str:
         if _is_name(node.value, "run") and node.name in RUN_ATTRIBUTES:
             return RUN_ATTRIBUTES[node.name]
+        if node.name == "top" and isinstance(node.value, Name) \
+                and node.value.id in DISCARD_PILES:  # a discard's chosen pile
+            return f"the {node.value.id} card"
         return ATTRIBUTES.get(node.name, "{} ." + node.name).format(self.visit(node.value))
 
     def visit_Arithmetic(self, node: Arithmetic) -> str:

@@ -43,7 +43,17 @@ from patience.compiler import (
     is_false,
     name,
 )
-from patience.language import Attribute, Compare, Name, Node, Pairs, Predicate, Quantifier, walk
+from patience.language import (
+    DISCARD_PILES,
+    Attribute,
+    Compare,
+    Name,
+    Node,
+    Pairs,
+    Predicate,
+    Quantifier,
+    walk,
+)
 from patience.moves import Gather
 from patience.settings import Removal, Target
 
@@ -160,6 +170,31 @@ class SourcePlan:
 
 
 @attrs.frozen
+class DiscardPlan:
+    """One discard (``discards:``): its ``when`` rule inlined, its piles, and its sets'
+    numbers in ``variant.discard_sets`` (``start`` to ``stop``): the move of set ``i`` is
+    ``(-2 - i, cards, target)``."""
+
+    cards: int
+    sources: tuple[int, ...]
+    #: the group every chosen pile belongs to, when the discard takes from one group
+    group: str | None
+    target: int
+    when: Node  # inlined
+    start: int
+    stop: int
+    note: str = ""
+
+
+def discard_bindings(plan: DiscardPlan, piles: Sequence[Any], indices: Sequence[Any],
+                     tops: Sequence[Any]) -> dict[str, Pile]:
+    """The names a discard's rule reads (``first``, ``second``…) as the generated code holds
+    them: each chosen pile's card list, number and (it is never empty) top card."""
+    return {label: Pile(cards, index, plan.group, top)
+            for label, cards, index, top in zip(DISCARD_PILES, piles, indices, tops)}
+
+
+@attrs.frozen
 class RulePlan:
     """The plan of one variant's rules (see the module's docstring)."""
 
@@ -177,6 +212,8 @@ class RulePlan:
     tabulate: bool
     #: the redeal that gathers piles and deals them again (``stock.gather``), if any
     gather: Gather | None = None
+    #: the discards, in file order (docs/authoring.md, "Discarding several cards at once")
+    discards: tuple[DiscardPlan, ...] = ()
 
     @property
     def fills(self) -> tuple[GroupRules, ...]:
@@ -275,7 +312,11 @@ def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
                            else source_plan(compiler, group, forced) for group in rules)
     redeal = None if variant.redeal_pile is None else Redeal(
         variant.redeal_pile, variant.redeal_counter, variant.redeals or 0)
+    discards = tuple(DiscardPlan(d.cards, d.sources, d.groups[0] if len(d.groups) == 1 else None,
+                                 d.target, inline(d.when.node), d.start, d.stop,
+                                 rule_note(d.when))
+                     for d in variant.discards)
     return RulePlan(compiler, rules, sources, forced_sources, inline(variant.win.node),
                     inline(variant.deal_when.node),
                     None if variant.safe is None else inline(variant.safe.node), redeal,
-                    tabulate, variant.gather)
+                    tabulate, variant.gather, discards)

@@ -27,7 +27,7 @@ import attrs
 
 from patience.cards import FACE_DOWN, card_symbol, parse_card
 from patience.explain import Interpreter, RunValue, explain_move
-from patience.language import BoolOp, Call, Node, Quantifier, Visitor
+from patience.language import DISCARD_PILES, BoolOp, Call, Node, Quantifier, Visitor
 from patience.rulestext import comment_at
 
 if TYPE_CHECKING:
@@ -63,6 +63,14 @@ def with_symbols(text: str) -> str:
 def _words(game: Game, move: Move, explanation: str, rule_key: str | None) -> str:
     variant = game.variant
     interpreter = Interpreter(game)
+    if move.source < -1:  # a discard
+        if rule_key is None:
+            return _structural(game, move, explanation)
+        piles = [interpreter.pile(i) for i in variant.discard_sets[-2 - move.source]]
+        rule = variant.discard_of(move.source).when
+        env: dict[str, Any] = dict(zip(DISCARD_PILES, piles))
+        cards = " and ".join(card_symbol(pile.cards[-1]) for pile in piles)
+        return f"{cards} can't be discarded together: {_because(interpreter, rule, env)}"
     if move.source < 0:
         rule = variant.deal_when
         if rule_key == rule.key and not interpreter.evaluate(rule.node, {}):
@@ -75,7 +83,7 @@ def _words(game: Game, move: Move, explanation: str, rule_key: str | None) -> st
     run = RunValue(source.cards[-move.count:])
     cards = _cards(run.cards)
     gives = variant.group_of_pile[move.source].moves
-    env: dict[str, Any] = {"pile": source, "run": run}
+    env = {"pile": source, "run": run}
     if rule_key == gives.key and not interpreter.evaluate(gives.node, env):
         what = f"{cards} can't move together" if move.count > 1 else f"{cards} can't leave " \
             f"{source.name}"

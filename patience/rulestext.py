@@ -94,6 +94,22 @@ def _range(group: Group) -> str:
     return names[0] if len(names) == 1 else f"{names[0]}-{names[-1]}"
 
 
+def _discards(variant: Variant) -> list[str]:
+    """Each discard: which piles' top cards leave together, where to, and its rule."""
+    if not variant.discards:
+        return []
+    lines = ["", ("Discards (the top cards of several piles leave together; in a rule, "
+                  "'first', 'second'... are the chosen piles, in pile order):")]
+    for discard in variant.discards:
+        groups = " and ".join(discard.groups)
+        example = "+".join(variant.pile_names[i] for i in discard.sources[:discard.cards])
+        lines.append(f"  {discard.cards} cards, one from each of {discard.cards} piles of "
+                     f"{groups}, to {variant.pile_names[discard.target]}, written e.g. "
+                     f"'{example}'.")
+        lines += _rule("When", discard.when)
+    return lines
+
+
 def rules_text(variant: Variant) -> str:
     lines = [f"{variant.name} ({variant.id})", variant.description, ""]
     ranks = RANK_CHARS[: variant.ranks]
@@ -141,6 +157,7 @@ def rules_text(variant: Variant) -> str:
                          "every deal, pile by pile, until none is left (forced removal).")
         lines += _rule("Cards may leave when", group.moves)
         lines += _rule("Takes cards when", group.accepts)
+    lines += _discards(variant)
     lines.append("")
     targets = list(dict.fromkeys(variant.pile_names[i] for i in variant.deal_targets))
     if targets and variant.stock_size:
@@ -187,5 +204,6 @@ def rules_text(variant: Variant) -> str:
             if words:
                 lines.append(f"    ({words})")
     example = f"{variant.pile_names[0]}:1-{variant.pile_names[1]}"
-    lines += ["", f"Moves are written 'd' (deal) or SOURCE:N-TARGET, e.g. '{example}'."]
+    lines += ["", f"Moves are written 'd' (deal) or SOURCE:N-TARGET, e.g. '{example}'"
+              + (", and discards as their piles joined by '+'." if variant.discards else ".")]
     return "\n".join(lines)

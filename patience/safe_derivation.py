@@ -190,6 +190,9 @@ def derive_safe(definition: Definition, deck: tuple[int, ...]) -> Derivation:
 
     if definition.decks != 1:
         return _refuse("more than one deck")
+    if definition.discards:  # the argument knows moves of one pile's run, not sets of piles
+        return _refuse("the variant has discards (moves that take cards from several piles "
+                       "at once)")
     suits = tuple(definition.suits)
     if definition.stock.deals_to:
         return _refuse("the stock deals cards (a deal may put any card on any card)")

@@ -23,8 +23,10 @@ from importlib import resources
 from typing import Any
 
 from patience.boards import PYSOL_GAMES
-from patience.definition import GROUP_KEYS, SOLVER_KEYS, STOCK_KEYS, TOP_KEYS
+from patience.definition import DISCARD_KEYS, GROUP_KEYS, SOLVER_KEYS, STOCK_KEYS, TOP_KEYS
 from patience.limits import (
+    MAX_DISCARD_CARDS,
+    MAX_DISCARDS,
     MAX_EXPRESSION_LENGTH,
     MAX_GROUP_PILES,
     MAX_PARAMETERS,
@@ -88,6 +90,15 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
                   "propertyNames": {"pattern": _NAME},
                   "description": "The pile groups, in order."},
         "stock": {"type": "object", "description": "What a deal from the stock does."},
+        "discards": {"type": "array", "maxItems": MAX_DISCARDS, "description": (
+            "Moves that take the top cards of several piles at once."), "items": {
+            "type": "object", "additionalProperties": False, "required": list(DISCARD_KEYS),
+            "properties": {
+                "cards": {"type": "integer", "minimum": 2, "maximum": MAX_DISCARD_CARDS,
+                          "description": "How many piles give their top card."},
+                "from": {**_TEXTS, "description": "The pile groups the cards come from."},
+                "to": {"type": "string", "description": "The group of one pile they go to."},
+                "when": _rule("When the chosen piles (first, second, ...) may discard.")}}},
         "win": _rule("When the game is won."),
         "solver": {"type": "object", "description": (
             "What the author tells the solver (not rules of play): see docs/solver.md.")},

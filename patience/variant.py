@@ -16,6 +16,8 @@ branches on a variant's name.
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -45,6 +47,29 @@ from patience.rulestext import rules_text
 from patience.safe_derivation import Derivation, derive_safe
 from patience.settings import EmptyPiles, Removal, Show, Target
 from patience.source import read_variant_file, variants_directory
+
+
+@attrs.frozen
+class Discard:
+    """A discard compiled: ``cards`` top cards of the ``sources`` piles (any ``cards`` of
+    them, chosen in pile order) onto pile ``target`` when ``when`` holds. Its sets of piles
+    are ``variant.discard_sets[start:stop]``, the move of set ``i`` is ``(-2 - i, cards,
+    target)``."""
+
+    cards: int
+    sources: tuple[int, ...]
+    groups: tuple[str, ...]  # the 'from' groups
+    target: int
+    when: Rule
+    start: int
+    stop: int
+
+
+def discard_sets(discards: Sequence[Discard]) -> tuple[tuple[int, ...], ...]:
+    """Every discard's sets of piles, discard by discard, each in pile order and the sets
+    in lexicographic order (``itertools.combinations``)."""
+    return tuple(chosen for discard in discards
+                 for chosen in itertools.combinations(discard.sources, discard.cards))
 
 
 @attrs.frozen
@@ -120,6 +145,9 @@ class Variant:
         self.pile_index: Mapping[str, int] = MappingProxyType(
             {pile: i for i, pile in enumerate(self.pile_names)})
         self.group_of_pile: tuple[Group, ...] = tuple(g for g in groups for _ in g.indices)
+        self.discards: tuple[Discard, ...] = self._discards(definition, ranges)
+        #: every discard's sets of piles (the move ``(-2 - i, cards, target)`` takes set i)
+        self.discard_sets: tuple[tuple[int, ...], ...] = discard_sets(self.discards)
         self.turn = definition.stock.turn
         self.deal_targets: tuple[int, ...] = tuple(
             index for index in self._deal_targets(definition) for _ in range(self.turn))
@@ -247,15 +275,16 @@ class Variant:
     @functools.cached_property
     def rule_nodes(self) -> tuple[tuple[str, Node], ...]:
         """Every rule of the variant as ``(key, expression)``: each group's ``moves``,
-        ``accepts``, ``to_bottom`` and ``deal_first``, ``win``, ``stock.deal_when``,
-        ``solver.safe`` (what it reads matters too: keys that merged cards it tells apart
-        would merge positions whose single safe child differs) and the predicates' bodies
-        (``predicates.NAME``)."""
+        ``accepts``, ``to_bottom`` and ``deal_first``, each discard's ``when``, ``win``,
+        ``stock.deal_when``, ``solver.safe`` (what it reads matters too: keys that merged
+        cards it tells apart would merge positions whose single safe child differs) and the
+        predicates' bodies (``predicates.NAME``)."""
         rules: list[tuple[str, Node]] = []
         for g in self.groups:
             rules += [(g.moves.key, g.moves.node), (g.accepts.key, g.accepts.node)]
             rules += [(rule.key, rule.node) for rule in (g.to_bottom, g.deal_first)
                       if rule is not None]
+        rules += [(d.when.key, d.when.node) for d in self.discards]
         rules += [("win", self.win.node), ("stock.deal_when", self.deal_when.node)]
         if self.safe is not None:
             rules.append(("solver.safe", self.safe.node))
@@ -315,6 +344,28 @@ class Variant:
         seed = (slot + (counter is not None)) if written.shuffle else None
         return Gather(tuple(piles), written.shuffle, written.deal, written.redeals, counter,
                       seed)
+    @staticmethod
+    def _discards(definition: Definition, ranges: Mapping[str, range]) -> tuple[Discard, ...]:
+        discards = []
+        start = 0
+        for written in definition.discards:
+            sources = tuple(sorted(i for name in written.sources for i in ranges[name]))
+            stop = start + math.comb(len(sources), written.cards)
+            discards.append(Discard(written.cards, sources, written.sources,
+                                    ranges[written.to].start, written.when, start, stop))
+            start = stop
+        return tuple(discards)
+
+    @functools.cached_property
+    def discard_numbers(self) -> Mapping[tuple[int, ...], int]:
+        """Each set of piles of a discard (in pile order) to its number in
+        ``discard_sets``."""
+        return MappingProxyType({chosen: i for i, chosen in enumerate(self.discard_sets)})
+
+    def discard_of(self, source: int) -> Discard:
+        """The discard whose move has the source ``source`` (at most -2)."""
+        number = -2 - source
+        return next(d for d in self.discards if d.start <= number < d.stop)
 
     def _deal_targets(self, definition: Definition) -> tuple[int, ...]:
         targets: list[int] = []

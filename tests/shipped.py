@@ -30,6 +30,7 @@ MECHANISMS = {
     "golf": "one foundation built up or down from the columns, once through the stock",
     "la-belle-lucie": "a redeal that gathers the fans, shuffles them by the deal's seed and "
                       "deals them again in threes, twice",
+    "fourteen": "discards: pairs of top cards leaving together (moves from several piles)",
 }
 
 #: one game per family, and the mechanisms above

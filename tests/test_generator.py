@@ -28,6 +28,9 @@ def candidate_moves(game: Game) -> list[Move]:
             for target in range(len(game.piles)):
                 if target != source:
                     moves.append(Move(source, count, target))
+    for discard in game.variant.discards:  # every set of piles of every discard
+        moves += [Move(-2 - number, discard.cards, discard.target)
+                  for number in range(discard.start, discard.stop)]
     return moves
 
 

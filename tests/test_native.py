@@ -21,6 +21,7 @@ from test_perft import GOLDEN, SLOW_DEPTH, read_golden, start_game
 import patience
 from patience import native
 from patience.errors import SolverError
+from patience.perft import perft
 from patience.solver import SolveResult, exhaustive_verdict, shorten, solve
 from patience.testing.strategies import positions
 
@@ -109,8 +110,6 @@ def test_perft_matches_the_deep_golden_lines(name):
 
 
 def test_perft_of_the_everything_variant_matches_the_kernel():
-    from patience.perft import perft
-
     variant = everything()
     for number in range(1, 6):
         game = variant.deal(number)
@@ -125,6 +124,17 @@ def test_random_playouts_of_numbered_deals_agree(name):
     variant = patience.find_variant(name)
     for number in (1, 2, 3):
         random_playout(variant.deal(number), seed=number, length=60)
+
+
+@pytest.mark.parametrize("name", ["pyramid-discards", "nestor-discards"])
+def test_random_playouts_with_discards_from_two_groups_agree(name):
+    # Pyramid's discards (tests/variants/pyramid-discards.yaml): pairs from the pyramid and
+    # the waste, Kings alone, the stock and its redeals between them; Nestor's: pairs of one
+    # rank from the columns and the reserve
+    variant = mini(name)
+    for number in range(1, 6):
+        random_playout(variant.deal(number), seed=number, length=80)
+        assert native.perft(variant.deal(number), 3) == perft(variant.deal(number), 3)
 
 
 def test_random_playouts_of_the_everything_variant_agree():
@@ -254,6 +264,7 @@ def assert_same_proof_search(game: patience.Game, budget: int, number: int) -> S
 
 
 @pytest.mark.parametrize(("name", "deals"), [
+    ("fourteen", range(1, 6)), ("mini-fourteen", range(1, 6)),
     ("tabbycat-corner", range(1, 4)),
     pytest.param("mainecoon", range(1, 3), marks=pytest.mark.slow), ("klondike", range(1, 4)),
     pytest.param("freecell", range(1, 4), marks=pytest.mark.slow), ("spider", range(1, 2)),
@@ -261,7 +272,7 @@ def assert_same_proof_search(game: patience.Game, budget: int, number: int) -> S
     ("la-belle-lucie", range(1, 3)), ("cruel", range(1, 3))])
 def test_restarted_solves_are_the_same_search(name, deals):
     # the orderings with their jitter are Python's exactly: the same positions, the same line
-    variant = patience.find_variant(name)
+    variant = mini(name) if name.startswith("mini") else patience.find_variant(name)
     for number in deals:
         game = variant.deal(number)
         assert_same_search(game, 20_000, number)
@@ -270,6 +281,7 @@ def test_restarted_solves_are_the_same_search(name, deals):
 @pytest.mark.parametrize(("name", "deals", "budget"), [
     ("tabbycat-autoremove", range(1, 9), 20_000), ("manx", range(1, 6), 20_000),
     ("mini-tight", range(1, 13), 200_000), ("klondike", range(1, 4), 5_000),
+    ("mini-fourteen", range(1, 13), 200_000),
     ("freecell", range(1, 3), 5_000), ("canfield", range(1, 4), 5_000),
     ("mini-la-belle-lucie", range(1, 9), 50_000), ("mini-cruel", range(1, 6), 50_000)])
 def test_prove_mode_is_the_same_search(name, deals, budget):

@@ -46,6 +46,7 @@ FAMILIES = [
     ("mini-miss-milligan", "Gypsy"),
     ("mini-penguin", "FreeCell"),  # a deal that depends on the first card (deal_first)
     ("mini-grandfathers-clock", "Grandfather's Clock"),
+    ("mini-fourteen", "Fourteen"),
 ]
 BUDGET = 200_000
 
@@ -94,7 +95,7 @@ def test_every_family_of_classic_games_has_a_reduced_deck():
 QUICK = ["mini-bakers-dozen", "mini-streets-and-alleys", "mini-klondike", "mini-canfield",
          "mini-forty-thieves", "mini-golf", "mini-black-hole", "mini-spider", "mini-scorpion",
          "mini-yukon", "mini-miss-milligan", "mini-penguin", "mini-grandfathers-clock",
-         "mini-la-belle-lucie", "mini-cruel"]
+         "mini-la-belle-lucie", "mini-cruel", "mini-fourteen"]
 
 
 @pytest.mark.parametrize("name", QUICK)

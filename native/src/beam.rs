@@ -11,7 +11,7 @@
 
 use std::collections::VecDeque;
 
-use crate::moves::{Move, Position, Stacks, Touched};
+use crate::moves::{Move, Position, Stacks, Touched, DEAL};
 use crate::program::{Program, FACE_DOWN};
 use crate::wire::Search;
 use crate::search::{Limits, Ordering, Outcome, Solver};
@@ -202,7 +202,7 @@ impl<'a> Solver<'a> {
                             self.enter(hash, old, -1);
                             steps.push(Step { parent: step, entry: number as u32, mv });
                             let at = (steps.len() - 1) as u32;
-                            if mv.s < 0 {
+                            if mv == DEAL {
                                 // the deal: a candidate for the next layer
                                 candidates.push((disorder(program, &pos), candidates.len() as u32, at));
                             } else {

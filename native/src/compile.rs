@@ -154,6 +154,7 @@ fn reads(expr: &Expr, piles: u32, cards: u32) -> u8 {
         PileRef::Target => TARGET,
         PileRef::Var(slot) if piles & (1 << slot) == 0 => FREE,
         PileRef::Var(_) | PileRef::Index(_) | PileRef::Stock => 0,
+        PileRef::Chosen(_) => FREE, // bound for each set of piles: never remembered
     };
     let card = |c: &CardRef| match c {
         CardRef::Top(p) | CardRef::Bottom(p) => pile(p),

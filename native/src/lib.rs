@@ -48,7 +48,15 @@ fn position(program: &Program, piles: Vec<Vec<u8>>, stock: Vec<u8>) -> PyResult<
 
 fn check_move(program: &Program, pos: &Position, m: MoveTuple) -> PyResult<Move> {
     let mv = Move { s: m.0, k: m.1, t: m.2 };
-    let ok = if mv.s < 0 {
+    let ok = if mv.is_discard() {
+        let number = (-2 - mv.s as i64) as usize;
+        number < program.discard_sets.len() && {
+            let discard = &program.discards[program.discard_sets[number].0 as usize];
+            mv.k as usize == discard.cards
+                && mv.t as usize == discard.target
+                && program.discard_piles(mv).iter().all(|&p| !pos.piles[p as usize].is_empty())
+        }
+    } else if mv.s < 0 {
         mv == moves::DEAL
     } else {
         (mv.s as usize) < program.piles

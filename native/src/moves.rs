@@ -3,7 +3,7 @@
 //! and of `patience/moves.py` (the deal, the redeal, forced moves, turn-ups).
 
 use crate::filter::{row_has, row_union, top_code, Cards, FilterKey, Row, CODES};
-use crate::program::{Env, Pairing, Program, SourcePlan, FACE_DOWN, MAX_SCREENED, NO_CARD};
+use crate::program::{Discard, Env, Pairing, Program, SourcePlan, FACE_DOWN, MAX_SCREENED, NO_CARD};
 use crate::wire::Gather;
 
 /// The most piles a program has (`Program::from_json` checks it).
@@ -189,7 +189,8 @@ fn key_card(key: FilterKey, src: &[u8], k: usize) -> u8 {
 }
 
 /// The top `k` cards of pile `s` onto pile `t`; the deal is `(-1, 0, -1)`, a forced fill
-/// from the stock `(-1, 1, t)`.
+/// from the stock `(-1, 1, t)`, a discard `(-2 - set, cards, target)` (the top card of each
+/// pile of the set onto pile `t`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Move {
     pub s: i16,
@@ -294,6 +295,12 @@ fn gather_piles(gather: &Gather, pos: &mut Position, stacks: &mut Stacks) {
 impl Move {
     pub fn new(s: usize, k: usize, t: usize) -> Move {
         Move { s: s as i16, k: k as i16, t: t as i16 }
+    }
+
+    /// whether the move is a discard (of set `-2 - s`)
+    #[inline(always)]
+    pub fn is_discard(&self) -> bool {
+        self.s < -1
     }
 }
 
@@ -504,9 +511,43 @@ impl Program {
                 }
             }
         }
+        for discard in &self.discards {
+            self.discard(discard, pos, &mut env, &mut |m| {
+                out.push(m);
+                false
+            });
+        }
         if self.can_deal(pos) {
             out.push(DEAL);
         }
+    }
+
+    /// The legal moves of one discard, set by set in order (`patience.generator`'s tree
+    /// of sets walks them in the same order); `emit` returns true to stop.
+    fn discard(&self, discard: &Discard, pos: &Position, env: &mut Env, emit: &mut dyn FnMut(Move) -> bool) -> bool {
+        let n = discard.cards;
+        for (i, set) in discard.sets.chunks_exact(n).enumerate() {
+            if set.iter().any(|&p| pos.piles[p as usize].is_empty()) {
+                continue;
+            }
+            for (chosen, &p) in env.chosen.iter_mut().zip(set) {
+                *chosen = p as usize;
+            }
+            if discard.when.truth(env) {
+                let s = -2 - (discard.start + i) as i16;
+                if emit(Move { s, k: n as i16, t: discard.target as i16 }) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The piles of the discard move `mv`, in pile order.
+    pub fn discard_piles(&self, mv: Move) -> &[u16] {
+        let (number, at) = self.discard_sets[(-2 - mv.s) as usize];
+        let discard = &self.discards[number as usize];
+        &discard.sets[at as usize..at as usize + discard.cards]
     }
 
     /// The first forced move in the generated code's order, if any.
@@ -820,7 +861,19 @@ impl Program {
     /// Play `mv` and everything that follows from it by the rules.
     pub fn play(&self, pos: &mut Position, mv: Move, stacks: &mut Stacks) -> Undo {
         let mut steps = 0;
-        let deal = if mv.s < 0 {
+        let deal = if mv.is_discard() {
+            let t = mv.t as usize;
+            for &p in self.discard_piles(mv) {
+                let card = pos.piles[p as usize].pop().expect("a discarded card");
+                pos.piles[t].push(card);
+                stacks.touched.mark(p as usize);
+            }
+            stacks.touched.mark(t);
+            for &p in self.discard_piles(mv) {
+                steps += self.turn_up(pos, p as usize, stacks);
+            }
+            DealUndo::None
+        } else if mv.s < 0 {
             self.deal_from_stock(pos, stacks)
         } else {
             let s = mv.s as usize;
@@ -873,7 +926,15 @@ impl Program {
             }
             move_cards(&mut pos.piles, t, step.k as usize, step.s as usize, &mut stacks.touched);
         }
-        if mv.s < 0 {
+        if mv.is_discard() {
+            let t = mv.t as usize;
+            for &p in self.discard_piles(mv).iter().rev() {
+                let card = pos.piles[t].pop().expect("a discarded card");
+                pos.piles[p as usize].push(card);
+                stacks.touched.mark(p as usize);
+            }
+            stacks.touched.mark(t);
+        } else if mv.s < 0 {
             self.undeal(pos, stacks, undo.deal());
         } else {
             move_cards(&mut pos.piles, mv.t as usize, mv.k as usize, mv.s as usize, &mut stacks.touched);

@@ -105,6 +105,18 @@ fn get_leb_back(bytes: &[u8], end: &mut usize) -> u64 {
     value
 }
 
+/// A move's source as a packed number: a pile (or the deal's -1) plus 2, below
+/// `DISCARDS_FROM`; a discard of set `i` (`-2 - i`) from `DISCARDS_FROM` on.
+const DISCARDS_FROM: u64 = crate::moves::MAX_PILES as u64 + 2;
+
+fn packed_source(s: i16) -> u64 {
+    if s >= -1 { (s as i64 + 2) as u64 } else { DISCARDS_FROM + (-2 - s as i64) as u64 }
+}
+
+fn unpacked_source(value: u64) -> i16 {
+    if value < DISCARDS_FROM { (value as i64 - 2) as i16 } else { (-2 - (value - DISCARDS_FROM) as i64) as i16 }
+}
+
 impl Cold {
     fn push(&mut self, frame: &Frame, mv: Move, undo: Undo) {
         let gap = (frame.number - if self.count == 0 { 0 } else { self.last_number }) as u64;
@@ -120,7 +132,7 @@ impl Cold {
         if frame.children == DROPPED { flags |= CHILDREN_DROPPED } else { put_leb(out, frame.children as u64) }
         if low == 0 { flags |= LOW_IS_NUMBER } else { put_leb(out, low) }
         if gap == 1 { flags |= GAP_ONE } else { put_leb(out, gap) }
-        put_leb(out, (mv.s as i64 + 2) as u64);
+        put_leb(out, packed_source(mv.s));
         put_leb(out, (mv.t as i64 + 2) as u64);
         put_leb(out, frame.next as u64);
         put_leb(out, flags);
@@ -156,7 +168,7 @@ impl Cold {
         let flags = get_leb_back(bytes, end);
         let next = get_leb_back(bytes, end) as u32;
         let t = (get_leb_back(bytes, end) as i64 - 2) as i16;
-        let s = (get_leb_back(bytes, end) as i64 - 2) as i16;
+        let s = unpacked_source(get_leb_back(bytes, end));
         let mut field = |flag: u64, common: u64| if flags & flag != 0 { common } else { get_leb_back(bytes, end) };
         let gap = field(GAP_ONE, 1) as i32;
         let low = field(LOW_IS_NUMBER, 0) as i32;
@@ -343,6 +355,16 @@ impl Path {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_discards_source_packs_past_every_pile_and_back() {
+        // piles and the deal keep their one-byte form; a discard of set i (-2 - i) packs
+        // after them, whatever its number
+        for s in [-1i16, 0, 1, 125, 249, -2, -3, -200, -20_001, i16::MIN + 1] {
+            assert_eq!(unpacked_source(packed_source(s)), s);
+        }
+        assert!(packed_source(125) < 128 && packed_source(-2) >= DISCARDS_FROM);
+    }
 
     #[test]
     fn a_position_on_the_path_takes_35_bytes() {

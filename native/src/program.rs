@@ -18,11 +18,28 @@ use crate::wire;
 pub const FACE_DOWN: u8 = 64;
 /// the rule program's version (2: `top_piles`; 3: `safe`, the declared safe moves; 4: the
 /// moves after a deal and the stock as a cycle; 5: `beam`, the layered beam; 6: the typed
-/// wire format, `wire.rs`)
+/// wire format, `wire.rs`; 7: the redeal that gathers piles, and the discards)
 pub const PROGRAM_VERSION: u64 = 7;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
 pub const SLOTS: usize = 4;
+/// the most cards one discard takes (`MAX_DISCARD_CARDS` of `patience/limits.py`)
+pub const MAX_DISCARD_CARDS: usize = 4;
+/// the most sets of piles the discards of a program choose among (`MAX_DISCARD_SETS`):
+/// a discard's move source is `-2 - set`, an `i16`
+pub const MAX_DISCARD_SETS: usize = 20_000;
+
+#[derive(Debug)]
+/// A discard: its rule over the chosen piles, and its sets of piles (`cards` each, in
+/// pile order) numbered from `start`.
+pub struct Discard {
+    pub cards: usize,
+    pub target: usize,
+    pub start: usize,
+    pub when: Code,
+    /// the sets, `cards` piles each, one after the other
+    pub sets: Vec<u16>,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum PileRef {
@@ -31,6 +48,8 @@ pub enum PileRef {
     Var(u8),
     Index(u16),
     Stock,
+    /// a discard's chosen pile (`first` is 0)
+    Chosen(u8),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -286,6 +305,9 @@ pub struct Program {
     /// the most forced moves one move or deal may cause (`MAX_FORCED_MOVES` of
     /// `patience/limits.py`): past it `play` stops and sets `Stacks::runaway`
     pub max_forced_moves: u32,
+    pub discards: Vec<Discard>,
+    /// every set of piles of every discard, by number
+    pub discard_sets: DiscardSets,
 }
 
 type Result<T> = std::result::Result<T, String>;
@@ -347,6 +369,10 @@ impl Reader {
             Some("tgt") => Ok(PileRef::Target),
             Some("stock") => Ok(PileRef::Stock),
             Some("var") => Ok(PileRef::Var(slot(&items[1], SLOTS)?)),
+            Some("chosen") => match items.get(1) {
+                Some(j) => Ok(PileRef::Chosen(slot(j, MAX_DISCARD_CARDS)?)),
+                None => err("not a pile", value),
+            },
             Some("pile") => {
                 let i = index(&items[1])?;
                 if i >= self.slots {
@@ -722,6 +748,7 @@ impl Program {
             plans.iter().flatten().any(|p| p.pairings.iter().any(|q| q.filter.is_some()))
         };
         let (filtered, forced_filtered) = (any_filter(&sources), any_filter(&forced_sources));
+        let (discards, discard_sets) = read_discards(&value.discards, &reader, piles)?;
         let ordering = &value.ordering;
         Ok(Program {
             id: value.id.clone(),
@@ -760,8 +787,50 @@ impl Program {
             search,
             max_forced_moves: value.max_forced_moves,
             groups,
+            discards,
+            discard_sets,
         })
     }
+}
+
+/// The discards of the wire, their sets made (lexicographic order, numbered in a row from
+/// the first discard's `start` of 0) and their ranges checked.
+/// Every set of piles of every discard, by number: (its discard, its first pile in that
+/// discard's `sets`).
+type DiscardSets = Vec<(u16, u32)>;
+
+fn read_discards(wired: &[wire::Discard], reader: &Reader, piles: usize) -> Result<(Vec<Discard>, DiscardSets)> {
+    let mut discards = Vec::new();
+    let mut numbered: DiscardSets = Vec::new();
+    for (number, d) in wired.iter().enumerate() {
+        let n = d.cards;
+        if !(2..=MAX_DISCARD_CARDS).contains(&n)
+            || d.sources.len() < n
+            || d.target >= piles
+            || d.sources.iter().any(|&p| p >= piles || p == d.target)
+            || d.sources.windows(2).any(|w| w[0] >= w[1])
+            || d.start != numbered.len()
+        {
+            return bad(format!("discard {number}: {} cards of piles {:?} onto {}, from set {}", n, d.sources, d.target, d.start));
+        }
+        // the combinations of n of the sources, in lexicographic order
+        let mut sets = Vec::new();
+        let mut at: Vec<usize> = (0..n).collect();
+        loop {
+            if numbered.len() >= MAX_DISCARD_SETS {
+                return bad(format!("more than {MAX_DISCARD_SETS} sets of discarded piles"));
+            }
+            numbered.push((number as u16, sets.len() as u32));
+            sets.extend(at.iter().map(|&i| d.sources[i] as u16));
+            let Some(j) = (0..n).rev().find(|&j| at[j] < d.sources.len() - n + j) else { break };
+            at[j] += 1;
+            for i in j + 1..n {
+                at[i] = at[i - 1] + 1;
+            }
+        }
+        discards.push(Discard { cards: n, target: d.target, start: d.start, when: reader.code(&d.when)?, sets });
+    }
+    Ok((discards, numbered))
 }
 
 /// How many loops over the position alone (`compile.rs`, "memo") a program remembers.
@@ -778,6 +847,8 @@ pub struct Env<'a> {
     pub t: usize,
     pub k: usize,
     pub pile_vars: [usize; SLOTS],
+    /// the piles a discard chose, in pile order
+    pub chosen: [usize; MAX_DISCARD_CARDS],
     pub cards: [i64; 2 * SLOTS],
     pub memo: [i64; MEMO_SLOTS],
     /// the source and target a remembered value that reads them was computed for
@@ -794,6 +865,7 @@ impl<'a> Env<'a> {
             t: 0,
             k: 0,
             pile_vars: [0; SLOTS],
+            chosen: [0; MAX_DISCARD_CARDS],
             cards: [0; 2 * SLOTS],
             memo: [0; MEMO_SLOTS],
             memo_for: [(0, 0); MEMO_SLOTS],
@@ -811,6 +883,7 @@ impl<'a> Env<'a> {
             PileRef::Var(slot) => at(self.pile_vars[slot as usize]),
             PileRef::Index(i) => at(i as usize),
             PileRef::Stock => self.stock,
+            PileRef::Chosen(j) => at(self.chosen[j as usize]),
         }
     }
 
@@ -822,6 +895,7 @@ impl<'a> Env<'a> {
             PileRef::Var(slot) => self.pile_vars[slot as usize],
             PileRef::Index(i) => i as usize,
             PileRef::Stock => usize::MAX,
+            PileRef::Chosen(j) => self.chosen[j as usize],
         }
     }
 }
@@ -1068,6 +1142,8 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         beam: BeamRules::default(),
         search: crate::wire::test_search(),
         max_forced_moves: 10_000,
+        discards: Vec::new(),
+        discard_sets: Vec::new(),
     }
 }
 

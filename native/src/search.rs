@@ -11,7 +11,7 @@ use std::time::Instant;
 use crate::beam::Schedule;
 use crate::key::KeyMaker;
 use crate::store::{hash_key, Id, Store};
-use crate::moves::{Move, Position, Stacks, Touched, Undo};
+use crate::moves::{Move, Position, Stacks, Touched, Undo, DEAL};
 use crate::path::{room, Frame, Path, DROPPED, MOVES_KEPT, PATH_KEPT};
 use crate::program::{Program, FACE_DOWN};
 
@@ -172,7 +172,9 @@ impl Ordering {
         moves.sort_unstable(); // the generator's listing order must not matter
         self.scored.clear();
         for &m in moves.iter() {
-            let mut score: f64 = if m.s < 0 {
+            let mut score: f64 = if m.is_discard() {
+                scores.home // cards leave the table
+            } else if m.s < 0 {
                 deal_score
             } else {
                 let (s, t) = (m.s as usize, m.t as usize);
@@ -527,7 +529,7 @@ impl<'a> Solver<'a> {
                 // move that led to it is the line's last: a deal restricts them); the frames
                 // below it hold none, so the move stack is empty
                 program.generate(&pos, &mut scratch);
-                let dealt = line.last().is_some_and(|m| m.s < 0) && self.restricts_after_deal();
+                let dealt = line.last().is_some_and(|&m| m == DEAL) && self.restricts_after_deal();
                 self.children(&mut scratch, ordering.as_deref_mut(), &pos, dealt);
                 debug_assert!(moves.is_empty());
                 frames.last_mut().expect("a frame").children = moves.len() as u32;
@@ -567,7 +569,7 @@ impl<'a> Solver<'a> {
                 self.expanded = expanded;
                 return Outcome::Runaway;
             }
-            let dealt = mv.s < 0 && self.restricts_after_deal();
+            let dealt = mv == DEAL && self.restricts_after_deal();
             let (class, hash, old) = self.classify(&mut pos, dealt, stacks.take_touched());
             let frame = frames.last_mut().expect("a frame");
             match class {

@@ -59,6 +59,19 @@ pub struct Fill {
     pub sources: (usize, usize),
 }
 
+/// A discard: the top cards of `cards` piles of `sources` (chosen in pile order) onto pile
+/// `target` when `when` holds; its sets are numbered from `start` in lexicographic order,
+/// the move of set `i` being `(-2 - i, cards, target)`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Discard {
+    pub cards: usize,
+    pub sources: Vec<usize>,
+    pub target: usize,
+    pub start: usize,
+    pub when: Value,
+}
+
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct Redeal {
@@ -194,6 +207,7 @@ pub struct Program {
     pub search: Search,
     pub cards: Cards,
     pub max_forced_moves: u32,
+    pub discards: Vec<Discard>,
 }
 
 /// Search constants for the core's own unit tests (a program brings the real ones).

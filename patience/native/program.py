@@ -15,7 +15,8 @@ for the evaluator):
 
 * ``["int", v]``; ``["attr", name, card]`` (``rank suit color face_up``);
 * piles: ``["src"]`` (the source ``s``), ``["tgt"]`` (the target ``t``), ``["var", slot]``
-  (bound by a quantifier), ``["pile", index]``, ``["stock"]``; cards: ``["top", pile]``,
+  (bound by a quantifier), ``["pile", index]``, ``["stock"]``, ``["chosen", j]`` (a
+  discard's j-th chosen pile: ``first`` is 0); cards: ``["top", pile]``,
   ``["bottom", pile]``, ``["run_top"]``, ``["run_bottom"]``, ``["card", slot]``;
   ``["empty", pile]``, ``["size", pile]``, ``["run_size"]``;
 * ``["arith", op, a, b]`` (Python's floor ``//`` and ``%``), ``["neg", a]``, ``["not", a]``,
@@ -38,6 +39,7 @@ from typing import Any
 from patience.cards import FACE_DOWN, RED_SUITS
 from patience.compiler import Compiler
 from patience.language import (
+    DISCARD_PILES,
     Arithmetic,
     Attribute,
     Boolean,
@@ -61,7 +63,7 @@ from patience.language import (
 from patience.limits import MAX_FORCED_MOVES
 from patience.native import wire
 from patience.native.wire import Expr
-from patience.plan import SourcePlan
+from patience.plan import DiscardPlan, SourcePlan
 from patience.solver.constants import SEARCH
 from patience.solver.rules import solver_rules
 from patience.variant import Variant
@@ -351,6 +353,14 @@ def _source(lowering: _Lowering, plan: SourcePlan | None,
     )
 
 
+def _discard(lowering: _Lowering, discard: DiscardPlan) -> wire.Discard:
+    """A discard (``patience.plan.DiscardPlan``) lowered: its rule over the chosen piles."""
+    names = {label: _PileValue(["chosen", j], discard.group)
+             for j, label in enumerate(DISCARD_PILES[:discard.cards])}
+    return wire.Discard(discard.cards, discard.sources, discard.target, discard.start,
+                        lowering.scalar(discard.when, names))
+
+
 def rule_program(variant: Variant) -> wire.Program:
     """The rule program of ``variant``: its rule plan lowered for the core."""
     plan = variant.tabulated_plan
@@ -373,6 +383,8 @@ def rule_program(variant: Variant) -> wire.Program:
         fills.append(wire.Fill(group.indices.start, group.indices.stop, from_stock,
                                (0, 0) if from_stock else
                                (group.fill_from.start, group.fill_from.stop)))
+    # lowered before the tables are read: a discard's rule may call a card-only predicate
+    discards = tuple(_discard(lowering, d) for d in plan.discards)
     rules = solver_rules(variant)
     return wire.Program(
         version=wire.PROGRAM_VERSION,
@@ -413,6 +425,7 @@ def rule_program(variant: Variant) -> wire.Program:
         search=SEARCH,
         cards=wire.Cards(FACE_DOWN, 4, tuple(sorted(RED_SUITS))),
         max_forced_moves=MAX_FORCED_MOVES,
+        discards=discards,
     )
 
 

@@ -19,8 +19,8 @@ from patience.solver.constants import SearchConstants
 
 #: the version of the program's shape: the core refuses a program of another version (2: the
 #: piles keyed by their top, 3: the declared safe moves, 4: the moves allowed after a deal
-#: and the stock as a cycle, 5: the layered beam, 6: the typed wire format and the search constants,
-#: 7: the redeal that gathers piles)
+#: and the stock as a cycle, 5: the layered beam, 6: the typed wire format and the search
+#: constants, 7: the redeal that gathers piles, and the discards)
 PROGRAM_VERSION = 7
 
 Expr = list[Any]  # an expression tree: ["int", 3], ["cmp", "==", a, b], …
@@ -70,6 +70,20 @@ class Fill:
     stop: int
     from_stock: bool
     sources: tuple[int, int]
+
+
+@attrs.frozen
+class Discard:
+    """A discard (``patience.plan.DiscardPlan``): the top cards of ``cards`` piles of
+    ``sources``, chosen in pile order, onto pile ``target`` when ``when`` holds (the chosen
+    piles are ``["chosen", 0]``…); its sets are numbered from ``start`` in lexicographic
+    order, the move of set ``i`` being ``(-2 - i, cards, target)``."""
+
+    cards: int
+    sources: tuple[int, ...]
+    target: int
+    start: int
+    when: Rule
 
 
 @attrs.frozen
@@ -166,6 +180,7 @@ class Program:
     search: SearchConstants  # the search's numbers: the core keeps no copy of its own
     cards: Cards
     max_forced_moves: int  # patience.limits.MAX_FORCED_MOVES: the core keeps no copy
+    discards: tuple[Discard, ...]  # in file order
 
 
 def to_json(program: Program) -> str:

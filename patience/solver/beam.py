@@ -182,7 +182,7 @@ class Beam:
                 if child not in lost and child not in seen:
                     seen.add(child)
                     copy = [list(p) for p in piles], list(stock), (move, line)
-                    if move[0] < 0:  # the deal: a candidate for the next layer
+                    if move[0] == -1:  # the deal: a candidate for the next layer
                         candidates.append((disorder(rules, piles), len(candidates), *copy))
                     else:
                         queue.append(copy)

@@ -37,6 +37,10 @@ The arguments for why each reduction is sound are in ``docs/solver.md``; in shor
   through ``top``, ``empty`` and ``size``, is keyed by its top card and size (or its top
   card alone when no rule reads its size): the cards under the top can never matter
   (``top_piles``; Golf's waste, Black Hole's hole, Tabby Cat's foundations).
+* A discard (``discards:``) chooses its piles in pile order, and its rule may tell the
+  first from the second: the piles of its ``from`` groups are never sorted, and they count
+  as piles moves take cards from. A discard is never restricted after a deal and never
+  declared safe.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from typing import TYPE_CHECKING, Any
 from patience.cards import FACE_DOWN, RED_SUITS
 from patience.compiler import Const, conjuncts, inline_calls
 from patience.language import (
+    DISCARD_PILES,
     Attribute,
     Boolean,
     BoolOp,
@@ -96,6 +101,9 @@ class SolverRules:
                         for i in g.fill_from if i >= 0}
         if gather is not None and not gather.shuffle:  # gathered in the piles' order
             fill_sources.update(gather.piles)
+        # a discard chooses its piles in pile order and its rule may tell first from
+        # second: the piles it chooses among are never sorted (docs/solver.md, "Discards")
+        fill_sources |= {i for d in variant.discards for i in d.sources}
         if self.sortable:
             for group in variant.groups:
                 if group.count < 2 or fill_sources.intersection(group.indices):
@@ -315,8 +323,8 @@ def top_piles(variant: Variant) -> dict[int, bool]:
     docs/solver.md ("The position key").
     """
     groups = variant.groups
-    sources = frozenset(g.name for g in groups
-                        if not g.moves.never)
+    sources = frozenset([g.name for g in groups if not g.moves.never]
+                        + [name for d in variant.discards for name in d.groups])
     fill_sources = {i for g in groups if g.fill_from is not None for i in g.fill_from if i >= 0}
     if variant.gather is not None:  # a gathering redeal takes every card of its piles
         fill_sources.update(variant.gather.piles)
@@ -338,6 +346,9 @@ def top_piles(variant: Variant) -> dict[int, bool]:
                                                 "run": sources}, reads)
     for node in (variant.win.node, variant.deal_when.node):
         _pile_reads(inline(node), {}, reads)
+    for discard in variant.discards:  # the chosen piles are in its 'from' groups
+        chosen = frozenset(discard.groups)
+        _pile_reads(inline(discard.when.node), dict.fromkeys(DISCARD_PILES, chosen), reads)
     found: dict[int, bool] = {}
     for group in groups:
         if group.name in sources or fill_sources.intersection(group.indices) or \

@@ -68,7 +68,9 @@ def make_ordering(rules: SolverRules, style: int) -> Ordering:
         for move in moves:
             source, count, target = move
             score: float
-            if source < 0:
+            if source < -1:
+                score = scores.home  # a discard: cards leave the table
+            elif source < 0:
                 score = deal_score
             elif target in first_piles:
                 score = scores.home
@@ -226,7 +228,7 @@ class Search:
                 frame[3] = min(frame[3], frames[-2][5])
                 continue
             undo = push(move)
-            dealt = after_deal is not None and move[0] < 0
+            dealt = after_deal is not None and move[0] == -1
             # a position reached by a deal is its own node (its moves are restricted)
             position = AFTER_DEAL + self.key(piles, stock) if dealt else key(piles, stock)
             if position in lost:

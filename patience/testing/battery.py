@@ -154,6 +154,9 @@ def check_arrivals_obey_rules(game: Game) -> None:
             position.pop()
             continue
         source, count, target = move
+        if move.is_discard:
+            _check_discard(position, move, before, shown)
+            continue
         if not _rule_allows(position, source, count, target):
             _fail(f"{shown} was played although the rules do not allow it: "
                   f"{position.explain(move) or 'the interpreter says no'} "
@@ -163,14 +166,41 @@ def check_arrivals_obey_rules(game: Game) -> None:
         expected = [list(pile) for pile in before]
         _apply(expected, move)
         _turn_up(variant, expected, source)
-        after = _forced_piles(position, expected, position.forced_moves_of_last_move(),
-                              stock)
-        if after != position.piles:
-            changed = [variant.pile_names[i] for i, (a, b) in
-                       enumerate(zip(after, position.piles)) if a != b]
-            _fail(f"after {shown} piles {', '.join(changed)} hold other cards than the move "
-                  f"and its forced removals put there: {position.text()}")
-        position.pop()
+        _expect_piles(position, expected, stock, shown, "move")
+
+
+def _check_discard(position: Game, move: Move, before: list[list[int]], shown: str) -> None:
+    """A discard: the interpreter lets it be, and it moves the top card of each chosen
+    pile, in pile order, onto its target (face-down cards left on top turning up), then
+    what is forced follows."""
+    variant = position.variant
+    reason = position.explain(move)
+    if reason is not None:
+        _fail(f"{shown} was played although the rules do not allow it: {reason} "
+              f"(in {position.text()})")
+    stock = list(position.stock)
+    position.push_unchecked(move)
+    expected = [list(pile) for pile in before]
+    chosen = variant.discard_sets[-2 - move.source]
+    for index in chosen:
+        expected[move.target].append(expected[index].pop())
+    for index in chosen:
+        _turn_up(variant, expected, index)
+    _expect_piles(position, expected, stock, shown, "discard")
+
+
+def _expect_piles(position: Game, expected: list[list[int]], stock: list[int], shown: str,
+                  what: str) -> None:
+    """After the move just pushed: the piles are ``expected`` and then what its forced
+    moves did (``stock`` as it was before the move); the move is taken back."""
+    variant = position.variant
+    after = _forced_piles(position, expected, position.forced_moves_of_last_move(), stock)
+    if after != position.piles:
+        changed = [variant.pile_names[i] for i, (a, b) in
+                   enumerate(zip(after, position.piles)) if a != b]
+        _fail(f"after {shown} piles {', '.join(changed)} hold other cards than the {what} "
+              f"and its forced removals put there: {position.text()}")
+    position.pop()
 
 
 def _apply(piles: list[list[int]], move: tuple[int, int, int]) -> None:
@@ -238,7 +268,8 @@ def check_push_pop_restores(game: Game) -> None:
 def check_generated_iff_explained(game: Game) -> None:
     """A move is generated if and only if ``explain`` finds no rule against it.
 
-    Tried: the deal, and every count of cards from every pile onto every pile.
+    Tried: the deal, every count of cards from every pile onto every pile, and every
+    discard (each set of piles of each discard, onto its pile).
     """
     from patience.explain import reason_against  # the interpreter alone
 
@@ -248,6 +279,9 @@ def check_generated_iff_explained(game: Game) -> None:
     for source in range(size):
         for count in range(1, len(game.piles[source]) + 1):
             candidates.extend((source, count, target) for target in range(size))
+    for discard in game.variant.discards:
+        candidates.extend((-2 - number, discard.cards, discard.target)
+                          for number in range(discard.start, discard.stop))
     for move in candidates:
         why = reason_against(game, Move(*move))
         legal = move in generated

@@ -52,7 +52,7 @@ from patience.language import (
     Not,
     walk,
 )
-from patience.source import Mapping, Origin
+from patience.source import Mapping, Origin, Sequence
 from patience.testing.changed import load_mutant_flat
 
 if TYPE_CHECKING:
@@ -159,6 +159,13 @@ def mutants(variant: Variant) -> list[Mutant]:
                 for mutant in _rule_mutants(".".join(path), text, _origin(merged, path),
                                             flat, path):
                     add(mutant)
+    for number, entry in enumerate(flat.get("discards") or []):
+        text = entry.get("when") if isinstance(entry, dict) else None
+        if isinstance(text, str):  # a discard's rule: its path holds the entry's index
+            path = ("discards", number, "when")
+            for mutant in _rule_mutants(f"discards[{number + 1}].when", text,
+                                        _origin(merged, path), flat, path):
+                add(mutant)
     where: tuple[str, ...]
     for where in (("stock", "deal_when"), ("win",)):
         text = _get(flat, where)
@@ -180,19 +187,22 @@ def _get(flat: dict[str, Any], path: tuple[str, ...]) -> Any:
     return value
 
 
-def _with(flat: dict[str, Any], path: tuple[str, ...], value: Any) -> dict[str, Any]:
+def _with(flat: dict[str, Any], path: tuple[str | int, ...], value: Any) -> dict[str, Any]:
     changed = copy.deepcopy(flat)
-    place = changed
+    place: Any = changed  # mappings, and lists (the discards) indexed by number
     for key in path[:-1]:
         place = place[key]
     place[path[-1]] = value
     return changed
 
 
-def _origin(merged: Mapping, path: tuple[str, ...]) -> Origin | None:
+def _origin(merged: Mapping, path: tuple[str | int, ...]) -> Origin | None:
     item: Any = merged
     for key in path:
-        if not isinstance(item, Mapping) or key not in item.items:
+        if isinstance(key, int):  # an entry of a list (a discard)
+            if not isinstance(item, Sequence) or not 0 <= key < len(item.items):
+                return None
+        elif not isinstance(item, Mapping) or key not in item.items:
             return None
         item = item.items[key]
     return item.origin  # type: ignore[no-any-return]
@@ -286,7 +296,7 @@ def _suit_colour(text: str, compare: Compare) -> Iterator[tuple[str, str, tuple[
 
 
 def _rule_mutants(rule: str, text: str, origin: Origin | None, flat: dict[str, Any],
-                  path: tuple[str, ...]) -> Iterator[Mutant]:
+                  path: tuple[str | int, ...]) -> Iterator[Mutant]:
     for change, changed, span in _edits(text):
         location = origin.location_of_span(text, span) if origin is not None else None
         yield Mutant(rule, change, text, changed, location, _with(flat, path, changed))
@@ -456,6 +466,8 @@ def _written(variant: Variant, move: tuple[int, int, int]) -> str:
     """A move with its real target pile (``c3:13-f2``): two moves to the first empty
     foundation are told apart."""
     source, count, target = move
+    if source < -1:  # a discard: its piles
+        return "+".join(variant.pile_names[i] for i in variant.discard_sets[-2 - source])
     if source < 0:
         return "d"
     return f"{variant.pile_names[source]}:{count}-{variant.pile_names[target]}"

@@ -421,6 +421,9 @@ def entered_and_left(variant: Variant, lines: list[Line],
             if source >= 0:
                 entered.add(target)
                 left.add(source)
+            elif source < -1:  # a discard: its piles' top cards leave for its target
+                entered.add(target)
+                left.update(variant.discard_sets[-2 - source])
         if move is None:
             continue
         sizes = [len(pile) for pile in game.piles]
@@ -429,7 +432,7 @@ def entered_and_left(variant: Variant, lines: list[Line],
             entered.add(forced.target)
             if forced.source >= 0:
                 left.add(forced.source)
-        if move.source < 0:
+        if move.source == -1:
             dealt = True
             fed.update(i for i, size in enumerate(sizes)
                        if i < len(game.piles) and len(game.piles[i]) > size)

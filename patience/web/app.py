@@ -433,7 +433,7 @@ class WebServer:
             reply = session.undo()
             if reply.changed:
                 move = session.redo_stack[-1]
-                words = "the deal" if move.source < 0 else \
+                words = "the deal" if move.source == -1 else \
                     describe_move(variant, game.piles, move)
                 return True, (reply.text, f"Undid {words}.")
         elif name == "restart":
@@ -452,7 +452,7 @@ class WebServer:
             raise WebError(reply.text or "nothing happened", status=422, game=web_game,
                            explanation=reply.explanation)
         move = game.move_stack[-1]
-        if move.source < 0:
+        if move.source == -1:
             words = ("Dealt" if stock_before else "Turned the waste back into the stock") + \
                 f"; {len(game.stock)} card{'s' if len(game.stock) != 1 else ''} in the stock."
         else:
@@ -494,7 +494,7 @@ class WebServer:
             move = plan[0] if plan else None
         if move is None:
             return False, {"message": reply.text, "hint": None, "from": reading}
-        words = "deal" if move.source < 0 else describe_move(session.variant, game.piles, move)
+        words = "deal" if move.source == -1 else describe_move(session.variant, game.piles, move)
         notation = game.notation(move)
         if seen is not None:
             message = f"Hint from what you see: {words} ({notation}) — {guesses_won(seen)}."
@@ -504,9 +504,12 @@ class WebServer:
                        f"move{'s' if len(plan) != 1 else ''}.")
             if hidden:
                 message += " The solver knows the hidden cards; 'Hint (what I see)' does not."
+        hint = {"source": move.source, "count": move.count, "target": move.target,
+                "notation": notation}
+        if move.source < -1:  # a discard: the piles whose top cards leave together
+            hint["piles"] = list(session.variant.discard_sets[-2 - move.source])
         return False, {"message": message, "moves_to_win": len(plan) or None, "from": reading,
-                       "hint": {"source": move.source, "count": move.count,
-                                "target": move.target, "notation": notation}}
+                       "hint": hint}
 
     async def review(self, request: Request) -> Response:
         game_id = request.path_params["game"]

@@ -173,8 +173,14 @@ def stock_label(count: int, deals_left: int, redeals: int | None,
 
 def describe_move(variant: Variant, piles: Sequence[Sequence[int]], move: Move) -> str:
     """A move in words, read off the position before it: ``'seven of hearts from column 1
-    to column 3'``, ``'the deal'``."""
+    to column 3'``, ``'the deal'``, a discard ``'four of clubs from column 9 and ten of
+    clubs from column 12 to foundation'``."""
     source, count, target = move
+    if source < -1:  # a discard: the top card of each of its piles
+        chosen = variant.discard_sets[-2 - source]
+        names = [f"{card_name(piles[i][-1]) if piles[i] else 'no card'} from "
+                 f"{pile_label(variant, i)}" for i in chosen]
+        return f"{', '.join(names[:-1])} and {names[-1]} to {pile_label(variant, target)}"
     if source < 0:
         return "the deal"
     cards = piles[source][-count:]

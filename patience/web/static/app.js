@@ -449,7 +449,13 @@
     }
     const hint = state.hint;
     if (hint) {
-      if (hint.source < 0) {
+      if (hint.piles) {  // a discard: the top card of each of its piles
+        for (const pile of hint.piles) {
+          const top = pileElement(pile).querySelector('.card[data-depth="0"]');
+          if (top) top.classList.add("hint-source");
+        }
+        pileElement(hint.target).classList.add("hint-target");
+      } else if (hint.source < 0) {
         const stock = pileElement("stock");
         if (stock) stock.querySelector(".stock").classList.add("hint-target");
       } else {
