@@ -9,6 +9,7 @@ variant cannot be loaded.
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 from typing import TYPE_CHECKING
@@ -22,6 +23,7 @@ from patience.cli.numbers import Number
 from patience.distribution import install_hint
 
 if TYPE_CHECKING:
+    from patience.testing.battery import Outcome, Report
     from patience.variant import Variant
 
 
@@ -57,61 +59,21 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
     --json: one object at the end, {"variant", "id", "ok", "seconds", "checks": [{"name",
     "status", "examples", "message"}]} (with --mutants, a check named "mutants")."""
     from patience import native
-    from patience.errors import PatienceError, SolverError, VariantError
 
-    try:
-        from patience.testing.battery import ALL_CHECKS, Outcome, run_battery
-        from patience.testing.storage import keep_hypothesis_files_in_the_cache
-    except ImportError as error:  # hypothesis is an optional dependency (the 'test' extra)
-        echo(f"error: patience test needs hypothesis ({error}); "
-                   f"install it with: {install_hint('author')}", err=True)
-        sys.exit(2)
+    _require_hypothesis()
+    from patience.testing.battery import ALL_CHECKS, run_battery
+    from patience.testing.storage import keep_hypothesis_files_in_the_cache
 
-    try:
-        loaded = find_checked_variant(variant)
-    except VariantError as error:
-        echo(error.render(), err=True)
-        sys.exit(2)
-    except PatienceError as error:
-        echo(f"error: {error}", err=True)
-        sys.exit(2)
+    loaded = _load_or_exit(variant)
     known = list(ALL_CHECKS)
-    unknown = [name for name in only if name not in known]
-    if unknown:
-        echo(f"error: unknown check {unknown[0]!r} (checks: {', '.join(known)})",
-                   err=True)
-        sys.exit(2)
-    try:
-        native.engine(engine)
-    except SolverError as error:
-        echo(f"error: {error}", err=True)
-        sys.exit(2)
+    _check_options(only, known, engine)
     chosen = "" if engine == "auto" else f", solver engine: {native.engine(engine)}"
     keep_hypothesis_files_in_the_cache()
     if not as_json:
         echo(f"{variant}: {loaded.id} ({loaded.name}), {examples} examples per check{chosen}")
     started = time.perf_counter()
-    width = max(map(len, known))
-
-    def show(outcome: Outcome) -> None:
-        if as_json:
-            return
-        mark = {"passed": "ok  ", "failed": "FAIL", "skipped": "skip",
-                "partial": "part"}[outcome.status]
-        detail = (f"({outcome.examples} example{'s' if outcome.examples != 1 else ''})"
-                  if outcome.examples else "")
-        if outcome.status == "skipped":
-            detail = f"(skipped: {outcome.message})"
-        elif outcome.status != "failed" and outcome.message:
-            detail = f"({outcome.message})"
-        echo(f"  {mark} {outcome.name:<{width}} {detail}".rstrip())
-        if outcome.status == "failed":
-            for line in outcome.message.splitlines():
-                echo(f"       {line}")
-        if verbose:
-            for line in outcome.tried:
-                echo(f"       tried: {line}")
-
+    show = None if as_json else functools.partial(_show_outcome, width=max(map(len, known)),
+                                                   verbose=verbose)
     with native.chosen_engine(engine):  # type: ignore[arg-type]
         report = run_battery(loaded, examples=examples, seed=seed, only=only or None,
                              on_outcome=show)
@@ -120,23 +82,99 @@ def test_command(variant: str, examples: int, seed: int | None, only: tuple[str,
             failed.append("mutants")
     seconds = time.perf_counter() - started
     if as_json:
-        checks = [{"name": o.name, "status": o.status, "examples": o.examples,
-                   "message": o.message} for o in report.outcomes]
-        if mutants:
-            checks.append({"name": "mutants",
-                           "status": "failed" if "mutants" in failed else "passed",
-                           "examples": 0, "message": ""})
-        print_json({"variant": variant, "id": loaded.id, "ok": not failed,
-                    "seconds": round(seconds, 1), "checks": checks})
+        _print_json_report(variant, loaded, report, mutants, failed, seconds)
         sys.exit(1 if failed else 0)
+    _print_summary(variant, report, mutants, failed, seconds)
     if failed:
-        echo(f"{variant}: {len(failed)} of {len(report.outcomes) + mutants} checks failed "
-                   f"({', '.join(failed)}) in {seconds:.1f} s")
         sys.exit(1)
+
+
+def _require_hypothesis() -> None:
+    """Exit with status 2, saying how to install it, when hypothesis (an optional
+    dependency) is missing."""
+    import importlib
+
+    try:
+        for module in ("patience.testing.battery", "patience.testing.storage"):
+            importlib.import_module(module)
+    except ImportError as error:
+        echo(f"error: patience test needs hypothesis ({error}); "
+             f"install it with: {install_hint('author')}", err=True)
+        sys.exit(2)
+
+
+def _load_or_exit(variant: str) -> Variant:
+    """The variant, checked; exit with status 2 and the error when it cannot be loaded."""
+    from patience.errors import PatienceError, VariantError
+
+    try:
+        return find_checked_variant(variant)
+    except VariantError as error:
+        echo(error.render(), err=True)
+    except PatienceError as error:
+        echo(f"error: {error}", err=True)
+    sys.exit(2)
+
+
+def _check_options(only: tuple[str, ...], known: list[str], engine: str) -> None:
+    """Exit with status 2 for a --check that names no check, or an engine that cannot
+    run."""
+    from patience import native
+    from patience.errors import SolverError
+
+    unknown = [name for name in only if name not in known]
+    if unknown:
+        echo(f"error: unknown check {unknown[0]!r} (checks: {', '.join(known)})", err=True)
+        sys.exit(2)
+    try:
+        native.engine(engine)
+    except SolverError as error:
+        echo(f"error: {error}", err=True)
+        sys.exit(2)
+
+
+def _show_outcome(outcome: Outcome, width: int, verbose: bool) -> None:
+    """One check's line (a failure's message below it; with -v, what it tried)."""
+    mark = {"passed": "ok  ", "failed": "FAIL", "skipped": "skip",
+            "partial": "part"}[outcome.status]
+    detail = (f"({outcome.examples} example{'s' if outcome.examples != 1 else ''})"
+              if outcome.examples else "")
+    if outcome.status == "skipped":
+        detail = f"(skipped: {outcome.message})"
+    elif outcome.status != "failed" and outcome.message:
+        detail = f"({outcome.message})"
+    echo(f"  {mark} {outcome.name:<{width}} {detail}".rstrip())
+    if outcome.status == "failed":
+        for line in outcome.message.splitlines():
+            echo(f"       {line}")
+    if verbose:
+        for line in outcome.tried:
+            echo(f"       tried: {line}")
+
+
+def _print_json_report(variant: str, loaded: Variant, report: Report, mutants: bool,
+                       failed: list[str], seconds: float) -> None:
+    """The --json object: the variant, whether all passed, and each check's outcome."""
+    checks = [{"name": o.name, "status": o.status, "examples": o.examples,
+               "message": o.message} for o in report.outcomes]
+    if mutants:
+        checks.append({"name": "mutants", "status": "failed" if "mutants" in failed else "passed",
+                       "examples": 0, "message": ""})
+    print_json({"variant": variant, "id": loaded.id, "ok": not failed,
+                "seconds": round(seconds, 1), "checks": checks})
+
+
+def _print_summary(variant: str, report: Report, mutants: bool, failed: list[str],
+                   seconds: float) -> None:
+    """The last line: how many checks failed, or passed (in part, or skipped)."""
+    total = len(report.outcomes) + mutants
+    if failed:
+        echo(f"{variant}: {len(failed)} of {total} checks failed ({', '.join(failed)}) in "
+             f"{seconds:.1f} s")
+        return
     passed = sum(o.status == "passed" for o in report.outcomes) + mutants
     skipped = sum(o.status == "skipped" for o in report.outcomes)
     partial = sum(o.status == "partial" for o in report.outcomes)
-    total = len(report.outcomes) + mutants
     if not skipped and not partial:
         echo(f"{variant}: all {total} checks passed in {seconds:.1f} s")
         return

@@ -20,7 +20,9 @@ phrase it cannot read listed as unchecked.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 import attrs
@@ -175,80 +177,136 @@ def _group_named(variant: Variant, word: str) -> Group | None:
     return None
 
 
+class _Reading:
+    """One variant's rules read against the claims of its texts: the probe, the main group
+    (the examples' piles) and, worked out once when a claim needs it, how a King goes on an
+    Ace."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.probe = _Probe(variant)
+        self.main = max(variant.groups, key=lambda g: (any(g.deal), g.count))
+
+    @functools.cached_property
+    def wrap(self) -> str | None:
+        """How a King goes on an Ace, in the words of the rule that lets it, or None."""
+        return _wrap_allowed(self.variant, self.probe)
+
+
+def _says_no_wrap(reading: _Reading, item: _Text) -> Iterator[Finding]:
+    """'Kings cannot go on Aces' when a rule lets one."""
+    for match in WRAP_NO.finditer(item.text):
+        if reading.wrap is not None:
+            yield Finding("claim-no-wrap", item.where, (
+                f"says {match.group(0)!r}, but the rules let a King go on an Ace: "
+                f"{reading.wrap}"))
+
+
+def _says_wrap(reading: _Reading, item: _Text) -> Iterator[Finding]:
+    """'King on Ace' (the first such phrase not negated) when no rule lets one."""
+    text = item.text
+    for match in WRAP_YES.finditer(text):
+        if _negated(text, match.start()) or WRAP_NO.search(text):
+            continue
+        if reading.wrap is None:
+            main = reading.main
+            king, ace = [reading.variant.ranks * 4 + 3], [4]
+            why = reading.probe.why_not(main, ace, king, main)
+            yield Finding("claim-wrap", item.where, (
+                f"says {match.group(0)!r}, but no pile ever takes a King on an Ace; "
+                f"for KS onto AC in the {main.name}: {why}"))
+        return
+
+
+def _says_holds_one(reading: _Reading, item: _Text) -> Iterator[Finding]:
+    """'the tail holds one run' when a pile of the group that holds cards takes more."""
+    text = item.text
+    for match in HOLDS.finditer(text):
+        group = _group_named(reading.variant, match.group(1))
+        if group is None or _negated(text, match.start()):
+            continue
+        what = "run" if match.group(2).lower() == "sequence" else match.group(2).lower()
+        finding = _holds_one(reading.variant, reading.probe, group, what, match.group(0),
+                             item.where)
+        if finding is not None:
+            yield finding
+
+
+def _says_deal_empty(reading: _Reading, item: _Text) -> Iterator[Finding]:
+    """'empty columns receive a card too' (or 'skip empty') against stock.empty_piles."""
+    variant, text = reading.variant, item.text
+    if not variant.deal_targets:
+        return
+    for match in DEAL_INCLUDE.finditer(text):
+        if not _negated(text, match.start()) and variant.deal_skips_empty:
+            yield Finding("claim-deal-empty", item.where, (
+                f"says {match.group(0)!r}, but stock.empty_piles is 'skip': a deal passes "
+                "over empty piles"))
+    for match in DEAL_SKIP.finditer(text):
+        if not variant.deal_skips_empty:
+            yield Finding("claim-deal-empty", item.where, (
+                f"says {match.group(0)!r}, but stock.empty_piles is 'include': a deal puts a "
+                "card on empty piles too"))
+
+
+def _says_forced(reading: _Reading, item: _Text) -> Iterator[Finding]:
+    """'a finished sequence departs at once' when no group has 'removal: forced'."""
+    text = item.text
+    for match in FORCED.finditer(text):
+        if _negated(text, match.start()):
+            continue
+        if not any(group.removal is Removal.FORCED for group in reading.variant.groups):
+            yield Finding("claim-forced", item.where, (
+                f"says {match.group(0)!r}, but no pile group has 'removal: forced', so cards "
+                "only leave when the player moves them"))
+
+
+def _says_any_suit(reading: _Reading, item: _Text) -> Iterator[Finding]:
+    """'any suit' when no pile takes a card on a card of another suit."""
+    text = item.text
+    for match in ANY_SUIT.finditer(text):
+        if _negated(text, match.start()):
+            continue
+        if not _any_suit(reading.variant, reading.probe):
+            main = reading.main
+            card, base = [9 * 4 + 1], [10 * 4]
+            why = reading.probe.why_not(main, base, card, main)
+            yield Finding("claim-any-suit", item.where, (
+                f"says {match.group(0)!r}, but no pile takes a card on a card of another "
+                f"suit; for 9D onto TC in the {main.name}: {why}"))
+
+
+def _says_sets_from(reading: _Reading, item: _Text) -> Iterator[Finding]:
+    """'complete sets go to the foundations only from the columns' when they may come
+    from elsewhere."""
+    text = item.text
+    for match in SET_FROM.finditer(text):
+        group = _group_named(reading.variant, match.group(1) or match.group(2))
+        if group is not None and not _negated(text, match.start()):
+            yield from _sets_from_elsewhere(reading.variant, reading.probe, group,
+                                            match.group(0), item.where)
+
+
+def _says_count(reading: _Reading, item: _Text) -> Iterator[Finding]:
+    """'four columns', 'two decks', 'twelve deals' against the variant's counts."""
+    text = item.text
+    for match in COUNT.finditer(text):
+        finding = _count(reading.variant, match, item.where)
+        if finding is not None and not _negated(text, match.start()):
+            yield finding
+
+
+#: the kinds of claim, in the order each text's findings are reported
+CLAIM_CHECKS: tuple[Callable[[_Reading, _Text], Iterator[Finding]], ...] = (
+    _says_no_wrap, _says_wrap, _says_holds_one, _says_deal_empty, _says_forced,
+    _says_any_suit, _says_sets_from, _says_count)
+
+
 def claims(variant: Variant) -> list[Finding]:
     """Claims in the description and comments that the rules contradict."""
-    probe = _Probe(variant)
-    findings: list[Finding] = []
-    wrap: list[str | None] = []  # how a King goes on an Ace, worked out once
-
-    def wrap_allowed() -> str | None:
-        if not wrap:
-            wrap.append(_wrap_allowed(variant, probe))
-        return wrap[0]
-
-    main = max(variant.groups, key=lambda g: (any(g.deal), g.count))
-    for item in _texts(variant):
-        text = item.text
-        for match in WRAP_NO.finditer(text):
-            how = wrap_allowed()
-            if how is not None:
-                findings.append(Finding("claim-no-wrap", item.where, (
-                    f"says {match.group(0)!r}, but the rules let a King go on an Ace: {how}")))
-        for match in WRAP_YES.finditer(text):
-            if _negated(text, match.start()) or WRAP_NO.search(text):
-                continue
-            if wrap_allowed() is None:
-                king, ace = [variant.ranks * 4 + 3], [4]
-                why = probe.why_not(main, ace, king, main)
-                findings.append(Finding("claim-wrap", item.where, (
-                    f"says {match.group(0)!r}, but no pile ever takes a King on an Ace; "
-                    f"for KS onto AC in the {main.name}: {why}")))
-            break
-        for match in HOLDS.finditer(text):
-            group = _group_named(variant, match.group(1))
-            if group is None or _negated(text, match.start()):
-                continue
-            what = "run" if match.group(2).lower() == "sequence" else match.group(2).lower()
-            finding = _holds_one(variant, probe, group, what, match.group(0), item.where)
-            if finding is not None:
-                findings.append(finding)
-        if variant.deal_targets:
-            for match in DEAL_INCLUDE.finditer(text):
-                if not _negated(text, match.start()) and variant.deal_skips_empty:
-                    findings.append(Finding("claim-deal-empty", item.where, (
-                        f"says {match.group(0)!r}, but stock.empty_piles is 'skip': a deal "
-                        "passes over empty piles")))
-            for match in DEAL_SKIP.finditer(text):
-                if not variant.deal_skips_empty:
-                    findings.append(Finding("claim-deal-empty", item.where, (
-                        f"says {match.group(0)!r}, but stock.empty_piles is 'include': a deal "
-                        "puts a card on empty piles too")))
-        for match in FORCED.finditer(text):
-            if _negated(text, match.start()):
-                continue
-            if not any(group.removal is Removal.FORCED for group in variant.groups):
-                findings.append(Finding("claim-forced", item.where, (
-                    f"says {match.group(0)!r}, but no pile group has 'removal: forced', so "
-                    "cards only leave when the player moves them")))
-        for match in ANY_SUIT.finditer(text):
-            if _negated(text, match.start()):
-                continue
-            if not _any_suit(variant, probe):
-                card, base = [9 * 4 + 1], [10 * 4]
-                why = probe.why_not(main, base, card, main)
-                findings.append(Finding("claim-any-suit", item.where, (
-                    f"says {match.group(0)!r}, but no pile takes a card on a card of another "
-                    f"suit; for 9D onto TC in the {main.name}: {why}")))
-        for match in SET_FROM.finditer(text):
-            group = _group_named(variant, match.group(1) or match.group(2))
-            if group is not None and not _negated(text, match.start()):
-                findings.extend(_sets_from_elsewhere(variant, probe, group, match.group(0),
-                                                     item.where))
-        for match in COUNT.finditer(text):
-            finding = _count(variant, match, item.where)
-            if finding is not None and not _negated(text, match.start()):
-                findings.append(finding)
-    return findings
+    reading = _Reading(variant)
+    return [finding for item in _texts(variant) for check in CLAIM_CHECKS
+            for finding in check(reading, item)]
 
 
 def _sets_from_elsewhere(variant: Variant, probe: _Probe, source: Group, said: str,

@@ -208,73 +208,126 @@ def _origin(merged: Mapping, path: tuple[str | int, ...]) -> Origin | None:
     return item.origin  # type: ignore[no-any-return]
 
 
-def _edits(text: str) -> Iterator[tuple[str, str, tuple[int, int]]]:
+Edit = tuple[str, str, tuple[int, int]]  # (change in words, new text, span changed)
+
+
+def _edits(text: str) -> Iterator[Edit]:
     """(change in words, new text, span changed) for each mutation of the expression."""
     from patience.language import parse_expression
 
-    root = parse_expression(text)
-    for sub in walk(root):
-        start, end = sub.span
-        if isinstance(sub, Compare):
-            gap = text[sub.left.span[1]:sub.right.span[0]]
-            at = sub.left.span[1] + gap.index(sub.op)
-            for other in dict.fromkeys((NEGATED[sub.op], BOUNDARY.get(sub.op))):
-                if other is not None:
-                    yield (f"{sub.op!r} -> {other!r} in {text[start:end]!r}",
-                           text[:at] + other + text[at + len(sub.op):], (start, end))
-            yield from _suit_colour(text, sub)
-        elif isinstance(sub, Arithmetic):
-            left = text[sub.left.span[0]:sub.left.span[1]]
-            right = text[sub.right.span[0]:sub.right.span[1]]
-            shown = text[start:end]
-            if sub.op in ("-", "//", "%", "**"):
-                yield (f"operands swapped in {shown!r}",
-                       text[:start] + f"(({right}) {sub.op} ({left}))" + text[end:], sub.span)
-            if sub.op == "%":
-                yield (f"drop '% {right}' from {shown!r}",
-                       text[:start] + f"({left})" + text[end:], sub.span)
-            elif sub.op in ("+", "-") and "rank" in shown:
-                yield (f"add '% 13' to {shown!r}",
-                       text[:start] + f"(({shown}) % 13)" + text[end:], sub.span)
-        elif isinstance(sub, Call) and len(sub.args) == 2:
-            first = text[sub.args[0].span[0]:sub.args[0].span[1]]
-            second = text[sub.args[1].span[0]:sub.args[1].span[1]]
-            if first != second:
-                yield (f"arguments swapped in {text[start:end]!r}",
-                       text[:start] + f"{sub.function}({second}, {first})" + text[end:],
-                       sub.span)
-        elif isinstance(sub, BoolOp):
-            for index, value in enumerate(sub.values):
-                rest = [text[v.span[0]:v.span[1]] for i, v in enumerate(sub.values)
-                        if i != index]
-                joined = f" {sub.op} ".join(rest)
-                shown = text[value.span[0]:value.span[1]]
-                yield (f"drop {shown!r} from {sub.op!r}",
-                       text[:start] + f"({joined})" + text[end:], value.span)
-        elif isinstance(sub, Integer):
-            for step in (-1, 1):
-                if sub.value + step >= 0:
-                    yield (f"{sub.value} -> {sub.value + step}",
-                           text[:start] + str(sub.value + step) + text[end:], sub.span)
-        elif isinstance(sub, Name) and sub.id in RANK_NAMES.values():
-            rank = BUILTIN_CONSTANTS[sub.id][1]
-            for step in (-1, 1):
-                other = RANK_NAMES.get(rank + step, str(rank + step))
-                yield (f"{sub.id} -> {other}", text[:start] + other + text[end:], sub.span)
-        elif isinstance(sub, Attribute) and sub.name == "empty":
-            shown = text[start:end]
-            yield (f"{shown!r} -> 'not {shown}'", text[:start] + f"(not {shown})" + text[end:],
-                   sub.span)
-        elif isinstance(sub, Not) and isinstance(sub.operand, Attribute) and \
-                sub.operand.name == "empty":
-            inner = text[sub.operand.span[0]:sub.operand.span[1]]
-            yield (f"{text[start:end]!r} -> {inner!r}", text[:start] + inner + text[end:],
-                   sub.span)
-        elif isinstance(sub, Member):
-            yield (f"drop {text[start:end]!r}", text[:start] + "true" + text[end:], sub.span)
+    for sub in walk(parse_expression(text)):
+        edits = NODE_EDITS.get(type(sub))
+        if edits is not None:
+            yield from edits(text, sub)
 
 
-def _suit_colour(text: str, compare: Compare) -> Iterator[tuple[str, str, tuple[int, int]]]:
+def _compare_edits(text: str, sub: Compare) -> Iterator[Edit]:
+    """The comparison negated, its boundary moved, suits read as colours (or back)."""
+    start, end = sub.span
+    gap = text[sub.left.span[1]:sub.right.span[0]]
+    at = sub.left.span[1] + gap.index(sub.op)
+    for other in dict.fromkeys((NEGATED[sub.op], BOUNDARY.get(sub.op))):
+        if other is not None:
+            yield (f"{sub.op!r} -> {other!r} in {text[start:end]!r}",
+                   text[:at] + other + text[at + len(sub.op):], (start, end))
+    yield from _suit_colour(text, sub)
+
+
+def _arithmetic_edits(text: str, sub: Arithmetic) -> Iterator[Edit]:
+    """Operands swapped where the order matters; a ``%`` dropped, or a ``% 13`` added to
+    a sum or difference of ranks."""
+    start, end = sub.span
+    left = text[sub.left.span[0]:sub.left.span[1]]
+    right = text[sub.right.span[0]:sub.right.span[1]]
+    shown = text[start:end]
+    if sub.op in ("-", "//", "%", "**"):
+        yield (f"operands swapped in {shown!r}",
+               text[:start] + f"(({right}) {sub.op} ({left}))" + text[end:], sub.span)
+    if sub.op == "%":
+        yield (f"drop '% {right}' from {shown!r}",
+               text[:start] + f"({left})" + text[end:], sub.span)
+    elif sub.op in ("+", "-") and "rank" in shown:
+        yield (f"add '% 13' to {shown!r}",
+               text[:start] + f"(({shown}) % 13)" + text[end:], sub.span)
+
+
+def _call_edits(text: str, sub: Call) -> Iterator[Edit]:
+    """A two-argument call's arguments swapped (unless they are the same)."""
+    if len(sub.args) != 2:
+        return
+    start, end = sub.span
+    first = text[sub.args[0].span[0]:sub.args[0].span[1]]
+    second = text[sub.args[1].span[0]:sub.args[1].span[1]]
+    if first != second:
+        yield (f"arguments swapped in {text[start:end]!r}",
+               text[:start] + f"{sub.function}({second}, {first})" + text[end:], sub.span)
+
+
+def _bool_op_edits(text: str, sub: BoolOp) -> Iterator[Edit]:
+    """Each operand of an ``and``/``or`` dropped in turn."""
+    start, end = sub.span
+    for index, value in enumerate(sub.values):
+        rest = [text[v.span[0]:v.span[1]] for i, v in enumerate(sub.values) if i != index]
+        joined = f" {sub.op} ".join(rest)
+        shown = text[value.span[0]:value.span[1]]
+        yield (f"drop {shown!r} from {sub.op!r}",
+               text[:start] + f"({joined})" + text[end:], value.span)
+
+
+def _integer_edits(text: str, sub: Integer) -> Iterator[Edit]:
+    """A whole number one less (not below 0) and one more."""
+    start, end = sub.span
+    for step in (-1, 1):
+        if sub.value + step >= 0:
+            yield (f"{sub.value} -> {sub.value + step}",
+                   text[:start] + str(sub.value + step) + text[end:], sub.span)
+
+
+def _rank_name_edits(text: str, sub: Name) -> Iterator[Edit]:
+    """A rank name (A, J, Q, K) one rank lower and one higher."""
+    if sub.id not in RANK_NAMES.values():
+        return
+    start, end = sub.span
+    rank = BUILTIN_CONSTANTS[sub.id][1]
+    for step in (-1, 1):
+        other = RANK_NAMES.get(rank + step, str(rank + step))
+        yield (f"{sub.id} -> {other}", text[:start] + other + text[end:], sub.span)
+
+
+def _empty_edits(text: str, sub: Attribute) -> Iterator[Edit]:
+    """``pile.empty`` turned into ``not pile.empty``."""
+    if sub.name != "empty":
+        return
+    start, end = sub.span
+    shown = text[start:end]
+    yield (f"{shown!r} -> 'not {shown}'", text[:start] + f"(not {shown})" + text[end:],
+           sub.span)
+
+
+def _not_empty_edits(text: str, sub: Not) -> Iterator[Edit]:
+    """``not pile.empty`` turned into ``pile.empty``."""
+    if not (isinstance(sub.operand, Attribute) and sub.operand.name == "empty"):
+        return
+    start, end = sub.span
+    inner = text[sub.operand.span[0]:sub.operand.span[1]]
+    yield (f"{text[start:end]!r} -> {inner!r}", text[:start] + inner + text[end:], sub.span)
+
+
+def _member_edits(text: str, sub: Member) -> Iterator[Edit]:
+    """``source in GROUP`` dropped (made true)."""
+    start, end = sub.span
+    yield (f"drop {text[start:end]!r}", text[:start] + "true" + text[end:], sub.span)
+
+
+#: the mutations of each kind of node of an expression
+NODE_EDITS: dict[type, Callable[[str, Any], Iterator[Edit]]] = {
+    Compare: _compare_edits, Arithmetic: _arithmetic_edits, Call: _call_edits,
+    BoolOp: _bool_op_edits, Integer: _integer_edits, Name: _rank_name_edits,
+    Attribute: _empty_edits, Not: _not_empty_edits, Member: _member_edits,
+}
+
+
+def _suit_colour(text: str, compare: Compare) -> Iterator[Edit]:
     """``card.suit == base.suit`` <-> ``card.color == base.color``: a comparison of suits
     read as one of colours (or the other way), both sides at once (the types must agree)."""
     sides = (compare.left, compare.right)
@@ -303,78 +356,123 @@ def _rule_mutants(rule: str, text: str, origin: Origin | None, flat: dict[str, A
 
 
 def _setting_mutants(flat: dict[str, Any], merged: Mapping) -> Iterator[Mutant]:
+    """The mutants of the settings: the parameters, then each pile group's, then the
+    stock's."""
     def mutant(path: tuple[str, ...], before: Any, after: Any) -> Mutant:
         origin = _origin(merged, path)
         return Mutant(".".join(path), f"{before!r} -> {after!r}", repr(before), repr(after),
                       origin.location() if origin else None, _with(flat, path, after),
                       in_rule=False)
 
-    for name, value in (flat.get("parameters") or {}).items():
-        path = ("parameters", name)
-        if isinstance(value, bool):
-            yield mutant(path, value, not value)
-        elif isinstance(value, int):
-            for step in (-1, 1):
-                yield mutant(path, value, value + step)
+    for path, before, after in _parameter_changes(flat):
+        yield mutant(path, before, after)
     for group, settings in (flat.get("piles") or {}).items():
         if not isinstance(settings, dict):
             continue
-        # face_down too: a start that differs only in which cards show is told apart by an
-        # expect: entry's 'shows' (the position text writes face-down cards in lower case)
-        for field in ("count", "deal", "face_down"):
-            value = settings.get(field)
-            if isinstance(value, int) and not isinstance(value, bool):
+        for field, before, after in [*_pile_number_changes(settings),
+                                     *_fill_changes(flat, group, settings),
+                                     *_removal_changes(settings)]:
+            yield mutant(("piles", group, field), before, after)
+    for path, before, after in [*_stock_changes(flat), *_gather_changes(flat)]:
+        yield mutant(path, before, after)
+
+
+def _parameter_changes(flat: dict[str, Any]) -> Iterator[tuple[tuple[str, ...], Any, Any]]:
+    """(path, value, changed value): a true parameter made false (and back), a whole
+    number one less and one more."""
+    for name, value in (flat.get("parameters") or {}).items():
+        path = ("parameters", name)
+        if isinstance(value, bool):
+            yield path, value, not value
+        elif isinstance(value, int):
+            for step in (-1, 1):
+                yield path, value, value + step
+
+
+def _pile_number_changes(settings: dict[str, Any]) -> Iterator[tuple[str, Any, Any]]:
+    """(field, value, changed value): a pile group's ``count``, ``deal`` or ``face_down``
+    one less and one more (for a list, its first and last pile's): never fewer than one
+    pile, nor fewer than no cards."""
+    # face_down too: a start that differs only in which cards show is told apart by an
+    # expect: entry's 'shows' (the position text writes face-down cards in lower case)
+    for field in ("count", "deal", "face_down"):
+        value = settings.get(field)
+        if isinstance(value, int) and not isinstance(value, bool):
+            for step in (-1, 1):
+                if value + step >= (1 if field == "count" else 0):
+                    yield field, value, value + step
+        elif isinstance(value, list) and value and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value):
+            for index in dict.fromkeys((0, len(value) - 1)):  # the first and last pile
                 for step in (-1, 1):
-                    if value + step >= (1 if field == "count" else 0):
-                        yield mutant(("piles", group, field), value, value + step)
-            elif isinstance(value, list) and value and all(
-                    isinstance(v, int) and not isinstance(v, bool) for v in value):
-                for index in dict.fromkeys((0, len(value) - 1)):  # the first and last pile
-                    for step in (-1, 1):
-                        if value[index] + step >= 0:
-                            changed = list(value)
-                            changed[index] += step
-                            yield mutant(("piles", group, field), value, changed)
-        fill = settings.get("fill_from")
-        if isinstance(fill, str):
-            # not a group that fills from this one: a cycle of fills (a gap filled from a pile
-            # that a gap of its own refills) would never stop
-            groups = flat.get("piles") or {}
-            others = [name for name, other in groups.items() if name not in (group, fill)
-                      and not (isinstance(other, dict) and other.get("fill_from") == group)]
-            for other in ([*others[:2], "stock"] if fill != "stock" else others[:3]):
-                yield mutant(("piles", group, "fill_from"), fill, other)
-        removal = settings.get("removal", "optional")
-        other = {"optional": "forced", "forced": "optional"}.get(removal)
-        if other is not None and "removal" in settings:
-            yield mutant(("piles", group, "removal"), removal, other)
+                    if value[index] + step >= 0:
+                        changed = list(value)
+                        changed[index] += step
+                        yield field, value, changed
+
+
+def _fill_changes(flat: dict[str, Any], group: str,
+                  settings: dict[str, Any]) -> Iterator[tuple[str, Any, Any]]:
+    """('fill_from', group, other group): a gap filled from another group (or the stock)."""
+    fill = settings.get("fill_from")
+    if not isinstance(fill, str):
+        return
+    # not a group that fills from this one: a cycle of fills (a gap filled from a pile that a
+    # gap of its own refills) would never stop
+    groups = flat.get("piles") or {}
+    others = [name for name, other in groups.items() if name not in (group, fill)
+              and not (isinstance(other, dict) and other.get("fill_from") == group)]
+    for other in ([*others[:2], "stock"] if fill != "stock" else others[:3]):
+        yield "fill_from", fill, other
+
+
+def _removal_changes(settings: dict[str, Any]) -> Iterator[tuple[str, Any, Any]]:
+    """('removal', value, other): a written ``removal`` turned from optional to forced or
+    back."""
+    removal = settings.get("removal", "optional")
+    other = {"optional": "forced", "forced": "optional"}.get(removal)
+    if other is not None and "removal" in settings:
+        yield "removal", removal, other
+
+
+def _stock_changes(flat: dict[str, Any]) -> Iterator[tuple[tuple[str, ...], Any, Any]]:
+    """(path, value, changed value): a stock that deals turning one card fewer or more,
+    redealt once fewer or more (unlimited: twice), and passing over empty piles or not."""
     stock = flat.get("stock")
-    if isinstance(stock, dict) and stock.get("deals_to"):
-        for field, low in (("turn", 1), ("redeals", 0)):
-            value = stock.get(field, 1 if field == "turn" else 0)
-            if value == "unlimited":
-                yield mutant(("stock", field), value, 2)
-            elif isinstance(value, int) and not isinstance(value, bool):
-                for step in (-1, 1):
-                    if value + step >= low:
-                        yield mutant(("stock", field), value, value + step)
-        empty = stock.get("empty_piles", "include")
-        other = {"include": "skip", "skip": "include"}.get(empty)
-        if other is not None:
-            yield mutant(("stock", "empty_piles"), empty, other)
+    if not (isinstance(stock, dict) and stock.get("deals_to")):
+        return
+    for field, low in (("turn", 1), ("redeals", 0)):
+        value = stock.get(field, 1 if field == "turn" else 0)
+        if value == "unlimited":
+            yield ("stock", field), value, 2
+        elif isinstance(value, int) and not isinstance(value, bool):
+            for step in (-1, 1):
+                if value + step >= low:
+                    yield ("stock", field), value, value + step
+    empty = stock.get("empty_piles", "include")
+    other = {"include": "skip", "skip": "include"}.get(empty)
+    if other is not None:
+        yield ("stock", "empty_piles"), empty, other
+
+
+def _gather_changes(flat: dict[str, Any]) -> Iterator[tuple[tuple[str, ...], Any, Any]]:
+    """The redeal that gathers piles (``stock.gather``): how many cards a pile, how many
+    times (each one less and one more), shuffled or not."""
+    stock = flat.get("stock")
     gather = stock.get("gather") if isinstance(stock, dict) else None
-    if isinstance(gather, dict):  # the redeal that gathers piles: how many, how, how often
-        for field in ("deal", "redeals"):
-            value = gather.get(field)
-            if value == "unlimited":
-                yield mutant(("stock", "gather", field), value, 2)
-            elif isinstance(value, int) and not isinstance(value, bool):
-                for step in (-1, 1):
-                    if value + step >= 1:
-                        yield mutant(("stock", "gather", field), value, value + step)
-        shuffle = gather.get("shuffle", False)
-        if isinstance(shuffle, bool):
-            yield mutant(("stock", "gather", "shuffle"), shuffle, not shuffle)
+    if not isinstance(gather, dict):
+        return
+    for field in ("deal", "redeals"):
+        value = gather.get(field)
+        if value == "unlimited":
+            yield ("stock", "gather", field), value, 2
+        elif isinstance(value, int) and not isinstance(value, bool):
+            for step in (-1, 1):
+                if value + step >= 1:
+                    yield ("stock", "gather", field), value, value + step
+    shuffle = gather.get("shuffle", False)
+    if isinstance(shuffle, bool):
+        yield ("stock", "gather", "shuffle"), shuffle, not shuffle
 
 
 def load_mutant(variant: Variant, mutant: Mutant) -> Variant | None:

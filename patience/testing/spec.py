@@ -215,9 +215,11 @@ SUIT_RULES = tuple((re.compile(pattern, re.IGNORECASE), rule) for pattern, rule 
     (r"\bregardless of suit\b|\b(?:in )?any suit\b|\bof any suit\b", "any"),
     (r"\bin colou?r\b|\bsame colou?r\b", "colour"),
 ))
+#: how a card's suit may stand to its base's: each suit rule's relations
+ALL_RELATIONS = ("same suit", "same colour", "other colour")
 RELATIONS = {"suit": ("same suit",), "alternate": ("other colour",),
-             "colour": ("same suit", "same colour"),
-             "any": ("same suit", "same colour", "other colour")}
+             "colour": ("same suit", "same colour"), "any": ALL_RELATIONS}
+STEPS = {"down": -1, "up": 1}  # the rank a card one rank down or up is off by
 
 
 def _relation(reader: _Reader, base: int, relation: str) -> list[int]:
@@ -264,61 +266,87 @@ def _building(reader: _Reader, phrase: str, match: re.Match[str], sentence: str)
 def _builds(reader: _Reader, group: Group, directions: set[str], rule: str | None,
             middle: list[int]) -> str | None:
     """None when ``group`` builds as claimed on made-up piles, else what it does instead."""
-    relations = RELATIONS[rule] if rule else ("same suit", "same colour", "other colour")
+    relations = RELATIONS[rule] if rule else ALL_RELATIONS
     for direction in sorted(directions):
-        step = -1 if direction == "down" else 1
-        found = False
-        for rank in middle:
-            for base in reader.cards(rank):
-                for relation in relations:
-                    for suit in _relation(reader, base, relation):
-                        card = (rank + step) * 4 + suit
-                        if reader.takes(group, [base], card) is not None:
-                            found = True
-        if not found:
-            base = reader.cards(middle[0])[0] if middle else 4
-            suit = next((s for r in relations for s in _relation(reader, base, r)), base & 3)
-            card = ((base >> 2) + step) * 4 + suit
-            why = reader.probe.why_not(group, [base], [card], reader.sources(group)[0])
-            return (f"takes no card one rank {direction} "
-                    + (f"({' or '.join(relations)}) " if rule else "")
-                    + f"on another; for {card_code(card)} onto {card_code(base)}: {why}")
-        if rule is None:
-            continue
-        for relation in ("same suit", "same colour", "other colour"):
-            if relation in relations:
-                continue
-            for rank in middle:
-                for base in reader.cards(rank):
-                    for suit in _relation(reader, base, relation):
-                        card = (rank + step) * 4 + suit
-                        source = reader.takes(group, [base], card)
-                        if source is not None:
-                            return (f"lets {card_code(card)} from the {source.name} go onto "
-                                    f"{card_code(base)} ({relation}) in the {group.name}")
-        if rule == "any":
+        problem = _takes_none(reader, group, direction, rule, relations, middle)
+        if problem is None and rule is not None:
+            problem = _takes_excluded(reader, group, direction, relations, middle)
+        if problem is None and rule == "any":
+            problem = _never_takes(reader, group, direction, relations, middle)
+        if problem is not None:
+            return problem
+    return _builds_other_way(reader, group, directions, relations, middle)
+
+
+def _one_rank_away(reader: _Reader, middle: list[int], direction: str,
+                   relations: Sequence[str]) -> Iterator[tuple[int, int]]:
+    """(base, card): each card of the ``middle`` ranks, and each card one rank
+    ``direction`` from it in one of the ``relations`` to its suit."""
+    for rank in middle:
+        for base in reader.cards(rank):
             for relation in relations:
-                if not any(reader.takes(group, [base], (rank + step) * 4 + suit) is not None
-                           for rank in middle for base in reader.cards(rank)
-                           for suit in _relation(reader, base, relation)) and \
-                        any(_relation(reader, base, relation) for rank in middle
-                            for base in reader.cards(rank)):
-                    return (f"never lets a card of the {relation} go one rank "
-                            f"{direction} in the {group.name}")
+                for suit in _relation(reader, base, relation):
+                    yield base, (rank + STEPS[direction]) * 4 + suit
+
+
+def _takes_none(reader: _Reader, group: Group, direction: str, rule: str | None,
+                relations: Sequence[str], middle: list[int]) -> str | None:
+    """When no card one rank ``direction`` in the claimed relations goes on a card of the
+    group: why not, for an example; else None."""
+    taken = [reader.takes(group, [base], card)
+             for base, card in _one_rank_away(reader, middle, direction, relations)]
+    if any(source is not None for source in taken):
+        return None
+    base = reader.cards(middle[0])[0] if middle else 4
+    suit = next((s for r in relations for s in _relation(reader, base, r)), base & 3)
+    card = ((base >> 2) + STEPS[direction]) * 4 + suit
+    why = reader.probe.why_not(group, [base], [card], reader.sources(group)[0])
+    return (f"takes no card one rank {direction} "
+            + (f"({' or '.join(relations)}) " if rule else "")
+            + f"on another; for {card_code(card)} onto {card_code(base)}: {why}")
+
+
+def _takes_excluded(reader: _Reader, group: Group, direction: str,
+                    relations: Sequence[str], middle: list[int]) -> str | None:
+    """The first card one rank ``direction`` in a relation the suit rule excludes that
+    goes on a card of the group, in words; else None."""
+    for relation in ALL_RELATIONS:
+        if relation in relations:
+            continue
+        for base, card in _one_rank_away(reader, middle, direction, (relation,)):
+            source = reader.takes(group, [base], card)
+            if source is not None:
+                return (f"lets {card_code(card)} from the {source.name} go onto "
+                        f"{card_code(base)} ({relation}) in the {group.name}")
+    return None
+
+
+def _never_takes(reader: _Reader, group: Group, direction: str, relations: Sequence[str],
+                 middle: list[int]) -> str | None:
+    """For 'any suit': the first relation the deck has whose cards never go one rank
+    ``direction`` on a card of the group, in words; else None."""
+    for relation in relations:
+        if not any(reader.takes(group, [base], card) is not None
+                   for base, card in _one_rank_away(reader, middle, direction, (relation,))) \
+                and any(_relation(reader, base, relation) for rank in middle
+                        for base in reader.cards(rank)):
+            return (f"never lets a card of the {relation} go one rank {direction} in the "
+                    f"{group.name}")
+    return None
+
+
+def _builds_other_way(reader: _Reader, group: Group, directions: set[str],
+                      relations: Sequence[str], middle: list[int]) -> str | None:
+    """The first card one rank in a direction not claimed that goes on a card of the
+    group, in words; else None."""
     for direction in ("down", "up"):
         if direction in directions:
             continue
-        step = -1 if direction == "down" else 1
-        for rank in middle:
-            for base in reader.cards(rank):
-                for relation in relations:
-                    for suit in _relation(reader, base, relation):
-                        card = (rank + step) * 4 + suit
-                        source = reader.takes(group, [base], card)
-                        if source is not None:
-                            return (f"lets {card_code(card)} from the {source.name} go onto "
-                                    f"{card_code(base)} (one rank {direction}) in the "
-                                    f"{group.name}")
+        for base, card in _one_rank_away(reader, middle, direction, relations):
+            source = reader.takes(group, [base], card)
+            if source is not None:
+                return (f"lets {card_code(card)} from the {source.name} go onto "
+                        f"{card_code(base)} (one rank {direction}) in the {group.name}")
     return None
 
 
