@@ -534,3 +534,32 @@ async def test_a_sends_a_free_cell_card_home():
         await pilot.press("a")
         assert message(app).startswith("auto-finish: a1:1-f")
         assert "home 1/52" in str(app.query_one("#status").render())
+
+
+@synchronous
+async def test_a_click_sends_the_safe_cards_home_and_o_turns_that_off():
+    app = PatienceApp(Session(position("freecell", c1="ASKH", c3="2S"), record_stats=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await click(pilot, app, "c1")  # the King goes to an empty column; A♠ 2♠ go home
+        assert message(app) == "A♠ 2♠ went home by themselves"
+        assert "home 2/52" in str(app.query_one("#status").render())
+        await pilot.press("u")  # one step: 2♠ comes back
+        assert app.session.game.pile("c3") == parse_cards("2S")
+        await pilot.press("o")
+        assert message(app).startswith("automatic moves home: off")
+        await pilot.press("x", "r")  # restart, redo the King's move: nothing follows now
+        assert app.session.game.pile("c1") == parse_cards("AS")
+
+
+@synchronous
+async def test_the_finish_is_offered_when_only_sending_cards_home_is_left():
+    suited = ["".join(f"{rank}{suit}" for rank in "KQJT98765432A") for suit in "SDCH"]
+    piles = dict(zip(("c1", "c2", "c3", "c5"), suited, strict=True))
+    piles["c5"] = piles["c5"][:-2]  # A♥ waits in a free cell
+    app = PatienceApp(Session(position("freecell", **piles, a1="AH"), record_stats=False,
+                              auto_home=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*":c5:1-c4", "enter")  # 2♥ to the empty column
+        assert message(app) == "only sending cards home is left: a finishes the game"
+        await pilot.press("a")
+        assert app.session.game.is_won() and "You won!" in message(app)

@@ -619,3 +619,52 @@ def test_a_review_stops_at_its_time_limit(data):
     reply = session.where_lost(max_positions=50_000, time_limit=1e-6)
     assert reply.text.startswith("the review ran out of time (1e-06 s) at the position after "
                                  "move 11; the game was lost at move 12 or earlier"), reply.text
+
+
+# -- automatic moves home and the finish (issue #32) --
+
+SUITED = {suit: " ".join(f"{rank}{suit}" for rank in "KQJT98765432A") for suit in "SDCH"}
+
+
+def freecell(**piles: str) -> Game:
+    variant = find_variant("freecell")
+    return Game(variant, [parse_cards(piles.get(p, "")) for p in variant.pile_names], [])
+
+
+def test_the_safe_cards_go_home_after_a_move_unless_the_page_says_auto_false(client, app):
+    snap = act_on_created(client, app, freecell(c1="AS KH", c3="2S"), "freecell")
+    response = act(client, snap, action="click", pile=pile(snap, "c1"), depth=0)
+    data = response.json()
+    assert response.status_code == 200 and data["snapshot"]["moves"] == 3
+    assert data["announce"] == ("King of hearts from column 1 to cell 1. Ace of spades went "
+                                "home by itself. Two of spades went home by itself.")
+    assert data["message"] == "A♠ 2♠ went home by themselves"
+    undone = act(client, data["snapshot"], action="undo").json()
+    assert undone["snapshot"]["moves"] == 2  # one step at a time
+
+    snap = act_on_created(client, app, freecell(c1="AS KH", c3="2S"), "freecell")
+    data = act(client, snap, action="click", pile=pile(snap, "c1"), depth=0, auto=False).json()
+    assert data["snapshot"]["moves"] == 1 and data["snapshot"]["piles"][0]["cards"] == ["AS"]
+    assert act(client, snap, action="deal", auto="yes").status_code == 400
+
+
+def test_finish_is_offered_only_when_nothing_is_hidden_and_sending_cards_home_wins(client,
+                                                                                  app):
+    snap = act_on_created(client, app, freecell(c1=SUITED["S"], c2=SUITED["D"],
+                                                c3=SUITED["C"], c4=SUITED["H"]), "freecell")
+    assert snap["can_finish"] is True and not snap["won"]
+    data = act(client, snap, action="finish").json()
+    assert data["snapshot"]["won"] and not data["snapshot"]["can_finish"]
+    assert data["announce"] == "Finished: 52 moves home. You won!"
+    assert act(client, data["snapshot"], action="undo").json()["snapshot"]["moves"] == 51
+
+    klondike = find_variant("klondike")
+    text = ("c:" + "/".join(SUITED[s].replace(" ", "") for s in "SDC") + "////kh"
+            + SUITED["H"].replace(" ", "")[2:] + " w: f:/// s:")
+    hidden = act_on_created(client, app, klondike.position(text), "klondike")
+    assert hidden["can_finish"] is False  # it would tell something of the face-down K♥
+    shown = act_on_created(client, app, klondike.position(text.replace("kh", "KH")), "klondike")
+    assert shown["can_finish"] is True
+    stuck = freecell(c1=SUITED["S"], c2=SUITED["D"], c3=SUITED["C"],
+                     c4=SUITED["H"][:-5] + "AH 2H")
+    assert act_on_created(client, app, stuck, "freecell")["can_finish"] is False

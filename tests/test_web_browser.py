@@ -614,3 +614,64 @@ def test_a_move_is_fast_and_the_page_is_small_and_quick(context_for, served_by_t
     # fails only past SLACK times the budget and prints what it measured
     assert paint < 1000 * SLACK and drawn < 1000 * SLACK
     assert statistics.median(total) < 50 * SLACK
+
+
+# -- automatic moves home and the finish (issue #32) --
+
+def open_created(context, watch, server, key: str, game):
+    """A page on ``game`` (a position made for the test), as if this browser had begun it."""
+    web_game = server.app.state.server.store.create(key, game)
+    page = open_page(context, watch, server, key)
+    page.evaluate("([key, id]) => localStorage.setItem(`patience.game.${key}`, id)",
+                  [key, web_game.id])
+    page.reload()
+    page.wait_for_function("id => document.querySelector('#board').dataset.game === id",
+                           arg=web_game.id)
+    return page
+
+
+def freecell_position(**piles: str):
+    from patience import Game, find_variant
+    from patience.cards import parse_cards
+
+    variant = find_variant("freecell")
+    return Game(variant, [parse_cards(piles.get(p, "")) for p in variant.pile_names], [])
+
+
+def test_the_safe_cards_go_home_by_themselves_and_the_toggle_is_remembered(context_for,
+                                                                            server):
+    context, watch = context_for()
+    page = open_created(context, watch, server, "freecell",
+                        freecell_position(c1="AS KH", c3="2S"))
+    toggle = page.locator("#auto")
+    assert toggle.get_attribute("aria-pressed") == "true"
+    card(page, "king of hearts, column 1").click()
+    wait_version(page, 1)
+    wait_message(page, "Ace of spades went home by itself. Two of spades went home by itself")
+    home = page.get_by_role("button", name=re.compile("^two of spades, foundation 1"))
+    assert home.count() == 1
+    page.keyboard.press("u")  # one step: the Two comes back
+    wait_version(page, 2)
+    assert card(page, "two of spades, column 3").count() == 1
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "false" and "off" in toggle.inner_text()
+    page.reload()
+    page.wait_for_selector("#board .card")
+    assert page.locator("#auto").get_attribute("aria-pressed") == "false"
+    card(page, "two of spades, column 3").click()  # off: it goes where a click goes, alone
+    wait_version(page, 3)
+    assert "went home by itself" not in message(page)
+
+
+def test_the_finish_button_plays_the_rest_out(context_for, server):
+    suited = {s: " ".join(f"{r}{s}" for r in "KQJT98765432A") for s in "SDCH"}
+    context, watch = context_for()
+    page = open_created(context, watch, server, "freecell", freecell_position(
+        c1=suited["S"], c2=suited["D"], c3=suited["C"], c4=suited["H"][:-3], a1="AH"))
+    page.wait_for_selector("#finish")
+    assert "Only sending the cards home is left" in page.locator("#finish-offer").inner_text()
+    page.locator("#finish").click()
+    page.wait_for_selector("#end")
+    assert page.locator("#end").inner_text().startswith("You won!")
+    page.keyboard.press("u")
+    page.wait_for_selector("#finish")  # undone: the offer is back

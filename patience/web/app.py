@@ -13,8 +13,10 @@ POST     /api/games                      a new game: ``{"variant", "deal": "rand
                                          for (ask again)
 GET      /api/games/{id}                 the game's snapshot
 POST     /api/games/{id}/actions         ``{"version", "action": "click" | "drop" | "deal"
-                                         | "undo" | "redo" | "restart" | "back" | "move",
-                                         "pile", "depth", "target", "move"}``
+                                         | "undo" | "redo" | "restart" | "back" | "move"
+                                         | "finish", "pile", "depth", "target", "move",
+                                         "auto"}``; ``auto`` (default true): the safe
+                                         moves home follow the move by themselves
 POST     /api/games/{id}/hint            ``{"version", "from": "deal" | "view"}``: the next
                                          move of a winning line found from the full deal,
                                          or from what the player sees (hidden cards
@@ -74,7 +76,7 @@ from patience.variant import Variant
 from patience.visibility import conceal
 from patience.web.dealfinder import DealFinder
 from patience.web.served import ServedVariants
-from patience.web.snapshot import describe_move, pile_label, snapshot
+from patience.web.snapshot import card_name, describe_move, pile_label, snapshot
 from patience.web.store import GameStore, WebError, WebGame
 
 #: the largest request body accepted, in bytes
@@ -393,7 +395,9 @@ class WebServer:
         game_id = request.path_params["game"]
         data = await read_json(request)
         name = text_field(data, "action", ("click", "drop", "deal", "undo", "redo",
-                                           "restart", "back", "move"))
+                                           "restart", "back", "move", "finish"))
+        if not isinstance(data.get("auto", True), bool):
+            raise WebError(f"'auto' must be true or false, got {_short(data.get('auto'))}")
         game, (message, announce) = await run_in_threadpool(
             self.store.change, game_id, data.get("version"),
             lambda game: self._act(game, name, data))
@@ -407,6 +411,7 @@ class WebServer:
         before = [list(pile) for pile in game.piles]
         stock_before = len(game.stock)
         piles = len(variant.pile_names)
+        session.auto_home = data.get("auto", True)  # the page's choice (kept in the browser)
 
         def card_at(name: str) -> tuple[int, int]:
             pile = integer(data, name, 0, piles - 1)
@@ -446,12 +451,21 @@ class WebServer:
             reply = session.back()
             if reply.changed:
                 return True, (reply.text, reply.text)
+        elif name == "finish":
+            played = len(game.move_stack)
+            reply = session.finish()
+            if reply.changed:
+                count = len(game.move_stack) - played
+                words = (f"Finished: {count} move{'s' if count != 1 else ''} home. "
+                         + session.end_message()).strip()
+                return True, (reply.text, words)
         else:  # redo
             reply = session.redo()
         if reply.error or not reply.changed:
             raise WebError(reply.text or "nothing happened", status=422, game=web_game,
                            explanation=reply.explanation)
-        move = game.move_stack[-1]
+        auto = session.last_auto
+        move = game.move_stack[-1 - len(auto)]
         if move.source < 0:
             words = ("Dealt" if stock_before else "Turned the waste back into the stock") + \
                 f"; {len(game.stock)} card{'s' if len(game.stock) != 1 else ''} in the stock."
@@ -464,6 +478,10 @@ class WebServer:
             if forced.source >= 0:
                 words += (f" {forced.count} cards went from {pile_label(variant, forced.source)}"
                           f" to {pile_label(variant, forced.target)} by themselves.")
+        for went in auto:
+            words += (f" {card_name(went.cards[0]).capitalize()} went home by itself" +
+                      (f" with the {len(went.cards) - 1} cards on it." if len(went.cards) > 1
+                       else "."))
         end = session.end_message()
         if end:
             words += " " + end

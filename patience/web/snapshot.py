@@ -152,6 +152,8 @@ def snapshot(session: Session, *, game_id: str = "", version: int = 0,
         "can_redo": bool(session.redo_stack),
         "won": won,
         "lost": stuck,
+        # only sending cards home is left, and it wins (every card in view: nothing told)
+        "can_finish": session.can_finish(),
         "hidden": session.hides_cards(),  # a hint then has two readings (deal, view)
         "end": session.end_message(),
     }

@@ -27,6 +27,7 @@
     queue: Promise.resolve(),
     timings: [],       // [request ms, render ms] of each action, for tests
     firstDrawn: 0,     // when the first table was drawn (ms since the page started)
+    auto: true,        // the safe moves home follow each move (kept in local storage)
   };
   window.patience = state;
 
@@ -69,7 +70,7 @@
       if (!state.snap) return;
       const started = performance.now();
       const { status, data } = await request("POST", gamePath("actions"),
-        { ...body, version: state.snap.version });
+        { ...body, version: state.snap.version, auto: state.auto });
       const received = performance.now();
       answer(status, data);
       state.timings.push([received - started, performance.now() - received]);
@@ -99,6 +100,18 @@
       localStorage.setItem("patience.current", snap.variant.key);
       localStorage.setItem(`patience.game.${snap.variant.key}`, snap.game);
     } catch (error) { /* private mode: the game lives as long as the tab */ }
+  }
+
+  function setAuto(on, announce = true) {
+    state.auto = on;
+    try { localStorage.setItem("patience.auto", on ? "on" : "off"); } catch (error) { /* private mode */ }
+    const button = $("auto");
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    button.textContent = on ? "Auto home: on" : "Auto home: off";
+    if (announce) {
+      say(on ? "Automatic moves home on: after each move, the cards proven safe to send home go there by themselves."
+        : "Automatic moves home off.");
+    }
   }
 
   function recall(key) {
@@ -368,6 +381,7 @@
     if (main.childElementCount) table.append(main);
     const rows = [table];
     if (snap.end) rows.push(endBanner(snap));
+    else if (snap.can_finish) rows.push(finishBanner());
     board.replaceChildren(...rows);
     rovingTabStops();
     decorate();
@@ -391,6 +405,22 @@
       button.addEventListener("click", handler);
       banner.append(button);
     }
+    return banner;
+  }
+
+  function finishBanner() {
+    const banner = document.createElement("div");
+    banner.className = "end";
+    banner.id = "finish-offer";
+    const text = document.createElement("span");
+    text.textContent = "Only sending the cards home is left.";
+    const button = document.createElement("button");
+    button.type = "button";
+    button.id = "finish";
+    button.textContent = "Finish";
+    button.setAttribute("aria-keyshortcuts", "a");
+    button.addEventListener("click", () => act({ action: "finish" }));
+    banner.append(text, button);
     return banner;
   }
 
@@ -673,6 +703,7 @@
         d: () => act({ action: "deal" }), u: () => act({ action: "undo" }),
         r: () => act({ action: "redo" }), h: () => hint("deal"), v: () => hint("view"), w: review,
         b: () => act({ action: "back" }), n: openNewGame, "?": () => openDialog("help-dialog"),
+        a: () => act({ action: "finish" }), o: () => setAuto(!state.auto),
       };
       if (commands[key]) {
         event.preventDefault();
@@ -736,6 +767,7 @@
     $("view-hint").addEventListener("click", () => hint("view"));
     $("review").addEventListener("click", review);
     $("help").addEventListener("click", () => openDialog("help-dialog"));
+    $("auto").addEventListener("click", () => setAuto(!state.auto));
     $("rules").addEventListener("click", async () => {
       if (!state.snap) return;
       const { data } = await request("GET", `/api/variants/${encodeURIComponent(state.snap.variant.key)}/rules`);
@@ -846,6 +878,7 @@
     setUpPointer();
     setUpKeys();
     setUpDialogs();
+    setAuto(recall("patience.auto") !== "off", false);
     window.addEventListener("resize", () => requestAnimationFrame(render));
     const { data } = await request("GET", "/api/variants");
     if (!data.families) return say(data.error || "The server sent no variants.", true);
