@@ -166,6 +166,23 @@ class Expectation:
 
 
 @attrs.frozen
+class Score:
+    """A variant's ``score:`` (docs/authoring.md): ``start`` points at the deal and
+    ``home`` for each card home, shown with ``unit`` before the number.
+
+    >>> Score(-52, 5, "$").text(-52 + 5 * 5)
+    '-$27'
+    """
+
+    start: int
+    home: int
+    unit: str = ""
+
+    def text(self, value: int) -> str:
+        return f"{'-' if value < 0 else ''}{self.unit}{abs(value)}"
+
+
+@attrs.frozen
 class Definition:
     """A validated variant definition (what the file says, merged over its parents)."""
 
@@ -193,6 +210,9 @@ class Definition:
     #: of the ecosystem and board formats, patience.boards); None when the file has none.
     #: Not a rule of play.
     pysolfc: BoardMapping | None = None
+    #: ``score:``: the score the player is shown (docs/authoring.md); None when the file
+    #: declares none. Not a rule of play.
+    score: Score | None = None
 
     @property
     def rules_hash(self) -> str:
@@ -200,7 +220,7 @@ class Definition:
         the author's expectations)."""
         rules = {k: v for k, v in self.flat.items()
                  if k not in ("id", "name", "family", "aliases", "description", "sources",
-                              "expect", "solver", "pysolfc")}
+                              "expect", "solver", "pysolfc", "score")}
         blob = json.dumps(rules, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
@@ -410,10 +430,15 @@ def _drops_inherited(entry: Item) -> bool:
 
 TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extends", "decks",
             "ranks", "suits",
-            "parameters", "predicates", "piles", "stock", "win", "solver", "expect", "pysolfc")
+            "parameters", "predicates", "piles", "stock", "win", "solver", "expect", "pysolfc",
+            "score")
 GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "fill_from", "moves",
               "accepts", "target", "removal", "show")
 SOLVER_KEYS = ("safe",)
+SCORE_KEYS = ("start", "home", "unit")
+#: the largest points a ``score:`` entry may give (either way)
+MAX_SCORE_POINTS = 1_000_000
+MAX_SCORE_UNIT = 4  # characters of ``score.unit``
 STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when")
 EXPECT_KEYS = ("name", "why", "skip", "deal", "position", "after", "legal", "illegal",
                "moves", "winnable", "within", "perft", "known", "inherited")
@@ -698,12 +723,34 @@ class _Validator:
         pysolfc = read_mapping(top.items.get("pysolfc"), self.group_sizes,
                                lambda message, item: self.error(message, item.origin,
                                                                 code="pysolfc"))
+        score = self.score(self.mapping(top.items.get("score"), "score"))
         self.raise_errors()
         assert win is not None
         flat = _plain(top)
         return Definition(id_, name, aliases, description.strip(), sources, decks, ranks,
                           parameters, family.strip(), suits, predicates, groups, stock, win,
-                          self.path, flat, expectations, safe, pysolfc)
+                          self.path, flat, expectations, safe, pysolfc, score)
+
+    # -- the score the player is shown (docs/authoring.md, "score") --
+
+    def score(self, item: Mapping | None) -> Score | None:
+        """``score:``: points at the deal (``start``), for each card home (``home``), and
+        the unit written before the number (``unit``, e.g. ``$``)."""
+        if item is None:
+            return None
+        self.unknown_keys(item, SCORE_KEYS, "score")
+        low, high = -MAX_SCORE_POINTS, MAX_SCORE_POINTS
+        start = self.integer(item.items.get("start"), "score.start", 0, low, high)
+        home = self.integer(item.items.get("home"), "score.home", 0, low, high)
+        unit_item = item.items.get("unit")
+        unit = self.string(unit_item, "score.unit", "") or ""
+        self.printable(unit_item, "score.unit", unit)
+        if len(unit) > MAX_SCORE_UNIT or unit.strip() != unit or any(c.isdigit() for c in unit):
+            self.error(f"score.unit {unit!r} must be at most {MAX_SCORE_UNIT} characters, "
+                       "without digits or spaces at its ends (e.g. '$')",
+                       unit_item.origin if unit_item is not None else None,
+                       code="out-of-range")
+        return Score(start, home, unit)
 
     # -- what the file tells the solver (docs/solver.md, "Safe moves") --
 

@@ -563,3 +563,12 @@ async def test_the_finish_is_offered_when_only_sending_cards_home_is_left():
         assert message(app) == "only sending cards home is left: a finishes the game"
         await pilot.press("a")
         assert app.session.game.is_won() and "You won!" in message(app)
+
+
+@synchronous
+async def test_the_status_line_shows_the_score_the_variant_declares():
+    app = PatienceApp(Session(find_variant("klondike-vegas").deal(1), record_stats=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        status = str(app.query_one("#status").render())
+        assert "score -$52" in status and status.endswith("0:00")

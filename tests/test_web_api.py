@@ -668,3 +668,23 @@ def test_finish_is_offered_only_when_nothing_is_hidden_and_sending_cards_home_wi
     stuck = freecell(c1=SUITED["S"], c2=SUITED["D"], c3=SUITED["C"],
                      c4=SUITED["H"][:-5] + "AH 2H")
     assert act_on_created(client, app, stuck, "freecell")["can_finish"] is False
+
+
+def test_the_clock_is_kept_with_the_game_and_a_long_pause_counts_as_five_minutes(client, app,
+                                                                                 monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
+    snap = new_game(client, "tabbycat", 1)
+    store = app.state.server.store
+    now[0] += 42
+    snap = act(client, snap, action="deal").json()["snapshot"]
+    assert snap["seconds"] == 42 and snap["summary"] == "1 move, 0:42" and snap["score"] is None
+    store.forget_memory()  # a server restart: the game is read back from its file
+    now[0] += 10_000  # and the page comes back the next day
+    again = client.get(f"/api/games/{snap['game']}").json()["snapshot"]
+    assert again["seconds"] == 42
+    now[0] += 3
+    assert client.get(f"/api/games/{snap['game']}").json()["snapshot"]["seconds"] == 45
+    now[0] += 10_000  # the page left open all night, then a move
+    data = act(client, again, action="deal").json()["snapshot"]
+    assert data["seconds"] == 45 + 300

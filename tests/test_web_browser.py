@@ -672,6 +672,29 @@ def test_the_finish_button_plays_the_rest_out(context_for, server):
     assert "Only sending the cards home is left" in page.locator("#finish-offer").inner_text()
     page.locator("#finish").click()
     page.wait_for_selector("#end")
-    assert page.locator("#end").inner_text().startswith("You won!")
+    summary = page.locator("#end").inner_text()
+    assert re.match(r"You won! 52 moves, 0:0\d\.", summary), summary
+    clock = page.locator("#clock").inner_text()
+    page.wait_for_timeout(1500)
+    assert page.locator("#clock").inner_text() == clock  # it stands while the game is over
+    page.locator("#stats").click()
+    page.wait_for_selector("#stats-dialog[open] #stats-table tr.current")
+    row = page.locator("#stats-table tr.current td").all_inner_texts()
+    assert row[0] == "FreeCell" and row[3].endswith("%") and re.fullmatch(r"\d+:\d\d", row[6])
+    page.locator("#stats-dialog .close").click()
     page.keyboard.press("u")
     page.wait_for_selector("#finish")  # undone: the offer is back
+
+
+def test_the_clock_goes_on_after_a_reload(context_for, server):
+    game = freecell_position(c1="AS KH", c3="2S")
+    web_game = server.app.state.server.store.create("freecell", game)
+    web_game.session.seconds_before = 3725  # an hour, two minutes and five seconds played
+    context, watch = context_for()
+    page = open_page(context, watch, server, "freecell")
+    page.evaluate("id => localStorage.setItem('patience.game.freecell', id)", web_game.id)
+    page.reload()
+    page.wait_for_function("id => document.querySelector('#board').dataset.game === id",
+                           arg=web_game.id)
+    assert re.fullmatch(r"1:02:0\d", page.locator("#clock").inner_text())
+    page.wait_for_function("() => document.getElementById('clock').textContent >= '1:02:07'")

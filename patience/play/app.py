@@ -355,9 +355,7 @@ class PatienceApp(App[None]):
         self.draw_status()
 
     def draw_status(self) -> None:
-        seconds = self.session.elapsed()
-        clock = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" \
-            if seconds >= 3600 else f"{seconds // 60}:{seconds % 60:02d}"
+        clock = saves.clock(self.session.elapsed())
         self.query_one("#status", Static).update(
             Text(f"{self.session.title()}  ·  {self.session.status()}  ·  {clock}",
                  no_wrap=True, overflow="ellipsis"))

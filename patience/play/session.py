@@ -166,6 +166,9 @@ class Session:
         #: the time played before this session (read from the save), and when it began
         self.seconds_before = seconds
         self.clock_started = time.monotonic()
+        self.last_active = self.clock_started  # the last request (:meth:`skip_idle`)
+        #: the time played when the game ended: the clock stands while it is over
+        self.stopped_at: int | None = None
         self.save_file = save_file  # where the game is saved (default: the variant's own save)
         #: a hint's solver budget: positions and seconds (the arguments of hint() override)
         self.hint_budget: tuple[int, float | None] = (HINT_POSITIONS, HINT_SECONDS)
@@ -202,12 +205,54 @@ class Session:
         else:  # foundations built card by card: count the cards home
             home = f"home {game.cards_home()}/{len(self.variant.deck)}"
         stock = f"deals left {game.deals_left}" if self.variant.deal_targets else ""
-        return " · ".join(part for part in (stock, home, f"moves {len(game.move_stack)}")
-                          if part)
+        score = self.score()
+        shown = "" if score is None or self.variant.score is None else \
+            f"score {self.variant.score.text(score)}"
+        return " · ".join(part for part in (stock, home, f"moves {len(game.move_stack)}",
+                                            shown) if part)
 
     def elapsed(self) -> int:
-        """The seconds this game has been played, across saves and resumes (the clock)."""
-        return self.seconds_before + int(time.monotonic() - self.clock_started)
+        """The seconds this game has been played, across saves and resumes (the clock). It
+        stands still while the game is over (won, or no move left) and goes on from there
+        when a move is undone."""
+        now = time.monotonic()
+        if self.is_over():
+            if self.stopped_at is None:
+                self.stopped_at = self.seconds_before + int(now - self.clock_started)
+            return self.stopped_at
+        if self.stopped_at is not None:  # undone after the end: on from where it stood
+            self.seconds_before, self.clock_started = self.stopped_at, now
+            self.stopped_at = None
+        return self.seconds_before + int(now - self.clock_started)
+
+    def skip_idle(self, limit: float) -> None:
+        """Count a pause of more than ``limit`` seconds since the last call as ``limit``
+        seconds of play: a web page left open overnight, or closed and opened again the
+        next day, does not count the night (``patience.web``, at every request)."""
+        now = time.monotonic()
+        gap = now - self.last_active
+        if gap > limit:
+            self.clock_started += gap - limit
+        self.last_active = now
+
+    def score(self) -> int | None:
+        """The score, where the variant file declares one (``score:``: ``Variant.score``),
+        else None: ``start`` plus ``home`` for each card home (``Game.cards_home``)."""
+        score = self.variant.score
+        if score is None:
+            return None
+        return score.start + score.home * self.game.cards_home()
+
+    def summary(self) -> str:
+        """The moves, the time played and the score (where there is one), in words:
+        ``'87 moves, 4:12, score -$27'``."""
+        moves = len(self.game.move_stack)
+        parts = [f"{moves} move{'s' if moves != 1 else ''}", saves.clock(self.elapsed())]
+        score = self.score()
+        if score is not None:
+            assert self.variant.score is not None
+            parts.append(f"score {self.variant.score.text(score)}")
+        return ", ".join(parts)
 
     def title(self) -> str:
         return f"{self.variant.name} — {self.label}"
@@ -344,6 +389,7 @@ class Session:
             return Reply("the game is at its start already", error=True)
         while self.game.move_stack:
             self.redo_stack.append(self.game.pop())
+        self.elapsed()  # the clock goes on from now if the game had ended
         return Reply("back at the start; r (redo) replays the moves", changed=True)
 
     def finish(self) -> Reply:
@@ -483,6 +529,7 @@ class Session:
         move = game.pop()
         self.last_auto = []
         self.redo_stack.append(move)
+        self.elapsed()  # undone after the end: the clock goes on from now
         return Reply(f"undid {game.notation(move)}", changed=True)
 
     def redo(self) -> Reply:
@@ -503,6 +550,7 @@ class Session:
             return Reply("press w first to find the last winnable position", error=True)
         while len(self.game.move_stack) > target:
             self.redo_stack.append(self.game.pop())
+        self.elapsed()  # the clock goes on from now if the game had ended
         return Reply(f"back after move {target}, the last position that could be won; "
                      "press h for a hint", changed=True)
 
@@ -552,7 +600,7 @@ class Session:
         if self.recorded or not self.record_stats:
             return ""
         try:
-            record = saves.record_result(self.variant.id, won)
+            record = saves.record_result(self.variant.id, won, self.elapsed())
         except SaveError as error:
             # the game stays unrecorded (and its save kept): the result can still be counted
             return f"(statistics not recorded: {error})"

@@ -154,6 +154,10 @@ def snapshot(session: Session, *, game_id: str = "", version: int = 0,
         "lost": stuck,
         # only sending cards home is left, and it wins (every card in view: nothing told)
         "can_finish": session.can_finish(),
+        # the clock (it stands while the game is over) and the score the file declares
+        "seconds": session.elapsed(),
+        "score": None if variant.score is None else variant.score.text(session.score() or 0),
+        "summary": session.summary(),  # moves, time, score: what a won game says
         "hidden": session.hides_cards(),  # a hint then has two readings (deal, view)
         "end": session.end_message(),
     }

@@ -28,6 +28,7 @@
     timings: [],       // [request ms, render ms] of each action, for tests
     firstDrawn: 0,     // when the first table was drawn (ms since the page started)
     auto: true,        // the safe moves home follow each move (kept in local storage)
+    clock: null,       // {seconds, at, running}: the time played, from the snapshot
   };
   window.patience = state;
 
@@ -91,6 +92,7 @@
     }
     if (!old || old.game !== snap.game) state.focusDepth = {};
     state.snap = snap;
+    state.clock = { seconds: snap.seconds, at: performance.now(), running: !snap.won && !snap.lost };
     remember(snap);
     render();
   }
@@ -112,6 +114,20 @@
       say(on ? "Automatic moves home on: after each move, the cards proven safe to send home go there by themselves."
         : "Automatic moves home off.");
     }
+  }
+
+  function clockText(seconds) {
+    const s = Math.floor(seconds);
+    const two = (n) => String(n).padStart(2, "0");
+    return s >= 3600 ? `${Math.floor(s / 3600)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`
+      : `${Math.floor(s / 60)}:${two(s % 60)}`;
+  }
+
+  function tick() {
+    const clock = state.clock;
+    if (!clock) return;
+    const seconds = clock.seconds + (clock.running ? (performance.now() - clock.at) / 1000 : 0);
+    $("clock").textContent = clockText(seconds);
   }
 
   function recall(key) {
@@ -332,6 +348,7 @@
     $("title").textContent = snap.title;
     document.title = `${snap.title} · patience`;
     $("status").textContent = snap.status;
+    tick();
     $("undo").disabled = !snap.can_undo;
     $("redo").disabled = !snap.can_redo;
     $("restart").disabled = !snap.can_undo;
@@ -394,7 +411,7 @@
     banner.className = "end";
     banner.id = "end";
     const text = document.createElement("span");
-    text.textContent = snap.won ? "You won!" : "No move is left: the game is lost.";
+    text.textContent = snap.won ? `You won! ${snap.summary}.` : "No move is left: the game is lost.";
     banner.append(text);
     const buttons = snap.won ? [["New game", openNewGame]]
       : [["Undo", () => act({ action: "undo" })], ["Where did I lose?", review]];
@@ -786,7 +803,11 @@
         if (!row.games && row.key !== current) continue;
         const line = document.createElement("tr");
         if (row.key === current) line.className = "current";
-        for (const value of [row.name, row.games, row.wins, row.streak, row.best_streak]) {
+        const timed = row.timed_wins || 0;
+        const values = [row.name, row.games, row.wins,
+          row.games ? `${Math.floor((100 * row.wins) / row.games)}%` : "–", row.streak, row.best_streak,
+          timed ? clockText(row.best_seconds) : "–", timed ? clockText(row.won_seconds / timed) : "–"];
+        for (const value of values) {
           const cell = document.createElement("td");
           cell.textContent = value;
           line.append(cell);
@@ -880,6 +901,7 @@
     setUpDialogs();
     setAuto(recall("patience.auto") !== "off", false);
     window.addEventListener("resize", () => requestAnimationFrame(render));
+    setInterval(tick, 1000);
     const { data } = await request("GET", "/api/variants");
     if (!data.families) return say(data.error || "The server sent no variants.", true);
     state.variants = data;
