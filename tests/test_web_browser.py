@@ -8,6 +8,7 @@ temporary folder (printed with ``-s``).
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shutil
@@ -698,3 +699,47 @@ def test_the_clock_goes_on_after_a_reload(context_for, server):
                            arg=web_game.id)
     assert re.fullmatch(r"1:02:0\d", page.locator("#clock").inner_text())
     page.wait_for_function("() => document.getElementById('clock').textContent >= '1:02:07'")
+
+
+# -- on a phone (issue #32) --
+
+RANK_BOXES = """() => {
+    // each face-up card's rank glyph box, and the top of the card lying on it (if any)
+    const out = [];
+    for (const pile of document.querySelectorAll('#board .pile')) {
+        const cards = [...pile.querySelectorAll('.card')];
+        cards.forEach((card, i) => {
+            const rank = card.querySelector('.rank');
+            if (!rank) return;
+            const box = rank.getBoundingClientRect();
+            const cover = cards[i + 1] ? cards[i + 1].getBoundingClientRect().top : Infinity;
+            out.push({code: card.dataset.code, top: box.top, bottom: box.bottom,
+                      height: box.height, cover, width: card.getBoundingClientRect().width});
+        });
+    }
+    return out;
+}"""
+
+
+def test_freecell_on_a_phone_has_its_cells_beside_the_foundations_and_legible_ranks(
+        context_for, server, screenshots):
+    context, watch = context_for(viewport={"width": 390, "height": 844})
+    page = open_page(context, watch, server, "tabbycat")
+    start(page, "freecell", number=1)
+    rows = page.evaluate("""() => [...document.querySelectorAll('#board .row')].map(row =>
+        [...row.querySelectorAll(':scope > .pile')].map(p => {
+            const box = p.getBoundingClientRect();
+            return {pile: p.dataset.pile, left: box.left, right: box.right};
+        }))""")
+    assert [len(row) for row in rows] == [8, 8]  # 4 cells + 4 foundations, then 8 columns
+    for row in rows:
+        assert row[0]["left"] >= 0 and row[-1]["right"] <= 390
+        for before, after in itertools.pairwise(row):
+            assert before["right"] <= after["left"]  # side by side, never overlapping
+    ranks = page.evaluate(RANK_BOXES)
+    assert len(ranks) == 52
+    for rank in ranks:
+        assert rank["width"] >= 36, rank  # not the 26-px cards of one shared row
+        assert rank["height"] >= 11, rank
+        assert rank["bottom"] <= rank["cover"] + 0.5, rank  # J's and Q's tails not cut off
+    page.screenshot(path=str(screenshots / "freecell-390x844.png"))

@@ -154,12 +154,14 @@
     const rank = code[0] === "T" ? "10" : code[0];
     const suit = code[1];
     const colour = RED_SUITS.includes(suit) ? "red" : "black";
-    const size = Math.max(10, Math.min(36, index - 2));
-    const font = size * 1.06;
+    // the whole em box of the rank (a J's or Q's tail below the baseline too) within the
+    // part that shows: baseline at 3/4 of the font, descent up to 0.3 of it
+    const font = Math.max(8, Math.min(36, (index - 2.5) / 1.05));
+    const size = Math.min(font * 0.85, index - 4);
     return `<svg viewBox="0 0 100 140" class="${colour}" aria-hidden="true" focusable="false">`
       + '<rect class="face" x="1" y="1" width="98" height="138" rx="9"/>'
-      + `<text class="rank" x="6" y="${(3 + size * 0.92).toFixed(1)}" font-size="${font.toFixed(1)}">${rank}</text>`
-      + `<use href="#suit-${suit}" x="${(9 + font * 0.7 * rank.length).toFixed(1)}" y="3" width="${size}" height="${size}"/>`
+      + `<text class="rank" x="6" y="${(2 + font * 0.75).toFixed(1)}" font-size="${font.toFixed(1)}">${rank}</text>`
+      + `<use href="#suit-${suit}" x="${(9 + font * 0.7 * rank.length).toFixed(1)}" y="3" width="${size.toFixed(1)}" height="${size.toFixed(1)}"/>`
       + `<use href="#suit-${suit}" x="20" y="52" width="60" height="60"/></svg>`;
   }
 
