@@ -34,7 +34,7 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary fou
 
 SLACK = float(os.environ.get("PATIENCE_WEB_SLACK", "4"))
 CARD_NAME = re.compile(r"((ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of "
-                       r"(clubs|diamonds|hearts|spades)|face-down card), "
+                       r"(clubs|diamonds|hearts|spades)|face-down card|\d+ face-down cards), "
                        r"(column \d+|tail|waste|foundation \d+)(, \d+ cards)?")
 
 
@@ -743,3 +743,59 @@ def test_freecell_on_a_phone_has_its_cells_beside_the_foundations_and_legible_ra
         assert rank["height"] >= 11, rank
         assert rank["bottom"] <= rank["cover"] + 0.5, rank  # J's and Q's tails not cut off
     page.screenshot(path=str(screenshots / "freecell-390x844.png"))
+
+
+# -- dark theme, the last deal number, face-down runs heard once (issue #32) --
+
+def test_the_dark_theme_follows_the_system_and_the_toggle_and_cards_keep_their_contrast(
+        context_for, server, screenshots):
+    context, watch = context_for(color_scheme="dark")
+    page = open_page(context, watch, server, "tabbycat")
+    start(page, "klondike", number=1)
+    background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    assert luminance(background) < 0.03  # dark, as the system asks
+    dialog_ink = page.evaluate("""() => getComputedStyle(document.getElementById('rules-dialog'))
+                                  .color""")
+    assert luminance(dialog_ink) > 0.7  # light words on the dark panels
+    fills = page.evaluate("""() => ["svg.red", "svg.black"].map(colour => {
+        const svg = document.querySelector(`#board .card ${colour}`);
+        return [getComputedStyle(svg.querySelector(".face")).fill,
+                getComputedStyle(svg.querySelector(".rank")).fill];
+    })""")
+    for face, colour in fills:
+        light, dark = sorted((luminance(face), luminance(colour)), reverse=True)
+        assert (light + 0.05) / (dark + 0.05) >= 4.5
+    page.screenshot(path=str(screenshots / "klondike-dark.png"))
+    page.locator("#theme").click()  # system → dark → light
+    page.locator("#theme").click()
+    assert page.locator("#theme").inner_text() == "Theme: light"
+    assert luminance(page.evaluate("() => getComputedStyle(document.body).backgroundColor")) \
+        > 0.05
+    page.reload()
+    page.wait_for_selector("#board .card")
+    assert page.evaluate("() => document.documentElement.dataset.theme") == "light"
+
+
+def test_the_new_game_panel_remembers_the_last_deal_number(page):
+    start(page, "tabbycat", number=4242)
+    page.reload()
+    page.wait_for_selector("#board .card")
+    page.locator("#new").click()
+    assert page.locator("#number").input_value() == "4242"
+    page.locator("#new-dialog .close").click()
+
+
+def test_a_face_down_run_is_heard_as_one_item(page):
+    start(page, "klondike", number=1)
+    down = page.get_by_role("button", name=re.compile("face-down card"))
+    names = [down.nth(i).get_attribute("aria-label") for i in range(down.count())]
+    assert names == ["face-down card, column 2"] + [
+        f"{n} face-down cards, column {n + 1}" for n in range(2, 7)]  # not 21 buttons
+    seven = page.get_by_role("button", name="6 face-down cards, column 7")
+    seven.focus()
+    page.keyboard.press("ArrowDown")  # to the face-up card on the run
+    assert page.evaluate("() => document.activeElement.dataset.depth") == "0"
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")  # the run is one stop: no further
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == \
+        "6 face-down cards, column 7"

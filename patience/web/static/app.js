@@ -130,6 +130,19 @@
     $("clock").textContent = clockText(seconds);
   }
 
+  // the theme: the system's (prefers-color-scheme) until the player picks one
+  const THEMES = ["auto", "dark", "light"];
+  function setTheme(theme, announce = true) {
+    if (!THEMES.includes(theme)) theme = "auto";
+    if (theme === "auto") document.documentElement.removeAttribute("data-theme");
+    else document.documentElement.dataset.theme = theme;
+    try { localStorage.setItem("patience.theme", theme); } catch (error) { /* private mode */ }
+    const button = $("theme");
+    button.dataset.theme = theme;
+    button.textContent = `Theme: ${theme === "auto" ? "system" : theme}`;
+    if (announce) say(`Theme: ${theme === "auto" ? "as the system" : theme}.`);
+  }
+
   function recall(key) {
     try { return localStorage.getItem(key); } catch (error) { return null; }
   }
@@ -279,9 +292,16 @@
     if (!pile.cards.length) box.append(emptySlot(pile, index, width));
     const tops = fanTops(pile.cards, width * RATIO, room);
     const height = width * RATIO;
+    let run = 0;  // face-down cards so far in a row: heard as one item, on the topmost
     pile.cards.forEach((code, i) => {
       const shown = i + 1 < tops.length ? ((tops[i + 1] - tops[i]) / height) * 140 : 36;
       const button = cardButton(code, index, pile.cards.length - 1 - i, pile.label, shown);
+      run = code ? 0 : run + 1;
+      if (!code && i + 1 < pile.cards.length && !pile.cards[i + 1]) {
+        button.setAttribute("aria-hidden", "true");  // the topmost of the run speaks for it
+      } else if (!code && run > 1) {
+        button.setAttribute("aria-label", `${run} face-down cards, ${pile.label}`);
+      }
       place(button, 0, tops[i], width);
       box.append(button);
     });
@@ -444,7 +464,7 @@
   }
 
   function focusables(pile) {
-    return [...$("board").querySelectorAll(`[data-pile="${pile}"].card, [data-pile="${pile}"].slot, [data-pile="${pile}"].stock`)];
+    return [...$("board").querySelectorAll(`[data-pile="${pile}"].card:not([aria-hidden]), [data-pile="${pile}"].slot, [data-pile="${pile}"].stock`)];
   }
 
   function elementAt(pile, depth) {
@@ -787,6 +807,10 @@
     $("review").addEventListener("click", review);
     $("help").addEventListener("click", () => openDialog("help-dialog"));
     $("auto").addEventListener("click", () => setAuto(!state.auto));
+    $("theme").addEventListener("click", () => {
+      const now = $("theme").dataset.theme || "auto";
+      setTheme(THEMES[(THEMES.indexOf(now) + 1) % THEMES.length]);
+    });
     $("rules").addEventListener("click", async () => {
       if (!state.snap) return;
       const { data } = await request("GET", `/api/variants/${encodeURIComponent(state.snap.variant.key)}/rules`);
@@ -832,6 +856,9 @@
         return;
       }
       stopLooking();
+      if (deal === "number") {
+        try { localStorage.setItem("patience.number", number); } catch (error) { /* private mode */ }
+      }
       startGame({ variant: $("variant").value, deal, number });
     });
   }
@@ -860,6 +887,8 @@
 
   function openNewGame() {
     if (state.snap) $("variant").value = state.snap.variant.key;
+    const number = recall("patience.number");
+    if (number) $("number").value = number;
     describeChoice();
     $("new-status").textContent = "";
     openDialog("new-dialog");
@@ -902,6 +931,7 @@
     setUpKeys();
     setUpDialogs();
     setAuto(recall("patience.auto") !== "off", false);
+    setTheme(recall("patience.theme") || "auto", false);
     window.addEventListener("resize", () => requestAnimationFrame(render));
     setInterval(tick, 1000);
     const { data } = await request("GET", "/api/variants");
