@@ -6,7 +6,8 @@ false …``). A player needs one sentence in the game's words. When a card canno
 the sentence says which cards that pile takes ("8♦ can't go on J♦: only a 10 goes there",
 "only a black 10", "only a King" for an empty Klondike column): every card of the deck is
 put to the pile's ``accepts`` rule alone, and the ones it takes are said by rank, colour and
-suit (:func:`cards_taken`). Where that is not the reason (a run too long, cards not in
+suit (:func:`cards_taken`). Cards that cannot move together are told how many of them can
+("only 7♥ and the card on it can"). Where that is not the reason (a run too long, cards not in
 sequence, a card that may not leave) or the cards taken are too many kinds to say briefly,
 the words are the variant file's own: the comment its author wrote beside the predicate that
 fails (the outermost one that has a comment), else the comment beside the rule itself
@@ -83,6 +84,12 @@ def _words(game: Game, move: Move, explanation: str, rule_key: str | None) -> st
     gives = variant.group_of_pile[move.source].moves
     env: dict[str, Any] = {"pile": source, "run": run}
     if rule_key == gives.key and not interpreter.evaluate(gives.node, env):
+        if move.count > 1:
+            for count in range(move.count - 1, 0, -1):  # the longest run on top that may go
+                shorter = RunValue(source.cards[-count:])
+                if interpreter.evaluate(gives.node, {"pile": source, "run": shorter}):
+                    return (f"{cards} can't move together: only {_cards(shorter.cards)} "
+                            "can")
         what = f"{cards} can't move together" if move.count > 1 else f"{cards} can't leave " \
             f"{source.name}"
         return f"{what}: {_because(interpreter, gives, env)}"
@@ -154,10 +161,11 @@ def cards_taken(interpreter: Interpreter, accepts: Rule, target: PileValue,
 
 
 def _cards(cards: tuple[int, ...]) -> str:
-    """'7♣', or '7♣ and the 2 cards on it'."""
+    """'7♣', '7♣ and the card on it', or '7♣ and the 2 cards on it'."""
     first = card_symbol(cards[0])
     more = len(cards) - 1
-    return first if not more else f"{first} and the {more} card{'s' if more > 1 else ''} on it"
+    return first if not more else f"{first} and the card on it" if more == 1 else \
+        f"{first} and the {more} cards on it"
 
 
 def _structural(game: Game, move: Move, explanation: str) -> str:

@@ -38,11 +38,24 @@ def test_the_cards_a_pile_takes_are_said_by_rank_colour_and_suit():
     assert words(spider, "c2:1-c1") == "2♦ can't go on A♣: no card goes there by itself"
 
 
+def test_cards_that_cannot_move_together_are_told_how_many_can():
+    tabbycat = position("tabbycat", c1="9C 5H 4S 3D", c2="TD")
+    assert words(tabbycat, "c1:4-c2") == ("9♣ and the 3 cards on it can't move together: "
+                                          "only 5♥ and the 2 cards on it can")
+    freecell = position("freecell", c1="9C 5H 4S", c2="TD")
+    assert words(freecell, "c1:3-c2") == ("9♣ and the 2 cards on it can't move together: "
+                                          "only 5♥ and the card on it can")
+
+
 def test_where_the_card_is_not_the_reason_the_authors_words_stay():
-    # a run that is not a run: the card at its bottom would be taken alone
-    tabbycat = position("tabbycat", c1="9C 5H", c2="TD")
-    said = words(tabbycat, "c1:2-c2")
-    assert said.startswith("9♣ and the 1 card on it can't ") and "only" not in said
+    # FreeCell's supermove: 9♥ could go on 10♠ alone, but not with 4 cards on it when no
+    # cell and no column is free; the file's own words say why
+    full = dict(zip(("c3", "c4", "c5", "c6", "c7", "c8"),
+                    ("KD", "QD", "JD", "KH", "QH", "JH"), strict=True))  # no column free
+    freecell = position("freecell", c1="9H 8S 7H 6S 5H", c2="TS", a1="AD", a2="AC", a3="AS",
+                        a4="AH", **full)
+    said = words(freecell, "c1:5-c2")
+    assert said.startswith("9♥ and the 4 cards on it can't go on 10♠: ") and "only" not in said
 
 
 def test_a_pile_with_a_face_down_card_on_top_is_never_asked_what_it_takes():
