@@ -687,3 +687,17 @@ def test_the_clock_is_kept_with_the_game_and_a_long_pause_counts_as_five_minutes
     now[0] += 10_000  # the page left open all night, then a move
     data = act(client, again, action="deal").json()["snapshot"]
     assert data["seconds"] == 45 + 300
+
+
+def test_safe_plays_what_is_safe_now_and_nothing_when_nothing_is(client, app):
+    snap = act_on_created(client, app, freecell(c1="AS KH", c3="2S"), "freecell")
+    data = act(client, snap, action="safe").json()
+    assert data["snapshot"]["moves"] == 0 and data["announce"] == ""  # A♠ is under K♥
+    assert data["snapshot"]["version"] == snap["version"]
+    snap = act_on_created(client, app, freecell(c1="KH", c2="AS", c3="2S"), "freecell")
+    data = act(client, snap, action="safe").json()
+    assert data["snapshot"]["moves"] == 2
+    assert data["announce"] == ("Ace of spades went home by itself. Two of spades went home "
+                                "by itself.")
+    snap = act_on_created(client, app, freecell(c1="KH", c2="AS"), "freecell")
+    assert act(client, snap, action="safe", auto=False).json()["snapshot"]["moves"] == 0

@@ -800,3 +800,15 @@ def test_a_face_down_run_is_heard_as_one_item(page):
     page.keyboard.press("ArrowUp")  # the run is one stop: no further
     assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == \
         "6 face-down cards, column 7"
+
+
+def test_turning_the_automatic_moves_on_sends_what_is_safe_now(context_for, server):
+    context, watch = context_for()
+    page = open_created(context, watch, server, "freecell",
+                        freecell_position(c1="KH", c2="AS"))
+    if page.locator("#auto").get_attribute("aria-pressed") == "true":
+        page.locator("#auto").click()  # off (a page of this browser may have left it on)
+    assert version(page) == 0
+    page.locator("#auto").click()
+    wait_version(page, 1)
+    wait_message(page, "Ace of spades went home by itself")

@@ -14,9 +14,10 @@ POST     /api/games                      a new game: ``{"variant", "deal": "rand
 GET      /api/games/{id}                 the game's snapshot
 POST     /api/games/{id}/actions         ``{"version", "action": "click" | "drop" | "deal"
                                          | "undo" | "redo" | "restart" | "back" | "move"
-                                         | "finish", "pile", "depth", "target", "move",
-                                         "auto"}``; ``auto`` (default true): the safe
-                                         moves home follow the move by themselves
+                                         | "finish" | "safe", "pile", "depth", "target",
+                                         "move", "auto"}``; ``auto`` (default true): the
+                                         safe moves home follow the move by themselves
+                                         (``safe``: play them now)
 POST     /api/games/{id}/hint            ``{"version", "from": "deal" | "view"}``: the next
                                          move of a winning line found from the full deal,
                                          or from what the player sees (hidden cards
@@ -70,7 +71,7 @@ from patience.game import Move
 from patience.plainrules import plain_rules_text
 from patience.play import saves
 from patience.play.deals import DailyCache
-from patience.play.session import VIEW_HINT_POSITIONS, guesses_won
+from patience.play.session import VIEW_HINT_POSITIONS, guesses_won, went_home
 from patience.seeds import deal, parse_seed
 from patience.variant import Variant
 from patience.visibility import conceal
@@ -395,7 +396,7 @@ class WebServer:
         game_id = request.path_params["game"]
         data = await read_json(request)
         name = text_field(data, "action", ("click", "drop", "deal", "undo", "redo",
-                                           "restart", "back", "move", "finish"))
+                                           "restart", "back", "move", "finish", "safe"))
         if not isinstance(data.get("auto", True), bool):
             raise WebError(f"'auto' must be true or false, got {_short(data.get('auto'))}")
         game, (message, announce) = await run_in_threadpool(
@@ -451,6 +452,13 @@ class WebServer:
             reply = session.back()
             if reply.changed:
                 return True, (reply.text, reply.text)
+        elif name == "safe":  # the page turned the automatic moves on, or began a game
+            went = session.play_safe_moves() if session.auto_home else []
+            if not went:
+                return False, ("", "")
+            words = " ".join(f"{card_name(auto.cards[0]).capitalize()} went home by itself."
+                             for auto in went)
+            return True, (went_home(went), (words + " " + session.end_message()).strip())
         elif name == "finish":
             played = len(game.move_stack)
             reply = session.finish()

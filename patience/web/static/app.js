@@ -81,7 +81,7 @@
   function answer(status, data) {
     if (data.snapshot) setSnapshot(data.snapshot);
     if (data.error) say(data.error, true);
-    else say(data.announce || data.message || "");
+    else if (data.announce || data.message) say(data.announce || data.message);
   }
 
   function setSnapshot(snap) {
@@ -113,6 +113,7 @@
     if (announce) {
       say(on ? "Automatic moves home on: after each move, the cards proven safe to send home go there by themselves."
         : "Automatic moves home off.");
+      if (on) act({ action: "safe" });  // what is safe now goes at once
     }
   }
 
@@ -916,6 +917,7 @@
       if (dialog.open) dialog.close();
       setSnapshot(data.snapshot);
       say(`New game: ${data.snapshot.title}.`);
+      if (state.auto) act({ action: "safe" });  // an Ace dealt on top goes home at once
       const first = $("board").querySelector("[tabindex='0']");
       if (first && document.activeElement === document.body) first.focus({ preventScroll: true });
       return;
