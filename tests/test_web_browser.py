@@ -133,6 +133,7 @@ def open_page(context, watch, server, variant: str | None = None):
     watch.attach(page)
     page.goto(server.url + (f"/?variant={variant}" if variant else "/"))
     page.wait_for_selector("#board .card, #board .slot")
+    page.evaluate("() => window.patience.queue")  # settled: the new game's 'safe' answered
     return page
 
 

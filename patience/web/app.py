@@ -71,7 +71,7 @@ from patience.game import Move
 from patience.plainrules import plain_rules_text
 from patience.play import saves
 from patience.play.deals import DailyCache
-from patience.play.session import VIEW_HINT_POSITIONS, guesses_won, went_home
+from patience.play.session import VIEW_HINT_POSITIONS, AutoMove, guesses_won, went_home
 from patience.seeds import deal, parse_seed
 from patience.variant import Variant
 from patience.visibility import conceal
@@ -453,17 +453,16 @@ class WebServer:
             if reply.changed:
                 return True, (reply.text, reply.text)
         elif name == "safe":  # the page turned the automatic moves on, or began a game
-            went = session.play_safe_moves() if session.auto_home else []
-            if not went:
+            played = session.play_safe_moves() if session.auto_home else []
+            if not played:
                 return False, ("", "")
-            words = " ".join(f"{card_name(auto.cards[0]).capitalize()} went home by itself."
-                             for auto in went)
-            return True, (went_home(went), (words + " " + session.end_message()).strip())
+            words = " ".join(gone_home(auto) for auto in played)
+            return True, (went_home(played), (words + " " + session.end_message()).strip())
         elif name == "finish":
-            played = len(game.move_stack)
+            moves_before = len(game.move_stack)
             reply = session.finish()
             if reply.changed:
-                count = len(game.move_stack) - played
+                count = len(game.move_stack) - moves_before
                 words = (f"Finished: {count} move{'s' if count != 1 else ''} home. "
                          + session.end_message()).strip()
                 return True, (reply.text, words)
@@ -487,9 +486,7 @@ class WebServer:
                 words += (f" {forced.count} cards went from {pile_label(variant, forced.source)}"
                           f" to {pile_label(variant, forced.target)} by themselves.")
         for went in auto:
-            words += (f" {card_name(went.cards[0]).capitalize()} went home by itself" +
-                      (f" with the {len(went.cards) - 1} cards on it." if len(went.cards) > 1
-                       else "."))
+            words += " " + gone_home(went)
         end = session.end_message()
         if end:
             words += " " + end
@@ -549,6 +546,13 @@ class WebServer:
         text = reply.text.replace("Press b to go back there.",
                                   "Press b (or 'Go back there') to go back there.")
         return False, {"message": text, "back_to": session.last_winnable}
+
+
+def gone_home(auto: AutoMove) -> str:
+    """A safe move played by itself, in words: ``'Ace of spades went home by itself.'``."""
+    more = len(auto.cards) - 1
+    return (f"{card_name(auto.cards[0]).capitalize()} went home by itself"
+            + (f" with the {more} cards on it." if more else "."))
 
 
 async def http_error(request: Request, error: Exception) -> Response:
