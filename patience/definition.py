@@ -206,6 +206,23 @@ class Expectation:
 
 
 @attrs.frozen
+class Score:
+    """A variant's ``score:`` (docs/authoring.md): ``start`` points at the deal and
+    ``home`` for each card home, shown with ``unit`` before the number.
+
+    >>> Score(-52, 5, "$").text(-52 + 5 * 5)
+    '-$27'
+    """
+
+    start: int
+    home: int
+    unit: str = ""
+
+    def text(self, value: int) -> str:
+        return f"{'-' if value < 0 else ''}{self.unit}{abs(value)}"
+
+
+@attrs.frozen
 class Definition:
     """A validated variant definition (what the file says, merged over its parents)."""
 
@@ -239,6 +256,9 @@ class Definition:
     solvitaire: dict[str, Any] | None = None
     #: ``discards:``: moves that take the top cards of several piles at once
     discards: tuple[DiscardDefinition, ...] = ()
+    #: ``score:``: the score the player is shown (docs/authoring.md); None when the file
+    #: declares none. Not a rule of play.
+    score: Score | None = None
 
     @property
     def rules_hash(self) -> str:
@@ -246,7 +266,7 @@ class Definition:
         the author's expectations)."""
         rules = {k: v for k, v in self.flat.items()
                  if k not in ("id", "name", "family", "aliases", "description", "sources",
-                              "expect", "solver", "pysolfc", "solvitaire")}
+                              "expect", "solver", "pysolfc", "solvitaire", "score")}
         blob = json.dumps(rules, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
@@ -457,11 +477,15 @@ def _drops_inherited(entry: Item) -> bool:
 TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extends", "decks",
             "ranks", "suits",
             "parameters", "predicates", "piles", "stock", "discards", "win", "solver", "expect",
-            "pysolfc", "solvitaire")
+            "pysolfc", "solvitaire", "score")
 GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "deal_first",
               "fill_from", "moves", "accepts", "target", "removal", "show")
 SOLVER_KEYS = ("safe",)
 DISCARD_KEYS = ("cards", "from", "to", "when")
+SCORE_KEYS = ("start", "home", "unit")
+#: the largest points a ``score:`` entry may give (either way)
+MAX_SCORE_POINTS = 1_000_000
+MAX_SCORE_UNIT = 4  # characters of ``score.unit``
 STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when", "gather")
 GATHER_KEYS = ("from", "shuffle", "deal", "redeals")
 EXPECT_KEYS = ("name", "why", "skip", "deal", "position", "after", "shows", "legal", "illegal",
@@ -765,13 +789,14 @@ class _Validator:
         solvitaire = read_solvitaire(top.items.get("solvitaire"), self.group_sizes,
                                      lambda message, item: self.error(message, item.origin,
                                                                       code="solvitaire"))
+        score = self.score(self.mapping(top.items.get("score"), "score"))
         self.raise_errors()
         assert win is not None
         flat = _plain(top)
         return Definition(id_, name, aliases, description.strip(), sources, decks, ranks,
                           parameters, family.strip(), suits, predicates, groups, stock, win,
                           self.path, flat, expectations, safe, pysolfc,
-                          flat["solvitaire"] if solvitaire else None, discards)
+                          flat["solvitaire"] if solvitaire else None, discards, score)
 
     # -- moves that take cards from several piles at once --
 
@@ -870,6 +895,27 @@ class _Validator:
             if good:
                 found.append(DiscardDefinition(cards, sources, to, when))
         return tuple(found)
+
+    # -- the score the player is shown (docs/authoring.md, "score") --
+
+    def score(self, item: Mapping | None) -> Score | None:
+        """``score:``: points at the deal (``start``), for each card home (``home``), and
+        the unit written before the number (``unit``, e.g. ``$``)."""
+        if item is None:
+            return None
+        self.unknown_keys(item, SCORE_KEYS, "score")
+        low, high = -MAX_SCORE_POINTS, MAX_SCORE_POINTS
+        start = self.integer(item.items.get("start"), "score.start", 0, low, high)
+        home = self.integer(item.items.get("home"), "score.home", 0, low, high)
+        unit_item = item.items.get("unit")
+        unit = self.string(unit_item, "score.unit", "") or ""
+        self.printable(unit_item, "score.unit", unit)
+        if len(unit) > MAX_SCORE_UNIT or unit.strip() != unit or any(c.isdigit() for c in unit):
+            self.error(f"score.unit {unit!r} must be at most {MAX_SCORE_UNIT} characters, "
+                       "without digits or spaces at its ends (e.g. '$')",
+                       unit_item.origin if unit_item is not None else None,
+                       code="out-of-range")
+        return Score(start, home, unit)
 
     # -- what the file tells the solver (docs/solver.md, "Safe moves") --
 

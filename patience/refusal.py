@@ -2,18 +2,25 @@
 
 :mod:`patience.explain` says which rule forbids a move and which part of it is false, for
 rule authors (``piles.columns.accepts 'pile.empty or goes_on(run.bottom, pile.top)' is
-false …``). A player needs one sentence in the game's words. Those words are the variant
-file's own: the comment its author wrote beside the predicate that fails (the outermost one
-that has a comment), else the comment beside the rule itself (``rulestext.comment_at``).
-Nothing here is written per variant. Every front end shows :attr:`Refusal.words` and keeps
-:attr:`Refusal.explanation` (the full explanation) one request away (``why``).
+false …``). A player needs one sentence in the game's words. When a card cannot go onto a pile,
+the sentence says which cards that pile takes ("8♦ can't go on J♦: only a 10 goes there",
+"only a black 10", "only a King" for an empty Klondike column): every card of the deck is
+put to the pile's ``accepts`` rule alone, and the ones it takes are said by rank, colour and
+suit (:func:`cards_taken`). Cards that cannot move together are told how many of them can
+("only 7♥ and the card on it can"). Where that is not the reason (a run too long, cards not in
+sequence, a card that may not leave) or the cards taken are too many kinds to say briefly,
+the words are the variant file's own: the comment its author wrote beside the predicate that
+fails (the outermost one that has a comment), else the comment beside the rule itself
+(``rulestext.comment_at``). Nothing here is written per variant. Every front end shows
+:attr:`Refusal.words` and keeps :attr:`Refusal.explanation` (the full explanation) one
+request away (``why``).
 
 >>> from patience import Game, find_variant
 >>> from patience.cards import parse_cards
 >>> game = Game(find_variant("tabbycat"), [parse_cards(c) for c in
 ...             ("7D", "8C", "TS", "", "", "", "", "", "")], [])
->>> refusal(game, game.parse_move("c1:1-c3")).words[:60]
-"7♦ can't go on 10♠: card may be placed on base: one rank low"
+>>> refusal(game, game.parse_move("c1:1-c3")).words
+"7♦ can't go on 10♠: only a 9 goes there"
 >>> refusal(game, game.parse_move("c1:1-c2")) is None
 True
 """
@@ -25,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from patience.cards import FACE_DOWN, card_symbol, parse_card
-from patience.explain import Interpreter, RunValue, explain_move
+from patience.cards import FACE_DOWN, card_symbol, color_of, parse_card
+from patience.explain import CardValue, Interpreter, PileValue, RunValue, explain_move
 from patience.language import DISCARD_PILES, BoolOp, Call, Node, Quantifier, Visitor
 from patience.rulestext import comment_at
 
@@ -85,6 +92,12 @@ def _words(game: Game, move: Move, explanation: str, rule_key: str | None) -> st
     gives = variant.group_of_pile[move.source].moves
     env = {"pile": source, "run": run}
     if rule_key == gives.key and not interpreter.evaluate(gives.node, env):
+        if move.count > 1:
+            for count in range(move.count - 1, 0, -1):  # the longest run on top that may go
+                shorter = RunValue(source.cards[-count:])
+                if interpreter.evaluate(gives.node, {"pile": source, "run": shorter}):
+                    return (f"{cards} can't move together: only {_cards(shorter.cards)} "
+                            "can")
         what = f"{cards} can't move together" if move.count > 1 else f"{cards} can't leave " \
             f"{source.name}"
         return f"{what}: {_because(interpreter, gives, env)}"
@@ -97,15 +110,70 @@ def _words(game: Game, move: Move, explanation: str, rule_key: str | None) -> st
             where = "on a face-down card"
         else:
             where = f"on {card_symbol(target.cards[-1])}"
+        taken = cards_taken(interpreter, accepts, target, source, run.cards[0])
+        if taken is not None:
+            return f"{cards} can't go {where}: " + (
+                f"only {taken} goes there" if taken else "no card goes there by itself")
         return f"{cards} can't go {where}: {_because(interpreter, accepts, env)}"
     return _structural(game, move, explanation)
 
 
+RANK_WORDS = ("Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King")
+#: the most kinds of card (a rank, with its suits) a sentence names before it gives up
+MOST_KINDS = 3
+
+
+def cards_taken(interpreter: Interpreter, accepts: Rule, target: PileValue,
+                source: PileValue, card: int) -> str | None:
+    """Which single cards the ``accepts`` rule lets onto ``target`` from ``source``, in a
+    player's words ("a 10", "a black 10", "5♠", "a King"), when ``card`` alone would be
+    refused too (so the pairing is the reason); '' when no card goes onto a non-empty
+    ``target`` alone (nothing goes on a Spider Ace); None when ``card`` alone would be
+    taken (the reason lies in the run), when no card goes alone onto an empty pile (a set
+    must go whole: the author's words say it better), or when the cards taken are too many
+    kinds to say briefly."""
+    def takes(candidate: int) -> bool:
+        env = {"pile": target, "run": RunValue((CardValue(candidate),)), "source": source}
+        return bool(interpreter.evaluate(accepts.node, env))
+
+    if any(c & FACE_DOWN for c in target.cards):
+        return None  # what it takes would tell the face-down cards
+    if takes(card & ~FACE_DOWN):
+        return None
+    kinds = sorted({c & ~FACE_DOWN for c in interpreter.variant.deck})
+    taken = [c for c in kinds if takes(c)]
+    if not taken:
+        return "" if target.cards else None
+    if len(taken) == len(kinds):
+        return None
+    suits_of: dict[int, set[int]] = {}
+    for c in taken:
+        suits_of.setdefault((c >> 2) & 15, set()).add(c & 3)
+    if len(suits_of) > MOST_KINDS:
+        return None
+    all_suits = {c & 3 for c in kinds}
+    words = []
+    for rank, suits in sorted(suits_of.items(), reverse=True):
+        name = RANK_WORDS[rank - 1]
+        article = "an" if name in ("Ace", "8") else "a"
+        colors = {color_of(rank << 2 | suit) for suit in suits}
+        same_color = {suit for suit in all_suits if color_of(rank << 2 | suit) in colors}
+        if suits == all_suits:
+            words.append(f"{article} {name}")
+        elif len(colors) == 1 and suits == same_color and len(suits) > 1:
+            color = "red" if color_of(rank << 2 | next(iter(suits))) else "black"
+            words.append(f"a {color} {name}")
+        else:
+            words.append(" or ".join(card_symbol(rank << 2 | suit) for suit in sorted(suits)))
+    return " or ".join(words)
+
+
 def _cards(cards: tuple[int, ...]) -> str:
-    """'7♣', or '7♣ and the 2 cards on it'."""
+    """'7♣', '7♣ and the card on it', or '7♣ and the 2 cards on it'."""
     first = card_symbol(cards[0])
     more = len(cards) - 1
-    return first if not more else f"{first} and the {more} card{'s' if more > 1 else ''} on it"
+    return first if not more else f"{first} and the card on it" if more == 1 else \
+        f"{first} and the {more} cards on it"
 
 
 def _structural(game: Game, move: Move, explanation: str) -> str:

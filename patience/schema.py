@@ -23,7 +23,16 @@ from importlib import resources
 from typing import Any
 
 from patience.boards import PYSOL_GAMES
-from patience.definition import DISCARD_KEYS, GROUP_KEYS, SOLVER_KEYS, STOCK_KEYS, TOP_KEYS
+from patience.definition import (
+    DISCARD_KEYS,
+    GROUP_KEYS,
+    MAX_SCORE_POINTS,
+    MAX_SCORE_UNIT,
+    SCORE_KEYS,
+    SOLVER_KEYS,
+    STOCK_KEYS,
+    TOP_KEYS,
+)
 from patience.limits import (
     MAX_DISCARD_CARDS,
     MAX_DISCARDS,
@@ -102,6 +111,8 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
         "win": _rule("When the game is won."),
         "solver": {"type": "object", "description": (
             "What the author tells the solver (not rules of play): see docs/solver.md.")},
+        "score": {"type": "object", "description": (
+            "The score the player is shown (not rules of play): docs/authoring.md.")},
         "pysolfc": {
             "type": "object", "additionalProperties": False,
             "description": ("How pysol-cards' board of the game lies on the piles: ms:N and "
@@ -193,6 +204,15 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
             },
         },
     },
+    "score": {
+        "start": {"type": "integer", "minimum": -MAX_SCORE_POINTS, "maximum": MAX_SCORE_POINTS,
+                  "default": 0, "description": "Points at the deal."},
+        "home": {"type": "integer", "minimum": -MAX_SCORE_POINTS, "maximum": MAX_SCORE_POINTS,
+                 "default": 0, "description": "Points for each card home (lost again when "
+                                              "it leaves)."},
+        "unit": {"type": "string", "maxLength": MAX_SCORE_UNIT, "default": "",
+                 "description": "Written before the number, e.g. '$'."},
+    },
     "solver": {
         "safe": _rule("Moves safe to play at once (an accepts rule's names: pile, source, "
                       "run); the battery checks the claim."),
@@ -217,6 +237,8 @@ def variant_schema() -> dict[str, Any]:
         top["properties"]["stock"].update(_section(STOCK_KEYS, VALUES["stock"]))
     if "solver" in top["properties"]:
         top["properties"]["solver"].update(_section(SOLVER_KEYS, VALUES["solver"]))
+    if "score" in top["properties"]:
+        top["properties"]["score"].update(_section(SCORE_KEYS, VALUES["score"]))
     required = [key for key in ("id", "name", "description", "piles", "win") if key in TOP_KEYS]
     return {
         "$schema": "http://json-schema.org/draft-07/schema#",

@@ -26,7 +26,7 @@ from typing import Any
 import attrs
 
 from patience.cards import check_deck, new_deck, numbered_deck, parse_cards
-from patience.definition import Definition, Rule, load_definition, pile_names
+from patience.definition import Definition, Rule, Score, load_definition, pile_names
 from patience.errors import UnknownVariantError, VariantError
 from patience.game import Game
 from patience.generator import Generated, generate
@@ -166,6 +166,8 @@ class Variant:
         self.win = definition.win
         #: ``solver.safe`` (None: no move declared safe); see docs/solver.md, "Safe moves"
         self.safe: Rule | None = definition.safe
+        #: ``score:`` (docs/authoring.md): what the player's score is; None: no score
+        self.score: Score | None = definition.score
         #: the derivation of safe moves from the rules (docs/solver.md, "Derived safe
         #: moves"); a file's own ``solver.safe`` (or ``safe: false``) wins over it
         self.safe_derivation: Derivation | None = None

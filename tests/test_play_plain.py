@@ -31,7 +31,7 @@ def test_plain_mode_plays_explains_undoes_and_saves(data_directory):
     assert out.startswith("Tabby Cat — deal 1")
     assert "c1 | 7D\n" in out
     assert "> d\nc1 | 7D 8D\n" in out
-    assert "> c1:1-c3\nerror: 8♦ can't go on J♦: card may be placed on base: one rank" in out
+    assert "> c1:1-c3\nerror: 8♦ can't go on J♦: only a 10 goes there\n" in out
     assert "> click c2\n" in out and "c4 | 8H 6D 5S" in out
     assert "undid c2:1-c4" in out and "redid c2:1-c4" in out
     assert "deals left 11 · sets 0/4 · moves 2" in out

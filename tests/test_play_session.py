@@ -5,12 +5,14 @@ from __future__ import annotations
 import datetime
 import json
 import sys
+import time
 
 import pytest
 
 from patience import Game, find_variant, solve
 from patience import solver as solver_module
 from patience.cards import parse_cards
+from patience.errors import SaveError
 from patience.play import saves
 from patience.play.session import Session
 
@@ -80,8 +82,7 @@ def test_an_illegal_move_is_explained_and_changes_nothing():
     before = session.game.text()
     reply = session.apply("c1:1-c3")
     assert reply.error and not reply.changed
-    assert reply.text == ("8♦ can't go on J♦: card may be placed on base: one rank lower, "
-                          "any suit (and a King on an Ace with wrap)")
+    assert reply.text == "8♦ can't go on J♦: only a 10 goes there"
     assert session.game.text() == before
     why = session.apply("why").text
     assert why.startswith("c1:1-c3: c3 does not take 8D from c1: piles.columns.accepts")
@@ -92,9 +93,7 @@ def test_an_illegal_move_is_explained_and_changes_nothing():
 def test_a_move_typed_without_the_count_picks_the_one_legal_move_or_lists_them():
     session = Session(position("tabbycat", c1="KSQS", c2="9C8H7S", c3="", c4="8D"))
     reply = session.apply("c4-c2")
-    assert reply.error and reply.text == ("8♦ can't go on 7♠: card may be placed on base: "
-                                          "one rank lower, any suit (and a King on an Ace "
-                                          "with wrap)")
+    assert reply.error and reply.text == "8♦ can't go on 7♠: only a 6 goes there"
     assert session.apply("c2-c3").text == ("c2-c3 could be c2:1-c3, c2:2-c3, c2:3-c3: type one "
                                            "of them")
     assert session.apply("c2-c4").changed  # 7♠ on 8♦: the only move
@@ -141,12 +140,14 @@ def test_click_command_uses_the_click_order():
 
 
 def test_a_win_says_so_and_is_counted():
-    session = Session(position("tabbycat", **WON_BUT_ONE))
+    session = Session(position("tabbycat", **WON_BUT_ONE), seconds=185)  # 3:05 played before
     reply = session.apply("c1:13-f")
     assert "You won!" in reply.text
-    assert "games 1, wins 1" in reply.text
+    assert "games 1, wins 1 (100%), streak 1, best streak 1, best time 3:05, average 3:05" \
+        in reply.text
     assert saves.read_stats()["tabbycat"] == {"games": 1, "wins": 1, "streak": 1,
-                                              "best_streak": 1}
+                                              "best_streak": 1, "best_seconds": 185,
+                                              "won_seconds": 185, "timed_wins": 1}
     session.apply("u")
     session.apply("c1:13-f")  # the same game is counted once
     assert saves.read_stats()["tabbycat"]["games"] == 1
@@ -348,12 +349,50 @@ def test_where_did_i_lose_on_a_real_deal_and_back():
 
 
 def test_statistics_count_games_wins_and_streaks():
+    times = iter((100, 200, 50, 60))  # seconds played before the last move
     for layout in (WON_BUT_ONE, WON_BUT_ONE, ONE_MOVE_FROM_LOSS, WON_BUT_ONE):
-        session = Session(position("tabbycat", **layout))
+        session = Session(position("tabbycat", **layout), seconds=next(times))
         session.apply("c1:13-f" if layout is WON_BUT_ONE else "c4:1-t")
     assert saves.read_stats()["tabbycat"] == {"games": 4, "wins": 3, "streak": 1,
-                                              "best_streak": 2}
-    assert "games 4, wins 3 (75%), streak 1, best streak 2" in session.apply("stats").text
+                                              "best_streak": 2, "best_seconds": 60,
+                                              "won_seconds": 360, "timed_wins": 3}
+    assert ("games 4, wins 3 (75%), streak 1, best streak 2, best time 1:00, average 2:00"
+            in session.apply("stats").text)
+
+
+def test_a_version_1_statistics_file_is_read_its_wins_untimed(tmp_path):
+    path = tmp_path / "stats.json"
+    path.write_text('{"format": "patience-stats", "version": 1, "variants": {"tabbycat": '
+                    '{"games": 2, "wins": 1, "streak": 1, "best_streak": 1}}}')
+    record = saves.read_stats(path)["tabbycat"]
+    assert saves.describe_record(record) == "games 2, wins 1 (50%), streak 1, best streak 1"
+    record = saves.record_result("tabbycat", True, 75, path)
+    assert saves.describe_record(record).endswith("best time 1:15, average 1:15")
+    assert '"version": 2' in path.read_text()
+    path.write_text(path.read_text().replace('"timed_wins": 1', '"timed_wins": 9'))
+    with pytest.raises(SaveError, match="timed_wins <= wins"):
+        saves.read_stats(path)
+
+
+def test_the_clock_stands_while_the_game_is_over_and_goes_on_after_an_undo(monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
+    session = Session(position("tabbycat", **WON_BUT_ONE), record_stats=False, seconds=10)
+
+    def wait(seconds: float) -> None:  # and then a request, as the web server sees it
+        now[0] += seconds
+        session.skip_idle(300)
+
+    wait(5)
+    session.apply("c1:13-f")
+    assert session.elapsed() == 15 and session.summary() == "1 move, 0:15"
+    wait(100)  # admiring the win
+    assert session.elapsed() == 15
+    session.apply("u")
+    wait(2)
+    assert session.elapsed() == 17
+    wait(4000)  # the page was left open: a pause counts as at most the limit
+    assert session.elapsed() == 317
 
 
 def test_without_the_solver_winnable_and_daily_deals_say_so(monkeypatch):
@@ -420,7 +459,8 @@ def test_the_rules_page_is_in_plain_words_then_exact():
 
 
 def test_home_counts_what_the_win_rule_counts_and_a_sends_free_cell_cards_home():
-    session = Session(position("freecell", c1="KH2S", a1="AS"), record_stats=False)
+    session = Session(position("freecell", c1="KH2S", a1="AS"), record_stats=False,
+                      auto_home=False)  # the safe moves home would take the Ace and Two
     session.apply("c1:1-a")
     assert "home 0/52" in session.status()  # cards in free cells are not home
     assert session.apply("a").text == "auto-finish: a1:1-f a2:1-f"

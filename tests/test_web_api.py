@@ -181,8 +181,7 @@ def test_an_illegal_move_is_refused_with_the_kernels_explanation(client):
     data = response.json()
     game = find_variant("tabbycat").deal(1)
     game.push("d")
-    assert data["error"] == ("8♦ can't go on J♦: card may be placed on base: one rank lower, "
-                             "any suit (and a King on an Ace with wrap)")
+    assert data["error"] == "8♦ can't go on J♦: only a 10 goes there"
     assert data["explanation"] == game.explain("c1:1-c3")
     assert data["explanation"].startswith("c1:1-c3: c3 does not take 8D from c1")
     assert data["snapshot"]["version"] == snap["version"] == 1
@@ -632,3 +631,84 @@ def test_a_redeal_that_gathers_the_fans_is_made_on_the_stock(client):
     assert [p["cards"] for p in snap["piles"] if p["name"].startswith("c")] != fans
     snap = act(client, snap, action="deal").json()["snapshot"]
     assert not snap["stock"]["can_deal"] and snap["stock"]["redeals_left"] == 0
+# -- automatic moves home and the finish (issue #32) --
+
+SUITED = {suit: " ".join(f"{rank}{suit}" for rank in "KQJT98765432A") for suit in "SDCH"}
+
+
+def freecell(**piles: str) -> Game:
+    variant = find_variant("freecell")
+    return Game(variant, [parse_cards(piles.get(p, "")) for p in variant.pile_names], [])
+
+
+def test_the_safe_cards_go_home_after_a_move_unless_the_page_says_auto_false(client, app):
+    snap = act_on_created(client, app, freecell(c1="AS KH", c3="2S"), "freecell")
+    response = act(client, snap, action="click", pile=pile(snap, "c1"), depth=0)
+    data = response.json()
+    assert response.status_code == 200 and data["snapshot"]["moves"] == 3
+    assert data["announce"] == ("King of hearts from column 1 to cell 1. Ace of spades went "
+                                "home by itself. Two of spades went home by itself.")
+    assert data["message"] == "A♠ 2♠ went home by themselves"
+    undone = act(client, data["snapshot"], action="undo").json()
+    assert undone["snapshot"]["moves"] == 2  # one step at a time
+
+    snap = act_on_created(client, app, freecell(c1="AS KH", c3="2S"), "freecell")
+    data = act(client, snap, action="click", pile=pile(snap, "c1"), depth=0, auto=False).json()
+    assert data["snapshot"]["moves"] == 1 and data["snapshot"]["piles"][0]["cards"] == ["AS"]
+    assert act(client, snap, action="deal", auto="yes").status_code == 400
+
+
+def test_finish_is_offered_only_when_nothing_is_hidden_and_sending_cards_home_wins(client,
+                                                                                  app):
+    snap = act_on_created(client, app, freecell(c1=SUITED["S"], c2=SUITED["D"],
+                                                c3=SUITED["C"], c4=SUITED["H"]), "freecell")
+    assert snap["can_finish"] is True and not snap["won"]
+    data = act(client, snap, action="finish").json()
+    assert data["snapshot"]["won"] and not data["snapshot"]["can_finish"]
+    assert data["announce"] == "Finished: 52 moves home. You won!"
+    assert act(client, data["snapshot"], action="undo").json()["snapshot"]["moves"] == 51
+
+    klondike = find_variant("klondike")
+    text = ("c:" + "/".join(SUITED[s].replace(" ", "") for s in "SDC") + "////kh"
+            + SUITED["H"].replace(" ", "")[2:] + " w: f:/// s:")
+    hidden = act_on_created(client, app, klondike.position(text), "klondike")
+    assert hidden["can_finish"] is False  # it would tell something of the face-down K♥
+    shown = act_on_created(client, app, klondike.position(text.replace("kh", "KH")), "klondike")
+    assert shown["can_finish"] is True
+    stuck = freecell(c1=SUITED["S"], c2=SUITED["D"], c3=SUITED["C"],
+                     c4=SUITED["H"][:-5] + "AH 2H")
+    assert act_on_created(client, app, stuck, "freecell")["can_finish"] is False
+
+
+def test_the_clock_is_kept_with_the_game_and_a_long_pause_counts_as_five_minutes(client, app,
+                                                                                 monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
+    snap = new_game(client, "tabbycat", 1)
+    store = app.state.server.store
+    now[0] += 42
+    snap = act(client, snap, action="deal").json()["snapshot"]
+    assert snap["seconds"] == 42 and snap["summary"] == "1 move, 0:42" and snap["score"] is None
+    store.forget_memory()  # a server restart: the game is read back from its file
+    now[0] += 10_000  # and the page comes back the next day
+    again = client.get(f"/api/games/{snap['game']}").json()["snapshot"]
+    assert again["seconds"] == 42
+    now[0] += 3
+    assert client.get(f"/api/games/{snap['game']}").json()["snapshot"]["seconds"] == 45
+    now[0] += 10_000  # the page left open all night, then a move
+    data = act(client, again, action="deal").json()["snapshot"]
+    assert data["seconds"] == 45 + 300
+
+
+def test_safe_plays_what_is_safe_now_and_nothing_when_nothing_is(client, app):
+    snap = act_on_created(client, app, freecell(c1="AS KH", c3="2S"), "freecell")
+    data = act(client, snap, action="safe").json()
+    assert data["snapshot"]["moves"] == 0 and data["announce"] == ""  # A♠ is under K♥
+    assert data["snapshot"]["version"] == snap["version"]
+    snap = act_on_created(client, app, freecell(c1="KH", c2="AS", c3="2S"), "freecell")
+    data = act(client, snap, action="safe").json()
+    assert data["snapshot"]["moves"] == 2
+    assert data["announce"] == ("Ace of spades went home by itself. Two of spades went home "
+                                "by itself.")
+    snap = act_on_created(client, app, freecell(c1="KH", c2="AS"), "freecell")
+    assert act(client, snap, action="safe", auto=False).json()["snapshot"]["moves"] == 0

@@ -8,6 +8,7 @@ temporary folder (printed with ``-s``).
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shutil
@@ -33,7 +34,7 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary fou
 
 SLACK = float(os.environ.get("PATIENCE_WEB_SLACK", "4"))
 CARD_NAME = re.compile(r"((ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of "
-                       r"(clubs|diamonds|hearts|spades)|face-down card), "
+                       r"(clubs|diamonds|hearts|spades)|face-down card|\d+ face-down cards), "
                        r"(column \d+|tail|waste|foundation \d+)(, \d+ cards)?")
 
 
@@ -132,6 +133,7 @@ def open_page(context, watch, server, variant: str | None = None):
     watch.attach(page)
     page.goto(server.url + (f"/?variant={variant}" if variant else "/"))
     page.wait_for_selector("#board .card, #board .slot")
+    page.evaluate("() => window.patience.queue")  # settled: the new game's 'safe' answered
     return page
 
 
@@ -223,7 +225,7 @@ def test_a_drag_onto_a_legal_and_onto_an_illegal_pile(page):
 
     drag(page, eight, pile_box(page, 2), check=lit)
     text = wait_message(page, "can't go on")
-    assert text.startswith("8♦ can't go on J♦: card may be placed on base: one rank lower")
+    assert text == "8♦ can't go on J♦: only a 10 goes there"
     assert version(page) == 1 and "error" in page.locator("#message").get_attribute("class")
     assert page.locator(".legal, .lifted, .drag").count() == 0
     drag(page, card(page, "eight of diamonds, column 1"), pile_box(page, 4))
@@ -533,20 +535,27 @@ def luminance(rgb: str) -> float:
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
 
+def card_contrasts(page) -> list[float]:
+    """The contrast of a red and of a black card's rank on its face, as drawn."""
+    fills = page.evaluate("""() => ["svg.red", "svg.black"].map(colour => {
+        const svg = document.querySelector(`#board .card ${colour}`);
+        return [getComputedStyle(svg.querySelector(".face")).fill,
+                getComputedStyle(svg.querySelector(".rank")).fill];
+    })""")
+    ratios = []
+    for face, colour in fills:
+        light, dark = sorted((luminance(face), luminance(colour)), reverse=True)
+        ratios.append((light + 0.05) / (dark + 0.05))
+    return ratios
+
+
 def test_red_and_black_contrast_and_reduced_motion(browser, context_for, server, screenshots):
     context, watch = context_for(reduced_motion="reduce")
     page = open_page(context, watch, server, "tabbycat")
     start(page, "tabbycat", number=1)
     page.keyboard.press("d")
     wait_version(page, 1)
-    fills = page.evaluate("""() => ["svg.red", "svg.black"].map(colour => {
-        const svg = document.querySelector(`#board .card ${colour}`);
-        return [getComputedStyle(svg.querySelector(".face")).fill,
-                getComputedStyle(svg.querySelector(".rank")).fill];
-    })""")
-    for face, colour in fills:
-        light, dark = sorted((luminance(face), luminance(colour)), reverse=True)
-        assert (light + 0.05) / (dark + 0.05) >= 4.5, (colour, face)
+    assert min(card_contrasts(page)) >= 4.5
     page.keyboard.press("h")
     page.wait_for_selector(".hint-target")
     animated = page.locator(".hint-source, .hint-target").first.evaluate(
@@ -614,3 +623,193 @@ def test_a_move_is_fast_and_the_page_is_small_and_quick(context_for, served_by_t
     # fails only past SLACK times the budget and prints what it measured
     assert paint < 1000 * SLACK and drawn < 1000 * SLACK
     assert statistics.median(total) < 50 * SLACK
+
+
+# -- automatic moves home and the finish (issue #32) --
+
+def open_created(context, watch, server, key: str, game):
+    """A page on ``game`` (a position made for the test), as if this browser had begun it."""
+    web_game = server.app.state.server.store.create(key, game)
+    page = open_page(context, watch, server, key)
+    page.evaluate("([key, id]) => localStorage.setItem(`patience.game.${key}`, id)",
+                  [key, web_game.id])
+    page.reload()
+    page.wait_for_function("id => document.querySelector('#board').dataset.game === id",
+                           arg=web_game.id)
+    return page
+
+
+def freecell_position(**piles: str):
+    from patience import Game, find_variant
+    from patience.cards import parse_cards
+
+    variant = find_variant("freecell")
+    return Game(variant, [parse_cards(piles.get(p, "")) for p in variant.pile_names], [])
+
+
+def test_the_safe_cards_go_home_by_themselves_and_the_toggle_is_remembered(context_for,
+                                                                            server):
+    context, watch = context_for()
+    page = open_created(context, watch, server, "freecell",
+                        freecell_position(c1="AS KH", c3="2S"))
+    toggle = page.locator("#auto")
+    assert toggle.get_attribute("aria-pressed") == "true"
+    card(page, "king of hearts, column 1").click()
+    wait_version(page, 1)
+    wait_message(page, "Ace of spades went home by itself. Two of spades went home by itself")
+    home = page.get_by_role("button", name=re.compile("^two of spades, foundation 1"))
+    assert home.count() == 1
+    page.keyboard.press("u")  # one step: the Two comes back
+    wait_version(page, 2)
+    assert card(page, "two of spades, column 3").count() == 1
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "false" and "off" in toggle.inner_text()
+    page.reload()
+    page.wait_for_selector("#board .card")
+    assert page.locator("#auto").get_attribute("aria-pressed") == "false"
+    card(page, "two of spades, column 3").click()  # off: it goes where a click goes, alone
+    wait_version(page, 3)
+    assert "went home by itself" not in message(page)
+
+
+def test_the_finish_button_plays_the_rest_out(context_for, server):
+    suited = {s: " ".join(f"{r}{s}" for r in "KQJT98765432A") for s in "SDCH"}
+    context, watch = context_for()
+    page = open_created(context, watch, server, "freecell", freecell_position(
+        c1=suited["S"], c2=suited["D"], c3=suited["C"], c4=suited["H"][:-3], a1="AH"))
+    page.wait_for_selector("#finish")
+    assert "Only sending the cards home is left" in page.locator("#finish-offer").inner_text()
+    page.locator("#finish").click()
+    page.wait_for_selector("#end")
+    summary = page.locator("#end").inner_text()
+    assert re.match(r"You won! 52 moves, 0:0\d\.", summary), summary
+    clock = page.locator("#clock").inner_text()
+    page.wait_for_timeout(1500)
+    assert page.locator("#clock").inner_text() == clock  # it stands while the game is over
+    page.locator("#stats").click()
+    page.wait_for_selector("#stats-dialog[open] #stats-table tr.current")
+    row = page.locator("#stats-table tr.current td").all_inner_texts()
+    assert row[0] == "FreeCell" and row[3].endswith("%") and re.fullmatch(r"\d+:\d\d", row[6])
+    page.locator("#stats-dialog .close").click()
+    page.keyboard.press("u")
+    page.wait_for_selector("#finish")  # undone: the offer is back
+
+
+def test_the_clock_goes_on_after_a_reload(context_for, server):
+    game = freecell_position(c1="AS KH", c3="2S")
+    web_game = server.app.state.server.store.create("freecell", game)
+    web_game.session.seconds_before = 3725  # an hour, two minutes and five seconds played
+    context, watch = context_for()
+    page = open_page(context, watch, server, "freecell")
+    page.evaluate("id => localStorage.setItem('patience.game.freecell', id)", web_game.id)
+    page.reload()
+    page.wait_for_function("id => document.querySelector('#board').dataset.game === id",
+                           arg=web_game.id)
+    assert re.fullmatch(r"1:02:0\d", page.locator("#clock").inner_text())
+    page.wait_for_function("() => document.getElementById('clock').textContent >= '1:02:07'")
+
+
+# -- on a phone (issue #32) --
+
+RANK_BOXES = """() => {
+    // each face-up card's rank glyph box, and the top of the card lying on it (if any)
+    const out = [];
+    for (const pile of document.querySelectorAll('#board .pile')) {
+        const cards = [...pile.querySelectorAll('.card')];
+        cards.forEach((card, i) => {
+            const rank = card.querySelector('.rank');
+            if (!rank) return;
+            const box = rank.getBoundingClientRect();
+            const cover = cards[i + 1] ? cards[i + 1].getBoundingClientRect().top : Infinity;
+            out.push({code: card.dataset.code, top: box.top, bottom: box.bottom,
+                      height: box.height, cover, width: card.getBoundingClientRect().width});
+        });
+    }
+    return out;
+}"""
+
+
+def test_freecell_on_a_phone_has_its_cells_beside_the_foundations_and_legible_ranks(
+        context_for, server, screenshots):
+    context, watch = context_for(viewport={"width": 390, "height": 844})
+    page = open_page(context, watch, server, "tabbycat")
+    start(page, "freecell", number=1)
+    rows = page.evaluate("""() => [...document.querySelectorAll('#board .row')].map(row =>
+        [...row.querySelectorAll(':scope > .pile')].map(p => {
+            const box = p.getBoundingClientRect();
+            return {pile: p.dataset.pile, left: box.left, right: box.right};
+        }))""")
+    assert [len(row) for row in rows] == [8, 8]  # 4 cells + 4 foundations, then 8 columns
+    for row in rows:
+        assert row[0]["left"] >= 0 and row[-1]["right"] <= 390
+        for before, after in itertools.pairwise(row):
+            assert before["right"] <= after["left"]  # side by side, never overlapping
+    ranks = page.evaluate(RANK_BOXES)
+    assert len(ranks) == 52
+    for rank in ranks:
+        assert rank["width"] >= 36, rank  # not the 26-px cards of one shared row
+        assert rank["height"] >= 11, rank
+        assert rank["bottom"] <= rank["cover"] + 0.5, rank  # J's and Q's tails not cut off
+    page.screenshot(path=str(screenshots / "freecell-390x844.png"))
+
+
+# -- dark theme, the last deal number, face-down runs heard once (issue #32) --
+
+def test_the_dark_theme_follows_the_system_and_the_toggle_and_cards_keep_their_contrast(
+        context_for, server, screenshots):
+    context, watch = context_for(color_scheme="dark")
+    page = open_page(context, watch, server, "tabbycat")
+    start(page, "klondike", number=1)
+    background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    assert luminance(background) < 0.03  # dark, as the system asks
+    dialog_ink = page.evaluate("""() => getComputedStyle(document.getElementById('rules-dialog'))
+                                  .color""")
+    assert luminance(dialog_ink) > 0.7  # light words on the dark panels
+    red, black = card_contrasts(page)
+    assert red >= 5.5 and black >= 14  # as docs/playing.md says
+    page.screenshot(path=str(screenshots / "klondike-dark.png"))
+    page.locator("#theme").click()  # system → dark → light
+    page.locator("#theme").click()
+    assert page.locator("#theme").inner_text() == "Theme: light"
+    assert luminance(page.evaluate("() => getComputedStyle(document.body).backgroundColor")) \
+        > 0.05
+    page.reload()
+    page.wait_for_selector("#board .card")
+    assert page.evaluate("() => document.documentElement.dataset.theme") == "light"
+
+
+def test_the_new_game_panel_remembers_the_last_deal_number(page):
+    start(page, "tabbycat", number=4242)
+    page.reload()
+    page.wait_for_selector("#board .card")
+    page.locator("#new").click()
+    assert page.locator("#number").input_value() == "4242"
+    page.locator("#new-dialog .close").click()
+
+
+def test_a_face_down_run_is_heard_as_one_item(page):
+    start(page, "klondike", number=1)
+    down = page.get_by_role("button", name=re.compile("face-down card"))
+    names = [down.nth(i).get_attribute("aria-label") for i in range(down.count())]
+    assert names == ["face-down card, column 2"] + [
+        f"{n} face-down cards, column {n + 1}" for n in range(2, 7)]  # not 21 buttons
+    seven = page.get_by_role("button", name="6 face-down cards, column 7")
+    seven.focus()
+    page.keyboard.press("ArrowDown")  # to the face-up card on the run
+    assert page.evaluate("() => document.activeElement.dataset.depth") == "0"
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")  # the run is one stop: no further
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == \
+        "6 face-down cards, column 7"
+
+
+def test_turning_the_automatic_moves_on_sends_what_is_safe_now(context_for, server):
+    context, watch = context_for()
+    page = open_created(context, watch, server, "freecell",
+                        freecell_position(c1="KH", c2="AS"))
+    if page.locator("#auto").get_attribute("aria-pressed") == "true":
+        page.locator("#auto").click()  # off (a page of this browser may have left it on)
+    assert version(page) == 0
+    page.locator("#auto").click()
+    wait_version(page, 1)
+    wait_message(page, "Ace of spades went home by itself")

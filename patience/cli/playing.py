@@ -17,6 +17,7 @@ from patience.distribution import install_hint
 from patience.errors import PatienceError, SaveError
 
 if TYPE_CHECKING:
+    from patience.play.session import Session
     from patience.variant import Variant
 
 
@@ -88,6 +89,7 @@ def play(variant: str | None, seed: int | None, deal_text: str | None, position:
         else:
             game = load_game(rules, seed, deal_text, position, moves_text)
         session = Session(game, label=label, save_file=save_file)
+    _read_preferences(session)
     if plain:
         from patience.play.plain import run_plain, stop_on_signals
 
@@ -108,6 +110,17 @@ def play(variant: str | None, seed: int | None, deal_text: str | None, position:
             echo(message)
         except OSError:
             pass  # the terminal is gone (SIGHUP): the game is saved all the same
+
+
+def _read_preferences(session: Session) -> None:
+    """The player's preferences (``patience.play.preferences``) for ``session``; a file
+    that cannot be read is said on standard error and the defaults are used."""
+    from patience.play.preferences import read_preferences
+
+    try:
+        session.auto_home = read_preferences()["auto_home"]
+    except SaveError as error:
+        echo(f"note: {error}; the defaults are used", err=True)
 
 
 def _saved_game(variant: str | None, save_file: Path | None) -> tuple[Path, dict[str, Any]]:

@@ -55,6 +55,8 @@ KEYS: dict[str, tuple[str, str]] = {
           "hint"),
     "v": ("hint from what you see: the hidden cards guessed, never read", "view hint"),
     "a": ("auto-finish: every card or complete set that can go home goes", "finish"),
+    "o": ("automatic moves home on or off: the cards proven safe go home by themselves",
+          "auto"),
     "w": ("where did I lose: the last position that could be won", "where"),
     "b": ("back to the last winnable position w found", "b"),
     "x": ("restart the deal (redo replays the moves)", "restart"),
@@ -353,9 +355,7 @@ class PatienceApp(App[None]):
         self.draw_status()
 
     def draw_status(self) -> None:
-        seconds = self.session.elapsed()
-        clock = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" \
-            if seconds >= 3600 else f"{seconds // 60}:{seconds % 60:02d}"
+        clock = saves.clock(self.session.elapsed())
         self.query_one("#status", Static).update(
             Text(f"{self.session.title()}  ·  {self.session.status()}  ·  {clock}",
                  no_wrap=True, overflow="ellipsis"))
@@ -379,7 +379,11 @@ class PatienceApp(App[None]):
         kind = "error" if reply.error else ("end" if end and reply.changed else "")
         if "\n" in reply.text.strip():
             self.push_screen(TextScreen(self.session.variant.name, reply.text))
-        self.set_message(reply.text, kind)
+        text = reply.text
+        if reply.changed and not end and self.session.can_finish():
+            offer = "only sending cards home is left: a finishes the game"
+            text = f"{text}; {offer}" if text else offer
+        self.set_message(text, kind)
         if reply.changed:
             self.autosave()
 
@@ -651,8 +655,8 @@ class PatienceApp(App[None]):
         except PatienceError as error:
             self.set_message(str(error))
             return
-        self.session = Session(game, label=label,
-                               save_file=old.save_file, record_stats=old.record_stats)
+        self.session = Session(game, label=label, save_file=old.save_file,
+                               record_stats=old.record_stats, auto_home=old.auto_home)
         self.session.fallback_file = old.fallback_file
         self.hint = None
         self.title = self.session.title()

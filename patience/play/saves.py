@@ -6,7 +6,8 @@ set (tests use it). Two files live there:
 - ``saves/ID.json`` — the game in progress of variant ID, one per variant (see
   :func:`save_path`): ``{"format": "patience-save", "version": 2, …}``; ``save.json``, where
   earlier versions kept their one save, is still read and resumed;
-- ``stats.json`` — per-variant ``games``, ``wins``, ``streak`` and ``best_streak``.
+- ``stats.json`` — per-variant ``games``, ``wins``, ``streak`` and ``best_streak``, and the
+  times of the won games: ``best_seconds``, ``won_seconds`` over ``timed_wins``.
 
 These files are the user's data, and anything may be found in their place. Reading one
 never changes it, and never hangs or runs out of memory: a file must be a regular file
@@ -53,8 +54,11 @@ STATS_FORMAT = "patience-stats"
 SAVE_VERSION = 2
 #: save versions this version reads (1: ``variant_path`` relative to where patience ran)
 SAVE_VERSIONS = (1, 2)
-STATS_VERSION = 1
-VERSION = STATS_VERSION  # the statistics file's version (kept for older callers)
+#: the statistics file this version writes; 2 adds the times of won games (version 1 is
+#: still read, its games untimed)
+STATS_VERSION = 2
+STATS_VERSIONS = (1, 2)
+VERSION = 1  # the web's game files and the daily deals' cache (the first statistics' version)
 
 #: the largest save or statistics file read (or written): 4 MiB, over a hundred times the
 #: longest real game
@@ -536,10 +540,13 @@ def remove_save(path: Path | None = None) -> None:
 # -- statistics -------------------------------------------------------------------------
 
 RECORD_FIELDS = ("games", "wins", "streak", "best_streak")
+#: the times of won games (version 2; 0 in a version 1 file): the fastest, and the sum over
+#: the wins that were timed
+TIME_FIELDS = ("best_seconds", "won_seconds", "timed_wins")
 
 
 def empty_record() -> dict[str, int]:
-    return dict.fromkeys(RECORD_FIELDS, 0)
+    return dict.fromkeys(RECORD_FIELDS + TIME_FIELDS, 0)
 
 
 def check_stats(data: dict[str, Any], path: Path | str) -> dict[str, dict[str, int]]:
@@ -555,12 +562,20 @@ def check_stats(data: dict[str, Any], path: Path | str) -> dict[str, dict[str, i
         where = f"variants[{name!r}]"
         if not isinstance(record, dict):
             fields.fail(f"is corrupt ({where} is {_short(record)}, not an object)")
-        entry = _Fields(record, path, "statistics file", RECORD_FIELDS, where)
+        entry = _Fields(record, path, "statistics file", RECORD_FIELDS + TIME_FIELDS, where)
         clean = {field: entry.get(field, _is_integer_in(0, MAX_COUNT),
                                   "a whole number from 0") for field in RECORD_FIELDS}
+        clean.update({field: entry.get(field, _is_integer_in(0, MAX_COUNT),
+                                       "a whole number from 0", default=0)
+                      for field in TIME_FIELDS})
         if not clean["streak"] <= clean["best_streak"] <= clean["wins"] <= clean["games"]:
             entry.fail(f"is corrupt ({where} does not hold streak <= best_streak <= wins <= "
                        f"games: {clean})")
+        best, total, timed = (clean[field] for field in TIME_FIELDS)
+        if not (timed <= clean["wins"] and best <= total and (timed == 0) == (total == 0)):
+            entry.fail(f"is corrupt ({where} does not hold timed_wins <= wins and "
+                       f"best_seconds <= won_seconds, with no time without a timed win: "
+                       f"{clean})")
         records[name] = clean
     return records
 
@@ -568,12 +583,14 @@ def check_stats(data: dict[str, Any], path: Path | str) -> dict[str, dict[str, i
 def read_stats(path: Path | None = None) -> dict[str, dict[str, int]]:
     """Per-variant statistics: ``{variant_id: {games, wins, streak, best_streak}}``."""
     path = path or stats_path()
-    data = read_versioned(path, STATS_FORMAT, "statistics file", (STATS_VERSION,))
+    data = read_versioned(path, STATS_FORMAT, "statistics file", STATS_VERSIONS)
     return {} if data is None else check_stats(data, path)
 
 
-def record_result(variant_id: str, won: bool, path: Path | None = None) -> dict[str, int]:
-    """Count one finished game of ``variant_id`` and return its updated record.
+def record_result(variant_id: str, won: bool, seconds: int | None = None,
+                  path: Path | None = None) -> dict[str, int]:
+    """Count one finished game of ``variant_id`` (won in ``seconds``, when timed) and return
+    its updated record.
 
     SaveError, with the file unchanged, when the file cannot be read or written.
     """
@@ -585,6 +602,11 @@ def record_result(variant_id: str, won: bool, path: Path | None = None) -> dict[
         record["wins"] += 1
         record["streak"] += 1
         record["best_streak"] = max(record["best_streak"], record["streak"])
+        if seconds is not None:
+            seconds = max(1, min(seconds, MAX_COUNT // 2))  # a time, never "no time" (0)
+            record["best_seconds"] = min(record["best_seconds"] or seconds, seconds)
+            record["won_seconds"] = min(record["won_seconds"] + seconds, MAX_COUNT)
+            record["timed_wins"] += 1
     else:
         record["streak"] = 0
     body = {"format": STATS_FORMAT, "version": STATS_VERSION, "variants": stats}
@@ -594,7 +616,20 @@ def record_result(variant_id: str, won: bool, path: Path | None = None) -> dict[
 
 
 def describe_record(record: dict[str, int]) -> str:
+    """``'games 4, wins 3 (75%), streak 2, best streak 2, best time 3:10, average 4:02'``."""
     games, wins = record["games"], record["wins"]
     share = f" ({100 * wins // games}%)" if games else ""
-    return (f"games {games}, wins {wins}{share}, streak {record['streak']}, "
+    text = (f"games {games}, wins {wins}{share}, streak {record['streak']}, "
             f"best streak {record['best_streak']}")
+    timed = record.get("timed_wins", 0)
+    if timed:
+        text += (f", best time {clock(record['best_seconds'])}, average "
+                 f"{clock(record['won_seconds'] // timed)}")
+    return text
+
+
+def clock(seconds: int) -> str:
+    """``'4:05'``, ``'1:02:03'``: a time played as the clocks show it."""
+    if seconds >= 3600:
+        return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+    return f"{seconds // 60}:{seconds % 60:02d}"

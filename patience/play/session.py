@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from patience import visibility
+from patience.cards import card_symbol
 from patience.errors import (
     DealError,
     MoveError,
@@ -34,7 +35,7 @@ from patience.errors import (
     SolverMissing,
 )
 from patience.game import DEAL, Game, Move
-from patience.play import destinations, saves
+from patience.play import destinations, preferences, saves
 from patience.refusal import refusal, with_symbols
 from patience.seeds import parse_seed
 from patience.settings import Target
@@ -60,6 +61,7 @@ KEY_COMMANDS = {
     "w": "where did I lose",
     "b": "back to the last winnable position (after w)",
     "a": "auto-finish: move every card or set that can go home",
+    "o": "automatic moves home on or off (the cards proven safe to send home)",
     "q": "quit",
 }
 
@@ -79,12 +81,48 @@ commands:
   w              where did I lose (after a lost game)
   b              back to the last winnable position w found (redo still works)
   a / finish     auto-finish: move every card or complete set that can go home
+  o / auto       automatic moves home on or off: after each move the cards proven safe
+                 to send home go there by themselves (each undone on its own)
   why            the full, rule-level explanation of the last refused move
   restart        back to the start of the deal (redo replays the moves)
   click PILE[:N] click the Nth card from the top of PILE (default the top card)
   moves          the legal moves
   stats          your statistics for this variant
   q              quit (the game is saved; resume with 'patience play --resume')"""
+
+
+class AutoMove(NamedTuple):
+    """A safe move played by itself after the player's (:meth:`Session.play_safe_moves`):
+    the move and the cards it took home, read before it was made."""
+
+    move: Move
+    cards: tuple[int, ...]
+
+
+def home_moves(game: Game) -> list[Move]:
+    """The legal moves that take a card, or a complete set, home (onto
+    ``Variant.home_piles`` from a pile that is not one), in sorted order."""
+    homes = game.variant.home_piles
+    return sorted(Move(*m) for m in game.generate_moves()
+                  if m[0] >= 0 and m[2] in homes and m[0] not in homes)
+
+
+def finishes_by_sending_home(game: Game) -> bool:
+    """Whether sending cards home, the first home move each time (:func:`home_moves`, as
+    :meth:`Session.finish` does), wins ``game`` from here: played out on a copy, no
+    solver. A game that hides cards (face down, or in the stock) is never said to: the
+    answer would tell something of the hidden cards."""
+    if game.is_won() or visibility.hides_cards(game):
+        return False
+    probe = game.copy()
+    for _ in range(len(game.variant.deck) + 1):  # each move takes at least one card home
+        moves = home_moves(probe)
+        if not moves:
+            break
+        probe.push_unchecked(moves[0])
+        if probe.is_won():
+            return True
+    return False
 
 
 class Reply(NamedTuple):
@@ -118,11 +156,19 @@ class Session:
 
     def __init__(self, game: Game, *, redo: list[Move] | None = None, recorded: bool = False,
                  record_stats: bool = True, label: str | None = None,
-                 save_file: Path | None = None, seconds: int = 0) -> None:
+                 save_file: Path | None = None, seconds: int = 0,
+                 auto_home: bool = True) -> None:
         self.game = game
+        #: play the safe moves home by themselves after each move (:meth:`play_safe_moves`)
+        self.auto_home = auto_home
+        #: the safe moves played by themselves after the last move
+        self.last_auto: list[AutoMove] = []
         #: the time played before this session (read from the save), and when it began
         self.seconds_before = seconds
         self.clock_started = time.monotonic()
+        self.last_active = self.clock_started  # the last request (:meth:`skip_idle`)
+        #: the time played when the game ended: the clock stands while it is over
+        self.stopped_at: int | None = None
         self.save_file = save_file  # where the game is saved (default: the variant's own save)
         #: a hint's solver budget: positions and seconds (the arguments of hint() override)
         self.hint_budget: tuple[int, float | None] = (HINT_POSITIONS, HINT_SECONDS)
@@ -159,12 +205,54 @@ class Session:
         else:  # foundations built card by card: count the cards home
             home = f"home {game.cards_home()}/{len(self.variant.deck)}"
         stock = f"deals left {game.deals_left}" if self.variant.deal_targets else ""
-        return " · ".join(part for part in (stock, home, f"moves {len(game.move_stack)}")
-                          if part)
+        score = self.score()
+        shown = "" if score is None or self.variant.score is None else \
+            f"score {self.variant.score.text(score)}"
+        return " · ".join(part for part in (stock, home, f"moves {len(game.move_stack)}",
+                                            shown) if part)
 
     def elapsed(self) -> int:
-        """The seconds this game has been played, across saves and resumes (the clock)."""
-        return self.seconds_before + int(time.monotonic() - self.clock_started)
+        """The seconds this game has been played, across saves and resumes (the clock). It
+        stands still while the game is over (won, or no move left) and goes on from there
+        when a move is undone."""
+        now = time.monotonic()
+        if self.is_over():
+            if self.stopped_at is None:
+                self.stopped_at = self.seconds_before + int(now - self.clock_started)
+            return self.stopped_at
+        if self.stopped_at is not None:  # undone after the end: on from where it stood
+            self.seconds_before, self.clock_started = self.stopped_at, now
+            self.stopped_at = None
+        return self.seconds_before + int(now - self.clock_started)
+
+    def skip_idle(self, limit: float) -> None:
+        """Count a pause of more than ``limit`` seconds since the last call as ``limit``
+        seconds of play: a web page left open overnight, or closed and opened again the
+        next day, does not count the night (``patience.web``, at every request)."""
+        now = time.monotonic()
+        gap = now - self.last_active
+        if gap > limit:
+            self.clock_started += gap - limit
+        self.last_active = now
+
+    def score(self) -> int | None:
+        """The score, where the variant file declares one (``score:``: ``Variant.score``),
+        else None: ``start`` plus ``home`` for each card home (``Game.cards_home``)."""
+        score = self.variant.score
+        if score is None:
+            return None
+        return score.start + score.home * self.game.cards_home()
+
+    def summary(self) -> str:
+        """The moves, the time played and the score (where there is one), in words:
+        ``'87 moves, 4:12, score -$27'``."""
+        moves = len(self.game.move_stack)
+        parts = [f"{moves} move{'s' if moves != 1 else ''}", saves.clock(self.elapsed())]
+        score = self.score()
+        if score is not None:
+            assert self.variant.score is not None
+            parts.append(f"score {self.variant.score.text(score)}")
+        return ", ".join(parts)
 
     def title(self) -> str:
         return f"{self.variant.name} — {self.label}"
@@ -250,6 +338,8 @@ class Session:
             return Reply(self.last_refusal or "no move was refused yet")
         if word in ("a", "finish", "auto-finish"):
             return self.finish()
+        if word in ("o", "auto"):
+            return self.toggle_auto_home()
         if word == "restart":
             return self.restart()
         if word.startswith("click"):
@@ -299,22 +389,21 @@ class Session:
             return Reply("the game is at its start already", error=True)
         while self.game.move_stack:
             self.redo_stack.append(self.game.pop())
+        self.elapsed()  # the clock goes on from now if the game had ended
         return Reply("back at the start; r (redo) replays the moves", changed=True)
 
     def finish(self) -> Reply:
         """Auto-finish: play every move to a group that takes cards home (the foundations),
         again and again, while there is one: complete sets where removal is optional, cards
-        where foundations build up."""
+        where foundations build up. Each move is undone on its own."""
         game = self.game
-        homes = self.variant.home_piles
+        self.last_auto = []
         played = []
         while not game.is_won():
-            home = sorted((m for m in game.generate_moves()
-                           if m[0] >= 0 and m[2] in homes and m[0] not in homes),
-                          key=lambda m: (m[0], m[1]))
+            home = home_moves(game)
             if not home:
                 break
-            reply = self.play(home[0])
+            reply = self.play(home[0], auto=False)
             if not reply.changed:
                 break
             played.append(game.notation(game.move_stack[-1]))
@@ -324,10 +413,70 @@ class Session:
         end = self._after_change("")
         return Reply(f"{text} {end}".strip(), changed=True)
 
-    def play(self, move: tuple[int, int, int]) -> Reply:
-        """Make a move if it is legal; otherwise explain which rule forbids it."""
+    def can_finish(self) -> bool:
+        """Whether the rest of the game is a formality: every card is in view and sending
+        cards home (:meth:`finish`) wins (:func:`finishes_by_sending_home`)."""
+        return finishes_by_sending_home(self.game)
+
+    def safe_move(self) -> Move | None:
+        """The first move home, in sorted order, that the variant's safe moves
+        (``Variant.safe``: the file's ``solver.safe``, or the one derived from its rules,
+        ``patience.safe_derivation``) call safe: a move that never costs the win (docs/
+        solver.md, "Safe moves"). None when there is none, or the variant has no safe
+        moves."""
+        is_safe = self.variant.is_safe
+        if is_safe is None:
+            return None
+        game = self.game
+        for move in home_moves(game):
+            if is_safe(game.piles, game.stock, *move):
+                return move
+        return None
+
+    def toggle_auto_home(self) -> Reply:
+        """Turn the automatic safe moves home (:meth:`play_safe_moves`) on or off, and
+        remember the choice for the next games (``patience.play.preferences``) unless this
+        session keeps no player files (``record_stats`` false). Turned on, the safe moves
+        there are now are played at once."""
+        self.auto_home = not self.auto_home
+        note = ""
+        if self.record_stats:
+            try:
+                preferences.write_preference("auto_home", self.auto_home)
+            except SaveError as error:
+                note = f" (not remembered for the next games: {error})"
+        if not self.auto_home:
+            return Reply(f"automatic moves home: off; o turns them on{note}")
+        if self.variant.is_safe is None:
+            return Reply("automatic moves home: on, but this game has no move proven safe "
+                         f"(docs/solver.md, 'Safe moves'){note}")
+        went = went_home(self.play_safe_moves())
+        text = f"automatic moves home: on{note}" + (f"; {went}" if went else "")
+        return Reply(self._after_change(text) if went else text, changed=bool(went))
+
+    def play_safe_moves(self) -> list[AutoMove]:
+        """Play every safe move home (:meth:`safe_move`), one after the other, each its own
+        step for undo; what was played (also kept in ``last_auto``)."""
+        game = self.game
+        played: list[AutoMove] = []
+        for _ in range(len(self.variant.deck)):  # each takes at least one card home
+            if game.is_won():
+                break
+            move = self.safe_move()
+            if move is None:
+                break
+            played.append(AutoMove(move, tuple(game.piles[move.source][-move.count:])))
+            self._push(move)
+        self.last_auto = played
+        return played
+
+    def play(self, move: tuple[int, int, int], *, auto: bool = True) -> Reply:
+        """Make a move if it is legal; otherwise explain which rule forbids it. With
+        ``auto`` (and ``auto_home`` on) the safe moves home follow it by themselves
+        (:meth:`play_safe_moves`)."""
         move = Move(*move)
         game = self.game
+        self.last_auto = []
         if not game.is_legal(move):
             refused = refusal(game, move)
             written = game.notation(move)
@@ -335,14 +484,19 @@ class Session:
             self.last_refusal = refused.explanation if refused else words
             return Reply(words, error=True,
                          explanation=self.last_refusal)
-        key_before = game.key()
-        game.push_unchecked(move)
+        self._push(move)
+        went = self.play_safe_moves() if auto and self.auto_home else []
+        return Reply(self._after_change(went_home(went)), changed=True)
+
+    def _push(self, move: Move) -> None:
+        """Make the legal ``move``: the hint's plan and the redo stack follow."""
+        key_before = self.game.key()
+        self.game.push_unchecked(move)
         self._follow_plan(move, key_before)
         if self.redo_stack and self.redo_stack[-1] == move:
             self.redo_stack.pop()
         else:
             self.redo_stack.clear()
-        return Reply(self._after_change(""), changed=True)
 
     def deal(self) -> Reply:
         return self.play(DEAL)
@@ -373,14 +527,16 @@ class Session:
         if not game.move_stack:
             return Reply("nothing to undo", error=True)
         move = game.pop()
+        self.last_auto = []
         self.redo_stack.append(move)
+        self.elapsed()  # undone after the end: the clock goes on from now
         return Reply(f"undid {game.notation(move)}", changed=True)
 
     def redo(self) -> Reply:
         if not self.redo_stack:
             return Reply("nothing to redo", error=True)
         move = self.redo_stack[-1]
-        reply = self.play(move)
+        reply = self.play(move, auto=False)  # the safe moves played then are redone one by one
         if reply.changed:
             return reply._replace(text=f"redid {self.game.notation(move)}"
                                   + (f" — {reply.text}" if reply.text else ""))
@@ -394,6 +550,7 @@ class Session:
             return Reply("press w first to find the last winnable position", error=True)
         while len(self.game.move_stack) > target:
             self.redo_stack.append(self.game.pop())
+        self.elapsed()  # the clock goes on from now if the game had ended
         return Reply(f"back after move {target}, the last position that could be won; "
                      "press h for a hint", changed=True)
 
@@ -443,7 +600,7 @@ class Session:
         if self.recorded or not self.record_stats:
             return ""
         try:
-            record = saves.record_result(self.variant.id, won)
+            record = saves.record_result(self.variant.id, won, self.elapsed())
         except SaveError as error:
             # the game stays unrecorded (and its save kept): the result can still be counted
             return f"(statistics not recorded: {error})"
@@ -749,6 +906,15 @@ class Session:
         return cls(game, redo=replayed[::-1], recorded=data["recorded"],
                    record_stats=record_stats, label=data["label"], save_file=path,
                    seconds=data["seconds"])
+
+
+def went_home(moves: list[AutoMove]) -> str:
+    """What the safe moves played by themselves did, in words: ``'A♠ 2♠ went home by
+    themselves'`` ('' when there were none)."""
+    if not moves:
+        return ""
+    cards = " ".join(card_symbol(card) for auto in moves for card in auto.cards[:1])
+    return f"{cards} went home by {'itself' if len(moves) == 1 else 'themselves'}"
 
 
 def resume_command(path: Path, variant_id: str) -> str:

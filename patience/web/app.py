@@ -13,8 +13,11 @@ POST     /api/games                      a new game: ``{"variant", "deal": "rand
                                          for (ask again)
 GET      /api/games/{id}                 the game's snapshot
 POST     /api/games/{id}/actions         ``{"version", "action": "click" | "drop" | "deal"
-                                         | "undo" | "redo" | "restart" | "back" | "move",
-                                         "pile", "depth", "target", "move"}``
+                                         | "undo" | "redo" | "restart" | "back" | "move"
+                                         | "finish" | "safe", "pile", "depth", "target",
+                                         "move", "auto"}``; ``auto`` (default true): the
+                                         safe moves home follow the move by themselves
+                                         (``safe``: play them now)
 POST     /api/games/{id}/hint            ``{"version", "from": "deal" | "view"}``: the next
                                          move of a winning line found from the full deal,
                                          or from what the player sees (hidden cards
@@ -68,13 +71,13 @@ from patience.game import Move
 from patience.plainrules import plain_rules_text
 from patience.play import saves
 from patience.play.deals import DailyCache
-from patience.play.session import VIEW_HINT_POSITIONS, guesses_won
+from patience.play.session import VIEW_HINT_POSITIONS, AutoMove, guesses_won, went_home
 from patience.seeds import deal, parse_seed
 from patience.variant import Variant
 from patience.visibility import conceal
 from patience.web.dealfinder import DealFinder
 from patience.web.served import ServedVariants
-from patience.web.snapshot import describe_move, pile_label, snapshot
+from patience.web.snapshot import card_name, describe_move, pile_label, snapshot
 from patience.web.store import GameStore, WebError, WebGame
 
 #: the largest request body accepted, in bytes
@@ -393,7 +396,9 @@ class WebServer:
         game_id = request.path_params["game"]
         data = await read_json(request)
         name = text_field(data, "action", ("click", "drop", "deal", "undo", "redo",
-                                           "restart", "back", "move"))
+                                           "restart", "back", "move", "finish", "safe"))
+        if not isinstance(data.get("auto", True), bool):
+            raise WebError(f"'auto' must be true or false, got {_short(data.get('auto'))}")
         game, (message, announce) = await run_in_threadpool(
             self.store.change, game_id, data.get("version"),
             lambda game: self._act(game, name, data))
@@ -407,6 +412,7 @@ class WebServer:
         before = [list(pile) for pile in game.piles]
         stock_before = len(game.stock)
         piles = len(variant.pile_names)
+        session.auto_home = data.get("auto", True)  # the page's choice (kept in the browser)
 
         def card_at(name: str) -> tuple[int, int]:
             pile = integer(data, name, 0, piles - 1)
@@ -446,12 +452,27 @@ class WebServer:
             reply = session.back()
             if reply.changed:
                 return True, (reply.text, reply.text)
+        elif name == "safe":  # the page turned the automatic moves on, or began a game
+            played = session.play_safe_moves() if session.auto_home else []
+            if not played:
+                return False, ("", "")
+            words = " ".join(gone_home(auto) for auto in played)
+            return True, (went_home(played), (words + " " + session.end_message()).strip())
+        elif name == "finish":
+            moves_before = len(game.move_stack)
+            reply = session.finish()
+            if reply.changed:
+                count = len(game.move_stack) - moves_before
+                words = (f"Finished: {count} move{'s' if count != 1 else ''} home. "
+                         + session.end_message()).strip()
+                return True, (reply.text, words)
         else:  # redo
             reply = session.redo()
         if reply.error or not reply.changed:
             raise WebError(reply.text or "nothing happened", status=422, game=web_game,
                            explanation=reply.explanation)
-        move = game.move_stack[-1]
+        auto = session.last_auto
+        move = game.move_stack[-1 - len(auto)]
         if move.source == -1:
             words = ("Dealt" if stock_before else "Turned the waste back into the stock") + \
                 f"; {len(game.stock)} card{'s' if len(game.stock) != 1 else ''} in the stock."
@@ -464,6 +485,8 @@ class WebServer:
             if forced.source >= 0:
                 words += (f" {forced.count} cards went from {pile_label(variant, forced.source)}"
                           f" to {pile_label(variant, forced.target)} by themselves.")
+        for went in auto:
+            words += " " + gone_home(went)
         end = session.end_message()
         if end:
             words += " " + end
@@ -526,6 +549,13 @@ class WebServer:
         text = reply.text.replace("Press b to go back there.",
                                   "Press b (or 'Go back there') to go back there.")
         return False, {"message": text, "back_to": session.last_winnable}
+
+
+def gone_home(auto: AutoMove) -> str:
+    """A safe move played by itself, in words: ``'Ace of spades went home by itself.'``."""
+    more = len(auto.cards) - 1
+    return (f"{card_name(auto.cards[0]).capitalize()} went home by itself"
+            + (f" with the {more} cards on it." if more else "."))
 
 
 async def http_error(request: Request, error: Exception) -> Response:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from patience.cards import FACE_DOWN, SUIT_NAMES
 from patience.game import Move
+from patience.language import Attribute, BoolOp, Compare, Integer, Name
 from patience.settings import Show, Target
 from patience.visibility import seen_cards
 
@@ -72,6 +73,30 @@ def is_waste_like(variant: Variant, group: Group) -> bool:
             and all(index in variant.deal_targets for index in group.indices))
 
 
+def holds_one_card(variant: Variant, group: Group) -> bool:
+    """Whether no pile of ``group`` ever holds more than one card (FreeCell's cells, King
+    Albert's reserve), read off its rules: at most one card dealt to each pile, none placed
+    or filled in, and its ``accepts`` rule false, or with the conjuncts ``pile.empty`` and
+    ``run.size == 1``. Such a group is drawn in the top row, beside the foundations, so the
+    columns have the width of the table to themselves."""
+    if any(count > 1 for count in group.deal) or any(group.place) or \
+            group.fill_from is not None or group.to_bottom is not None or \
+            any(index in variant.deal_targets for index in group.indices):
+        return False
+    if group.accepts.never:
+        return True
+    node = group.accepts.node
+    conjuncts = node.values if isinstance(node, BoolOp) and node.op == "and" else (node,)
+    return any(_is_attribute(c, "pile", "empty") for c in conjuncts) and any(
+        isinstance(c, Compare) and c.op == "==" and _is_attribute(c.left, "run", "size")
+        and isinstance(c.right, Integer) and c.right.value == 1 for c in conjuncts)
+
+
+def _is_attribute(node: object, name: str, attribute: str) -> bool:
+    return (isinstance(node, Attribute) and node.name == attribute
+            and isinstance(node.value, Name) and node.value.id == name)
+
+
 def drop_targets(session: Session) -> dict[int, dict[int, list[int]]]:
     """For each pile and depth (0 = the top card), the piles a drag of that card (with the
     cards on it) may drop onto: ``{pile: {depth: [targets]}}``, only where there is one.
@@ -109,7 +134,8 @@ def snapshot(session: Session, *, game_id: str = "", version: int = 0,
     drops = drop_targets(session)
     groups = []
     for group in variant.groups:
-        top = group.show is Show.STACK or is_waste_like(variant, group)
+        top = group.show is Show.STACK or is_waste_like(variant, group) or \
+            holds_one_card(variant, group)
         groups.append({"name": group.name, "id": group.id, "show": group.show.value,
                        "row": "top" if top else "main",
                        "waste": is_waste_like(variant, group),
@@ -154,6 +180,12 @@ def snapshot(session: Session, *, game_id: str = "", version: int = 0,
         "can_redo": bool(session.redo_stack),
         "won": won,
         "lost": stuck,
+        # only sending cards home is left, and it wins (every card in view: nothing told)
+        "can_finish": session.can_finish(),
+        # the clock (it stands while the game is over) and the score the file declares
+        "seconds": session.elapsed(),
+        "score": None if variant.score is None else variant.score.text(session.score() or 0),
+        "summary": session.summary(),  # moves, time, score: what a won game says
         "hidden": session.hides_cards(),  # a hint then has two readings (deal, view)
         "end": session.end_message(),
     }

@@ -61,6 +61,9 @@ GAME_FORMAT = "patience-web-game"
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 #: sessions kept in memory; others are read back from their file when asked for
 IN_MEMORY = 128
+#: a pause between two requests on a game counts as at most this many seconds of play (a
+#: page left open overnight does not count the night): ``Session.skip_idle``
+IDLE_SECONDS = 300
 
 T = TypeVar("T")
 
@@ -242,9 +245,10 @@ class GameStore:
             found = self._games.get(game_id)
             if found is not None:
                 self._games.move_to_end(game_id)
-                return found
-            found = self.read(game_id)
-            self._remember(found, locked=True)
+            else:
+                found = self.read(game_id)
+                self._remember(found, locked=True)
+            found.session.skip_idle(IDLE_SECONDS)
             return found
 
     def change(self, game_id: str, revision: object,
@@ -346,8 +350,9 @@ def restore(data: dict[str, Any], variants: Mapping[str, Variant], where: str,
         raise
     except PatienceError as error:  # the first line: a MoveError's second is the position
         raise refuse(f"cannot be replayed ({str(error).splitlines()[0]})") from None
-    label = data.get("label")
+    label, seconds = data.get("label"), data.get("seconds")
     session = Session(game, redo=replayed[::-1], recorded=data.get("recorded") is True,
                       label=label if isinstance(label, str) else None,
-                      record_stats=record_stats)
+                      record_stats=record_stats,
+                      seconds=seconds if type(seconds) is int and 0 <= seconds <= MASK64 else 0)
     return key, session, revision

@@ -27,6 +27,8 @@
     queue: Promise.resolve(),
     timings: [],       // [request ms, render ms] of each action, for tests
     firstDrawn: 0,     // when the first table was drawn (ms since the page started)
+    auto: true,        // the safe moves home follow each move (kept in local storage)
+    clock: null,       // {seconds, at, running}: the time played, from the snapshot
   };
   window.patience = state;
 
@@ -69,7 +71,7 @@
       if (!state.snap) return;
       const started = performance.now();
       const { status, data } = await request("POST", gamePath("actions"),
-        { ...body, version: state.snap.version });
+        { ...body, version: state.snap.version, auto: state.auto });
       const received = performance.now();
       answer(status, data);
       state.timings.push([received - started, performance.now() - received]);
@@ -79,7 +81,7 @@
   function answer(status, data) {
     if (data.snapshot) setSnapshot(data.snapshot);
     if (data.error) say(data.error, true);
-    else say(data.announce || data.message || "");
+    else if (data.announce || data.message) say(data.announce || data.message);
   }
 
   function setSnapshot(snap) {
@@ -90,6 +92,7 @@
     }
     if (!old || old.game !== snap.game) state.focusDepth = {};
     state.snap = snap;
+    state.clock = { seconds: snap.seconds, at: performance.now(), running: !snap.won && !snap.lost };
     remember(snap);
     render();
   }
@@ -99,6 +102,46 @@
       localStorage.setItem("patience.current", snap.variant.key);
       localStorage.setItem(`patience.game.${snap.variant.key}`, snap.game);
     } catch (error) { /* private mode: the game lives as long as the tab */ }
+  }
+
+  function setAuto(on, announce = true) {
+    state.auto = on;
+    try { localStorage.setItem("patience.auto", on ? "on" : "off"); } catch (error) { /* private mode */ }
+    const button = $("auto");
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    button.textContent = on ? "Auto home: on" : "Auto home: off";
+    if (announce) {
+      say(on ? "Automatic moves home on: after each move, the cards proven safe to send home go there by themselves."
+        : "Automatic moves home off.");
+      if (on) act({ action: "safe" });  // what is safe now goes at once
+    }
+  }
+
+  function clockText(seconds) {
+    const s = Math.floor(seconds);
+    const two = (n) => String(n).padStart(2, "0");
+    return s >= 3600 ? `${Math.floor(s / 3600)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`
+      : `${Math.floor(s / 60)}:${two(s % 60)}`;
+  }
+
+  function tick() {
+    const clock = state.clock;
+    if (!clock) return;
+    const seconds = clock.seconds + (clock.running ? (performance.now() - clock.at) / 1000 : 0);
+    $("clock").textContent = clockText(seconds);
+  }
+
+  // the theme: the system's (prefers-color-scheme) until the player picks one
+  const THEMES = ["auto", "dark", "light"];
+  function setTheme(theme, announce = true) {
+    if (!THEMES.includes(theme)) theme = "auto";
+    if (theme === "auto") document.documentElement.removeAttribute("data-theme");
+    else document.documentElement.dataset.theme = theme;
+    try { localStorage.setItem("patience.theme", theme); } catch (error) { /* private mode */ }
+    const button = $("theme");
+    button.dataset.theme = theme;
+    button.textContent = `Theme: ${theme === "auto" ? "system" : theme}`;
+    if (announce) say(`Theme: ${theme === "auto" ? "as the system" : theme}.`);
   }
 
   function recall(key) {
@@ -125,12 +168,14 @@
     const rank = code[0] === "T" ? "10" : code[0];
     const suit = code[1];
     const colour = RED_SUITS.includes(suit) ? "red" : "black";
-    const size = Math.max(10, Math.min(36, index - 2));
-    const font = size * 1.06;
+    // the whole em box of the rank (a J's or Q's tail below the baseline too) within the
+    // part that shows: baseline at 3/4 of the font, descent up to 0.3 of it
+    const font = Math.max(8, Math.min(36, (index - 2.5) / 1.05));
+    const size = Math.min(font * 0.85, index - 4);
     return `<svg viewBox="0 0 100 140" class="${colour}" aria-hidden="true" focusable="false">`
       + '<rect class="face" x="1" y="1" width="98" height="138" rx="9"/>'
-      + `<text class="rank" x="6" y="${(3 + size * 0.92).toFixed(1)}" font-size="${font.toFixed(1)}">${rank}</text>`
-      + `<use href="#suit-${suit}" x="${(9 + font * 0.7 * rank.length).toFixed(1)}" y="3" width="${size}" height="${size}"/>`
+      + `<text class="rank" x="6" y="${(2 + font * 0.75).toFixed(1)}" font-size="${font.toFixed(1)}">${rank}</text>`
+      + `<use href="#suit-${suit}" x="${(9 + font * 0.7 * rank.length).toFixed(1)}" y="3" width="${size.toFixed(1)}" height="${size.toFixed(1)}"/>`
       + `<use href="#suit-${suit}" x="20" y="52" width="60" height="60"/></svg>`;
   }
 
@@ -248,9 +293,16 @@
     if (!pile.cards.length) box.append(emptySlot(pile, index, width));
     const tops = fanTops(pile.cards, width * RATIO, room);
     const height = width * RATIO;
+    let run = 0;  // face-down cards so far in a row: heard as one item, on the topmost
     pile.cards.forEach((code, i) => {
       const shown = i + 1 < tops.length ? ((tops[i + 1] - tops[i]) / height) * 140 : 36;
       const button = cardButton(code, index, pile.cards.length - 1 - i, pile.label, shown);
+      run = code ? 0 : run + 1;
+      if (!code && i + 1 < pile.cards.length && !pile.cards[i + 1]) {
+        button.setAttribute("aria-hidden", "true");  // the topmost of the run speaks for it
+      } else if (!code && run > 1) {
+        button.setAttribute("aria-label", `${run} face-down cards, ${pile.label}`);
+      }
       place(button, 0, tops[i], width);
       box.append(button);
     });
@@ -319,6 +371,7 @@
     $("title").textContent = snap.title;
     document.title = `${snap.title} · patience`;
     $("status").textContent = snap.status;
+    tick();
     $("undo").disabled = !snap.can_undo;
     $("redo").disabled = !snap.can_redo;
     $("restart").disabled = !snap.can_undo;
@@ -368,6 +421,7 @@
     if (main.childElementCount) table.append(main);
     const rows = [table];
     if (snap.end) rows.push(endBanner(snap));
+    else if (snap.can_finish) rows.push(finishBanner());
     board.replaceChildren(...rows);
     rovingTabStops();
     decorate();
@@ -380,7 +434,7 @@
     banner.className = "end";
     banner.id = "end";
     const text = document.createElement("span");
-    text.textContent = snap.won ? "You won!" : "No move is left: the game is lost.";
+    text.textContent = snap.won ? `You won! ${snap.summary}.` : "No move is left: the game is lost.";
     banner.append(text);
     const buttons = snap.won ? [["New game", openNewGame]]
       : [["Undo", () => act({ action: "undo" })], ["Where did I lose?", review]];
@@ -394,8 +448,24 @@
     return banner;
   }
 
+  function finishBanner() {
+    const banner = document.createElement("div");
+    banner.className = "end";
+    banner.id = "finish-offer";
+    const text = document.createElement("span");
+    text.textContent = "Only sending the cards home is left.";
+    const button = document.createElement("button");
+    button.type = "button";
+    button.id = "finish";
+    button.textContent = "Finish";
+    button.setAttribute("aria-keyshortcuts", "a");
+    button.addEventListener("click", () => act({ action: "finish" }));
+    banner.append(text, button);
+    return banner;
+  }
+
   function focusables(pile) {
-    return [...$("board").querySelectorAll(`[data-pile="${pile}"].card, [data-pile="${pile}"].slot, [data-pile="${pile}"].stock`)];
+    return [...$("board").querySelectorAll(`[data-pile="${pile}"].card:not([aria-hidden]), [data-pile="${pile}"].slot, [data-pile="${pile}"].stock`)];
   }
 
   function elementAt(pile, depth) {
@@ -679,6 +749,7 @@
         d: () => act({ action: "deal" }), u: () => act({ action: "undo" }),
         r: () => act({ action: "redo" }), h: () => hint("deal"), v: () => hint("view"), w: review,
         b: () => act({ action: "back" }), n: openNewGame, "?": () => openDialog("help-dialog"),
+        a: () => act({ action: "finish" }), o: () => setAuto(!state.auto),
       };
       if (commands[key]) {
         event.preventDefault();
@@ -742,6 +813,11 @@
     $("view-hint").addEventListener("click", () => hint("view"));
     $("review").addEventListener("click", review);
     $("help").addEventListener("click", () => openDialog("help-dialog"));
+    $("auto").addEventListener("click", () => setAuto(!state.auto));
+    $("theme").addEventListener("click", () => {
+      const now = $("theme").dataset.theme || "auto";
+      setTheme(THEMES[(THEMES.indexOf(now) + 1) % THEMES.length]);
+    });
     $("rules").addEventListener("click", async () => {
       if (!state.snap) return;
       const { data } = await request("GET", `/api/variants/${encodeURIComponent(state.snap.variant.key)}/rules`);
@@ -760,7 +836,11 @@
         if (!row.games && row.key !== current) continue;
         const line = document.createElement("tr");
         if (row.key === current) line.className = "current";
-        for (const value of [row.name, row.games, row.wins, row.streak, row.best_streak]) {
+        const timed = row.timed_wins || 0;
+        const values = [row.name, row.games, row.wins,
+          row.games ? `${Math.floor((100 * row.wins) / row.games)}%` : "–", row.streak, row.best_streak,
+          timed ? clockText(row.best_seconds) : "–", timed ? clockText(row.won_seconds / timed) : "–"];
+        for (const value of values) {
           const cell = document.createElement("td");
           cell.textContent = value;
           line.append(cell);
@@ -783,6 +863,9 @@
         return;
       }
       stopLooking();
+      if (deal === "number") {
+        try { localStorage.setItem("patience.number", number); } catch (error) { /* private mode */ }
+      }
       startGame({ variant: $("variant").value, deal, number });
     });
   }
@@ -811,6 +894,8 @@
 
   function openNewGame() {
     if (state.snap) $("variant").value = state.snap.variant.key;
+    const number = recall("patience.number");
+    if (number) $("number").value = number;
     describeChoice();
     $("new-status").textContent = "";
     openDialog("new-dialog");
@@ -838,6 +923,7 @@
       if (dialog.open) dialog.close();
       setSnapshot(data.snapshot);
       say(`New game: ${data.snapshot.title}.`);
+      if (state.auto) act({ action: "safe" });  // an Ace dealt on top goes home at once
       const first = $("board").querySelector("[tabindex='0']");
       if (first && document.activeElement === document.body) first.focus({ preventScroll: true });
       return;
@@ -852,7 +938,10 @@
     setUpPointer();
     setUpKeys();
     setUpDialogs();
+    setAuto(recall("patience.auto") !== "off", false);
+    setTheme(recall("patience.theme") || "auto", false);
     window.addEventListener("resize", () => requestAnimationFrame(render));
+    setInterval(tick, 1000);
     const { data } = await request("GET", "/api/variants");
     if (!data.families) return say(data.error || "The server sent no variants.", true);
     state.variants = data;
