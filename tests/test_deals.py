@@ -41,6 +41,9 @@ MAPPED = {
     "klondike-vegas": "vegas_klondike", "seahaven-towers": "seahaven_towers",
     "simple-simon": "simple_simon", "streets-and-alleys": "streets_and_alleys",
     "yukon": "yukon",
+    "gypsy": "gypsy",
+    # PySolFC deals Russian Solitaire as Yukon (the same startGame and shuffle)
+    "russian-solitaire": "yukon",
 }
 SEEDS = ["ms:1", "ms:2", "ms:617", "ms:11982", "ms:32000", "ms:1000000", f"ms:{2**31}",
          f"ms:{MAX_MS_DEAL_NUMBER}", "pysolfc:1", "pysolfc:32001", "pysolfc:123456789",

@@ -73,5 +73,11 @@ EXAMPLES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs" / "examples")
 @pytest.mark.slow
 @pytest.mark.parametrize("name", patience.shipped_variants() + EXAMPLES)
 def test_no_false_alarm_on_a_correct_file(name):
+    # a finding the file acknowledges (expect: - known: [CODE] why: ...) is right about the
+    # rules and expected for the game (Russian Solitaire's lost sample), not an alarm
+    from patience.testing.battery import acknowledged
+
     path = ROOT / name if name.endswith(".yaml") else name
-    assert [str(f) for f in semantic_findings(patience.find_variant(path))] == []
+    variant = patience.find_variant(path)
+    known = acknowledged(variant)
+    assert [str(f) for f in semantic_findings(variant) if f.check not in known] == []
