@@ -49,7 +49,7 @@ from __future__ import annotations
 import datetime
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -71,7 +71,14 @@ from patience.game import Move
 from patience.plainrules import plain_rules_text
 from patience.play import saves
 from patience.play.deals import DailyCache
-from patience.play.session import VIEW_HINT_POSITIONS, AutoMove, guesses_won, went_home
+from patience.play.session import (
+    VIEW_HINT_POSITIONS,
+    AutoMove,
+    Reply,
+    Session,
+    guesses_won,
+    went_home,
+)
 from patience.seeds import deal, parse_seed
 from patience.variant import Variant
 from patience.visibility import conceal
@@ -408,89 +415,16 @@ class WebServer:
              data: dict[str, Any]) -> tuple[bool, tuple[str, str]]:
         session = web_game.session
         game = session.game
-        variant = session.variant
         before = [list(pile) for pile in game.piles]
         stock_before = len(game.stock)
-        piles = len(variant.pile_names)
         session.auto_home = data.get("auto", True)  # the page's choice (kept in the browser)
-
-        def card_at(name: str) -> tuple[int, int]:
-            pile = integer(data, name, 0, piles - 1)
-            size = len(game.piles[pile])
-            if not size:
-                raise WebError(f"{pile_label(variant, pile)} is empty", status=422,
-                               game=web_game)
-            depth = integer(data, "depth", 0, size - 1)
-            return pile, depth
-
-        if name == "click":
-            reply = session.click(*card_at("pile"))
-        elif name == "drop":
-            pile, depth = card_at("pile")
-            reply = session.drop(pile, depth, integer(data, "target", 0, piles - 1))
-        elif name == "deal":
-            reply = session.deal()
-        elif name == "move":
-            try:
-                reply = session.play(game.parse_move(text_field(data, "move")))
-            except MoveError as error:
-                raise WebError(error.message, status=422, game=web_game) from None
-        elif name == "undo":
-            reply = session.undo()
-            if reply.changed:
-                move = session.redo_stack[-1]
-                words = "the deal" if move.source == -1 else \
-                    describe_move(variant, game.piles, move)
-                return True, (reply.text, f"Undid {words}.")
-        elif name == "restart":
-            if not game.move_stack:
-                raise WebError("the game is at its start already", status=422, game=web_game)
-            while game.move_stack:
-                session.undo()
-            return True, ("back at the start; redo replays the moves", "Back at the start.")
-        elif name == "back":
-            reply = session.back()
-            if reply.changed:
-                return True, (reply.text, reply.text)
-        elif name == "safe":  # the page turned the automatic moves on, or began a game
-            played = session.play_safe_moves() if session.auto_home else []
-            if not played:
-                return False, ("", "")
-            words = " ".join(gone_home(auto) for auto in played)
-            return True, (went_home(played), (words + " " + session.end_message()).strip())
-        elif name == "finish":
-            moves_before = len(game.move_stack)
-            reply = session.finish()
-            if reply.changed:
-                count = len(game.move_stack) - moves_before
-                words = (f"Finished: {count} move{'s' if count != 1 else ''} home. "
-                         + session.end_message()).strip()
-                return True, (reply.text, words)
-        else:  # redo
-            reply = session.redo()
-        if reply.error or not reply.changed:
-            raise WebError(reply.text or "nothing happened", status=422, game=web_game,
-                           explanation=reply.explanation)
-        auto = session.last_auto
-        move = game.move_stack[-1 - len(auto)]
-        if move.source == -1:
-            words = ("Dealt" if stock_before else "Turned the waste back into the stock") + \
-                f"; {len(game.stock)} card{'s' if len(game.stock) != 1 else ''} in the stock."
-        else:
-            words = describe_move(variant, before, move)
-            words = words[0].upper() + words[1:] + "."
-            if name == "redo":
-                words = "Redid: " + words
-        for forced in game.forced_moves_of_last_move():
-            if forced.source >= 0:
-                words += (f" {forced.count} cards went from {pile_label(variant, forced.source)}"
-                          f" to {pile_label(variant, forced.target)} by themselves.")
-        for went in auto:
-            words += " " + gone_home(went)
-        end = session.end_message()
-        if end:
-            words += " " + end
-        return True, (reply.text, words)
+        outcome = _ACTIONS.get(name, _redo)(web_game, data)
+        if not isinstance(outcome, Reply):  # the action said all there is to say
+            return outcome
+        if outcome.error or not outcome.changed:
+            raise WebError(outcome.text or "nothing happened", status=422, game=web_game,
+                           explanation=outcome.explanation)
+        return True, (outcome.text, _announce(session, name, before, stock_before))
 
     async def hint(self, request: Request) -> Response:
         game_id = request.path_params["game"]
@@ -622,3 +556,123 @@ def create_app(names: Sequence[str] = (), *, allowed_hosts: Sequence[str] = (),
 
 
 __all__ = ["MAX_BODY", "WebServer", "create_app"]
+
+
+# --- the actions of a game's page (WebServer._act) -----------------------------------------
+
+def _card_at(web_game: WebGame, data: dict[str, Any], name: str) -> tuple[int, int]:
+    """The pile named by ``data[name]`` and the depth ``data["depth"]`` of a card in it."""
+    game = web_game.session.game
+    variant = web_game.session.variant
+    pile = integer(data, name, 0, len(variant.pile_names) - 1)
+    size = len(game.piles[pile])
+    if not size:
+        raise WebError(f"{pile_label(variant, pile)} is empty", status=422, game=web_game)
+    return pile, integer(data, "depth", 0, size - 1)
+
+
+def _click(web_game: WebGame, data: dict[str, Any]) -> Reply:
+    return web_game.session.click(*_card_at(web_game, data, "pile"))
+
+
+def _drop(web_game: WebGame, data: dict[str, Any]) -> Reply:
+    pile, depth = _card_at(web_game, data, "pile")
+    target = integer(data, "target", 0, len(web_game.session.variant.pile_names) - 1)
+    return web_game.session.drop(pile, depth, target)
+
+
+def _deal(web_game: WebGame, data: dict[str, Any]) -> Reply:
+    return web_game.session.deal()
+
+
+def _move(web_game: WebGame, data: dict[str, Any]) -> Reply:
+    session = web_game.session
+    try:
+        return session.play(session.game.parse_move(text_field(data, "move")))
+    except MoveError as error:
+        raise WebError(error.message, status=422, game=web_game) from None
+
+
+def _undo(web_game: WebGame, data: dict[str, Any]) -> Reply | tuple[bool, tuple[str, str]]:
+    session = web_game.session
+    reply = session.undo()
+    if not reply.changed:
+        return reply
+    move = session.redo_stack[-1]
+    words = "the deal" if move.source == -1 else \
+        describe_move(session.variant, session.game.piles, move)
+    return True, (reply.text, f"Undid {words}.")
+
+
+def _restart(web_game: WebGame, data: dict[str, Any]) -> tuple[bool, tuple[str, str]]:
+    session = web_game.session
+    if not session.game.move_stack:
+        raise WebError("the game is at its start already", status=422, game=web_game)
+    while session.game.move_stack:
+        session.undo()
+    return True, ("back at the start; redo replays the moves", "Back at the start.")
+
+
+def _back(web_game: WebGame, data: dict[str, Any]) -> Reply | tuple[bool, tuple[str, str]]:
+    reply = web_game.session.back()
+    return (True, (reply.text, reply.text)) if reply.changed else reply
+
+
+def _safe(web_game: WebGame, data: dict[str, Any]) -> tuple[bool, tuple[str, str]]:
+    """The page turned the automatic moves on, or began a game."""
+    session = web_game.session
+    played = session.play_safe_moves() if session.auto_home else []
+    if not played:
+        return False, ("", "")
+    words = " ".join(gone_home(auto) for auto in played)
+    return True, (went_home(played), (words + " " + session.end_message()).strip())
+
+
+def _finish(web_game: WebGame, data: dict[str, Any]) -> Reply | tuple[bool, tuple[str, str]]:
+    session = web_game.session
+    moves_before = len(session.game.move_stack)
+    reply = session.finish()
+    if not reply.changed:
+        return reply
+    count = len(session.game.move_stack) - moves_before
+    words = (f"Finished: {count} move{'s' if count != 1 else ''} home. "
+             + session.end_message()).strip()
+    return True, (reply.text, words)
+
+
+def _redo(web_game: WebGame, data: dict[str, Any]) -> Reply:
+    return web_game.session.redo()
+
+
+_ACTIONS: dict[str, Callable[[WebGame, dict[str, Any]],
+                             Reply | tuple[bool, tuple[str, str]]]] = {
+    "click": _click, "drop": _drop, "deal": _deal, "move": _move, "undo": _undo,
+    "restart": _restart, "back": _back, "safe": _safe, "finish": _finish, "redo": _redo,
+}
+
+
+def _announce(session: Session, name: str, before: list[list[int]], stock_before: int) -> str:
+    """What a screen reader hears after a move the session made for the page: the move (or
+    the deal), the cards that went by themselves, the cards that went home, and the end."""
+    game = session.game
+    variant = session.variant
+    auto = session.last_auto
+    move = game.move_stack[-1 - len(auto)]
+    if move.source == -1:
+        words = ("Dealt" if stock_before else "Turned the waste back into the stock") + \
+            f"; {len(game.stock)} card{'s' if len(game.stock) != 1 else ''} in the stock."
+    else:
+        words = describe_move(variant, before, move)
+        words = words[0].upper() + words[1:] + "."
+        if name == "redo":
+            words = "Redid: " + words
+    for forced in game.forced_moves_of_last_move():
+        if forced.source >= 0:
+            words += (f" {forced.count} cards went from {pile_label(variant, forced.source)}"
+                      f" to {pile_label(variant, forced.target)} by themselves.")
+    for went in auto:
+        words += " " + gone_home(went)
+    end = session.end_message()
+    if end:
+        words += " " + end
+    return words
