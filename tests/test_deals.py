@@ -40,6 +40,7 @@ MAPPED = {
     "klondike": "klondike", "klondike-draw3": "klondike_by_threes",
     "klondike-vegas": "vegas_klondike", "seahaven-towers": "seahaven_towers",
     "simple-simon": "simple_simon", "streets-and-alleys": "streets_and_alleys",
+    "thumb-and-pouch": "thumb_and_pouch",
     "yukon": "yukon",
 }
 SEEDS = ["ms:1", "ms:2", "ms:617", "ms:11982", "ms:32000", "ms:1000000", f"ms:{2**31}",
