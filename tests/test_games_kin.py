@@ -1,6 +1,7 @@
 """Kin of the shipped families, as shipped in variants/: Lucas, Number Ten and Red and Black
 (Forty Thieves), Superior Canfield, Rainbow and Storehouse (Canfield), Whitehead and Thumb
-and Pouch (Klondike), Dead King Golf (Golf) and Wasp (Scorpion).
+and Pouch (Klondike), Easthaven and Agnes Sorel (Gypsy), Dead King Golf (Golf), Wasp
+(Scorpion) and Curds and Whey (Spider).
 
 Every expected move list and pile below is worked out by hand from the rules each file cites
 (PySolFC's rule pages and classes; see each file's ``sources:``), never pasted from the
@@ -25,6 +26,9 @@ from patience.cards import FACE_DOWN
     ("red-and-black", [1] * 8, [0] * 8, 88),
     ("whitehead", [1, 2, 3, 4, 5, 6, 7], [0] * 7, 24),
     ("thumb-and-pouch", [1, 2, 3, 4, 5, 6, 7], [0, 1, 2, 3, 4, 5, 6], 24),
+    ("easthaven", [3] * 7, [2] * 7, 31),
+    ("agnes-sorel", [1, 2, 3, 4, 5, 6, 7], [0] * 7, 23),
+    ("curds-and-whey", [4] * 13, [0] * 13, 0),
 ])
 def test_deals_lay_out_the_columns_as_the_class_deals_them(variant, columns, down, stock):
     for seed in (1, 2, 3):
@@ -33,7 +37,9 @@ def test_deals_lay_out_the_columns_as_the_class_deals_them(variant, columns, dow
         assert [len(p) for p in piles] == columns
         assert [face_down(p) for p in piles] == down
         assert not any(p[-1] & FACE_DOWN for p in piles)
-        assert game.pile("w") == [] and len(game.stock) == stock
+        assert len(game.stock) == stock
+        if "w" in {name for group in game.variant.groups for name in group.pile_names}:
+            assert game.pile("w") == []
 
 
 def test_red_and_black_deals_the_eight_aces_to_the_foundations_first():
@@ -194,3 +200,41 @@ def test_wasp_a_gap_takes_any_face_up_card_with_everything_on_it():
     # on it); 4H has no 5H on top to go on; nothing else builds
     assert moves(game) == {"c1:1-c2", "c1:2-c2", "c1:3-c2", "c1:3-c6", "c3:1-c2", "c3:1-c4",
                            "c4:1-c2", "c5:1-c2", "c6:1-c2", "c7:1-c2"}
+
+
+# --- Gypsy kin and Curds and Whey -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["easthaven", "agnes-sorel"])
+def test_a_deal_gives_one_card_to_every_column_and_the_last_to_the_first_ones(variant):
+    game = patience.find_variant(variant).deal(1)
+    while len(game.stock) >= 7:
+        before = [len(game.pile(f"c{i}")) for i in range(1, 8)]
+        game.push("d")
+        assert [len(game.pile(f"c{i}")) for i in range(1, 8)] == [n + 1 for n in before]
+    left = len(game.stock)                                # 31 = 4 x 7 + 3; 23 = 3 x 7 + 2
+    assert left == {"easthaven": 3, "agnes-sorel": 2}[variant]
+    before = [len(game.pile(f"c{i}")) for i in range(1, 8)]
+    game.push("d")
+    assert [len(game.pile(f"c{i}")) for i in range(1, 8)] == [
+        n + (1 if i < left else 0) for i, n in enumerate(before)]
+    assert game.stock == [] and "d" not in moves(game)
+
+
+def test_agnes_sorel_a_gap_is_filled_only_by_a_deal():
+    # base rank 5 (5H on f1); c1 JH, c2 empty, c3 TH; the stock deals 2C first
+    game = position("agnes-sorel", "c:JH//TH//// f:5H/// s:2C3C4C6C7C8C9C*")
+    assert moves(game) == {"c3:1-c1", "d"}                # TH on JH; nothing into c2
+    game.push("d")
+    assert codes(game.pile("c2")) == "3C"
+
+
+def test_curds_and_whey_a_run_of_one_rank_moves_onto_its_rank():
+    # deal 1: c4 is 8H 7H 4S 3S; c6 5S 2C 7C 4C: 4S 3S (one suit) goes on the 4C
+    game = patience.find_variant("curds-and-whey").deal(1)
+    game.push("c4:2-c6")
+    assert codes(game.pile("c6")) == "5S2C7C4C4S3S"
+    # 4C 4S 3S is no run (neither one suit nor one rank); 7H, now on top of c4, has no 7
+    # or 8H to go on; 3S goes on the 3D, 3H (same rank) as before
+    assert "c6:3-c4" not in moves(game)
+    assert {"c6:1-c3", "c6:1-c10"} <= moves(game)
