@@ -36,10 +36,12 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 MAPPED = {
     "bakers-dozen": "bakers_dozen", "bakers-game": "bakers_game",
     "beleaguered-castle": "beleaguered_castle", "black-hole": "black_hole",
+    "dead-king-golf": "golf",
     "eight-off": "eight_off", "fan": "fan", "freecell": "freecell", "golf": "golf",
     "klondike": "klondike", "klondike-draw3": "klondike_by_threes",
     "klondike-vegas": "vegas_klondike", "seahaven-towers": "seahaven_towers",
     "simple-simon": "simple_simon", "streets-and-alleys": "streets_and_alleys",
+    "thumb-and-pouch": "thumb_and_pouch",
     "yukon": "yukon",
     "gypsy": "gypsy",
     # PySolFC deals Russian Solitaire as Yukon (the same startGame and shuffle)
