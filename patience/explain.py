@@ -38,6 +38,7 @@ from patience.language import (
     Member,
     Name,
     Negate,
+    Neighbour,
     Node,
     Not,
     Pairs,
@@ -46,6 +47,7 @@ from patience.language import (
     arithmetic,
     compare,
 )
+from patience.places import NO_PILE, PLACE_ATTRIBUTES
 from patience.settings import Removal, Target
 
 if TYPE_CHECKING:
@@ -68,6 +70,10 @@ class PileValue:
     index: int
     cards: tuple[int, ...]
     group: str
+
+
+#: a neighbour past the edge: no pile, read as an empty one (patience.places)
+NOWHERE = PileValue("no pile", NO_PILE, (), "")
 
 
 @attrs.frozen
@@ -169,10 +175,20 @@ class Interpreter(Visitor[Any]):
         return sum(1 for index in group.indices
                    if self.evaluate(node.body, {**env, node.name: self.pile(index)}))
 
+    def visit_Neighbour(self, node: Neighbour, env: dict[str, Any]) -> Any:
+        pile = self.evaluate(node.pile, env)
+        distance = self.evaluate(node.distance, env)
+        index = NO_PILE if pile.index == NO_PILE else \
+            self.variant.pile_maps.neighbours(node.direction, distance)[pile.index]
+        return NOWHERE if index == NO_PILE else self.pile(index)
+
     def _attribute(self, owner: Any, attribute: str) -> Any:
         if isinstance(owner, StockValue):
             return {"empty": owner.size == 0, "size": owner.size}[attribute]
         if isinstance(owner, PileValue):
+            if attribute in PLACE_ATTRIBUTES:
+                return 0 if owner.index == NO_PILE else \
+                    self.variant.pile_maps.place(attribute)[owner.index]
             if attribute == "empty":
                 return not owner.cards
             if attribute == "size":
@@ -214,7 +230,8 @@ class _Reasons(Visitor[str]):
     """:meth:`Interpreter.reason`: ``visit(node, env, text)`` says why ``node`` is false."""
 
     # not true or false by themselves: "'…' is false"
-    generic = frozenset({"Integer", "Name", "Negate", "Arithmetic", "Count", "Pairs"})
+    generic = frozenset({"Integer", "Name", "Negate", "Arithmetic", "Count", "Pairs",
+                         "Neighbour"})
 
     def __init__(self, interpreter: Interpreter) -> None:
         self.interpreter = interpreter

@@ -242,7 +242,7 @@ def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
     tested against)."""
     groups = variant.groups
     predicates = dict(variant.predicates)
-    layout = Layout({group.name: group.indices for group in groups})
+    layout = Layout({group.name: group.indices for group in groups}, variant.pile_maps)
     compiler = Compiler(dict(variant.parameters), predicates, layout, Tables(), variant.deck,
                         tabulate=tabulate,
                         face_down=any(any(group.face_down) for group in groups))

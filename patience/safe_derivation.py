@@ -96,7 +96,7 @@ class _Values(Visitor[object]):
 
     # a call is inlined before; a quantifier, a count and which group a pile is in are
     # never decided here (``generic_visit``: unknown)
-    generic = frozenset({"Call", "Quantifier", "Pairs", "Count", "Member"})
+    generic = frozenset({"Call", "Quantifier", "Pairs", "Count", "Member", "Neighbour"})
 
     def __init__(self, env: Env, constants: Mapping[str, object]) -> None:
         self.env = env

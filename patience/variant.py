@@ -40,6 +40,7 @@ from patience.language import (
     walk,
 )
 from patience.moves import FROM_STOCK, make_player
+from patience.places import Arrangement, PileMaps
 from patience.plan import RulePlan, make_plan, rule_note
 from patience.rulestext import rules_text
 from patience.safe_derivation import Derivation, derive_safe
@@ -65,6 +66,12 @@ class Group:
     place: tuple[tuple[int, ...], ...] = ()  # cards put on each pile before the deal
     to_bottom: Rule | None = None
     fill_from: range | None = None
+    #: where its piles stand (docs/authoring.md, "Places"): one row unless laid out
+    layout: Arrangement | None = None
+
+    @property
+    def arrangement(self) -> Arrangement:
+        return self.layout or Arrangement.row(self.count)
 
     @property
     def count(self) -> int:
@@ -106,7 +113,8 @@ class Variant:
                                 group.face_down or (0,) * group.count, group.place,
                                 group.to_bottom,
                                 FROM_STOCK if group.fill_from == "stock" else
-                                ranges[group.fill_from] if group.fill_from else None))
+                                ranges[group.fill_from] if group.fill_from else None,
+                                group.layout))
         self.groups: tuple[Group, ...] = tuple(groups)
         self.group_by_name: Mapping[str, Group] = MappingProxyType(
             {group.name: group for group in groups})
@@ -114,6 +122,8 @@ class Variant:
         self.pile_index: Mapping[str, int] = MappingProxyType(
             {pile: i for i, pile in enumerate(self.pile_names)})
         self.group_of_pile: tuple[Group, ...] = tuple(g for g in groups for _ in g.indices)
+        #: every pile's place, neighbours and covering piles (docs/authoring.md, "Places")
+        self.pile_maps = PileMaps(tuple((g.indices.start, g.arrangement) for g in groups))
         self.turn = definition.stock.turn
         self.deal_targets: tuple[int, ...] = tuple(
             index for index in self._deal_targets(definition) for _ in range(self.turn))

@@ -352,7 +352,7 @@ impl Program {
     // -- questions about a position --
 
     pub fn is_won(&self, pos: &Position) -> bool {
-        let mut env = Env::new(&pos.piles, &pos.stock);
+        let mut env = Env::new(&pos.piles, &pos.stock).placed(&self.places);
         self.win.truth(&mut env)
     }
 
@@ -361,7 +361,7 @@ impl Program {
             if self.deal_when.is_true() {
                 return true;
             }
-            let mut env = Env::new(&pos.piles, &pos.stock);
+            let mut env = Env::new(&pos.piles, &pos.stock).placed(&self.places);
             if self.deal_when.truth(&mut env) {
                 return true;
             }
@@ -384,7 +384,7 @@ impl Program {
             return;
         }
         let targets = self.filtered.then(|| Targets::of(pos));
-        let mut env = Env::new(&pos.piles, &pos.stock); // one per position: its memo
+        let mut env = Env::new(&pos.piles, &pos.stock).placed(&self.places); // one per position: its memo
         for (group, plan) in self.groups.iter().zip(&self.sources) {
             if let Some(plan) = plan {
                 let screen = targets.as_ref().filter(|_| plan.screened).map(|t| Screen::of(plan, t));
@@ -411,7 +411,7 @@ impl Program {
         }
         let mut found = None;
         let targets = self.forced_filtered.then(|| Targets::of(pos));
-        let mut env = Env::new(&pos.piles, &pos.stock);
+        let mut env = Env::new(&pos.piles, &pos.stock).placed(&self.places);
         for (group, plan) in self.groups.iter().zip(&self.forced_sources) {
             if let Some(plan) = plan {
                 let screen = targets.as_ref().filter(|_| plan.screened).map(|t| Screen::of(plan, t));
@@ -452,7 +452,7 @@ impl Program {
     /// deal never is): `patience.solver.search.first_safe`.
     pub fn first_safe(&self, pos: &Position, moves: &[Move]) -> Option<Move> {
         let safe = self.safe.as_ref()?;
-        let mut env = Env::new(&pos.piles, &pos.stock);
+        let mut env = Env::new(&pos.piles, &pos.stock).placed(&self.places);
         let mut best: Option<Move> = None;
         for &m in moves {
             if m.s < 0 || best.is_some_and(|b| b <= m) {

@@ -18,8 +18,8 @@ use crate::wire;
 pub const FACE_DOWN: u8 = 64;
 /// the rule program's version (2: `top_piles`; 3: `safe`, the declared safe moves; 4: the
 /// moves after a deal and the stock as a cycle; 5: `beam`, the layered beam; 6: the typed
-/// wire format, `wire.rs`)
-pub const PROGRAM_VERSION: u64 = 6;
+/// wire format, `wire.rs`; 7: places, `wire::Places`)
+pub const PROGRAM_VERSION: u64 = 7;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
 pub const SLOTS: usize = 4;
@@ -31,6 +31,9 @@ pub enum PileRef {
     Var(u8),
     Index(u16),
     Stock,
+    /// the neighbour of the source (base 0), the target (1) or a bound pile (2 + slot) by
+    /// the map `Program::places[map]` (no pile past the edge: it reads as an empty pile)
+    Near(u16, u8),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -141,6 +144,8 @@ pub enum Expr {
     Pairs(bool, RunRef, u8, u8, Box<Expr>),
     Table1(u16, Box<Expr>),
     Table2(u16, Box<Expr>, Box<Expr>),
+    /// a pile's index, row or column by the map `Program::places[map]` (0 for no pile)
+    Place(u16, PileRef),
 }
 
 impl Expr {
@@ -284,6 +289,8 @@ pub struct Program {
     /// the most forced moves one move or deal may cause (`MAX_FORCED_MOVES` of
     /// `patience/limits.py`): past it `play` stops and sets `Stacks::runaway`
     pub max_forced_moves: u32,
+    /// where piles stand: maps from a pile's number (`wire::Places`; `usize::MAX` for none)
+    pub places: Vec<Vec<usize>>,
 }
 
 type Result<T> = std::result::Result<T, String>;
@@ -330,6 +337,7 @@ fn flags(piles: &[usize], size: usize) -> Result<Vec<bool>> {
 
 struct Reader {
     slots: usize, // pile slots: constant piles must be below
+    maps: usize,  // the maps of `wire::Places`
     tables: Vec<Arc<Table>>,
     /// the memo slots given out so far (one program shares them)
     memo: crate::compile::Memo,
@@ -345,6 +353,16 @@ impl Reader {
             Some("tgt") => Ok(PileRef::Target),
             Some("stock") => Ok(PileRef::Stock),
             Some("var") => Ok(PileRef::Var(slot(&items[1], SLOTS)?)),
+            Some("near") => {
+                let map = self.map(&items[1])?;
+                let base = match self.pile(&items[2])? {
+                    PileRef::Source => 0,
+                    PileRef::Target => 1,
+                    PileRef::Var(slot) => 2 + slot,
+                    _ => return err("a neighbour of a pile that is no source, target or bound pile", value),
+                };
+                Ok(PileRef::Near(map, base))
+            }
             Some("pile") => {
                 let i = index(&items[1])?;
                 if i >= self.slots {
@@ -354,6 +372,14 @@ impl Reader {
             }
             _ => err("not a pile", value),
         }
+    }
+
+    fn map(&self, value: &Value) -> Result<u16> {
+        let map = index(value)?;
+        if map >= self.maps {
+            return err("unknown place map", value);
+        }
+        Ok(map as u16)
     }
 
     fn code(&self, value: &Value) -> Result<Code> {
@@ -445,6 +471,7 @@ impl Reader {
                     Expr::Or(parts)
                 }
             }
+            "place" => Expr::Place(self.map(arg(1)?)?, self.pile(arg(2)?)?),
             "member" => {
                 let (start, stop) = self.range(arg(2)?, arg(3)?)?;
                 Expr::Member(self.pile(arg(1)?)?, start, stop)
@@ -619,7 +646,14 @@ impl Program {
             }
             tables.push(Arc::new(Table { rows, width, bits }));
         }
-        let reader = Reader { slots, tables: tables.clone(), memo: Default::default(), filters };
+        let mut places = Vec::new();
+        for map in &value.places.maps {
+            if map.len() != piles || map.iter().any(|&v| v < -1 || v > piles as i64) {
+                return bad("a place map is not one number from -1 to the piles per pile".to_string());
+            }
+            places.push(map.iter().map(|&v| if v < 0 { usize::MAX } else { v as usize }).collect());
+        }
+        let reader = Reader { slots, maps: places.len(), tables: tables.clone(), memo: Default::default(), filters };
         let mut groups = Vec::new();
         for g in &value.groups {
             if g.start > g.stop || g.stop > piles {
@@ -741,6 +775,7 @@ impl Program {
             search,
             max_forced_moves: value.max_forced_moves,
             groups,
+            places,
         })
     }
 }
@@ -755,6 +790,8 @@ pub const MEMO_SLOTS: usize = 16;
 pub struct Env<'a> {
     pub piles: &'a [Vec<u8>],
     pub stock: &'a [u8],
+    /// the program's place maps (`Program::places`), read by `PileRef::Near` and `Expr::Place`
+    pub places: &'a [Vec<usize>],
     pub s: usize,
     pub t: usize,
     pub k: usize,
@@ -771,6 +808,7 @@ impl<'a> Env<'a> {
         Env {
             piles,
             stock,
+            places: &[],
             s: 0,
             t: 0,
             k: 0,
@@ -780,6 +818,12 @@ impl<'a> Env<'a> {
             memo_for: [(0, 0); MEMO_SLOTS],
             memo_set: 0,
         }
+    }
+
+    /// The same, reading the program's place maps (a program with places needs them).
+    pub fn placed(mut self, places: &'a [Vec<usize>]) -> Env<'a> {
+        self.places = places;
+        self
     }
 
     #[inline(always)]
@@ -792,7 +836,35 @@ impl<'a> Env<'a> {
             PileRef::Var(slot) => at(self.pile_vars[slot as usize]),
             PileRef::Index(i) => at(i as usize),
             PileRef::Stock => self.stock,
+            PileRef::Near(map, base) => at(self.near(map, base)),
         }
+    }
+
+    /// The number of the neighbour by `map` of the pile `base` (`PileRef::Near`), or
+    /// `usize::MAX` for none.
+    #[inline]
+    pub(crate) fn near(&self, map: u16, base: u8) -> usize {
+        let of = match base {
+            0 => self.s,
+            1 => self.t,
+            slot => self.pile_vars[(slot - 2) as usize],
+        };
+        self.read_map(map, of)
+    }
+
+    /// A pile's index, row or column by `map` (`Expr::Place`): 0 for no pile.
+    #[inline]
+    pub(crate) fn place(&self, map: u16, pile: PileRef) -> i64 {
+        match self.read_map(map, self.pile_number(pile)) {
+            usize::MAX => 0,
+            value => value as i64,
+        }
+    }
+
+    /// `map`'s value for the pile numbered `pile` (`usize::MAX` for none, or no pile).
+    #[inline]
+    pub(crate) fn read_map(&self, map: u16, pile: usize) -> usize {
+        self.places.get(map as usize).and_then(|m| m.get(pile)).copied().unwrap_or(usize::MAX)
     }
 
     #[inline(always)]
@@ -803,6 +875,7 @@ impl<'a> Env<'a> {
             PileRef::Var(slot) => self.pile_vars[slot as usize],
             PileRef::Index(i) => i as usize,
             PileRef::Stock => usize::MAX,
+            PileRef::Near(map, base) => self.near(map, base),
         }
     }
 }
@@ -1009,6 +1082,7 @@ impl Program {
                 let (a, b) = (self.eval(a, env), self.eval(b, env));
                 lookup2(&self.tables[*id as usize], a, b)
             }
+            Expr::Place(map, p) => env.place(*map, *p),
         }
     }
 }
@@ -1048,6 +1122,7 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         beam: BeamRules::default(),
         search: crate::wire::test_search(),
         max_forced_moves: 10_000,
+        places: vec![],
     }
 }
 

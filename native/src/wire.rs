@@ -67,6 +67,14 @@ pub struct Redeal {
     pub limit: usize,
 }
 
+/// Where piles stand: maps from a pile's number, read by `["near", map, pile]` (a
+/// neighbour's number, -1 for none) and `["place", map, pile]` (an index, row or column).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Places {
+    pub maps: Vec<Vec<i64>>,
+}
+
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct Table {
@@ -180,6 +188,7 @@ pub struct Program {
     pub search: Search,
     pub cards: Cards,
     pub max_forced_moves: u32,
+    pub places: Places,
 }
 
 /// Search constants for the core's own unit tests (a program brings the real ones).

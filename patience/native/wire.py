@@ -19,8 +19,9 @@ from patience.solver.constants import SearchConstants
 
 #: the version of the program's shape: the core refuses a program of another version (2: the
 #: piles keyed by their top, 3: the declared safe moves, 4: the moves allowed after a deal
-#: and the stock as a cycle, 5: the layered beam, 6: the typed wire format and the search constants)
-PROGRAM_VERSION = 6
+#: and the stock as a cycle, 5: the layered beam, 6: the typed wire format and the search constants,
+#: 7: places, ``Places``)
+PROGRAM_VERSION = 7
 
 Expr = list[Any]  # an expression tree: ["int", 3], ["cmp", "==", a, b], …
 Rule = Expr | bool  # a rule, or the constant it folds to
@@ -127,6 +128,15 @@ class Cards:
 
 
 @attrs.frozen
+class Places:
+    """Where piles stand (``patience.places``): maps from a pile's number read by the rules'
+    ``["near", map, pile]`` (a neighbour: a pile number, -1 for none) and
+    ``["place", map, pile]`` (its index, row or column)."""
+
+    maps: tuple[tuple[int, ...], ...]
+
+
+@attrs.frozen
 class Program:
     """A variant's whole rule program."""
 
@@ -152,6 +162,7 @@ class Program:
     search: SearchConstants  # the search's numbers: the core keeps no copy of its own
     cards: Cards
     max_forced_moves: int  # patience.limits.MAX_FORCED_MOVES: the core keeps no copy
+    places: Places
 
 
 def to_json(program: Program) -> str:
