@@ -35,7 +35,7 @@ from patience.language import (
     Quantifier,
     Visitor,
 )
-from patience.rulestext import comment_at
+from patience.rulestext import comment_at, layout_words
 from patience.settings import Removal, Show, Target
 
 if TYPE_CHECKING:
@@ -95,6 +95,9 @@ def _group(variant: Variant, group: Group) -> str:
     where = names[0] if len(names) == 1 else f"{names[0]}–{names[-1]}"
     title = group.name[0].upper() + group.name[1:]
     parts = [f"{title} ({where}):"]
+    laid_out = layout_words(group)
+    if laid_out is not None:
+        parts.append(f"{laid_out}.")
     if any(group.deal):
         counts = set(group.deal)
         dealt = f"{group.deal[0]} card{'s' if group.deal[0] != 1 else ''}" \

@@ -28,6 +28,7 @@ MECHANISMS = {
     "fortunes-favor": "placed Aces, a waste filled from the stock at once, foundation "
                       "return",
     "golf": "one foundation built up or down from the columns, once through the stock",
+    "lineup": "a grid of piles (layout) whose rules read a pile's neighbour and column",
 }
 
 #: one game per family, and the mechanisms above

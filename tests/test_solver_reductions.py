@@ -42,6 +42,7 @@ FAMILIES = [
     ("mini-scorpion", "Spider"),
     ("mini-yukon", "Yukon"),
     ("mini-miss-milligan", "Gypsy"),
+    ("mini-lineup", "Montana"),
 ]
 BUDGET = 200_000
 
@@ -89,7 +90,7 @@ def test_every_family_of_classic_games_has_a_reduced_deck():
 #: the reduced decks whose first deals both searches settle in well under a second
 QUICK = ["mini-bakers-dozen", "mini-streets-and-alleys", "mini-klondike", "mini-canfield",
          "mini-forty-thieves", "mini-golf", "mini-black-hole", "mini-spider", "mini-scorpion",
-         "mini-yukon", "mini-miss-milligan"]
+         "mini-yukon", "mini-miss-milligan", "mini-lineup"]
 
 
 @pytest.mark.parametrize("name", QUICK)
