@@ -195,11 +195,13 @@ class Tables:
         self.values: dict[str, Any] = {}
         self._by_key: dict[Any, str] = {}
 
-    def add(self, key: Any, make: Callable[[], Any], label: str = "") -> str:
+    def add(self, key: Any, make: Callable[[], Any], label: str = "",
+            prefix: str = "table") -> str:
         """The name of the table for ``key`` (made on first use), e.g. ``table_goes_on``
-        for the predicate ``goes_on``: ``label`` is an identifier of the rule language."""
+        for the predicate ``goes_on``: ``label`` is an identifier of the rule language
+        (``prefix`` "place" names the maps of piles' places, which are no card table)."""
         if key not in self._by_key:
-            identifier = f"table_{label}" if label else f"table{len(self._by_key)}"
+            identifier = f"{prefix}_{label}" if label else f"{prefix}{len(self._by_key)}"
             if identifier in self.values:
                 identifier = f"{identifier}_{len(self._by_key)}"
             self._by_key[key] = identifier
@@ -280,6 +282,8 @@ class Compiler(Visitor[Value]):
             cards = owner.cards
             if node.name in PLACE_ATTRIBUTES:
                 return self._place(node.name, owner)
+            if node.name == "covered":
+                return self._covered(owner)
             if node.name == "empty":
                 return Code(ast.UnaryOp(ast.Not(), cards))
             if node.name == "size":
@@ -319,31 +323,47 @@ class Compiler(Visitor[Value]):
         if isinstance(pile.index, ast.Constant):
             known = int(pile.index.value)  # type: ignore[arg-type]
             return Const(0 if known == NO_PILE else values[known])
-        table = self.tables.add(("place", attribute), lambda: (*values, 0), attribute)
+        table = self.tables.add(("place", attribute), lambda: (*values, 0), attribute,
+                                prefix="place")
         return Code(subscript(name(table), pile.index))
 
     def visit_Neighbour(self, node: Neighbour, bindings: Mapping[str, Value]) -> Value:
-        """A neighbour: folded to the pile itself (or no pile) for a known pile, else the
-        pile at one read of a table by pile number; no pile reads as an empty pile."""
         base = self.value(node.pile, bindings)
         distance = self.value(node.distance, bindings)
-        assert isinstance(base, Pile) and base.index is not None
-        assert isinstance(distance, Const)  # (the checker asks for a constant)
-        neighbours = self.layout.maps.neighbours(node.direction, distance.value)
+        assert isinstance(base, Pile) and isinstance(distance, Const)  # (the checker's)
+        return self._near(base, self.layout.maps.neighbours(node.direction, distance.value),
+                          ("neighbours", node.direction, distance.value), node.direction)
+
+    def _near(self, base: Pile, near: tuple[int, ...], key: Hashable, label: str) -> Pile:
+        """The pile ``near`` gives ``base`` (a map by pile number, as
+        :meth:`PileMaps.neighbours`): folded to the pile itself (or no pile) for a known
+        pile, else the pile at one read of a table; no pile reads as an empty pile."""
+        assert base.index is not None
         if isinstance(base.index, ast.Constant):
             known = int(base.index.value)  # type: ignore[arg-type]
-            index = NO_PILE if known == NO_PILE else neighbours[known]
+            index = NO_PILE if known == NO_PILE else near[known]
             if index == NO_PILE:
                 return Pile(ast.Tuple([], ast.Load()), constant(NO_PILE), None)
             group = next(g for g, indices in self.layout.groups.items() if index in indices)
             return Pile(subscript(name(self.layout.piles_name), index), constant(index), group)
-        table = self.tables.add(("neighbours", node.direction, distance.value),
-                                lambda: (*neighbours, NO_PILE), node.direction)
+        table = self.tables.add(key, lambda: (*near, NO_PILE), label, prefix="place")
         index_expr = subscript(name(table), base.index)
         cards = ast.IfExp(ast.Compare(index_expr, [ast.GtE()], [constant(0)]),
                           subscript(name(self.layout.piles_name), index_expr),
                           ast.Tuple([], ast.Load()))
         return Pile(cards, index_expr, None)
+
+    def _covered(self, pile: Pile) -> Value:
+        """``pile.covered``: one of the piles covering it holds a card (the k-th covering
+        pile of each pile is a map read like a neighbour: ``PileMaps.covering_maps``)."""
+        values: list[Value] = []
+        for k, near in enumerate(self.layout.maps.covering_maps):
+            cover = self._near(pile, near, ("covering", k), f"covering{k}")
+            if isinstance(cover.index, ast.Constant) and cover.index.value == NO_PILE:
+                values.append(Const(False))
+            else:
+                values.append(Code(ast.UnaryOp(ast.Not(), ast.UnaryOp(ast.Not(), cover.cards))))
+        return self._combine(False, values)
 
     def visit_Negate(self, node: Negate, bindings: Mapping[str, Value]) -> Value:
         operand = self.value(node.operand, bindings)

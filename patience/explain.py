@@ -186,6 +186,10 @@ class Interpreter(Visitor[Any]):
         if isinstance(owner, StockValue):
             return {"empty": owner.size == 0, "size": owner.size}[attribute]
         if isinstance(owner, PileValue):
+            if attribute == "covered":
+                return owner.index != NO_PILE and any(
+                    self.game.piles[other]  # type: ignore[union-attr]
+                    for other in self.variant.pile_maps.covering()[owner.index])
             if attribute in PLACE_ATTRIBUTES:
                 return 0 if owner.index == NO_PILE else \
                     self.variant.pile_maps.place(attribute)[owner.index]
@@ -373,6 +377,11 @@ def _reason_against(game: Game, move: Move) -> tuple[str | None, str | None]:
         down = sum(1 for card in source_pile.cards if card & FACE_DOWN)
         return (f"{shown}: only the face-up cards of a pile move, and {source_pile.name} has "
                 f"{len(source_pile.cards) - down}"), None
+    if source_group.arrangement.overlap and interpreter._attribute(source_pile, "covered"):
+        over = [variant.pile_names[i] for i in variant.pile_maps.covering()[move.source]
+                if game.piles[i]]
+        return (f"{shown}: {source_pile.name} is covered by {' and '.join(over)}: a covered "
+                f"pile gives no card (piles.{source_group.name}.layout)"), None
     run = RunValue(source_pile.cards[-move.count:])
     cards = " ".join(card_code(c) for c in run.cards)
     what = f"the top {move.count} cards of {source_pile.name} ({cards})" if move.count > 1 \

@@ -595,7 +595,9 @@ ATTRIBUTES: Mapping[Type, Mapping[str, Type]] = {
                 "face_up": Type.BOOL},
     Type.PILE: {"empty": Type.BOOL, "size": Type.INT, "top": Type.CARD, "bottom": Type.CARD,
                 # its place (patience.places): index, row and column, counted from 1
-                **{name: Type.INT for name in PLACE_ATTRIBUTES}},
+                **{name: Type.INT for name in PLACE_ATTRIBUTES},
+                # whether a pile of the next row of an overlap layout lies on it, holding a card
+                "covered": Type.BOOL},
     Type.RUN: {"size": Type.INT, "top": Type.CARD, "bottom": Type.CARD},
     # the stock's cards are face down: a rule may ask how many, never which
     Type.STOCK: {"empty": Type.BOOL, "size": Type.INT},

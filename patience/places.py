@@ -146,6 +146,21 @@ class PileMaps:
                      for position in range(arrangement.count))
 
     @cached_property
+    def covering_maps(self) -> tuple[tuple[int, ...], ...]:
+        """The covering piles as maps read like neighbours: the k-th map gives each pile its
+        k-th covering pile (:data:`NO_PILE` when it has fewer), so ``pile.covered`` is "one
+        of these neighbours is not empty". As many maps as a pile has covering piles at
+        most (at most 3; none without an overlapping layout).
+
+        >>> PileMaps(((0, Arrangement.overlapping(((2,), (1, 3)))),)).covering_maps
+        ((1, -1, -1), (2, -1, -1))
+        """
+        covering = self.covering()
+        most = max((len(piles) for piles in covering), default=0)
+        return tuple(tuple(piles[k] if k < len(piles) else NO_PILE for piles in covering)
+                     for k in range(most))
+
+    @cached_property
     def overlaps(self) -> bool:
         """Whether any group overlaps (some pile may be covered)."""
         return any(arrangement.overlap for _, arrangement in self.groups)

@@ -50,7 +50,7 @@ ATTRIBUTES = {"top": "the top card of {}", "bottom": "the bottom card of {}",
               "suit": "the suit of {}", "color": "the colour of {}",
               "empty": "{} is empty", "face_up": "{} is face up",
               "index": "the place of {} in its group", "row": "the row of {}",
-              "column": "the column of {}"}
+              "column": "the column of {}", "covered": "{} is covered"}
 #: a neighbour in words: "the pile to the left of …" (patience.places.DIRECTIONS)
 NEIGHBOURS = {"left": "to the left of", "right": "to the right of", "above": "above",
               "below": "below", "above_left": "above and to the left of",

@@ -43,7 +43,18 @@ from patience.compiler import (
     is_false,
     name,
 )
-from patience.language import Attribute, Compare, Name, Node, Pairs, Predicate, Quantifier, walk
+from patience.language import (
+    Attribute,
+    BoolOp,
+    Compare,
+    Name,
+    Node,
+    Not,
+    Pairs,
+    Predicate,
+    Quantifier,
+    walk,
+)
 from patience.settings import Removal, Target
 
 if TYPE_CHECKING:
@@ -235,6 +246,16 @@ def rule_note(rule: Rule) -> str:
     return f"{rule.key}{where}: {rule.text}"
 
 
+def uncovered_only(moves: Node, overlaps: bool) -> Node:
+    """A group's ``moves`` rule with the kernel's covering rule in front, for a group whose
+    layout overlaps: a covered pile gives no card (``not pile.covered and …``), whatever the
+    file's rule says (docs/authoring.md, "Covering")."""
+    if not overlaps:
+        return moves
+    covered = Attribute(moves.span, Name(moves.span, "pile"), "covered")
+    return BoolOp(moves.span, "and", (Not(moves.span, covered), moves))
+
+
 def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
     """Analyse a variant's rules into its plan (called once by the variant as it compiles,
     from its groups, predicates, parameters, deck and rules). With ``tabulate`` false
@@ -254,7 +275,8 @@ def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
     def inline(node: Node) -> Node:
         return inline_calls(node, predicates, keep)
 
-    rules = tuple(GroupRules(group.name, group.indices, inline(group.moves.node),
+    rules = tuple(GroupRules(group.name, group.indices,
+                             uncovered_only(inline(group.moves.node), group.arrangement.overlap),
                              inline(group.accepts.node), group.target is Target.FIRST,
                              group.removal is Removal.FORCED, any(group.face_down),
                              group.fill_from, rule_note(group.moves), rule_note(group.accepts))

@@ -29,6 +29,7 @@ MECHANISMS = {
                       "return",
     "golf": "one foundation built up or down from the columns, once through the stock",
     "lineup": "a grid of piles (layout) whose rules read a pile's neighbour and column",
+    "three-peaks-open": "overlapping rows (layout overlap): a covered pile gives no card",
 }
 
 #: one game per family, and the mechanisms above

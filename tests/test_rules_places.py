@@ -206,3 +206,75 @@ def test_an_arrangement_numbers_its_piles_row_by_row():
     assert grid_.neighbour(0, "left", 1) is None
     assert grid_.neighbour(0, "below", 3) is None
     assert grid_.covering(0) == ()  # a grid covers nothing
+
+
+# --- covering ----------------------------------------------------------------------------
+
+PYRAMID = """\
+id: pyramid-test
+name: Pyramid (test)
+description: A pyramid of three rows whose uncovered cards go to a waste.
+sources: [test only]
+decks: 1
+ranks: 2
+piles:
+  pyramid:
+    id: p
+    count: 6
+    deal: 1
+    layout: {overlap: [[2], [1, 3], [0, 2, 4]]}
+    moves: "MOVES"
+    accepts: "false"
+  waste:
+    id: w
+    count: 1
+    deal: 2
+    accepts: "ACCEPTS"
+win: "all p in pyramid: p.empty"
+"""
+
+
+def pyramid(tmp_path: Path, moves: str = "true", accepts: str = "true") -> patience.Variant:
+    """The pyramid of these tests: p1 at the top, p2 p3, then p4 p5 p6 in front::
+
+          p1
+        p2  p3
+      p4  p5  p6
+
+    p1 lies under p2 and p3, p2 under p4 and p5, p3 under p5 and p6."""
+    path = tmp_path / "pyramid-test.yaml"
+    path.write_text(PYRAMID.replace("MOVES", moves).replace("ACCEPTS", accepts), "utf-8")
+    return patience.find_variant(str(path))
+
+
+def test_only_uncovered_piles_give_cards_whatever_the_moves_rule_says(tmp_path):
+    variant = pyramid(tmp_path)  # moves: true
+    assert moves_at(variant, "p:AC/AD/AH/AS/2C/2D w:2H2S s:") == {
+        "p4:1-w", "p5:1-w", "p6:1-w"}
+    # p5 gone: p2 still lies under p4, p3 under p6
+    assert moves_at(variant, "p:AC/AD/AH/AS//2D w:2H2S2C s:") == {"p4:1-w", "p6:1-w"}
+    # p4 and p5 gone: p2 is free
+    assert moves_at(variant, "p:AC/AD/AH///2D w:2H2S2CAS s:") == {"p2:1-w", "p6:1-w"}
+    # p2 … p6 gone: the top is free
+    assert moves_at(variant, "p:AC///// w:2H2S2CAS2DADAH s:") == {"p1:1-w"}
+
+
+def test_a_covered_move_is_refused_with_the_covering_piles(tmp_path):
+    game = patience.Game.from_text(pyramid(tmp_path), "p:AC/AD/AH/AS//2D w:2H2S2C s:")
+    assert game.explain("p2:1-w") == ("p2:1-w: p2 is covered by p4: a covered pile gives no "
+                                      "card (piles.pyramid.layout)")
+    assert game.explain("p3:1-w") == ("p3:1-w: p3 is covered by p6: a covered pile gives no "
+                                      "card (piles.pyramid.layout)")
+
+
+def test_a_rule_reads_whether_a_pile_is_covered(tmp_path):
+    # the waste takes a card only from a pile with a covered neighbour on its right
+    variant = pyramid(tmp_path, accepts="not right(source).empty and right(source).covered")
+    # p4's right, p5, is in the front row: covered by nothing; p2's right, p3, is covered by p6
+    assert moves_at(variant, "p:AC/AD/AH/AS//2D w:2H2S2C s:") == set()
+    assert moves_at(variant, "p:AC/AD/AH///2D w:2H2S2CAS s:") == {"p2:1-w"}
+
+
+def test_row_and_column_of_an_overlap_layout_count_its_rows(tmp_path):
+    variant = pyramid(tmp_path, accepts="source.row == 3 and source.column == 2")
+    assert moves_at(variant, "p:AC/AD/AH/AS/2C/2D w:2H2S s:") == {"p5:1-w"}

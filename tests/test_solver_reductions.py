@@ -43,6 +43,7 @@ FAMILIES = [
     ("mini-yukon", "Yukon"),
     ("mini-miss-milligan", "Gypsy"),
     ("mini-lineup", "Montana"),
+    ("mini-three-peaks", "Golf"),
 ]
 BUDGET = 200_000
 
@@ -90,7 +91,8 @@ def test_every_family_of_classic_games_has_a_reduced_deck():
 #: the reduced decks whose first deals both searches settle in well under a second
 QUICK = ["mini-bakers-dozen", "mini-streets-and-alleys", "mini-klondike", "mini-canfield",
          "mini-forty-thieves", "mini-golf", "mini-black-hole", "mini-spider", "mini-scorpion",
-         "mini-yukon", "mini-miss-milligan", "mini-lineup"]
+         "mini-yukon", "mini-miss-milligan", "mini-lineup",
+         "mini-three-peaks"]
 
 
 @pytest.mark.parametrize("name", QUICK)

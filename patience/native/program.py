@@ -186,22 +186,43 @@ class _Lowering(Visitor[Value]):
         base = self.lower(node.pile, bindings, depth)
         distance = self.lower(node.distance, bindings, depth)
         assert isinstance(base, _PileValue) and isinstance(distance, _Const)
-        neighbours = self.variant.pile_maps.neighbours(node.direction, int(distance.value))
-        if base.index is not None:  # a known pile: its neighbour is known
-            index = NO_PILE if base.index == NO_PILE else neighbours[base.index]
+        return self._near(base, self.variant.pile_maps.neighbours(node.direction,
+                                                                  int(distance.value)))
+
+    def _near(self, base: _PileValue, near: tuple[int, ...]) -> _PileValue:
+        """The pile the map ``near`` gives ``base``: known for a known pile, else read by
+        ``["near", map, pile]`` (a neighbour of a neighbour: one composed map)."""
+        if base.index is not None:
+            index = NO_PILE if base.index == NO_PILE else near[base.index]
             if index == NO_PILE:
                 return _NOWHERE
             return _PileValue(["pile", index], self.variant.group_of_pile[index].name, index)
-        if base.expr[0] == "near":  # a neighbour of a neighbour: one map read once
-            return _PileValue(["near", self._map(compose(self.maps[base.expr[1]], neighbours)),
+        if base.expr[0] == "near":
+            return _PileValue(["near", self._map(compose(self.maps[base.expr[1]], near)),
                                base.expr[2]], None)
-        return _PileValue(["near", self._map(neighbours), base.expr], None)
+        return _PileValue(["near", self._map(near), base.expr], None)
+
+    def _covered(self, pile: _PileValue) -> Value:
+        """``pile.covered``: one of its covering piles (each a map read like a neighbour)
+        holds a card."""
+        parts: list[Expr] = []
+        for near in self.variant.pile_maps.covering_maps:
+            cover = self._near(pile, near)
+            if cover is not _NOWHERE:
+                parts.append(["not", ["empty", cover.expr]])
+        if not parts:
+            return _Const(False)
+        return parts[0] if len(parts) == 1 else ["or", parts]
 
     def visit_Attribute(self, node: Attribute, bindings: Mapping[str, Any], depth: int) -> Value:
         owner = self.lower(node.value, bindings, depth)
-        if owner is _NOWHERE:
+        if owner is _NOWHERE and node.name != "covered":
             return _Const({"empty": True, "size": 0, "top": NO_CARD, "bottom": NO_CARD,
                            **{name: 0 for name in PLACE_ATTRIBUTES}}[node.name])
+        if owner is _NOWHERE and node.name == "covered":
+            return _Const(False)
+        if isinstance(owner, _PileValue) and node.name == "covered":
+            return self._covered(owner)
         if isinstance(owner, _PileValue) and node.name in PLACE_ATTRIBUTES:
             values = self.variant.pile_maps.place(node.name)
             if owner.index is not None:
