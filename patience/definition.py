@@ -116,6 +116,7 @@ class GroupDefinition:
     to_bottom: Rule | None = None  # dealt cards for which it holds go under the others
     fill_from: str | None = None  # a group or pile that fills an empty pile here at once
     layout: Arrangement | None = None  # its piles' places (None: one row)
+    close_gaps: bool = False  # after a move its non-empty piles slide toward its start
 
 
 @attrs.frozen
@@ -415,7 +416,7 @@ TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extend
             "ranks", "suits",
             "parameters", "predicates", "piles", "stock", "win", "solver", "expect", "pysolfc")
 GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "fill_from", "moves",
-              "accepts", "target", "removal", "show", "layout")
+              "accepts", "target", "removal", "show", "layout", "close_gaps")
 LAYOUT_KEYS = ("rows", "columns", "overlap")
 SOLVER_KEYS = ("safe",)
 STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when")
@@ -1059,6 +1060,7 @@ class _Validator:
                     self.check_reads_no_table(to_bottom, base, TO_BOTTOM_READS)
             fill_from = self.string(group.items.get("fill_from"), f"{where}.fill_from")
             layout = self.layout(group.items.get("layout"), f"{where}.layout", count)
+            close_gaps = self.truth(group.items.get("close_gaps"), f"{where}.close_gaps")
             target = Target(self.choice(group.items.get("target"), f"{where}.target",
                                         words(Target)))
             removal = Removal(self.choice(group.items.get("removal"), f"{where}.removal",
@@ -1079,7 +1081,7 @@ class _Validator:
                 continue
             groups.append(GroupDefinition(gname, pid, count, deal, moves, accepts, target,
                                           removal, show, face_down, place, to_bottom,
-                                          fill_from, layout))
+                                          fill_from, layout, close_gaps))
         if not groups and not self.errors:
             self.error("piles must define at least one pile group", item.origin,
                        code="no-piles")
@@ -1135,6 +1137,18 @@ class _Validator:
         self.errors.append(VariantError(f"in {rule.key}: it {what}, but {context}",
                                         self.located(rule.origin, rule.text, node.span),
                                         code="reads-table"))
+
+    def truth(self, item: Item | None, what: str) -> bool:
+        """A true/false key (false when absent)."""
+        if item is None:
+            return False
+        if not isinstance(item, Scalar) or item.tag != "bool" or item.value not in (
+                "true", "false", "True", "False"):
+            shown = item.value if isinstance(item, Scalar) else type(item).__name__.lower()
+            self.error(f"{what} must be true or false, not {shown!r}", item.origin,
+                       code="wrong-type")
+            return False
+        return item.value.lower() == "true"
 
     def layout(self, item: Item | None, what: str, count: int) -> Arrangement | None:
         """A group's ``layout``: ``rows`` and ``columns`` of a grid (piles numbered row by

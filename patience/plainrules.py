@@ -35,7 +35,7 @@ from patience.language import (
     Quantifier,
     Visitor,
 )
-from patience.rulestext import comment_at, layout_words
+from patience.rulestext import CLOSING, comment_at, layout_words
 from patience.settings import Removal, Show, Target
 
 if TYPE_CHECKING:
@@ -98,6 +98,8 @@ def _group(variant: Variant, group: Group) -> str:
     laid_out = layout_words(group)
     if laid_out is not None:
         parts.append(f"{laid_out}.")
+    if group.close_gaps:
+        parts.append(CLOSING)
     if any(group.deal):
         counts = set(group.deal)
         dealt = f"{group.deal[0]} card{'s' if group.deal[0] != 1 else ''}" \

@@ -127,6 +127,7 @@ class GroupRules:
     fill_from: range | None = None  # piles whose top card fills an empty pile here at once
     moves_note: str = ""  # the rules as written, for comments in generated code
     accepts_note: str = ""
+    close_gaps: bool = False  # its gaps close: the first forced steps (``RulePlan.closing``)
 
 
 @attrs.frozen
@@ -189,6 +190,14 @@ class RulePlan:
     @property
     def fills(self) -> tuple[GroupRules, ...]:
         return tuple(group for group in self.groups if group.fill_from is not None)
+
+    @property
+    def closing(self) -> tuple[GroupRules, ...]:
+        """The groups whose gaps close (``close_gaps``). A closing is the first kind of
+        forced step, before forced removals and fills: while a pile of such a group is
+        empty and a later pile of the group is not, the first such later pile moves whole
+        into the first empty one (docs/authoring.md, "Closing gaps")."""
+        return tuple(group for group in self.groups if group.close_gaps)
 
 
 def _folds_false(compiler: Compiler, nodes: Sequence[Node], names: Mapping[str, Any]) -> bool:
@@ -279,7 +288,8 @@ def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
                              uncovered_only(inline(group.moves.node), group.arrangement.overlap),
                              inline(group.accepts.node), group.target is Target.FIRST,
                              group.removal is Removal.FORCED, any(group.face_down),
-                             group.fill_from, rule_note(group.moves), rule_note(group.accepts))
+                             group.fill_from, rule_note(group.moves), rule_note(group.accepts),
+                             group.close_gaps)
                   for group in groups)
     chosen = [group for group in rules if not group.forced]
     forced = [group for group in rules if group.forced]

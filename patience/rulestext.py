@@ -49,6 +49,11 @@ def _rule(label: str, rule: Rule) -> list[str]:
     return lines
 
 
+#: what ``close_gaps`` does, in words
+CLOSING = ("When one of them is emptied, the gap closes at once: the piles after it slide "
+           "toward the first, the gaps at the end (before forced removals and fills).")
+
+
 def layout_words(group: Group) -> str | None:
     """Where a laid-out group's piles stand, in words (None for one plain row):
     'in 4 rows of 6, numbered row by row (g1-g6 the first row)'."""
@@ -120,6 +125,8 @@ def rules_text(variant: Variant) -> str:
         where = layout_words(group)
         if where is not None:
             lines.append(f"    They stand {where}.")
+        if group.close_gaps:
+            lines.append(f"    {CLOSING}")
         if group.place:
             placed = "; ".join(f"{name}: {' '.join(card_code(c) for c in cards)}"
                                for name, cards in zip(group.pile_names, group.place) if cards)

@@ -30,6 +30,7 @@ from patience.language import (
     Integer,
     Name,
     Negate,
+    Neighbour,
     Node,
     Not,
     Pairs,
@@ -39,6 +40,7 @@ from patience.language import (
     fold_arithmetic,
     walk,
 )
+from patience.places import PLACE_ATTRIBUTES
 from patience.settings import Removal
 
 if TYPE_CHECKING:
@@ -195,6 +197,10 @@ def derive_safe(definition: Definition, deck: tuple[int, ...]) -> Derivation:
         return _refuse("the stock deals cards (a deal may put any card on any card)")
     moves = {g.name: inlined(g.moves.node) for g in groups}
     accepts = {g.name: inlined(g.accepts.node) for g in groups}
+    if any(isinstance(sub, Neighbour) or isinstance(sub, Attribute) and sub.name in (
+            *PLACE_ATTRIBUTES, "covered") for node in (*moves.values(), *accepts.values())
+           for sub in walk(node)):
+        return _refuse("a rule reads where piles stand (a place or a neighbour)")
     home = [g for g in groups
             if isinstance(moves[g.name], Boolean) and not moves[g.name].value]  # type: ignore[attr-defined]
     if len(home) != 1:
@@ -212,6 +218,8 @@ def derive_safe(definition: Definition, deck: tuple[int, ...]) -> Derivation:
     if h.count != len(suits):
         return _refuse(f"{h.name} has not one pile a suit")
     for g in groups:
+        if g.close_gaps or (g.layout is not None and g.layout.overlap):
+            return _refuse(f"{g.name} closes its gaps or covers its piles (layout)")
         if g.removal is not Removal.OPTIONAL:
             return _refuse(f"{g.name} has forced moves (removal: forced)")
         if g.fill_from is not None or g.to_bottom is not None:

@@ -68,6 +68,8 @@ class Group:
     fill_from: range | None = None
     #: where its piles stand (docs/authoring.md, "Places"): one row unless laid out
     layout: Arrangement | None = None
+    #: after a move (and each forced step) its non-empty piles slide toward its start
+    close_gaps: bool = False
 
     @property
     def arrangement(self) -> Arrangement:
@@ -114,7 +116,7 @@ class Variant:
                                 group.to_bottom,
                                 FROM_STOCK if group.fill_from == "stock" else
                                 ranges[group.fill_from] if group.fill_from else None,
-                                group.layout))
+                                group.layout, group.close_gaps))
         self.groups: tuple[Group, ...] = tuple(groups)
         self.group_by_name: Mapping[str, Group] = MappingProxyType(
             {group.name: group for group in groups})

@@ -30,6 +30,7 @@ MECHANISMS = {
     "golf": "one foundation built up or down from the columns, once through the stock",
     "lineup": "a grid of piles (layout) whose rules read a pile's neighbour and column",
     "three-peaks-open": "overlapping rows (layout overlap): a covered pile gives no card",
+    "accordion": "a row that closes its gaps (close_gaps), a pile onto its neighbours",
 }
 
 #: one game per family, and the mechanisms above

@@ -278,3 +278,82 @@ def test_a_rule_reads_whether_a_pile_is_covered(tmp_path):
 def test_row_and_column_of_an_overlap_layout_count_its_rows(tmp_path):
     variant = pyramid(tmp_path, accepts="source.row == 3 and source.column == 2")
     assert moves_at(variant, "p:AC/AD/AH/AS/2C/2D w:2H2S s:") == {"p5:1-w"}
+
+
+# --- closing gaps ------------------------------------------------------------------------
+
+CLOSING = """\
+id: closing-test
+name: Closing (test)
+description: A row that closes its gaps, a waste, and a foundation filled from the row.
+sources: [test only]
+decks: 1
+ranks: 2
+piles:
+  row:
+    id: r
+    count: 6
+    deal: 1
+    close_gaps: CLOSE
+    moves: run.size == 1
+    accepts: "false"
+  out:
+    id: o
+    count: 1
+    deal: 2
+    accepts: source in row
+win: "all p in row: p.empty"
+"""
+
+
+def closing(tmp_path: Path, close: str = "true") -> patience.Variant:
+    path = tmp_path / "closing-test.yaml"
+    path.write_text(CLOSING.replace("CLOSE", close), "utf-8")
+    return patience.find_variant(str(path))
+
+
+ROW = "r:AC/AD/AH/AS/2C/2D o:2H2S s:"
+
+
+def test_the_piles_after_a_gap_slide_toward_the_start(tmp_path):
+    variant = closing(tmp_path)
+    game = patience.Game.from_text(variant, ROW)
+    game.push("r2:1-o")
+    assert game.text() == "r:AC/AH/AS/2C/2D/ o:2H2SAD s:"
+    # one forced step a pile: each moves whole into the first gap
+    assert [game.notation(step) for step in game.forced_moves_of_last_move()] == [
+        "r3:1-r2", "r4:1-r3", "r5:1-r4", "r6:1-r5"]
+    game.push("r5:1-o")  # the last pile: no gap after it, nothing slides
+    assert game.text() == "r:AC/AH/AS/2C// o:2H2SAD2D s:"
+    game.pop()
+    game.pop()
+    assert game.text() == ROW  # taken back exactly
+    without = patience.Game.from_text(closing(tmp_path, "false"), ROW)
+    without.push("r2:1-o")
+    assert without.text() == "r:AC//AH/AS/2C/2D o:2H2SAD s:"
+
+
+def test_a_gap_written_into_a_position_closes_at_once(tmp_path):
+    # a position is settled as it is read: its forced steps, closing gaps among them
+    game = patience.Game.from_text(closing(tmp_path), "r:AC//AH//2C/2D o:2H2SADAS s:")
+    assert game.text() == "r:AC/AH/2C/2D// o:2H2SADAS s:"
+    assert moves_at(closing(tmp_path), "r:AC//AH//2C/2D o:2H2SADAS s:") == {
+        "r1:1-o", "r2:1-o", "r3:1-o", "r4:1-o"}
+
+
+def test_the_core_closes_gaps_as_the_reference(tmp_path):
+    if not native.AVAILABLE:
+        pytest.skip(str(native.REASON))
+    from test_native import assert_same_position_facts, random_playout
+
+    variant = closing(tmp_path)
+    assert_same_position_facts(patience.Game.from_text(variant, ROW))
+    assert_same_position_facts(patience.Game.from_text(variant, "r:AC/AH/AS/2C/2D/ o:2H2SAD s:"))
+    for number in (1, 2, 3):
+        random_playout(variant.deal(number), seed=number, length=10)
+
+
+def test_close_gaps_is_true_or_false(tmp_path):
+    error = load_error(tmp_path, CLOSING.replace("CLOSE", "yes please"))
+    messages = [e.message for e in getattr(error, "errors", [error])]
+    assert "piles.row.close_gaps must be true or false, not 'yes please'" in messages

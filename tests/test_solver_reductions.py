@@ -44,6 +44,7 @@ FAMILIES = [
     ("mini-miss-milligan", "Gypsy"),
     ("mini-lineup", "Montana"),
     ("mini-three-peaks", "Golf"),
+    ("mini-accordion", "Accordion"),
 ]
 BUDGET = 200_000
 
@@ -92,7 +93,7 @@ def test_every_family_of_classic_games_has_a_reduced_deck():
 QUICK = ["mini-bakers-dozen", "mini-streets-and-alleys", "mini-klondike", "mini-canfield",
          "mini-forty-thieves", "mini-golf", "mini-black-hole", "mini-spider", "mini-scorpion",
          "mini-yukon", "mini-miss-milligan", "mini-lineup",
-         "mini-three-peaks"]
+         "mini-three-peaks", "mini-accordion"]
 
 
 @pytest.mark.parametrize("name", QUICK)

@@ -409,6 +409,14 @@ impl Program {
         if !self.has_forced {
             return None;
         }
+        // a gap closes first: the first pile after a group's first gap moves into it whole
+        for &(start, stop) in &self.closing {
+            if let Some(w) = (start..stop).find(|&w| pos.piles[w].is_empty()) {
+                if let Some(s) = (w + 1..stop).find(|&s| !pos.piles[s].is_empty()) {
+                    return Some(Move::new(s, pos.piles[s].len(), w));
+                }
+            }
+        }
         let mut found = None;
         let targets = self.forced_filtered.then(|| Targets::of(pos));
         let mut env = Env::new(&pos.piles, &pos.stock).placed(&self.places);

@@ -291,6 +291,8 @@ pub struct Program {
     pub max_forced_moves: u32,
     /// where piles stand: maps from a pile's number (`wire::Places`; `usize::MAX` for none)
     pub places: Vec<Vec<usize>>,
+    /// the pile ranges of the groups whose gaps close (`close_gaps`)
+    pub closing: Vec<(usize, usize)>,
 }
 
 type Result<T> = std::result::Result<T, String>;
@@ -733,7 +735,12 @@ impl Program {
         {
             return bad(format!("search constants {search:?}"));
         }
-        let has_forced = !value.fills.is_empty() || forced_sources.iter().any(Option::is_some);
+        if value.places.closing.iter().any(|&(a, b)| a > b || b > piles) {
+            return bad("a closing range out of range".to_string());
+        }
+        let has_forced = !value.fills.is_empty()
+            || forced_sources.iter().any(Option::is_some)
+            || !value.places.closing.is_empty();
         let any_filter = |plans: &[Option<SourcePlan>]| {
             plans.iter().flatten().any(|p| p.pairings.iter().any(|q| q.filter.is_some()))
         };
@@ -776,6 +783,7 @@ impl Program {
             max_forced_moves: value.max_forced_moves,
             groups,
             places,
+            closing: value.places.closing,
         })
     }
 }
@@ -1123,6 +1131,7 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         search: crate::wire::test_search(),
         max_forced_moves: 10_000,
         places: vec![],
+        closing: vec![],
     }
 }
 

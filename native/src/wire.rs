@@ -73,6 +73,8 @@ pub struct Redeal {
 #[serde(deny_unknown_fields)]
 pub struct Places {
     pub maps: Vec<Vec<i64>>,
+    /// the pile ranges of the groups whose gaps close (`close_gaps`): the first forced steps
+    pub closing: Vec<(usize, usize)>,
 }
 
 #[derive(Deserialize, Debug)]

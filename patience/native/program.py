@@ -486,7 +486,8 @@ def rule_program(variant: Variant) -> wire.Program:
         search=SEARCH,
         cards=wire.Cards(FACE_DOWN, 4, tuple(sorted(RED_SUITS))),
         max_forced_moves=MAX_FORCED_MOVES,
-        places=wire.Places(tuple(lowering.maps)),
+        places=wire.Places(tuple(lowering.maps), tuple(
+            (group.indices.start, group.indices.stop) for group in plan.closing)),
     )
 
 

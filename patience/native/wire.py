@@ -131,9 +131,11 @@ class Cards:
 class Places:
     """Where piles stand (``patience.places``): maps from a pile's number read by the rules'
     ``["near", map, pile]`` (a neighbour: a pile number, -1 for none) and
-    ``["place", map, pile]`` (its index, row or column)."""
+    ``["place", map, pile]`` (its index, row or column); and the pile ranges of the groups
+    whose gaps close (``close_gaps``: the first forced steps, ``RulePlan.closing``)."""
 
     maps: tuple[tuple[int, ...], ...]
+    closing: tuple[tuple[int, int], ...]
 
 
 @attrs.frozen

@@ -398,11 +398,13 @@ def places_matter(variant: Variant) -> frozenset[str]:
     """The groups whose piles are not interchangeable because of where they stand
     (docs/solver.md, "The position key"): every group when some rule reads a place
     (``pile.index``, ``.row``, ``.column``, a neighbour such as ``left(pile)``), else
-    the groups whose layout overlaps (a pile is covered by others)."""
+    the groups whose layout overlaps (a pile is covered by others) and those whose gaps
+    close (a move there slides the later piles: their order is what the game is)."""
     reads = any(isinstance(sub, Neighbour) or (isinstance(sub, Attribute)
                                                and sub.name in PLACE_ATTRIBUTES)
                 for _, node in variant.rule_nodes for sub in walk(node))
-    return frozenset(g.name for g in variant.groups if reads or g.arrangement.overlap)
+    return frozenset(g.name for g in variant.groups
+                     if reads or g.arrangement.overlap or g.close_gaps)
 
 
 def after_deal_sources(variant: Variant) -> frozenset[int] | None:
