@@ -1167,4 +1167,28 @@ mod tests {
         assert_eq!(dummy.eval(&rank, &mut env), 3);
         assert_eq!(Code::new(&rank, &[]).eval(&mut env), 3);
     }
+
+    #[test]
+    fn a_neighbour_past_the_edge_reads_as_an_empty_pile_of_no_place() {
+        // three piles in a row: map 0 is "left" (none for the first), map 1 the column
+        let piles = vec![vec![4u8], vec![], vec![12u8]];
+        let stock = vec![];
+        let places = vec![vec![usize::MAX, 0, 1], vec![1, 2, 3]];
+        let mut env = Env::new(&piles, &stock).placed(&places);
+        let dummy = bare_program(3);
+        let left = PileRef::Near(0, 0); // the source's left neighbour
+        for (s, empty, column, top) in [(0, 1, 0, NO_CARD), (1, 0, 1, 4), (2, 1, 2, NO_CARD)] {
+            env.s = s;
+            for expr in [Expr::Empty(left), Expr::Place(1, left), Expr::Top(left)] {
+                let want = match expr {
+                    Expr::Empty(_) => empty,
+                    Expr::Place(..) => column,
+                    _ => top,
+                };
+                assert_eq!(dummy.eval(&expr, &mut env), want, "source {s}: {expr:?}");
+                assert_eq!(Code::new(&expr, &[]).eval(&mut env), want, "source {s}: {expr:?}");
+            }
+        }
+        assert_eq!(env.pile_number(left), 1);
+    }
 }
