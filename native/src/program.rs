@@ -290,7 +290,15 @@ pub struct Program {
     /// `patience/limits.py`): past it `play` stops and sets `Stacks::runaway`
     pub max_forced_moves: u32,
     /// where piles stand: maps from a pile's number (`wire::Places`; `usize::MAX` for none)
-    pub places: Vec<Vec<usize>>,
+    /// and the closing groups, boxed: the program's hot fields keep their places
+    pub placing: Box<Placing>,
+}
+
+/// A program's places (`Program::placing`).
+#[derive(Debug, Default)]
+pub struct Placing {
+    /// maps from a pile's number (`wire::Places`; `usize::MAX` for none)
+    pub maps: Vec<Vec<usize>>,
     /// the pile ranges of the groups whose gaps close (`close_gaps`)
     pub closing: Vec<(usize, usize)>,
 }
@@ -782,8 +790,7 @@ impl Program {
             search,
             max_forced_moves: value.max_forced_moves,
             groups,
-            places,
-            closing: value.places.closing,
+            placing: Box::new(Placing { maps: places, closing: value.places.closing }),
         })
     }
 }
@@ -813,10 +820,16 @@ pub struct Env<'a> {
 
 impl<'a> Env<'a> {
     pub fn new(piles: &'a [Vec<u8>], stock: &'a [u8]) -> Env<'a> {
+        Env::placed(piles, stock, &[])
+    }
+
+    /// An `Env` that reads the program's place maps (a program with places needs them).
+    #[inline]
+    pub fn placed(piles: &'a [Vec<u8>], stock: &'a [u8], places: &'a [Vec<usize>]) -> Env<'a> {
         Env {
             piles,
             stock,
-            places: &[],
+            places,
             s: 0,
             t: 0,
             k: 0,
@@ -826,12 +839,6 @@ impl<'a> Env<'a> {
             memo_for: [(0, 0); MEMO_SLOTS],
             memo_set: 0,
         }
-    }
-
-    /// The same, reading the program's place maps (a program with places needs them).
-    pub fn placed(mut self, places: &'a [Vec<usize>]) -> Env<'a> {
-        self.places = places;
-        self
     }
 
     #[inline(always)]
@@ -844,13 +851,20 @@ impl<'a> Env<'a> {
             PileRef::Var(slot) => at(self.pile_vars[slot as usize]),
             PileRef::Index(i) => at(i as usize),
             PileRef::Stock => self.stock,
-            PileRef::Near(map, base) => at(self.near(map, base)),
+            PileRef::Near(map, base) => self.near_pile(map, base),
         }
+    }
+
+    /// The cards of the neighbour by `map` of the pile `base` (out of line: the common
+    /// piles' reads stay small).
+    #[inline(never)]
+    fn near_pile(&self, map: u16, base: u8) -> &'a [u8] {
+        self.piles.get(self.near(map, base)).map_or(&[][..], |p| &p[..])
     }
 
     /// The number of the neighbour by `map` of the pile `base` (`PileRef::Near`), or
     /// `usize::MAX` for none.
-    #[inline]
+    #[inline(never)]
     pub(crate) fn near(&self, map: u16, base: u8) -> usize {
         let of = match base {
             0 => self.s,
@@ -1130,8 +1144,7 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         beam: BeamRules::default(),
         search: crate::wire::test_search(),
         max_forced_moves: 10_000,
-        places: vec![],
-        closing: vec![],
+        placing: Box::default(),
     }
 }
 
@@ -1174,7 +1187,7 @@ mod tests {
         let piles = vec![vec![4u8], vec![], vec![12u8]];
         let stock = vec![];
         let places = vec![vec![usize::MAX, 0, 1], vec![1, 2, 3]];
-        let mut env = Env::new(&piles, &stock).placed(&places);
+        let mut env = Env::placed(&piles, &stock, &places);
         let dummy = bare_program(3);
         let left = PileRef::Near(0, 0); // the source's left neighbour
         for (s, empty, column, top) in [(0, 1, 0, NO_CARD), (1, 0, 1, 4), (2, 1, 2, NO_CARD)] {
