@@ -46,6 +46,7 @@ from patience.language import (
     Member,
     Name,
     Negate,
+    Neighbour,
     Node,
     Not,
     Pairs,
@@ -63,6 +64,7 @@ from patience.limits import (
     MAX_INLINED_NODES,
     MAX_QUANTIFIER_NESTING,
 )
+from patience.places import NO_PILE, PLACE_ATTRIBUTES, Arrangement, PileMaps
 
 # --- values the compiler manipulates ---------------------------------------------------
 
@@ -172,7 +174,18 @@ class Layout:
     """What the compiler needs to know about the piles: each group's index range."""
 
     groups: Mapping[str, range]  # pile indices of each group
+    #: every pile's place and neighbours (None: each group one row, as in tests)
+    places: PileMaps | None = None
     piles_name: str = "piles"  # the variable holding the list of piles in generated code
+
+    @property
+    def maps(self) -> PileMaps:
+        if self.places is None:
+            self.places = PileMaps(tuple(
+                (indices.start, Arrangement.row(len(indices)))
+                for indices in sorted(self.groups.values(), key=lambda r: r.start)
+                if len(indices)))
+        return self.places
 
 
 class Tables:
@@ -182,11 +195,13 @@ class Tables:
         self.values: dict[str, Any] = {}
         self._by_key: dict[Any, str] = {}
 
-    def add(self, key: Any, make: Callable[[], Any], label: str = "") -> str:
+    def add(self, key: Any, make: Callable[[], Any], label: str = "",
+            prefix: str = "table") -> str:
         """The name of the table for ``key`` (made on first use), e.g. ``table_goes_on``
-        for the predicate ``goes_on``: ``label`` is an identifier of the rule language."""
+        for the predicate ``goes_on``: ``label`` is an identifier of the rule language
+        (``prefix`` "place" names the maps of piles' places, which are no card table)."""
         if key not in self._by_key:
-            identifier = f"table_{label}" if label else f"table{len(self._by_key)}"
+            identifier = f"{prefix}_{label}" if label else f"{prefix}{len(self._by_key)}"
             if identifier in self.values:
                 identifier = f"{identifier}_{len(self._by_key)}"
             self._by_key[key] = identifier
@@ -265,6 +280,10 @@ class Compiler(Visitor[Value]):
         owner = self.value(node.value, bindings)
         if isinstance(owner, Pile):
             cards = owner.cards
+            if node.name in PLACE_ATTRIBUTES:
+                return self._place(node.name, owner)
+            if node.name == "covered":
+                return self._covered(owner)
             if node.name == "empty":
                 return Code(ast.UnaryOp(ast.Not(), cards))
             if node.name == "size":
@@ -295,6 +314,56 @@ class Compiler(Visitor[Value]):
         plus_one = ast.BinOp(suit, ast.Add(), constant(1))
         return Code(ast.BinOp(ast.BinOp(plus_one, ast.RShift(), constant(1)), ast.BitAnd(),
                               constant(1)))
+
+    def _place(self, attribute: str, pile: Pile) -> Value:
+        """``pile.index``, ``.row`` or ``.column``: folded for a known pile, else one read of
+        a table by pile number (whose last entry, read by NO_PILE, is 0: no place)."""
+        values = self.layout.maps.place(attribute)
+        assert pile.index is not None  # (the checker allows places of piles only)
+        if isinstance(pile.index, ast.Constant):
+            known = int(pile.index.value)  # type: ignore[arg-type]
+            return Const(0 if known == NO_PILE else values[known])
+        table = self.tables.add(("place", attribute), lambda: (*values, 0), attribute,
+                                prefix="place")
+        return Code(subscript(name(table), pile.index))
+
+    def visit_Neighbour(self, node: Neighbour, bindings: Mapping[str, Value]) -> Value:
+        base = self.value(node.pile, bindings)
+        distance = self.value(node.distance, bindings)
+        assert isinstance(base, Pile) and isinstance(distance, Const)  # (the checker's)
+        return self._near(base, self.layout.maps.neighbours(node.direction, distance.value),
+                          ("neighbours", node.direction, distance.value), node.direction)
+
+    def _near(self, base: Pile, near: tuple[int, ...], key: Hashable, label: str) -> Pile:
+        """The pile ``near`` gives ``base`` (a map by pile number, as
+        :meth:`PileMaps.neighbours`): folded to the pile itself (or no pile) for a known
+        pile, else the pile at one read of a table; no pile reads as an empty pile."""
+        assert base.index is not None
+        if isinstance(base.index, ast.Constant):
+            known = int(base.index.value)  # type: ignore[arg-type]
+            index = NO_PILE if known == NO_PILE else near[known]
+            if index == NO_PILE:
+                return Pile(ast.Tuple([], ast.Load()), constant(NO_PILE), None)
+            group = next(g for g, indices in self.layout.groups.items() if index in indices)
+            return Pile(subscript(name(self.layout.piles_name), index), constant(index), group)
+        table = self.tables.add(key, lambda: (*near, NO_PILE), label, prefix="place")
+        index_expr = subscript(name(table), base.index)
+        cards = ast.IfExp(ast.Compare(index_expr, [ast.GtE()], [constant(0)]),
+                          subscript(name(self.layout.piles_name), index_expr),
+                          ast.Tuple([], ast.Load()))
+        return Pile(cards, index_expr, None)
+
+    def _covered(self, pile: Pile) -> Value:
+        """``pile.covered``: one of the piles covering it holds a card (the k-th covering
+        pile of each pile is a map read like a neighbour: ``PileMaps.covering_maps``)."""
+        values: list[Value] = []
+        for k, near in enumerate(self.layout.maps.covering_maps):
+            cover = self._near(pile, near, ("covering", k), f"covering{k}")
+            if isinstance(cover.index, ast.Constant) and cover.index.value == NO_PILE:
+                values.append(Const(False))
+            else:
+                values.append(Code(ast.UnaryOp(ast.Not(), ast.UnaryOp(ast.Not(), cover.cards))))
+        return self._combine(False, values)
 
     def visit_Negate(self, node: Negate, bindings: Mapping[str, Value]) -> Value:
         operand = self.value(node.operand, bindings)
@@ -598,7 +667,7 @@ def inline_calls(node: Node, predicates: Mapping[str, Predicate],
 # node classes that bind no name and call no predicate: walkers that care about names,
 # bindings or calls walk through them by their parts
 _STRUCTURAL = frozenset({"Integer", "Boolean", "Attribute", "Not", "Negate", "Arithmetic",
-                         "Compare", "BoolOp", "Member", "Pairs"})
+                         "Compare", "BoolOp", "Member", "Pairs", "Neighbour"})
 
 
 class _Inlining(Visitor[Node]):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import itertools
 import json
 import math
 import re
@@ -70,6 +71,7 @@ from patience.limits import (
     MAX_QUANTIFIER_NESTING,
     MAX_VARIANT_INLINED_NODES,
 )
+from patience.places import DIRECTIONS, Arrangement
 from patience.settings import EmptyPiles, Removal, Show, Target, words
 from patience.solvitaire_mapping import read_solvitaire
 from patience.source import (
@@ -125,6 +127,8 @@ class GroupDefinition:
     #: this group is dealt from them before the others (docs/authoring.md, "Deals that
     #: depend on dealt cards")
     deal_first: Rule | None = None
+    layout: Arrangement | None = None  # its piles' places (None: one row)
+    close_gaps: bool = False  # after a move its non-empty piles slide toward its start
 
 
 @attrs.frozen
@@ -479,7 +483,9 @@ TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extend
             "parameters", "predicates", "piles", "stock", "discards", "win", "solver", "expect",
             "pysolfc", "solvitaire", "score")
 GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "deal_first",
-              "fill_from", "moves", "accepts", "target", "removal", "show")
+              "fill_from", "moves", "accepts", "target", "removal", "show", "layout",
+              "close_gaps")
+LAYOUT_KEYS = ("rows", "columns", "overlap")
 SOLVER_KEYS = ("safe",)
 DISCARD_KEYS = ("cards", "from", "to", "when")
 SCORE_KEYS = ("start", "home", "unit")
@@ -1167,6 +1173,11 @@ class _Validator:
                            f"{'parameter' if signature.name in parameters else 'pile group'}",
                            key_origin, code="name-clash")
                 continue
+            if signature.name in DIRECTIONS:
+                self.error(f"predicate {signature.name!r} has the name of a neighbour of the "
+                           f"rule language ({signature.name}(pile)); choose another name",
+                           key_origin, code="reserved-name")
+                continue
             signatures[signature.name] = (signature, key, key_origin, text, origin)
         parsed: dict[str, Predicate] = {}
         broken: set[str] = set()
@@ -1263,6 +1274,8 @@ class _Validator:
                     self.check_reads_no_table(to_bottom, base, TO_BOTTOM_READS)
             deal_first = self.deal_first(group, where, base)
             fill_from = self.string(group.items.get("fill_from"), f"{where}.fill_from")
+            layout = self.layout(group.items.get("layout"), f"{where}.layout", count)
+            close_gaps = self.truth(group.items.get("close_gaps"), f"{where}.close_gaps")
             target = Target(self.choice(group.items.get("target"), f"{where}.target",
                                         words(Target)))
             removal = Removal(self.choice(group.items.get("removal"), f"{where}.removal",
@@ -1283,7 +1296,7 @@ class _Validator:
                 continue
             groups.append(GroupDefinition(gname, pid, count, deal, moves, accepts, target,
                                           removal, show, face_down, place, to_bottom,
-                                          fill_from, deal_first))
+                                          fill_from, deal_first, layout, close_gaps))
         if not groups and not self.errors:
             self.error("piles must define at least one pile group", item.origin,
                        code="no-piles")
@@ -1353,6 +1366,73 @@ class _Validator:
         self.errors.append(VariantError(f"in {rule.key}: it {what}, but {context}",
                                         self.located(rule.origin, rule.text, node.span),
                                         code="reads-table"))
+
+    def truth(self, item: Item | None, what: str) -> bool:
+        """A true/false key (false when absent)."""
+        if item is None:
+            return False
+        if not isinstance(item, Scalar) or item.tag != "bool" or item.value not in (
+                "true", "false", "True", "False"):
+            shown = item.value if isinstance(item, Scalar) else type(item).__name__.lower()
+            self.error(f"{what} must be true or false, not {shown!r}", item.origin,
+                       code="wrong-type")
+            return False
+        return item.value.lower() == "true"
+
+    def layout(self, item: Item | None, what: str, count: int) -> Arrangement | None:
+        """A group's ``layout``: ``rows`` and ``columns`` of a grid (piles numbered row by
+        row), or ``overlap``, the x positions of each row's piles in half-card units, back
+        row first (docs/authoring.md, "Places")."""
+        layout = self.mapping(item, what)
+        if layout is None:
+            return None
+        self.unknown_keys(layout, LAYOUT_KEYS, what)
+        if "overlap" in layout.items:
+            if "rows" in layout.items or "columns" in layout.items:
+                self.error(f"{what} gives overlap and rows/columns: an overlap layout's rows "
+                           "are its lists, give one or the other", layout.origin,
+                           code="layout")
+                return None
+            return self.overlap(layout.items["overlap"], f"{what}.overlap", count)
+        if "rows" not in layout.items and "columns" not in layout.items:
+            self.error(f"{what} needs rows and columns (a grid) or overlap (rows of x "
+                       "positions)", layout.origin, code="layout")
+            return None
+        rows = self.integer(self.required(layout, "rows", what), f"{what}.rows", 0,
+                            low=1, high=MAX_GROUP_PILES)
+        columns = self.integer(self.required(layout, "columns", what), f"{what}.columns", 0,
+                               low=1, high=MAX_GROUP_PILES)
+        if rows and columns and rows * columns != count:
+            self.error(f"{what} has {rows} rows of {columns} columns, {rows * columns} "
+                       f"places, for {count} pile{'s' if count != 1 else ''}: rows × "
+                       "columns must be the group's count", layout.origin, code="layout")
+            return None
+        return Arrangement.grid(rows, columns) if rows and columns else None
+
+    def overlap(self, item: Item, what: str, count: int) -> Arrangement | None:
+        if not isinstance(item, Sequence) or not item.items or not all(
+                isinstance(row, Sequence) and row.items for row in item.items):
+            self.error(f"{what} must be a list of rows, each a list of x positions in "
+                       "half-card units, back row first, e.g. [[2], [1, 3]]", item.origin,
+                       code="layout")
+            return None
+        rows = []
+        for row in item.items:
+            assert isinstance(row, Sequence)
+            xs = tuple(self.integer(x, f"each x position of {what}", 0, low=0,
+                                    high=4 * MAX_GROUP_PILES) for x in row.items)
+            if any(b <= a for a, b in itertools.pairwise(xs)):
+                self.error(f"{what}: the x positions of a row must grow from left to right, "
+                           f"not {list(xs)}", row.origin, code="layout")
+                return None
+            rows.append(xs)
+        places = sum(len(row) for row in rows)
+        if places != count:
+            self.error(f"{what} places {places} pile{'s' if places != 1 else ''} for a group "
+                       f"of {count}: give one x position per pile", item.origin,
+                       code="layout")
+            return None
+        return Arrangement.overlapping(rows)
 
     def per_pile(self, item: Item | None, what: str, count: int) -> tuple[int, ...]:
         """A number for each pile: one number for all, or a list with one per pile."""

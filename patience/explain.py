@@ -39,6 +39,7 @@ from patience.language import (
     Member,
     Name,
     Negate,
+    Neighbour,
     Node,
     Not,
     Pairs,
@@ -48,6 +49,7 @@ from patience.language import (
     arithmetic,
     compare,
 )
+from patience.places import NO_PILE, PLACE_ATTRIBUTES
 from patience.settings import Removal, Target
 
 if TYPE_CHECKING:
@@ -70,6 +72,10 @@ class PileValue:
     index: int
     cards: tuple[int, ...]
     group: str
+
+
+#: a neighbour past the edge: no pile, read as an empty one (patience.places)
+NOWHERE = PileValue("no pile", NO_PILE, (), "")
 
 
 @attrs.frozen
@@ -171,10 +177,24 @@ class Interpreter(Visitor[Any]):
         return sum(1 for index in group.indices
                    if self.evaluate(node.body, {**env, node.name: self.pile(index)}))
 
+    def visit_Neighbour(self, node: Neighbour, env: dict[str, Any]) -> Any:
+        pile = self.evaluate(node.pile, env)
+        distance = self.evaluate(node.distance, env)
+        index = NO_PILE if pile.index == NO_PILE else \
+            self.variant.pile_maps.neighbours(node.direction, distance)[pile.index]
+        return NOWHERE if index == NO_PILE else self.pile(index)
+
     def _attribute(self, owner: Any, attribute: str) -> Any:
         if isinstance(owner, StockValue):
             return {"empty": owner.size == 0, "size": owner.size}[attribute]
         if isinstance(owner, PileValue):
+            if attribute == "covered":
+                return owner.index != NO_PILE and any(
+                    self.game.piles[other]  # type: ignore[union-attr]
+                    for other in self.variant.pile_maps.covering()[owner.index])
+            if attribute in PLACE_ATTRIBUTES:
+                return 0 if owner.index == NO_PILE else \
+                    self.variant.pile_maps.place(attribute)[owner.index]
             if attribute == "empty":
                 return not owner.cards
             if attribute == "size":
@@ -216,7 +236,8 @@ class _Reasons(Visitor[str]):
     """:meth:`Interpreter.reason`: ``visit(node, env, text)`` says why ``node`` is false."""
 
     # not true or false by themselves: "'…' is false"
-    generic = frozenset({"Integer", "Name", "Negate", "Arithmetic", "Count", "Pairs"})
+    generic = frozenset({"Integer", "Name", "Negate", "Arithmetic", "Count", "Pairs",
+                         "Neighbour"})
 
     def __init__(self, interpreter: Interpreter) -> None:
         self.interpreter = interpreter
@@ -385,6 +406,11 @@ def _reason_against(game: Game, move: Move) -> tuple[str | None, str | None]:
         down = sum(1 for card in source_pile.cards if card & FACE_DOWN)
         return (f"{shown}: only the face-up cards of a pile move, and {source_pile.name} has "
                 f"{len(source_pile.cards) - down}"), None
+    if source_group.arrangement.overlap and interpreter._attribute(source_pile, "covered"):
+        over = [variant.pile_names[i] for i in variant.pile_maps.covering()[move.source]
+                if game.piles[i]]
+        return (f"{shown}: {source_pile.name} is covered by {' and '.join(over)}: a covered "
+                f"pile gives no card (piles.{source_group.name}.layout)"), None
     run = RunValue(source_pile.cards[-move.count:])
     cards = " ".join(card_code(c) for c in run.cards)
     what = f"the top {move.count} cards of {source_pile.name} ({cards})" if move.count > 1 \

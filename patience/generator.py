@@ -534,9 +534,10 @@ class Generator:
 
         has_forced = False
         fills = plan.fills
-        if any(group.forced for group in plan.groups) or fills:
+        if any(group.forced for group in plan.groups) or fills or plan.closing:
             out.line("def first_forced(piles, stock):")
             out.indent()
+            has_forced |= _closing_lines(out, plan.closing)
 
             def return_move(writer: _Writer, target: GroupRules) -> None:
                 writer.line("return (s, k, t)")
@@ -613,6 +614,21 @@ class Generator:
                          functions["first_forced"] if has_forced else None,
                          functions["can_deal"], functions["is_won"], source_text, filename,
                          functions.get("is_safe"), functions.get("discard_moves"))
+
+
+def _closing_lines(out: _Writer, groups: Sequence[GroupRules]) -> bool:
+    """The first forced steps: a gap of a ``close_gaps`` group closes, the first non-empty
+    pile after its first empty one moving whole into it (RulePlan.closing)."""
+    for group in groups:
+        out.line(f"# piles.{group.name}.close_gaps: the piles after a gap slide toward the "
+                 "start")
+        out.line(f"for w in range({group.indices.start}, {group.indices.stop}):")
+        out.line("    if not piles[w]:")
+        out.line(f"        for s in range(w + 1, {group.indices.stop}):")
+        out.line("            if piles[s]:")
+        out.line("                return (s, len(piles[s]), w)")
+        out.line("        break")
+    return bool(groups)
 
 
 def generate(plan: RulePlan, label: str, notes: Mapping[str, str] | None = None) -> Generated:

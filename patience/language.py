@@ -34,6 +34,7 @@ from patience.limits import (
     MAX_INTEGER,
     MAX_INTEGER_TEXT,
 )
+from patience.places import DIRECTIONS, PLACE_ATTRIBUTES
 
 # --- the AST ---------------------------------------------------------------------------
 
@@ -134,6 +135,17 @@ class Count(Node):
     name: str
     group: str
     body: Node
+
+
+@attrs.frozen
+class Neighbour(Node):
+    """``left(p)``, ``below_right(p, 2)``: the pile ``distance`` places from the pile ``pile``
+    in a direction of its group's layout (``patience.places.DIRECTIONS``), or no pile past
+    the edge, which reads as an empty pile of no group. ``distance`` is a constant."""
+
+    direction: str
+    pile: Node
+    distance: Node
 
 
 @attrs.frozen
@@ -361,6 +373,14 @@ class _ToAst(Transformer[Any, Any]):
 
     def call(self, meta: Any, children: list[Any]) -> Any:
         name, *args = children
+        if str(name) in DIRECTIONS:
+            if len(args) not in (1, 2):
+                raise ParseError(f"{name}() takes a pile and, if you like, how many places "
+                                 f"away: {name}(pile) or {name}(pile, 2); not {len(args)} "
+                                 f"argument{'s' if len(args) != 1 else ''}", _span(meta),
+                                 code="wrong-arity")
+            distance = args[1] if len(args) == 2 else Integer(_span(meta), 1)
+            return Neighbour(_span(meta), str(name), args[0], distance)
         return Call(_span(meta), str(name), tuple(args))
 
     def not_test(self, meta: Any, children: list[Any]) -> Any:
@@ -575,7 +595,11 @@ class Type(enum.Enum):
 ATTRIBUTES: Mapping[Type, Mapping[str, Type]] = {
     Type.CARD: {"rank": Type.INT, "suit": Type.SUIT, "color": Type.COLOR,
                 "face_up": Type.BOOL},
-    Type.PILE: {"empty": Type.BOOL, "size": Type.INT, "top": Type.CARD, "bottom": Type.CARD},
+    Type.PILE: {"empty": Type.BOOL, "size": Type.INT, "top": Type.CARD, "bottom": Type.CARD,
+                # its place (patience.places): index, row and column, counted from 1
+                **{name: Type.INT for name in PLACE_ATTRIBUTES},
+                # whether a pile of the next row of an overlap layout lies on it, holding a card
+                "covered": Type.BOOL},
     Type.RUN: {"size": Type.INT, "top": Type.CARD, "bottom": Type.CARD},
     # the stock's cards are face down: a rule may ask how many, never which
     Type.STOCK: {"empty": Type.BOOL, "size": Type.INT},
@@ -736,9 +760,22 @@ class Checker(Visitor["Type | None"]):
         if node.group not in self.scope.groups:
             self._unknown_group(node.group, node.span)
         inner = {**variables, node.name: Type.PILE}
-        self._expect(node.body, Type.BOOL, inner, nonempty - {node.name},
+        self._expect(node.body, Type.BOOL, inner, without(nonempty, {node.name}),
                      "the body of 'count'")
         return Type.INT
+
+    def visit_Neighbour(self, node: Neighbour, variables: Mapping[str, Type],
+                        nonempty: frozenset[str]) -> Type | None:
+        self._expect(node.pile, Type.PILE, variables, nonempty,
+                     f"the first argument of {node.direction}()")
+        self._expect(node.distance, Type.INT, variables, nonempty,
+                     f"the distance of {node.direction}()")
+        if not self._is_constant(node.distance, variables) or not isinstance(
+                self._constant_value(node.distance), int):
+            self._problem(f"the distance of {node.direction}() must be a constant (a number "
+                          "or a parameter): a neighbour is found when the variant compiles",
+                          node.distance, code="not-constant")
+        return Type.PILE
 
     def _constant_value(self, node: Node) -> object:
         """The value of a constant int expression, or None if it cannot be worked out."""
@@ -807,7 +844,7 @@ class Checker(Visitor["Type | None"]):
                 self._problem(f"{article(owner.value)} has no attributes", node,
                               code="unknown-attribute")
             return None
-        guarded = isinstance(node.value, Name) and node.value.id in nonempty
+        guarded = pile_key(node.value) in nonempty
         if owner is Type.PILE and node.name in ("top", "bottom") and not guarded:
             pile = _text_of(node.value)
             self._problem(f"{pile}.{node.name} is read where {pile} may be empty; "
@@ -889,7 +926,7 @@ class Checker(Visitor["Type | None"]):
                               "e.g. 'all p in columns: …'", node, code="quantifier-names")
             for name in node.names:
                 inner[name] = Type.PILE
-        inner_nonempty = nonempty - set(node.names)
+        inner_nonempty = without(nonempty, set(node.names))
         self._expect(node.body, Type.BOOL, inner, inner_nonempty,
                      f"the body of '{node.kind}'")
         return Type.BOOL
@@ -900,7 +937,7 @@ class _ConstantValues(Visitor[object]):
     arithmetic on them), or None."""
 
     generic = frozenset({"Boolean", "Attribute", "Call", "Not", "Compare", "BoolOp", "Member",
-                         "Quantifier", "Pairs", "Count"})
+                         "Quantifier", "Pairs", "Count", "Neighbour"})
 
     def __init__(self, scope: Scope) -> None:
         self.scope = scope
@@ -1028,7 +1065,8 @@ class _Sizes(Visitor["int | None"]):
     """Upper bounds on the size of int sub-expressions (:func:`integer_overflow`)."""
 
     # bool-valued nodes: their parts are bounded, they have no size of their own
-    generic = frozenset({"Boolean", "Not", "Compare", "BoolOp", "Member", "Pairs"})
+    generic = frozenset({"Boolean", "Not", "Compare", "BoolOp", "Member", "Pairs",
+                         "Neighbour"})
 
     def __init__(self, scope: Scope, largest_size: int, group_sizes: Mapping[str, int]) -> None:
         self.scope = scope
@@ -1061,7 +1099,8 @@ class _Sizes(Visitor["int | None"]):
     def visit_Attribute(self, node: Attribute, env: Mapping[str, int | None],
                         where: str | None) -> int | None:
         self.bound(node.value, env, where)
-        return {"rank": 13, "size": self.largest_size}.get(node.name)
+        return {"rank": 13, "size": self.largest_size,
+                **{name: MAX_GROUP_PILES for name in PLACE_ATTRIBUTES}}.get(node.name)
 
     def visit_Negate(self, node: Negate, env: Mapping[str, int | None],
                      where: str | None) -> int | None:
@@ -1177,7 +1216,7 @@ class _Guards(Visitor[frozenset[str]]):
 
     # they say nothing of a pile's emptiness
     generic = frozenset({"Integer", "Boolean", "Name", "Negate", "Arithmetic", "Member",
-                         "Call", "Quantifier", "Pairs", "Count"})
+                         "Call", "Quantifier", "Pairs", "Count", "Neighbour"})
 
     def generic_visit(self, node: Node, *args: Any) -> frozenset[str]:
         return frozenset()
@@ -1186,8 +1225,9 @@ class _Guards(Visitor[frozenset[str]]):
         return self.visit(node.operand, not truth)
 
     def visit_Attribute(self, node: Attribute, truth: bool) -> frozenset[str]:
-        if node.name == "empty" and isinstance(node.value, Name) and not truth:
-            return frozenset({node.value.id})
+        key = pile_key(node.value)
+        if node.name == "empty" and key is not None and not truth:
+            return frozenset({key})
         return frozenset()
 
     def visit_BoolOp(self, node: BoolOp, truth: bool) -> frozenset[str]:
@@ -1216,15 +1256,47 @@ def _size_comparison(node: Compare) -> tuple[str | None, Node, str]:
     """For ``X.size OP n`` (either way round): (X, n-node, OP as if X.size is on the left)."""
     for pile_side, other, op in ((node.left, node.right, node.op),
                                  (node.right, node.left, _MIRROR[node.op])):
-        if (isinstance(pile_side, Attribute) and pile_side.name == "size"
-                and isinstance(pile_side.value, Name)):
-            return pile_side.value.id, other, op
+        if isinstance(pile_side, Attribute) and pile_side.name == "size":
+            key = pile_key(pile_side.value)
+            if key is not None:
+                return key, other, op
     return None, node, node.op
+
+
+def pile_key(node: Node) -> str | None:
+    """What the safety checker calls a pile it may know non-empty: a pile variable by its
+    name, a neighbour of one as ``name:direction:distance`` (written the same way in the
+    guard and the read, e.g. ``not left(pile).empty and left(pile).top.rank == 3``), or None.
+
+    >>> pile_key(parse_expression("left(below(p), 2)"))
+    'p:below:1:left:2'
+    """
+    if isinstance(node, Name):
+        return node.id
+    if isinstance(node, Neighbour):
+        base = pile_key(node.pile)
+        distance = (node.distance.value if isinstance(node.distance, Integer)
+                    else node.distance.id if isinstance(node.distance, Name) else None)
+        if base is not None and distance is not None:
+            return f"{base}:{node.direction}:{distance}"
+    return None
+
+
+def without(nonempty: frozenset[str], names: set[str]) -> frozenset[str]:
+    """``nonempty`` without the piles that are, or are neighbours of, pile variables bound
+    again here (a quantifier's or count's names)."""
+    return frozenset(key for key in nonempty if key.split(":")[0] not in names)
 
 
 def _text_of(node: Node) -> str:
     if isinstance(node, Name):
         return node.id
+    if isinstance(node, Neighbour):
+        distance = "" if isinstance(node.distance, Integer) and node.distance.value == 1 \
+            else f", {_text_of(node.distance)}"
+        return f"{node.direction}({_text_of(node.pile)}{distance})"
+    if isinstance(node, Integer):
+        return str(node.value)
     if isinstance(node, Attribute):
         return f"{_text_of(node.value)}.{node.name}"
     return "it"

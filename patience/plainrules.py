@@ -29,13 +29,14 @@ from patience.language import (
     Member,
     Name,
     Negate,
+    Neighbour,
     Node,
     Not,
     Pairs,
     Quantifier,
     Visitor,
 )
-from patience.rulestext import comment_at
+from patience.rulestext import CLOSING, comment_at, layout_words
 from patience.settings import Removal, Show, Target
 
 if TYPE_CHECKING:
@@ -48,7 +49,15 @@ SUBJECTS = {"pile": "the pile", "run": "the cards moving", "source": "the pile t
 ATTRIBUTES = {"top": "the top card of {}", "bottom": "the bottom card of {}",
               "size": "the number of cards in {}", "rank": "the rank of {}",
               "suit": "the suit of {}", "color": "the colour of {}",
-              "empty": "{} is empty", "face_up": "{} is face up"}
+              "empty": "{} is empty", "face_up": "{} is face up",
+              "index": "the place of {} in its group", "row": "the row of {}",
+              "column": "the column of {}", "covered": "{} is covered"}
+#: a neighbour in words: "the pile to the left of …" (patience.places.DIRECTIONS)
+NEIGHBOURS = {"left": "to the left of", "right": "to the right of", "above": "above",
+              "below": "below", "above_left": "above and to the left of",
+              "above_right": "above and to the right of",
+              "below_left": "below and to the left of",
+              "below_right": "below and to the right of"}
 RUN_ATTRIBUTES = {"top": "the top card moving", "bottom": "the bottom card moving",
                   "size": "the number of cards moving"}
 COMPARISONS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
@@ -88,6 +97,11 @@ def _group(variant: Variant, group: Group) -> str:
     where = names[0] if len(names) == 1 else f"{names[0]}–{names[-1]}"
     title = group.name[0].upper() + group.name[1:]
     parts = [f"{title} ({where}):"]
+    laid_out = layout_words(group)
+    if laid_out is not None:
+        parts.append(f"{laid_out}.")
+    if group.close_gaps:
+        parts.append(CLOSING)
     if any(group.deal):
         counts = set(group.deal)
         dealt = f"{group.deal[0]} card{'s' if group.deal[0] != 1 else ''}" \
@@ -181,7 +195,8 @@ class Words(Visitor[str]):
     sentence, :meth:`noun` as the thing it names (the two fall back on each other)."""
 
     # what names a thing (a number, a card, a pile) is read as one
-    generic = frozenset({"Integer", "Name", "Arithmetic", "Negate", "Count", "Pairs"})
+    generic = frozenset({"Integer", "Name", "Arithmetic", "Negate", "Count", "Pairs",
+                         "Neighbour"})
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
@@ -299,6 +314,11 @@ class _Nouns(Visitor[str]):
 
     def visit_Pairs(self, node: Pairs) -> str:
         return f"each two cards next to each other in {self.visit(node.run)}"
+
+    def visit_Neighbour(self, node: Neighbour) -> str:
+        away = "" if isinstance(node.distance, Integer) and node.distance.value == 1 \
+            else f"{self.visit(node.distance)} places "
+        return f"the pile {away}{NEIGHBOURS[node.direction]} {self.visit(node.pile)}"
 
 
 def _is_name(node: Node, name: str) -> bool:

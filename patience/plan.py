@@ -46,9 +46,11 @@ from patience.compiler import (
 from patience.language import (
     DISCARD_PILES,
     Attribute,
+    BoolOp,
     Compare,
     Name,
     Node,
+    Not,
     Pairs,
     Predicate,
     Quantifier,
@@ -127,6 +129,7 @@ class GroupRules:
     fill_from: range | None = None  # piles whose top card fills an empty pile here at once
     moves_note: str = ""  # the rules as written, for comments in generated code
     accepts_note: str = ""
+    close_gaps: bool = False  # its gaps close: the first forced steps (``RulePlan.closing``)
 
 
 @attrs.frozen
@@ -221,9 +224,19 @@ class RulePlan:
 
     @property
     def forces(self) -> bool:
-        """Whether a move can ever be forced (a fill, or a source of forced moves): when
-        not, a fresh layout settles at once, without the generated code being asked."""
-        return bool(self.fills) or any(plan is not None for plan in self.forced_sources)
+        """Whether a move can ever be forced (a gap closing, a fill, or a source of forced
+        moves): when not, a fresh layout settles at once, without the generated code being
+        asked."""
+        return bool(self.closing or self.fills) or \
+            any(plan is not None for plan in self.forced_sources)
+
+    @property
+    def closing(self) -> tuple[GroupRules, ...]:
+        """The groups whose gaps close (``close_gaps``). A closing is the first kind of
+        forced step, before forced removals and fills: while a pile of such a group is
+        empty and a later pile of the group is not, the first such later pile moves whole
+        into the first empty one (docs/authoring.md, "Closing gaps")."""
+        return tuple(group for group in self.groups if group.close_gaps)
 
 
 def _folds_false(compiler: Compiler, nodes: Sequence[Node], names: Mapping[str, Any]) -> bool:
@@ -281,6 +294,16 @@ def rule_note(rule: Rule) -> str:
     return f"{rule.key}{where}: {rule.text}"
 
 
+def uncovered_only(moves: Node, overlaps: bool) -> Node:
+    """A group's ``moves`` rule with the kernel's covering rule in front, for a group whose
+    layout overlaps: a covered pile gives no card (``not pile.covered and …``), whatever the
+    file's rule says (docs/authoring.md, "Covering")."""
+    if not overlaps:
+        return moves
+    covered = Attribute(moves.span, Name(moves.span, "pile"), "covered")
+    return BoolOp(moves.span, "and", (Not(moves.span, covered), moves))
+
+
 def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
     """Analyse a variant's rules into its plan (called once by the variant as it compiles,
     from its groups, predicates, parameters, deck and rules). With ``tabulate`` false
@@ -288,7 +311,7 @@ def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
     tested against)."""
     groups = variant.groups
     predicates = dict(variant.predicates)
-    layout = Layout({group.name: group.indices for group in groups})
+    layout = Layout({group.name: group.indices for group in groups}, variant.pile_maps)
     compiler = Compiler(dict(variant.parameters), predicates, layout, Tables(), variant.deck,
                         tabulate=tabulate,
                         face_down=any(any(group.face_down) for group in groups))
@@ -300,10 +323,12 @@ def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
     def inline(node: Node) -> Node:
         return inline_calls(node, predicates, keep)
 
-    rules = tuple(GroupRules(group.name, group.indices, inline(group.moves.node),
+    rules = tuple(GroupRules(group.name, group.indices,
+                             uncovered_only(inline(group.moves.node), group.arrangement.overlap),
                              inline(group.accepts.node), group.target is Target.FIRST,
                              group.removal is Removal.FORCED, any(group.face_down),
-                             group.fill_from, rule_note(group.moves), rule_note(group.accepts))
+                             group.fill_from, rule_note(group.moves), rule_note(group.accepts),
+                             group.close_gaps)
                   for group in groups)
     chosen = [group for group in rules if not group.forced]
     forced = [group for group in rules if group.forced]

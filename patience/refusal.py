@@ -213,7 +213,7 @@ class _Blame(Visitor[tuple[str, int]]):
 
     # no predicate to blame inside them
     generic = frozenset({"Integer", "Boolean", "Name", "Attribute", "Not", "Negate",
-                         "Arithmetic", "Compare", "Member", "Pairs", "Count"})
+                         "Arithmetic", "Compare", "Member", "Pairs", "Count", "Neighbour"})
 
     def __init__(self, interpreter: Interpreter) -> None:
         self.interpreter = interpreter

@@ -49,6 +49,29 @@ def _rule(label: str, rule: Rule) -> list[str]:
     return lines
 
 
+#: what ``close_gaps`` does, in words
+CLOSING = ("When one of them is emptied, the gap closes at once: the piles after it slide "
+           "toward the first, the gaps at the end (before forced removals and fills).")
+
+
+def layout_words(group: Group) -> str | None:
+    """Where a laid-out group's piles stand, in words (None for one plain row):
+    'in 4 rows of 6, numbered row by row (g1-g6 the first row)'."""
+    layout = group.layout
+    if layout is None or len(layout.rows) == 1 and not layout.overlap:
+        return None
+    names = group.pile_names
+    first = len(layout.rows[0])
+    row = names[0] if first == 1 else f"{names[0]}-{names[first - 1]}"
+    if not layout.overlap:
+        return (f"in {len(layout.rows)} rows of {first}, numbered row by row ({row} the "
+                "first row)")
+    sizes = ", ".join(str(len(xs)) for xs in layout.rows)
+    return (f"in {len(layout.rows)} overlapping rows of {sizes} piles, back row first ({row} "
+            "the back row); a pile is covered by the piles of the next row that overlap it, "
+            "and gives no card while one of them holds a card")
+
+
 def _dealt(group: Group) -> str:
     """', each dealt 3 cards (2 face down) at the start'."""
     if not any(group.deal):
@@ -131,6 +154,11 @@ def rules_text(variant: Variant) -> str:
         head = f"  {group.name} ({_range(group)}): {group.count} pile{plural}"
         head += _dealt(group)
         lines.append(head + ".")
+        where = layout_words(group)
+        if where is not None:
+            lines.append(f"    They stand {where}.")
+        if group.close_gaps:
+            lines.append(f"    {CLOSING}")
         if group.place:
             placed = "; ".join(f"{name}: {' '.join(card_code(c) for c in cards)}"
                                for name, cards in zip(group.pile_names, group.place) if cards)

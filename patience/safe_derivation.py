@@ -30,6 +30,7 @@ from patience.language import (
     Integer,
     Name,
     Negate,
+    Neighbour,
     Node,
     Not,
     Pairs,
@@ -39,6 +40,7 @@ from patience.language import (
     fold_arithmetic,
     walk,
 )
+from patience.places import PLACE_ATTRIBUTES
 from patience.settings import Removal
 
 if TYPE_CHECKING:
@@ -96,7 +98,7 @@ class _Values(Visitor[object]):
 
     # a call is inlined before; a quantifier, a count and which group a pile is in are
     # never decided here (``generic_visit``: unknown)
-    generic = frozenset({"Call", "Quantifier", "Pairs", "Count", "Member"})
+    generic = frozenset({"Call", "Quantifier", "Pairs", "Count", "Member", "Neighbour"})
 
     def __init__(self, env: Env, constants: Mapping[str, object]) -> None:
         self.env = env
@@ -201,6 +203,10 @@ def derive_safe(definition: Definition, deck: tuple[int, ...]) -> Derivation:
                        "earlier changes what the redeal deals, and where)")
     moves = {g.name: inlined(g.moves.node) for g in groups}
     accepts = {g.name: inlined(g.accepts.node) for g in groups}
+    if any(isinstance(sub, Neighbour) or isinstance(sub, Attribute) and sub.name in (
+            *PLACE_ATTRIBUTES, "covered") for node in (*moves.values(), *accepts.values())
+           for sub in walk(node)):
+        return _refuse("a rule reads where piles stand (a place or a neighbour)")
     home = [g for g in groups
             if isinstance(moves[g.name], Boolean) and not moves[g.name].value]  # type: ignore[attr-defined]
     if len(home) != 1:
@@ -218,6 +224,8 @@ def derive_safe(definition: Definition, deck: tuple[int, ...]) -> Derivation:
     if h.count != len(suits):
         return _refuse(f"{h.name} has not one pile a suit")
     for g in groups:
+        if g.close_gaps or (g.layout is not None and g.layout.overlap):
+            return _refuse(f"{g.name} closes its gaps or covers its piles (layout)")
         if g.removal is not Removal.OPTIONAL:
             return _refuse(f"{g.name} has forced moves (removal: forced)")
         if g.fill_from is not None or g.to_bottom is not None:

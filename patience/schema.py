@@ -174,6 +174,22 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
         "removal": _choice(Removal, "Whether moves here are the player's choice or made at "
                                     "once."),
         "show": _choice(Show, "How the piles are drawn."),
+        "close_gaps": {"type": "boolean", "default": False, "description": (
+            "After a move its non-empty piles slide toward its start, the gaps at the "
+            "end.")},
+        "layout": {"type": "object", "additionalProperties": False,
+                   "description": ("Where its piles stand: rows and columns of a grid "
+                                   "(numbered row by row), or overlap: rows of x positions "
+                                   "in half-card units, back row first (a pile is covered "
+                                   "by the next row's piles within 1). Without it: one row."),
+                   "properties": {
+                       "rows": {"type": "integer", "minimum": 1, "maximum": MAX_GROUP_PILES},
+                       "columns": {"type": "integer", "minimum": 1,
+                                   "maximum": MAX_GROUP_PILES},
+                       "overlap": {"type": "array", "minItems": 1, "items": {
+                           "type": "array", "minItems": 1, "items": {
+                               "type": "integer", "minimum": 0,
+                               "maximum": 4 * MAX_GROUP_PILES}}}}},
     },
     "stock": {
         "deals_to": {**_TEXTS, "description": "The groups or piles a deal feeds, in order."},

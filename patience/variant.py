@@ -42,6 +42,7 @@ from patience.language import (
     walk,
 )
 from patience.moves import FROM_STOCK, Gather, Play, TakeBack, make_player
+from patience.places import Arrangement, PileMaps
 from patience.plan import RulePlan, make_plan, rule_note
 from patience.rulestext import rules_text
 from patience.safe_derivation import Derivation, derive_safe
@@ -91,6 +92,14 @@ class Group:
     to_bottom: Rule | None = None
     fill_from: range | None = None
     deal_first: Rule | None = None  # the cards that lead the deal, dealt here first
+    #: where its piles stand (docs/authoring.md, "Places"): one row unless laid out
+    layout: Arrangement | None = None
+    #: after a move (and each forced step) its non-empty piles slide toward its start
+    close_gaps: bool = False
+
+    @property
+    def arrangement(self) -> Arrangement:
+        return self.layout or Arrangement.row(self.count)
 
     @property
     def count(self) -> int:
@@ -137,7 +146,7 @@ class Variant:
                                 group.to_bottom,
                                 FROM_STOCK if group.fill_from == "stock" else
                                 ranges[group.fill_from] if group.fill_from else None,
-                                group.deal_first))
+                                group.deal_first, group.layout, group.close_gaps))
         self.groups: tuple[Group, ...] = tuple(groups)
         self.group_by_name: Mapping[str, Group] = MappingProxyType(
             {group.name: group for group in groups})
@@ -148,6 +157,8 @@ class Variant:
         self.discards: tuple[Discard, ...] = self._discards(definition, ranges)
         #: every discard's sets of piles (the move ``(-2 - i, cards, target)`` takes set i)
         self.discard_sets: tuple[tuple[int, ...], ...] = discard_sets(self.discards)
+        #: every pile's place, neighbours and covering piles (docs/authoring.md, "Places")
+        self.pile_maps = PileMaps(tuple((g.indices.start, g.arrangement) for g in groups))
         self.turn = definition.stock.turn
         self.deal_targets: tuple[int, ...] = tuple(
             index for index in self._deal_targets(definition) for _ in range(self.turn))

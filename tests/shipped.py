@@ -31,6 +31,9 @@ MECHANISMS = {
     "la-belle-lucie": "a redeal that gathers the fans, shuffles them by the deal's seed and "
                       "deals them again in threes, twice",
     "fourteen": "discards: pairs of top cards leaving together (moves from several piles)",
+    "lineup": "a grid of piles (layout) whose rules read a pile's neighbour and column",
+    "three-peaks-open": "overlapping rows (layout overlap): a covered pile gives no card",
+    "accordion": "a row that closes its gaps (close_gaps), a pile onto its neighbours",
 }
 
 #: one game per family, and the mechanisms above

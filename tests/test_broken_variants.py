@@ -45,7 +45,7 @@ EXPECTED: dict[str, list[tuple[int, int, str]]] = {
     "extends_itself.yaml": [(2, 10, ("'extends' makes a cycle: "
                                      "extends_itself.yaml -> extends_itself.yaml"))],
     "missing_key.yaml": [(1, 1, "a variant file needs the key 'win'")],
-    "recursive_predicate.yaml": [(7, 3, "predicate 'below' calls itself")],
+    "recursive_predicate.yaml": [(7, 3, "predicate 'under' calls itself")],
     "two_errors.yaml": [(5, 8, "decks must be from 1 to 8, not 0"),
                         (9, 24, "in piles.tail.moves: a pile has no attribute 'sise'")],
 }

@@ -140,7 +140,7 @@ def test_check_json_lists_each_error_with_its_place_and_code():
         {"file": "tests/broken/two_errors.yaml", "line": 9, "column": 24,
          "code": "unknown-attribute",
          "message": "in piles.tail.moves: a pile has no attribute 'sise'; it has empty, size, "
-                    "top, bottom"}]}
+                    "top, bottom, index, row, column, covered"}]}
 
 
 def test_check_json_of_a_good_file_and_of_no_file():

@@ -61,14 +61,14 @@ def synthetic_position(variant, rng: random.Random) -> Game:
     """Cards laid out as long descending runs (some wrapping A->K, some complete K..A sets)
     on the columns, the other piles and the foundations; the rest in the stock or nowhere
     (then the stock is empty and the remaining cards sit on the foundations' side)."""
-    ranks = list(range(13, 0, -1))
+    ranks = list(range(variant.ranks, 0, -1))  # (a stripped deck: Line Up's Ace to Six)
     piles: list[list[int]] = [[] for _ in range(variant.pile_slots)]  # hidden ones empty
     columns = [i for g in variant.groups if g.deal for i in g.indices]
     spare = [i for g in variant.groups if not g.deal and g.target != "first" for i in g.indices]
     foundations = [i for g in variant.groups if g.target == "first" for i in g.indices]
     for _deck in range(variant.decks):
         for suit in variant.suits:
-            start = rng.randrange(13) if rng.random() < 0.5 else 0
+            start = rng.randrange(len(ranks)) if rng.random() < 0.5 else 0
             run = [rank * 4 + suit for rank in ranks[start:] + ranks[:start]]
             roll = rng.random()
             empty_foundations = [i for i in foundations if not piles[i]]

@@ -4,7 +4,7 @@ cycle): no module needs a function-level import to hide a cycle (issue #30).
 The layers, lowest first (a module may import from its own layer and the ones before):
 
 1. foundations: errors, limits and the checks of numbers (arguments), the distribution's
-   name, settings, cards, moves and the search's numbers;
+   name, settings, cards, moves, places (where piles stand) and the search's numbers;
 2. files: reading YAML with positions (source), boards, Solvitaire's mapping
    (solvitaire_mapping), deal numbers (seeds);
 3. the rule language: its parser, checker and compiler;
@@ -34,7 +34,7 @@ import patience
 
 LAYERS = [
     ["errors", "limits", "arguments", "distribution", "settings", "terminal", "pysource",
-     "cards", "moves",
+     "cards", "moves", "places",
      "solver.constants"],
     ["source", "boards", "solvitaire_mapping", "seeds"],
     ["_rules_parser", "language", "compiler"],

@@ -54,7 +54,8 @@ def test_keywords_are_not_names_but_longer_names_are():
 
 
 @pytest.mark.parametrize("text, message, under", [
-    ("pile.sise == 1", "a pile has no attribute 'sise'; it has empty, size, top, bottom",
+    ("pile.sise == 1", ("a pile has no attribute 'sise'; it has empty, size, top, bottom, "
+                        "index, row, column, covered"),
      "pile.sise"),
     ("run.bottom.rank == H", "cannot compare an int with a suit", "run.bottom.rank == H"),
     ("run.size", "this is an int, but a bool is needed here", "run.size"),

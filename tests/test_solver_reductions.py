@@ -47,6 +47,9 @@ FAMILIES = [
     ("mini-penguin", "FreeCell"),  # a deal that depends on the first card (deal_first)
     ("mini-grandfathers-clock", "Grandfather's Clock"),
     ("mini-fourteen", "Fourteen"),
+    ("mini-lineup", "Montana"),
+    ("mini-three-peaks", "Golf"),
+    ("mini-accordion", "Accordion"),
 ]
 BUDGET = 200_000
 
@@ -95,7 +98,8 @@ def test_every_family_of_classic_games_has_a_reduced_deck():
 QUICK = ["mini-bakers-dozen", "mini-streets-and-alleys", "mini-klondike", "mini-canfield",
          "mini-forty-thieves", "mini-golf", "mini-black-hole", "mini-spider", "mini-scorpion",
          "mini-yukon", "mini-miss-milligan", "mini-penguin", "mini-grandfathers-clock",
-         "mini-la-belle-lucie", "mini-cruel", "mini-fourteen"]
+         "mini-la-belle-lucie", "mini-cruel", "mini-fourteen", "mini-lineup",
+         "mini-three-peaks", "mini-accordion"]
 
 
 @pytest.mark.parametrize("name", QUICK)

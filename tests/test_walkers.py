@@ -33,7 +33,8 @@ WALKERS = {
 }
 
 NODE_CLASSES = ["Integer", "Boolean", "Name", "Attribute", "Call", "Not", "Negate",
-                "Arithmetic", "Compare", "BoolOp", "Member", "Quantifier", "Pairs", "Count"]
+                "Arithmetic", "Compare", "BoolOp", "Member", "Quantifier", "Pairs", "Count",
+                "Neighbour"]
 
 
 def walker_classes() -> list[type[Visitor[object]]]:

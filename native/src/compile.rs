@@ -155,6 +155,11 @@ fn reads(expr: &Expr, piles: u32, cards: u32) -> u8 {
         PileRef::Var(slot) if piles & (1 << slot) == 0 => FREE,
         PileRef::Var(_) | PileRef::Index(_) | PileRef::Stock => 0,
         PileRef::Chosen(_) => FREE, // bound for each set of piles: never remembered
+        // a neighbour reads its base pile's number (and the neighbour: a pile of the position)
+        PileRef::Near(_, 0) => SOURCE,
+        PileRef::Near(_, 1) => TARGET,
+        PileRef::Near(_, base) if piles & (1 << (base - 2)) == 0 => FREE,
+        PileRef::Near(..) => 0,
     };
     let card = |c: &CardRef| match c {
         CardRef::Top(p) | CardRef::Bottom(p) => pile(p),
@@ -168,7 +173,8 @@ fn reads(expr: &Expr, piles: u32, cards: u32) -> u8 {
         Expr::Int(_) => 0,
         Expr::CardAttr(_, c) | Expr::CardTable1(_, c) => card(c),
         Expr::CardTable2(_, a, b) => card(a) | card(b),
-        Expr::Top(p) | Expr::Bottom(p) | Expr::Empty(p) | Expr::Size(p) | Expr::Member(p, _, _) => pile(p),
+        Expr::Top(p) | Expr::Bottom(p) | Expr::Empty(p) | Expr::Size(p) | Expr::Member(p, _, _)
+        | Expr::Place(_, p) => pile(p),
         Expr::Same(a, b) => pile(a) | pile(b),
         Expr::RunTop => SOURCE,
         Expr::RunBottom | Expr::RunSize => RUN,
@@ -463,6 +469,10 @@ fn compile_node(expr: &Expr, ctx: &Context) -> Function {
                 let (x, y) = (a(e), b(e));
                 lookup2(&table, x, y)
             })
+        }
+        Expr::Place(map, p) => {
+            let (map, p) = (*map, *p);
+            Box::new(move |e| e.place(map, p))
         }
     }
 }

@@ -458,7 +458,7 @@ impl Program {
     // -- questions about a position --
 
     pub fn is_won(&self, pos: &Position) -> bool {
-        let mut env = Env::new(&pos.piles, &pos.stock);
+        let mut env = Env::placed(&pos.piles, &pos.stock, &self.placing.maps);
         self.win.truth(&mut env)
     }
 
@@ -467,7 +467,7 @@ impl Program {
             if self.deal_when.is_true() {
                 return true;
             }
-            let mut env = Env::new(&pos.piles, &pos.stock);
+            let mut env = Env::placed(&pos.piles, &pos.stock, &self.placing.maps);
             if self.deal_when.truth(&mut env) {
                 return true;
             }
@@ -496,7 +496,7 @@ impl Program {
             return;
         }
         let targets = self.filtered.then(|| Targets::of(pos));
-        let mut env = Env::new(&pos.piles, &pos.stock); // one per position: its memo
+        let mut env = Env::placed(&pos.piles, &pos.stock, &self.placing.maps); // one per position: its memo
         for (group, plan) in self.groups.iter().zip(&self.sources) {
             if let Some(plan) = plan {
                 let screen = targets.as_ref().filter(|_| plan.screened).map(|t| Screen::of(plan, t));
@@ -555,9 +555,17 @@ impl Program {
         if !self.has_forced {
             return None;
         }
+        // a gap closes first: the first pile after a group's first gap moves into it whole
+        for &(start, stop) in &self.placing.closing {
+            if let Some(w) = (start..stop).find(|&w| pos.piles[w].is_empty()) {
+                if let Some(s) = (w + 1..stop).find(|&s| !pos.piles[s].is_empty()) {
+                    return Some(Move::new(s, pos.piles[s].len(), w));
+                }
+            }
+        }
         let mut found = None;
         let targets = self.forced_filtered.then(|| Targets::of(pos));
-        let mut env = Env::new(&pos.piles, &pos.stock);
+        let mut env = Env::placed(&pos.piles, &pos.stock, &self.placing.maps);
         for (group, plan) in self.groups.iter().zip(&self.forced_sources) {
             if let Some(plan) = plan {
                 let screen = targets.as_ref().filter(|_| plan.screened).map(|t| Screen::of(plan, t));
@@ -598,7 +606,7 @@ impl Program {
     /// deal never is): `patience.solver.search.first_safe`.
     pub fn first_safe(&self, pos: &Position, moves: &[Move]) -> Option<Move> {
         let safe = self.safe.as_ref()?;
-        let mut env = Env::new(&pos.piles, &pos.stock);
+        let mut env = Env::placed(&pos.piles, &pos.stock, &self.placing.maps);
         let mut best: Option<Move> = None;
         for &m in moves {
             if m.s < 0 || best.is_some_and(|b| b <= m) {

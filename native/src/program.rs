@@ -18,7 +18,8 @@ use crate::wire;
 pub const FACE_DOWN: u8 = 64;
 /// the rule program's version (2: `top_piles`; 3: `safe`, the declared safe moves; 4: the
 /// moves after a deal and the stock as a cycle; 5: `beam`, the layered beam; 6: the typed
-/// wire format, `wire.rs`; 7: the redeal that gathers piles, and the discards)
+/// wire format, `wire.rs`; 7: the redeal that gathers piles, the discards, and places,
+/// `wire::Places`)
 pub const PROGRAM_VERSION: u64 = 7;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
@@ -50,6 +51,9 @@ pub enum PileRef {
     Stock,
     /// a discard's chosen pile (`first` is 0)
     Chosen(u8),
+    /// the neighbour of the source (base 0), the target (1) or a bound pile (2 + slot) by
+    /// the map `Program::places[map]` (no pile past the edge: it reads as an empty pile)
+    Near(u16, u8),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -160,6 +164,8 @@ pub enum Expr {
     Pairs(bool, RunRef, u8, u8, Box<Expr>),
     Table1(u16, Box<Expr>),
     Table2(u16, Box<Expr>, Box<Expr>),
+    /// a pile's index, row or column by the map `Program::places[map]` (0 for no pile)
+    Place(u16, PileRef),
 }
 
 impl Expr {
@@ -308,6 +314,18 @@ pub struct Program {
     pub discards: Vec<Discard>,
     /// every set of piles of every discard, by number
     pub discard_sets: DiscardSets,
+    /// where piles stand: maps from a pile's number (`wire::Places`; `usize::MAX` for none)
+    /// and the closing groups, boxed: the program's hot fields keep their places
+    pub placing: Box<Placing>,
+}
+
+/// A program's places (`Program::placing`).
+#[derive(Debug, Default)]
+pub struct Placing {
+    /// maps from a pile's number (`wire::Places`; `usize::MAX` for none)
+    pub maps: Vec<Vec<usize>>,
+    /// the pile ranges of the groups whose gaps close (`close_gaps`)
+    pub closing: Vec<(usize, usize)>,
 }
 
 type Result<T> = std::result::Result<T, String>;
@@ -354,6 +372,7 @@ fn flags(piles: &[usize], size: usize) -> Result<Vec<bool>> {
 
 struct Reader {
     slots: usize, // pile slots: constant piles must be below
+    maps: usize,  // the maps of `wire::Places`
     tables: Vec<Arc<Table>>,
     /// the memo slots given out so far (one program shares them)
     memo: crate::compile::Memo,
@@ -373,6 +392,16 @@ impl Reader {
                 Some(j) => Ok(PileRef::Chosen(slot(j, MAX_DISCARD_CARDS)?)),
                 None => err("not a pile", value),
             },
+            Some("near") => {
+                let map = self.map(&items[1])?;
+                let base = match self.pile(&items[2])? {
+                    PileRef::Source => 0,
+                    PileRef::Target => 1,
+                    PileRef::Var(slot) => 2 + slot,
+                    _ => return err("a neighbour of a pile that is no source, target or bound pile", value),
+                };
+                Ok(PileRef::Near(map, base))
+            }
             Some("pile") => {
                 let i = index(&items[1])?;
                 if i >= self.slots {
@@ -382,6 +411,14 @@ impl Reader {
             }
             _ => err("not a pile", value),
         }
+    }
+
+    fn map(&self, value: &Value) -> Result<u16> {
+        let map = index(value)?;
+        if map >= self.maps {
+            return err("unknown place map", value);
+        }
+        Ok(map as u16)
     }
 
     fn code(&self, value: &Value) -> Result<Code> {
@@ -473,6 +510,7 @@ impl Reader {
                     Expr::Or(parts)
                 }
             }
+            "place" => Expr::Place(self.map(arg(1)?)?, self.pile(arg(2)?)?),
             "member" => {
                 let (start, stop) = self.range(arg(2)?, arg(3)?)?;
                 Expr::Member(self.pile(arg(1)?)?, start, stop)
@@ -647,7 +685,14 @@ impl Program {
             }
             tables.push(Arc::new(Table { rows, width, bits }));
         }
-        let reader = Reader { slots, tables: tables.clone(), memo: Default::default(), filters };
+        let mut places = Vec::new();
+        for map in &value.places.maps {
+            if map.len() != piles || map.iter().any(|&v| v < -1 || v > piles as i64) {
+                return bad("a place map is not one number from -1 to the piles per pile".to_string());
+            }
+            places.push(map.iter().map(|&v| if v < 0 { usize::MAX } else { v as usize }).collect());
+        }
+        let reader = Reader { slots, maps: places.len(), tables: tables.clone(), memo: Default::default(), filters };
         let mut groups = Vec::new();
         for g in &value.groups {
             if g.start > g.stop || g.stop > piles {
@@ -743,7 +788,12 @@ impl Program {
         {
             return bad(format!("search constants {search:?}"));
         }
-        let has_forced = !value.fills.is_empty() || forced_sources.iter().any(Option::is_some);
+        if value.places.closing.iter().any(|&(a, b)| a > b || b > piles) {
+            return bad("a closing range out of range".to_string());
+        }
+        let has_forced = !value.fills.is_empty()
+            || forced_sources.iter().any(Option::is_some)
+            || !value.places.closing.is_empty();
         let any_filter = |plans: &[Option<SourcePlan>]| {
             plans.iter().flatten().any(|p| p.pairings.iter().any(|q| q.filter.is_some()))
         };
@@ -789,6 +839,7 @@ impl Program {
             groups,
             discards,
             discard_sets,
+            placing: Box::new(Placing { maps: places, closing: value.places.closing }),
         })
     }
 }
@@ -843,6 +894,8 @@ pub const MEMO_SLOTS: usize = 16;
 pub struct Env<'a> {
     pub piles: &'a [Vec<u8>],
     pub stock: &'a [u8],
+    /// the program's place maps (`Program::places`), read by `PileRef::Near` and `Expr::Place`
+    pub places: &'a [Vec<usize>],
     pub s: usize,
     pub t: usize,
     pub k: usize,
@@ -858,9 +911,16 @@ pub struct Env<'a> {
 
 impl<'a> Env<'a> {
     pub fn new(piles: &'a [Vec<u8>], stock: &'a [u8]) -> Env<'a> {
+        Env::placed(piles, stock, &[])
+    }
+
+    /// An `Env` that reads the program's place maps (a program with places needs them).
+    #[inline]
+    pub fn placed(piles: &'a [Vec<u8>], stock: &'a [u8], places: &'a [Vec<usize>]) -> Env<'a> {
         Env {
             piles,
             stock,
+            places,
             s: 0,
             t: 0,
             k: 0,
@@ -884,7 +944,42 @@ impl<'a> Env<'a> {
             PileRef::Index(i) => at(i as usize),
             PileRef::Stock => self.stock,
             PileRef::Chosen(j) => at(self.chosen[j as usize]),
+            PileRef::Near(map, base) => self.near_pile(map, base),
         }
+    }
+
+    /// The cards of the neighbour by `map` of the pile `base` (out of line: the common
+    /// piles' reads stay small).
+    #[inline(never)]
+    fn near_pile(&self, map: u16, base: u8) -> &'a [u8] {
+        self.piles.get(self.near(map, base)).map_or(&[][..], |p| &p[..])
+    }
+
+    /// The number of the neighbour by `map` of the pile `base` (`PileRef::Near`), or
+    /// `usize::MAX` for none.
+    #[inline(never)]
+    pub(crate) fn near(&self, map: u16, base: u8) -> usize {
+        let of = match base {
+            0 => self.s,
+            1 => self.t,
+            slot => self.pile_vars[(slot - 2) as usize],
+        };
+        self.read_map(map, of)
+    }
+
+    /// A pile's index, row or column by `map` (`Expr::Place`): 0 for no pile.
+    #[inline]
+    pub(crate) fn place(&self, map: u16, pile: PileRef) -> i64 {
+        match self.read_map(map, self.pile_number(pile)) {
+            usize::MAX => 0,
+            value => value as i64,
+        }
+    }
+
+    /// `map`'s value for the pile numbered `pile` (`usize::MAX` for none, or no pile).
+    #[inline]
+    pub(crate) fn read_map(&self, map: u16, pile: usize) -> usize {
+        self.places.get(map as usize).and_then(|m| m.get(pile)).copied().unwrap_or(usize::MAX)
     }
 
     #[inline(always)]
@@ -896,6 +991,7 @@ impl<'a> Env<'a> {
             PileRef::Index(i) => i as usize,
             PileRef::Stock => usize::MAX,
             PileRef::Chosen(j) => self.chosen[j as usize],
+            PileRef::Near(map, base) => self.near(map, base),
         }
     }
 }
@@ -1102,6 +1198,7 @@ impl Program {
                 let (a, b) = (self.eval(a, env), self.eval(b, env));
                 lookup2(&self.tables[*id as usize], a, b)
             }
+            Expr::Place(map, p) => env.place(*map, *p),
         }
     }
 }
@@ -1144,6 +1241,7 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         max_forced_moves: 10_000,
         discards: Vec::new(),
         discard_sets: Vec::new(),
+        placing: Box::default(),
     }
 }
 
@@ -1178,5 +1276,29 @@ mod tests {
         let rank = Expr::Attr(Attr::Rank, Box::new(top));
         assert_eq!(dummy.eval(&rank, &mut env), 3);
         assert_eq!(Code::new(&rank, &[]).eval(&mut env), 3);
+    }
+
+    #[test]
+    fn a_neighbour_past_the_edge_reads_as_an_empty_pile_of_no_place() {
+        // three piles in a row: map 0 is "left" (none for the first), map 1 the column
+        let piles = vec![vec![4u8], vec![], vec![12u8]];
+        let stock = vec![];
+        let places = vec![vec![usize::MAX, 0, 1], vec![1, 2, 3]];
+        let mut env = Env::placed(&piles, &stock, &places);
+        let dummy = bare_program(3);
+        let left = PileRef::Near(0, 0); // the source's left neighbour
+        for (s, empty, column, top) in [(0, 1, 0, NO_CARD), (1, 0, 1, 4), (2, 1, 2, NO_CARD)] {
+            env.s = s;
+            for expr in [Expr::Empty(left), Expr::Place(1, left), Expr::Top(left)] {
+                let want = match expr {
+                    Expr::Empty(_) => empty,
+                    Expr::Place(..) => column,
+                    _ => top,
+                };
+                assert_eq!(dummy.eval(&expr, &mut env), want, "source {s}: {expr:?}");
+                assert_eq!(Code::new(&expr, &[]).eval(&mut env), want, "source {s}: {expr:?}");
+            }
+        }
+        assert_eq!(env.pile_number(left), 1);
     }
 }

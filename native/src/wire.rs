@@ -93,6 +93,16 @@ pub struct Gather {
     pub seed: Option<usize>,
 }
 
+/// Where piles stand: maps from a pile's number, read by `["near", map, pile]` (a
+/// neighbour's number, -1 for none) and `["place", map, pile]` (an index, row or column).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Places {
+    pub maps: Vec<Vec<i64>>,
+    /// the pile ranges of the groups whose gaps close (`close_gaps`): the first forced steps
+    pub closing: Vec<(usize, usize)>,
+}
+
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct Table {
@@ -208,6 +218,7 @@ pub struct Program {
     pub cards: Cards,
     pub max_forced_moves: u32,
     pub discards: Vec<Discard>,
+    pub places: Places,
 }
 
 /// Search constants for the core's own unit tests (a program brings the real ones).

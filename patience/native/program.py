@@ -24,7 +24,11 @@ for the evaluator):
 * ``["member", pile, start, stop]``, ``["same", pile, pile]``;
 * ``["all" | "any" | "count", slot, start, stop, body]`` over a group's piles;
 * ``["pairs_all" | "pairs_any", run, below, above, body]`` with ``run`` ``["run"]`` or a pile;
-* ``["table", id, card]`` and ``["table", id, card, card]``.
+* ``["table", id, card]`` and ``["table", id, card, card]``;
+* places (``patience.places``): ``["near", map, pile]`` a pile's neighbour (``pile`` the
+  source, the target or a bound pile; the map ``places.maps[map]`` gives each pile number
+  its neighbour's, -1 for none, which reads as an empty pile of no group), and
+  ``["place", map, pile]`` its index, row or column (0 for no pile).
 
 ``"safe"`` is ``solver.safe`` over a move (``src`` its source, ``tgt`` its target, the run
 its ``k`` cards), ``null`` when no move is declared safe; the search plays the first safe
@@ -51,6 +55,7 @@ from patience.language import (
     Member,
     Name,
     Negate,
+    Neighbour,
     Node,
     Not,
     Pairs,
@@ -63,6 +68,7 @@ from patience.language import (
 from patience.limits import MAX_FORCED_MOVES
 from patience.native import wire
 from patience.native.wire import Expr
+from patience.places import NO_PILE, PLACE_ATTRIBUTES, compose
 from patience.plan import DiscardPlan, SourcePlan
 from patience.solver.constants import SEARCH
 from patience.solver.rules import solver_rules
@@ -70,6 +76,8 @@ from patience.variant import Variant
 
 #: slots for piles and cards bound by quantifiers (the loader bounds their nesting)
 SLOTS = 4
+#: the card read from an empty pile (``NO_CARD`` in native/src/program.rs)
+NO_CARD = 255
 
 
 
@@ -90,7 +98,11 @@ class _PileValue:
     def __init__(self, expr: Expr, group: str | None, index: int | None = None) -> None:
         self.expr = expr
         self.group = group
-        self.index = index  # a constant pile index, where known
+        self.index = index  # a constant pile index (NO_PILE: no pile), where known
+
+
+#: a neighbour past the edge, known when the program is made: no pile
+_NOWHERE = _PileValue([], None, NO_PILE)
 
 
 class _RunValue:
@@ -120,6 +132,8 @@ class _Lowering(Visitor[Value]):
         self.groups = groups
         self.tables: list[wire.Table] = []
         self._table_ids: dict[str, int] = {}
+        self.maps: list[tuple[int, ...]] = []  # wire.Places.maps
+        self._map_ids: dict[tuple[int, ...], int] = {}
 
     # -- entry points --
 
@@ -164,8 +178,58 @@ class _Lowering(Visitor[Value]):
             return _PileValue(["stock"], "stock#")
         raise KeyError(node.id)  # the checker rules this out
 
+    def _map(self, values: tuple[int, ...]) -> int:
+        if values not in self._map_ids:
+            self._map_ids[values] = len(self.maps)
+            self.maps.append(values)
+        return self._map_ids[values]
+
+    def visit_Neighbour(self, node: Neighbour, bindings: Mapping[str, Any], depth: int) -> Value:
+        base = self.lower(node.pile, bindings, depth)
+        distance = self.lower(node.distance, bindings, depth)
+        assert isinstance(base, _PileValue) and isinstance(distance, _Const)
+        return self._near(base, self.variant.pile_maps.neighbours(node.direction,
+                                                                  int(distance.value)))
+
+    def _near(self, base: _PileValue, near: tuple[int, ...]) -> _PileValue:
+        """The pile the map ``near`` gives ``base``: known for a known pile, else read by
+        ``["near", map, pile]`` (a neighbour of a neighbour: one composed map)."""
+        if base.index is not None:
+            index = NO_PILE if base.index == NO_PILE else near[base.index]
+            if index == NO_PILE:
+                return _NOWHERE
+            return _PileValue(["pile", index], self.variant.group_of_pile[index].name, index)
+        if base.expr[0] == "near":
+            return _PileValue(["near", self._map(compose(self.maps[base.expr[1]], near)),
+                               base.expr[2]], None)
+        return _PileValue(["near", self._map(near), base.expr], None)
+
+    def _covered(self, pile: _PileValue) -> Value:
+        """``pile.covered``: one of its covering piles (each a map read like a neighbour)
+        holds a card."""
+        parts: list[Expr] = []
+        for near in self.variant.pile_maps.covering_maps:
+            cover = self._near(pile, near)
+            if cover is not _NOWHERE:
+                parts.append(["not", ["empty", cover.expr]])
+        if not parts:
+            return _Const(False)
+        return parts[0] if len(parts) == 1 else ["or", parts]
+
     def visit_Attribute(self, node: Attribute, bindings: Mapping[str, Any], depth: int) -> Value:
         owner = self.lower(node.value, bindings, depth)
+        if owner is _NOWHERE and node.name != "covered":
+            return _Const({"empty": True, "size": 0, "top": NO_CARD, "bottom": NO_CARD,
+                           **{name: 0 for name in PLACE_ATTRIBUTES}}[node.name])
+        if owner is _NOWHERE and node.name == "covered":
+            return _Const(False)
+        if isinstance(owner, _PileValue) and node.name == "covered":
+            return self._covered(owner)
+        if isinstance(owner, _PileValue) and node.name in PLACE_ATTRIBUTES:
+            values = self.variant.pile_maps.place(node.name)
+            if owner.index is not None:
+                return _Const(values[owner.index])
+            return ["place", self._map(values), owner.expr]
         if isinstance(owner, _PileValue):
             if node.name in ("empty", "size", "top", "bottom"):
                 return [node.name, owner.expr]
@@ -208,6 +272,12 @@ class _Lowering(Visitor[Value]):
         right = self.lower(node.right, bindings, depth)
         if isinstance(left, _PileValue) and isinstance(right, _PileValue):
             same = node.op == "=="
+            if _NOWHERE in (left, right):  # no pile is only itself
+                other = right if left is _NOWHERE else left
+                if other.index is not None:
+                    return _Const((other.index == NO_PILE) == same)
+                nowhere: Expr = ["not", ["member", other.expr, 0, len(self.variant.pile_names)]]
+                return nowhere if same else ["not", nowhere]
             if left.group is not None and right.group is not None and left.group != right.group:
                 return _Const(not same)
             if left.index is not None and right.index is not None:
@@ -237,6 +307,8 @@ class _Lowering(Visitor[Value]):
     def visit_Member(self, node: Member, bindings: Mapping[str, Any], depth: int) -> Value:
         pile = self.lower(node.value, bindings, depth)
         assert isinstance(pile, _PileValue)
+        if pile is _NOWHERE:
+            return _Const(node.negated)
         if pile.group is not None:
             return _Const((pile.group == node.group) != node.negated)
         indices = self.groups[node.group]
@@ -274,6 +346,8 @@ class _Lowering(Visitor[Value]):
         is_all = node.kind == "all"
         if isinstance(node.domain, Pairs):
             run = self.lower(node.domain.run, bindings, depth)
+            if run is _NOWHERE:  # no pile, no pairs
+                return _Const(is_all)
             run_expr: Expr = ["run"] if isinstance(run, _RunValue) else \
                 run.expr  # type: ignore[union-attr]
             below, above = node.names
@@ -426,6 +500,8 @@ def rule_program(variant: Variant) -> wire.Program:
         cards=wire.Cards(FACE_DOWN, 4, tuple(sorted(RED_SUITS))),
         max_forced_moves=MAX_FORCED_MOVES,
         discards=discards,
+        places=wire.Places(tuple(lowering.maps), tuple(
+            (group.indices.start, group.indices.stop) for group in plan.closing)),
     )
 
 

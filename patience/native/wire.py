@@ -20,7 +20,7 @@ from patience.solver.constants import SearchConstants
 #: the version of the program's shape: the core refuses a program of another version (2: the
 #: piles keyed by their top, 3: the declared safe moves, 4: the moves allowed after a deal
 #: and the stock as a cycle, 5: the layered beam, 6: the typed wire format and the search
-#: constants, 7: the redeal that gathers piles, and the discards)
+#: constants, 7: the redeal that gathers piles, the discards, and places, ``Places``)
 PROGRAM_VERSION = 7
 
 Expr = list[Any]  # an expression tree: ["int", 3], ["cmp", "==", a, b], …
@@ -154,6 +154,17 @@ class Cards:
 
 
 @attrs.frozen
+class Places:
+    """Where piles stand (``patience.places``): maps from a pile's number read by the rules'
+    ``["near", map, pile]`` (a neighbour: a pile number, -1 for none) and
+    ``["place", map, pile]`` (its index, row or column); and the pile ranges of the groups
+    whose gaps close (``close_gaps``: the first forced steps, ``RulePlan.closing``)."""
+
+    maps: tuple[tuple[int, ...], ...]
+    closing: tuple[tuple[int, int], ...]
+
+
+@attrs.frozen
 class Program:
     """A variant's whole rule program."""
 
@@ -181,6 +192,7 @@ class Program:
     cards: Cards
     max_forced_moves: int  # patience.limits.MAX_FORCED_MOVES: the core keeps no copy
     discards: tuple[Discard, ...]  # in file order
+    places: Places
 
 
 def to_json(program: Program) -> str:

@@ -59,12 +59,14 @@ from patience.language import (
     Count,
     Member,
     Name,
+    Neighbour,
     Node,
     Quantifier,
     Visitor,
     children,
     walk,
 )
+from patience.places import PLACE_ATTRIBUTES
 from patience.plan import bindings as plan_bindings
 from patience.plan import is_scan
 from patience.settings import Target
@@ -104,9 +106,11 @@ class SolverRules:
         # a discard chooses its piles in pile order and its rule may tell first from
         # second: the piles it chooses among are never sorted (docs/solver.md, "Discards")
         fill_sources |= {i for d in variant.discards for i in d.sources}
+        placed = places_matter(variant)
         if self.sortable:
             for group in variant.groups:
-                if group.count < 2 or fill_sources.intersection(group.indices):
+                if group.count < 2 or fill_sources.intersection(group.indices) or \
+                        group.name in placed:
                     continue
                 # a 'first' group sorts only where a move into it always lands on an empty
                 # pile and no forced move or fill scans its piles in order (FreeCell's
@@ -374,7 +378,7 @@ class _PileReads(Visitor[None]):
 
     # they read piles only through their parts
     generic = frozenset({"Integer", "Boolean", "Not", "Negate", "Arithmetic", "Compare",
-                         "BoolOp", "Call", "Pairs"})
+                         "BoolOp", "Call", "Pairs", "Neighbour"})
 
     def __init__(self, reads: dict[str, set[str]]) -> None:
         self.reads = reads
@@ -413,6 +417,19 @@ class _PileReads(Visitor[None]):
 
     def visit_Count(self, node: Count, piles: dict[str, frozenset[str]]) -> None:
         self.visit(node.body, {**piles, node.name: frozenset({node.group})})
+
+
+def places_matter(variant: Variant) -> frozenset[str]:
+    """The groups whose piles are not interchangeable because of where they stand
+    (docs/solver.md, "The position key"): every group when some rule reads a place
+    (``pile.index``, ``.row``, ``.column``, a neighbour such as ``left(pile)``), else
+    the groups whose layout overlaps (a pile is covered by others) and those whose gaps
+    close (a move there slides the later piles: their order is what the game is)."""
+    reads = any(isinstance(sub, Neighbour) or (isinstance(sub, Attribute)
+                                               and sub.name in PLACE_ATTRIBUTES)
+                for _, node in variant.rule_nodes for sub in walk(node))
+    return frozenset(g.name for g in variant.groups
+                     if reads or g.arrangement.overlap or g.close_gaps)
 
 
 def after_deal_sources(variant: Variant) -> frozenset[int] | None:

@@ -219,12 +219,22 @@ def _turn_up(variant: Any, piles: list[list[int]], index: int) -> None:
 def _forced_piles(position: Game, piles: list[list[int]], forced: list[Move],
                   stock: list[int]) -> list[list[int]]:
     """The piles after ``forced`` moves from ``piles`` (``stock`` as it was before them):
-    removals, each checked against the rules, and fills, each checked against the
-    group's ``fill_from``."""
+    removals, each checked against the rules, fills, each checked against the group's
+    ``fill_from``, and closed gaps, each checked against the group's ``close_gaps``."""
     variant = position.variant
     scratch = Game(variant, [list(p) for p in piles], list(stock))
     for f in forced:
         group = variant.group_of_pile[f.target]
+        if group.close_gaps and f.source >= 0 and f.source in group.indices:
+            # a gap closes: the first pile after the group's first gap moves whole into it
+            gap = next((i for i in group.indices if not scratch.piles[i]), None)
+            after = None if gap is None else next(
+                (i for i in range(gap + 1, group.indices.stop) if scratch.piles[i]), None)
+            if (f.target, f.source, f.count) != (gap, after, len(scratch.piles[f.source])):
+                _fail(f"{scratch.notation(f)} is no closing of piles.{group.name}'s first gap "
+                      f"in {scratch.text()}")
+            _apply(scratch.piles, f)
+            continue
         if group.fill_from is not None and f.count == 1 and not scratch.piles[f.target] and (
                 f.source in group.fill_from or (f.source < 0 and group.fill_from.start < 0)):
             if f.source < 0:
