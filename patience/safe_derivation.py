@@ -11,7 +11,7 @@ and unknown counts as "could").
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import attrs
@@ -181,7 +181,8 @@ def _may_accept(node: Node, card: int, base: int | None,
 
 def derive_safe(definition: Definition, deck: tuple[int, ...]) -> Derivation:
     """The no-take-back derivation for ``definition`` (docs/solver.md, "Derived safe
-    moves"): the rule text, or why none is derived."""
+    moves"): the rule text, or why none is derived. Each test below refuses with the first
+    reason it finds, in the order the argument needs them."""
     groups = definition.groups
     names = frozenset(g.name for g in groups)
     constants: dict[str, object] = {k: v for k, (_, v) in BUILTIN_CONSTANTS.items()}
@@ -190,17 +191,9 @@ def derive_safe(definition: Definition, deck: tuple[int, ...]) -> Derivation:
     def inlined(node: Node) -> Node:
         return inline_calls(node, definition.predicates, lambda p: False)
 
-    if definition.decks != 1:
-        return _refuse("more than one deck")
-    if definition.discards:  # the argument knows moves of one pile's run, not sets of piles
-        return _refuse("the variant has discards (moves that take cards from several piles "
-                       "at once)")
-    suits = tuple(definition.suits)
-    if definition.stock.deals_to:
-        return _refuse("the stock deals cards (a deal may put any card on any card)")
-    if definition.stock.gather is not None:
-        return _refuse("a redeal gathers piles and deals them again (a card sent home "
-                       "earlier changes what the redeal deals, and where)")
+    reason = _variant_refusal(definition)
+    if reason is not None:
+        return _refuse(reason)
     moves = {g.name: inlined(g.moves.node) for g in groups}
     accepts = {g.name: inlined(g.accepts.node) for g in groups}
     if any(isinstance(sub, Neighbour) or isinstance(sub, Attribute) and sub.name in (
@@ -212,54 +205,93 @@ def derive_safe(definition: Definition, deck: tuple[int, ...]) -> Derivation:
     if len(home) != 1:
         return _refuse("not exactly one group whose cards never leave it (moves: false)")
     h = home[0]
-    win = inlined(definition.win.node)
-    total = len(deck)
+    reason = _home_refusal(h, inlined(definition.win.node), len(deck), len(definition.suits))
+    for g in groups:
+        if reason is not None:
+            break
+        reason = _group_refusal(g, h, moves[g.name], accepts[g.name], names)
+    if reason is None:
+        reason = _card_refusal(h, accepts, groups, deck, constants)
+    if reason is None and not _home_placed_in_sequence(h):
+        reason = f"{h.name} starts with cards that are not a suit from its Ace"
+    if reason is not None:
+        return _refuse(reason)
+    return Derivation(f"pile in {h.name} and (all f in {h.name}: f.size >= run.top.rank - 1)",
+                      f"no card leaves {h.name} and only lower cards are built on a card")
+
+
+def _variant_refusal(definition: Definition) -> str | None:
+    """Why the variant as a whole is outside the argument, or None."""
+    if definition.decks != 1:
+        return "more than one deck"
+    if definition.discards:  # the argument knows moves of one pile's run, not sets of piles
+        return ("the variant has discards (moves that take cards from several piles at "
+                "once)")
+    if definition.stock.deals_to:
+        return "the stock deals cards (a deal may put any card on any card)"
+    if definition.stock.gather is not None:
+        return ("a redeal gathers piles and deals them again (a card sent home earlier "
+                "changes what the redeal deals, and where)")
+    return None
+
+
+def _home_refusal(h: GroupDefinition, win: Node, total: int, suits: int) -> str | None:
+    """Why the home group ``h`` is not where the game is won, one pile a suit, or None."""
     if not (isinstance(win, Quantifier) and win.kind == "all" and isinstance(win.domain, Name)
             and win.domain.id == h.name and isinstance(win.body, Compare)
             and win.body.op == "==" and _path(win.body.left) == f"{win.names[0]}.size"
             and isinstance(win.body.right, Integer)
             and win.body.right.value * h.count == total):
-        return _refuse(f"the win is not 'every card on {h.name}' (all f in {h.name}: "
-                       f"f.size == {total // max(h.count, 1)})")
-    if h.count != len(suits):
-        return _refuse(f"{h.name} has not one pile a suit")
-    for g in groups:
-        if g.close_gaps or (g.layout is not None and g.layout.overlap):
-            return _refuse(f"{g.name} closes its gaps or covers its piles (layout)")
-        if g.removal is not Removal.OPTIONAL:
-            return _refuse(f"{g.name} has forced moves (removal: forced)")
-        if g.fill_from is not None or g.to_bottom is not None:
-            return _refuse(f"{g.name} fills its empty piles or deals cards under others")
-        if g.deal_first is not None:  # (the argument reads where the deal puts cards)
-            return _refuse(f"{g.name} is dealt the cards its deal_first rule picks")
-        if any(g.face_down):
-            return _refuse(f"{g.name} deals cards face down")
-        if not (_local(moves[g.name], names) and _local(accepts[g.name], names)):
-            return _refuse(f"a rule of {g.name} reads more than the move's run, source and "
-                           "target pile")
-        if g is not h and not any(_is_run_size_one(c) for c in _conjuncts(moves[g.name])):
-            return _refuse(f"{g.name} moves runs of more than one card")
+        return (f"the win is not 'every card on {h.name}' (all f in {h.name}: "
+                f"f.size == {total // max(h.count, 1)})")
+    if h.count != suits:
+        return f"{h.name} has not one pile a suit"
+    return None
+
+
+def _group_refusal(g: GroupDefinition, h: GroupDefinition, moves: Node, accepts: Node,
+                   names: frozenset[str]) -> str | None:
+    """Why the group ``g`` (with its inlined rules) is outside the argument, or None."""
+    if g.close_gaps or (g.layout is not None and g.layout.overlap):
+        return f"{g.name} closes its gaps or covers its piles (layout)"
+    if g.removal is not Removal.OPTIONAL:
+        return f"{g.name} has forced moves (removal: forced)"
+    if g.fill_from is not None or g.to_bottom is not None:
+        return f"{g.name} fills its empty piles or deals cards under others"
+    if g.deal_first is not None:  # (the argument reads where the deal puts cards)
+        return f"{g.name} is dealt the cards its deal_first rule picks"
+    if any(g.face_down):
+        return f"{g.name} deals cards face down"
+    if not (_local(moves, names) and _local(accepts, names)):
+        return f"a rule of {g.name} reads more than the move's run, source and target pile"
+    if g is not h and not any(_is_run_size_one(c) for c in _conjuncts(moves)):
+        return f"{g.name} moves runs of more than one card"
+    return None
+
+
+def _card_refusal(h: GroupDefinition, accepts: dict[str, Node],
+                  groups: Sequence[GroupDefinition], deck: tuple[int, ...],
+                  constants: dict[str, object]) -> str | None:
+    """Why some card may go home out of order, or be built on a card not higher, or None:
+    every card and pair of cards tried against the home group's and the others' rules."""
     hacc = accepts[h.name]
     builders = [(g, accepts[g.name]) for g in groups if g is not h]
     if not any(_is_run_size_one(c) for c in _conjuncts(hacc)):
-        return _refuse(f"{h.name} accepts runs of more than one card")
+        return f"{h.name} accepts runs of more than one card"
     for card in deck:
         if _may_accept(hacc, card, None, constants) and rank_of(card) != 1:
-            return _refuse(f"an empty pile of {h.name} may take a card other than an Ace")
+            return f"an empty pile of {h.name} may take a card other than an Ace"
         for base in deck:
             if base == card:
                 continue
             if _may_accept(hacc, card, base, constants) and not (
                     suit_of(card) == suit_of(base) and rank_of(card) == rank_of(base) + 1):
-                return _refuse(f"{h.name} may take a card not the next of its suit")
+                return f"{h.name} may take a card not the next of its suit"
             if rank_of(card) >= rank_of(base):
                 for g, rule in builders:
                     if _may_accept(rule, card, base, constants):
-                        return _refuse(f"{g.name} may build a card on one not higher in rank")
-    if not _home_placed_in_sequence(h):
-        return _refuse(f"{h.name} starts with cards that are not a suit from its Ace")
-    return Derivation(f"pile in {h.name} and (all f in {h.name}: f.size >= run.top.rank - 1)",
-                      f"no card leaves {h.name} and only lower cards are built on a card")
+                        return f"{g.name} may build a card on one not higher in rank"
+    return None
 
 
 def _home_placed_in_sequence(h: GroupDefinition) -> bool:
