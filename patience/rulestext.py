@@ -134,59 +134,93 @@ def _discards(variant: Variant) -> list[str]:
 
 
 def rules_text(variant: Variant) -> str:
+    """The rules of ``variant`` as ``patience rules`` prints them: the cards, each pile
+    group, the discards, the stock, the win, the solver's safe moves and the definitions."""
     lines = [f"{variant.name} ({variant.id})", variant.description, ""]
+    lines += _cards_lines(variant)
+    lines += ["", ("Piles (in a rule, 'pile' is the pile itself, 'run' the cards moving, "
+                   "'source' the pile they come from):")]
+    for group in variant.groups:
+        lines += _group_lines(variant, group)
+    lines += _discards(variant)
+    lines.append("")
+    lines += _stock_lines(variant)
+    lines.append("")
+    lines.append(f"Win: {variant.win.text.strip()}")
+    words = comment_at(variant.win.origin)
+    if words:
+        lines.append(f"  ({words})")
+    if variant.safe is not None and variant.safe_derived:
+        lines += ["", (f"The solver plays at once (safe moves: derived: {variant.safe.text}; "
+                  "docs/solver.md, \"Derived safe moves\"; checked by 'patience test')")]
+    elif variant.safe is not None:
+        lines += [""] + _rule("The solver plays at once (solver.safe, checked by 'patience "
+                              "test')", variant.safe)
+    lines += _definition_lines(variant)
+    example = f"{variant.pile_names[0]}:1-{variant.pile_names[1]}"
+    lines += ["", f"Moves are written 'd' (deal) or SOURCE:N-TARGET, e.g. '{example}'"
+              + (", and discards as their piles joined by '+'." if variant.discards else ".")]
+    return "\n".join(lines)
+
+
+def _cards_lines(variant: Variant) -> list[str]:
     ranks = RANK_CHARS[: variant.ranks]
     deck = "one deck" if variant.decks == 1 else f"{variant.decks} decks"
     values = "A=1 ... K=13" if variant.ranks == 13 else f"A=1 ... {ranks[-1]}={variant.ranks}"
     suits = " ".join("CDHS"[suit] for suit in variant.suits)
     faces = "face-down cards where the piles say so, the others face up" \
         if variant.face_down_piles else "all face up"
-    lines.append(f"Cards: {deck}, {len(variant.deck)} cards, ranks {ranks[0]}-{ranks[-1]} "
-                 f"({values}) in suits {suits}, {faces}."
-                 + (" The stock lies face down." if variant.stock_size else ""))
+    lines = [f"Cards: {deck}, {len(variant.deck)} cards, ranks {ranks[0]}-{ranks[-1]} "
+             f"({values}) in suits {suits}, {faces}."
+             + (" The stock lies face down." if variant.stock_size else "")]
     if variant.parameters:
         shown = ", ".join(f"{k} = {str(v).lower()}" for k, v in variant.parameters.items())
         lines.append(f"Parameters: {shown}")
-    lines += ["", ("Piles (in a rule, 'pile' is the pile itself, 'run' the cards moving, "
-                   "'source' the pile they come from):")]
-    for group in variant.groups:
-        plural = "s" if group.count > 1 else ""
-        head = f"  {group.name} ({_range(group)}): {group.count} pile{plural}"
-        head += _dealt(group)
-        lines.append(head + ".")
-        where = layout_words(group)
-        if where is not None:
-            lines.append(f"    They stand {where}.")
-        if group.close_gaps:
-            lines.append(f"    {CLOSING}")
-        if group.place:
-            placed = "; ".join(f"{name}: {' '.join(card_code(c) for c in cards)}"
-                               for name, cards in zip(group.pile_names, group.place) if cards)
-            lines.append(f"    Before the deal these cards are put on them: {placed}.")
-        if group.deal_first is not None:
-            lines.append("    These piles are dealt first, before the others: the cards for "
-                         f"which '{group.deal_first.text}' holds (first_card: the first card "
-                         "of the shuffled deck) lead the deal, in the order dealt, and what "
-                         "is left of them starts the layout.")
-            words = comment_at(group.deal_first.origin)
-            if words:
-                lines.append(f"      ({words})")
-        if group.to_bottom is not None:
-            lines.append(f"    After the deal, the cards for which '{group.to_bottom.text}' "
-                         "holds go to the bottom of their pile, in the order dealt.")
-        if group.fill_from is not None:
-            lines.append("    An empty one is filled at once with the top card of "
-                         f"{_piles_named(variant, group.fill_from)}, while it has cards.")
-        if group.target is Target.FIRST and group.removal is not Removal.FORCED:
-            lines.append(f"    A move to them is written '{group.id}' and goes to the first "
-                         "one that takes the cards.")
-        if group.removal is Removal.FORCED:
-            lines.append("    Cards go to them by themselves, at once: after every move and "
-                         "every deal, pile by pile, until none is left (forced removal).")
-        lines += _rule("Cards may leave when", group.moves)
-        lines += _rule("Takes cards when", group.accepts)
-    lines += _discards(variant)
-    lines.append("")
+    return lines
+
+
+def _group_lines(variant: Variant, group: Group) -> list[str]:
+    """A pile group: how many piles, what is dealt and placed, where they stand, how they
+    are filled, and its two rules."""
+    plural = "s" if group.count > 1 else ""
+    lines = [f"  {group.name} ({_range(group)}): {group.count} pile{plural}{_dealt(group)}."]
+    where = layout_words(group)
+    if where is not None:
+        lines.append(f"    They stand {where}.")
+    if group.close_gaps:
+        lines.append(f"    {CLOSING}")
+    if group.place:
+        placed = "; ".join(f"{name}: {' '.join(card_code(c) for c in cards)}"
+                           for name, cards in zip(group.pile_names, group.place) if cards)
+        lines.append(f"    Before the deal these cards are put on them: {placed}.")
+    if group.deal_first is not None:
+        lines.append("    These piles are dealt first, before the others: the cards for "
+                     f"which '{group.deal_first.text}' holds (first_card: the first card "
+                     "of the shuffled deck) lead the deal, in the order dealt, and what "
+                     "is left of them starts the layout.")
+        words = comment_at(group.deal_first.origin)
+        if words:
+            lines.append(f"      ({words})")
+    if group.to_bottom is not None:
+        lines.append(f"    After the deal, the cards for which '{group.to_bottom.text}' "
+                     "holds go to the bottom of their pile, in the order dealt.")
+    if group.fill_from is not None:
+        lines.append("    An empty one is filled at once with the top card of "
+                     f"{_piles_named(variant, group.fill_from)}, while it has cards.")
+    if group.target is Target.FIRST and group.removal is not Removal.FORCED:
+        lines.append(f"    A move to them is written '{group.id}' and goes to the first "
+                     "one that takes the cards.")
+    if group.removal is Removal.FORCED:
+        lines.append("    Cards go to them by themselves, at once: after every move and "
+                     "every deal, pile by pile, until none is left (forced removal).")
+    lines += _rule("Cards may leave when", group.moves)
+    lines += _rule("Takes cards when", group.accepts)
+    return lines
+
+
+def _stock_lines(variant: Variant) -> list[str]:
+    """What a deal gives, how often, and when; the redeal that gathers piles."""
+    lines = []
     targets = list(dict.fromkeys(variant.pile_names[i] for i in variant.deal_targets))
     if targets and variant.stock_size:
         empty = "skipping empty piles" if variant.deal_skips_empty else "empty piles included"
@@ -209,29 +243,21 @@ def rules_text(variant: Variant) -> str:
         lines.append("Stock: none.")
     if variant.gather is not None:
         lines.append(_gather_line(variant))
-    lines.append("")
-    lines.append(f"Win: {variant.win.text.strip()}")
-    words = comment_at(variant.win.origin)
-    if words:
-        lines.append(f"  ({words})")
-    if variant.safe is not None and variant.safe_derived:
-        lines += ["", (f"The solver plays at once (safe moves: derived: {variant.safe.text}; "
-                  "docs/solver.md, \"Derived safe moves\"; checked by 'patience test')")]
-    elif variant.safe is not None:
-        lines += [""] + _rule("The solver plays at once (solver.safe, checked by 'patience "
-                              "test')", variant.safe)
-    if variant.predicates:
-        lines += ["", "Definitions:"]
-        for name, predicate in variant.predicates.items():
-            parameters = ", ".join(f"{p.name}" if p.type.value == "card" or p.name == p.type.value
-                                   else f"{p.name}: {p.type.value}"
-                                   for p in predicate.signature.parameters)
-            lines.append(f"  {name}({parameters}) = {predicate.text.strip()}")
-            origin = predicate.origin[1] if isinstance(predicate.origin, tuple) else None
-            words = comment_at(origin)
-            if words:
-                lines.append(f"    ({words})")
-    example = f"{variant.pile_names[0]}:1-{variant.pile_names[1]}"
-    lines += ["", f"Moves are written 'd' (deal) or SOURCE:N-TARGET, e.g. '{example}'"
-              + (", and discards as their piles joined by '+'." if variant.discards else ".")]
-    return "\n".join(lines)
+    return lines
+
+
+def _definition_lines(variant: Variant) -> list[str]:
+    """The predicates, each with its signature and the comment on it."""
+    if not variant.predicates:
+        return []
+    lines = ["", "Definitions:"]
+    for name, predicate in variant.predicates.items():
+        parameters = ", ".join(f"{p.name}" if p.type.value == "card" or p.name == p.type.value
+                               else f"{p.name}: {p.type.value}"
+                               for p in predicate.signature.parameters)
+        lines.append(f"  {name}({parameters}) = {predicate.text.strip()}")
+        origin = predicate.origin[1] if isinstance(predicate.origin, tuple) else None
+        words = comment_at(origin)
+        if words:
+            lines.append(f"    ({words})")
+    return lines
