@@ -359,7 +359,10 @@ def reason_against(game: Game, move: Move) -> str | None:
     return _reason_against(game, move)[0]
 
 
-def _reason_against(game: Game, move: Move) -> tuple[str | None, str | None]:
+Reason = tuple[str | None, str | None]  # (why a move is illegal, the rule's key), or Nones
+
+
+def _reason_against(game: Game, move: Move) -> Reason:
     variant = game.variant
     interpreter = Interpreter(game)
     shown = game.notation(move) if _valid_indices(game, move) else repr(tuple(move))
@@ -368,49 +371,75 @@ def _reason_against(game: Game, move: Move) -> tuple[str | None, str | None]:
     if move.source < -1:
         return _discard_against(game, interpreter, move, shown)
     if move.source < 0:
-        if not game.stock:
-            if game.can_deal():  # the waste turns back into the stock
-                return None, None
-            if variant.redeal_pile is not None and game.piles[variant.redeal_pile]:
-                return "d: the stock is empty and no redeal is left", None
-            gather = variant.gather
-            if gather is not None:
-                if any(game.piles[i] for i in gather.piles):
-                    return (f"d: the {gather.limit} redeal{'s' if gather.limit != 1 else ''} "
-                            "of stock.gather are made; no redeal is left"), "stock.gather"
-                return "d: the piles stock.gather deals again are empty", "stock.gather"
-            return "d: the stock is empty; there is no deal left", None
-        rule = variant.deal_when
-        if interpreter.evaluate(rule.node, {}):
-            return None, None
-        return f"d: no deal now: {_rule_words(rule)} is false: " + \
-            interpreter.reason(rule.node, {}, rule.text), rule.key
+        return _deal_against(game, interpreter)
     if not _valid_indices(game, move):
         return f"{shown}: no such pile", None
+    why = _shape_against(game, interpreter, move, shown)
+    if why is not None:
+        return why, None
+    return _rules_against(game, interpreter, move, shown)
+
+
+def _deal_against(game: Game, interpreter: Interpreter) -> Reason:
+    """Why the deal is illegal: no card and no redeal left, or ``stock.deal_when``."""
+    variant = game.variant
+    if not game.stock:
+        if game.can_deal():  # the waste turns back into the stock
+            return None, None
+        if variant.redeal_pile is not None and game.piles[variant.redeal_pile]:
+            return "d: the stock is empty and no redeal is left", None
+        gather = variant.gather
+        if gather is not None:
+            if any(game.piles[i] for i in gather.piles):
+                return (f"d: the {gather.limit} redeal{'s' if gather.limit != 1 else ''} "
+                        "of stock.gather are made; no redeal is left"), "stock.gather"
+            return "d: the piles stock.gather deals again are empty", "stock.gather"
+        return "d: the stock is empty; there is no deal left", None
+    rule = variant.deal_when
+    if interpreter.evaluate(rule.node, {}):
+        return None, None
+    return f"d: no deal now: {_rule_words(rule)} is false: " + \
+        interpreter.reason(rule.node, {}, rule.text), rule.key
+
+
+def _shape_against(game: Game, interpreter: Interpreter, move: Move, shown: str) -> str | None:
+    """Why the move cannot be made whatever the rules say (onto itself, no such cards,
+    face-down or covered cards, a forced group), or None."""
+    variant = game.variant
     source_pile = interpreter.pile(move.source)
-    target_pile = interpreter.pile(move.target)
     source_group = variant.group_of_pile[move.source]
     target_group = variant.group_of_pile[move.target]
     if move.source == move.target:
-        return f"{shown}: a pile cannot move onto itself", None
+        return f"{shown}: a pile cannot move onto itself"
     if move.count < 1:
-        return f"{shown}: a move takes at least one card", None
+        return f"{shown}: a move takes at least one card"
     if move.count > len(source_pile.cards):
         held = len(source_pile.cards)
         return (f"{shown}: {source_pile.name} holds only {held} card{'s' if held != 1 else ''}"
-                if held else f"{shown}: {source_pile.name} is empty"), None
+                if held else f"{shown}: {source_pile.name} is empty")
     if target_group.removal is Removal.FORCED:
         return (f"{shown}: cards go to the {target_group.name} only by themselves, at once "
-                f"(piles.{target_group.name}.removal: forced); that is not a move to make"), None
+                f"(piles.{target_group.name}.removal: forced); that is not a move to make")
     if any(card & FACE_DOWN for card in source_pile.cards[-move.count:]):
         down = sum(1 for card in source_pile.cards if card & FACE_DOWN)
         return (f"{shown}: only the face-up cards of a pile move, and {source_pile.name} has "
-                f"{len(source_pile.cards) - down}"), None
+                f"{len(source_pile.cards) - down}")
     if source_group.arrangement.overlap and interpreter._attribute(source_pile, "covered"):
         over = [variant.pile_names[i] for i in variant.pile_maps.covering()[move.source]
                 if game.piles[i]]
         return (f"{shown}: {source_pile.name} is covered by {' and '.join(over)}: a covered "
-                f"pile gives no card (piles.{source_group.name}.layout)"), None
+                f"pile gives no card (piles.{source_group.name}.layout)")
+    return None
+
+
+def _rules_against(game: Game, interpreter: Interpreter, move: Move, shown: str) -> Reason:
+    """Which rule refuses the move: the source group's ``moves``, the target group's
+    ``accepts``, or a group whose moves go to the first pile that takes them."""
+    variant = game.variant
+    source_pile = interpreter.pile(move.source)
+    target_pile = interpreter.pile(move.target)
+    source_group = variant.group_of_pile[move.source]
+    target_group = variant.group_of_pile[move.target]
     run = RunValue(source_pile.cards[-move.count:])
     cards = " ".join(card_code(c) for c in run.cards)
     what = f"the top {move.count} cards of {source_pile.name} ({cards})" if move.count > 1 \
