@@ -463,6 +463,34 @@ class Generator:
         out = _Writer()
         plan = self.plan
         win_expr = self.compiler.expression(plan.win, {})
+        deal_test = self._deal_test()
+        self._note(out, self.notes.get("title", ""))
+        win_note, deal_note = self.notes.get("win", ""), self._deal_note()
+        self._move_functions(out, win_expr, win_note, deal_test, deal_note)
+        has_forced = self._first_forced(out)
+        out.line("def can_deal(piles, stock):")
+        out.indent()
+        self._note(out, deal_note)
+        out.line(f"return bool({deal_test})")
+        out.dedent()
+        out.line("")
+        out.line("def is_won(piles, stock):")
+        out.indent()
+        self._note(out, win_note)
+        out.line(f"return {_source(win_expr)}")
+        out.dedent()
+        self._is_safe(out)
+        functions, source_text, filename = self._compile("\n".join(out.lines) + "\n", label)
+        return Generated(functions["generate_moves"], functions["moves_from"],
+                         functions["has_moves"],
+                         functions["first_forced"] if has_forced else None,
+                         functions["can_deal"], functions["is_won"], source_text, filename,
+                         functions.get("is_safe"), functions.get("discard_moves"))
+
+    def _deal_test(self) -> str:
+        """When the deal is legal, as Python: ``stock.deal_when`` with cards in the stock;
+        or, the stock empty, a redeal of the waste or of gathered piles left."""
+        plan = self.plan
         deal_expr = self.compiler.expression(plan.deal_when, {})
         deal_test = "stock" if is_true(deal_expr) else f"stock and ({_source(deal_expr)})"
         redeal = plan.redeal
@@ -473,7 +501,23 @@ class Generator:
             deal_test = f"({deal_test}) or ({again})"
         if plan.gather is not None:  # the deal of an empty stock gathers piles again
             deal_test = f"({deal_test}) or ({_gather_test(plan.gather)})"
+        return deal_test
 
+    def _deal_note(self) -> str:
+        deal_note = self.notes.get("stock.deal_when", "")
+        redeal, gather = self.plan.redeal, self.plan.gather
+        if redeal is not None and deal_note:
+            limit = "unlimited" if redeal.counter is None else str(redeal.limit)
+            deal_note += f"; or, the stock empty, stock.redeals ({limit}) turns the waste over"
+        if gather is not None and deal_note:
+            limit = "unlimited" if gather.limit is None else str(gather.limit)
+            deal_note += f"; or, the stock empty, stock.gather ({limit}) deals its piles again"
+        return deal_note
+
+    def _move_functions(self, out: _Writer, win_expr: ast.expr, win_note: str,
+                        deal_test: str, deal_note: str) -> None:
+        """Every legal move; the legal moves of one source pile; whether there is any; and,
+        with discards, the legal discards alone."""
         def add_move(writer: _Writer, target: GroupRules) -> None:
             writer.line("append((s, k, t))")
             if target.first and len(target.indices) > 1:  # a single pile is not looped over
@@ -488,15 +532,6 @@ class Generator:
         def return_discard(writer: _Writer, cards: int, target: int) -> None:
             writer.line("return True")
 
-        # every legal move; the legal moves of one source pile; whether there is any
-        self._note(out, self.notes.get("title", ""))
-        win_note, deal_note = self.notes.get("win", ""), self.notes.get("stock.deal_when", "")
-        if redeal is not None and deal_note:
-            limit = "unlimited" if redeal.counter is None else str(redeal.limit)
-            deal_note += f"; or, the stock empty, stock.redeals ({limit}) turns the waste over"
-        if plan.gather is not None and deal_note:
-            limit = "unlimited" if plan.gather.limit is None else str(plan.gather.limit)
-            deal_note += f"; or, the stock empty, stock.gather ({limit}) deals its piles again"
         for header, given, found in (("generate_moves(piles, stock)", False, add_move),
                                      ("moves_from(piles, stock, s)", True, add_move),
                                      ("has_moves(piles, stock)", False, return_true)):
@@ -509,7 +544,7 @@ class Generator:
             if listing:
                 out.line("moves = []")
                 out.line("append = moves.append")
-            for source in plan.sources:
+            for source in self.plan.sources:
                 self._source_loop(out, source, found, given_source=given)
             if not given:
                 self._discards(out, add_discard if listing else return_discard)
@@ -520,7 +555,7 @@ class Generator:
             out.dedent()
             out.line("")
 
-        if plan.discards:  # the legal discards alone: whether a discard move is legal
+        if self.plan.discards:  # the legal discards alone: whether a discard move is legal
             out.line("def discard_moves(piles, stock):")
             out.indent()
             out.line(f"if {_source(win_expr)}:")
@@ -532,67 +567,69 @@ class Generator:
             out.dedent()
             out.line("")
 
+    def _first_forced(self, out: _Writer) -> bool:
+        """``first_forced``: gaps closing, forced removals, then fills. Whether any forced
+        move can be made at all."""
+        plan = self.plan
         has_forced = False
         fills = plan.fills
-        if any(group.forced for group in plan.groups) or fills or plan.closing:
-            out.line("def first_forced(piles, stock):")
-            out.indent()
-            has_forced |= _closing_lines(out, plan.closing)
-
-            def return_move(writer: _Writer, target: GroupRules) -> None:
-                writer.line("return (s, k, t)")
-
-            # Sources are the piles outside forced groups: each forced move then adds cards
-            # to the forced groups, so forced removals always come to an end.
-            for source in plan.forced_sources:
-                has_forced |= self._source_loop(out, source, return_move)
-            for group in fills:  # an empty pile takes the top card of the first source
-                assert group.fill_from is not None
-                has_forced = True
-                taken = ("the stock's next card" if group.fill_from.start < 0 else
-                         "the top card of the first source pile that has one")
-                self._note(out, f"piles.{group.name}.fill_from: an empty pile here takes "
-                                f"{taken}")
-                out.line(f"for t in range({group.indices.start}, {group.indices.stop}):")
-                if group.fill_from.start < 0:  # from the stock
-                    out.line("    if not piles[t] and stock:")
-                    out.line("        return (-1, 1, t)")
-                    continue
-                out.line("    if not piles[t]:")
-                out.line(f"        for s in range({group.fill_from.start}, "
-                         f"{group.fill_from.stop}):")
-                out.line("            if piles[s]:")
-                out.line("                return (s, 1, t)")
-            out.line("return None")
-            out.dedent()
-            out.line("")
-
-        out.line("def can_deal(piles, stock):")
+        if not (any(group.forced for group in plan.groups) or fills or plan.closing):
+            return False
+        out.line("def first_forced(piles, stock):")
         out.indent()
-        self._note(out, deal_note)
-        out.line(f"return bool({deal_test})")
+        has_forced |= _closing_lines(out, plan.closing)
+
+        def return_move(writer: _Writer, target: GroupRules) -> None:
+            writer.line("return (s, k, t)")
+
+        # Sources are the piles outside forced groups: each forced move then adds cards
+        # to the forced groups, so forced removals always come to an end.
+        for source in plan.forced_sources:
+            has_forced |= self._source_loop(out, source, return_move)
+        for group in fills:  # an empty pile takes the top card of the first source
+            assert group.fill_from is not None
+            has_forced = True
+            self._fill_lines(out, group, group.fill_from)
+        out.line("return None")
         out.dedent()
         out.line("")
-        out.line("def is_won(piles, stock):")
-        out.indent()
-        self._note(out, win_note)
-        out.line(f"return {_source(win_expr)}")
-        out.dedent()
-        if plan.safe is not None:
-            # the move (s, k, t) is legal: pile s has at least k cards, pile t is another
-            out.line("")
-            out.line("def is_safe(piles, stock, s, k, t):")
-            out.indent()
-            self._note(out, self.notes.get("solver.safe", ""))
-            out.line("src = piles[s]")
-            out.line("tgt = piles[t]")
-            names: dict[str, Any] = {"run": Run(name("src"), name("k")),
-                                     "pile": Pile(name("tgt"), name("t"), None),
-                                     "source": Pile(name("src"), name("s"), None)}
-            out.line(f"return bool({_source(self._expr([plan.safe], names))})")
-            out.dedent()
-        source_text = "\n".join(out.lines) + "\n"
+        return has_forced
 
+    def _fill_lines(self, out: _Writer, group: GroupRules, fill_from: range) -> None:
+        taken = ("the stock's next card" if fill_from.start < 0 else
+                 "the top card of the first source pile that has one")
+        self._note(out, f"piles.{group.name}.fill_from: an empty pile here takes {taken}")
+        out.line(f"for t in range({group.indices.start}, {group.indices.stop}):")
+        if fill_from.start < 0:  # from the stock
+            out.line("    if not piles[t] and stock:")
+            out.line("        return (-1, 1, t)")
+            return
+        out.line("    if not piles[t]:")
+        out.line(f"        for s in range({fill_from.start}, {fill_from.stop}):")
+        out.line("            if piles[s]:")
+        out.line("                return (s, 1, t)")
+
+    def _is_safe(self, out: _Writer) -> None:
+        """``is_safe(piles, stock, s, k, t)`` for a legal move (s, k, t): pile s has at
+        least k cards, pile t is another."""
+        if self.plan.safe is None:
+            return
+        out.line("")
+        out.line("def is_safe(piles, stock, s, k, t):")
+        out.indent()
+        self._note(out, self.notes.get("solver.safe", ""))
+        out.line("src = piles[s]")
+        out.line("tgt = piles[t]")
+        names: dict[str, Any] = {"run": Run(name("src"), name("k")),
+                                 "pile": Pile(name("tgt"), name("t"), None),
+                                 "source": Pile(name("src"), name("s"), None)}
+        out.line(f"return bool({_source(self._expr([self.plan.safe], names))})")
+        out.dedent()
+
+    def _compile(self, source_text: str,
+                 label: str) -> tuple[dict[str, types.FunctionType], str, str]:
+        """The functions of the source text, compiled once, with the tables they read; the
+        text and the name it is registered under."""
         namespace: dict[str, Any] = {"__builtins__": {
             "len": len, "range": range, "all": all, "any": any, "sum": sum, "zip": zip,
             "bool": bool, "enumerate": enumerate}}
@@ -609,11 +646,7 @@ class Generator:
         module = compile(source_text, filename, "exec")
         functions = {code.co_name: types.FunctionType(code, namespace)
                      for code in module.co_consts if isinstance(code, types.CodeType)}
-        return Generated(functions["generate_moves"], functions["moves_from"],
-                         functions["has_moves"],
-                         functions["first_forced"] if has_forced else None,
-                         functions["can_deal"], functions["is_won"], source_text, filename,
-                         functions.get("is_safe"), functions.get("discard_moves"))
+        return functions, source_text, filename
 
 
 def _closing_lines(out: _Writer, groups: Sequence[GroupRules]) -> bool:
