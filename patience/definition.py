@@ -834,38 +834,13 @@ class _Validator:
                                  low=2, high=MAX_DISCARD_CARDS)
             sources_item = self.required(entry, "from", where)
             sources = self.strings(sources_item, f"{where}.from")
-            good = True
-            for name in sources:
-                if name not in by_name:
-                    if name not in group_names:  # (a group that failed is reported already)
-                        close = difflib.get_close_matches(name, list(by_name), n=1)
-                        hint = f" (did you mean {close[0]!r}?)" if close else ""
-                        self.error(f"{where}.from names {name!r}, which is not a pile group"
-                                   f"{hint}; the pile groups are {listing(list(by_name))}",
-                                   sources_item.origin if sources_item else entry.origin,
-                                   code="discard")
-                    good = False
-            if len(set(sources)) != len(sources):
-                self.error(f"{where}.from names a group twice", sources_item.origin
-                           if sources_item else entry.origin, code="discard")
-                good = False
+            good = self._discard_sources(sources, sources_item or entry, by_name, group_names,
+                                         where)
             to_item = self.required(entry, "to", where)
             to = self.string(to_item, f"{where}.to") or ""
-            if to_item is not None and to not in by_name:
-                if to not in group_names:
-                    self.error(f"{where}.to names {to!r}, which is not a pile group; the pile "
-                               f"groups are {listing(list(by_name))}", to_item.origin,
-                               code="discard")
-                good = False
-            elif to_item is not None and by_name[to].count != 1:
-                self.error(f"{where}.to names {to!r}, a group of {by_name[to].count} piles: "
-                           "the discarded cards go to one pile, so name a group of one pile "
-                           "(count: 1)", to_item.origin, code="discard")
-                good = False
-            elif to in sources:
-                self.error(f"{where}.to names {to!r}, one of the groups it takes cards from",
-                           to_item.origin if to_item else entry.origin, code="discard")
-                good = False
+            if to_item is not None:
+                good &= self._discard_target(to, to_item, sources, by_name, group_names,
+                                             where)
             text, origin = self.expression_text(self.required(entry, "when", where),
                                                 f"{where}.when", "false")
             when = self.parse(text, origin, f"{where}.when")
@@ -901,6 +876,46 @@ class _Validator:
             if good:
                 found.append(DiscardDefinition(cards, sources, to, when))
         return tuple(found)
+
+    def _discard_sources(self, sources: tuple[str, ...], item: Item,
+                         by_name: dict[str, GroupDefinition], group_names: tuple[str, ...],
+                         where: str) -> bool:
+        """Whether a discard's ``from`` names pile groups, each once (errors at ``item``)."""
+        good = True
+        for name in sources:
+            if name not in by_name:
+                if name not in group_names:  # (a group that failed is reported already)
+                    close = difflib.get_close_matches(name, list(by_name), n=1)
+                    hint = f" (did you mean {close[0]!r}?)" if close else ""
+                    self.error(f"{where}.from names {name!r}, which is not a pile group"
+                               f"{hint}; the pile groups are {listing(list(by_name))}",
+                               item.origin, code="discard")
+                good = False
+        if len(set(sources)) != len(sources):
+            self.error(f"{where}.from names a group twice", item.origin, code="discard")
+            good = False
+        return good
+
+    def _discard_target(self, to: str, item: Item, sources: tuple[str, ...],
+                        by_name: dict[str, GroupDefinition], group_names: tuple[str, ...],
+                        where: str) -> bool:
+        """Whether a discard's ``to`` is a group of one pile it takes no card from."""
+        if to not in by_name:
+            if to not in group_names:
+                self.error(f"{where}.to names {to!r}, which is not a pile group; the pile "
+                           f"groups are {listing(list(by_name))}", item.origin,
+                           code="discard")
+            return False
+        if by_name[to].count != 1:
+            self.error(f"{where}.to names {to!r}, a group of {by_name[to].count} piles: "
+                       "the discarded cards go to one pile, so name a group of one pile "
+                       "(count: 1)", item.origin, code="discard")
+            return False
+        if to in sources:
+            self.error(f"{where}.to names {to!r}, one of the groups it takes cards from",
+                       item.origin, code="discard")
+            return False
+        return True
 
     # -- the score the player is shown (docs/authoring.md, "score") --
 
