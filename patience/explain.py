@@ -407,7 +407,6 @@ def _shape_against(game: Game, interpreter: Interpreter, move: Move, shown: str)
     face-down or covered cards, a forced group), or None."""
     variant = game.variant
     source_pile = interpreter.pile(move.source)
-    source_group = variant.group_of_pile[move.source]
     target_group = variant.group_of_pile[move.target]
     if move.source == move.target:
         return f"{shown}: a pile cannot move onto itself"
@@ -424,12 +423,19 @@ def _shape_against(game: Game, interpreter: Interpreter, move: Move, shown: str)
         down = sum(1 for card in source_pile.cards if card & FACE_DOWN)
         return (f"{shown}: only the face-up cards of a pile move, and {source_pile.name} has "
                 f"{len(source_pile.cards) - down}")
-    if source_group.arrangement.overlap and interpreter._attribute(source_pile, "covered"):
-        over = [variant.pile_names[i] for i in variant.pile_maps.covering()[move.source]
-                if game.piles[i]]
-        return (f"{shown}: {source_pile.name} is covered by {' and '.join(over)}: a covered "
-                f"pile gives no card (piles.{source_group.name}.layout)")
-    return None
+    return _covered_against(game, interpreter, move.source, source_pile, shown)
+
+
+def _covered_against(game: Game, interpreter: Interpreter, index: int, pile: PileValue,
+                     shown: str) -> str | None:
+    """Why pile ``index`` gives no card: the piles covering it (None: it is not covered)."""
+    variant = game.variant
+    group = variant.group_of_pile[index]
+    if not (group.arrangement.overlap and interpreter._attribute(pile, "covered")):
+        return None
+    over = [variant.pile_names[i] for i in variant.pile_maps.covering()[index] if game.piles[i]]
+    return (f"{shown}: {pile.name} is covered by {' and '.join(over)}: a covered pile gives "
+            f"no card (piles.{group.name}.layout)")
 
 
 def _rules_against(game: Game, interpreter: Interpreter, move: Move, shown: str) -> Reason:
@@ -482,6 +488,10 @@ def _discard_against(game: Game, interpreter: Interpreter, move: Move,
     empty = next((pile for pile in piles if not pile.cards), None)
     if empty is not None:
         return f"{shown}: {empty.name} is empty", None
+    for index, pile in zip(chosen, piles):
+        covered = _covered_against(game, interpreter, index, pile, shown)
+        if covered is not None:
+            return covered, None
     env = dict(zip(DISCARD_PILES, piles))
     rule = discard.when
     if not interpreter.evaluate(rule.node, env):

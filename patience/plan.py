@@ -304,6 +304,17 @@ def uncovered_only(moves: Node, overlaps: bool) -> Node:
     return BoolOp(moves.span, "and", (Not(moves.span, covered), moves))
 
 
+def uncovered_discard(when: Node, cards: int, overlaps: bool) -> Node:
+    """A discard's ``when`` rule with the kernel's covering rule in front, for a discard
+    that takes from a group whose layout overlaps: no chosen pile may be covered
+    (``not first.covered and not second.covered and …``), as no covered pile gives a card."""
+    if not overlaps:
+        return when
+    guards = tuple(Not(when.span, Attribute(when.span, Name(when.span, label), "covered"))
+                   for label in DISCARD_PILES[:cards])
+    return BoolOp(when.span, "and", (*guards, when))
+
+
 def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
     """Analyse a variant's rules into its plan (called once by the variant as it compiles,
     from its groups, predicates, parameters, deck and rules). With ``tabulate`` false
@@ -337,10 +348,11 @@ def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
                            else source_plan(compiler, group, forced) for group in rules)
     redeal = None if variant.redeal_pile is None else Redeal(
         variant.redeal_pile, variant.redeal_counter, variant.redeals or 0)
-    discards = tuple(DiscardPlan(d.cards, d.sources, d.groups[0] if len(d.groups) == 1 else None,
-                                 d.target, inline(d.when.node), d.start, d.stop,
-                                 rule_note(d.when))
-                     for d in variant.discards)
+    discards = tuple(DiscardPlan(
+        d.cards, d.sources, d.groups[0] if len(d.groups) == 1 else None, d.target,
+        uncovered_discard(inline(d.when.node), d.cards, any(
+            variant.group_by_name[name].arrangement.overlap for name in d.groups)),
+        d.start, d.stop, rule_note(d.when)) for d in variant.discards)
     return RulePlan(compiler, rules, sources, forced_sources, inline(variant.win.node),
                     inline(variant.deal_when.node),
                     None if variant.safe is None else inline(variant.safe.node), redeal,

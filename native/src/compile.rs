@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use crate::program::{
     attribute, card_value, lookup1, lookup2, Attr, CardRef, Cmp, Env, Expr, Op, PileRef, RunRef,
-    Table, MEMO_SLOTS,
+    Table, CHOSEN_BASE, MEMO_SLOTS,
 };
 
 type Function = Box<dyn for<'a> Fn(&mut Env<'a>) -> i64 + Send + Sync>;
@@ -158,6 +158,7 @@ fn reads(expr: &Expr, piles: u32, cards: u32) -> u8 {
         // a neighbour reads its base pile's number (and the neighbour: a pile of the position)
         PileRef::Near(_, 0) => SOURCE,
         PileRef::Near(_, 1) => TARGET,
+        PileRef::Near(_, base) if *base >= CHOSEN_BASE => FREE, // a chosen pile, as above
         PileRef::Near(_, base) if piles & (1 << (base - 2)) == 0 => FREE,
         PileRef::Near(..) => 0,
     };

@@ -26,6 +26,9 @@ pub const NO_CARD: i64 = 255;
 pub const SLOTS: usize = 4;
 /// the most cards one discard takes (`MAX_DISCARD_CARDS` of `patience/limits.py`)
 pub const MAX_DISCARD_CARDS: usize = 4;
+/// `PileRef::Near`'s base for a discard's chosen pile j: `CHOSEN_BASE + j`, after the
+/// source, the target and the bound piles
+pub const CHOSEN_BASE: u8 = 2 + SLOTS as u8;
 /// the most sets of piles the discards of a program choose among (`MAX_DISCARD_SETS`):
 /// a discard's move source is `-2 - set`, an `i16`
 pub const MAX_DISCARD_SETS: usize = 20_000;
@@ -51,8 +54,9 @@ pub enum PileRef {
     Stock,
     /// a discard's chosen pile (`first` is 0)
     Chosen(u8),
-    /// the neighbour of the source (base 0), the target (1) or a bound pile (2 + slot) by
-    /// the map `Program::places[map]` (no pile past the edge: it reads as an empty pile)
+    /// the neighbour of the source (base 0), the target (1), a bound pile (2 + slot) or a
+    /// discard's chosen pile (`CHOSEN_BASE` + j) by the map `Program::places[map]` (no pile
+    /// past the edge: it reads as an empty pile)
     Near(u16, u8),
 }
 
@@ -398,7 +402,8 @@ impl Reader {
                     PileRef::Source => 0,
                     PileRef::Target => 1,
                     PileRef::Var(slot) => 2 + slot,
-                    _ => return err("a neighbour of a pile that is no source, target or bound pile", value),
+                    PileRef::Chosen(j) => CHOSEN_BASE + j,
+                    _ => return err("a neighbour of a pile that is no source, target, bound or chosen pile", value),
                 };
                 Ok(PileRef::Near(map, base))
             }
@@ -962,6 +967,7 @@ impl<'a> Env<'a> {
         let of = match base {
             0 => self.s,
             1 => self.t,
+            j if j >= CHOSEN_BASE => self.chosen[(j - CHOSEN_BASE) as usize],
             slot => self.pile_vars[(slot - 2) as usize],
         };
         self.read_map(map, of)
