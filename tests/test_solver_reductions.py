@@ -50,6 +50,9 @@ FAMILIES = [
     ("mini-lineup", "Montana"),
     ("mini-three-peaks", "Golf"),
     ("mini-accordion", "Accordion"),
+    ("mini-calculation", "Calculation"),
+    ("mini-osmosis", "Osmosis"),
+    ("mini-numerica", "Numerica"),
 ]
 BUDGET = 200_000
 
@@ -99,7 +102,8 @@ QUICK = ["mini-bakers-dozen", "mini-streets-and-alleys", "mini-klondike", "mini-
          "mini-forty-thieves", "mini-golf", "mini-black-hole", "mini-spider", "mini-scorpion",
          "mini-yukon", "mini-miss-milligan", "mini-penguin", "mini-grandfathers-clock",
          "mini-la-belle-lucie", "mini-cruel", "mini-fourteen", "mini-lineup",
-         "mini-three-peaks", "mini-accordion"]
+         "mini-three-peaks", "mini-accordion", "mini-calculation", "mini-osmosis",
+         "mini-numerica"]
 
 
 @pytest.mark.parametrize("name", QUICK)
