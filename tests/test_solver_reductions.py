@@ -50,6 +50,7 @@ FAMILIES = [
     ("mini-lineup", "Montana"),
     ("mini-three-peaks", "Golf"),
     ("mini-accordion", "Accordion"),
+    ("mini-giza", "Pyramid"),  # covering with discards: a covered pile is never chosen
     ("mini-calculation", "Calculation"),
     ("mini-osmosis", "Osmosis"),
     ("mini-numerica", "Numerica"),
