@@ -712,3 +712,29 @@ def test_safe_plays_what_is_safe_now_and_nothing_when_nothing_is(client, app):
                                 "by itself.")
     snap = act_on_created(client, app, freecell(c1="KH", c2="AS"), "freecell")
     assert act(client, snap, action="safe", auto=False).json()["snapshot"]["moves"] == 0
+
+
+# -- pairs: a discard played by dropping one card on the other (issue #31) --
+
+GIZA = ("p:KH/6C////7D////////////////////// res:5S8H/QD/AC///// f:2C3C4C5C7C8C9CTCJCQC"
+        "KCAD2D3D4D5D6D8D9DTDJDKDAH2H3H4H5H6H7H9HTHJHQHAS2S3S4S6S7S8S9STSJSQSKS s:")
+
+
+def test_a_pair_drops_one_card_on_the_other_and_a_lone_pair_card_is_picked(client, app):
+    game = Game.from_text(find_variant("giza"), GIZA)
+    snap = act_on_created(client, app, game, "giza")
+    p2, p6, res2, res3 = (pile(snap, name) for name in ("p2", "p6", "res2", "res3"))
+    assert snap["piles"][p2]["drops"] == {"0": [p6]}  # 6 and 7: each drops on the other
+    assert snap["piles"][p6]["drops"] == {"0": [p2]}
+    assert snap["piles"][res3]["drops"] == {"0": [res2]}
+    assert {p["name"] for p in snap["piles"] if p["pairs_only"]} == {"p2", "p6", "res2", "res3"}
+    assert not snap["piles"][pile(snap, "p1")]["pairs_only"]  # KH: covered, no move at all
+    data = act(client, snap, action="drop", pile=p6, depth=0, target=p2).json()
+    after = data["snapshot"]
+    assert after["moves"] == 1 and after["piles"][p2]["count"] == 0
+    assert after["piles"][p6]["count"] == 0 and after["piles"][pile(after, "f")]["count"] == 47
+    assert data["announce"].startswith("Six of clubs from pyramid 2 and seven of diamonds")
+    # a drop of two cards that do not pair is refused in the rule's words
+    refused = act(client, after, action="drop", pile=pile(after, "res1"), depth=0,
+                  target=res2)
+    assert refused.status_code == 422

@@ -233,6 +233,24 @@ def test_a_drag_onto_a_legal_and_onto_an_illegal_pile(page):
     assert card(page, "eight of diamonds, tail").is_visible()
 
 
+def test_a_pair_by_clicking_one_card_then_the_other_and_by_dragging(page):
+    start(page, "giza", number=1)
+    # the Jack of spades goes only in a pair: a click picks it, a click on a Two plays both
+    card(page, "jack of spades, pyramid 26").click()
+    assert wait_message(page, "Picked up").startswith("Picked up jack of spades")
+    assert "legal" in pile_box(page, 29).get_attribute("class")  # reserve 2: two of hearts
+    card(page, "two of hearts, reserve 2").click()
+    wait_version(page, 1)
+    assert wait_message(page, "Jack").startswith("Jack of spades from pyramid 26 and two of "
+                                                 "hearts from reserve 2")
+    # a King goes alone with one click; a pair by dragging one card onto the other
+    card(page, "king of clubs, pyramid 22").click()
+    wait_version(page, 2)
+    drag(page, card(page, "three of hearts, reserve 5"), pile_box(page, 23))  # onto TH
+    wait_version(page, 3)
+    assert page.locator("#board .pile[data-pile='23'] .card").count() == 0
+
+
 def test_deal_undo_and_redo_by_keyboard(page):
     start(page, "tabbycat", number=2)
     page.keyboard.press("d")

@@ -88,6 +88,10 @@ def drop_move(game: Game, source: int, depth: int, target: int) -> Move:
     """
     count = depth + 1
     pile = game.piles[source]
+    if depth == 0:  # a top card dropped on another: the discard of the two, if legal
+        pair = pair_discard(game, source, target)
+        if pair is not None:
+            return pair
     if source not in game.variant.deal_targets:
         legal = set(game.generate_moves())
         for candidate in range(count, len(pile) + 1):
@@ -95,6 +99,17 @@ def drop_move(game: Game, source: int, depth: int, target: int) -> Move:
             if move in legal:
                 return move
     return _move_to(game, source, count, target)
+
+
+def pair_discard(game: Game, first: int, second: int) -> Move | None:
+    """The legal discard of two cards whose piles are ``first`` and ``second`` (either
+    way round: a player drops one card on the other), or None."""
+    chosen = tuple(sorted((first, second)))
+    for move in game.generate_moves():
+        if move[0] < -1 and move[1] == 2 and \
+                game.variant.discard_sets[-2 - move[0]] == chosen:
+            return Move(*move)
+    return None
 
 
 def _move_to(game: Game, source: int, count: int, target: int) -> Move:

@@ -106,13 +106,19 @@ def drop_targets(session: Session) -> dict[int, dict[int, list[int]]]:
     ``tests/test_web_snapshot.py`` checks that the two always agree. A pile the stock does
     not deal to lets a deeper run leave when the dragged cards alone may not (as a click
     does); a group whose moves name the group (foundations) takes a drop on any of its piles
-    when one of them accepts.
+    when one of them accepts; a top card that a legal discard of two pairs with another
+    drops on that one (and it on this).
     """
     game = session.game
     variant = session.variant
     deal_targets = set(variant.deal_targets)
     found: dict[int, dict[int, set[int]]] = {}
     for source, count, target in game.generate_moves():
+        if source < -1 and count == 2:  # a discard of two: either top card onto the other
+            first, second = variant.discard_sets[-2 - source]
+            found.setdefault(first, {}).setdefault(0, set()).add(second)
+            found.setdefault(second, {}).setdefault(0, set()).add(first)
+            continue
         if source < 0:
             continue
         group = variant.group_of_pile[target]
@@ -124,6 +130,14 @@ def drop_targets(session: Session) -> dict[int, dict[int, list[int]]]:
     return {source: {depth: sorted(targets) for depth, targets in sorted(by_depth.items())
                      if targets}
             for source, by_depth in sorted(found.items())}
+
+
+def _pairs_only(session: Session) -> frozenset[int]:
+    """The piles whose top card a legal discard of two takes, and no other move."""
+    moves = session.game.generate_moves()
+    paired = {pile for source, count, _ in moves if source < -1 and count == 2
+              for pile in session.variant.discard_sets[-2 - source]}
+    return frozenset(paired - {source for source, _, _ in moves if source >= 0})
 
 
 def snapshot(session: Session, *, game_id: str = "", version: int = 0,
@@ -140,6 +154,7 @@ def snapshot(session: Session, *, game_id: str = "", version: int = 0,
                        "row": "top" if top else "main",
                        "waste": is_waste_like(variant, group),
                        "piles": list(group.indices)})
+    pairs_only = _pairs_only(session)
     piles = []
     for index, name in enumerate(variant.pile_names):
         group = variant.group_of_pile[index]
@@ -150,6 +165,8 @@ def snapshot(session: Session, *, game_id: str = "", version: int = 0,
             "count": len(cards),
             "cards": cards[-1:] if group.show is Show.STACK else cards,
             "drops": {str(depth): targets for depth, targets in drops.get(index, {}).items()},
+            # its top card goes only in a pair: a click picks it, a click on the other plays
+            "pairs_only": index in pairs_only,
         })
     won = game.is_won()
     stuck = not won and not game.has_moves()

@@ -550,6 +550,10 @@
     if (element.classList.contains("slot")) {
       return say(`${state.snap.piles[index].label} is empty`);
     }
+    // a card that goes only in a pair is picked: the next click, on its partner, plays both
+    if (state.snap.piles[index].pairs_only && +element.dataset.depth === 0) {
+      return pick(element);
+    }
     return act({ action: "click", pile: index, depth: +element.dataset.depth });
   }
 
