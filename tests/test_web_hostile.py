@@ -41,8 +41,10 @@ def hidden_names(game: Game) -> set[str]:
     is over (won, or no move left: then everything may be shown)."""
     if game.is_won() or not game.has_moves():
         return set()
-    down = {card & ~FACE_DOWN for pile in game.piles for card in pile if card & FACE_DOWN}
-    in_view = {card for pile in game.piles for card in pile if not card & FACE_DOWN}
+    # the table's piles (after them come hidden counters, a redeal's seed: no cards)
+    table = game.piles[:len(game.variant.pile_names)]
+    down = {card & ~FACE_DOWN for pile in table for card in pile if card & FACE_DOWN}
+    in_view = {card for pile in table for card in pile if not card & FACE_DOWN}
     return {name for card in (down | set(game.stock)) - in_view
             for name in (card_code(card), card_symbol(card))}
 
