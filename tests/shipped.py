@@ -32,8 +32,6 @@ MECHANISMS = {
                       "deals them again in threes, twice",
     "fourteen": "discards: pairs of top cards leaving together (moves from several piles)",
     "lineup": "a grid of piles (layout) whose rules read a pile's neighbour and column",
-    "three-peaks-open": "overlapping rows (layout overlap): a covered pile gives no card",
-    "accordion": "a row that closes its gaps (close_gaps), a pile onto its neighbours",
 }
 
 #: one game per family, and the mechanisms above
@@ -48,6 +46,10 @@ REPRESENTATIVES = frozenset({
     "miss-milligan",  # Gypsy: two decks, a reserve that takes a run once the stock is out
     "yukon",  # Yukon: any face-up group moves, whatever lies on it
     "cruel",  # a redeal that gathers the columns in order and deals them again, unlimited
+    # the heaviest generator checks of these two run with the slow tests (their mechanisms,
+    # covering and closing gaps, have exact tests of their own in test_rules_places.py)
+    "three-peaks-open",  # overlapping rows (layout overlap): a covered pile gives no card
+    "accordion",  # a row that closes its gaps (close_gaps), a pile onto its neighbours
 })
 
 

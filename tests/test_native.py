@@ -100,7 +100,7 @@ def test_perft_matches_every_golden_line(name):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", patience.shipped_variants())
+@pytest.mark.parametrize("name", variant_params())
 def test_perft_matches_the_deep_golden_lines(name):
     variant = patience.find_variant(name)
     for start, moves, depth, count, number in read_golden(GOLDEN / f"{name}.txt"):
@@ -178,7 +178,7 @@ def assert_filters_change_nothing(game: patience.Game, plain) -> None:  # type: 
     assert core.first_forced(piles, stock) == plain.first_forced(piles, stock), where
 
 
-@pytest.mark.parametrize("name", [*patience.shipped_variants(), str(EVERYTHING)])
+@pytest.mark.parametrize("name", [*variant_params(), str(EVERYTHING)])
 def test_target_filters_skip_only_targets_without_a_move(name):
     variant = patience.find_variant(name)
     plain = unfiltered(variant)
@@ -362,7 +362,7 @@ def test_a_memory_cap_ends_the_search_as_unknown():
         solve(game, 1_000, engine="native", max_memory=0)
 
 
-@pytest.mark.parametrize("name", [*patience.shipped_variants(), str(EVERYTHING)])
+@pytest.mark.parametrize("name", [*variant_params(), str(EVERYTHING)])
 def test_numbered_keys_merge_what_byte_keys_merge(name):
     # A solve writes each key as the numbers of its piles' parts in tables kept for the
     # solve (native/src/parts.rs); `byte_keys` writes the parts themselves, one byte a card,
@@ -412,7 +412,7 @@ def test_a_memory_cap_bounds_the_store_and_the_search_stacks_together(name, numb
     assert free["stack_bytes"] > 0
 
 
-@pytest.mark.parametrize("name", [*patience.shipped_variants(), str(EVERYTHING)])
+@pytest.mark.parametrize("name", [*variant_params(), str(EVERYTHING)])
 def test_children_dropped_and_a_path_packed_change_nothing(name):
     # A deep search drops the children of its shallowest frames from the move stack and
     # makes them again when it comes back to them (`Path::drop_moves` in search.rs), and
@@ -451,7 +451,7 @@ def test_a_deep_search_keeps_its_path_small():
     assert plain["stack_bytes"] > 2 * found["stack_bytes"], plain["stack_bytes"]
 
 
-@pytest.mark.parametrize("name", [*patience.shipped_variants(), str(EVERYTHING)])
+@pytest.mark.parametrize("name", [*variant_params(), str(EVERYTHING)])
 def test_native_lines_are_cut_as_python_cuts_them(name):
     # The core cuts a line's detours (native/src/shorten.rs) as `shorten` does, move for
     # move: a random walk of 300 legal moves from deal 1 (it wanders: detours to cut), and
