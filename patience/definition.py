@@ -1434,8 +1434,10 @@ class _Validator:
         rows = []
         for row in item.items:
             assert isinstance(row, Sequence)
-            xs = tuple(self.integer(x, f"each x position of {what}", 0, low=0,
+            xs = tuple(self.integer(x, f"each x position of {what}", -1, low=0,
                                     high=4 * MAX_GROUP_PILES) for x in row.items)
+            if -1 in xs:  # a position refused above (-1: the integer's error is said)
+                return None
             if any(b <= a for a, b in itertools.pairwise(xs)):
                 self.error(f"{what}: the x positions of a row must grow from left to right, "
                            f"not {list(xs)}", row.origin, code="layout")

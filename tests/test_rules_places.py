@@ -162,6 +162,17 @@ def test_a_bad_layout_is_a_located_error(tmp_path, layout, message, line):
     assert found.code in ("layout", "missing-key", "unknown-key")
 
 
+def test_a_bad_x_position_is_said_once(tmp_path):
+    """A position that is no whole number is refused, and the row is not then judged with a
+    made-up value in its place (no second error about the order)."""
+    text = GRID.replace("{rows: 3, columns: 3}", "{overlap: [[1, x, 3], [0, 2, 4, 6, 8, 10]]}") \
+        .replace("ACCEPTS", "false").replace("WIN", "false")
+    error = load_error(tmp_path, text)
+    messages = [e.message for e in getattr(error, "errors", [error])]
+    assert messages == [("each x position of piles.grid.layout.overlap must be a whole "
+                         "number, not 'x'")]
+
+
 @pytest.mark.parametrize(("accepts", "message"), [
     ("left(pile).top.rank == 2", ("in piles.grid.accepts: left(pile).top is read where "
      "left(pile) may be empty; check it first, e.g. 'left(pile).empty or …' or "
