@@ -7,6 +7,8 @@ from collections.abc import Callable
 from typing import Any, TypeAlias, TypedDict
 
 PROGRAM_VERSION: int
+MAX_DISCARD_CARDS: int
+MAX_DISCARD_SETS: int
 
 class RunawayError(ValueError):
     """Forced moves went on past the program's max_forced_moves."""

@@ -220,6 +220,13 @@ def test_target_filters_keep_the_moves_they_are_tempted_to_skip(name, position, 
     assert_filters_change_nothing(game, unfiltered(variant))
 
 
+def test_the_core_bounds_discards_as_the_limits_say():
+    """The core refuses a program beyond its own bounds; they are the documented limits."""
+    from patience import _native, limits
+    assert (_native.MAX_DISCARD_CARDS, _native.MAX_DISCARD_SETS) == (
+        limits.MAX_DISCARD_CARDS, limits.MAX_DISCARD_SETS)
+
+
 def test_the_everything_variant_uses_every_mechanism():
     from patience.native.program import rule_program_text
 

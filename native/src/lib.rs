@@ -390,6 +390,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Core>()?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add("PROGRAM_VERSION", program::PROGRAM_VERSION)?;
+    // the core's own bounds on a program's discards, which tests hold equal to limits.py's
+    m.add("MAX_DISCARD_CARDS", program::MAX_DISCARD_CARDS)?;
+    m.add("MAX_DISCARD_SETS", program::MAX_DISCARD_SETS)?;
     m.add("RunawayError", m.py().get_type::<RunawayError>())?;
     Ok(())
 }
