@@ -1251,11 +1251,14 @@ class _Validator:
                 self.error(f"pile group name {gname!r} must be a name (ASCII letters, digits "
                            "and _, not starting with a digit)", item.keys[gname],
                            code="bad-name")
-            pid = self.string(self.required(group, "id", where), f"{where}.id") or "?"
-            if not PILE_ID.fullmatch(pid) or pid in RESERVED_IDS:
+            given = self.string(self.required(group, "id", where), f"{where}.id")
+            pid = given or "?"
+            if given is None:
+                pass                                # missing or not text: said once above
+            elif not PILE_ID.fullmatch(pid) or pid in RESERVED_IDS:
                 self.error(f"{where}.id must be lower-case ASCII letters other than "
-                           f"{', '.join(sorted(RESERVED_IDS))}, e.g. 'c'", group.items["id"].origin
-                           if "id" in group.items else group.origin, code="bad-pile-id")
+                           f"{', '.join(sorted(RESERVED_IDS))}, e.g. 'c'",
+                           group.items["id"].origin, code="bad-pile-id")
             elif pid in ids:
                 self.error(f"{where}.id {pid!r} is already the id of piles.{ids[pid]}",
                            group.items["id"].origin, code="pile-id-taken")

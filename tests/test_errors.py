@@ -107,6 +107,7 @@ CODES = {
     "cycle_b.yaml": ["extends-cycle"],
     "extends_itself.yaml": ["extends-cycle"],
     "missing_key.yaml": ["missing-key"],
+    "missing_pile_id.yaml": ["missing-key"],
     "recursive_predicate.yaml": ["predicate-recursive"],
     "two_errors.yaml": ["out-of-range", "unknown-attribute"],
 }
