@@ -1238,6 +1238,20 @@ class _Validator:
                        code="rule-too-large")
         return frozenset(oversized)
 
+    def pile_id(self, group: Mapping, where: str, ids: dict[str, str]) -> str:
+        """The group's ``id`` ("?" when it is refused), each problem said once."""
+        given = self.string(self.required(group, "id", where), f"{where}.id")
+        if given is None:
+            return "?"                              # missing or not text: said once above
+        if not PILE_ID.fullmatch(given) or given in RESERVED_IDS:
+            self.error(f"{where}.id must be lower-case ASCII letters other than "
+                       f"{', '.join(sorted(RESERVED_IDS))}, e.g. 'c'",
+                       group.items["id"].origin, code="bad-pile-id")
+        elif given in ids:
+            self.error(f"{where}.id {given!r} is already the id of piles.{ids[given]}",
+                       group.items["id"].origin, code="pile-id-taken")
+        return given or "?"
+
     def groups(self, item: Mapping, base: Scope) -> tuple[GroupDefinition, ...]:
         groups = []
         ids: dict[str, str] = {}
@@ -1251,17 +1265,7 @@ class _Validator:
                 self.error(f"pile group name {gname!r} must be a name (ASCII letters, digits "
                            "and _, not starting with a digit)", item.keys[gname],
                            code="bad-name")
-            given = self.string(self.required(group, "id", where), f"{where}.id")
-            pid = given or "?"
-            if given is None:
-                pass                                # missing or not text: said once above
-            elif not PILE_ID.fullmatch(pid) or pid in RESERVED_IDS:
-                self.error(f"{where}.id must be lower-case ASCII letters other than "
-                           f"{', '.join(sorted(RESERVED_IDS))}, e.g. 'c'",
-                           group.items["id"].origin, code="bad-pile-id")
-            elif pid in ids:
-                self.error(f"{where}.id {pid!r} is already the id of piles.{ids[pid]}",
-                           group.items["id"].origin, code="pile-id-taken")
+            pid = self.pile_id(group, where, ids)
             ids[pid] = gname
             count = self.integer(self.required(group, "count", where), f"{where}.count", 1,
                                  low=1, high=MAX_GROUP_PILES)
