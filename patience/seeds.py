@@ -15,6 +15,8 @@ Seed(number=11982, numbering='ms')
 
 from __future__ import annotations
 
+import datetime
+import hashlib
 from typing import TYPE_CHECKING
 
 import attrs
@@ -35,6 +37,9 @@ RANGES = {OURS: (0, MAX_DEAL_NUMBER), MICROSOFT: (1, MAX_MS_DEAL_NUMBER),
           PYSOLFC: (1, MAX_PYSOLFC_DEAL_NUMBER)}
 #: how each numbering's deals are named in messages and reports
 NAMES = {OURS: "our deals", MICROSOFT: "Microsoft's deals", PYSOLFC: "PySolFC's deals"}
+#: the numbers a day's deal starts from in the other numberings: the million deals
+#: Windows FreeCell (from Windows Vista on) and PySolFC's game-number box take
+DAILY_HIGH = 1_000_000
 _TEXT_LIMIT = 40  # characters of a seed as written; longer text is refused unread
 
 INSTALL_HINT = install_hint("deals")
@@ -83,6 +88,19 @@ def _checked(number: int, numbering: str, written: str) -> Seed:
         raise DealError(f"deal {written!r} is out of range: {NAMES[numbering]} are numbered "
                         f"from {low} to {high:_}")
     return Seed(number, numbering)
+
+
+def daily_start(variant_id: str, date: datetime.date, numbering: str = OURS) -> Seed:
+    """The day's starting deal in ``numbering``: h, the first 8 bytes (big-endian) of
+    sha256("patience-daily:{variant id}:{YYYY-MM-DD}"), is our deal h; in Microsoft's or
+    PySolFC's numbering it is deal 1 + h mod DAILY_HIGH, among the first million, which
+    other programs deal too. The day's deal is the first from there (counting up) that the
+    solver proves winnable."""
+    text = f"patience-daily:{variant_id}:{date.isoformat()}"
+    h = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+    if numbering == OURS:
+        return Seed(h)
+    return Seed(1 + h % DAILY_HIGH, numbering)
 
 
 def deal(variant: Variant, seed: Seed | int | str) -> Game:

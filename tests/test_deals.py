@@ -482,3 +482,69 @@ def test_any_board_text_is_read_or_refused_in_one_line() -> None:
             assert "\n" not in str(error).strip() or text in str(error)
 
     check()
+
+
+def test_the_days_deal_in_microsofts_numbering_is_proven_and_played_as_that_deal(
+        tmp_path: Path) -> None:
+    import datetime
+    import hashlib
+
+    from patience.seeds import DAILY_HIGH, daily_start
+    from patience.solver import solve
+
+    day = datetime.date(2026, 12, 5)
+    h = int.from_bytes(hashlib.sha256(b"patience-daily:freecell:2026-12-05").digest()[:8], "big")
+    assert daily_start("freecell", day) == Seed(h)                    # ours: unchanged
+    assert daily_start("freecell", day, "ms") == Seed(1 + h % DAILY_HIGH, "ms")
+    result = run("daily", "freecell", "--date", "2026-12-05", "--numbering", "ms", "--json")
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.output)
+    assert found["deal"].startswith("ms:")
+    number = int(found["deal"][3:])
+    assert 1 + h % DAILY_HIGH <= number < 1 + h % DAILY_HIGH + 50
+    assert solve(deal(find_variant("freecell"), found["deal"])).verdict == "won"
+    # a variant without other numberings says so, at once
+    refused = run("daily", "tabbycat", "--numbering", "ms")
+    assert refused.exit_code == 2 and "has no ms: deals" in refused.output
+    # the terminal's random game in Microsoft's numbering, and --numbering with --seed
+    data = tmp_path / "data"
+    started = play(data, "freecell", "--numbering", "ms", "--plain", commands="q\n")
+    assert started.returncode == 0, started.stderr
+    assert started.stdout.startswith("FreeCell — deal ms:")
+    mixed = play(data, "freecell", "--seed", "3", "--numbering", "ms", "--plain")
+    assert mixed.returncode == 2 and "write the deal as ms:N" in mixed.stderr
+
+
+def test_the_web_pages_daily_deal_in_microsofts_numbering(tmp_path: Path, monkeypatch) -> None:
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx2")
+    import datetime
+
+    from starlette.testclient import TestClient
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from web_helpers import make_app
+
+    monkeypatch.setenv("PATIENCE_DATA_DIR", str(tmp_path / "data"))
+    from patience.play.deals import daily_deal
+
+    today = datetime.date.today()
+    number = daily_deal(find_variant("freecell"), today, numbering="ms")
+    app = make_app(tmp_path / "data", names=("freecell", "tabbycat"))
+    with TestClient(app) as client:
+        listed = {v["key"]: v["numberings"] for f in client.get("/api/variants").json()["families"]
+                  for v in f["variants"]}
+        assert (listed["freecell"], listed["tabbycat"]) == (["ms", "pysolfc"], [])
+        made = client.post("/api/games", json={"variant": "freecell", "deal": "daily",
+                                               "numbering": "ms"})
+        assert made.status_code == 201, made.text
+        snap = made.json()["snapshot"]
+        assert snap["label"] == f"daily deal {today.isoformat()} (deal ms:{number})"
+        ours = client.post("/api/games", json={"variant": "freecell", "deal": "daily"})
+        assert ours.status_code == 201 and "(deal ms:" not in ours.json()["snapshot"]["label"]
+        refused = client.post("/api/games", json={"variant": "tabbycat", "deal": "daily",
+                                                  "numbering": "ms"})
+        assert refused.status_code == 422 and "no ms: deals" in refused.text
+        wrong = client.post("/api/games", json={"variant": "freecell", "deal": "daily",
+                                                "numbering": "kpat"})
+        assert wrong.status_code == 400

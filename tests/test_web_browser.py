@@ -350,6 +350,25 @@ def test_the_daily_deal_is_the_same_on_two_loads(context_for, server):
     assert cards[0] == cards[1]
 
 
+@pytest.mark.slow  # a solve in the worker process: 2-5 s
+def test_the_daily_deal_in_microsofts_numbering_is_chosen_in_the_new_dialog(context_for,
+                                                                            server):
+    context, watch = context_for()
+    page = open_page(context, watch, server, "tabbycat")
+    page.locator("#new").click()
+    page.locator("#variant").select_option("tabbycat")
+    assert page.locator("#numbering-choice").is_hidden()   # Tabby Cat has no other numbers
+    page.locator("#variant").select_option("freecell")
+    assert page.locator("#numbering-choice").is_visible()
+    page.locator('input[name="deal"][value="daily"]').check()
+    page.locator("#numbering").select_option("ms")
+    page.locator("#new-start").click()
+    page.wait_for_function("() => !document.getElementById('new-dialog').open",
+                           timeout=60_000)
+    title = page.locator("#title").inner_text()
+    assert re.search(r"— daily deal \d{4}-\d\d-\d\d \(deal ms:\d+\)$", title), title
+
+
 def test_the_game_is_intact_after_a_reload_and_a_server_restart(context_for, server,
                                                                  data_directory):
     context, watch = context_for()

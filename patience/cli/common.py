@@ -149,6 +149,17 @@ def json_option(function: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--json", "as_json", is_flag=True, help=JSON_HELP)(function)
 
 
+def numbering_option(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Add ``--numbering`` (``numbering``): which program's numbered deals a search counts."""
+    from patience.seeds import MICROSOFT, OURS, PYSOLFC
+
+    return click.option(
+        "--numbering", type=click.Choice([OURS, MICROSOFT, PYSOLFC]), default=OURS,
+        show_default=True,
+        help="Count our deals, Microsoft's (ms: Windows FreeCell, KPat) or PySolFC's "
+             "(pysolfc), for a variant whose file maps them (docs/rules.md).")(function)
+
+
 def print_json(data: object) -> None:
     """One JSON object on one line of stdout, non-ASCII escaped (so control characters from
     a file never reach the terminal raw)."""

@@ -11,10 +11,18 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from patience.cli.common import echo, fail, load_game, load_variant, start_options
+from patience.cli.common import (
+    echo,
+    fail,
+    load_game,
+    load_variant,
+    numbering_option,
+    start_options,
+)
 from patience.cli.main import main
 from patience.distribution import install_hint
-from patience.errors import PatienceError, SaveError
+from patience.errors import DealError, PatienceError, SaveError
+from patience.seeds import DAILY_HIGH, OURS, Seed, deal
 
 if TYPE_CHECKING:
     from patience.play.session import Session
@@ -36,9 +44,10 @@ if TYPE_CHECKING:
                    "data folder, e.g. to resume a game saved to a fallback file.")
 @click.option("--plain", is_flag=True,
               help="Line mode: read one command per line from stdin, print the position.")
+@numbering_option
 def play(variant: str | None, seed: int | None, deal_text: str | None, position: str | None,
          moves_text: str, winnable: bool, daily: bool, resume: bool, save_file: Path | None,
-         plain: bool) -> None:
+         plain: bool, numbering: str) -> None:
     """Play VARIANT (a shipped name or a .yaml file): a random deal unless told otherwise.
 
     In the game, click a card to move it (with the cards on it), drag it to choose where it
@@ -56,6 +65,9 @@ def play(variant: str | None, seed: int | None, deal_text: str | None, position:
     if len(chosen) > 1:
         fail(f"give at most one of --seed, --deal, --position, --winnable, --daily, --resume "
              f"(got {' and '.join(chosen)})")
+    if numbering != OURS and chosen and not (winnable or daily):
+        fail(f"--numbering chooses the deal of a random game, --winnable or --daily; with "
+             f"{chosen[0]} write the deal as ms:N or pysolfc:N")
     if save_file is not None:
         save_file = save_file.absolute()
     if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
@@ -80,12 +92,13 @@ def play(variant: str | None, seed: int | None, deal_text: str | None, position:
         rules = load_variant(variant)
         label = None
         if winnable or daily:
-            number = _proved_deal(rules, daily)
+            number = _proved_deal(rules, daily, numbering)
             game = load_game(rules, number, None, None, moves_text)
             label = (f"daily deal {datetime.date.today().isoformat()} (deal {number})" if daily
                      else f"winnable deal {number}")
         elif seed is None and deal_text is None and position is None:
-            game = load_game(rules, random.randrange(1, 1_000_000_000), None, None, moves_text)
+            game = load_game(rules, Seed(_random_deal(numbering), numbering), None, None,
+                             moves_text)
         else:
             game = load_game(rules, seed, deal_text, position, moves_text)
         session = Session(game, label=label, save_file=save_file)
@@ -162,32 +175,43 @@ def _saved_game(variant: str | None, save_file: Path | None) -> tuple[Path, dict
     fail(f"there are {len(games)} saved games; name the one to resume:\n" + "\n".join(lines))
 
 
-def _proved_deal(variant: Variant, daily: bool) -> int:
-    """A deal number the solver proved winnable: today's (--daily, from the daily-deal cache
-    when it was found before) or a random one. A progress line on stderr while it searches;
-    Ctrl+C stops the search."""
+def _proved_deal(variant: Variant, daily: bool, numbering: str) -> Seed:
+    """A deal the solver proved winnable, in ``numbering``: today's (--daily, from the
+    daily-deal cache when it was found before) or a random one. A progress line on stderr
+    while it searches; Ctrl+C stops the search."""
     from patience.play.deals import DailyCache, cached_daily_deal, daily_start, first_winnable
 
     today = datetime.date.today()
-    start = daily_start(variant, today) if daily else random.randrange(1, 1_000_000_000)
+    start = daily_start(variant, today, numbering) if daily else _random_deal(numbering)
     what = "today's deal" if daily else "a winnable deal"
-    if daily and DailyCache.default().get(variant, today) is not None:
-        return cached_daily_deal(variant, today)
+    try:
+        deal(variant, Seed(start, numbering))   # a numbering the variant cannot deal: say so
+    except DealError as error:
+        fail(str(error))
+    if daily and DailyCache.default().get(variant, today, numbering) is not None:
+        return Seed(cached_daily_deal(variant, today, numbering=numbering), numbering)
     progress = Progress(f"looking for {what} of {variant.name}")
     try:
         if daily:
-            return cached_daily_deal(variant, today, progress)
-        return first_winnable(variant, start, progress)
+            return Seed(cached_daily_deal(variant, today, progress, numbering=numbering),
+                        numbering)
+        return Seed(first_winnable(variant, start, progress, numbering), numbering)
     except KeyboardInterrupt:
         progress.end()
         fail(f"the search for {what} was stopped")
     except PatienceError as error:  # the solver is missing: play the deal unproved
         progress.end()
-        echo(f"warning: {error}; playing deal {start}, which is not proved winnable",
+        found = Seed(start, numbering)
+        echo(f"warning: {error}; playing deal {found}, which is not proved winnable",
              err=True)
-        return start
+        return found
     finally:
         progress.end()
+
+
+def _random_deal(numbering: str) -> int:
+    """A random deal number: ours up to a billion, the others' among their first million."""
+    return random.randrange(1, (1_000_000_000 if numbering == OURS else DAILY_HIGH) + 1)
 
 
 class Progress:

@@ -18,6 +18,7 @@ from patience.cli.common import (
     json_option,
     load_game,
     load_variant,
+    numbering_option,
     print_json,
     start_options,
 )
@@ -225,15 +226,19 @@ def deal_command(variant: str, winnable: bool, start: Seed, max_positions: int,
 @click.argument("variant")
 @click.option("--date", "date_text", default=None, metavar="YYYY-MM-DD",
               help="The day (default: today, local time).")
+@numbering_option
 @json_option
 @quiet_option
 @handles_errors
-def daily_command(variant: str, date_text: str | None, as_json: bool, quiet: bool) -> None:
+def daily_command(variant: str, date_text: str | None, numbering: str, as_json: bool,
+                  quiet: bool) -> None:
     """The day's deal: the same for everyone that day, proven winnable.
 
     From sha256("patience-daily:VARIANT-ID:YYYY-MM-DD"), first 8 bytes big-endian, count up
     to the first deal the solver proves winnable with the default position budget.
-    --json: {"variant", "date", "deal"}.
+    --numbering ms or pysolfc: the day's deal among Microsoft's or PySolFC's numbered deals
+    (docs/rules.md), to play in another program too.
+    --json: {"variant", "date", "deal"} (the deal "ms:N" or "pysolfc:N" in those numberings).
     """
     if date_text is None:
         date = datetime.date.today()
@@ -244,11 +249,14 @@ def daily_command(variant: str, date_text: str | None, as_json: bool, quiet: boo
             fail(f"--date {date_text!r} is not a date written YYYY-MM-DD")
     loaded = load_variant(variant)
     progress = SearchProgress("looking for the day's deal", quiet)
-    number, _ = _searching(progress, lambda: daily_deal(loaded, date, should_stop=progress))
+    number, _ = _searching(progress, lambda: daily_deal(loaded, date, should_stop=progress,
+                                                        numbering=numbering))
+    found = Seed(number, numbering)
     if as_json:
-        print_json({"variant": loaded.id, "date": date.isoformat(), "deal": number})
+        print_json({"variant": loaded.id, "date": date.isoformat(),
+                    "deal": number if found.is_ours else str(found)})
         return
-    echo(f"{number}\t{loaded.id} {date.isoformat()}")
+    echo(f"{found}\t{loaded.id} {date.isoformat()}")
 
 
 def _searching(progress: SearchProgress,

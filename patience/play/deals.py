@@ -15,14 +15,15 @@ web's "today's deal").
 from __future__ import annotations
 
 import datetime
-import hashlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from patience import seeds
 from patience.errors import SaveError
 from patience.play import saves
 from patience.play.session import load_solver
+from patience.seeds import OURS
 
 if TYPE_CHECKING:
     from patience.variant import Variant
@@ -34,29 +35,32 @@ KEEP_DAYS = 7
 StopCheck = Callable[[int], bool]
 
 
-def daily_start(variant: Variant, date: datetime.date) -> int:
-    """The day's starting deal number: the first 8 bytes (big-endian) of
-    sha256("patience-daily:{variant id}:{YYYY-MM-DD}") — the solver's ``daily_seed``."""
-    text = f"patience-daily:{variant.id}:{date.isoformat()}"
-    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+def daily_start(variant: Variant, date: datetime.date, numbering: str = OURS) -> int:
+    """The day's starting deal number in ``numbering`` (:func:`patience.seeds.daily_start`,
+    the solver's ``daily_seed``)."""
+    return seeds.daily_start(variant.id, date, numbering).number
 
 
 def daily_deal(variant: Variant, date: datetime.date,
-               should_stop: StopCheck | None = None) -> int:
-    """The day's deal number; SolverMissing (a PatienceError) without the solver.
-    ``should_stop`` is the solver's (progress, and cancelling with SolverError)."""
+               should_stop: StopCheck | None = None, numbering: str = OURS) -> int:
+    """The day's deal number in ``numbering``; SolverMissing (a PatienceError) without the
+    solver. ``should_stop`` is the solver's (progress, and cancelling with SolverError)."""
     load_solver()
     from patience.solver import daily_deal as solver_daily_deal
 
-    return int(solver_daily_deal(variant, date, should_stop=should_stop)[0])
+    return int(solver_daily_deal(variant, date, should_stop=should_stop,
+                                 numbering=numbering)[0])
 
 
-def first_winnable(variant: Variant, start: int, should_stop: StopCheck | None = None) -> int:
-    """The first deal number from ``start`` up that the solver proves winnable."""
+def first_winnable(variant: Variant, start: int, should_stop: StopCheck | None = None,
+                   numbering: str = OURS) -> int:
+    """The first deal number from ``start`` up (in ``numbering``) that the solver proves
+    winnable."""
     load_solver()
     from patience.solver import first_winnable_deal
 
-    return int(first_winnable_deal(variant, start, should_stop=should_stop)[0])
+    return int(first_winnable_deal(variant, start, should_stop=should_stop,
+                                   numbering=numbering)[0])
 
 
 class DailyCache:
@@ -77,14 +81,18 @@ class DailyCache:
         return cls(saves.data_directory() / "daily.json")
 
     @staticmethod
-    def key(variant: Variant, date: datetime.date) -> str:
-        return f"{variant.id}:{variant.rules_hash}:{date.isoformat()}"
+    def key(variant: Variant, date: datetime.date, numbering: str = OURS) -> str:
+        """``id:rules hash:date``, with ``:ms`` or ``:pysolfc`` before the date for the day's
+        deal in another program's numbering (the date stays last: old days are dropped)."""
+        other = "" if numbering == OURS else f"{numbering}:"
+        return f"{variant.id}:{variant.rules_hash}:{other}{date.isoformat()}"
 
-    def get(self, variant: Variant, date: datetime.date) -> int | None:
-        return self.deals.get(self.key(variant, date))
+    def get(self, variant: Variant, date: datetime.date, numbering: str = OURS) -> int | None:
+        return self.deals.get(self.key(variant, date, numbering))
 
-    def put(self, variant: Variant, date: datetime.date, number: int) -> None:
-        self.deals[self.key(variant, date)] = number
+    def put(self, variant: Variant, date: datetime.date, number: int,
+            numbering: str = OURS) -> None:
+        self.deals[self.key(variant, date, numbering)] = number
         self._write()
 
     def _read(self) -> tuple[dict[str, int], bool]:
@@ -120,11 +128,11 @@ class DailyCache:
 
 def cached_daily_deal(variant: Variant, date: datetime.date,
                       should_stop: StopCheck | None = None,
-                      cache: DailyCache | None = None) -> int:
+                      cache: DailyCache | None = None, numbering: str = OURS) -> int:
     """The day's deal, from the cache when it was found before (then written there)."""
     cache = cache or DailyCache.default()
-    number = cache.get(variant, date)
+    number = cache.get(variant, date, numbering)
     if number is None:
-        number = daily_deal(variant, date, should_stop)
-        cache.put(variant, date, number)
+        number = daily_deal(variant, date, should_stop, numbering)
+        cache.put(variant, date, number, numbering)
     return number

@@ -19,7 +19,6 @@ See ``docs/solver.md`` for the search, the position key and why each reduction i
 from __future__ import annotations
 
 import datetime
-import hashlib
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
@@ -393,19 +392,22 @@ def first_winnable_deal(variant: Variant, start: int = 1,
                               f"{attempts} deals ({max_positions:,} positions each)")
 
 
-def daily_seed(variant: Variant, date: datetime.date) -> int:
-    """The day's starting deal number: the first 8 bytes (big-endian) of
-    sha256("patience-daily:{variant id}:{YYYY-MM-DD}")."""
-    text = f"patience-daily:{variant.id}:{date.isoformat()}"
-    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+def daily_seed(variant: Variant, date: datetime.date, numbering: str = "patience") -> int:
+    """The day's starting deal number in ``numbering`` (:func:`patience.seeds.daily_start`)."""
+    from patience.seeds import daily_start
+
+    return daily_start(variant.id, date, numbering).number
 
 
 def daily_deal(variant: Variant, date: datetime.date, *,
-               should_stop: Callable[[int], bool] | None = None) -> tuple[int, SolveResult]:
+               should_stop: Callable[[int], bool] | None = None,
+               numbering: str = "patience") -> tuple[int, SolveResult]:
     """The day's deal: the first deal from :func:`daily_seed` on that the solver proves
-    winnable with the default budget (positions, not seconds, so the same everywhere).
-    ``should_stop`` as for :func:`first_winnable_deal`."""
-    return first_winnable_deal(variant, daily_seed(variant, date), should_stop=should_stop)
+    winnable with the default budget (positions, not seconds, so the same everywhere), in
+    ``numbering`` (ours, ``"ms"`` or ``"pysolfc"``). ``should_stop`` as for
+    :func:`first_winnable_deal`."""
+    return first_winnable_deal(variant, daily_seed(variant, date, numbering),
+                               should_stop=should_stop, numbering=numbering)
 
 
 __all__ = [

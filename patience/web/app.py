@@ -79,7 +79,7 @@ from patience.play.session import (
     guesses_won,
     went_home,
 )
-from patience.seeds import deal, parse_seed
+from patience.seeds import MICROSOFT, OURS, PYSOLFC, Seed, deal, parse_seed
 from patience.variant import Variant
 from patience.visibility import conceal
 from patience.web.dealfinder import DealFinder
@@ -317,11 +317,12 @@ class WebServer:
         return await run_in_threadpool(self._list_variants)  # may read the definitions
 
     def _list_variants(self) -> Response:
-        families: dict[str, list[dict[str, str]]] = {}
+        families: dict[str, list[dict[str, Any]]] = {}
         for key in self.variants:  # definitions only: nothing compiles for the list
             variant = self.variants.definition(key)
             families.setdefault(variant.family, []).append(
-                {"key": key, "name": variant.name, "description": variant.description})
+                {"key": key, "name": variant.name, "description": variant.description,
+                 "numberings": [MICROSOFT, PYSOLFC] if variant.pysolfc is not None else []})
         return JSONResponse({
             "default": self.default,
             "families": [{"family": family, "variants": sorted(members,
@@ -380,7 +381,8 @@ class WebServer:
             number = random.randrange(1, 1_000_000_000)
         else:
             today = datetime.date.today()
-            found = (self.finder.daily(variant, today) if kind == "daily"
+            numbering = self.numbering(variant, data) if kind == "daily" else OURS
+            found = (self.finder.daily(variant, today, numbering) if kind == "daily"
                      else self.finder.winnable(key, variant))
             if found.pending:
                 what = "today's deal" if kind == "daily" else "a deal the solver proves winnable"
@@ -389,10 +391,27 @@ class WebServer:
             if found.number is None:
                 raise WebError(found.error or "no deal was found", status=422)
             number = found.number
+            if numbering != OURS:                  # the day's deal in ms: or pysolfc:
+                seed = Seed(number, numbering)
+                game = self.store.create(key, deal(variant, seed),
+                                         f"daily deal {today.isoformat()} (deal {seed})")
+                return game_answer(game, {}, 201)
             label = (f"daily deal {today.isoformat()} (deal {number})" if kind == "daily"
                      else f"winnable deal {number}")
         game = self.store.create(key, variant.deal(number), label)
         return game_answer(game, {}, 201)
+
+    @staticmethod
+    def numbering(variant: Variant, data: dict[str, Any]) -> str:
+        """The request's ``numbering`` for the day's deal (ours when absent); one the
+        variant cannot deal is refused before any search."""
+        if data.get("numbering") is None:
+            return OURS
+        numbering = text_field(data, "numbering", (OURS, MICROSOFT, PYSOLFC))
+        if numbering != OURS and variant.definition.pysolfc is None:
+            raise WebError(f"{variant.name} has no {numbering}: deals (its file maps no "
+                           "other program's deals)", status=422)
+        return numbering
 
     async def get_game(self, request: Request) -> Response:
         game_id = request.path_params["game"]

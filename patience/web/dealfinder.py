@@ -30,6 +30,7 @@ import attrs
 
 from patience.errors import PatienceError
 from patience.play.deals import DailyCache
+from patience.seeds import OURS
 
 if TYPE_CHECKING:
     from patience.variant import Variant
@@ -49,14 +50,15 @@ class Found(NamedTuple):
 
 def search(kind: str, variant_path: str, argument: Any) -> int:
     """Find a deal (run in the worker process): ``kind`` is ``"daily"`` (argument: the ISO
-    date) or ``"winnable"`` (argument: ``(start, positions, attempts)``)."""
+    date and the numbering) or ``"winnable"`` (argument: ``(start, positions, attempts)``)."""
     from patience.variant import find_variant
 
     variant = find_variant(variant_path)
     if kind == "daily":
         from patience.play.deals import daily_deal
 
-        return daily_deal(variant, datetime.date.fromisoformat(argument))
+        date, numbering = argument
+        return daily_deal(variant, datetime.date.fromisoformat(date), numbering=numbering)
     from patience.solver import first_winnable_deal
 
     start, positions, attempts = argument
@@ -140,18 +142,18 @@ class DealFinder:
 
     # -- the daily deal --
 
-    def daily(self, variant: Variant, date: datetime.date) -> Found:
-        key = DailyCache.key(variant, date)
+    def daily(self, variant: Variant, date: datetime.date, numbering: str = OURS) -> Found:
+        key = DailyCache.key(variant, date, numbering)
         with self._lock:
-            cached = self.daily_cache.get(variant, date)
+            cached = self.daily_cache.get(variant, date, numbering)
             if cached is not None:
                 return Found(cached)
 
         def found(number: int) -> None:
-            self.daily_cache.put(variant, date, number)
+            self.daily_cache.put(variant, date, number, numbering)
 
-        job = self._start(("daily", key), "daily", variant, date.isoformat(), found,
-                          restart_finished=False)
+        job = self._start(("daily", key), "daily", variant, (date.isoformat(), numbering),
+                          found, restart_finished=False)
         return self._outcome(("daily", key), job)
 
     # -- winnable deals --

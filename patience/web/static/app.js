@@ -870,7 +870,7 @@
       if (deal === "number") {
         try { localStorage.setItem("patience.number", number); } catch (error) { /* private mode */ }
       }
-      startGame({ variant: $("variant").value, deal, number });
+      startGame({ variant: $("variant").value, deal, number, numbering: $("numbering").value });
     });
   }
 
@@ -885,6 +885,7 @@
         option.value = variant.key;
         option.textContent = variant.name;
         option.dataset.description = variant.description;
+        option.dataset.numberings = (variant.numberings || []).join(" ");
         group.append(option);
       }
       select.append(group);
@@ -894,6 +895,9 @@
   function describeChoice() {
     const option = $("variant").selectedOptions[0];
     $("variant-description").textContent = option ? option.dataset.description : "";
+    const numbered = Boolean(option && option.dataset.numberings);  // ms: and pysolfc: deals
+    $("numbering-choice").hidden = !numbered;
+    if (!numbered) $("numbering").value = "patience";
   }
 
   function openNewGame() {
@@ -914,6 +918,9 @@
     const parts = [`"variant":${JSON.stringify(choice.variant)}`, `"deal":${JSON.stringify(choice.deal)}`];
     if (choice.deal === "number") {  // a bare number goes as a number, exact past 2**53
       parts.push(`"number":${/^[0-9]+$/.test(choice.number) ? choice.number : JSON.stringify(choice.number)}`);
+    }
+    if (choice.deal === "daily" && choice.numbering && choice.numbering !== "patience") {
+      parts.push(`"numbering":${JSON.stringify(choice.numbering)}`);
     }
     const { status, data } = await request("POST", "/api/games", `{${parts.join(",")}}`);
     const dialog = $("new-dialog");
