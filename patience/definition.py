@@ -279,14 +279,16 @@ class Definition:
 
 
 def load_definition(path: str | Path, resolve: Callable[[str, Path], Path],
-                    text: str | None = None) -> Definition:
+                    text: str | None = None,
+                    record: Callable[[Path], None] | None = None) -> Definition:
     """Read, merge and validate the variant file at ``path``.
 
     ``resolve(name, directory)`` finds the file of a shipped variant name or alias; a parent
     written as a path (it must end in ``.yaml`` or ``.yml``) is found relative to the
-    child's directory (an absolute path as it is). See :func:`_read_merged`.
+    child's directory (an absolute path as it is). See :func:`_read_merged`. ``record`` is
+    called with each parent file before it is read (the definitions' cache checks them).
     """
-    merged = _read_merged(Path(path), resolve, [], text)
+    merged = _read_merged(Path(path), resolve, [], text, record)
     return _Validator(str(path)).definition(merged)
 
 
@@ -303,7 +305,8 @@ class _ChainError(VariantError):
 
 
 def _read_merged(path: Path, resolve: Callable[[str, Path], Path], chain: list[Path],
-                 text: str | None = None) -> Mapping:
+                 text: str | None = None,
+                 record: Callable[[Path], None] | None = None) -> Mapping:
     """The file at ``path`` merged over its parents.
 
     A parent must be a variant file that loads on its own: when it does not, the error is
@@ -332,8 +335,10 @@ def _read_merged(path: Path, resolve: Callable[[str, Path], Path], chain: list[P
     if _canonical(parent_path) in chain:
         cycle = " -> ".join(p.name for p in [*chain, _canonical(parent_path)])
         raise _ChainError(f"'extends' makes a cycle: {cycle}", where, code="extends-cycle")
+    if record is not None:
+        record(parent_path)
     try:
-        parent = _read_merged(parent_path, resolve, chain)
+        parent = _read_merged(parent_path, resolve, chain, None, record)
         _Validator(str(parent_path)).definition(parent)  # the parent loads on its own
     except _ChainError as error:
         raise _ChainError(error.message, where, code=error.code) from None

@@ -525,7 +525,13 @@ def find_definition(name_or_path: str | Path) -> Definition:
 
 @functools.lru_cache(maxsize=64)
 def _definition(path: Path, text: str) -> Definition:
-    return load_definition(path, lambda name, directory: resolve(name, directory), text)
+    from patience.defcache import cached_definition
+
+    def load(record: Callable[[Path], None]) -> Definition:
+        return load_definition(path, lambda name, directory: resolve(name, directory), text,
+                               record)
+
+    return cached_definition(path, text, load)
 
 
 @functools.lru_cache(maxsize=64)

@@ -9,8 +9,13 @@ there: a quiet skip once hid the whole JSON API suite for want of Starlette's cl
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
+
+# the tests (and the commands they run) keep compiled definitions in a cache of their own,
+# never in the user's (patience/defcache.py)
+os.environ.setdefault("PATIENCE_CACHE_DIR", tempfile.mkdtemp(prefix="patience-test-cache-"))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

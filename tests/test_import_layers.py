@@ -8,7 +8,8 @@ The layers, lowest first (a module may import from its own layer and the ones be
 2. files: reading YAML with positions (source), boards, Solvitaire's mapping
    (solvitaire_mapping), deal numbers (seeds);
 3. the rule language: its parser, checker and compiler;
-4. the definition: a file read, checked and merged (definition, schema);
+4. the definition: a file read, checked and merged (definition, schema), and kept on disk
+   (defcache);
 5. the rule plan (plan) and what is derived from it alone (safe_derivation);
 6. code and words from the plan: the generated Python (generator), the interpreter that
    explains refusals (explain), the rules in words (rulestext, plainrules, refusal) and
@@ -38,7 +39,7 @@ LAYERS = [
      "solver.constants"],
     ["source", "boards", "solvitaire_mapping", "seeds"],
     ["_rules_parser", "language", "compiler"],
-    ["definition", "schema"],
+    ["definition", "schema", "defcache"],
     ["plan", "safe_derivation"],
     ["generator", "explain", "rulestext", "plainrules", "refusal", "visibility"],
     ["game", "perft", "standard_notation"],
