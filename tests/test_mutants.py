@@ -113,9 +113,6 @@ def test_patience_test_mutants_of_tabbycat():
 #: exactly so that a new survivor, or one an added example kills, fails the test. The
 #: list is work to do (issue #31's note), not an acceptance.
 KNOWN_SURVIVORS: dict[str, list[tuple[str, str]]] = {
-    'easthaven': [
-        ('piles.columns.face_down', '2 -> 1'),
-    ],
     'la-belle-lucie': [
         ('predicate builds_on', "add '% 13' to 'base.rank + 1'"),
         ('piles.foundations.accepts', "drop 'pile.empty' from 'and'"),
