@@ -147,10 +147,6 @@ KNOWN_SURVIVORS: dict[str, list[tuple[str, str]]] = {
         ('piles.foundations.accepts', "'pile.empty' -> 'not pile.empty'"),
         ('stock.turn', '1 -> 2'),
     ],
-    'russian-solitaire': [
-        ('piles.columns.face_down', '[0, 1, 2, 3, 4, 5, 6] -> [0, 1, 2, 3, 4, 5, 5]'),
-        ('piles.columns.face_down', '[0, 1, 2, 3, 4, 5, 6] -> [0, 1, 2, 3, 4, 5, 7]'),
-    ],
     'storehouse': [
         ('piles.columns.moves', "drop 'run.size == pile.size' from 'and'"),
         ('piles.reserve.face_down', '12 -> 11'),
