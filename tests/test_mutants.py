@@ -158,10 +158,6 @@ KNOWN_SURVIVORS: dict[str, list[tuple[str, str]]] = {
         ('predicate next_to', "add '% 13' to 'card.rank % 13 + 1'"),
         ('stock.redeals', '0 -> 1'),
     ],
-    'thumb-and-pouch': [
-        ('predicate builds_on', "suit -> color in 'card.suit == base.suit'"),
-        ('piles.columns.face_down', '[0, 1, 2, 3, 4, 5, 6] -> [0, 1, 2, 3, 4, 5, 5]'),
-    ],
     'trefoil': [
         ('predicate builds_on', "add '% 13' to 'base.rank + 1'"),
         ('win', '13 -> 12'),
