@@ -147,10 +147,6 @@ KNOWN_SURVIVORS: dict[str, list[tuple[str, str]]] = {
         ('piles.foundations.accepts', "'pile.empty' -> 'not pile.empty'"),
         ('stock.turn', '1 -> 2'),
     ],
-    'storehouse': [
-        ('piles.columns.moves', "drop 'run.size == pile.size' from 'and'"),
-        ('piles.reserve.face_down', '12 -> 11'),
-    ],
     'superior-canfield': [
         ('predicate builds_on', "suit -> color in 'card.suit == base.suit'"),
     ],
