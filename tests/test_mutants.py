@@ -147,9 +147,6 @@ KNOWN_SURVIVORS: dict[str, list[tuple[str, str]]] = {
         ('piles.foundations.accepts', "'pile.empty' -> 'not pile.empty'"),
         ('stock.turn', '1 -> 2'),
     ],
-    'superior-canfield': [
-        ('predicate builds_on', "suit -> color in 'card.suit == base.suit'"),
-    ],
     'three-peaks-open': [
         ('predicate next_to', "add '% 13' to 'card.rank % 13 + 1'"),
         ('stock.redeals', '0 -> 1'),
