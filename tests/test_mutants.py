@@ -131,17 +131,6 @@ KNOWN_SURVIVORS: dict[str, list[tuple[str, str]]] = {
         ('piles.foundations.accepts', "drop 'pile.empty' from 'and'"),
         ('stock.redeals', '0 -> 1'),
     ],
-    'rainbow': [
-        ('predicate builds_on', "suit -> color in 'card.suit == base.suit'"),
-        ('predicate builds_on', "drop 'base.rank == K' from 'and'"),
-        ('predicate builds_on', "'==' -> '!=' in 'base.rank == K'"),
-        ('predicate goes_on', "drop 'base.rank == A and card.rank == K' from 'or'"),
-        ('predicate goes_on', 'A -> 0'),
-        ('predicate goes_on', 'A -> 2'),
-        ('predicate goes_on', 'K -> Q'),
-        ('predicate goes_on', 'K -> 14'),
-        ('piles.reserve.face_down', '12 -> 11'),
-    ],
     'red-and-black': [
         ('piles.foundations.accepts', "drop 'pile.empty' from 'and'"),
         ('piles.foundations.accepts', "'pile.empty' -> 'not pile.empty'"),
