@@ -119,10 +119,6 @@ KNOWN_SURVIVORS: dict[str, list[tuple[str, str]]] = {
         ('win', '13 -> 12'),
         ('win', '13 -> 14'),
     ],
-    'number-ten': [
-        ('predicate builds_on', "drop 'card.suit == base.suit' from 'and'"),
-        ('predicate builds_on', "suit -> color in 'card.suit == base.suit'"),
-    ],
     'numerica': [
         ('piles.foundations.accepts', "drop 'pile.empty' from 'and'"),
         ('stock.redeals', '0 -> 1'),
