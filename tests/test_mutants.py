@@ -123,11 +123,6 @@ KNOWN_SURVIVORS: dict[str, list[tuple[str, str]]] = {
         ('piles.foundations.accepts', "drop 'pile.empty' from 'and'"),
         ('stock.redeals', '0 -> 1'),
     ],
-    'red-and-black': [
-        ('piles.foundations.accepts', "drop 'pile.empty' from 'and'"),
-        ('piles.foundations.accepts', "'pile.empty' -> 'not pile.empty'"),
-        ('stock.turn', '1 -> 2'),
-    ],
     'three-peaks-open': [
         ('predicate next_to', "add '% 13' to 'card.rank % 13 + 1'"),
         ('stock.redeals', '0 -> 1'),
