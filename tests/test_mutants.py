@@ -119,10 +119,6 @@ KNOWN_SURVIVORS: dict[str, list[tuple[str, str]]] = {
         ('win', '13 -> 12'),
         ('win', '13 -> 14'),
     ],
-    'numerica': [
-        ('piles.foundations.accepts', "drop 'pile.empty' from 'and'"),
-        ('stock.redeals', '0 -> 1'),
-    ],
     'three-peaks-open': [
         ('predicate next_to', "add '% 13' to 'card.rank % 13 + 1'"),
         ('stock.redeals', '0 -> 1'),
