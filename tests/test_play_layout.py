@@ -128,7 +128,8 @@ def test_the_issues_low_contrast_pairs_are_gone():
 
 
 @pytest.mark.parametrize("name", ["patience.refusal", "patience.plainrules",
-                                  "patience.play.session", "patience.play.destinations"])
+                                  "patience.play.session", "patience.play.destinations",
+                                  "patience.play.table"])
 def test_docstring_examples(name):
     import doctest
     import importlib
