@@ -9,9 +9,10 @@ its groups alone, never from its name:
   most (:func:`holds_one_card`: FreeCell's cells, beside the foundations);
 - every other group is a **block** below, drawn as its ``layout`` says
   (:func:`layout_facts`): a ``row`` of fans (which a front end may wrap onto more lines
-  when it does not fit across, or when its fans are short and many), a ``grid`` (its rows, each on a line of its own), or an
-  ``overlap`` layout (each row of piles at its x positions in half-card units, back row
-  first, each row lying half over the one before: a pyramid, peaks).
+  when it does not fit across, or when its fans are short and many), a ``grid`` (its
+  rows, each on a line of its own), or an ``overlap`` layout (each row of piles at its x
+  positions in half-card units, back row first, each row lying half over the one before:
+  a pyramid, peaks).
 
 >>> from patience import find_variant
 >>> giza = find_variant("giza")
