@@ -275,11 +275,13 @@
     for (const group of snap.groups) {
       if (group.row !== "top") continue;
       if (group.waste) for (const i of group.piles) lead.push({ pile: i, slots: 1 + 2 * WASTE_SHIFT, waste: true });
-      else topGroups.push(group.piles.map((i) => ({ pile: i, slots: 1 })));
+      else topGroups.push(group.piles.map((i, k) => ({ pile: i, slots: 1, first: k === 0 })));
     }
     const top = [];
     let line = lead.slice();
-    const lineWidth = (items) => (items.length ? fits(items.length, items.reduce((a, b) => a + b.slots, 0)) : 0);
+    // a group after another on a line stands one gap further off (cells, then foundations)
+    const lineWidth = (items) => (items.length ? fits(items.length, items.reduce((a, b) => a + b.slots, 0))
+      + gap * items.filter((item, k) => item.first && k && !items[k - 1].waste && items[k - 1].pile !== "stock").length : 0);
     // one line when it fits with readable cards; else wrapped where it overflows
     const all = lead.concat(...topGroups);
     const oneLine = all.length * (READABLE + gap) + gap <= width;
@@ -524,7 +526,12 @@
         }
         if (item.pile === "stock") line.append(drawStock(snap.stock, size.w));
         else if (item.waste) line.append(drawWaste(snap.piles[item.pile], item.pile, size.w));
-        else line.append(drawStack(snap.piles[item.pile], item.pile, size.w));
+        else {
+          const box = drawStack(snap.piles[item.pile], item.pile, size.w);
+          const before = line.lastElementChild;
+          if (item.first && before && !before.classList.contains("spacer")) box.style.marginLeft = `${size.gap}px`;
+          line.append(box);
+        }
         order.push(item.pile);
       }
       table.append(line);
