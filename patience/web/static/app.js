@@ -270,18 +270,20 @@
     const fits = (count, slots) => slots * w + (count - 1) * gap;
     // the top row: stock and waste first, then the other groups, each whole when it fits
     const lead = [];
-    if (snap.stock.exists) lead.push({ pile: "stock", slots: 1 });
+    if (snap.stock.exists) lead.push({ pile: "stock", slots: 1, lead: true });
     const topGroups = [];
     for (const group of snap.groups) {
       if (group.row !== "top") continue;
-      if (group.waste) for (const i of group.piles) lead.push({ pile: i, slots: 1 + 2 * WASTE_SHIFT, waste: true });
+      if (group.waste) for (const i of group.piles) lead.push({ pile: i, slots: 1 + 2 * WASTE_SHIFT, waste: true, lead: true });
       else topGroups.push(group.piles.map((i, k) => ({ pile: i, slots: 1, first: k === 0 })));
     }
     const top = [];
     let line = lead.slice();
-    // a group after another on a line stands one gap further off (cells, then foundations)
-    const lineWidth = (items) => (items.length ? fits(items.length, items.reduce((a, b) => a + b.slots, 0))
-      + gap * items.filter((item, k) => item.first && k && !items[k - 1].waste && items[k - 1].pile !== "stock").length : 0);
+    // a group after another on a line stands one gap further off (cells, then foundations;
+    // after the stock and waste, the spacer parts them)
+    const apart = (items) => items.filter((item, k) => item.first && k && !items[k - 1].lead).length;
+    const lineWidth = (items) => (items.length
+      ? fits(items.length, items.reduce((a, b) => a + b.slots, 0)) + gap * apart(items) : 0);
     // one line when it fits with readable cards; else wrapped where it overflows
     const all = lead.concat(...topGroups);
     const oneLine = all.length * (READABLE + gap) + gap <= width;
