@@ -571,3 +571,25 @@ async def test_the_status_line_shows_the_score_the_variant_declares():
         await pilot.pause()
         status = str(app.query_one("#status").render())
         assert "score -$52" in status and status.endswith("0:00")
+
+
+@synchronous
+async def test_a_pyramid_is_played_by_clicks_on_its_rows_and_the_waste_beside_the_stock():
+    app = PatienceApp(Session(find_variant("giza").deal(1)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        lines = screen_lines(app)
+        apex, front = at(app, "p1"), at(app, "p22")
+        assert front[1] == apex[1] + 12 and "K♣" in lines[front[1]]  # the front row
+        await click(pilot, app, "p1")  # covered: it gives no card
+        assert "covered" in message(app)
+        await click(pilot, app, "p22")  # the King of clubs goes alone
+        assert not app.session.game.piles[app.session.variant.pile_index["p22"]]
+    app = PatienceApp(Session(find_variant("klondike").deal(1)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert screen_lines(app)[0].split()[:2] == ["s", "w"]
+        stock = at(app, "w")[0] - board(app).current_layout().slot_width  # just left of it
+        await pilot.click(Board, offset=(stock, at(app, "w")[1]))  # a click there deals
+        await pilot.pause()
+        assert app.session.game.piles[app.session.variant.pile_index["w"]]

@@ -128,10 +128,90 @@ def test_the_issues_low_contrast_pairs_are_gone():
 
 
 @pytest.mark.parametrize("name", ["patience.refusal", "patience.plainrules",
-                                  "patience.play.session", "patience.play.destinations"])
+                                  "patience.play.session", "patience.play.destinations",
+                                  "patience.play.table"])
 def test_docstring_examples(name):
     import doctest
     import importlib
 
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+# -- tables drawn from their layout data (issue #31 §3, #32) --
+
+def label_at(board, name: str) -> tuple[int, int]:
+    """Where the label of pile ``name`` is drawn: (x, y)."""
+    found = [(c.x, c.y) for c in board.cells if c.kind == LABEL and c.text.strip() == name]
+    assert len(found) == 1, name
+    return found[0]
+
+
+def test_klondikes_waste_stands_beside_its_stock_and_freecells_cells_beside_the_foundations():
+    board = lay_out(find_variant("klondike").deal(1), 80, 21)
+    assert board.lines()[0].split() == ["s", "w", "f1", "f2", "f3", "f4"]
+    assert label_at(board, "w")[0] - label_at(board, "s")[0] == board.slot_width  # beside
+    assert label_at(board, "c1")[1] > 2  # the columns below
+    board = lay_out(find_variant("freecell").deal(1), 80, 21)
+    assert board.lines()[0].split() == ["a1", "a2", "a3", "a4", "f1", "f2", "f3", "f4"]
+    assert board.lines()[1].split() == ["···"] * 8  # a cell's one card has nothing to count
+    assert label_at(board, "c1")[1] > 2
+
+
+@pytest.mark.parametrize("name", ["giza", "three-peaks-open"])
+@pytest.mark.parametrize("screen", SCREENS)
+def test_an_overlap_layout_is_drawn_as_rows_each_pile_between_the_two_it_lies_on(name, screen):
+    width, height = SCREENS[screen]
+    game = find_variant(name).deal(1)
+    board = lay_out(game, width, height)
+    group = game.variant.groups[0]
+    arrangement = group.arrangement
+    names = game.variant.pile_names
+    places = [label_at(board, names[pile]) for pile in group.indices]
+    xs = [x for row in arrangement.rows for x in row]
+    half = board.slot_width / 2
+    for number, (x, y) in enumerate(places):
+        assert abs(x - places[0][0] - (xs[number] - xs[0]) * half) < 1  # at its x
+        for over in arrangement.covering(number):  # the row in front of it, one line on
+            assert places[over][1] == y + 2
+            assert abs(places[over][0] - x) < board.slot_width  # half a slot to a side
+        # a click on its card is on it
+        pile = group.indices[number]
+        assert board.pile_at(*board.where(pile)) == pile
+        assert [c.text.strip() for c in board.cells if c.pile == pile and c.kind != LABEL] \
+            == [card_symbol(game.piles[pile][-1])]
+    assert_every_top_card_shows(game, width, height)
+
+
+def test_gizas_reserves_stand_beside_its_pyramid_when_they_fit():
+    game = find_variant("giza").deal(1)
+    board = lay_out(game, 80, 21)
+    apex, reserve = label_at(board, "p1"), label_at(board, "res1")
+    assert reserve[1] == apex[1] and reserve[0] > label_at(board, "p28")[0]
+    assert label_at(board, "res5")[1] == apex[1] + 4  # two lines of four fans of three
+    narrow = lay_out(game, 40, 40)  # no room beside it: below
+    assert label_at(narrow, "res1")[1] > label_at(narrow, "p28")[1]
+
+
+def test_a_grid_is_drawn_as_its_rows_with_its_columns_lined_up():
+    board = lay_out(find_variant("lineup").deal(1), 80, 21)
+    rows = [[label_at(board, f"g{6 * row + column + 1}") for column in range(6)]
+            for row in range(4)]
+    assert all(len({y for _, y in row}) == 1 for row in rows)  # each row on a line
+    assert len({row[0][1] for row in rows}) == 4
+    assert all(len({rows[r][c][0] for r in range(4)}) == 1 for c in range(6))  # columns
+
+
+@pytest.mark.parametrize("name, width, lines", [("la-belle-lucie", 80, [9, 9]),
+                                                ("accordion", 80, [13, 13, 13, 13]),
+                                                ("accordion", 60, [9, 9, 9, 9, 8, 8])])
+def test_many_short_fans_wrap_onto_even_lines_in_their_order(name, width, lines):
+    game = find_variant(name).deal(1)
+    board = lay_out(game, width, 21)
+    group = game.variant.groups[0]
+    places = [label_at(board, game.variant.pile_names[p]) for p in group.indices]
+    found: dict[int, list[int]] = {}
+    for x, y in places:
+        found.setdefault(y, []).append(x)
+    assert [len(found[y]) for y in sorted(found)] == lines
+    assert places == sorted(places, key=lambda place: (place[1], place[0]))  # row by row

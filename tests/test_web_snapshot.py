@@ -100,6 +100,26 @@ def test_the_waste_sits_in_the_top_row_and_the_columns_below():
     assert rows == {"columns": "main", "tail": "main", "foundations": "top"}
 
 
+def test_the_snapshot_tells_each_groups_layout_and_which_piles_are_covered():
+    session = Session(find_variant("giza").deal(1), record_stats=False)
+    data = snapshot(session)
+    layouts = {group["name"]: (group["row"], group["layout"]) for group in data["groups"]}
+    assert layouts["pyramid"] == ("main", {"kind": "overlap", "rows": [
+        [6], [5, 7], [4, 6, 8], [3, 5, 7, 9], [2, 4, 6, 8, 10], [1, 3, 5, 7, 9, 11],
+        [0, 2, 4, 6, 8, 10, 12]], "short": True})
+    assert layouts["reserves"] == ("main", {"kind": "row", "rows": [[0, 2, 4, 6, 8, 10, 12,
+                                                                     14]], "short": True})
+    assert [pile["covered"] for pile in data["piles"][:28]] == [True] * 21 + [False] * 7
+    assert not session.apply("p22:1-f").error  # the King of clubs goes
+    after = snapshot(session)["piles"]
+    assert after[21]["count"] == 0 and after[15]["covered"]  # p16 lies under p23 still
+    # a grid stands as a block of its rows, though each of its piles holds one card
+    lineup = snapshot(Session(find_variant("lineup").deal(1), record_stats=False))
+    grid = lineup["groups"][0]
+    assert grid["row"] == "main" and grid["layout"]["kind"] == "grid"
+    assert grid["layout"]["rows"] == [[0, 2, 4, 6, 8, 10]] * 4
+
+
 @pytest.mark.parametrize("name", ["patience.web.snapshot", "patience.web.store",
                                   "patience.web.app"])
 def test_docstring_examples(name, tmp_path, monkeypatch):

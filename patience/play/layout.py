@@ -5,12 +5,19 @@ Plain Python, no textual: :func:`lay_out` turns a position and a width and heigh
 :class:`BoardLayout` that answers which pile and card a screen position is on. The rules
 that keep every pile's top cards in view, whatever the variant and the screen:
 
-- the stock and every group shown as a ``stack`` (the foundations) fill the top rows, which
-  wrap onto a second row when they do not fit across (Maine Coon's eight foundations at 60
-  columns);
-- the groups shown as a ``fan`` (columns, tail, cells) follow, side by side while they fit
-  across, a group too wide for the screen wrapping onto the next row;
-- a pile is a slot of 6, 5 or 4 characters: the widest that needs the fewest rows;
+- the top rows (:mod:`patience.play.table`): the stock with a waste beside it, then the
+  groups shown as a ``stack`` (the foundations) and those whose piles hold one card
+  (FreeCell's cells, beside the foundations); they wrap onto a second row when they do
+  not fit across (Maine Coon's eight foundations at 60 columns);
+- every other group below, as its ``layout`` says: a row of fans side by side with the
+  next while they fit across, a row too wide for the screen on even lines (La Belle
+  Lucie's 18 fans as two rows of 9 at 80 columns); a grid as its rows, each on a line of
+  its own; an overlap layout (Giza's pyramid, Three Peaks) as its rows, a label line and a
+  card line each, every pile at its x position (a half-card unit is half a slot), so that
+  each lies between the two it is covered by, and the fan rows that follow beside it
+  while they fit in its lines (Giza's reserves);
+- a pile is a slot of 6, 5 or 4 characters: the widest with which every card shows, else
+  the widest that needs the fewest lines;
 - the lines left are shared among the fan rows; a pile longer than its share is compressed:
   its top cards, with one line ``+N`` above them counting the cards under them. The labels
   are part of the board and never scroll away; the board never scrolls.
@@ -21,12 +28,13 @@ does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import attrs
 
 from patience.cards import FACE_DOWN, RED_SUITS, card_symbol
-from patience.settings import Show
+from patience.play.table import in_top_row, is_waste_like
 
 if TYPE_CHECKING:
     from patience.game import Game
@@ -141,6 +149,15 @@ def _rows(items: list[list[int]], capacity: int) -> list[list[int | None]]:
     return rows
 
 
+def _balanced(piles: list[int], capacity: int) -> list[list[int]]:
+    """``piles`` in as few lines of at most ``capacity`` as can be, as even as can be."""
+    count = max(1, -(-len(piles) // max(1, capacity)))
+    sizes = [len(piles) // count + (1 if number < len(piles) % count else 0)
+             for number in range(count)]
+    starts = [sum(sizes[:number]) for number in range(count)]
+    return [piles[start:start + size] for start, size in zip(starts, sizes)]
+
+
 def _share(needs: list[int], available: int) -> list[int]:
     """Lines for each fan row: what it needs when everything fits, else a fair share
     (water-filling: rows needing less than the share give the rest to the others), at
@@ -164,53 +181,191 @@ def _share(needs: list[int], available: int) -> list[int]:
     return [max(1, g) for g in given]
 
 
+@attrs.define
+class _Overlap:
+    """An overlap layout's band: each row of piles at its x positions (half-card units,
+    from ``left``), a label line and a card line per row; fan rows may stand beside it,
+    from column ``side`` on."""
+
+    rows: list[list[tuple[int, int]]]  # (pile, x) of each row, back row first
+    left: int
+    width: int  # in characters
+    side: int = 0
+    beside: list[list[int | None]] = attrs.Factory(list)
+
+    @property
+    def lines(self) -> int:
+        return 2 * len(self.rows)
+
+
+@attrs.define
+class _Plan:
+    """The board at one slot width: the top rows, then bands (a row of fans, or an
+    overlap layout with the fan rows beside it)."""
+
+    slot_width: int
+    top: list[list[int | None]]
+    bands: list[list[int | None] | _Overlap]
+
+    def fixed_lines(self) -> int:
+        """Lines taken whatever the piles hold: the top rows, the overlap bands, and the
+        label of each fan row."""
+        return STACK_ROW_LINES * len(self.top) + sum(
+            band.lines if isinstance(band, _Overlap) else 1 for band in self.bands)
+
+
+def _fan_need(game: Game, row: Sequence[int | None]) -> int:
+    return max([1] + [len(game.piles[p]) for p in row if p is not None])
+
+
+def _plan(game: Game, width: int, slot_width: int) -> _Plan | None:
+    """Where the piles stand at ``slot_width`` characters a pile (None: an overlap layout
+    too wide for the screen at this width)."""
+    variant = game.variant
+    capacity = max(1, width // slot_width)
+    # the top row: the stock with a waste beside it, then the foundations and the cells
+    has_stock = bool(variant.stock_size) or bool(variant.deal_targets) or \
+        variant.gather is not None
+    lead = ([STOCK] if has_stock else []) + [
+        p for g in variant.groups if in_top_row(variant, g) and is_waste_like(variant, g)
+        for p in g.indices]
+    top_items = ([lead] if lead else []) + [
+        list(g.indices) for g in variant.groups
+        if in_top_row(variant, g) and not is_waste_like(variant, g)]
+    top = _rows(top_items, capacity)
+    bands: list[list[int | None] | _Overlap] = []
+    pending: list[list[int]] = []  # fan groups (or parts) waiting to be packed into rows
+
+    def flush() -> None:
+        bands.extend(_rows(pending, capacity))
+        pending.clear()
+
+    for group in variant.groups:
+        if in_top_row(variant, group):
+            continue
+        arrangement = group.arrangement
+        piles = list(group.indices)
+        if arrangement.overlap:
+            flush()
+            xs = [x for row in arrangement.rows for x in row]
+            left = min(xs)
+            across = (max(xs) - left) * slot_width // 2 + slot_width
+            if across > width:
+                return None
+            rows, at = [], 0
+            for row in arrangement.rows:
+                rows.append([(piles[at + k], x) for k, x in enumerate(row)])
+                at += len(row)
+            bands.append(_Overlap(rows, left, across))
+        elif group.layout is not None:  # a grid: its rows, each a line of its own
+            flush()
+            at = 0
+            for row in arrangement.rows:  # a row wider than the screen on balanced lines
+                bands.extend(list(line) for line in _balanced(piles[at:at + len(row)],
+                                                               capacity))
+                at += len(row)
+        else:
+            parts = _balanced(piles, capacity) if len(piles) > capacity else [piles]
+            if not pending and bands and isinstance(bands[-1], _Overlap) and \
+                    _beside(game, bands[-1], parts, width, slot_width):
+                continue
+            pending.extend(parts)
+    flush()
+    return _Plan(slot_width, top, bands)
+
+
+def _beside(game: Game, overlap: _Overlap, parts: list[list[int]], width: int,
+            slot_width: int) -> bool:
+    """Stand the fan rows of ``parts`` beside ``overlap`` when they fit in its lines, in
+    the width left of the screen (after one empty slot): whether they do."""
+    side = overlap.width + slot_width
+    capacity = (width - side) // slot_width
+    if capacity < 1:
+        return False
+    rows: list[list[int | None]] = [list(line) for part in parts
+                                    for line in _balanced(part, capacity)]
+    beside = overlap.beside + rows
+    if sum(1 + _fan_need(game, row) for row in beside) > overlap.lines:
+        return False
+    overlap.side = side
+    overlap.beside = list(beside)
+    return True
+
+
 def lay_out(game: Game, width: int, height: int, marked: dict[int, int] | None = None,
             targets: frozenset[int] = frozenset()) -> BoardLayout:
     """The board of ``game`` on ``width`` × ``height`` characters. ``marked`` maps a pile to
     the depth of the deepest card drawn highlighted (the top cards down to it); piles in
     ``targets`` have their label highlighted (a hint's destination)."""
-    variant = game.variant
     marked = marked or {}
-    stacks = [list(g.indices) for g in variant.groups if g.show is Show.STACK]
-    fans = [list(g.indices) for g in variant.groups if g.show is not Show.STACK]
-    # a redeal that gathers piles is made on the stock too ('d', or a click on it)
-    has_stock = bool(variant.stock_size) or bool(variant.deal_targets) or \
-        variant.gather is not None
-    top_items = ([[STOCK]] if has_stock else []) + stacks
+    plans = [plan for slot_width in SLOT_WIDTHS
+             if (plan := _plan(game, width, slot_width)) is not None]
+    if not plans:  # an overlap layout wider than the screen: the narrowest slots, cut off
+        narrowest = _plan(game, 1 << 16, SLOT_WIDTHS[-1])
+        assert narrowest is not None
+        plans = [narrowest]
 
-    best: tuple[int, int, list[list[int | None]], list[list[int | None]]] | None = None
-    for slot_width in SLOT_WIDTHS:
-        capacity = max(1, width // slot_width)
-        top = _rows(top_items, capacity)
-        fan = _rows(fans, capacity)
-        count = len(top) + len(fan)
-        if best is None or count < best[0]:
-            best = (count, slot_width, top, fan)
-    assert best is not None
-    _, slot_width, top_rows, fan_rows = best
+    def lines_needed(plan: _Plan) -> int:
+        return plan.fixed_lines() + sum(_fan_need(game, band) for band in plan.bands
+                                        if not isinstance(band, _Overlap))
 
-    needs = [max([1] + [len(game.piles[p]) for p in row if p is not None]) for row in fan_rows]
-    available = height - STACK_ROW_LINES * len(top_rows) - len(fan_rows)
-    gap = 1 if top_rows and fan_rows and sum(needs) + 1 <= available else 0
-    shares = _share(needs, available - gap)
+    # the widest slots with which every card shows, else those that leave the most lines
+    fitting = [plan for plan in plans if lines_needed(plan) + 1 <= height]
+    plan = fitting[0] if fitting else min(plans, key=lambda p: (
+        p.fixed_lines() + sum(1 for b in p.bands if not isinstance(b, _Overlap)),
+        -p.slot_width))
+    slot_width = plan.slot_width
+
+    fan_rows = [band for band in plan.bands if not isinstance(band, _Overlap)]
+    needs = [_fan_need(game, row) for row in fan_rows]
+    available = height - plan.fixed_lines()
+    gap = 1 if plan.top and plan.bands and sum(needs) + 1 <= available else 0
+    shares = iter(_share(needs, available - gap))
 
     cells: list[Cell] = []
     slots: list[Slot] = []
     y = 0
-    for row in top_rows:
+    for row in plan.top:
         for column, pile in enumerate(row):
             if pile is not None:
                 _draw_stack(game, pile, column * slot_width, y, slot_width, cells, slots,
                             pile in marked, pile in targets)
         y += STACK_ROW_LINES
     y += gap
-    for row, lines in zip(fan_rows, shares):
-        for column, pile in enumerate(row):
-            if pile is not None:
-                _draw_fan(game, pile, column * slot_width, y, slot_width, lines, cells, slots,
-                          marked.get(pile), pile in targets)
+    for band in plan.bands:
+        if isinstance(band, _Overlap):
+            _draw_overlap(game, band, y, slot_width, cells, slots, marked, targets)
+            y += band.lines
+            continue
+        lines = next(shares)
+        _draw_fan_row(game, band, 0, y, slot_width, lines, cells, slots, marked, targets)
         y += 1 + lines
     return BoardLayout(width, height, slot_width, cells, slots)
+
+
+def _draw_fan_row(game: Game, row: list[int | None], x: int, y: int, slot_width: int,
+                  lines: int, cells: list[Cell], slots: list[Slot], marked: dict[int, int],
+                  targets: frozenset[int]) -> None:
+    for column, pile in enumerate(row):
+        if pile is not None:
+            _draw_fan(game, pile, x + column * slot_width, y, slot_width, lines, cells, slots,
+                      marked.get(pile), pile in targets)
+
+
+def _draw_overlap(game: Game, band: _Overlap, y: int, slot_width: int, cells: list[Cell],
+                  slots: list[Slot], marked: dict[int, int], targets: frozenset[int]) -> None:
+    """Each row a label line and a card line, each pile at its x (half a slot a unit), so
+    that a pile sits between the two it lies on; the fan rows beside it share its lines."""
+    for number, row in enumerate(band.rows):
+        for pile, x in row:
+            _draw_fan(game, pile, (x - band.left) * slot_width // 2, y + 2 * number,
+                      slot_width, 1, cells, slots, marked.get(pile), pile in targets)
+    needs = [_fan_need(game, beside) for beside in band.beside]
+    line = y
+    for beside, lines in zip(band.beside, _share(needs, band.lines - len(band.beside))):
+        _draw_fan_row(game, beside, band.side, line, slot_width, lines, cells, slots, marked,
+                      targets)
+        line += 1 + lines
 
 
 def _label(game: Game, pile: int, x: int, y: int, width: int, target: bool) -> Cell:
@@ -240,7 +395,8 @@ def _draw_stack(game: Game, pile: int, x: int, y: int, width: int, cells: list[C
         return
     text, kind = card_text(cards[-1], width)
     cells.append(Cell(x, y + 1, text, kind, pile, 0, marked))
-    cells.append(Cell(x, y + 2, f"×{len(cards)}".center(inner), COUNT, pile))
+    if len(cards) > 1:  # a cell's one card, a waste's first: nothing to count
+        cells.append(Cell(x, y + 2, f"×{len(cards)}".center(inner), COUNT, pile))
 
 
 def _draw_fan(game: Game, pile: int, x: int, y: int, width: int, lines: int,

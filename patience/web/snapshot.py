@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 from patience.cards import FACE_DOWN, SUIT_NAMES
 from patience.game import Move
-from patience.language import Attribute, BoolOp, Compare, Integer, Name
+from patience.play.table import covered_piles, in_top_row, is_waste_like, layout_facts
 from patience.settings import Show, Target
 from patience.visibility import seen_cards
 
 if TYPE_CHECKING:
     from patience.play.session import Session
-    from patience.variant import Group, Variant
+    from patience.variant import Variant
 
 RANK_NAMES = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
               "jack", "queen", "king")
@@ -64,37 +64,6 @@ def pile_label(variant: Variant, index: int) -> str:
     if group.count == 1:
         return word
     return f"{word} {index - group.indices.start + 1}"
-
-
-def is_waste_like(variant: Variant, group: Group) -> bool:
-    """A fan the stock turns cards onto that starts empty (Klondike's waste): drawn in the
-    top row beside the stock, its cards fanned sideways."""
-    return (group.show is Show.FAN and group.count <= 2 and sum(group.deal) == 0
-            and all(index in variant.deal_targets for index in group.indices))
-
-
-def holds_one_card(variant: Variant, group: Group) -> bool:
-    """Whether no pile of ``group`` ever holds more than one card (FreeCell's cells, King
-    Albert's reserve), read off its rules: at most one card dealt to each pile, none placed
-    or filled in, and its ``accepts`` rule false, or with the conjuncts ``pile.empty`` and
-    ``run.size == 1``. Such a group is drawn in the top row, beside the foundations, so the
-    columns have the width of the table to themselves."""
-    if any(count > 1 for count in group.deal) or any(group.place) or \
-            group.fill_from is not None or group.to_bottom is not None or \
-            any(index in variant.deal_targets for index in group.indices):
-        return False
-    if group.accepts.never:
-        return True
-    node = group.accepts.node
-    conjuncts = node.values if isinstance(node, BoolOp) and node.op == "and" else (node,)
-    return any(_is_attribute(c, "pile", "empty") for c in conjuncts) and any(
-        isinstance(c, Compare) and c.op == "==" and _is_attribute(c.left, "run", "size")
-        and isinstance(c.right, Integer) and c.right.value == 1 for c in conjuncts)
-
-
-def _is_attribute(node: object, name: str, attribute: str) -> bool:
-    return (isinstance(node, Attribute) and node.name == attribute
-            and isinstance(node.value, Name) and node.value.id == name)
 
 
 def drop_targets(session: Session) -> dict[int, dict[int, list[int]]]:
@@ -148,13 +117,15 @@ def snapshot(session: Session, *, game_id: str = "", version: int = 0,
     drops = drop_targets(session)
     groups = []
     for group in variant.groups:
-        top = group.show is Show.STACK or is_waste_like(variant, group) or \
-            holds_one_card(variant, group)
+        # where it stands (patience.play.table): the top row, or a block drawn as its
+        # layout says (a row of fans, a grid, overlapping rows)
         groups.append({"name": group.name, "id": group.id, "show": group.show.value,
-                       "row": "top" if top else "main",
+                       "row": "top" if in_top_row(variant, group) else "main",
                        "waste": is_waste_like(variant, group),
+                       "layout": layout_facts(group),
                        "piles": list(group.indices)})
     pairs_only = _pairs_only(session)
+    covered = covered_piles(game)
     piles = []
     for index, name in enumerate(variant.pile_names):
         group = variant.group_of_pile[index]
@@ -167,6 +138,8 @@ def snapshot(session: Session, *, game_id: str = "", version: int = 0,
             "drops": {str(depth): targets for depth, targets in drops.get(index, {}).items()},
             # its top card goes only in a pair: a click picks it, a click on the other plays
             "pairs_only": index in pairs_only,
+            # a pile of an overlap layout with a card lying on it: it gives no card
+            "covered": index in covered,
         })
     won = game.is_won()
     stuck = not won and not game.has_moves()

@@ -10,6 +10,11 @@
   const UP_GAP = 0.26;        // of a card's height: the visible strip of a face-up card
   const DOWN_GAP = 0.11;      // ... of a face-down card
   const WASTE_SHIFT = 0.24;   // of a card's width: the waste's top cards fanned sideways
+  const OVERLAP_STEP = 0.42;  // of a card's height: how far a row of an overlap layout lies below the one behind
+  const MIN_WIDTH = 18;       // px: the smallest card
+  const READABLE = 40;        // px: a line of piles narrower than this at one line wraps
+  const COMFORTABLE = 72;     // px: ... and a line of short fans narrower than this
+  const OVERLAP_GAP = 2;      // px between the piles of a row of an overlap layout
   const RANK_NAMES = { A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six",
     7: "seven", 8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king" };
   const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
@@ -164,26 +169,32 @@
 
   // ``index``: the height (in the card's 140 units) its rank and suit may take at the top;
   // a card half hidden in a long column gets a smaller index that fits what shows of it.
-  function faceSvg(code, index = 36) {
+  // ``width``: the card's width in pixels; a small card gets a larger index (up to half its
+  // width), so that its rank and suit read at every size.
+  function faceSvg(code, index = 140, width = 100) {
     const rank = code[0] === "T" ? "10" : code[0];
     const suit = code[1];
     const colour = RED_SUITS.includes(suit) ? "red" : "black";
     // the whole em box of the rank (a J's or Q's tail below the baseline too) within the
     // part that shows: baseline at 3/4 of the font, descent up to 0.3 of it
-    const font = Math.max(8, Math.min(36, (index - 2.5) / 1.05));
-    const size = Math.min(font * 0.85, index - 4);
+    const largest = Math.max(36, Math.min(rank.length > 1 ? 40 : 54, 1300 / width));
+    const font = Math.max(8, Math.min(largest, (index - 2.5) / 1.05));
+    const x = 7 + font * 0.72 * rank.length;
+    const size = Math.max(6, Math.min(font * 0.85, index - 4, 97 - x));
+    const middle = Math.max(52, 4 + font * 1.1);  // the large suit, below the index
+    const big = Math.min(60, 136 - middle);
     return `<svg viewBox="0 0 100 140" class="${colour}" aria-hidden="true" focusable="false">`
       + '<rect class="face" x="1" y="1" width="98" height="138" rx="9"/>'
-      + `<text class="rank" x="6" y="${(2 + font * 0.75).toFixed(1)}" font-size="${font.toFixed(1)}">${rank}</text>`
-      + `<use href="#suit-${suit}" x="${(9 + font * 0.7 * rank.length).toFixed(1)}" y="3" width="${size.toFixed(1)}" height="${size.toFixed(1)}"/>`
-      + `<use href="#suit-${suit}" x="20" y="52" width="60" height="60"/></svg>`;
+      + `<text class="rank" x="5" y="${(2 + font * 0.75).toFixed(1)}" font-size="${font.toFixed(1)}">${rank}</text>`
+      + `<use href="#suit-${suit}" x="${x.toFixed(1)}" y="3" width="${size.toFixed(1)}" height="${size.toFixed(1)}"/>`
+      + `<use href="#suit-${suit}" x="${(50 - big / 2).toFixed(1)}" y="${middle.toFixed(1)}" width="${big.toFixed(1)}" height="${big.toFixed(1)}"/></svg>`;
   }
 
   const BACK_SVG = '<svg viewBox="0 0 100 140" aria-hidden="true" focusable="false">'
     + '<rect class="back" x="1" y="1" width="98" height="138" rx="9"/>'
     + '<rect class="lattice" x="8" y="8" width="84" height="124" rx="5"/></svg>';
 
-  function cardButton(code, pile, depth, label, index) {
+  function cardButton(code, pile, depth, label, width, index = 140) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = code ? "card" : "card down";
@@ -192,7 +203,7 @@
     button.tabIndex = -1;
     if (code) button.dataset.code = code;
     button.setAttribute("aria-label", `${code ? cardName(code) : "face-down card"}, ${label}`);
-    button.innerHTML = code ? faceSvg(code, index) : BACK_SVG;
+    button.innerHTML = code ? faceSvg(code, index, width) : BACK_SVG;
     return button;
   }
 
@@ -205,55 +216,173 @@
 
   // -- the table --
 
+  // The table is laid out from the snapshot's groups alone (patience/play/table.py), never
+  // from the game's name: the top row (stock, waste, foundations, one-card cells) wraps onto
+  // more lines at group boundaries when it does not fit across; below it each other group
+  // is a block drawn as its layout says: a row of fans (wrapped onto as many balanced lines
+  // as the width needs), a grid (one line per row), or an overlap layout (each row of piles
+  // at its x positions in half-card units, each row lying OVERLAP_STEP of a card lower
+  // than the one behind it). One card size for the whole table: the largest that fits.
+
+  // a fan's height in card heights: the strips of the cards under the top one, and one card
+  function fanNeed(cards) {
+    let need = 1;
+    for (let i = 0; i + 1 < cards.length; i++) need += cards[i] ? UP_GAP : DOWN_GAP;
+    return need;
+  }
+
+  // ``count`` items in lines of at most ``capacity``, as even as can be: [3, 3, 2]
+  function balanced(count, capacity) {
+    const lines = Math.max(1, Math.ceil(count / Math.max(1, capacity)));
+    const sizes = [];
+    for (let i = 0; i < lines; i++) sizes.push(Math.ceil((count - sizes.reduce((a, b) => a + b, 0)) / (lines - i)));
+    return sizes;
+  }
+
+  function chunks(items, sizes) {
+    const out = [];
+    let at = 0;
+    for (const size of sizes) { out.push(items.slice(at, at + size)); at += size; }
+    return out;
+  }
+
+  // lines for each part (its natural height; at least its least): what it needs when all
+  // fits, else a fair share, parts needing less than the share giving the rest to the others
+  function share(needs, least, available) {
+    const total = needs.reduce((a, b) => a + b, 0);
+    if (total <= available) return needs.slice();
+    const given = least.slice();
+    let left = available - least.reduce((a, b) => a + b, 0);
+    let open = needs.map((_, i) => i).filter((i) => needs[i] > least[i]);
+    while (open.length && left > 0.5) {
+      const each = left / open.length;
+      const done = open.filter((i) => needs[i] - given[i] <= each);
+      if (!done.length) { for (const i of open) given[i] += each; break; }
+      for (const i of done) { left -= needs[i] - given[i]; given[i] = needs[i]; }
+      open = open.filter((i) => !done.includes(i));
+    }
+    return given;
+  }
+
+  // the table's plan for cards ``w`` pixels wide in ``width`` pixels: lines of piles
+  function plan(snap, w, width, gap) {
+    const h = w * RATIO;
+    const fits = (count, slots) => slots * w + (count - 1) * gap;
+    // the top row: stock and waste first, then the other groups, each whole when it fits
+    const lead = [];
+    if (snap.stock.exists) lead.push({ pile: "stock", slots: 1, lead: true });
+    const topGroups = [];
+    for (const group of snap.groups) {
+      if (group.row !== "top") continue;
+      if (group.waste) for (const i of group.piles) lead.push({ pile: i, slots: 1 + 2 * WASTE_SHIFT, waste: true, lead: true });
+      else topGroups.push(group.piles.map((i, k) => ({ pile: i, slots: 1, first: k === 0 })));
+    }
+    const top = [];
+    let line = lead.slice();
+    // a group after another on a line stands one gap further off (cells, then foundations;
+    // after the stock and waste, the spacer parts them)
+    const apart = (items) => items.filter((item, k) => item.first && k && !items[k - 1].lead).length;
+    const lineWidth = (items) => (items.length
+      ? fits(items.length, items.reduce((a, b) => a + b.slots, 0)) + gap * apart(items) : 0);
+    // one line when it fits with readable cards; else wrapped where it overflows
+    const all = lead.concat(...topGroups);
+    const oneLine = all.length * (READABLE + gap) + gap <= width;
+    for (const items of topGroups) {
+      if (oneLine || lineWidth(line.concat(items)) + gap <= width) { line = line.concat(items); continue; }
+      if (lineWidth(items) <= width) { if (line.length) top.push(line); line = items.slice(); continue; }
+      for (const item of items) {  // too long for a line of its own: as many as fit on each
+        if (line.length && lineWidth(line.concat([item])) > width) { top.push(line); line = []; }
+        line.push(item);
+      }
+    }
+    if (line.length) top.push(line);
+    // the blocks below, side by side while they fit across
+    const blocks = [];
+    for (const group of snap.groups) {
+      if (group.row === "top") continue;
+      const layout = group.layout || { kind: "row", rows: [group.piles.map((_, i) => 2 * i)] };
+      let block;
+      if (layout.kind === "overlap") {
+        const rows = chunks(group.piles, layout.rows.map((r) => r.length));
+        const most = Math.max(...layout.rows.flat());
+        const left = Math.min(...layout.rows.flat());
+        const height = (layout.rows.length - 1) * OVERLAP_STEP * h + h;
+        const across = (size) => ((most - left) / 2) * (size + OVERLAP_GAP) + size;
+        block = { kind: "overlap", rows, xs: layout.rows, left, height, leastHeight: height,
+          width: across(w), readable: across(READABLE) };
+      } else {
+        let rows = chunks(group.piles, layout.rows.map((r) => r.length));
+        // a row wraps when one line would make its cards too small to read, or, when its
+        // fans are short (dealt few cards), smaller than comfortable
+        const count = group.piles.length;
+        const least = layout.short ? COMFORTABLE : READABLE;
+        if (layout.kind === "row" && count * (least + gap) - gap > width) {
+          rows = chunks(group.piles, balanced(count, Math.floor((width + gap) / (w + gap))));
+        }
+        const needs = rows.map((r) => Math.max(...r.map((i) => fanNeed(snap.piles[i].cards))));
+        const most = Math.max(...rows.map((r) => r.length));
+        block = { kind: "fans", rows, needs, width: fits(most, most),
+          readable: most * (READABLE + gap) - gap,
+          height: needs.reduce((a, b) => a + b * h, 0) + (rows.length - 1) * gap,
+          leastHeight: needs.reduce((a, b) => a + Math.min(b, 2) * h, 0) + (rows.length - 1) * gap };
+      }
+      blocks.push(block);
+    }
+    // one line of blocks when they fit side by side with readable cards
+    const readable = blocks.reduce((a, b) => a + b.readable, 0) + 2 * gap * (blocks.length - 1);
+    const main = [];
+    let row = [];
+    let rowWidth = 0;
+    for (const block of blocks) {
+      if (row.length && readable > width && rowWidth + 2 * gap + block.width > width) {
+        main.push(row); row = []; rowWidth = 0;
+      }
+      rowWidth += (row.length ? 2 * gap : 0) + block.width;
+      row.push(block);
+    }
+    if (row.length) main.push(row);
+    const tableWidth = Math.max(...top.map(lineWidth), ...main.map((r) => r.reduce((a, b) => a + b.width, 0) + (r.length - 1) * 2 * gap), 0);
+    const fixed = top.length * (h + gap);
+    const natural = fixed + main.reduce((a, r) => a + Math.max(...r.map((b) => b.height)), 0) + Math.max(0, main.length - 1) * gap;
+    const least = fixed + main.reduce((a, r) => a + Math.max(...r.map((b) => b.leastHeight)), 0) + Math.max(0, main.length - 1) * gap;
+    return { w, h, gap, top, main, width: tableWidth, natural, least };
+  }
+
   function measure(snap) {
     const board = $("board");
     const gap = parseFloat(getComputedStyle(board).paddingLeft) || 8;
     const width = board.clientWidth - 2 * gap;
     const height = board.clientHeight - 2 * gap;
-    let topSlots = snap.stock.exists ? 1 : 0;
-    let topPiles = topSlots;
-    let mainPiles = 0;
-    let mainGroups = 0;
-    for (const group of snap.groups) {
-      if (group.row === "main") mainGroups += 1;
-      for (const _ of group.piles) {
-        if (group.row === "top") {
-          topSlots += group.waste ? 1 + 2 * WASTE_SHIFT : 1;
-          topPiles += 1;
-        } else {
-          mainPiles += 1;
-        }
-      }
+    // the largest card with every fan at its full length (wB), and with fans pressed (wA);
+    // cards shrink to 70% of wA before a fan's cards overlap more
+    let wA = 0;
+    let wB = 0;
+    for (let w = MAX_WIDTH; w >= MIN_WIDTH && !wB; w--) {
+      const p = plan(snap, w, width, gap);
+      if (p.width > width + 0.5) continue;
+      if (!wA && p.least <= height && w * RATIO <= height * 0.45) wA = w;
+      if (wA && p.natural <= height) wB = w;
     }
-    // a wider gap between groups (the columns, the tail): one more gap each
-    const mainGaps = gap * (Math.max(0, mainPiles - 1) + Math.max(0, mainGroups - 1));
-    let main = mainPiles ? Math.min(MAX_WIDTH, (width - mainGaps) / mainPiles) : 0;
-    let top = topPiles ? Math.min(MAX_WIDTH, (width - gap * topPiles) / topSlots,
-      (height * 0.26) / RATIO) : 0;
-    if (main) top = Math.min(top, main);
-    let room = height - (top ? top * RATIO + gap : 0);
-    if (main) {
-      main = Math.min(main, (room * 0.5) / RATIO);
-      // the longest column: smaller cards (down to 70%) before its cards overlap more
-      let longest = 1;
-      for (const group of snap.groups) {
-        if (group.row !== "main") continue;
-        for (const index of group.piles) {
-          const cards = snap.piles[index].cards;
-          let need = 1;
-          for (let i = 0; i + 1 < cards.length; i++) need += cards[i] ? UP_GAP : DOWN_GAP;
-          longest = Math.max(longest, need);
-        }
+    wA = wA || MIN_WIDTH;
+    const w = Math.floor(Math.min(wA, Math.max(wB, wA * 0.7)));
+    const p = plan(snap, w, width, gap);
+    // the height each line of blocks gets, and within a block each line of fans
+    const available = height - p.top.length * (p.h + gap) - Math.max(0, p.main.length - 1) * gap;
+    const lineNeeds = p.main.map((r) => Math.max(...r.map((b) => b.height)));
+    const lineLeast = p.main.map((r) => Math.max(...r.map((b) => b.leastHeight)));
+    const rooms = p.main.length === 1 ? [Math.max(available, lineLeast[0])] : share(lineNeeds, lineLeast, available);
+    p.main.forEach((r, k) => {
+      for (const block of r) {
+        block.room = rooms[k];
+        if (block.kind !== "fans") continue;
+        const inner = rooms[k] - (block.rows.length - 1) * gap;
+        const needs = block.needs.map((n) => n * p.h);
+        const least = block.needs.map((n) => Math.min(n, 2) * p.h);
+        block.rooms = block.rows.length === 1 ? [Math.max(inner, least[0])] : share(needs, least, inner);
       }
-      main = Math.max(Math.min(main, room / (RATIO * longest)), main * 0.7);
-      top = Math.min(top, main);
-      room = height - (top ? top * RATIO + gap : 0);
-    }
-    top = Math.floor(top);
-    main = Math.floor(main);
-    const topWidth = topSlots * top + gap * topPiles;
-    const mainWidth = mainPiles * main + mainGaps;
-    return { gap, top, main, room: Math.floor(room), width: Math.ceil(Math.max(topWidth, mainWidth)) };
+    });
+    p.width = Math.ceil(p.width);
+    return p;
   }
 
   function fanTops(cards, height, room) {
@@ -290,18 +419,20 @@
 
   function drawFan(pile, index, width, room) {
     const box = pileBox(index, width, Math.max(room, width * RATIO));
+    // a pile of an overlap layout with a card lying on it gives no card: heard so
+    const label = pile.covered ? `${pile.label}, covered` : pile.label;
     if (!pile.cards.length) box.append(emptySlot(pile, index, width));
     const tops = fanTops(pile.cards, width * RATIO, room);
     const height = width * RATIO;
     let run = 0;  // face-down cards so far in a row: heard as one item, on the topmost
     pile.cards.forEach((code, i) => {
-      const shown = i + 1 < tops.length ? ((tops[i + 1] - tops[i]) / height) * 140 : 36;
-      const button = cardButton(code, index, pile.cards.length - 1 - i, pile.label, shown);
+      const shown = i + 1 < tops.length ? ((tops[i + 1] - tops[i]) / height) * 140 : 140;
+      const button = cardButton(code, index, pile.cards.length - 1 - i, label, width, shown);
       run = code ? 0 : run + 1;
       if (!code && i + 1 < pile.cards.length && !pile.cards[i + 1]) {
         button.setAttribute("aria-hidden", "true");  // the topmost of the run speaks for it
       } else if (!code && run > 1) {
-        button.setAttribute("aria-label", `${run} face-down cards, ${pile.label}`);
+        button.setAttribute("aria-label", `${run} face-down cards, ${label}`);
       }
       place(button, 0, tops[i], width);
       box.append(button);
@@ -314,7 +445,7 @@
     if (!pile.cards.length) box.append(emptySlot(pile, index, width));
     const n = pile.cards.length;
     pile.cards.forEach((code, i) => {
-      const button = cardButton(code, index, n - 1 - i, pile.label);
+      const button = cardButton(code, index, n - 1 - i, pile.label, width);
       place(button, Math.max(0, i - (n - 3)) * WASTE_SHIFT * width, 0, width);
       box.append(button);
     });
@@ -328,7 +459,7 @@
       return box;
     }
     const code = pile.cards[pile.cards.length - 1];
-    const button = cardButton(code, index, 0, pile.label);
+    const button = cardButton(code, index, 0, pile.label, width);
     if (pile.count > 1) {
       button.setAttribute("aria-label", `${code ? cardName(code) : "face-down card"}, ${pile.label}, ${pile.count} cards`);
       const badge = document.createElement("span");
@@ -380,45 +511,68 @@
     board.dataset.game = snap.game;
 
     const size = measure(snap);
-    const top = document.createElement("div");
-    top.className = "row top";
-    const main = document.createElement("div");
-    main.className = "row main";
-    const topOrder = [];
-    const mainOrder = [];
-    if (snap.stock.exists) {
-      top.append(drawStock(snap.stock, size.top));
-      topOrder.push("stock");
-    }
-    let spaced = false;
-    for (const group of snap.groups) {
-      for (const index of group.piles) {
-        const pile = snap.piles[index];
-        let box;
-        if (group.row === "top") {
-          if (!group.waste && !spaced) {
-            const spacer = document.createElement("div");
-            spacer.className = "spacer";
-            top.append(spacer);
-            spaced = true;
-          }
-          box = group.waste ? drawWaste(pile, index, size.top) : drawStack(pile, index, size.top);
-          top.append(box);
-          topOrder.push(index);
-        } else {
-          box = drawFan(pile, index, size.main, size.room);
-          if (main.childElementCount && index === group.piles[0]) box.style.marginLeft = `${size.gap}px`;
-          main.append(box);
-          mainOrder.push(index);
-        }
-      }
-    }
-    state.order = topOrder.concat(mainOrder); // as the piles are drawn (and as Tab goes)
     const table = document.createElement("div");
     table.className = "table";
     table.style.width = `${size.width}px`;
-    if (top.childElementCount) table.append(top);
-    if (main.childElementCount) table.append(main);
+    const order = [];  // as the piles are drawn (and as Tab goes)
+    size.top.forEach((items, k) => {
+      const line = document.createElement("div");
+      line.className = "row top";
+      let spaced = false;
+      for (const item of items) {
+        if (!spaced && item.pile !== "stock" && !item.waste) {
+          const spacer = document.createElement("div");
+          spacer.className = "spacer";
+          line.append(spacer);
+          spaced = true;
+        }
+        if (item.pile === "stock") line.append(drawStock(snap.stock, size.w));
+        else if (item.waste) line.append(drawWaste(snap.piles[item.pile], item.pile, size.w));
+        else {
+          const box = drawStack(snap.piles[item.pile], item.pile, size.w);
+          const before = line.lastElementChild;
+          if (item.first && before && !before.classList.contains("spacer")) box.style.marginLeft = `${size.gap}px`;
+          line.append(box);
+        }
+        order.push(item.pile);
+      }
+      table.append(line);
+    });
+    for (const blocks of size.main) {
+      const line = document.createElement("div");
+      line.className = "blocks";
+      for (const block of blocks) {
+        const box = document.createElement("div");
+        box.className = `block ${block.kind}`;
+        if (block.kind === "overlap") {
+          const rows = document.createElement("div");
+          rows.className = "row overlap";
+          rows.style.width = `${block.width}px`;
+          rows.style.height = `${block.height}px`;
+          block.rows.forEach((piles, r) => piles.forEach((index, c) => {
+            const pile = drawFan(snap.piles[index], index, size.w, size.h);
+            pile.style.left = `${((block.xs[r][c] - block.left) / 2) * (size.w + OVERLAP_GAP)}px`;
+            pile.style.top = `${r * OVERLAP_STEP * size.h}px`;
+            rows.append(pile);
+            order.push(index);
+          }));
+          box.append(rows);
+        } else {
+          block.rows.forEach((piles, r) => {
+            const row = document.createElement("div");
+            row.className = "row";
+            for (const index of piles) {
+              row.append(drawFan(snap.piles[index], index, size.w, block.rooms[r]));
+              order.push(index);
+            }
+            box.append(row);
+          });
+        }
+        line.append(box);
+      }
+      table.append(line);
+    }
+    state.order = order;
     const rows = [table];
     if (snap.end) rows.push(endBanner(snap));
     else if (snap.can_finish) rows.push(finishBanner());
