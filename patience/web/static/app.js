@@ -312,11 +312,12 @@
           width: across(w), readable: across(READABLE) };
       } else {
         let rows = chunks(group.piles, layout.rows.map((r) => r.length));
-        // a row wraps when one line would make its cards too small to read, or, when its
-        // fans are short (dealt few cards), smaller than comfortable
+        // a row of short fans (dealt few cards: La Belle Lucie, Accordion) wraps when one
+        // line would make its cards smaller than comfortable; columns that grow long
+        // (Spider's, FreeCell's) never wrap: a line below them would be pushed off the
+        // screen as they grow, so they stay side by side with narrower cards
         const count = group.piles.length;
-        const least = layout.short ? COMFORTABLE : READABLE;
-        if (layout.kind === "row" && count * (least + gap) - gap > width) {
+        if (layout.kind === "row" && layout.short && count * (COMFORTABLE + gap) - gap > width) {
           rows = chunks(group.piles, balanced(count, Math.floor((width + gap) / (w + gap))));
         }
         const needs = rows.map((r) => Math.max(...r.map((i) => fanNeed(snap.piles[i].cards))));
