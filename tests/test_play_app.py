@@ -286,6 +286,37 @@ async def test_h_shows_the_hint_on_the_board():
 
 
 @synchronous
+async def test_h_on_an_undecided_deal_shows_a_suggestion_within_a_second_and_its_card_plays_it():
+    # Klondike deal 1: undecided after 1,000,000 positions; h took 15-20 s and showed no move
+    app = PatienceApp(Session(find_variant("klondike").deal(1), record_stats=False))
+    async with app.run_test(size=SIZE) as pilot:
+        pressed = time.monotonic()
+        await pilot.press("h")
+        await wait_until(pilot, lambda: not app.thinking)
+        assert time.monotonic() - pressed < 1.5
+        assert message(app).startswith("suggestion: ")
+        hinted = app.session.hinted_move()
+        assert app.hint is not None and app.hint == tuple(hinted)
+        name = app.session.variant.pile_names[hinted.source]
+        await click(pilot, app, name, hinted.count - 1)
+        assert app.session.game.move_stack == [hinted]
+
+
+@synchronous
+async def test_clicking_the_hinted_card_makes_the_hinted_move():
+    # Tabby Cat deal 1 hints c1:1-t; a click on that card played c1:1-c4, and the next hint
+    # sent it back: the card went round for ever
+    app = PatienceApp(Session(find_variant("tabbycat").deal(1), record_stats=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        await wait_until(pilot, lambda: not app.thinking)
+        hinted = app.session.hinted_move()
+        assert app.session.game.notation(hinted) == "c1:1-t"
+        await click(pilot, app, "c1")
+        assert app.session.game.move_stack == [hinted]
+
+
+@synchronous
 async def test_v_shows_a_hint_from_what_the_player_sees():
     app = PatienceApp(Session(find_variant("tabbycat").deal(1), record_stats=False))
     async with app.run_test(size=SIZE) as pilot:
@@ -299,6 +330,7 @@ async def test_v_shows_a_hint_from_what_the_player_sees():
 async def test_escape_cancels_a_running_hint_within_a_second():
     session = Session(find_variant("mainecoon").deal(401))  # won only after 17,808,115 positions
     session.hint_budget = (10**9, 120.0)  # a search that is still running when Esc comes
+    assert session.hint().text.startswith("suggestion: ")  # quick; h now searches on
     app = PatienceApp(session)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("h")
@@ -319,6 +351,7 @@ async def test_escape_cancels_a_running_hint_within_a_second():
 async def test_q_cancels_the_solver_first_and_then_quits():
     session = Session(find_variant("mainecoon").deal(401))  # won only after 17,808,115 positions
     session.hint_budget = (10**9, 120.0)
+    assert session.hint().text.startswith("suggestion: ")  # quick; h now searches on
     app = PatienceApp(session)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("h")

@@ -634,7 +634,7 @@ class PatienceApp(App[None]):
             start = random.randrange(1, 1_000_000_000)
             self.think("looking for a winnable deal",
                        lambda stop: first_winnable(variant, start, stop),
-                       lambda found: self.start(found, f"winnable deal {found}"))
+                       lambda found: self.start(found, f"winnable deal {found}", proven=True))
         else:
             from patience.play.deals import cached_daily_deal
 
@@ -642,13 +642,14 @@ class PatienceApp(App[None]):
             self.think("looking for today's deal",
                        lambda stop: cached_daily_deal(variant, today, stop),
                        lambda found: self.start(
-                           found, f"daily deal {today.isoformat()} (deal {found})"))
+                           found, f"daily deal {today.isoformat()} (deal {found})", proven=True))
 
-    def start(self, number: Seed | int, label: str | None) -> None:
+    def start(self, number: Seed | int, label: str | None, *, proven: bool = False) -> None:
         """Play deal ``number`` of this variant instead (saved where this game was): ours, or
         a ``Seed`` of another numbering (``ms:N``); a deal that cannot be made here (``ms:N``
         without pysol-cards, a variant pysol-cards does not deal) is said, and this game
-        goes on."""
+        goes on. ``proven``: the solver proved the deal winnable (a winnable or today's
+        deal), so a hint at its start finds the win (``Session.proven``)."""
         old = self.session
         try:
             game = deal(old.variant, number)
@@ -658,6 +659,10 @@ class PatienceApp(App[None]):
         self.session = Session(game, label=label, save_file=old.save_file,
                                record_stats=old.record_stats, auto_home=old.auto_home)
         self.session.fallback_file = old.fallback_file
+        if proven:
+            from patience.play.deals import proof_positions
+
+            self.session.proven = proof_positions()
         self.hint = None
         self.title = self.session.title()
         self.redraw()

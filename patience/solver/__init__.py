@@ -289,9 +289,19 @@ def hint(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
          engine: EngineChoice = "auto",
          should_stop: Callable[[int], bool] | None = None) -> tuple[str | None, SolveResult]:
     """The next move of a winning line (None when there is none or none was found), and
-    the result it came from. ``should_stop`` is :func:`solve`'s."""
+    the result it came from. ``should_stop`` is :func:`solve`'s.
+
+    The line is one a player can follow (``patience.solver.lines.playable_line``): where
+    the first line found takes a card back off a home pile, a line without take-backs is
+    looked for in what is left of the budget and the time, and given when found."""
+    from patience.solver.lines import playable_line, remaining
+
     check_budget(max_positions, time_limit)
+    started = time.perf_counter()
     result = solve(game, max_positions, time_limit, engine=engine, should_stop=should_stop)
+    if should_stop is None or not should_stop(result.positions):
+        result = playable_line(game, result, max_positions, remaining(time_limit, started),
+                               engine=engine, should_stop=should_stop)
     return (result.moves[0] if result.moves else None), result
 
 
