@@ -157,8 +157,41 @@ async def test_help_typed_in_full_gives_the_help_text_and_fires_no_key():
         assert message(app) == "nothing to undo"  # undo, not 'ndo'
         await pilot.press("?")
         assert isinstance(app.screen, TextScreen) and app.screen.title_text == "Keys"
+        flowing = " ".join(app.screen.body.split())
         for key, (words, _) in KEYS.items():
-            assert f"  {key:<16} {words}" in app.screen.body
+            assert f"{key} {words}" in flowing
+
+
+@synchronous
+async def test_the_keys_page_fits_80_columns():
+    from rich.cells import cell_len
+
+    app = PatienceApp(Session(find_variant("klondike").deal(1), record_stats=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("?")
+        await pilot.pause()
+        assert isinstance(app.screen, TextScreen) and app.screen.title_text == "Keys"
+        page = app.screen.query_one("#page")
+        width = page.content_region.width
+        assert 0 < width < 80
+        lines = app.screen.body.splitlines()
+        assert max(cell_len(line) for line in lines) <= width
+        assert page.virtual_size.height == len(lines)  # not one line wrapped
+
+
+@synchronous
+async def test_a_won_game_shows_its_summary():
+    app = PatienceApp(Session(position("tabbycat", **WON_BUT_ONE)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        await pilot.pause()
+        assert app.session.game.is_won()
+        assert isinstance(app.screen, TextScreen) and app.screen.title_text.startswith("You won!")
+        lines = app.screen.body.splitlines()
+        assert lines[0].startswith("time    0:0") and lines[1] == "moves   1"
+        assert lines[2:] == ["won     1 of 1 game (100%)", "streak  1 (best 1)"]
+        await pilot.press("escape")
+        assert not isinstance(app.screen, TextScreen)
 
 
 @synchronous
@@ -297,8 +330,11 @@ async def test_h_on_an_undecided_deal_shows_a_suggestion_within_a_second_and_its
         assert message(app).startswith("suggestion: ")
         hinted = app.session.hinted_move()
         assert app.hint is not None and app.hint == tuple(hinted)
-        name = app.session.variant.pile_names[hinted.source]
-        await click(pilot, app, name, hinted.count - 1)
+        if hinted.source < 0:
+            await pilot.press("d")
+        else:
+            await click(pilot, app, app.session.variant.pile_names[hinted.source],
+                        hinted.count - 1)
         assert app.session.game.move_stack == [hinted]
 
 

@@ -196,6 +196,8 @@ class Session:
         self.last_refusal = ""  # the rule-level explanation of the last refused move
         #: what went wrong with the last save (None: it was written where it belongs)
         self.save_problem: str | None = None
+        #: this variant's statistics as this game's result left them (None: not recorded)
+        self.last_record: dict[str, int] | None = None
 
     # -- what a front end shows --
 
@@ -263,6 +265,24 @@ class Session:
             assert self.variant.score is not None
             parts.append(f"score {self.variant.score.text(score)}")
         return ", ".join(parts)
+
+    def win_summary(self) -> str:
+        """A won game's summary, a fact a line: the time, the moves, the score (where there
+        is one), and the games won and the streak at this variant as this win left them
+        (the statistics, ``patience.play.saves``; left out where they were not recorded)."""
+        lines = [f"time    {saves.clock(self.elapsed())}",
+                 f"moves   {len(self.game.move_stack)}"]
+        score = self.score()
+        if score is not None:
+            assert self.variant.score is not None
+            lines.append(f"score   {self.variant.score.text(score)}")
+        record = self.last_record
+        if record is not None and record["games"]:
+            lines.append(f"won     {record['wins']} of {record['games']} "
+                         f"game{'s' if record['games'] != 1 else ''} "
+                         f"({saves.win_percent(record)}%)")
+            lines.append(f"streak  {record['streak']} (best {record['best_streak']})")
+        return "\n".join(lines)
 
     def title(self) -> str:
         return f"{self.variant.name} — {self.label}"
@@ -627,6 +647,7 @@ class Session:
             # the game stays unrecorded (and its save kept): the result can still be counted
             return f"(statistics not recorded: {error})"
         self.recorded = True
+        self.last_record = record
         return f"{self.variant.name}: {saves.describe_record(record)}."
 
     def stats(self) -> Reply:
