@@ -144,3 +144,40 @@ def test_a_hint_line_is_kept_when_undo_comes_back_onto_it():
     session.play(plan[0], auto=False)
     session.undo()
     assert session.planned_moves() == plan
+
+
+def test_the_hint_command_gives_a_suggestion_where_it_decides_nothing():
+    import json
+
+    from click.testing import CliRunner
+
+    from patience.cli.main import main
+
+    result = CliRunner().invoke(main, ["hint", "klondike", "--seed", "1",
+                                       "--max-positions", "20000"])
+    assert result.exit_code == 0
+    expected = find_variant("klondike").deal(1)
+    move = expected.notation(suggestion(expected))
+    assert result.output == ("undecided: no winning line found within 20000 positions; a "
+                             f"suggestion (no win known): {move}\n")
+    result = CliRunner().invoke(main, ["hint", "klondike", "--seed", "1",
+                                       "--max-positions", "20000", "--json"])
+    data = json.loads(result.output)
+    assert data["move"] is None and data["verdict"] == "unknown"
+    assert data["suggestion"] == move
+
+
+def test_the_hint_command_shows_a_line_without_take_backs():
+    import json
+
+    from click.testing import CliRunner
+
+    from patience.cli.main import main
+
+    # the first line the solver finds from FreeCell deal 2 starts c5:1-a and takes 26
+    # cards back off the foundations; the hint is the first move of a line without
+    result = CliRunner().invoke(main, ["hint", "freecell", "--seed", "2", "--json"])
+    game = find_variant("freecell").deal(2)
+    move, found = hint(game)
+    assert json.loads(result.output)["move"] == move != "c5:1-a"
+    assert not any(takes_back(game.variant, m) for m in line_of(game, found))

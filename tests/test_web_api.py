@@ -341,6 +341,10 @@ def test_a_hint_that_finds_no_win_within_its_budget_gives_a_suggestion(data):
         assert re.fullmatch(r"Suggestion: .+ \(.+\) — the solver has not decided this "
                             r"position yet, so no win is known; Hint again searches longer\.",
                             data["message"])
+        again = client.post(f"/api/games/{snap['game']}/hint",
+                            json={"version": snap["version"]}).json()
+        assert again["hint"]["suggestion"] and again["message"].endswith(
+            "the solver has not decided this position within its budget, so no win is known.")
         # clicking the suggested card makes the suggested move
         response = act(client, snap, action="click", pile=hint["source"],
                        depth=hint["count"] - 1)

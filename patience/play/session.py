@@ -187,6 +187,8 @@ class Session:
         #: winning line known)
         self._hint_key: bytes | None = None
         self._suggested: Move | None = None
+        #: the suggestion came from a search with the whole budget (a second hint)
+        self.searched_longer = False
         #: the positions budget the solver proved this deal winnable with, from its start
         #: (a winnable or daily deal): a hint at the start searches with it, and finds the win
         self.proven: int | None = None
@@ -724,6 +726,7 @@ class Session:
 
         self._suggested = suggestion(game)
         assert self._suggested is not None  # the game has moves
+        self.searched_longer = again
         longer = "" if again else "; h again searches longer"
         return Reply(f"suggestion: {game.notation(self._suggested)} (the solver has not "
                      f"decided this position within {result.positions:,} positions, so no "

@@ -466,7 +466,9 @@ class WebServer:
             message = f"Hint from what you see: {words} ({notation}) — {guesses_won(seen)}."
         elif suggested:
             message = (f"Suggestion: {words} ({notation}) — the solver has not decided this "
-                       f"position yet, so no win is known; Hint again searches longer.")
+                       "position " + ("within its budget, so no win is known." if
+                                      session.searched_longer else
+                                      "yet, so no win is known; Hint again searches longer."))
         else:
             label = "Hint from the full deal" if hidden else "Hint"
             message = (f"{label}: {words} ({notation}) — a win in {len(plan)} "
