@@ -318,24 +318,32 @@ async def test_h_shows_the_hint_on_the_board():
         assert [c.text.strip() for c in marked if c.kind == LABEL] == ["f4"]
 
 
+async def hint_then_click_the_hinted_card(pilot, app: PatienceApp) -> str:
+    """Press h, wait for the hint, make it by a click on its card (d for a deal); the
+    message the hint gave."""
+    await pilot.press("h")
+    await wait_until(pilot, lambda: not app.thinking)
+    hinted = app.session.hinted_move()
+    assert app.hint is not None and app.hint == tuple(hinted)
+    text = message(app)
+    if hinted.source < 0:
+        await pilot.press("d")
+    else:
+        await click(pilot, app, app.session.variant.pile_names[hinted.source],
+                    hinted.count - 1)
+    assert app.session.game.move_stack == [hinted]
+    return text
+
+
 @synchronous
 async def test_h_on_an_undecided_deal_shows_a_suggestion_within_a_second_and_its_card_plays_it():
     # Klondike deal 1: undecided after 1,000,000 positions; h took 15-20 s and showed no move
     app = PatienceApp(Session(find_variant("klondike").deal(1), record_stats=False))
     async with app.run_test(size=SIZE) as pilot:
         pressed = time.monotonic()
-        await pilot.press("h")
-        await wait_until(pilot, lambda: not app.thinking)
-        assert time.monotonic() - pressed < 1.5
-        assert message(app).startswith("suggestion: ")
-        hinted = app.session.hinted_move()
-        assert app.hint is not None and app.hint == tuple(hinted)
-        if hinted.source < 0:
-            await pilot.press("d")
-        else:
-            await click(pilot, app, app.session.variant.pile_names[hinted.source],
-                        hinted.count - 1)
-        assert app.session.game.move_stack == [hinted]
+        text = await hint_then_click_the_hinted_card(pilot, app)
+        assert text.startswith("suggestion: ")
+        assert time.monotonic() - pressed < 2.0  # a search of 0.8 s, then a click
 
 
 @synchronous
@@ -344,12 +352,8 @@ async def test_clicking_the_hinted_card_makes_the_hinted_move():
     # sent it back: the card went round for ever
     app = PatienceApp(Session(find_variant("tabbycat").deal(1), record_stats=False))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("h")
-        await wait_until(pilot, lambda: not app.thinking)
-        hinted = app.session.hinted_move()
-        assert app.session.game.notation(hinted) == "c1:1-t"
-        await click(pilot, app, "c1")
-        assert app.session.game.move_stack == [hinted]
+        text = await hint_then_click_the_hinted_card(pilot, app)
+        assert text.startswith("hint from the full deal: c1:1-t ")
 
 
 @synchronous

@@ -92,7 +92,7 @@ def test_an_undecided_deal_gets_a_suggestion_within_a_second():
     session = Session(find_variant("klondike").deal(1), record_stats=False)
     started = time.perf_counter()
     reply = session.hint()
-    assert time.perf_counter() - started < QUICK_HINT_SECONDS + 0.7
+    assert time.perf_counter() - started < QUICK_HINT_SECONDS + 1.2
     assert reply.text.startswith("suggestion: ") and "h again searches longer" in reply.text
     move = session.hinted_move()
     assert move is not None and session.hint_is_suggestion()
