@@ -340,6 +340,31 @@ def test_the_hint_is_shown_on_the_table(page):
     assert page.locator(".hint-target").count() == 1
 
 
+def test_an_undecided_deal_gets_a_suggestion_on_the_table_within_a_second(context_for,
+                                                                        server):
+    # Klondike deal 12: undecided within 1,000,000 positions; the hint took 3 s and then
+    # showed no move
+    context, watch = context_for()
+    page = open_page(context, watch, server, "klondike")
+    start(page, "klondike", number=12)
+    pressed = time.monotonic()
+    page.keyboard.press("h")
+    text = wait_message(page, "^Suggestion")
+    assert time.monotonic() - pressed < 2.0
+    assert re.fullmatch(r"Suggestion: .+ \(.+\) — the solver has not decided this position "
+                        r"yet, so no win is known; Hint again searches longer\.", text)
+    assert page.locator(".hint-target").count() == 1
+    hinted = page.evaluate("() => window.patience.hint")
+    assert hinted["suggestion"] and hinted["source"] >= 0
+    before = version(page)
+    source = page.locator("#board .card.hint-source").first
+    code = source.get_attribute("data-code")
+    source.click(position={"x": 20, "y": 4})
+    wait_version(page, before + 1)  # the suggested card's click made the suggested move
+    moved = page.locator(f'#board .pile[data-pile="{hinted["target"]}"] [data-code="{code}"]')
+    assert moved.count() == 1
+
+
 @pytest.mark.slow  # two page loads and a solve: 2-5 s
 def test_the_daily_deal_is_the_same_on_two_loads(context_for, server):
     cards = []
