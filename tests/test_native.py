@@ -487,6 +487,35 @@ def test_native_lines_are_cut_as_python_cuts_them(name):
             break
 
 
+@pytest.mark.parametrize("name", ["freecell", "klondike", "tabbycat", "spider-1suit"])
+def test_native_lines_are_cut_two_moves_at_a_time_as_python_cuts_them(name):
+    # a hint's line (patience.solver.lines.cut_deeper): a random walk of 60 legal moves from
+    # deal 1 cut with depth 2, move for move the same by both engines, never longer than
+    # the cut of depth 1, and no cut at all with no time
+    variant = patience.find_variant(name)
+    core = native.core(variant)
+    game = variant.deal(1)
+    piles, stock = core_position(game)
+    walk, probe, chooser = [], game.copy(), random.Random(7)
+    for _ in range(60):
+        moves = probe.generate_moves()
+        if not moves:
+            break
+        move = chooser.choice(moves)
+        probe.push(move)
+        walk.append(move)
+    deeper = [tuple(move) for move in core.shorten(piles, stock, walk, None, 2)]
+    assert deeper == shorten(game, walk, 2), name
+    assert len(deeper) <= len(shorten(game, walk))
+    replayed = game.copy()
+    for move in deeper:
+        replayed.push(move)
+    assert replayed.key() == probe.key()  # the same last position: a won line still wins
+    assert [tuple(m) for m in core.shorten(piles, stock, walk, None, 2, 0.0)] == \
+        [tuple(m) for m in walk]
+    assert shorten(game, walk, 2, 0.0) == walk
+
+
 def test_a_line_too_big_for_the_memory_cap_is_left_uncut():
     game = patience.find_variant("freecell").deal(1)
     core = native.core(game.variant)

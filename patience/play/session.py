@@ -175,6 +175,8 @@ class Session:
         self.save_file = save_file  # where the game is saved (default: the variant's own save)
         #: a hint's solver budget: positions and seconds (the arguments of hint() override)
         self.hint_budget: tuple[int, float | None] = (HINT_POSITIONS, HINT_SECONDS)
+        #: the seconds a first hint at a position searches before it suggests a move
+        self.quick_seconds = QUICK_HINT_SECONDS
         self.fallback_file: Path | None = None  # where it went when save_file could not be used
         self.variant: Variant = game.variant
         self.redo_stack: list[Move] = list(redo or [])  # the next move to redo is last
@@ -675,7 +677,7 @@ class Session:
         ``time_limit`` seconds (None: no limit); by default ``hint_budget``'s. ``should_stop``
         is the solver's: called with the positions searched so far, a true answer stops it.
 
-        The first hint at a position searches at most ``QUICK_HINT_SECONDS``; when that
+        The first hint at a position searches at most ``quick_seconds``; when that
         decides nothing, the hint is a suggestion (``patience.solver.lines.suggestion``),
         said to be one, and a second hint at the same position searches with the whole
         budget. At the start of a deal proven winnable (``proven``) the search is the
@@ -706,8 +708,8 @@ class Session:
         if self.proven is not None and not game.move_stack:
             max_positions, seconds = self.proven, None  # the proof's search, found again
         elif not again:
-            seconds = QUICK_HINT_SECONDS if seconds is None else min(seconds,
-                                                                      QUICK_HINT_SECONDS)
+            seconds = self.quick_seconds if seconds is None else min(seconds,
+                                                                      self.quick_seconds)
         _, result = hint(game.copy(), max_positions, seconds, should_stop=should_stop)
         if should_stop is not None and result.verdict == "unknown" \
                 and should_stop(result.positions):

@@ -53,6 +53,8 @@ if TYPE_CHECKING:
 #: hint's own budget)
 NO_TAKE_BACK_POSITIONS = 200_000
 NO_TAKE_BACK_FACTOR = 4
+#: the most seconds a hint's line is cut two moves at a time (``shorten``'s ``depth`` 2)
+CUT_SECONDS = 0.5
 
 
 def takes_back(variant: Variant, move: MoveTuple) -> bool:
@@ -100,12 +102,7 @@ def playable_line(game: Game, result: SolveResult, max_positions: int,
 
     if result.verdict != "won" or time_limit is not None and time_limit <= 0:
         return result
-    probe = game.copy()
-    line = []
-    for text in result.moves:
-        move = probe.parse_move(text)
-        line.append(move)
-        probe.push_unchecked(move)
+    line = moves_of(game, result)
     strict = without_take_backs(game.variant)
     if strict is None or not any(takes_back(game.variant, move) for move in line):
         return result
@@ -120,6 +117,45 @@ def playable_line(game: Game, result: SolveResult, max_positions: int,
     if again.verdict != "won":
         return attrs.evolve(result, positions=spent, seconds=seconds)
     return attrs.evolve(again, positions=spent, seconds=seconds)
+
+
+def moves_of(game: Game, result: SolveResult) -> list[Move]:
+    """The moves of ``result``'s line (in notation, from ``game``'s position)."""
+    probe = game.copy()
+    line = []
+    for text in result.moves:
+        move = probe.parse_move(text)
+        line.append(move)
+        probe.push_unchecked(move)
+    return line
+
+
+def cut_deeper(game: Game, result: SolveResult, time_limit: float | None, *,
+               engine: EngineChoice = "auto") -> SolveResult:
+    """``result``'s won line cut two moves at a time too (``shorten`` with ``depth`` 2: a
+    card parked and fetched back over several moves), from its start, for at most
+    ``CUT_SECONDS`` (and ``time_limit``); what time leaves uncut stays as it is."""
+    from patience import native
+    from patience.solver import shorten
+
+    seconds = CUT_SECONDS if time_limit is None else min(CUT_SECONDS, time_limit)
+    if result.verdict != "won" or len(result.moves) < 3 or seconds <= 0:
+        return result
+    started = time.perf_counter()
+    line: list[MoveTuple] = [(m.source, m.count, m.target) for m in moves_of(game, result)]
+    cut: list[MoveTuple]
+    if native.engine(engine) == "native":
+        cut = native.core(game.variant).shorten(
+            [list(p) for p in game.piles], list(game.stock), line, None, 2, seconds)
+    else:
+        cut = shorten(game, line, 2, seconds)
+    probe = game.copy()
+    words = []
+    for move in cut:
+        words.append(probe.notation(move))
+        probe.push_unchecked(move)
+    return attrs.evolve(result, moves=tuple(words),
+                        seconds=result.seconds + time.perf_counter() - started)
 
 
 def positions_seen(game: Game) -> set[bytes]:
