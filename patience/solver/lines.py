@@ -145,8 +145,11 @@ def cut_deeper(game: Game, result: SolveResult, time_limit: float | None, *,
     line: list[MoveTuple] = [(m.source, m.count, m.target) for m in moves_of(game, result)]
     cut: list[MoveTuple]
     if native.engine(engine) == "native":
-        cut = native.core(game.variant).shorten(
-            [list(p) for p in game.piles], list(game.stock), line, None, 2, seconds)
+        try:
+            cut = native.core(game.variant).shorten(
+                [list(p) for p in game.piles], list(game.stock), line, None, 2, seconds)
+        except TypeError:  # a core built before it took a depth: the line as it is
+            return result
     else:
         cut = shorten(game, line, 2, seconds)
     probe = game.copy()
