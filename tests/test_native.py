@@ -451,6 +451,20 @@ def test_a_deep_search_keeps_its_path_small():
     assert plain["stack_bytes"] > 2 * found["stack_bytes"], plain["stack_bytes"]
 
 
+def random_walk(game, length: int):
+    """Up to ``length`` legal moves from ``game``'s position chosen at random (seed 7), and
+    the game they reach (a copy)."""
+    walk, probe, chooser = [], game.copy(), random.Random(7)
+    for _ in range(length):
+        moves = probe.generate_moves()
+        if not moves:
+            break
+        move = chooser.choice(moves)
+        probe.push(move)
+        walk.append(move)
+    return walk, probe
+
+
 @pytest.mark.parametrize("name", [*variant_params(), str(EVERYTHING)])
 def test_native_lines_are_cut_as_python_cuts_them(name):
     # The core cuts a line's detours (native/src/shorten.rs) as `shorten` does, move for
@@ -461,14 +475,7 @@ def test_native_lines_are_cut_as_python_cuts_them(name):
     core = native.core(variant)
     game = variant.deal(1)
     piles, stock = core_position(game)
-    walk, probe, chooser = [], game.copy(), random.Random(7)
-    for _ in range(300):
-        moves = probe.generate_moves()
-        if not moves:
-            break
-        move = chooser.choice(moves)
-        probe.push(move)
-        walk.append(move)
+    walk, _ = random_walk(game, 300)
     cut = [tuple(move) for move in core.shorten(piles, stock, walk)]
     assert cut == shorten(game, walk), name
     for number in range(1, 6):
@@ -496,14 +503,7 @@ def test_native_lines_are_cut_two_moves_at_a_time_as_python_cuts_them(name):
     core = native.core(variant)
     game = variant.deal(1)
     piles, stock = core_position(game)
-    walk, probe, chooser = [], game.copy(), random.Random(7)
-    for _ in range(60):
-        moves = probe.generate_moves()
-        if not moves:
-            break
-        move = chooser.choice(moves)
-        probe.push(move)
-        walk.append(move)
+    walk, probe = random_walk(game, 60)
     deeper = [tuple(move) for move in core.shorten(piles, stock, walk, None, 2)]
     assert deeper == shorten(game, walk, 2), name
     assert len(deeper) <= len(shorten(game, walk))
