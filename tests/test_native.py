@@ -451,9 +451,11 @@ def test_a_deep_search_keeps_its_path_small():
     assert plain["stack_bytes"] > 2 * found["stack_bytes"], plain["stack_bytes"]
 
 
-def random_walk(game, length: int):
-    """Up to ``length`` legal moves from ``game``'s position chosen at random (seed 7), and
-    the game they reach (a copy)."""
+def walked(name: str, length: int):
+    """Deal 1 of variant ``name``, its core and position, and up to ``length`` legal moves
+    from there chosen at random (seed 7) with the game they reach (a copy)."""
+    variant = patience.find_variant(name)
+    game = variant.deal(1)
     walk, probe, chooser = [], game.copy(), random.Random(7)
     for _ in range(length):
         moves = probe.generate_moves()
@@ -462,7 +464,7 @@ def random_walk(game, length: int):
         move = chooser.choice(moves)
         probe.push(move)
         walk.append(move)
-    return walk, probe
+    return game, native.core(variant), *core_position(game), walk, probe
 
 
 @pytest.mark.parametrize("name", [*variant_params(), str(EVERYTHING)])
@@ -471,11 +473,8 @@ def test_native_lines_are_cut_as_python_cuts_them(name):
     # move: a random walk of 300 legal moves from deal 1 (it wanders: detours to cut), and
     # the first won line of deals 1-5 found within 100,000 positions, if any; a native
     # solve's line comes back cut so, and still wins
-    variant = patience.find_variant(name)
-    core = native.core(variant)
-    game = variant.deal(1)
-    piles, stock = core_position(game)
-    walk, _ = random_walk(game, 300)
+    game, core, piles, stock, walk, _ = walked(name, 300)
+    variant = game.variant
     cut = [tuple(move) for move in core.shorten(piles, stock, walk)]
     assert cut == shorten(game, walk), name
     for number in range(1, 6):
@@ -499,11 +498,7 @@ def test_native_lines_are_cut_two_moves_at_a_time_as_python_cuts_them(name):
     # a hint's line (patience.solver.lines.cut_deeper): a random walk of 60 legal moves from
     # deal 1 cut with depth 2, move for move the same by both engines, never longer than
     # the cut of depth 1, and no cut at all with no time
-    variant = patience.find_variant(name)
-    core = native.core(variant)
-    game = variant.deal(1)
-    piles, stock = core_position(game)
-    walk, probe = random_walk(game, 60)
+    game, core, piles, stock, walk, probe = walked(name, 60)
     deeper = [tuple(move) for move in core.shorten(piles, stock, walk, None, 2)]
     assert deeper == shorten(game, walk, 2), name
     assert len(deeper) <= len(shorten(game, walk))
