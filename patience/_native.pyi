@@ -65,5 +65,5 @@ class Core:
     ) -> Solved: ...
     def shorten(
         self, piles: Piles, stock: list[int], line: list[Move],
-        max_memory: int | None = None,
+        max_memory: int | None = None, depth: int = 1, time_limit: float | None = None,
     ) -> list[Move]: ...

@@ -458,24 +458,30 @@ def test_a_deep_search_keeps_its_path_small():
     assert plain["stack_bytes"] > 2 * found["stack_bytes"], plain["stack_bytes"]
 
 
-@pytest.mark.parametrize("name", [*variant_params(), str(EVERYTHING)])
-def test_native_lines_are_cut_as_python_cuts_them(name):
-    # The core cuts a line's detours (native/src/shorten.rs) as `shorten` does, move for
-    # move: a random walk of 300 legal moves from deal 1 (it wanders: detours to cut), and
-    # the first won line of deals 1-5 found within 100,000 positions, if any; a native
-    # solve's line comes back cut so, and still wins
+def walked(name: str, length: int):
+    """Deal 1 of variant ``name``, its core and position, and up to ``length`` legal moves
+    from there chosen at random (seed 7) with the game they reach (a copy)."""
     variant = patience.find_variant(name)
-    core = native.core(variant)
     game = variant.deal(1)
-    piles, stock = core_position(game)
     walk, probe, chooser = [], game.copy(), random.Random(7)
-    for _ in range(300):
+    for _ in range(length):
         moves = probe.generate_moves()
         if not moves:
             break
         move = chooser.choice(moves)
         probe.push(move)
         walk.append(move)
+    return game, native.core(variant), *core_position(game), walk, probe
+
+
+@pytest.mark.parametrize("name", [*variant_params(), str(EVERYTHING)])
+def test_native_lines_are_cut_as_python_cuts_them(name):
+    # The core cuts a line's detours (native/src/shorten.rs) as `shorten` does, move for
+    # move: a random walk of 300 legal moves from deal 1 (it wanders: detours to cut), and
+    # the first won line of deals 1-5 found within 100,000 positions, if any; a native
+    # solve's line comes back cut so, and still wins
+    game, core, piles, stock, walk, _ = walked(name, 300)
+    variant = game.variant
     cut = [tuple(move) for move in core.shorten(piles, stock, walk)]
     assert cut == shorten(game, walk), name
     for number in range(1, 6):
@@ -492,6 +498,24 @@ def test_native_lines_are_cut_as_python_cuts_them(name):
             assert result.verdict == "won" and replays_to_a_win(game, result.moves)
             assert len(result.moves) == len(cut), (name, number)
             break
+
+
+@pytest.mark.parametrize("name", ["freecell", "klondike", "tabbycat", "spider-1suit"])
+def test_native_lines_are_cut_two_moves_at_a_time_as_python_cuts_them(name):
+    # a hint's line (patience.solver.lines.cut_deeper): a random walk of 60 legal moves from
+    # deal 1 cut with depth 2, move for move the same by both engines, never longer than
+    # the cut of depth 1, and no cut at all with no time
+    game, core, piles, stock, walk, probe = walked(name, 60)
+    deeper = [tuple(move) for move in core.shorten(piles, stock, walk, None, 2)]
+    assert deeper == shorten(game, walk, 2), name
+    assert len(deeper) <= len(shorten(game, walk))
+    replayed = game.copy()
+    for move in deeper:
+        replayed.push(move)
+    assert replayed.key() == probe.key()  # the same last position: a won line still wins
+    assert [tuple(m) for m in core.shorten(piles, stock, walk, None, 2, 0.0)] == \
+        [tuple(m) for m in walk]
+    assert shorten(game, walk, 2, 0.0) == walk
 
 
 def test_a_line_too_big_for_the_memory_cap_is_left_uncut():

@@ -157,8 +157,41 @@ async def test_help_typed_in_full_gives_the_help_text_and_fires_no_key():
         assert message(app) == "nothing to undo"  # undo, not 'ndo'
         await pilot.press("?")
         assert isinstance(app.screen, TextScreen) and app.screen.title_text == "Keys"
+        flowing = " ".join(app.screen.body.split())
         for key, (words, _) in KEYS.items():
-            assert f"  {key:<16} {words}" in app.screen.body
+            assert f"{key} {words}" in flowing
+
+
+@synchronous
+async def test_the_keys_page_fits_80_columns():
+    from rich.cells import cell_len
+
+    app = PatienceApp(Session(find_variant("klondike").deal(1), record_stats=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("?")
+        await pilot.pause()
+        assert isinstance(app.screen, TextScreen) and app.screen.title_text == "Keys"
+        page = app.screen.query_one("#page")
+        width = page.content_region.width
+        assert 0 < width < 80
+        lines = app.screen.body.splitlines()
+        assert max(cell_len(line) for line in lines) <= width
+        assert page.virtual_size.height == len(lines)  # not one line wrapped
+
+
+@synchronous
+async def test_a_won_game_shows_its_summary():
+    app = PatienceApp(Session(position("tabbycat", **WON_BUT_ONE)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        await pilot.pause()
+        assert app.session.game.is_won()
+        assert isinstance(app.screen, TextScreen) and app.screen.title_text.startswith("You won!")
+        lines = app.screen.body.splitlines()
+        assert lines[0].startswith("time    0:0") and lines[1] == "moves   1"
+        assert lines[2:] == ["won     1 of 1 game (100%)", "streak  1 (best 1)"]
+        await pilot.press("escape")
+        assert not isinstance(app.screen, TextScreen)
 
 
 @synchronous
@@ -285,6 +318,44 @@ async def test_h_shows_the_hint_on_the_board():
         assert [c.text.strip() for c in marked if c.kind == LABEL] == ["f4"]
 
 
+async def hint_then_click_the_hinted_card(pilot, app: PatienceApp) -> str:
+    """Press h, wait for the hint, make it by a click on its card (d for a deal); the
+    message the hint gave."""
+    await pilot.press("h")
+    await wait_until(pilot, lambda: not app.thinking)
+    hinted = app.session.hinted_move()
+    assert app.hint is not None and app.hint == tuple(hinted)
+    text = message(app)
+    if hinted.source < 0:
+        await pilot.press("d")
+    else:
+        await click(pilot, app, app.session.variant.pile_names[hinted.source],
+                    hinted.count - 1)
+    assert app.session.game.move_stack == [hinted]
+    return text
+
+
+@synchronous
+async def test_h_on_an_undecided_deal_shows_a_suggestion_within_a_second_and_its_card_plays_it():
+    # Klondike deal 1: undecided after 1,000,000 positions; h took 15-20 s and showed no move
+    app = PatienceApp(Session(find_variant("klondike").deal(1), record_stats=False))
+    async with app.run_test(size=SIZE) as pilot:
+        pressed = time.monotonic()
+        text = await hint_then_click_the_hinted_card(pilot, app)
+        assert text.startswith("suggestion: ")
+        assert time.monotonic() - pressed < 2.0  # a search of 0.8 s, then a click
+
+
+@synchronous
+async def test_clicking_the_hinted_card_makes_the_hinted_move():
+    # Tabby Cat deal 1 hints c1:1-t; a click on that card played c1:1-c4, and the next hint
+    # sent it back: the card went round for ever
+    app = PatienceApp(Session(find_variant("tabbycat").deal(1), record_stats=False))
+    async with app.run_test(size=SIZE) as pilot:
+        text = await hint_then_click_the_hinted_card(pilot, app)
+        assert text.startswith("hint from the full deal: c1:1-t ")
+
+
 @synchronous
 async def test_v_shows_a_hint_from_what_the_player_sees():
     app = PatienceApp(Session(find_variant("tabbycat").deal(1), record_stats=False))
@@ -299,6 +370,7 @@ async def test_v_shows_a_hint_from_what_the_player_sees():
 async def test_escape_cancels_a_running_hint_within_a_second():
     session = Session(find_variant("mainecoon").deal(401))  # won only after 17,808,115 positions
     session.hint_budget = (10**9, 120.0)  # a search that is still running when Esc comes
+    assert session.hint().text.startswith("suggestion: ")  # quick; h now searches on
     app = PatienceApp(session)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("h")
@@ -319,6 +391,7 @@ async def test_escape_cancels_a_running_hint_within_a_second():
 async def test_q_cancels_the_solver_first_and_then_quits():
     session = Session(find_variant("mainecoon").deal(401))  # won only after 17,808,115 positions
     session.hint_budget = (10**9, 120.0)
+    assert session.hint().text.startswith("suggestion: ")  # quick; h now searches on
     app = PatienceApp(session)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("h")

@@ -330,14 +330,39 @@ def test_where_did_i_lose_and_back(client, app):
     assert response.json()["snapshot"]["moves"] == review["back_to"]
 
 
-def test_a_hint_that_finds_no_win_within_its_budget_says_so(data):
+def test_a_hint_that_finds_no_win_within_its_budget_gives_a_suggestion(data):
     app = make_app(data, hint_budget=(1, 1.0))
     with TestClient(app) as client:
         snap = new_game(client, "mainecoon", 1)
         data = client.post(f"/api/games/{snap['game']}/hint",
                            json={"version": snap["version"]}).json()
-    assert data["hint"] is None
-    assert re.match(r"the solver found no win within [\d,]+ positions", data["message"])
+        hint = data["hint"]
+        assert hint is not None and hint["suggestion"] is True
+        assert re.fullmatch(r"Suggestion: .+ \(.+\) — the solver has not decided this "
+                            r"position yet, so no win is known; Hint again searches longer\.",
+                            data["message"])
+        again = client.post(f"/api/games/{snap['game']}/hint",
+                            json={"version": snap["version"]}).json()
+        assert again["hint"]["suggestion"] and again["message"].endswith(
+            "the solver has not decided this position within its budget, so no win is known.")
+        # clicking the suggested card makes the suggested move
+        response = act(client, snap, action="click", pile=hint["source"],
+                       depth=hint["count"] - 1)
+        assert response.status_code == 200
+        assert response.json()["snapshot"]["moves"] == 1
+
+
+def test_the_first_hint_of_a_proven_winnable_deal_finds_the_win(data):
+    app = make_app(data, names=("spider-1suit",), hint_budget=(1, 0.01))
+    with TestClient(app) as client:
+        response = client.post("/api/games", json={"variant": "spider-1suit",
+                                                   "deal": "winnable"})
+        assert response.status_code == 201, response.text
+        snap = response.json()["snapshot"]
+        data = client.post(f"/api/games/{snap['game']}/hint",
+                           json={"version": snap["version"]}).json()
+    assert data["hint"] is not None and not data["hint"]["suggestion"]
+    assert re.match(r"Hint from the full deal: .+ — a win in \d+ moves\.", data["message"])
 
 
 # -- deals --

@@ -74,7 +74,11 @@ def browser():
 
 @pytest.fixture(scope="module")
 def screenshots(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("screenshots")
+    """Where screenshots go: ``PATIENCE_SCREENSHOTS`` (a folder, made if need be), else a
+    temporary folder."""
+    kept = os.environ.get("PATIENCE_SCREENSHOTS")
+    folder = Path(kept) if kept else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
     print(f"\nscreenshots: {folder}")
     return folder
 
@@ -336,6 +340,31 @@ def test_the_hint_is_shown_on_the_table(page):
     assert page.locator(".hint-target").count() == 1
 
 
+def test_an_undecided_deal_gets_a_suggestion_on_the_table_within_a_second(context_for,
+                                                                        server):
+    # Klondike deal 12: undecided within 1,000,000 positions; the hint took 3 s and then
+    # showed no move
+    context, watch = context_for()
+    page = open_page(context, watch, server, "klondike")
+    start(page, "klondike", number=12)
+    pressed = time.monotonic()
+    page.keyboard.press("h")
+    text = wait_message(page, "^Suggestion")
+    assert time.monotonic() - pressed < 2.0
+    assert re.fullmatch(r"Suggestion: .+ \(.+\) — the solver has not decided this position "
+                        r"yet, so no win is known; Hint again searches longer\.", text)
+    assert page.locator(".hint-target").count() == 1
+    hinted = page.evaluate("() => window.patience.hint")
+    assert hinted["suggestion"] and hinted["source"] >= 0
+    before = version(page)
+    source = page.locator("#board .card.hint-source").first
+    code = source.get_attribute("data-code")
+    source.click(position={"x": 20, "y": 4})
+    wait_version(page, before + 1)  # the suggested card's click made the suggested move
+    moved = page.locator(f'#board .pile[data-pile="{hinted["target"]}"] [data-code="{code}"]')
+    assert moved.count() == 1
+
+
 @pytest.mark.slow  # two page loads and a solve: 2-5 s
 def test_the_daily_deal_is_the_same_on_two_loads(context_for, server):
     cards = []
@@ -498,6 +527,53 @@ def test_a_tabby_cat_deal_won_through_the_page_by_following_hints(page, screensh
     page.screenshot(path=str(screenshots / "won-tabbycat.png"))
     print(f"\nwon {variant} deal {number} in {moves} moves through the page in "
           f"{time.monotonic() - started:.1f} s")
+
+
+TAP_HINTED = """() => {
+  const hint = window.patience.hint;
+  if (document.querySelector("#board .stock.hint-target")) return {stock: true, hint};
+  return {stock: false, hint};
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant, number", [("klondike", 2), ("freecell", 1)])
+def test_a_deal_won_on_a_phone_by_tapping_the_hinted_cards_and_the_finish(
+        context_for, server, screenshots, variant, number):
+    # each hinted card is tapped (a tap on it makes the hinted move); no card goes home by
+    # hand at the end: the safe moves go home by themselves, and Finish plays the rest
+    context, watch = context_for(viewport={"width": 390, "height": 844}, has_touch=True,
+                                 is_mobile=True)
+    page = open_page(context, watch, server, variant)
+    start(page, variant, number=number)
+    last = None
+    for _ in range(400):
+        if page.locator("#end, #finish").count():
+            break
+        before = version(page)
+        page.locator("#hint").tap()
+        page.wait_for_function("() => window.patience.hint !== null")
+        hinted = page.evaluate(TAP_HINTED)
+        assert not hinted["hint"]["suggestion"]  # a winnable deal: a move of a win
+        if hinted["stock"]:
+            page.locator("#board .stock").tap()
+        else:  # on the strip of the card that shows (the cards on it cover the rest)
+            box = page.locator("#board .card.hint-source").first.bounding_box()
+            page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + 4)
+        wait_version(page, before + 1)
+        last = hinted["hint"]["notation"]
+    else:
+        pytest.fail(f"{variant} deal {number} not won after 400 taps")
+    if page.locator("#finish").count():
+        page.locator("#finish").tap()
+        page.wait_for_selector("#end")
+    assert last is not None and not last.endswith("-f")  # the last card tapped stayed out
+    summary = page.locator("#end").inner_text()
+    assert re.match(r"You won! \d+ moves, \d+:\d\d", summary), summary
+    page.screenshot(path=str(screenshots / f"won-{variant}-390x844.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(screenshots / f"won-{variant}-1280x800.png"))
 
 
 @pytest.mark.slow

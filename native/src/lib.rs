@@ -343,11 +343,15 @@ impl Core {
     }
 
     /// `line` (from the position given) with its detours cut, as `patience.solver.shorten`
-    /// cuts it (`shorten.rs`).
-    #[pyo3(signature = (piles, stock, line, max_memory=None))]
+    /// cuts it (`shorten.rs`); `depth` 2 tries every two moves in a row too (a hint's line),
+    /// and past `time_limit` seconds the rest of the line stays as it is.
+    #[pyo3(signature = (piles, stock, line, max_memory=None, depth=1, time_limit=None))]
+    #[allow(clippy::too_many_arguments)]
     fn shorten(&self, py: Python<'_>, piles: Vec<Vec<u8>>, stock: Vec<u8>, line: Vec<MoveTuple>,
-               max_memory: Option<usize>) -> PyResult<Vec<MoveTuple>> {
+               max_memory: Option<usize>, depth: usize, time_limit: Option<f64>)
+               -> PyResult<Vec<MoveTuple>> {
         guarded(|| {
+            let deadline = deadline(time_limit)?;
             let mut pos = position(&self.program, piles, stock)?;
             let root = pos.clone();
             let mut moves = Vec::with_capacity(line.len());
@@ -364,7 +368,8 @@ impl Core {
             let program = &self.program;
             let max_memory = max_memory.map(|bytes| bytes.min(MAX_MEMORY));
             let shorter =
-                py.allow_threads(|| shorten::shorten(program, &root, &moves, max_memory));
+                py.allow_threads(|| shorten::shorten_to_depth(program, &root, &moves, max_memory,
+                                                              depth.clamp(1, 2), deadline));
             Ok(shorter.into_iter().map(tuple).collect())
         })
     }

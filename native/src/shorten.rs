@@ -10,6 +10,8 @@
 //! Python's dictionary of byte keys takes ten times that. With a memory cap the line is
 //! left as it is where shortening it would pass the cap.
 
+use std::time::Instant;
+
 use crate::key::{KeyMaker, VIEW_ALL};
 use crate::moves::{Move, Position, Stacks, Touched};
 use crate::program::{KeyRules, Program};
@@ -22,6 +24,16 @@ const MOST: usize = (1 << 30) - 2;
 /// `line` (from `root`) with its detours cut; the line as it is where a memory cap of
 /// `max_memory` bytes would be passed, or it is longer than `MOST`.
 pub fn shorten(program: &Program, root: &Position, line: &[Move], max_memory: Option<usize>) -> Vec<Move> {
+    shorten_to_depth(program, root, line, max_memory, 1, None)
+}
+
+/// `shorten`, where from each position of the line also every two moves in a row are
+/// tried (`depth` 2): the two that reach a later position of the line with more of it
+/// left behind than any one move does replace the moves between (a hint's line:
+/// `patience.solver.lines`). Of equal gains, one move before two, then the smallest moves.
+/// Past `deadline` the rest of the line is kept as it is (it still wins).
+pub fn shorten_to_depth(program: &Program, root: &Position, line: &[Move], max_memory: Option<usize>,
+                        depth: usize, deadline: Option<Instant>) -> Vec<Move> {
     let mut table = [0u8; 256];
     for (i, t) in table.iter_mut().enumerate() {
         *t = i as u8;
@@ -38,17 +50,20 @@ pub fn shorten(program: &Program, root: &Position, line: &[Move], max_memory: Op
         return line;
     }
     loop {
-        match cut(program, root, &line, &rules, max_memory) {
+        match cut(program, root, &line, &rules, max_memory, depth, deadline) {
             Some(shorter) if shorter.len() < line.len() => line = shorter,
             _ => return line,
+        }
+        if deadline.is_some_and(|at| Instant::now() >= at) {
+            return line;
         }
     }
 }
 
 /// One pass: the line cut where a move reaches a later position of it (None: a memory cap
 /// would be passed).
-fn cut(program: &Program, root: &Position, line: &[Move], rules: &KeyRules, max_memory: Option<usize>)
-       -> Option<Vec<Move>> {
+fn cut(program: &Program, root: &Position, line: &[Move], rules: &KeyRules, max_memory: Option<usize>,
+       depth: usize, deadline: Option<Instant>) -> Option<Vec<Move>> {
     let mut keys = KeyMaker::new(rules, false);
     keys.pack_for(root);
     let mut store = Store::new();
@@ -80,11 +95,17 @@ fn cut(program: &Program, root: &Position, line: &[Move], rules: &KeyRules, max_
     let mut pos = root.clone();
     let mut shorter = Vec::new();
     let mut moves = Vec::new();
+    let mut seconds = Vec::new();
     let mut at = 0;
     // the position keyed last is the line's last one: every pile may differ from `root`
     let mut touched = Touched::ALL;
     while at < line.len() {
-        let (mut best, mut best_move) = (at + 1, line[at]);
+        if deadline.is_some_and(|end| Instant::now() >= end) {
+            shorter.extend_from_slice(&line[at..]);  // out of time: the rest as it is
+            break;
+        }
+        // the best so far: the moves, and the line's later position they reach
+        let (mut best, mut best_moves) = (at + 1, vec![line[at]]);
         program.generate(&pos, &mut moves);
         for &mv in &moves {
             let undo = program.play(&mut pos, mv, &mut stacks);
@@ -97,18 +118,52 @@ fn cut(program: &Program, root: &Position, line: &[Move], rules: &KeyRules, max_
                 continue;
             }
             keys.key_touched(&pos, touched, &mut key);
-            program.take_back(&mut pos, mv, undo, &mut stacks);
-            touched = stacks.take_touched();
+            touched = Touched::NONE;
             let reached = store.find(&key, hash_key(&key)).map_or(-1, |id| store.depth(id));
-            if reached > best as i32 || (reached == best as i32 && mv < best_move) {
-                (best, best_move) = (reached as usize, mv);
+            if better(reached, &[mv], best, &best_moves) {
+                (best, best_moves) = (reached as usize, vec![mv]);
             }
+            if depth >= 2 {
+                program.generate(&pos, &mut seconds);
+                for &second in &seconds {
+                    let undo = program.play(&mut pos, second, &mut stacks);
+                    touched.add(stacks.take_touched());
+                    if !stacks.runaway {
+                        keys.key_touched(&pos, touched, &mut key);
+                        touched = Touched::NONE;
+                        let reached = store.find(&key, hash_key(&key)).map_or(-1, |id| store.depth(id));
+                        if better(reached, &[mv, second], best, &best_moves) {
+                            (best, best_moves) = (reached as usize, vec![mv, second]);
+                        }
+                    }
+                    program.take_back(&mut pos, second, undo, &mut stacks);
+                    touched.add(stacks.take_touched());
+                    stacks.runaway = false;
+                }
+            }
+            program.take_back(&mut pos, mv, undo, &mut stacks);
+            touched.add(stacks.take_touched());
         }
-        program.play(&mut pos, best_move, &mut stacks);
+        for &mv in &best_moves {
+            program.play(&mut pos, mv, &mut stacks);
+        }
         stacks.forget_undos();
         touched.add(stacks.take_touched());
-        shorter.push(best_move);
+        shorter.extend_from_slice(&best_moves);
         at = best;
     }
     Some(shorter)
+}
+
+/// Whether `moves` reaching the line's position `reached` (-1: none of it) cut more than
+/// `best_moves` reaching `best` do: more of the line left behind for each move made; of
+/// equal gains fewer moves, then the smallest.
+fn better(reached: i32, moves: &[Move], best: usize, best_moves: &[Move]) -> bool {
+    if reached < 0 {
+        return false;
+    }
+    let gain = reached as i64 - moves.len() as i64;
+    let best_gain = best as i64 - best_moves.len() as i64;
+    gain > best_gain || (gain == best_gain && (moves.len() < best_moves.len()
+        || (moves.len() == best_moves.len() && moves < best_moves)))
 }

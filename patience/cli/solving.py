@@ -140,8 +140,11 @@ def hint_command(variant: str, seed: int | None, deal_text: str | None,
     The first word printed is the move. By default the hint comes from the full deal: the
     solver sees the stock's order and the face-down cards, which a player does not, and the
     line says so. --from-view uses only what the player sees. --json: {"variant", "move"
-    (null when none), "verdict", "positions", "information" ("full" or "view"), and with
-    --from-view "won_guesses", "guesses"}. Ctrl+C stops the search: exit status 130.
+    (null when none), "verdict", "positions", "information" ("full" or "view"), with
+    --from-view "won_guesses", "guesses", and where the search decided nothing
+    "suggestion": a sensible move, first in the solver's ordering, that is no move of a
+    known win}. The winning line has no card taken back off the foundations where the
+    solver finds one without. Ctrl+C stops the search: exit status 130.
     """
     game = load_game(load_variant(variant), seed, deal_text, position, moves_text)
     report: dict[str, Any] = {"variant": game.variant.id, "move": None}
@@ -176,9 +179,16 @@ def hint_command(variant: str, seed: int | None, deal_text: str | None,
         return
     with progress.catching_interrupts():
         move, result = hint(game, max_positions, time_limit, should_stop=progress)
+    suggested = None
+    if result.verdict == "unknown" and not progress.interrupted:
+        from patience.solver.lines import suggestion
+
+        found = suggestion(game)  # a sensible move: no win is known
+        suggested = None if found is None else game.notation(found)
     if as_json:
         print_json({**report, "move": move, "verdict": result.verdict,
                     "positions": result.positions, "information": "full",
+                    **({"suggestion": suggested} if suggested else {}),
                     **({"interrupted": True} if progress.interrupted else {})})
     elif move is not None:
         echo(f"{move}  (from the full deal: the solver sees the stock's order and any "
@@ -188,7 +198,8 @@ def hint_command(variant: str, seed: int | None, deal_text: str | None,
                    f"{result.positions} positions)")
     else:
         echo(f"undecided: no winning line found within {result.positions} positions"
-             + (" (interrupted)" if progress.interrupted else ""))
+             + (" (interrupted)" if progress.interrupted else "")
+             + (f"; a suggestion (no win known): {suggested}" if suggested else ""))
     if progress.interrupted:
         exit_interrupted()
 

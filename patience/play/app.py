@@ -25,6 +25,7 @@ import asyncio
 import datetime
 import random
 import signal
+import textwrap
 import threading
 import time
 from collections.abc import Callable
@@ -87,12 +88,47 @@ def style(pair: tuple[str, str], bold: bool = False) -> Style:
     return Style(color=pair[0], bgcolor=pair[1], bold=bold)
 
 
+#: the widest line of the keys page: it fits an 80-column terminal (the page's frame, its
+#: padding and its scroll bar take the rest)
+KEYS_PAGE_WIDTH = 66
+
+
+def described(key: str, words: str, column: int, width: int = KEYS_PAGE_WIDTH) -> list[str]:
+    """A key and what it does, the words wrapped to ``width`` under their column (a key
+    too wide for the column gets a line of its own)."""
+    wrapped = textwrap.wrap(words, width - column) or [""]
+    lead = f"  {key} "
+    if len(lead) > column:
+        return [lead.rstrip(), *(" " * column + part for part in wrapped)]
+    return [lead.ljust(column) + wrapped[0], *(" " * column + part for part in wrapped[1:])]
+
+
+def rewrapped(text: str, column: int, width: int = KEYS_PAGE_WIDTH) -> list[str]:
+    """``text`` (a list of commands: each a line indented by two with its words from
+    ``column`` on, and lines that carry its words on from there) wrapped to ``width``."""
+    entries: list[tuple[str, str]] = []  # (command, words); ("", line) for a plain line
+    for line in text.splitlines():
+        if line.startswith("  ") and not line[:column].strip() and entries:
+            command, words = entries[-1]
+            entries[-1] = (command, f"{words} {line.strip()}")
+        elif line.startswith("  "):
+            entries.append((line[:column].strip(), line[column:].strip()))
+        else:
+            entries.append(("", line))
+    lines = []
+    for command, words in entries:
+        lines += described(command, words, column, width) if command else [words]
+    return lines
+
+
 def key_help() -> str:
     lines = ["On the board each key acts at once:", ""]
-    lines += [f"  {key:<16} {words}" for key, (words, _) in KEYS.items()]
+    for key, (words, _) in KEYS.items():
+        lines += described(key, words, 6)
     lines += ["", "Besides:", ""]
-    lines += [f"  {key:<16} {words}" for key, words in OTHER_KEYS]
-    lines += ["", "Words typed after ':' (':help' lists them all):", "", HELP]
+    for key, words in OTHER_KEYS:
+        lines += described(key, words, 18)
+    lines += ["", "Words typed after ':' (':help' lists them all):", "", *rewrapped(HELP, 17)]
     return "\n".join(lines)
 
 
@@ -379,6 +415,9 @@ class PatienceApp(App[None]):
         kind = "error" if reply.error else ("end" if end and reply.changed else "")
         if "\n" in reply.text.strip():
             self.push_screen(TextScreen(self.session.variant.name, reply.text))
+        elif reply.changed and self.session.game.is_won():
+            self.push_screen(TextScreen(f"You won! {self.session.title()}",
+                                        self.session.win_summary()))
         text = reply.text
         if reply.changed and not end and self.session.can_finish():
             offer = "only sending cards home is left: a finishes the game"
@@ -634,7 +673,7 @@ class PatienceApp(App[None]):
             start = random.randrange(1, 1_000_000_000)
             self.think("looking for a winnable deal",
                        lambda stop: first_winnable(variant, start, stop),
-                       lambda found: self.start(found, f"winnable deal {found}"))
+                       lambda found: self.start(found, f"winnable deal {found}", proven=True))
         else:
             from patience.play.deals import cached_daily_deal
 
@@ -642,13 +681,14 @@ class PatienceApp(App[None]):
             self.think("looking for today's deal",
                        lambda stop: cached_daily_deal(variant, today, stop),
                        lambda found: self.start(
-                           found, f"daily deal {today.isoformat()} (deal {found})"))
+                           found, f"daily deal {today.isoformat()} (deal {found})", proven=True))
 
-    def start(self, number: Seed | int, label: str | None) -> None:
+    def start(self, number: Seed | int, label: str | None, *, proven: bool = False) -> None:
         """Play deal ``number`` of this variant instead (saved where this game was): ours, or
         a ``Seed`` of another numbering (``ms:N``); a deal that cannot be made here (``ms:N``
         without pysol-cards, a variant pysol-cards does not deal) is said, and this game
-        goes on."""
+        goes on. ``proven``: the solver proved the deal winnable (a winnable or today's
+        deal), so a hint at its start finds the win (``Session.proven``)."""
         old = self.session
         try:
             game = deal(old.variant, number)
@@ -658,6 +698,10 @@ class PatienceApp(App[None]):
         self.session = Session(game, label=label, save_file=old.save_file,
                                record_stats=old.record_stats, auto_home=old.auto_home)
         self.session.fallback_file = old.fallback_file
+        if proven:
+            from patience.play.deals import proof_positions
+
+            self.session.proven = proof_positions()
         self.hint = None
         self.title = self.session.title()
         self.redraw()

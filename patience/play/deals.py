@@ -63,6 +63,15 @@ def first_winnable(variant: Variant, start: int, should_stop: StopCheck | None =
                                    numbering=numbering)[0])
 
 
+def proof_positions() -> int:
+    """The positions budget :func:`daily_deal` and :func:`first_winnable` prove a deal with
+    (the solver's default): a hint at the start of such a deal searches with it
+    (``Session.proven``), so it finds the win the proof found."""
+    from patience.solver import DEFAULT_MAX_POSITIONS
+
+    return DEFAULT_MAX_POSITIONS
+
+
 class DailyCache:
     """The daily deals found, per variant, rules hash and date, in a JSON file.
 

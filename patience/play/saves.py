@@ -618,7 +618,7 @@ def record_result(variant_id: str, won: bool, seconds: int | None = None,
 def describe_record(record: dict[str, int]) -> str:
     """``'games 4, wins 3 (75%), streak 2, best streak 2, best time 3:10, average 4:02'``."""
     games, wins = record["games"], record["wins"]
-    share = f" ({100 * wins // games}%)" if games else ""
+    share = f" ({win_percent(record)}%)" if games else ""
     text = (f"games {games}, wins {wins}{share}, streak {record['streak']}, "
             f"best streak {record['best_streak']}")
     timed = record.get("timed_wins", 0)
@@ -626,6 +626,12 @@ def describe_record(record: dict[str, int]) -> str:
         text += (f", best time {clock(record['best_seconds'])}, average "
                  f"{clock(record['won_seconds'] // timed)}")
     return text
+
+
+def win_percent(record: dict[str, int]) -> int:
+    """The share of games won, in whole percent rounded down (0 before any game): what the
+    terminal's and the page's statistics show."""
+    return 100 * record["wins"] // record["games"] if record["games"] else 0
 
 
 def clock(seconds: int) -> str:

@@ -46,6 +46,9 @@ if TYPE_CHECKING:
 
 HINT_POSITIONS = 1_000_000
 HINT_SECONDS = 20.0
+#: the seconds a hint searches before it gives a suggestion instead (a second press of h at
+#: the same position searches with the whole budget)
+QUICK_HINT_SECONDS = 0.8
 REVIEW_POSITIONS = 300_000
 #: positions searched for each guess of the hidden cards in a hint from what is seen
 VIEW_HINT_POSITIONS = 20_000
@@ -172,20 +175,33 @@ class Session:
         self.save_file = save_file  # where the game is saved (default: the variant's own save)
         #: a hint's solver budget: positions and seconds (the arguments of hint() override)
         self.hint_budget: tuple[int, float | None] = (HINT_POSITIONS, HINT_SECONDS)
+        #: the seconds a first hint at a position searches before it suggests a move
+        self.quick_seconds = QUICK_HINT_SECONDS
         self.fallback_file: Path | None = None  # where it went when save_file could not be used
         self.variant: Variant = game.variant
         self.redo_stack: list[Move] = list(redo or [])  # the next move to redo is last
         self.recorded = recorded  # the game's result is already in the statistics
         self.record_stats = record_stats
         self.label = label or describe_start(game)
-        self._plan: list[Move] = []  # the rest of the solver's winning line, if known
-        self._plan_key: bytes | None = None
+        self._line: list[Move] = []  # the solver's last winning line, if known
+        self._line_at: dict[bytes, int] = {}  # each position of it: the move played there
+        #: where the last hint was given, and its move when it was a suggestion (no
+        #: winning line known)
+        self._hint_key: bytes | None = None
+        self._suggested: Move | None = None
+        #: the suggestion came from a search with the whole budget (a second hint)
+        self.searched_longer = False
+        #: the positions budget the solver proved this deal winnable with, from its start
+        #: (a winnable or daily deal): a hint at the start searches with it, and finds the win
+        self.proven: int | None = None
         # the last hint from what is seen: its move, the position's key, the guesses won
         self._seen: tuple[Move, bytes, ViewHint] | None = None
         self.last_winnable: int | None = None  # moves played at the last winnable position
         self.last_refusal = ""  # the rule-level explanation of the last refused move
         #: what went wrong with the last save (None: it was written where it belongs)
         self.save_problem: str | None = None
+        #: this variant's statistics as this game's result left them (None: not recorded)
+        self.last_record: dict[str, int] | None = None
 
     # -- what a front end shows --
 
@@ -254,6 +270,24 @@ class Session:
             parts.append(f"score {self.variant.score.text(score)}")
         return ", ".join(parts)
 
+    def win_summary(self) -> str:
+        """A won game's summary, a fact a line: the time, the moves, the score (where there
+        is one), and the games won and the streak at this variant as this win left them
+        (the statistics, ``patience.play.saves``; left out where they were not recorded)."""
+        lines = [f"time    {saves.clock(self.elapsed())}",
+                 f"moves   {len(self.game.move_stack)}"]
+        score = self.score()
+        if score is not None:
+            assert self.variant.score is not None
+            lines.append(f"score   {self.variant.score.text(score)}")
+        record = self.last_record
+        if record is not None and record["games"]:
+            lines.append(f"won     {record['wins']} of {record['games']} "
+                         f"game{'s' if record['games'] != 1 else ''} "
+                         f"({saves.win_percent(record)}%)")
+            lines.append(f"streak  {record['streak']} (best {record['best_streak']})")
+        return "\n".join(lines)
+
     def title(self) -> str:
         return f"{self.variant.name} — {self.label}"
 
@@ -278,16 +312,27 @@ class Session:
                 f"{self.variant.rules_text()}")
 
     def planned_moves(self) -> list[Move]:
-        """The rest of the winning line the last hint found, when it starts here (else [])."""
-        return list(self._plan) if self._plan and self._plan_key == self.game.key() else []
+        """The rest of the winning line a hint found, when this position is on it (else
+        []): followed move by move, or come back to by undo."""
+        at = self._line_at.get(self.game.key())
+        return [] if at is None else self._line[at:]
 
     def hinted_move(self) -> Move | None:
-        """The move the last hint gave, of either reading, when it was for this position."""
+        """The move the last hint gave, of either reading (or its suggestion), when it was
+        given at this position."""
         if self.view_hint() is not None:
             assert self._seen is not None
             return self._seen[0]  # given after any plan (a full-deal hint forgets it)
+        if self._hint_key != self.game.key():
+            return None
         plan = self.planned_moves()
-        return plan[0] if plan else None
+        return plan[0] if plan else self._suggested
+
+    def hint_is_suggestion(self) -> bool:
+        """Whether the hint given here is a suggestion: the solver decided nothing in time
+        (``patience.solver.lines.suggestion``), so it is no move of a known win."""
+        return self._hint_key == self.game.key() and self._suggested is not None \
+            and self.view_hint() is None
 
     def view_hint(self) -> ViewHint | None:
         """The last hint from what is seen (:meth:`hint_from_view`), when it was the last
@@ -490,9 +535,7 @@ class Session:
 
     def _push(self, move: Move) -> None:
         """Make the legal ``move``: the hint's plan and the redo stack follow."""
-        key_before = self.game.key()
         self.game.push_unchecked(move)
-        self._follow_plan(move, key_before)
         if self.redo_stack and self.redo_stack[-1] == move:
             self.redo_stack.pop()
         else:
@@ -507,6 +550,9 @@ class Session:
         name = self.variant.pile_names[source]
         if not game.piles[source]:
             return Reply(f"{name} is empty", error=True)
+        hinted = self.hinted_move()
+        if hinted is not None and (hinted.source, hinted.count) == (source, depth + 1):
+            return self.play(hinted)  # the hinted card makes the hinted move
         move = destinations.click_move(game, source, depth)
         if move is None:
             count = depth + 1
@@ -605,6 +651,7 @@ class Session:
             # the game stays unrecorded (and its save kept): the result can still be counted
             return f"(statistics not recorded: {error})"
         self.recorded = True
+        self.last_record = record
         return f"{self.variant.name}: {saves.describe_record(record)}."
 
     def stats(self) -> Reply:
@@ -616,18 +663,26 @@ class Session:
 
     # -- the solver --
 
-    def _follow_plan(self, move: Move, key_before: bytes) -> None:
-        if self._plan and self._plan_key == key_before and self._plan[0] == move:
-            self._plan.pop(0)
-            self._plan_key = self.game.key()
-        else:
-            self._plan, self._plan_key = [], None
+    def _remember_line(self, line: list[Move]) -> None:
+        """Keep a winning line from here: each of its positions, the move to play there."""
+        probe = self.game.copy()
+        self._line, self._line_at = line, {}
+        for number, move in enumerate(line):
+            self._line_at[probe.key()] = number  # the last visit: the shortest way on
+            probe.push_unchecked(move)
 
     def hint(self, max_positions: int | None = None, time_limit: float | None | str = "budget",
              *, should_stop: Callable[[int], bool] | None = None) -> Reply:
         """The next move of a winning line found by the solver, within ``max_positions`` and
         ``time_limit`` seconds (None: no limit); by default ``hint_budget``'s. ``should_stop``
-        is the solver's: called with the positions searched so far, a true answer stops it."""
+        is the solver's: called with the positions searched so far, a true answer stops it.
+
+        The first hint at a position searches at most ``quick_seconds``; when that
+        decides nothing, the hint is a suggestion (``patience.solver.lines.suggestion``),
+        said to be one, and a second hint at the same position searches with the whole
+        budget. At the start of a deal proven winnable (``proven``) the search is the
+        proof's, so it finds the win. The line is one a player can follow
+        (``patience.solver.hint``: no take-back where a line without one is found)."""
         if max_positions is None:
             max_positions = self.hint_budget[0]
         seconds = self.hint_budget[1] if isinstance(time_limit, str) else time_limit
@@ -638,38 +693,46 @@ class Session:
             return Reply("no move is left; press u to undo or w to see where the game was lost")
         self._seen = None
         label = "hint from the full deal" if self.hides_cards() else "hint"
-        if self._plan and self._plan_key == game.key():
-            return Reply(f"{label}: {game.notation(self._plan[0])} "
-                         f"(a win in {len(self._plan)} more "
-                         f"move{'s' if len(self._plan) != 1 else ''})")
+        key = game.key()
+        plan = self.planned_moves()
+        if plan:
+            self._hint_key, self._suggested = key, None
+            return Reply(f"{label}: {game.notation(plan[0])} "
+                         f"(a win in {len(plan)} more move{'s' if len(plan) != 1 else ''})")
         try:
-            solve = load_solver()
+            load_solver()
+            from patience.solver import hint
         except SolverMissing as error:
             return Reply(f"no hint: {error}", error=True)
-        result = solve(game.copy(), max_positions=max_positions, time_limit=seconds,
-                       should_stop=should_stop)
+        again = self._hint_key == key and self._suggested is not None
+        if self.proven is not None and not game.move_stack:
+            max_positions, seconds = self.proven, None  # the proof's search, found again
+        elif not again:
+            seconds = self.quick_seconds if seconds is None else min(seconds,
+                                                                      self.quick_seconds)
+        _, result = hint(game.copy(), max_positions, seconds, should_stop=should_stop)
         if should_stop is not None and result.verdict == "unknown" \
                 and should_stop(result.positions):
             return Reply(f"hint cancelled after {result.positions:,} positions")
+        self._hint_key, self._suggested = key, None
         if result.verdict == "won" and result.moves:
-            probe = game.copy()
-            plan = []
-            for text in result.moves:
-                move = probe.parse_move(text)
-                probe.push_unchecked(move)
-                plan.append(move)
-            self._plan, self._plan_key = plan, game.key()
+            self._remember_line(game.parse_moves(" ".join(result.moves)))
             knows = " (the solver knows the hidden cards; v: a hint from what you see)" \
                 if self.hides_cards() else ""
-            return Reply(f"{label}: {result.moves[0]} (a win in {len(plan)} "
-                         f"move{'s' if len(plan) != 1 else ''}){knows}")
+            return Reply(f"{label}: {result.moves[0]} (a win in {len(result.moves)} "
+                         f"move{'s' if len(result.moves) != 1 else ''}){knows}")
         if result.verdict == "unwinnable":
             return Reply("no move wins from here (the solver proved it): undo, or press w to "
                          "see where the game was lost")
-        some = sorted(game.generate_moves(), key=lambda m: destinations.move_preference(game, m))
-        fallback = f"; a legal move: {game.notation(some[0])}" if some else ""
-        return Reply(f"the solver found no win within {result.positions:,} positions"
-                     + fallback)
+        from patience.solver.lines import suggestion
+
+        self._suggested = suggestion(game)
+        assert self._suggested is not None  # the game has moves
+        self.searched_longer = again
+        longer = "" if again else "; h again searches longer"
+        return Reply(f"suggestion: {game.notation(self._suggested)} (the solver has not "
+                     f"decided this position within {result.positions:,} positions, so no "
+                     f"win is known{longer})")
 
     def hint_from_view(self, *, should_stop: Callable[[int], bool] | None = None,
                        max_positions: int = VIEW_HINT_POSITIONS) -> Reply:

@@ -211,7 +211,8 @@ def _solve_native(game: Game, max_positions: int, time_limit: float | None,
     return _result("unknown", game, [], spent, started, "native")
 
 
-def shorten(game: Game, line: list[MoveTuple]) -> list[MoveTuple]:
+def shorten(game: Game, line: list[MoveTuple], depth: int = 1,
+            time_limit: float | None = None) -> list[MoveTuple]:
     """A winning line with its detours cut: from each position of the line, play the legal
     move that reaches the latest later position of the line, when one does (of several, the
     smallest move tuple, so that the order moves are generated in does not matter).
@@ -221,9 +222,15 @@ def shorten(game: Game, line: list[MoveTuple]) -> list[MoveTuple]:
     it still wins. Repeated until nothing shortens. Uses the solver's own push and pop. The
     native core cuts a line the same way (``native/src/shorten.rs``), in a tenth of the
     memory: a native solve's line is cut there.
+
+    ``depth`` 2 tries every two moves in a row too (a hint's line,
+    ``patience.solver.lines``): the moves that leave the most of the line behind for each
+    move made win; of equal gains one move before two, then the smallest. Past
+    ``time_limit`` seconds the rest of the line stays as it is.
     """
     rules = solver_rules(game.variant)
     generate = game.variant.generate_moves
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
     while True:
         state = Search(rules, game.piles, game.stock, exact=True)
         later = {state.key(state.piles, state.stock): 0}
@@ -231,22 +238,47 @@ def shorten(game: Game, line: list[MoveTuple]) -> list[MoveTuple]:
             state._push(move)
             later[state.key(state.piles, state.stock)] = number  # the line's last visit
         state = Search(rules, game.piles, game.stock, exact=True)
-        shorter = []
+        shorter: list[MoveTuple] = []
         at = 0
         while at < len(line):
-            best, best_move = at + 1, line[at]
+            if deadline is not None and time.perf_counter() >= deadline:
+                shorter += line[at:]  # out of time: the rest as it is
+                break
+            best, best_moves = at + 1, [line[at]]
             for move in generate(state.piles, state.stock):
                 undo = state._push(move)
                 reached = later.get(state.key(state.piles, state.stock), -1)
+                if _cuts_more(reached, [move], best, best_moves):
+                    best, best_moves = reached, [move]
+                if depth >= 2:
+                    for second in generate(state.piles, state.stock):
+                        undo_second = state._push(second)
+                        reached = later.get(state.key(state.piles, state.stock), -1)
+                        if _cuts_more(reached, [move, second], best, best_moves):
+                            best, best_moves = reached, [move, second]
+                        state._pop(second, undo_second)
                 state._pop(move, undo)
-                if reached > best or (reached == best and move < best_move):
-                    best, best_move = reached, move
-            state._push(best_move)
-            shorter.append(best_move)
+            for move in best_moves:
+                state._push(move)
+            shorter += best_moves
             at = best
         if len(shorter) >= len(line):
             return line
         line = shorter
+        if deadline is not None and time.perf_counter() >= deadline:
+            return line
+
+
+def _cuts_more(reached: int, moves: list[MoveTuple], best: int,
+               best_moves: list[MoveTuple]) -> bool:
+    """Whether ``moves`` reaching the line's position ``reached`` (-1: none of it) cut more
+    than ``best_moves`` reaching ``best``: more of the line left behind for each move made;
+    of equal gains fewer moves, then the smallest."""
+    if reached < 0:
+        return False
+    gain, best_gain = reached - len(moves), best - len(best_moves)
+    return gain > best_gain or (gain == best_gain and (
+        len(moves) < len(best_moves) or (len(moves) == len(best_moves) and moves < best_moves)))
 
 
 def _result(verdict: Verdict, game: Game, line: list[MoveTuple], positions: int, started: float,
@@ -288,9 +320,21 @@ def hint(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
          engine: EngineChoice = "auto",
          should_stop: Callable[[int], bool] | None = None) -> tuple[str | None, SolveResult]:
     """The next move of a winning line (None when there is none or none was found), and
-    the result it came from. ``should_stop`` is :func:`solve`'s."""
+    the result it came from. ``should_stop`` is :func:`solve`'s.
+
+    The line is one a player can follow (``patience.solver.lines.playable_line``): where
+    the first line found takes a card back off a home pile, a line without take-backs is
+    looked for in what is left of the budget and the time, and given when found; then it
+    is cut two moves at a time too, for at most half a second (``lines.cut_deeper``)."""
+    from patience.solver.lines import cut_deeper, playable_line, remaining
+
     check_budget(max_positions, time_limit)
+    started = time.perf_counter()
     result = solve(game, max_positions, time_limit, engine=engine, should_stop=should_stop)
+    if should_stop is None or not should_stop(result.positions):
+        result = playable_line(game, result, max_positions, remaining(time_limit, started),
+                               engine=engine, should_stop=should_stop)
+        result = cut_deeper(game, result, remaining(time_limit, started), engine=engine)
     return (result.moves[0] if result.moves else None), result
 
 

@@ -21,7 +21,9 @@ POST     /api/games/{id}/actions         ``{"version", "action": "click" | "drop
 POST     /api/games/{id}/hint            ``{"version", "from": "deal" | "view"}``: the next
                                          move of a winning line found from the full deal,
                                          or from what the player sees (hidden cards
-                                         guessed)
+                                         guessed); ``hint.suggestion`` true: the solver
+                                         decided nothing in time, the move is a
+                                         suggestion (asking again searches longer)
 POST     /api/games/{id}/review          ``{"version"}``: where the game was lost
                                          (``back_to``: the moves played at the last
                                          winnable position, for ``"back"``)
@@ -399,6 +401,12 @@ class WebServer:
             label = (f"daily deal {today.isoformat()} (deal {number})" if kind == "daily"
                      else f"winnable deal {number}")
         game = self.store.create(key, variant.deal(number), label)
+        if kind == "daily":  # the budgets the deal was proven winnable with: its hints find it
+            from patience.play.deals import proof_positions
+
+            game.session.proven = proof_positions()
+        elif kind == "winnable":
+            game.session.proven = self.finder.positions
         return game_answer(game, {}, 201)
 
     @staticmethod
@@ -467,13 +475,19 @@ class WebServer:
             positions, seconds = self.hint_budget
             reply = session.hint(positions, seconds)
             plan = session.planned_moves()
-            move = plan[0] if plan else None
+            move = session.hinted_move()
         if move is None:
             return False, {"message": reply.text, "hint": None, "from": reading}
         words = "deal" if move.source == -1 else describe_move(session.variant, game.piles, move)
         notation = game.notation(move)
+        suggested = seen is None and session.hint_is_suggestion()
         if seen is not None:
             message = f"Hint from what you see: {words} ({notation}) — {guesses_won(seen)}."
+        elif suggested:
+            message = (f"Suggestion: {words} ({notation}) — the solver has not decided this "
+                       "position " + ("within its budget, so no win is known." if
+                                      session.searched_longer else
+                                      "yet, so no win is known; Hint again searches longer."))
         else:
             label = "Hint from the full deal" if hidden else "Hint"
             message = (f"{label}: {words} ({notation}) — a win in {len(plan)} "
@@ -481,7 +495,7 @@ class WebServer:
             if hidden:
                 message += " The solver knows the hidden cards; 'Hint (what I see)' does not."
         hint = {"source": move.source, "count": move.count, "target": move.target,
-                "notation": notation}
+                "notation": notation, "suggestion": suggested}
         if move.source < -1:  # a discard: the piles whose top cards leave together
             hint["piles"] = list(session.variant.discard_sets[-2 - move.source])
         return False, {"message": message, "moves_to_win": len(plan) or None, "from": reading,
