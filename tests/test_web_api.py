@@ -688,9 +688,12 @@ def test_finish_is_offered_only_when_nothing_is_hidden_and_sending_cards_home_wi
     snap = act_on_created(client, app, freecell(c1=SUITED["S"], c2=SUITED["D"],
                                                 c3=SUITED["C"], c4=SUITED["H"]), "freecell")
     assert snap["can_finish"] is True and not snap["won"]
+    assert snap["record"] == ""                    # no win kept yet
     data = act(client, snap, action="finish").json()
     assert data["snapshot"]["won"] and not data["snapshot"]["can_finish"]
     assert data["announce"] == "Finished: 52 moves home. You won!"
+    # the banner's games won and streak, as the win left the statistics
+    assert data["snapshot"]["record"] == "won 1 of 1 game (100%), streak 1 (best 1)"
     assert act(client, data["snapshot"], action="undo").json()["snapshot"]["moves"] == 51
 
     klondike = find_variant("klondike")

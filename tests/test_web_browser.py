@@ -569,7 +569,8 @@ def test_a_deal_won_on_a_phone_by_tapping_the_hinted_cards_and_the_finish(
         page.wait_for_selector("#end")
     assert last is not None and not last.endswith("-f")  # the last card tapped stayed out
     summary = page.locator("#end").inner_text()
-    assert re.match(r"You won! \d+ moves, \d+:\d\d", summary), summary
+    assert re.match(r"You won! \d+ moves, \d+:\d\d\. You have won \d+ of \d+ games? "
+                    r"\(\d+%\), streak \d+ \(best \d+\)", summary), summary
     page.screenshot(path=str(screenshots / f"won-{variant}-390x844.png"))
     page.set_viewport_size({"width": 1280, "height": 800})
     page.wait_for_timeout(200)

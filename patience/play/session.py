@@ -270,6 +270,17 @@ class Session:
             parts.append(f"score {self.variant.score.text(score)}")
         return ", ".join(parts)
 
+    def record_summary(self) -> str:
+        """The games won and the streak at this variant as this game's win left them, in
+        words (``'won 3 of 5 games (60%), streak 2 (best 3)'``); empty when no win of this
+        session was recorded."""
+        record = self.last_record
+        if record is None or not record["games"] or not self.game.is_won():
+            return ""
+        return (f"won {record['wins']} of {record['games']} "
+                f"game{'s' if record['games'] != 1 else ''} ({saves.win_percent(record)}%), "
+                f"streak {record['streak']} (best {record['best_streak']})")
+
     def win_summary(self) -> str:
         """A won game's summary, a fact a line: the time, the moves, the score (where there
         is one), and the games won and the streak at this variant as this win left them

@@ -176,6 +176,7 @@ def snapshot(session: Session, *, game_id: str = "", version: int = 0,
         "seconds": session.elapsed(),
         "score": None if variant.score is None else variant.score.text(session.score() or 0),
         "summary": session.summary(),  # moves, time, score: what a won game says
+        "record": session.record_summary(),  # games won and the streak, once a win is kept
         "hidden": session.hides_cards(),  # a hint then has two readings (deal, view)
         "end": session.end_message(),
     }

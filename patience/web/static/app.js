@@ -589,7 +589,8 @@
     banner.className = "end";
     banner.id = "end";
     const text = document.createElement("span");
-    text.textContent = snap.won ? `You won! ${snap.summary}.` : "No move is left: the game is lost.";
+    text.textContent = snap.won ? `You won! ${snap.summary}.${snap.record ? ` You have ${snap.record}.` : ""}`
+      : "No move is left: the game is lost.";
     banner.append(text);
     const buttons = snap.won ? [["New game", openNewGame]]
       : [["Undo", () => act({ action: "undo" })], ["Where did I lose?", review]];
