@@ -46,6 +46,7 @@ MAPPED = {
     "gypsy": "gypsy",
     # PySolFC deals Russian Solitaire as Yukon (the same startGame and shuffle)
     "russian-solitaire": "yukon",
+    "relaxed-freecell": "relaxed_freecell", "forecell": "forecell",
 }
 SEEDS = ["ms:1", "ms:2", "ms:617", "ms:11982", "ms:32000", "ms:1000000", f"ms:{2**31}",
          f"ms:{MAX_MS_DEAL_NUMBER}", "pysolfc:1", "pysolfc:32001", "pysolfc:123456789",

@@ -29,6 +29,19 @@ from patience.cards import FACE_DOWN
     ("easthaven", [3] * 7, [2] * 7, 31),
     ("agnes-sorel", [1, 2, 3, 4, 5, 6, 7], [0] * 7, 23),
     ("curds-and-whey", [4] * 13, [0] * 13, 0),
+    # tests/test_games_library_d.py's games, read off each class's startGame and createGame
+    ("josephine", [4] * 10, [0] * 10, 64),            # DEAL = (0, 4), ten rows
+    ("streets", [4] * 10, [0] * 10, 64),
+    ("maria", [4] * 9, [0] * 9, 68),                   # rows=9
+    ("emperor", [4] * 10, [3] * 10, 64),               # DEAL = (3, 1)
+    ("indian", [3] * 10, [1] * 10, 74),                # DEAL = (1, 2)
+    ("napoleons-exile", [4] * 10, [0] * 10, 64),
+    ("forty-and-eight", [4] * 8, [0] * 8, 72),         # rows=8
+    ("relaxed-freecell", [7, 7, 7, 7, 6, 6, 6, 6], [0] * 8, 0),
+    ("forecell", [6] * 8, [0] * 8, 0),                 # six rows, then the cells
+    ("double-freecell", [10] * 10, [0] * 10, 0),       # nine rows and one, the Aces apart
+    ("portuguese-solitaire", [4] * 13, [0] * 13, 0),
+    ("castles-in-spain", [4] * 13, [3] * 13, 0),       # flip=(0, 0, 0), then a face-up row
 ])
 def test_deals_lay_out_the_columns_as_the_class_deals_them(variant, columns, down, stock):
     for seed in (1, 2, 3):
