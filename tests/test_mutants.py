@@ -99,6 +99,21 @@ def test_patience_test_stops_at_its_time_budget(tmp_path):
     assert "1 of 2 checks failed (mutants)" in result.output
 
 
+def test_no_mutant_is_tried_while_the_files_own_examples_fail(tmp_path):
+    """Every mutant would be 'caught' by an example that fails anyway: say so instead."""
+    text = (Path(patience.find_variant("golf").path).read_text()
+            .replace("perft: {1: ", "perft: {1: 1", 1))
+    path = tmp_path / "golf.yaml"
+    path.write_text(text)
+    report = run_mutants(patience.find_variant(path))
+    assert report.results == () and not report.complete
+    assert report.broken.startswith(f"{path}:") and "perft 1 should be 1" in report.broken
+    result = CliRunner().invoke(main, ["test", str(path), "--check", "expect", "--mutants"])
+    assert result.exit_code == 1
+    assert "  FAIL mutants not tried: the file's own examples fail (" in result.output
+    assert "caught by a check" not in result.output
+
+
 @pytest.mark.slow
 def test_patience_test_mutants_of_tabbycat():
     result = CliRunner().invoke(main, ["test", "tabbycat", "--check", "expect", "--mutants"])

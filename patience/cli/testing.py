@@ -197,6 +197,10 @@ def _report_mutants(loaded: Variant, variant: str, seconds: float,
         return not found.survivors and found.complete
     echo(f"  mutants of {variant}'s rules:")
     report = run_mutants(loaded, seconds=seconds)
+    if report.broken:
+        echo(f"  FAIL mutants not tried: the file's own examples fail ({report.broken}); "
+             "fix them first")
+        return False
     counts = report.counts()
     for result in report.survivors:
         for line in describe(result).splitlines():

@@ -107,6 +107,9 @@ class MutationReport:
     seconds: float
     sample: str  # what the equivalence sample was, in words
     complete: bool  # False when the time budget ran out before every mutant was tried
+    #: the file's own first failing example: then no mutant is tried (each would be
+    #: "caught" by an example that fails anyway)
+    broken: str = ""
 
     @property
     def survivors(self) -> list[MutantResult]:
@@ -646,9 +649,15 @@ def try_mutant(variant: Variant, mutant: Mutant, lines: list[Line]) -> MutantRes
 def run_mutants(variant: Variant, *, seconds: float | None = None,
                 on_result: Callable[[MutantResult], None] | None = None) -> MutationReport:
     """Make every mutant and try it; stop trying new ones after ``seconds``."""
+    from patience.testing.expectations import check_expectations
     from patience.testing.semantic import sample_lines
 
     started = time.perf_counter()
+    failures = check_expectations(variant, variant.definition.expectations, solver=False,
+                                  first_only=True)
+    if failures:
+        return MutationReport(variant, (), time.perf_counter() - started, "", False,
+                              broken=str(failures[0]).splitlines()[0])
     lines = sample_lines(variant, SAMPLE_DEALS)
     moves = sum(len(line.moves) for line in lines)
     sample = (f"{len(lines)} lines from deals {', '.join(map(str, SAMPLE_DEALS))} "
