@@ -50,6 +50,7 @@ MAPPED = {
     "moosehide": "yukon", "alaska": "yukon", "roslin": "yukon",
     "scotch-patience": "fan", "shamrocks": "fan",
     "all-in-a-row": "all_in_a_row",
+    "relaxed-golf": "golf",  # PySolFC deals Relaxed Golf as Golf
 }
 SEEDS = ["ms:1", "ms:2", "ms:617", "ms:11982", "ms:32000", "ms:1000000", f"ms:{2**31}",
          f"ms:{MAX_MS_DEAL_NUMBER}", "pysolfc:1", "pysolfc:32001", "pysolfc:123456789",
