@@ -46,9 +46,9 @@ MAPPED = {
     "gypsy": "gypsy",
     # PySolFC deals Russian Solitaire as Yukon (the same startGame and shuffle)
     "russian-solitaire": "yukon",
-    # and Moosehide, Alaska and Roslin too; Scotch Patience and Shamrocks as Fan
+    # and Moosehide, Alaska and Roslin too; Scotch Patience, Shamrocks and Free Fan as Fan
     "moosehide": "yukon", "alaska": "yukon", "roslin": "yukon",
-    "scotch-patience": "fan", "shamrocks": "fan",
+    "scotch-patience": "fan", "shamrocks": "fan", "free-fan": "fan",
     "all-in-a-row": "all_in_a_row",
     "relaxed-golf": "golf",  # PySolFC deals Relaxed Golf as Golf
 }
