@@ -141,6 +141,13 @@ class GatherDefinition:
     shuffle: bool
     deal: int  # cards each pile receives
     redeals: int | None  # how many times; None: unlimited (never with a shuffle)
+    #: a rule on ``pile``: the piles for which it holds, read in gathering order, keep
+    #: their cards and are neither gathered nor dealt to (docs/authoring.md, "Redeals that
+    #: keep some cards")
+    keep: Rule | None = None
+    #: a rule on ``pile``, read once the cards are gathered: the gathered piles for which
+    #: it holds are left empty by the deal
+    gaps: Rule | None = None
 
 
 @attrs.frozen
@@ -493,7 +500,7 @@ SCORE_KEYS = ("start", "home", "unit")
 MAX_SCORE_POINTS = 1_000_000
 MAX_SCORE_UNIT = 4  # characters of ``score.unit``
 STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when", "gather")
-GATHER_KEYS = ("from", "shuffle", "deal", "redeals")
+GATHER_KEYS = ("from", "shuffle", "deal", "redeals", "keep", "gaps")
 EXPECT_KEYS = ("name", "why", "skip", "deal", "position", "after", "shows", "legal", "illegal",
                "moves", "winnable", "within", "perft", "known", "inherited")
 KNOWN_CODE = re.compile(r"[a-z][a-z0-9-]{0,39}")
@@ -1562,7 +1569,7 @@ class _Validator:
         deal_when = self.parse(text, origin, "stock.deal_when")
         self.check(deal_when, base)
         gather = self.gather(self.mapping(item.items.get("gather"), "stock.gather"), groups,
-                             group_names)
+                             group_names, base)
         if gather is not None and redeals != 0:
             assert redeals_item is not None
             self.error("stock.redeals turns the waste back into the stock and stock.gather "
@@ -1572,7 +1579,7 @@ class _Validator:
             "true", parse_expression("true"), None, "stock.deal_when"), turn, redeals, gather)
 
     def gather(self, item: Mapping | None, groups: tuple[GroupDefinition, ...],
-               group_names: tuple[str, ...]) -> GatherDefinition | None:
+               group_names: tuple[str, ...], base: Scope) -> GatherDefinition | None:
         """``stock.gather``: which piles a redeal gathers, whether it shuffles, how many
         cards it deals a pile, and how many times."""
         if item is None:
@@ -1618,7 +1625,19 @@ class _Validator:
                 self.error(f"piles.{clash.name}.id {field!r} is the {what}'s field in the "
                            "position text of a game whose stock.gather uses it; choose "
                            "another id", item.origin, code="pile-id-taken")
-        return GatherDefinition(sources, shuffle, deal, redeals)
+        keep, gaps = (self.gather_rule(item, key, base) for key in ("keep", "gaps"))
+        return GatherDefinition(sources, shuffle, deal, redeals, keep, gaps)
+
+    def gather_rule(self, item: Mapping, key: str, base: Scope) -> Rule | None:
+        """``stock.gather.keep`` or ``.gaps``: a rule on ``pile``, one of the gathered piles
+        (docs/authoring.md, "Redeals that keep some cards")."""
+        if key not in item.items:
+            return None
+        text, origin = self.expression_text(item.items[key], f"stock.gather.{key}", "false")
+        rule = self.parse(text, origin, f"stock.gather.{key}")
+        if self.check(rule, base.with_variables({"pile": Type.PILE})):
+            return rule
+        return None
 
 
 def pile_names(group: GroupDefinition) -> list[str]:

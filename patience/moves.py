@@ -83,26 +83,47 @@ def gather_sizes(cards: int, deal: int, piles: int) -> list[int]:
     return sizes
 
 
-def gather_piles(gather: Gather, piles: Piles) -> Gathered:
+#: a gathering redeal's rule on one pile (``stock.gather.keep`` or ``.gaps``), compiled:
+#: ``rule(piles, stock, pile)``
+PileRule = Callable[[Piles, list[int], int], bool]
+
+
+def gather_piles(gather: Gather, piles: Piles, keeps: PileRule | None = None,
+                 gaps: PileRule | None = None) -> Gathered:
     """Make the gathering redeal: the packet is the cards of the gathered piles, pile by
     pile, each pile read from its top card down (or, shuffled, those cards in card order
     shuffled by the redeal's own seed: ``patience.cards.redeal_shuffle``). It is cut into
     parcels of ``deal`` cards, each turned over, and dealt a card at a time, each pile
     filled in turn from the bottom (``gather_sizes`` cards): a pile that receives one
-    parcel has its first card on top (PySolFC's ``Cruel_Talon.dealCards``)."""
+    parcel has its first card on top (PySolFC's ``Cruel_Talon.dealCards``).
+
+    With ``keeps`` (``stock.gather.keep``), the piles are read in gathering order and one
+    for which it holds keeps its cards; each other pile is emptied into the packet before
+    the next is read, so the rule sees the piles gathered before it empty. With ``gaps``
+    (``stock.gather.gaps``), read on every gathered pile once all are gathered, the piles
+    for which it holds are left empty; the packet is dealt over the others."""
     before = tuple(tuple(piles[index]) for index in gather.piles)
+    gathered: list[int] = []
+    cards: list[int] = []
+    for index in gather.piles:
+        if keeps is not None and keeps(piles, [], index):
+            continue
+        gathered.append(index)
+        cards += reversed(piles[index])
+        piles[index].clear()
     if gather.shuffle:
         assert gather.seed is not None and gather.counter is not None
         seed = int.from_bytes(bytes(piles[gather.seed]), "little")
-        packet = redeal_shuffle([c for pile in before for c in pile], seed,
-                                len(piles[gather.counter]) + 1)
+        packet = redeal_shuffle(cards, seed, len(piles[gather.counter]) + 1)
     else:
-        packet = [card & ~FACE_DOWN for pile in before for card in reversed(pile)]
+        packet = [card & ~FACE_DOWN for card in cards]
+    if gaps is not None:
+        gathered = [index for index in gathered if not gaps(piles, [], index)]
     deal = gather.deal
     turned = [card for start in range(0, len(packet), deal)
               for card in reversed(packet[start:start + deal])]
     start = 0
-    for index, size in zip(gather.piles, gather_sizes(len(turned), deal, len(gather.piles))):
+    for index, size in zip(gathered, gather_sizes(len(turned), deal, len(gathered))):
         piles[index][:] = turned[start:start + size]
         start += size
     if gather.counter is not None:
@@ -163,7 +184,11 @@ def deal_from_stock(variant: Variant, piles: Piles, stock: list[int]) -> Any:
     a redeal is left, or gather the piles ``stock.gather`` names and deal them again.
     Returns what :func:`undeal` needs."""
     if not stock and variant.gather is not None:
-        return gather_piles(variant.gather, piles)
+        if variant.gather_keep is None and variant.gather_gaps is None:
+            return gather_piles(variant.gather, piles)
+        generated = variant.generated
+        return gather_piles(variant.gather, piles, generated.gather_keeps,
+                            generated.gather_gaps)
     if not stock and variant.redeal_pile is not None:
         waste = piles[variant.redeal_pile]
         stock.extend(card & ~FACE_DOWN for card in reversed(waste))

@@ -164,10 +164,22 @@ def _gather(variant: Variant) -> str:
     times = "as often as you like" if gather.limit is None else \
         "once" if gather.limit == 1 else "twice" if gather.limit == 2 else \
         f"{gather.limit} times"
-    return (f"Redeal (d, or a click on the stock): pick up all the cards of the {named}, "
-            f"{shuffled}and deal them out again from {first}, {gather.deal} cards to each "
-            f"pile{'' if gather.shuffle else ', the first of them on top'} (the last one may "
-            f"get fewer); {times}.")
+    if variant.gather_keep is None and variant.gather_gaps is None:
+        return (f"Redeal (d, or a click on the stock): pick up all the cards of the {named}, "
+                f"{shuffled}and deal them out again from {first}, {gather.deal} cards to "
+                f"each pile{'' if gather.shuffle else ', the first of them on top'} (the last "
+                f"one may get fewer); {times}.")
+    words = Words(variant)
+    kept = "" if variant.gather_keep is None else (
+        " Going through the piles in order (one picked up already counts as empty), a pile "
+        f"stays when: {_rule_words(words, variant.gather_keep)}")
+    gaps = "" if variant.gather_gaps is None else (
+        " Once the cards are picked up, a place stays empty when: "
+        f"{_rule_words(words, variant.gather_gaps)}")
+    return (f"Redeal (d, or a click on the stock): pick up the cards of the {named} that do "
+            f"not stay, {shuffled}and deal them out again into the places they left, "
+            f"{gather.deal} card{'s' if gather.deal != 1 else ''} to each; {times}."
+            f"{kept}{gaps}")
 
 
 def _stock(variant: Variant) -> str:

@@ -217,6 +217,11 @@ class RulePlan:
     gather: Gather | None = None
     #: the discards, in file order (docs/authoring.md, "Discarding several cards at once")
     discards: tuple[DiscardPlan, ...] = ()
+    #: the gathering redeal's rules on ``pile``, inlined: the piles that keep their cards
+    #: and the gathered piles left empty (docs/authoring.md, "Redeals that keep some
+    #: cards"); None where the file gives none
+    gather_keep: Node | None = None
+    gather_gaps: Node | None = None
 
     @property
     def fills(self) -> tuple[GroupRules, ...]:
@@ -356,4 +361,6 @@ def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
     return RulePlan(compiler, rules, sources, forced_sources, inline(variant.win.node),
                     inline(variant.deal_when.node),
                     None if variant.safe is None else inline(variant.safe.node), redeal,
-                    tabulate, variant.gather, discards)
+                    tabulate, variant.gather, discards,
+                    *(None if rule is None else inline(rule.node)
+                      for rule in (variant.gather_keep, variant.gather_gaps)))

@@ -26,7 +26,8 @@ def comment_at(origin: Origin | None) -> str:
     line_start = text.rfind("\n", 0, origin.start) + 1
     line_end = text.find("\n", origin.end)
     line_end = len(text) if line_end < 0 else line_end
-    rest = text[origin.end:line_end]
+    # a block scalar (``>-``) ends at the start of the next line: nothing follows it there
+    rest = "" if text[origin.end - 1:origin.end] == "\n" else text[origin.end:line_end]
     if "#" in rest:
         return rest.split("#", 1)[1].strip()
     above = []
@@ -243,6 +244,19 @@ def _stock_lines(variant: Variant) -> list[str]:
         lines.append("Stock: none.")
     if variant.gather is not None:
         lines.append(_gather_line(variant))
+        lines += _gather_rules(variant)
+    return lines
+
+
+def _gather_rules(variant: Variant) -> list[str]:
+    """The gathering redeal's ``keep`` and ``gaps`` rules, if any."""
+    lines = []
+    if variant.gather_keep is not None:
+        lines += _rule("A pile keeps its cards (read in that order; a pile gathered before "
+                       "reads as empty) when", variant.gather_keep)
+    if variant.gather_gaps is not None:
+        lines += _rule("A gathered pile is left empty (read once all are gathered) when",
+                       variant.gather_gaps)
     return lines
 
 

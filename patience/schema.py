@@ -217,6 +217,11 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
                 "redeals": {"anyOf": [{"type": "integer", "minimum": 1, "maximum": 1000},
                                       {"const": "unlimited"}],
                             "description": "How many times (a shuffle needs a number)."},
+                "keep": _rule("A rule on pile, read in gathering order (a pile gathered "
+                              "before reads as empty): the piles it holds for keep their "
+                              "cards: docs/authoring.md, \"Redeals that keep some cards\"."),
+                "gaps": _rule("A rule on pile, read once the cards are gathered: the "
+                              "gathered piles it holds for are left empty by the deal."),
             },
         },
     },

@@ -211,6 +211,12 @@ class Variant:
         self.gather: Gather | None = self._gather(definition)
         if self.gather is not None:
             self.redeal_counter = self.gather.counter
+        #: the gathering redeal's rules on ``pile``: the piles that keep their cards, and
+        #: the gathered piles the deal leaves empty (docs/authoring.md, "Redeals that keep
+        #: some cards"); None where the file gives none
+        written_gather = definition.stock.gather
+        self.gather_keep: Rule | None = None if written_gather is None else written_gather.keep
+        self.gather_gaps: Rule | None = None if written_gather is None else written_gather.gaps
         #: how many entries ``Game.piles`` has: the piles, then the redeal counter if any,
         #: then the shuffle seed of a gathering redeal if it shuffles
         self.pile_slots = len(self.pile_names) + (self.redeal_counter is not None) + (
@@ -229,6 +235,8 @@ class Variant:
             self.plan, self.id,
             notes={"win": rule_note(self.win), "stock.deal_when": rule_note(self.deal_when),
                    "solver.safe": "" if self.safe is None else rule_note(self.safe),
+                   **{rule.key: rule_note(rule) for rule in (self.gather_keep, self.gather_gaps)
+                      if rule is not None},
                    "title": f"the rules of {self.id} ({Path(self.path).name}) compiled to "
                             "Python by patience.generator (a table named after a predicate "
                             "holds its value for every card or pair)"})
@@ -288,7 +296,8 @@ class Variant:
     @functools.cached_property
     def rule_nodes(self) -> tuple[tuple[str, Node], ...]:
         """Every rule of the variant as ``(key, expression)``: each group's ``moves``,
-        ``accepts``, ``to_bottom`` and ``deal_first``, each discard's ``when``, ``win``,
+        ``accepts``, ``to_bottom`` and ``deal_first``, each discard's ``when``,
+        ``stock.gather``'s ``keep`` and ``gaps``, ``win``,
         ``stock.deal_when``, ``solver.safe`` (what it reads matters too: keys that merged
         cards it tells apart would merge positions whose single safe child differs) and the
         predicates' bodies (``predicates.NAME``)."""
@@ -298,6 +307,8 @@ class Variant:
             rules += [(rule.key, rule.node) for rule in (g.to_bottom, g.deal_first)
                       if rule is not None]
         rules += [(d.when.key, d.when.node) for d in self.discards]
+        rules += [(rule.key, rule.node) for rule in (self.gather_keep, self.gather_gaps)
+                  if rule is not None]
         rules += [("win", self.win.node), ("stock.deal_when", self.deal_when.node)]
         if self.safe is not None:
             rules.append(("solver.safe", self.safe.node))

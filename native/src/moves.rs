@@ -4,6 +4,7 @@
 
 use crate::filter::{row_has, row_union, top_code, Cards, FilterKey, Row, CODES};
 use crate::program::{Discard, Env, Pairing, Program, SourcePlan, FACE_DOWN, MAX_SCREENED, NO_CARD};
+use crate::compile::Code;
 use crate::wire::Gather;
 
 /// The most piles a program has (`Program::from_json` checks it).
@@ -254,20 +255,56 @@ pub fn gather_sizes(mut cards: usize, deal: usize, piles: usize) -> Vec<usize> {
         .collect()
 }
 
-/// Make the gathering redeal (`patience.moves.gather_piles`): the packet cut into parcels
-/// of `deal` cards, each turned over, dealt a card at a time filling each pile from the
-/// bottom; the piles as they were are kept on the gathered stack.
-fn gather_piles(gather: &Gather, pos: &mut Position, stacks: &mut Stacks) {
-    let mut packet: Vec<u8> = Vec::new();
+/// A gathering redeal's rules on a pile (`Program::gather_keep`, `gather_gaps`) and the
+/// place maps they read.
+struct GatherRules<'a> {
+    keep: Option<&'a Code>,
+    gaps: Option<&'a Code>,
+    places: &'a [Vec<usize>],
+}
+
+impl GatherRules<'_> {
+    /// Whether `rule` holds for pile `t` of the position as it is now.
+    fn holds(&self, rule: Option<&Code>, pos: &Position, t: usize) -> bool {
+        rule.is_some_and(|rule| {
+            let mut env = Env::placed(&pos.piles, &pos.stock, self.places);
+            env.t = t;
+            rule.truth(&mut env)
+        })
+    }
+}
+
+/// Make the gathering redeal (`patience.moves.gather_piles`): the piles `keep` holds for,
+/// read in gathering order, stay (each other pile is emptied before the next is read); the
+/// packet cut into parcels of `deal` cards, each turned over, dealt a card at a time
+/// filling each gathered pile but those `gaps` holds for from the bottom; the piles as they
+/// were are kept on the gathered stack.
+fn gather_piles(gather: &Gather, rules: &GatherRules, pos: &mut Position, stacks: &mut Stacks) {
     for &p in &gather.piles {
         let pile = &pos.piles[p];
         stacks.gathered.extend(pile.iter().map(|&c| c as u16));
         stacks.gathered.push(pile.len() as u16);
+    }
+    let mut packet: Vec<u8> = Vec::new();
+    let mut gathered: Vec<usize> = Vec::with_capacity(gather.piles.len());
+    for &p in &gather.piles {
+        if rules.holds(rules.keep, pos, p) {
+            continue;
+        }
+        gathered.push(p);
+        let pile = &mut pos.piles[p];
         if gather.shuffle {
             packet.extend(pile.iter().copied());
         } else {
             packet.extend(pile.iter().rev().map(|&c| c & !FACE_DOWN));
         }
+        pile.clear();
+        stacks.touched.mark(p);
+    }
+    if rules.gaps.is_some() {
+        let gaps: Vec<bool> = gathered.iter().map(|&p| rules.holds(rules.gaps, pos, p)).collect();
+        let mut left = gaps.iter();
+        gathered.retain(|_| !left.next().copied().unwrap_or(false));
     }
     if gather.shuffle {
         let seed_pile = &pos.piles[gather.seed.expect("a shuffle seed")];
@@ -279,9 +316,8 @@ fn gather_piles(gather: &Gather, pos: &mut Position, stacks: &mut Stacks) {
         parcel.reverse();
     }
     let mut start = 0;
-    for (&p, size) in gather.piles.iter().zip(gather_sizes(packet.len(), gather.deal, gather.piles.len())) {
+    for (&p, size) in gathered.iter().zip(gather_sizes(packet.len(), gather.deal, gathered.len())) {
         let pile = &mut pos.piles[p];
-        pile.clear();
         pile.extend_from_slice(&packet[start..start + size]);
         start += size;
         stacks.touched.mark(p);
@@ -780,7 +816,12 @@ impl Program {
     fn deal_from_stock(&self, pos: &mut Position, stacks: &mut Stacks) -> DealUndo {
         if pos.stock.is_empty() {
             if let Some(gather) = &self.gather {
-                gather_piles(gather, pos, stacks);
+                let rules = GatherRules {
+                    keep: self.gather_keep.as_ref(),
+                    gaps: self.gather_gaps.as_ref(),
+                    places: &self.placing.maps,
+                };
+                gather_piles(gather, &rules, pos, stacks);
                 return DealUndo::Gathered;
             }
             if let Some(redeal) = &self.redeal {

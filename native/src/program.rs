@@ -19,8 +19,8 @@ pub const FACE_DOWN: u8 = 64;
 /// the rule program's version (2: `top_piles`; 3: `safe`, the declared safe moves; 4: the
 /// moves after a deal and the stock as a cycle; 5: `beam`, the layered beam; 6: the typed
 /// wire format, `wire.rs`; 7: the redeal that gathers piles, the discards, and places,
-/// `wire::Places`)
-pub const PROGRAM_VERSION: u64 = 7;
+/// `wire::Places`; 8: the gathering redeal's `keep` and `gaps`)
+pub const PROGRAM_VERSION: u64 = 8;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
 pub const SLOTS: usize = 4;
@@ -301,6 +301,10 @@ pub struct Program {
     pub redeal: Option<Redeal>,
     /// the redeal that gathers piles and deals them again (`stock.gather`), if any
     pub gather: Option<wire::Gather>,
+    /// the gathering redeal's rules on the pile `t`: the piles that keep their cards
+    /// (`stock.gather.keep`) and the gathered piles left empty (`.gaps`)
+    pub gather_keep: Option<Code>,
+    pub gather_gaps: Option<Code>,
     pub turns_up: Vec<bool>,
     pub has_forced: bool,
     /// whether some pairing of `sources` (of `forced_sources`) has a target filter
@@ -819,6 +823,8 @@ impl Program {
             deal_targets: value.deal_targets,
             deal_skips_empty: value.deal_skips_empty,
             redeal,
+            gather_keep: gather_rule(&reader, value.gather.as_ref().and_then(|g| g.keep.as_ref()))?,
+            gather_gaps: gather_rule(&reader, value.gather.as_ref().and_then(|g| g.gaps.as_ref()))?,
             gather: value.gather,
             has_forced,
             filtered,
@@ -854,6 +860,11 @@ impl Program {
 /// Every set of piles of every discard, by number: (its discard, its first pile in that
 /// discard's `sets`).
 type DiscardSets = Vec<(u16, u32)>;
+
+/// A gathering redeal's rule on a pile (`wire::Gather::keep`, `gaps`), read.
+fn gather_rule(reader: &Reader, rule: Option<&Value>) -> Result<Option<Code>> {
+    rule.map(|expr| reader.code(expr)).transpose()
+}
 
 fn read_discards(wired: &[wire::Discard], reader: &Reader, piles: usize) -> Result<(Vec<Discard>, DiscardSets)> {
     let mut discards = Vec::new();
@@ -1228,6 +1239,8 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         deal_skips_empty: false,
         redeal: None,
         gather: None,
+        gather_keep: None,
+        gather_gaps: None,
         turns_up: vec![false; piles],
         has_forced: false,
         filtered: false,

@@ -91,6 +91,9 @@ pub struct Gather {
     pub limit: Option<usize>,
     pub counter: Option<usize>,
     pub seed: Option<usize>,
+    /// `stock.gather.keep` and `.gaps`: rules on the pile `["tgt"]` (None: not given)
+    pub keep: Option<Value>,
+    pub gaps: Option<Value>,
 }
 
 /// Where piles stand: maps from a pile's number, read by `["near", map, pile]` (a

@@ -20,8 +20,9 @@ from patience.solver.constants import SearchConstants
 #: the version of the program's shape: the core refuses a program of another version (2: the
 #: piles keyed by their top, 3: the declared safe moves, 4: the moves allowed after a deal
 #: and the stock as a cycle, 5: the layered beam, 6: the typed wire format and the search
-#: constants, 7: the redeal that gathers piles, the discards, and places, ``Places``)
-PROGRAM_VERSION = 7
+#: constants, 7: the redeal that gathers piles, the discards, and places, ``Places``, 8: the
+#: gathering redeal's ``keep`` and ``gaps``)
+PROGRAM_VERSION = 8
 
 Expr = list[Any]  # an expression tree: ["int", 3], ["cmp", "==", a, b], …
 Rule = Expr | bool  # a rule, or the constant it folds to
@@ -103,6 +104,9 @@ class Gather:
     limit: int | None  # None: unlimited
     counter: int | None  # the hidden pile counting the redeals made
     seed: int | None  # the hidden pile holding the shuffle seed (8 bytes, little-endian)
+    #: ``stock.gather.keep`` and ``.gaps``, rules on the pile ``["tgt"]`` (None: not given)
+    keep: Rule | None
+    gaps: Rule | None
 
 
 @attrs.frozen

@@ -337,7 +337,8 @@ def _check_gather(position: Game, before: list[list[int]]) -> None:
     down, one after another, or those cards shuffled by the redeal's seed), cut into
     parcels of ``deal`` cards each turned over, is the gathered piles read from the bottom,
     one after another; each pile holds ``deal`` cards from the first, the last pile dealt
-    fewer, the rest none."""
+    fewer, the rest none. With ``keep`` or ``gaps`` (some piles stay, some stay empty): the
+    gathered piles hold the same cards as before."""
     variant = position.variant
     gather = variant.gather
     assert gather is not None
@@ -361,6 +362,11 @@ def _check_gather(position: Game, before: list[list[int]]) -> None:
         len(sizes) - full - (len(packet) % gather.deal > 0))
     counted = gather.counter is None or len(after[gather.counter]) == \
         len(before[gather.counter]) + 1
+    if variant.gather_keep is not None or variant.gather_gaps is not None:
+        # some piles stay and some are left empty: the same cards, face up where dealt
+        kept_cards = sorted(card & ~FACE_DOWN for card in read)
+        dealt, turned = sorted(card & ~FACE_DOWN for card in dealt), kept_cards
+        shaped = True
     if changed or dealt != turned or not shaped or not counted:
         _fail(f"the redeal did not gather {', '.join(variant.pile_names[i] for i in gather.piles)} "
               f"and deal them again {gather.deal} a pile as stock.gather says"
