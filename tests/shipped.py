@@ -32,6 +32,8 @@ MECHANISMS = {
                       "deals them again in threes, twice",
     "fourteen": "discards: pairs of top cards leaving together (moves from several piles)",
     "lineup": "a grid of piles (layout) whose rules read a pile's neighbour and column",
+    "montana": "a shuffled redeal that keeps each row's sequence (stock.gather.keep) and "
+               "leaves a gap after it (gaps)",
 }
 
 #: one game per family, and the mechanisms above

@@ -1,0 +1,169 @@
+"""Redeals that keep some cards (``stock.gather.keep`` and ``.gaps``, docs/authoring.md):
+what the loader refuses and where, and Montana's redeal as PySolFC's ``Montana_Talon``
+makes it — the cards in sequence from a Two in the first column stay, the rest are
+gathered and dealt again with a gap after each row's sequence — in both engines."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import patience
+from patience import native
+from patience.cards import parse_cards, redeal_shuffle
+from patience.errors import VariantError
+from patience.plainrules import plain_rules_text
+from patience.solver.rules import solver_rules
+from patience.variant import load_variant_text
+
+HEADER = "extends: tabbycat\nid: probe\nname: Probe\ndescription: A probe.\n"
+GATHER = "stock:\n  gather:\n    from: [columns]\n    deal: 4\n    redeals: 1\n"
+
+
+def errors_of(body: str) -> list[tuple[str, int | None]]:
+    with pytest.raises(VariantError) as raised:
+        load_variant_text(HEADER + body, "probe.yaml")
+    found = getattr(raised.value, "errors", [raised.value])
+    return [(e.message, e.location.line if e.location else None) for e in found]
+
+
+# --- the loader ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("body", "message", "line"), [
+    (GATHER + "    keep: run.size == 1\n", "in stock.gather.keep: unknown name 'run'", 10),
+    (GATHER + "    gaps: pile.size\n",
+     "in stock.gather.gaps: this is an int, but a bool is needed", 10),
+    (GATHER + "    keep: pile.empty and\n", "syntax error in stock.gather.keep", 10),
+])
+def test_the_loader_refuses_a_keep_or_gaps_rule_it_cannot_read_and_says_where(body, message,
+                                                                             line):
+    found = errors_of(body)
+    assert any(text.startswith(message) and at == line for text, at in found), found
+
+
+def test_keep_and_gaps_are_rules_of_play():
+    plain = load_variant_text(HEADER + GATHER, "probe.yaml")
+    kept = load_variant_text(HEADER + GATHER + "    keep: pile.size > 3\n", "probe.yaml")
+    assert kept.rules_hash != plain.rules_hash
+    assert [key for key, _ in kept.rule_nodes if key.startswith("stock.gather")] == \
+        ["stock.gather.keep"]
+
+
+# --- Montana's redeal, as PySolFC makes it ------------------------------------------------
+
+ROWS, COLUMNS = 4, 13
+
+
+def pysolfc_montana_redeal(piles: list[list[int]], seed: int, redeal: int) -> list[list[int]]:
+    """PySolFC's Montana_Talon.dealCards (pysollib/games/montana.py) on the grid's piles,
+    step by step: in each row, while the row runs in sequence from a Two in the first
+    column (one suit, one rank a place) its cards stay; from the first place out of
+    sequence on, every place is a 'stack' and its card goes to the talon, and that first
+    place is the row's gap. The talon is shuffled (here by our own shuffle, the one
+    docs/rules.md writes out) and dealt into the stacks in order, the gaps skipped."""
+    grid = [list(pile) for pile in piles]
+    stacks, gaps, talon = [], [], []
+    for row in range(ROWS):
+        first = grid[row * COLUMNS]
+        in_sequence = bool(first) and first[-1] >> 2 == 2
+        suit = first[-1] & 3 if in_sequence else None
+        gap = None
+        for column in range(COLUMNS):
+            pile = grid[row * COLUMNS + column]
+            if in_sequence and (not pile or pile[-1] & 3 != suit or pile[-1] >> 2 != 2 + column):
+                in_sequence = False
+            if not in_sequence:
+                stacks.append(row * COLUMNS + column)
+                if gap is None:
+                    gap = row * COLUMNS + column
+                if pile:
+                    talon.append(pile.pop())
+        gaps.append(gap)
+    assert len(stacks) == len(talon) + len(gaps)
+    packet = redeal_shuffle(talon, seed, redeal)
+    for index in stacks:
+        if index not in gaps:
+            grid[index].append(packet.pop(0))
+    return grid
+
+
+def montana_positions(count: int) -> list[patience.Game]:
+    """Deals, and positions with rows that run in sequence part of the way (the Aces out)."""
+    variant = patience.find_variant("montana")
+    games = [variant.deal(number) for number in range(1, 6)]
+    chooser = random.Random(31)
+    deck = [card for card in range(8, 56)]  # Two to King of each suit
+    while len(games) < count:
+        order = deck[:]
+        chooser.shuffle(order)
+        for row in range(ROWS):  # a sequence from a Two in some rows, of random length
+            length = chooser.choice([0, 0, 1, 3, 7, 11, 12])
+            suit = chooser.randrange(4)
+            run = [(2 + column) * 4 + suit for column in range(length)]
+            rest = [card for card in order if card not in run]
+            order = rest[:row * COLUMNS] + run + rest[row * COLUMNS:]
+        places = order[:48]
+        gaps = sorted(chooser.sample(range(52), 4))
+        grid = []
+        for index in range(52):
+            grid.append("" if index in gaps else places.pop(0) if places else "")
+        codes = "/".join("" if card == "" else patience.cards.card_code(card) for card in grid)
+        text = f"g:{codes} x:ACADAHAS s: r:{chooser.randrange(2)} z:{chooser.randrange(1, 99)}"
+        games.append(variant.position(text))
+    return games
+
+
+def test_the_random_positions_hold_every_card_once():
+    for game in montana_positions(30):
+        cards = sorted(card for pile in game.piles[:53] for card in pile)
+        assert cards == sorted(parse_cards("AC AD AH AS") + list(range(8, 56)))
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_montanas_redeal_is_pysolfcs(engine):
+    seen_kept = seen_gap_inside = False
+    for game in montana_positions(40):
+        if not game.can_deal():
+            continue
+        piles, stock = [list(p) for p in game.piles], list(game.stock)
+        made = len(piles[53])
+        expected = pysolfc_montana_redeal(piles[:52], game.shuffle_seed, made + 1)
+        if engine == "python":
+            after = [list(p) for p in piles]
+            game.variant.play(after, list(stock), (-1, 0, -1))
+        else:
+            (after, _), (back, _) = native.core(game.variant).play_and_take_back(
+                piles, stock, (-1, 0, -1))
+            assert back == piles, game.text()
+        assert after[:52] == expected, game.text()
+        assert after[52:54] == [piles[52], piles[53] + [0]]
+        seen_kept |= any(after[i] and after[i] == piles[i] and after[i][-1] >> 2 == 2
+                         for i in range(0, 52, COLUMNS))
+        seen_gap_inside |= any(not expected[i] and i % COLUMNS not in (0, 12)
+                               for i in range(52))
+    assert seen_kept and seen_gap_inside  # the sample has sequences kept and gaps inside rows
+
+
+def test_a_redeal_taken_back_restores_every_pile():
+    for game in montana_positions(10):
+        if not game.can_deal():
+            continue
+        before = game.text()
+        game.push(game.parse_move("d"))
+        game.pop()
+        assert game.text() == before
+
+
+def test_the_gathered_piles_are_never_sorted_in_the_key():
+    rules = solver_rules(patience.find_variant("montana"))
+    assert rules.always_sorted == () and rules.sorted_when_stock_empty == ()
+
+
+def test_the_rules_say_which_cards_stay_and_where_the_gaps_are():
+    variant = patience.find_variant("montana")
+    plain = plain_rules_text(variant)
+    assert "pick up the cards of the grid that do not stay" in plain
+    assert "a pile stays when: Read row by row from the first column" in plain
+    assert "a place stays empty when: The first gathered place of each row stays a gap" in plain
