@@ -129,6 +129,9 @@ class GroupDefinition:
     deal_first: Rule | None = None
     layout: Arrangement | None = None  # its piles' places (None: one row)
     close_gaps: bool = False  # after a move its non-empty piles slide toward its start
+    #: ``close_gaps: deal``: its gaps close when the player deals, as the deal's first step
+    #: (docs/authoring.md, "Closing gaps when the player deals")
+    close_on_deal: bool = False
 
 
 @attrs.frozen
@@ -1297,7 +1300,8 @@ class _Validator:
             deal_first = self.deal_first(group, where, base)
             fill_from = self.string(group.items.get("fill_from"), f"{where}.fill_from")
             layout = self.layout(group.items.get("layout"), f"{where}.layout", count)
-            close_gaps = self.truth(group.items.get("close_gaps"), f"{where}.close_gaps")
+            close_gaps, close_on_deal = self.closing(group.items.get("close_gaps"),
+                                                     f"{where}.close_gaps")
             target = Target(self.choice(group.items.get("target"), f"{where}.target",
                                         words(Target)))
             removal = Removal(self.choice(group.items.get("removal"), f"{where}.removal",
@@ -1318,7 +1322,8 @@ class _Validator:
                 continue
             groups.append(GroupDefinition(gname, pid, count, deal, moves, accepts, target,
                                           removal, show, face_down, place, to_bottom,
-                                          fill_from, deal_first, layout, close_gaps))
+                                          fill_from, deal_first, layout, close_gaps,
+                                          close_on_deal))
         if not groups and not self.errors:
             self.error("piles must define at least one pile group", item.origin,
                        code="no-piles")
@@ -1388,6 +1393,17 @@ class _Validator:
         self.errors.append(VariantError(f"in {rule.key}: it {what}, but {context}",
                                         self.located(rule.origin, rule.text, node.span),
                                         code="reads-table"))
+
+    def closing(self, item: Item | None, what: str) -> tuple[bool, bool]:
+        """A group's ``close_gaps``: ``true`` (at once, after every move), ``false``, or
+        ``deal`` (when the player deals): (closes at once, closes on the deal)."""
+        if isinstance(item, Scalar) and item.tag == "str":
+            if item.value == "deal":
+                return False, True
+            self.error(f"{what} must be true, false or deal, not {item.value!r}", item.origin,
+                       code="wrong-type")
+            return False, False
+        return self.truth(item, what), False
 
     def truth(self, item: Item | None, what: str) -> bool:
         """A true/false key (false when absent)."""
@@ -1570,6 +1586,11 @@ class _Validator:
         self.check(deal_when, base)
         gather = self.gather(self.mapping(item.items.get("gather"), "stock.gather"), groups,
                              group_names, base)
+        closing = next((g for g in groups if g.close_on_deal), None)
+        if closing is not None and (gather is not None or redeals != 0):
+            self.error(f"piles.{closing.name}.close_gaps: deal closes its gaps as the deal's "
+                       "first step, and a redeal (stock.redeals or stock.gather) has no such "
+                       "step: drop one of them", item.origin, code="close-gaps")
         if gather is not None and redeals != 0:
             assert redeals_item is not None
             self.error("stock.redeals turns the waste back into the stock and stock.gather "

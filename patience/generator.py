@@ -507,6 +507,9 @@ class Generator:
             deal_test = f"({deal_test}) or ({again})"
         if plan.gather is not None:  # the deal of an empty stock gathers piles again
             deal_test = f"({deal_test}) or ({_gather_test(plan.gather)})"
+        for indices in plan.deal_closing:  # the deal closes a gap: a card after an empty pile
+            deal_test = (f"({deal_test}) or any(piles[w] and not piles[w - 1] for w in "
+                         f"range({indices.start + 1}, {indices.stop}))")
         return deal_test
 
     def _deal_note(self) -> str:

@@ -63,6 +63,34 @@ class Gather(NamedTuple):
     seed: int | None
 
 
+class Closed(NamedTuple):
+    """The deal's undo record when it closed gaps first (``close_gaps: deal``): each slide
+    ``(source, gap)`` in order (the whole pile ``source`` moved into the empty ``gap``),
+    then what the deal itself did."""
+
+    slides: tuple[tuple[int, int], ...]
+    received: Any
+
+
+def close_gaps(piles: Piles, ranges: tuple[range, ...]) -> tuple[tuple[int, int], ...]:
+    """Close the gaps of each range of piles: while a pile is empty and a later one is not,
+    the first such later pile moves whole into the first gap (``close_gaps``). Returns
+    the slides ``(source, gap)`` in order."""
+    slides = []
+    for indices in ranges:
+        gap = None
+        for index in indices:
+            if not piles[index]:
+                if gap is None:
+                    gap = index
+            elif gap is not None:
+                piles[gap] += piles[index]
+                piles[index].clear()
+                slides.append((index, gap))
+                gap += 1
+    return tuple(slides)
+
+
 class Gathered(NamedTuple):
     """The deal's undo record when it gathered piles: their cards before the redeal."""
 
@@ -182,7 +210,17 @@ def deal_from_stock(variant: Variant, piles: Piles, stock: list[int]) -> Any:
     """Deal from the stock to each deal target in order (skipping empty piles where the
     variant says so), or, with the stock empty, turn the waste back into the stock where
     a redeal is left, or gather the piles ``stock.gather`` names and deal them again.
-    Returns what :func:`undeal` needs."""
+    Returns what :func:`undeal` needs. With ``close_gaps: deal`` the gaps of those groups
+    close first (:class:`Closed`)."""
+    if variant.deal_closing:
+        slides = close_gaps(piles, variant.deal_closing)
+        received = deal_cards(variant, piles, stock)
+        return Closed(slides, received) if slides else received
+    return deal_cards(variant, piles, stock)
+
+
+def deal_cards(variant: Variant, piles: Piles, stock: list[int]) -> Any:
+    """The deal itself (:func:`deal_from_stock` without the closing of gaps)."""
     if not stock and variant.gather is not None:
         if variant.gather_keep is None and variant.gather_gaps is None:
             return gather_piles(variant.gather, piles)
@@ -197,11 +235,11 @@ def deal_from_stock(variant: Variant, piles: Piles, stock: list[int]) -> Any:
             piles[variant.redeal_counter].append(0)
         return REDEALT
     received = []
-    skip = variant.deal_skips_empty
+    skip, only = variant.deal_skips_empty, variant.deal_fills_empty
     for index in variant.deal_targets:
         if not stock:
             break
-        if skip and not piles[index]:
+        if skip and not piles[index] or only and piles[index]:
             continue
         piles[index].append(stock.pop())
         received.append(index)
@@ -210,6 +248,12 @@ def deal_from_stock(variant: Variant, piles: Piles, stock: list[int]) -> Any:
 
 def undeal(variant: Variant, piles: Piles, stock: list[int], received: Any) -> None:
     """Take back :func:`deal_from_stock`."""
+    if type(received) is Closed:
+        undeal(variant, piles, stock, received.received)
+        for source, gap in reversed(received.slides):
+            piles[source] += piles[gap]
+            piles[gap].clear()
+        return
     if type(received) is Gathered:
         gather = variant.gather
         assert gather is not None

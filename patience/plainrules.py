@@ -36,7 +36,7 @@ from patience.language import (
     Quantifier,
     Visitor,
 )
-from patience.rulestext import CLOSING, comment_at, layout_words
+from patience.rulestext import CLOSING, CLOSING_ON_DEAL, comment_at, layout_words
 from patience.settings import Removal, Show, Target
 
 if TYPE_CHECKING:
@@ -102,6 +102,8 @@ def _group(variant: Variant, group: Group) -> str:
         parts.append(f"{laid_out}.")
     if group.close_gaps:
         parts.append(CLOSING)
+    if group.close_on_deal:
+        parts.append(CLOSING_ON_DEAL)
     if any(group.deal):
         counts = set(group.deal)
         dealt = f"{group.deal[0]} card{'s' if group.deal[0] != 1 else ''}" \
@@ -190,6 +192,10 @@ def _stock(variant: Variant) -> str:
     where = targets[0] if len(targets) == 1 else f"each of {', '.join(targets)}"
     text = (f"The stock: {variant.stock_size} cards. Each deal (d, or a click on the stock) "
             f"gives {each} to {where}; {variant.deals} deal{'s' if variant.deals != 1 else ''}.")
+    if variant.deal_fills_empty:
+        text = (f"The stock: {variant.stock_size} cards. Each deal (d, or a click on the "
+                f"stock) gives {each} to each empty one of {', '.join(targets)}, in order, "
+                "while the stock lasts.")
     if variant.redeals is None:
         text += " The waste turns back into the stock as often as you like."
     elif variant.redeals:

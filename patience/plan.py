@@ -222,6 +222,9 @@ class RulePlan:
     #: cards"); None where the file gives none
     gather_keep: Node | None = None
     gather_gaps: Node | None = None
+    #: the pile ranges whose gaps close when the player deals (``close_gaps: deal``): the
+    #: deal's first step, and a deal is legal when one of them would move a pile
+    deal_closing: tuple[range, ...] = ()
 
     @property
     def fills(self) -> tuple[GroupRules, ...]:
@@ -362,5 +365,8 @@ def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
                     inline(variant.deal_when.node),
                     None if variant.safe is None else inline(variant.safe.node), redeal,
                     tabulate, variant.gather, discards,
-                    *(None if rule is None else inline(rule.node)
-                      for rule in (variant.gather_keep, variant.gather_gaps)))
+                    gather_keep=None if variant.gather_keep is None
+                    else inline(variant.gather_keep.node),
+                    gather_gaps=None if variant.gather_gaps is None
+                    else inline(variant.gather_gaps.node),
+                    deal_closing=variant.deal_closing)

@@ -50,6 +50,11 @@ def _rule(label: str, rule: Rule) -> list[str]:
     return lines
 
 
+#: what ``close_gaps: deal`` does, in words
+CLOSING_ON_DEAL = ("When the player deals ('d'), their gaps close first: the piles after a gap "
+                   "slide toward the first, the gaps at the end; a deal is also allowed, even "
+                   "with an empty stock, when one of them holds a card after a gap.")
+
 #: what ``close_gaps`` does, in words
 CLOSING = ("When one of them is emptied, the gap closes at once: the piles after it slide "
            "toward the first, the gaps at the end (before forced removals and fills).")
@@ -190,6 +195,8 @@ def _group_lines(variant: Variant, group: Group) -> list[str]:
         lines.append(f"    They stand {where}.")
     if group.close_gaps:
         lines.append(f"    {CLOSING}")
+    if group.close_on_deal:
+        lines.append(f"    {CLOSING_ON_DEAL}")
     if group.place:
         placed = "; ".join(f"{name}: {' '.join(card_code(c) for c in cards)}"
                            for name, cards in zip(group.pile_names, group.place) if cards)
@@ -224,7 +231,8 @@ def _stock_lines(variant: Variant) -> list[str]:
     lines = []
     targets = list(dict.fromkeys(variant.pile_names[i] for i in variant.deal_targets))
     if targets and variant.stock_size:
-        empty = "skipping empty piles" if variant.deal_skips_empty else "empty piles included"
+        empty = "skipping empty piles" if variant.deal_skips_empty else \
+            "to the empty piles alone" if variant.deal_fills_empty else "empty piles included"
         each = "one card" if variant.turn == 1 else f"{variant.turn} cards, one by one,"
         if variant.redeals is None:
             again = "then the waste turns back into the stock as often as you like (a 'd' " \
@@ -235,9 +243,10 @@ def _stock_lines(variant: Variant) -> list[str]:
         else:
             again = "no redeal"
         where = targets[0] if len(targets) == 1 else f"each of {', '.join(targets)} in order"
+        deals = "while the stock lasts" if variant.deal_fills_empty else \
+            f"{variant.deals} deal{'s' if variant.deals != 1 else ''}"
         lines.append(f"Stock: {variant.stock_size} cards. A deal ('d') gives {each} to "
-                     f"{where}, {empty}: {variant.deals} deal{'s' if variant.deals != 1 else ''}"
-                     f"; {again}.")
+                     f"{where}, {empty}: {deals}; {again}.")
         if variant.deal_when.text.strip() != "true":
             lines += _rule("A deal is allowed when", variant.deal_when)
     else:

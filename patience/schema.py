@@ -174,9 +174,10 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
         "removal": _choice(Removal, "Whether moves here are the player's choice or made at "
                                     "once."),
         "show": _choice(Show, "How the piles are drawn."),
-        "close_gaps": {"type": "boolean", "default": False, "description": (
-            "After a move its non-empty piles slide toward its start, the gaps at the "
-            "end.")},
+        "close_gaps": {"anyOf": [{"type": "boolean"}, {"const": "deal"}], "default": False,
+                       "description": (
+            "After a move (true) or when the player deals (deal) its non-empty piles slide "
+            "toward its start, the gaps at the end.")},
         "layout": {"type": "object", "additionalProperties": False,
                    "description": ("Where its piles stand: rows and columns of a grid "
                                    "(numbered row by row), or overlap: rows of x positions "

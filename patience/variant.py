@@ -96,6 +96,7 @@ class Group:
     layout: Arrangement | None = None
     #: after a move (and each forced step) its non-empty piles slide toward its start
     close_gaps: bool = False
+    close_on_deal: bool = False  # ``close_gaps: deal``: its gaps close when the player deals
 
     @property
     def arrangement(self) -> Arrangement:
@@ -146,7 +147,8 @@ class Variant:
                                 group.to_bottom,
                                 FROM_STOCK if group.fill_from == "stock" else
                                 ranges[group.fill_from] if group.fill_from else None,
-                                group.deal_first, group.layout, group.close_gaps))
+                                group.deal_first, group.layout, group.close_gaps,
+                                group.close_on_deal))
         self.groups: tuple[Group, ...] = tuple(groups)
         self.group_by_name: Mapping[str, Group] = MappingProxyType(
             {group.name: group for group in groups})
@@ -163,6 +165,13 @@ class Variant:
         self.deal_targets: tuple[int, ...] = tuple(
             index for index in self._deal_targets(definition) for _ in range(self.turn))
         self.deal_skips_empty = definition.stock.empty_piles is EmptyPiles.SKIP
+        #: ``empty_piles: only``: a deal gives a card to the empty deal targets alone
+        self.deal_fills_empty = definition.stock.empty_piles is EmptyPiles.ONLY
+        #: the groups whose gaps close when the player deals (``close_gaps: deal``), as
+        #: pile ranges: the deal's first step (docs/authoring.md, "Closing gaps when the
+        #: player deals")
+        self.deal_closing: tuple[range, ...] = tuple(g.indices for g in groups
+                                                     if g.close_on_deal)
         #: the cards put on the piles before the deal, pile by pile (they leave the deck
         #: before it is shuffled: see docs/authoring.md, "Cards placed before the deal")
         self.placed: tuple[tuple[int, int], ...] = tuple(

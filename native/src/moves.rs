@@ -354,7 +354,14 @@ pub enum DealUndo {
     Redealt,
     /// the gathered piles' cards before the redeal are on the gathered stack
     Gathered,
+    /// the deal closed gaps first (`close_gaps: deal`): `slides` pairs (source, gap) on the
+    /// received stack, then the `fed` piles the deal fed
+    Closed { slides: u32, fed: u32 },
 }
+
+/// `Undo::deal`'s bit for a deal that closed gaps first: the slides above bit 16, the piles
+/// fed below (a program has at most `MAX_PILES` piles)
+const CLOSED: u32 = 1 << 31;
 
 /// What taking a move back needs: what the deal did, and how many steps (forced moves and
 /// turn-ups) followed, which are on the step stack. Eight bytes (the search keeps one for
@@ -372,9 +379,13 @@ impl Undo {
             DealUndo::None => 0,
             DealUndo::Redealt => 1,
             DealUndo::Gathered => GATHERED,
+            DealUndo::Closed { slides, fed } => {
+                assert!(slides < 1 << 15 && fed < 1 << 16, "a deal closes and feeds few piles");
+                CLOSED | slides << 16 | fed
+            }
             DealUndo::Received(fed) => {
                 let deal = fed.checked_add(2).expect("a deal feeds fewer than 2^32 - 3 piles");
-                assert!(deal != GATHERED, "a deal feeds fewer than 2^32 - 3 piles");
+                assert!(deal < CLOSED, "a deal feeds fewer than 2^31 - 2 piles");
                 deal
             }
         };
@@ -386,6 +397,7 @@ impl Undo {
             0 => DealUndo::None,
             1 => DealUndo::Redealt,
             GATHERED => DealUndo::Gathered,
+            closed if closed & CLOSED != 0 => DealUndo::Closed { slides: closed >> 16 & 0x7FFF, fed: closed & 0xFFFF },
             fed => DealUndo::Received(fed - 2),
         }
     }
@@ -522,7 +534,10 @@ impl Program {
                 };
             }
         }
-        false
+        // `close_gaps: deal`: the deal would close a gap (a card after an empty pile)
+        self.placing.deal_closing.iter().any(|&(start, stop)| {
+            (start + 1..stop).any(|w| !pos.piles[w].is_empty() && pos.piles[w - 1].is_empty())
+        })
     }
 
     /// Every legal move (the deal last); none in a won position.
@@ -814,6 +829,38 @@ impl Program {
     // -- play and take back --
 
     fn deal_from_stock(&self, pos: &mut Position, stacks: &mut Stacks) -> DealUndo {
+        if self.placing.deal_closing.is_empty() {
+            return self.deal_cards(pos, stacks);
+        }
+        // `close_gaps: deal`: the gaps close first, each slide a pair on the received stack
+        let mut slides = 0;
+        for &(start, stop) in &self.placing.deal_closing {
+            let mut gap = None;
+            for s in start..stop {
+                if pos.piles[s].is_empty() {
+                    gap = gap.or(Some(s));
+                } else if let Some(w) = gap {
+                    let cards = std::mem::take(&mut pos.piles[s]);
+                    pos.piles[w].extend_from_slice(&cards);
+                    pos.piles[s] = cards;
+                    pos.piles[s].clear();
+                    stacks.received.push(s as u16);
+                    stacks.received.push(w as u16);
+                    stacks.touched.mark(s);
+                    stacks.touched.mark(w);
+                    slides += 1;
+                    gap = Some(w + 1);
+                }
+            }
+        }
+        match self.deal_cards(pos, stacks) {
+            DealUndo::Received(fed) if slides > 0 => DealUndo::Closed { slides, fed },
+            dealt => dealt,
+        }
+    }
+
+    /// The deal itself: `deal_from_stock` without the closing of gaps.
+    fn deal_cards(&self, pos: &mut Position, stacks: &mut Stacks) -> DealUndo {
         if pos.stock.is_empty() {
             if let Some(gather) = &self.gather {
                 let rules = GatherRules {
@@ -840,7 +887,9 @@ impl Program {
         let mut fed = 0;
         for &index in &self.deal_targets {
             let Some(&card) = pos.stock.last() else { break };
-            if self.deal_skips_empty && pos.piles[index].is_empty() {
+            if self.deal_skips_empty && pos.piles[index].is_empty()
+                || self.deal_fills_empty && !pos.piles[index].is_empty()
+            {
                 continue;
             }
             pos.stock.pop();
@@ -855,6 +904,19 @@ impl Program {
     fn undeal(&self, pos: &mut Position, stacks: &mut Stacks, deal: DealUndo) {
         match deal {
             DealUndo::None => {}
+            DealUndo::Closed { slides, fed } => {
+                self.undeal(pos, stacks, DealUndo::Received(fed));
+                for _ in 0..slides {
+                    let w = stacks.received.pop().expect("a slide's gap") as usize;
+                    let s = stacks.received.pop().expect("a slide's source") as usize;
+                    let cards = std::mem::take(&mut pos.piles[w]);
+                    pos.piles[s].extend_from_slice(&cards);
+                    pos.piles[w] = cards;
+                    pos.piles[w].clear();
+                    stacks.touched.mark(s);
+                    stacks.touched.mark(w);
+                }
+            }
             DealUndo::Gathered => {
                 let gather = self.gather.as_ref().expect("a gather");
                 for &p in gather.piles.iter().rev() {

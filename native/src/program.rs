@@ -298,6 +298,8 @@ pub struct Program {
     pub safe: Option<Code>,
     pub deal_targets: Vec<usize>,
     pub deal_skips_empty: bool,
+    /// `empty_piles: only`: a deal gives a card to the empty deal targets alone
+    pub deal_fills_empty: bool,
     pub redeal: Option<Redeal>,
     /// the redeal that gathers piles and deals them again (`stock.gather`), if any
     pub gather: Option<wire::Gather>,
@@ -334,6 +336,8 @@ pub struct Placing {
     pub maps: Vec<Vec<usize>>,
     /// the pile ranges of the groups whose gaps close (`close_gaps`)
     pub closing: Vec<(usize, usize)>,
+    /// the pile ranges whose gaps close when the player deals (`close_gaps: deal`)
+    pub deal_closing: Vec<(usize, usize)>,
 }
 
 type Result<T> = std::result::Result<T, String>;
@@ -797,7 +801,7 @@ impl Program {
         {
             return bad(format!("search constants {search:?}"));
         }
-        if value.places.closing.iter().any(|&(a, b)| a > b || b > piles) {
+        if value.places.closing.iter().chain(&value.places.deal_closing).any(|&(a, b)| a > b || b > piles) {
             return bad("a closing range out of range".to_string());
         }
         let has_forced = !value.fills.is_empty()
@@ -822,6 +826,7 @@ impl Program {
             turns_up: flags(&value.face_down_piles, piles)?,
             deal_targets: value.deal_targets,
             deal_skips_empty: value.deal_skips_empty,
+            deal_fills_empty: value.deal_fills_empty,
             redeal,
             gather_keep: gather_rule(&reader, value.gather.as_ref().and_then(|g| g.keep.as_ref()))?,
             gather_gaps: gather_rule(&reader, value.gather.as_ref().and_then(|g| g.gaps.as_ref()))?,
@@ -850,7 +855,11 @@ impl Program {
             groups,
             discards,
             discard_sets,
-            placing: Box::new(Placing { maps: places, closing: value.places.closing }),
+            placing: Box::new(Placing {
+                maps: places,
+                closing: value.places.closing,
+                deal_closing: value.places.deal_closing,
+            }),
         })
     }
 }
@@ -1237,6 +1246,7 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         safe: None,
         deal_targets: vec![],
         deal_skips_empty: false,
+        deal_fills_empty: false,
         redeal: None,
         gather: None,
         gather_keep: None,

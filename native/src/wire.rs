@@ -104,6 +104,8 @@ pub struct Places {
     pub maps: Vec<Vec<i64>>,
     /// the pile ranges of the groups whose gaps close (`close_gaps`): the first forced steps
     pub closing: Vec<(usize, usize)>,
+    /// the pile ranges whose gaps close when the player deals (`close_gaps: deal`)
+    pub deal_closing: Vec<(usize, usize)>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -210,6 +212,7 @@ pub struct Program {
     pub safe: Option<Value>,
     pub deal_targets: Vec<usize>,
     pub deal_skips_empty: bool,
+    pub deal_fills_empty: bool,
     pub redeal: Option<Redeal>,
     pub gather: Option<Gather>,
     pub face_down_piles: Vec<usize>,

@@ -486,6 +486,7 @@ def rule_program(variant: Variant) -> wire.Program:
         safe=None if safe is False else safe,
         deal_targets=variant.deal_targets,
         deal_skips_empty=variant.deal_skips_empty,
+        deal_fills_empty=variant.deal_fills_empty,
         redeal=None if variant.redeal_pile is None else wire.Redeal(
             variant.redeal_pile, variant.redeal_counter, variant.redeals or 0),
         gather=gather,
@@ -512,7 +513,8 @@ def rule_program(variant: Variant) -> wire.Program:
         max_forced_moves=MAX_FORCED_MOVES,
         discards=discards,
         places=wire.Places(tuple(lowering.maps), tuple(
-            (group.indices.start, group.indices.stop) for group in plan.closing)),
+            (group.indices.start, group.indices.stop) for group in plan.closing),
+            tuple((indices.start, indices.stop) for indices in plan.deal_closing)),
     )
 
 

@@ -336,6 +336,8 @@ def top_piles(variant: Variant) -> dict[int, bool]:
     fill_sources = {i for g in groups if g.fill_from is not None for i in g.fill_from if i >= 0}
     if variant.gather is not None:  # a gathering redeal takes every card of its piles
         fill_sources.update(variant.gather.piles)
+    for indices in variant.deal_closing:  # the deal slides whole piles into the gaps
+        fill_sources.update(indices)
     predicates = dict(variant.predicates)
     reads: dict[str, set[str]] = {g.name: set() for g in groups}
 
@@ -438,7 +440,7 @@ def places_matter(variant: Variant) -> frozenset[str]:
                                                and sub.name in PLACE_ATTRIBUTES)
                 for _, node in variant.rule_nodes for sub in walk(node))
     return frozenset(g.name for g in variant.groups
-                     if reads or g.arrangement.overlap or g.close_gaps)
+                     if reads or g.arrangement.overlap or g.close_gaps or g.close_on_deal)
 
 
 def after_deal_sources(variant: Variant) -> frozenset[int] | None:
@@ -459,10 +461,13 @@ def after_deal_sources(variant: Variant) -> frozenset[int] | None:
     (d) ``stock.deal_when`` names no pile or group, so X cannot change whether the deal is
         legal (the deal itself reads only the stock, D and the hidden redeal counter, which
         X leaves alone);
-    (e) no redeal gathers piles (``stock.gather``): that deal reads and rewrites them all.
+    (e) no redeal gathers piles (``stock.gather``): that deal reads and rewrites them all;
+        and the deal neither closes gaps (``close_gaps: deal``) nor reads which targets
+        are empty to feed them alone (``empty_piles: only``).
     """
     targets = frozenset(variant.deal_targets)
-    if not targets or variant.gather is not None or variant.plan.forces or \
+    if not targets or variant.gather is not None or variant.deal_closing or \
+            variant.deal_fills_empty or variant.plan.forces or \
             any(g.fill_from is not None for g in variant.groups):
         return None
     target_groups = {g.name for g in variant.groups if targets.intersection(g.indices)}
