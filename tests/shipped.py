@@ -34,6 +34,8 @@ MECHANISMS = {
     "lineup": "a grid of piles (layout) whose rules read a pile's neighbour and column",
     "montana": "a shuffled redeal that keeps each row's sequence (stock.gather.keep) and "
                "leaves a gap after it (gaps)",
+    "monte-carlo": "a deal that closes a grid's gaps up (close_gaps: deal) and fills the empty "
+                   "places alone (empty_piles: only); pairs of neighbours discarded",
 }
 
 #: one game per family, and the mechanisms above
