@@ -9,23 +9,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_gather import errors_of
 
 import patience
 from patience import native
 from patience.cards import card_code
-from patience.errors import VariantError
 from patience.plainrules import plain_rules_text
 from patience.solver.rules import after_deal_sources, solver_rules
-from patience.variant import load_variant_text
-
-HEADER = "extends: tabbycat\nid: probe\nname: Probe\ndescription: A probe.\n"
-
-
-def errors_of(body: str) -> list[tuple[str, int | None]]:
-    with pytest.raises(VariantError) as raised:
-        load_variant_text(HEADER + body, "probe.yaml")
-    found = getattr(raised.value, "errors", [raised.value])
-    return [(e.message, e.location.line if e.location else None) for e in found]
 
 
 @pytest.mark.parametrize(("body", "message", "line"), [

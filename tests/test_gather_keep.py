@@ -8,24 +8,16 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_gather import HEADER, errors_of
 
 import patience
 from patience import native
 from patience.cards import parse_cards, redeal_shuffle
-from patience.errors import VariantError
 from patience.plainrules import plain_rules_text
 from patience.solver.rules import solver_rules
 from patience.variant import load_variant_text
 
-HEADER = "extends: tabbycat\nid: probe\nname: Probe\ndescription: A probe.\n"
 GATHER = "stock:\n  gather:\n    from: [columns]\n    deal: 4\n    redeals: 1\n"
-
-
-def errors_of(body: str) -> list[tuple[str, int | None]]:
-    with pytest.raises(VariantError) as raised:
-        load_variant_text(HEADER + body, "probe.yaml")
-    found = getattr(raised.value, "errors", [raised.value])
-    return [(e.message, e.location.line if e.location else None) for e in found]
 
 
 # --- the loader ---------------------------------------------------------------------------
