@@ -151,6 +151,9 @@ class GatherDefinition:
     #: a rule on ``pile``, read once the cards are gathered: the gathered piles for which
     #: it holds are left empty by the deal
     gaps: Rule | None = None
+    #: ``gaps: N`` (a number, not a rule): N gaps shuffled in among the gathered cards
+    #: (docs/rules.md, "Shuffles during play"), Spaces' random gaps
+    blanks: int = 0
 
 
 @attrs.frozen
@@ -1646,7 +1649,17 @@ class _Validator:
                 self.error(f"piles.{clash.name}.id {field!r} is the {what}'s field in the "
                            "position text of a game whose stock.gather uses it; choose "
                            "another id", item.origin, code="pile-id-taken")
-        keep, gaps = (self.gather_rule(item, key, base) for key in ("keep", "gaps"))
+        keep = self.gather_rule(item, "keep", base)
+        gaps_item = item.items.get("gaps")
+        if isinstance(gaps_item, Scalar) and gaps_item.tag == "int":
+            blanks = self.integer(gaps_item, "stock.gather.gaps", 0, low=1, high=MAX_GROUP_PILES)
+            if not shuffle or deal != 1:
+                self.error("stock.gather.gaps as a number shuffles that many gaps in among "
+                           "the gathered cards, one card a pile: give shuffle: true and "
+                           "deal: 1, or write gaps as a rule on pile", gaps_item.origin,
+                           code="gather")
+            return GatherDefinition(sources, shuffle, deal, redeals, keep, None, blanks)
+        gaps = self.gather_rule(item, "gaps", base)
         return GatherDefinition(sources, shuffle, deal, redeals, keep, gaps)
 
     def gather_rule(self, item: Mapping, key: str, base: Scope) -> Rule | None:

@@ -61,6 +61,13 @@ class Gather(NamedTuple):
     limit: int | None  # None: unlimited
     counter: int | None
     seed: int | None
+    #: ``gaps: N``: N gaps (``BLANK``) shuffled in among the gathered cards, dealt as cards
+    blanks: int = 0
+
+
+#: a gap shuffled in among the gathered cards (``stock.gather.gaps: N``): no card (cards
+#: are below 64, face down below 128), it sorts after every card and is never put down
+BLANK = 0xBF
 
 
 class Closed(NamedTuple):
@@ -142,7 +149,8 @@ def gather_piles(gather: Gather, piles: Piles, keeps: PileRule | None = None,
     if gather.shuffle:
         assert gather.seed is not None and gather.counter is not None
         seed = int.from_bytes(bytes(piles[gather.seed]), "little")
-        packet = redeal_shuffle(cards, seed, len(piles[gather.counter]) + 1)
+        packet = redeal_shuffle(cards + [BLANK] * gather.blanks, seed,
+                                len(piles[gather.counter]) + 1)
     else:
         packet = [card & ~FACE_DOWN for card in cards]
     if gaps is not None:
@@ -152,7 +160,7 @@ def gather_piles(gather: Gather, piles: Piles, keeps: PileRule | None = None,
               for card in reversed(packet[start:start + deal])]
     start = 0
     for index, size in zip(gathered, gather_sizes(len(turned), deal, len(gathered))):
-        piles[index][:] = turned[start:start + size]
+        piles[index][:] = [card for card in turned[start:start + size] if card != BLANK]
         start += size
     if gather.counter is not None:
         piles[gather.counter].append(0)

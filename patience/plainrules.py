@@ -166,7 +166,7 @@ def _gather(variant: Variant) -> str:
     times = "as often as you like" if gather.limit is None else \
         "once" if gather.limit == 1 else "twice" if gather.limit == 2 else \
         f"{gather.limit} times"
-    if variant.gather_keep is None and variant.gather_gaps is None:
+    if variant.gather_keep is None and variant.gather_gaps is None and not gather.blanks:
         return (f"Redeal (d, or a click on the stock): pick up all the cards of the {named}, "
                 f"{shuffled}and deal them out again from {first}, {gather.deal} cards to "
                 f"each pile{'' if gather.shuffle else ', the first of them on top'} (the last "
@@ -178,6 +178,9 @@ def _gather(variant: Variant) -> str:
     gaps = "" if variant.gather_gaps is None else (
         " Once the cards are picked up, a place stays empty when: "
         f"{_rule_words(words, variant.gather_gaps)}")
+    if gather.blanks:
+        gaps += (f" {gather.blanks} of the places they left, chosen by the shuffle, stay "
+                 "empty.")
     return (f"Redeal (d, or a click on the stock): pick up the cards of the {named} that do "
             f"not stay, {shuffled}and deal them out again into the places they left, "
             f"{gather.deal} card{'s' if gather.deal != 1 else ''} to each; {times}."

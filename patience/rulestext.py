@@ -266,6 +266,10 @@ def _gather_rules(variant: Variant) -> list[str]:
     if variant.gather_gaps is not None:
         lines += _rule("A gathered pile is left empty (read once all are gathered) when",
                        variant.gather_gaps)
+    blanks = variant.gather.blanks if variant.gather is not None else 0
+    if blanks:
+        lines.append(f"    {blanks} gaps are shuffled in among the gathered cards and dealt "
+                     "like them: the piles they fall on stay empty.")
     return lines
 
 

@@ -221,8 +221,12 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
                 "keep": _rule("A rule on pile, read in gathering order (a pile gathered "
                               "before reads as empty): the piles it holds for keep their "
                               "cards: docs/authoring.md, \"Redeals that keep some cards\"."),
-                "gaps": _rule("A rule on pile, read once the cards are gathered: the "
-                              "gathered piles it holds for are left empty by the deal."),
+                "gaps": {"anyOf": [
+                    _rule("A rule on pile, read once the cards are gathered: the gathered "
+                          "piles it holds for are left empty by the deal."),
+                    {"type": "integer", "minimum": 1, "maximum": MAX_GROUP_PILES,
+                     "description": "That many gaps shuffled in among the gathered cards "
+                                    "(shuffle: true, deal: 1)."}]},
             },
         },
     },

@@ -376,7 +376,7 @@ class Variant:
         counter = None if written.redeals is None else slot
         seed = (slot + (counter is not None)) if written.shuffle else None
         return Gather(tuple(piles), written.shuffle, written.deal, written.redeals, counter,
-                      seed)
+                      seed, written.blanks)
     @staticmethod
     def _discards(definition: Definition, ranges: Mapping[str, range]) -> tuple[Discard, ...]:
         discards = []

@@ -207,6 +207,10 @@ pub const TURNED: i16 = -2;
 /// the error by its type and raises the kernel's `ForcedMovesError`, in Python's words.
 pub const RUNAWAY: &str = "the forced moves after one move went on past the limit";
 
+/// A gap shuffled in among the gathered cards (`stock.gather.gaps: N`,
+/// `patience.moves.BLANK`): no card, sorted after every card, never put down.
+pub const BLANK: u8 = 0xBF;
+
 /// The deal's undo when it gathered piles (`DealUndo::Gathered`).
 const GATHERED: u32 = u32::MAX;
 
@@ -306,6 +310,7 @@ fn gather_piles(gather: &Gather, rules: &GatherRules, pos: &mut Position, stacks
         let mut left = gaps.iter();
         gathered.retain(|_| !left.next().copied().unwrap_or(false));
     }
+    packet.extend(std::iter::repeat_n(BLANK, gather.blanks));
     if gather.shuffle {
         let seed_pile = &pos.piles[gather.seed.expect("a shuffle seed")];
         let seed = seed_pile.iter().rev().fold(0u64, |seed, &b| seed << 8 | u64::from(b));
@@ -318,7 +323,7 @@ fn gather_piles(gather: &Gather, rules: &GatherRules, pos: &mut Position, stacks
     let mut start = 0;
     for (&p, size) in gathered.iter().zip(gather_sizes(packet.len(), gather.deal, gathered.len())) {
         let pile = &mut pos.piles[p];
-        pile.extend_from_slice(&packet[start..start + size]);
+        pile.extend(packet[start..start + size].iter().filter(|&&c| c != BLANK));
         start += size;
         stacks.touched.mark(p);
     }

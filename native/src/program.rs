@@ -750,6 +750,7 @@ impl Program {
                 || g.counter.is_some() != g.limit.is_some()
                 || (g.shuffle && g.seed.is_none())
                 || (g.shuffle && g.counter.is_none())
+                || (g.blanks > 0 && (!g.shuffle || g.deal != 1))
                 || value.redeal.is_some()
             {
                 return bad(format!("gather {g:?}"));

@@ -91,6 +91,8 @@ pub struct Gather {
     pub limit: Option<usize>,
     pub counter: Option<usize>,
     pub seed: Option<usize>,
+    /// `gaps: N`: gaps shuffled in among the gathered cards (`moves::BLANK`), 0 for none
+    pub blanks: usize,
     /// `stock.gather.keep` and `.gaps`: rules on the pile `["tgt"]` (None: not given)
     pub keep: Option<Value>,
     pub gaps: Option<Value>,

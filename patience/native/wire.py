@@ -105,6 +105,7 @@ class Gather:
     limit: int | None  # None: unlimited
     counter: int | None  # the hidden pile counting the redeals made
     seed: int | None  # the hidden pile holding the shuffle seed (8 bytes, little-endian)
+    blanks: int  # ``gaps: N``: gaps shuffled in among the gathered cards (0: none)
     #: ``stock.gather.keep`` and ``.gaps``, rules on the pile ``["tgt"]`` (None: not given)
     keep: Rule | None
     gaps: Rule | None

@@ -104,7 +104,7 @@ class SolverRules:
         fill_sources = {i for g in variant.groups if g.fill_from is not None
                         for i in g.fill_from if i >= 0}
         if gather is not None and (not gather.shuffle or variant.gather_keep is not None
-                                   or variant.gather_gaps is not None):
+                                   or variant.gather_gaps is not None or gather.blanks):
             # gathered in the piles' order, or kept and left empty pile by pile in order
             fill_sources.update(gather.piles)
         # a discard chooses its piles in pile order and its rule may tell first from
