@@ -13,6 +13,7 @@ from test_gather import HEADER, errors_of
 import patience
 from patience import native
 from patience.cards import parse_cards, redeal_shuffle
+from patience.moves import BLANK
 from patience.plainrules import plain_rules_text
 from patience.solver.rules import solver_rules
 from patience.variant import load_variant_text
@@ -159,3 +160,62 @@ def test_the_rules_say_which_cards_stay_and_where_the_gaps_are():
     assert "pick up the cards of the grid that do not stay" in plain
     assert "a pile stays when: Read row by row from the first column" in plain
     assert "a place stays empty when: The first gathered place of each row stays a gap" in plain
+
+
+# --- Spaces: gaps at random, shuffled in among the cards ----------------------------------
+
+
+def test_a_number_of_gaps_needs_a_shuffle_of_one_card_a_pile():
+    found = errors_of(GATHER + "    gaps: 4\n")
+    message = ("stock.gather.gaps as a number shuffles that many gaps in among the gathered "
+               "cards, one card a pile: give shuffle: true and deal: 1, or write gaps as a "
+               "rule on pile")
+    assert (message, 10) in found
+
+
+def spaces_redeal(piles: list[list[int]], seed: int, redeal: int) -> list[list[int]]:
+    """Spaces_Talon's redeal as docs/rules.md draws it: Montana's kept sequences, then the
+    gathered cards and four gaps shuffled together, dealt one a place over the gathered
+    places in order (a place dealt a gap stays empty)."""
+    grid = [list(pile) for pile in piles]
+    stacks, talon = [], []
+    for row in range(ROWS):
+        first = grid[row * COLUMNS]
+        in_sequence = bool(first) and first[-1] >> 2 == 2
+        suit = first[-1] & 3 if in_sequence else None
+        for column in range(COLUMNS):
+            pile = grid[row * COLUMNS + column]
+            if in_sequence and (not pile or pile[-1] & 3 != suit or pile[-1] >> 2 != 2 + column):
+                in_sequence = False
+            if not in_sequence:
+                stacks.append(row * COLUMNS + column)
+                if pile:
+                    talon.append(pile.pop())
+    packet = redeal_shuffle(talon + [BLANK] * 4, seed, redeal)
+    for index, card in zip(stacks, packet):
+        if card != BLANK:
+            grid[index].append(card)
+    return grid
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_spaces_redeal_leaves_four_gaps_drawn_by_the_shuffle(engine):
+    spaces = patience.find_variant("spaces")
+    inside = 0
+    for game in montana_positions(30):
+        game = spaces.position(game.text())
+        if not game.can_deal():
+            continue
+        piles, stock = [list(p) for p in game.piles], list(game.stock)
+        expected = spaces_redeal(piles[:52], game.shuffle_seed, len(piles[53]) + 1)
+        if engine == "python":
+            after = [list(p) for p in piles]
+            spaces.play(after, list(stock), (-1, 0, -1))
+        else:
+            (after, _), (back, _) = native.core(spaces).play_and_take_back(
+                piles, stock, (-1, 0, -1))
+            assert back == piles
+        assert after[:52] == expected, game.text()
+        assert sum(not pile for pile in after[:52]) == 4
+        inside += any(not after[i] and i % COLUMNS not in (0, 12) for i in range(52))
+    assert inside  # some gaps fall inside the rows, not after a sequence
