@@ -49,6 +49,27 @@ def test_keep_and_gaps_are_rules_of_play():
 ROWS, COLUMNS = 4, 13
 
 
+def gathered_places(grid: list[list[int]]) -> tuple[list[int], list[int]]:
+    """Montana_Talon.dealCards' first half on ``grid`` (changed in place): in each row, while
+    the row runs in sequence from a Two in the first column (one suit, one rank a place) its
+    cards stay; from the first place out of sequence on, every place is a 'stack' and its
+    card goes to the talon. Returns the stacks and the talon, in that order."""
+    stacks, talon = [], []
+    for row in range(ROWS):
+        first = grid[row * COLUMNS]
+        in_sequence = bool(first) and first[-1] >> 2 == 2
+        suit = first[-1] & 3 if in_sequence else None
+        for column in range(COLUMNS):
+            pile = grid[row * COLUMNS + column]
+            if in_sequence and (not pile or pile[-1] & 3 != suit or pile[-1] >> 2 != 2 + column):
+                in_sequence = False
+            if not in_sequence:
+                stacks.append(row * COLUMNS + column)
+                if pile:
+                    talon.append(pile.pop())
+    return stacks, talon
+
+
 def pysolfc_montana_redeal(piles: list[list[int]], seed: int, redeal: int) -> list[list[int]]:
     """PySolFC's Montana_Talon.dealCards (pysollib/games/montana.py) on the grid's piles,
     step by step: in each row, while the row runs in sequence from a Two in the first
@@ -57,23 +78,8 @@ def pysolfc_montana_redeal(piles: list[list[int]], seed: int, redeal: int) -> li
     place is the row's gap. The talon is shuffled (here by our own shuffle, the one
     docs/rules.md writes out) and dealt into the stacks in order, the gaps skipped."""
     grid = [list(pile) for pile in piles]
-    stacks, gaps, talon = [], [], []
-    for row in range(ROWS):
-        first = grid[row * COLUMNS]
-        in_sequence = bool(first) and first[-1] >> 2 == 2
-        suit = first[-1] & 3 if in_sequence else None
-        gap = None
-        for column in range(COLUMNS):
-            pile = grid[row * COLUMNS + column]
-            if in_sequence and (not pile or pile[-1] & 3 != suit or pile[-1] >> 2 != 2 + column):
-                in_sequence = False
-            if not in_sequence:
-                stacks.append(row * COLUMNS + column)
-                if gap is None:
-                    gap = row * COLUMNS + column
-                if pile:
-                    talon.append(pile.pop())
-        gaps.append(gap)
+    stacks, talon = gathered_places(grid)
+    gaps = [next(i for i in stacks if i // COLUMNS == row) for row in range(ROWS)]
     assert len(stacks) == len(talon) + len(gaps)
     packet = redeal_shuffle(talon, seed, redeal)
     for index in stacks:
@@ -178,19 +184,7 @@ def spaces_redeal(piles: list[list[int]], seed: int, redeal: int) -> list[list[i
     gathered cards and four gaps shuffled together, dealt one a place over the gathered
     places in order (a place dealt a gap stays empty)."""
     grid = [list(pile) for pile in piles]
-    stacks, talon = [], []
-    for row in range(ROWS):
-        first = grid[row * COLUMNS]
-        in_sequence = bool(first) and first[-1] >> 2 == 2
-        suit = first[-1] & 3 if in_sequence else None
-        for column in range(COLUMNS):
-            pile = grid[row * COLUMNS + column]
-            if in_sequence and (not pile or pile[-1] & 3 != suit or pile[-1] >> 2 != 2 + column):
-                in_sequence = False
-            if not in_sequence:
-                stacks.append(row * COLUMNS + column)
-                if pile:
-                    talon.append(pile.pop())
+    stacks, talon = gathered_places(grid)
     packet = redeal_shuffle(talon + [BLANK] * 4, seed, redeal)
     for index, card in zip(stacks, packet):
         if card != BLANK:
