@@ -129,6 +129,9 @@ class GroupDefinition:
     deal_first: Rule | None = None
     layout: Arrangement | None = None  # its piles' places (None: one row)
     close_gaps: bool = False  # after a move its non-empty piles slide toward its start
+    #: ``close_gaps: deal``: its gaps close when the player deals, as the deal's first step
+    #: (docs/authoring.md, "Closing gaps when the player deals")
+    close_on_deal: bool = False
 
 
 @attrs.frozen
@@ -141,6 +144,16 @@ class GatherDefinition:
     shuffle: bool
     deal: int  # cards each pile receives
     redeals: int | None  # how many times; None: unlimited (never with a shuffle)
+    #: a rule on ``pile``: the piles for which it holds, read in gathering order, keep
+    #: their cards and are neither gathered nor dealt to (docs/authoring.md, "Redeals that
+    #: keep some cards")
+    keep: Rule | None = None
+    #: a rule on ``pile``, read once the cards are gathered: the gathered piles for which
+    #: it holds are left empty by the deal
+    gaps: Rule | None = None
+    #: ``gaps: N`` (a number, not a rule): N gaps shuffled in among the gathered cards
+    #: (docs/rules.md, "Shuffles during play"), Spaces' random gaps
+    blanks: int = 0
 
 
 @attrs.frozen
@@ -498,7 +511,7 @@ SCORE_KEYS = ("start", "home", "unit")
 MAX_SCORE_POINTS = 1_000_000
 MAX_SCORE_UNIT = 4  # characters of ``score.unit``
 STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when", "gather")
-GATHER_KEYS = ("from", "shuffle", "deal", "redeals")
+GATHER_KEYS = ("from", "shuffle", "deal", "redeals", "keep", "gaps")
 EXPECT_KEYS = ("name", "why", "skip", "deal", "position", "after", "shows", "legal", "illegal",
                "moves", "winnable", "within", "perft", "known", "inherited")
 KNOWN_CODE = re.compile(r"[a-z][a-z0-9-]{0,39}")
@@ -1302,7 +1315,8 @@ class _Validator:
             deal_first = self.deal_first(group, where, base)
             fill_from = self.string(group.items.get("fill_from"), f"{where}.fill_from")
             layout = self.layout(group.items.get("layout"), f"{where}.layout", count)
-            close_gaps = self.truth(group.items.get("close_gaps"), f"{where}.close_gaps")
+            close_gaps, close_on_deal = self.closing(group.items.get("close_gaps"),
+                                                     f"{where}.close_gaps")
             target = Target(self.choice(group.items.get("target"), f"{where}.target",
                                         words(Target)))
             removal = Removal(self.choice(group.items.get("removal"), f"{where}.removal",
@@ -1323,7 +1337,8 @@ class _Validator:
                 continue
             groups.append(GroupDefinition(gname, pid, count, deal, moves, accepts, target,
                                           removal, show, face_down, place, to_bottom,
-                                          fill_from, deal_first, layout, close_gaps))
+                                          fill_from, deal_first, layout, close_gaps,
+                                          close_on_deal))
         if not groups and not self.errors:
             self.error("piles must define at least one pile group", item.origin,
                        code="no-piles")
@@ -1393,6 +1408,17 @@ class _Validator:
         self.errors.append(VariantError(f"in {rule.key}: it {what}, but {context}",
                                         self.located(rule.origin, rule.text, node.span),
                                         code="reads-table"))
+
+    def closing(self, item: Item | None, what: str) -> tuple[bool, bool]:
+        """A group's ``close_gaps``: ``true`` (at once, after every move), ``false``, or
+        ``deal`` (when the player deals): (closes at once, closes on the deal)."""
+        if isinstance(item, Scalar) and item.tag == "str":
+            if item.value == "deal":
+                return False, True
+            self.error(f"{what} must be true, false or deal, not {item.value!r}", item.origin,
+                       code="wrong-type")
+            return False, False
+        return self.truth(item, what), False
 
     def truth(self, item: Item | None, what: str) -> bool:
         """A true/false key (false when absent)."""
@@ -1574,7 +1600,12 @@ class _Validator:
         deal_when = self.parse(text, origin, "stock.deal_when")
         self.check(deal_when, base)
         gather = self.gather(self.mapping(item.items.get("gather"), "stock.gather"), groups,
-                             group_names)
+                             group_names, base)
+        closing = next((g for g in groups if g.close_on_deal), None)
+        if closing is not None and (gather is not None or redeals != 0):
+            self.error(f"piles.{closing.name}.close_gaps: deal closes its gaps as the deal's "
+                       "first step, and a redeal (stock.redeals or stock.gather) has no such "
+                       "step: drop one of them", item.origin, code="close-gaps")
         if gather is not None and redeals != 0:
             assert redeals_item is not None
             self.error("stock.redeals turns the waste back into the stock and stock.gather "
@@ -1584,7 +1615,7 @@ class _Validator:
             "true", parse_expression("true"), None, "stock.deal_when"), turn, redeals, gather)
 
     def gather(self, item: Mapping | None, groups: tuple[GroupDefinition, ...],
-               group_names: tuple[str, ...]) -> GatherDefinition | None:
+               group_names: tuple[str, ...], base: Scope) -> GatherDefinition | None:
         """``stock.gather``: which piles a redeal gathers, whether it shuffles, how many
         cards it deals a pile, and how many times."""
         if item is None:
@@ -1630,7 +1661,29 @@ class _Validator:
                 self.error(f"piles.{clash.name}.id {field!r} is the {what}'s field in the "
                            "position text of a game whose stock.gather uses it; choose "
                            "another id", item.origin, code="pile-id-taken")
-        return GatherDefinition(sources, shuffle, deal, redeals)
+        keep = self.gather_rule(item, "keep", base)
+        gaps_item = item.items.get("gaps")
+        if isinstance(gaps_item, Scalar) and gaps_item.tag == "int":
+            blanks = self.integer(gaps_item, "stock.gather.gaps", 0, low=1, high=MAX_GROUP_PILES)
+            if not shuffle or deal != 1:
+                self.error("stock.gather.gaps as a number shuffles that many gaps in among "
+                           "the gathered cards, one card a pile: give shuffle: true and "
+                           "deal: 1, or write gaps as a rule on pile", gaps_item.origin,
+                           code="gather")
+            return GatherDefinition(sources, shuffle, deal, redeals, keep, None, blanks)
+        gaps = self.gather_rule(item, "gaps", base)
+        return GatherDefinition(sources, shuffle, deal, redeals, keep, gaps)
+
+    def gather_rule(self, item: Mapping, key: str, base: Scope) -> Rule | None:
+        """``stock.gather.keep`` or ``.gaps``: a rule on ``pile``, one of the gathered piles
+        (docs/authoring.md, "Redeals that keep some cards")."""
+        if key not in item.items:
+            return None
+        text, origin = self.expression_text(item.items[key], f"stock.gather.{key}", "false")
+        rule = self.parse(text, origin, f"stock.gather.{key}")
+        if self.check(rule, base.with_variables({"pile": Type.PILE})):
+            return rule
+        return None
 
 
 def pile_names(group: GroupDefinition) -> list[str]:

@@ -87,6 +87,10 @@ class Generated:
     #: the legal discards (moves ``(-2 - set, cards, target)``); None: the variant has none
     discard_moves: Callable[[list[list[int]], list[int]], list[tuple[int, int, int]]] | None \
         = None
+    #: ``stock.gather.keep`` and ``.gaps`` as ``gather_keeps(piles, stock, t)`` and
+    #: ``gather_gaps(piles, stock, t)`` for pile ``t``; None where the file gives none
+    gather_keeps: Callable[[list[list[int]], list[int], int], bool] | None = None
+    gather_gaps: Callable[[list[list[int]], list[int], int], bool] | None = None
 
 
 def _cost(node: Node) -> int:
@@ -480,12 +484,14 @@ class Generator:
         out.line(f"return {_source(win_expr)}")
         out.dedent()
         self._is_safe(out)
+        self._gather_rules(out)
         functions, source_text, filename = self._compile("\n".join(out.lines) + "\n", label)
         return Generated(functions["generate_moves"], functions["moves_from"],
                          functions["has_moves"],
                          functions["first_forced"] if has_forced else None,
                          functions["can_deal"], functions["is_won"], source_text, filename,
-                         functions.get("is_safe"), functions.get("discard_moves"))
+                         functions.get("is_safe"), functions.get("discard_moves"),
+                         functions.get("gather_keeps"), functions.get("gather_gaps"))
 
     def _deal_test(self) -> str:
         """When the deal is legal, as Python: ``stock.deal_when`` with cards in the stock;
@@ -501,6 +507,9 @@ class Generator:
             deal_test = f"({deal_test}) or ({again})"
         if plan.gather is not None:  # the deal of an empty stock gathers piles again
             deal_test = f"({deal_test}) or ({_gather_test(plan.gather)})"
+        for indices in plan.deal_closing:  # the deal closes a gap: a card after an empty pile
+            deal_test = (f"({deal_test}) or any(piles[w] and not piles[w - 1] for w in "
+                         f"range({indices.start + 1}, {indices.stop}))")
         return deal_test
 
     def _deal_note(self) -> str:
@@ -625,6 +634,23 @@ class Generator:
                                  "source": Pile(name("src"), name("s"), None)}
         out.line(f"return bool({_source(self._expr([self.plan.safe], names))})")
         out.dedent()
+
+    def _gather_rules(self, out: _Writer) -> None:
+        """``gather_keeps(piles, stock, t)`` and ``gather_gaps(piles, stock, t)``: the
+        gathering redeal's rules on pile ``t`` (``stock.gather.keep`` and ``.gaps``)."""
+        plan = self.plan
+        for function, key, rule in (("gather_keeps", "stock.gather.keep", plan.gather_keep),
+                                    ("gather_gaps", "stock.gather.gaps", plan.gather_gaps)):
+            if rule is None:
+                continue
+            out.line("")
+            out.line(f"def {function}(piles, stock, t):")
+            out.indent()
+            self._note(out, self.notes.get(key, ""))
+            out.line("tgt = piles[t]")
+            names: dict[str, Any] = {"pile": Pile(name("tgt"), name("t"), None)}
+            out.line(f"return bool({_source(self._expr([rule], names))})")
+            out.dedent()
 
     def _compile(self, source_text: str,
                  label: str) -> tuple[dict[str, types.FunctionType], str, str]:

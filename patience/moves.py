@@ -61,6 +61,41 @@ class Gather(NamedTuple):
     limit: int | None  # None: unlimited
     counter: int | None
     seed: int | None
+    #: ``gaps: N``: N gaps (``BLANK``) shuffled in among the gathered cards, dealt as cards
+    blanks: int = 0
+
+
+#: a gap shuffled in among the gathered cards (``stock.gather.gaps: N``): no card (cards
+#: are below 64, face down below 128), it sorts after every card and is never put down
+BLANK = 0xBF
+
+
+class Closed(NamedTuple):
+    """The deal's undo record when it closed gaps first (``close_gaps: deal``): each slide
+    ``(source, gap)`` in order (the whole pile ``source`` moved into the empty ``gap``),
+    then what the deal itself did."""
+
+    slides: tuple[tuple[int, int], ...]
+    received: Any
+
+
+def close_gaps(piles: Piles, ranges: tuple[range, ...]) -> tuple[tuple[int, int], ...]:
+    """Close the gaps of each range of piles: while a pile is empty and a later one is not,
+    the first such later pile moves whole into the first gap (``close_gaps``). Returns
+    the slides ``(source, gap)`` in order."""
+    slides = []
+    for indices in ranges:
+        gap = None
+        for index in indices:
+            if not piles[index]:
+                if gap is None:
+                    gap = index
+            elif gap is not None:
+                piles[gap] += piles[index]
+                piles[index].clear()
+                slides.append((index, gap))
+                gap += 1
+    return tuple(slides)
 
 
 class Gathered(NamedTuple):
@@ -83,27 +118,49 @@ def gather_sizes(cards: int, deal: int, piles: int) -> list[int]:
     return sizes
 
 
-def gather_piles(gather: Gather, piles: Piles) -> Gathered:
+#: a gathering redeal's rule on one pile (``stock.gather.keep`` or ``.gaps``), compiled:
+#: ``rule(piles, stock, pile)``
+PileRule = Callable[[Piles, list[int], int], bool]
+
+
+def gather_piles(gather: Gather, piles: Piles, keeps: PileRule | None = None,
+                 gaps: PileRule | None = None) -> Gathered:
     """Make the gathering redeal: the packet is the cards of the gathered piles, pile by
     pile, each pile read from its top card down (or, shuffled, those cards in card order
     shuffled by the redeal's own seed: ``patience.cards.redeal_shuffle``). It is cut into
     parcels of ``deal`` cards, each turned over, and dealt a card at a time, each pile
     filled in turn from the bottom (``gather_sizes`` cards): a pile that receives one
-    parcel has its first card on top (PySolFC's ``Cruel_Talon.dealCards``)."""
+    parcel has its first card on top (PySolFC's ``Cruel_Talon.dealCards``).
+
+    With ``keeps`` (``stock.gather.keep``), the piles are read in gathering order and one
+    for which it holds keeps its cards; each other pile is emptied into the packet before
+    the next is read, so the rule sees the piles gathered before it empty. With ``gaps``
+    (``stock.gather.gaps``), read on every gathered pile once all are gathered, the piles
+    for which it holds are left empty; the packet is dealt over the others."""
     before = tuple(tuple(piles[index]) for index in gather.piles)
+    gathered: list[int] = []
+    cards: list[int] = []
+    for index in gather.piles:
+        if keeps is not None and keeps(piles, [], index):
+            continue
+        gathered.append(index)
+        cards += reversed(piles[index])
+        piles[index].clear()
     if gather.shuffle:
         assert gather.seed is not None and gather.counter is not None
         seed = int.from_bytes(bytes(piles[gather.seed]), "little")
-        packet = redeal_shuffle([c for pile in before for c in pile], seed,
+        packet = redeal_shuffle(cards + [BLANK] * gather.blanks, seed,
                                 len(piles[gather.counter]) + 1)
     else:
-        packet = [card & ~FACE_DOWN for pile in before for card in reversed(pile)]
+        packet = [card & ~FACE_DOWN for card in cards]
+    if gaps is not None:
+        gathered = [index for index in gathered if not gaps(piles, [], index)]
     deal = gather.deal
     turned = [card for start in range(0, len(packet), deal)
               for card in reversed(packet[start:start + deal])]
     start = 0
-    for index, size in zip(gather.piles, gather_sizes(len(turned), deal, len(gather.piles))):
-        piles[index][:] = turned[start:start + size]
+    for index, size in zip(gathered, gather_sizes(len(turned), deal, len(gathered))):
+        piles[index][:] = [card for card in turned[start:start + size] if card != BLANK]
         start += size
     if gather.counter is not None:
         piles[gather.counter].append(0)
@@ -161,9 +218,23 @@ def deal_from_stock(variant: Variant, piles: Piles, stock: list[int]) -> Any:
     """Deal from the stock to each deal target in order (skipping empty piles where the
     variant says so), or, with the stock empty, turn the waste back into the stock where
     a redeal is left, or gather the piles ``stock.gather`` names and deal them again.
-    Returns what :func:`undeal` needs."""
+    Returns what :func:`undeal` needs. With ``close_gaps: deal`` the gaps of those groups
+    close first (:class:`Closed`)."""
+    if variant.deal_closing:
+        slides = close_gaps(piles, variant.deal_closing)
+        received = deal_cards(variant, piles, stock)
+        return Closed(slides, received) if slides else received
+    return deal_cards(variant, piles, stock)
+
+
+def deal_cards(variant: Variant, piles: Piles, stock: list[int]) -> Any:
+    """The deal itself (:func:`deal_from_stock` without the closing of gaps)."""
     if not stock and variant.gather is not None:
-        return gather_piles(variant.gather, piles)
+        if variant.gather_keep is None and variant.gather_gaps is None:
+            return gather_piles(variant.gather, piles)
+        generated = variant.generated
+        return gather_piles(variant.gather, piles, generated.gather_keeps,
+                            generated.gather_gaps)
     if not stock and variant.redeal_pile is not None:
         waste = piles[variant.redeal_pile]
         stock.extend(card & ~FACE_DOWN for card in reversed(waste))
@@ -172,11 +243,11 @@ def deal_from_stock(variant: Variant, piles: Piles, stock: list[int]) -> Any:
             piles[variant.redeal_counter].append(0)
         return REDEALT
     received = []
-    skip = variant.deal_skips_empty
+    skip, only = variant.deal_skips_empty, variant.deal_fills_empty
     for index in variant.deal_targets:
         if not stock:
             break
-        if skip and not piles[index]:
+        if skip and not piles[index] or only and piles[index]:
             continue
         piles[index].append(stock.pop())
         received.append(index)
@@ -185,6 +256,12 @@ def deal_from_stock(variant: Variant, piles: Piles, stock: list[int]) -> Any:
 
 def undeal(variant: Variant, piles: Piles, stock: list[int], received: Any) -> None:
     """Take back :func:`deal_from_stock`."""
+    if type(received) is Closed:
+        undeal(variant, piles, stock, received.received)
+        for source, gap in reversed(received.slides):
+            piles[source] += piles[gap]
+            piles[gap].clear()
+        return
     if type(received) is Gathered:
         gather = variant.gather
         assert gather is not None

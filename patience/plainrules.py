@@ -36,7 +36,7 @@ from patience.language import (
     Quantifier,
     Visitor,
 )
-from patience.rulestext import CLOSING, comment_at, layout_words
+from patience.rulestext import CLOSING, CLOSING_ON_DEAL, comment_at, layout_words
 from patience.settings import Removal, Show, Target
 
 if TYPE_CHECKING:
@@ -102,6 +102,8 @@ def _group(variant: Variant, group: Group) -> str:
         parts.append(f"{laid_out}.")
     if group.close_gaps:
         parts.append(CLOSING)
+    if group.close_on_deal:
+        parts.append(CLOSING_ON_DEAL)
     if any(group.deal):
         counts = set(group.deal)
         dealt = f"{group.deal[0]} card{'s' if group.deal[0] != 1 else ''}" \
@@ -164,10 +166,25 @@ def _gather(variant: Variant) -> str:
     times = "as often as you like" if gather.limit is None else \
         "once" if gather.limit == 1 else "twice" if gather.limit == 2 else \
         f"{gather.limit} times"
-    return (f"Redeal (d, or a click on the stock): pick up all the cards of the {named}, "
-            f"{shuffled}and deal them out again from {first}, {gather.deal} cards to each "
-            f"pile{'' if gather.shuffle else ', the first of them on top'} (the last one may "
-            f"get fewer); {times}.")
+    if variant.gather_keep is None and variant.gather_gaps is None and not gather.blanks:
+        return (f"Redeal (d, or a click on the stock): pick up all the cards of the {named}, "
+                f"{shuffled}and deal them out again from {first}, {gather.deal} cards to "
+                f"each pile{'' if gather.shuffle else ', the first of them on top'} (the last "
+                f"one may get fewer); {times}.")
+    words = Words(variant)
+    kept = "" if variant.gather_keep is None else (
+        " Going through the piles in order (one picked up already counts as empty), a pile "
+        f"stays when: {_rule_words(words, variant.gather_keep)}")
+    gaps = "" if variant.gather_gaps is None else (
+        " Once the cards are picked up, a place stays empty when: "
+        f"{_rule_words(words, variant.gather_gaps)}")
+    if gather.blanks:
+        gaps += (f" {gather.blanks} of the places they left, chosen by the shuffle, stay "
+                 "empty.")
+    return (f"Redeal (d, or a click on the stock): pick up the cards of the {named} that do "
+            f"not stay, {shuffled}and deal them out again into the places they left, "
+            f"{gather.deal} card{'s' if gather.deal != 1 else ''} to each; {times}."
+            f"{kept}{gaps}")
 
 
 def _stock(variant: Variant) -> str:
@@ -178,6 +195,10 @@ def _stock(variant: Variant) -> str:
     where = targets[0] if len(targets) == 1 else f"each of {', '.join(targets)}"
     text = (f"The stock: {variant.stock_size} cards. Each deal (d, or a click on the stock) "
             f"gives {each} to {where}; {variant.deals} deal{'s' if variant.deals != 1 else ''}.")
+    if variant.deal_fills_empty:
+        text = (f"The stock: {variant.stock_size} cards. Each deal (d, or a click on the "
+                f"stock) gives {each} to each empty one of {', '.join(targets)}, in order, "
+                "while the stock lasts.")
     if variant.redeals is None:
         text += " The waste turns back into the stock as often as you like."
     elif variant.redeals:

@@ -217,6 +217,14 @@ class RulePlan:
     gather: Gather | None = None
     #: the discards, in file order (docs/authoring.md, "Discarding several cards at once")
     discards: tuple[DiscardPlan, ...] = ()
+    #: the gathering redeal's rules on ``pile``, inlined: the piles that keep their cards
+    #: and the gathered piles left empty (docs/authoring.md, "Redeals that keep some
+    #: cards"); None where the file gives none
+    gather_keep: Node | None = None
+    gather_gaps: Node | None = None
+    #: the pile ranges whose gaps close when the player deals (``close_gaps: deal``): the
+    #: deal's first step, and a deal is legal when one of them would move a pile
+    deal_closing: tuple[range, ...] = ()
 
     @property
     def fills(self) -> tuple[GroupRules, ...]:
@@ -356,4 +364,9 @@ def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
     return RulePlan(compiler, rules, sources, forced_sources, inline(variant.win.node),
                     inline(variant.deal_when.node),
                     None if variant.safe is None else inline(variant.safe.node), redeal,
-                    tabulate, variant.gather, discards)
+                    tabulate, variant.gather, discards,
+                    gather_keep=None if variant.gather_keep is None
+                    else inline(variant.gather_keep.node),
+                    gather_gaps=None if variant.gather_gaps is None
+                    else inline(variant.gather_gaps.node),
+                    deal_closing=variant.deal_closing)

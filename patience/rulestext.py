@@ -26,7 +26,8 @@ def comment_at(origin: Origin | None) -> str:
     line_start = text.rfind("\n", 0, origin.start) + 1
     line_end = text.find("\n", origin.end)
     line_end = len(text) if line_end < 0 else line_end
-    rest = text[origin.end:line_end]
+    # a block scalar (``>-``) ends at the start of the next line: nothing follows it there
+    rest = "" if text[origin.end - 1:origin.end] == "\n" else text[origin.end:line_end]
     if "#" in rest:
         return rest.split("#", 1)[1].strip()
     above = []
@@ -48,6 +49,11 @@ def _rule(label: str, rule: Rule) -> list[str]:
         lines.append(f"      ({words})")
     return lines
 
+
+#: what ``close_gaps: deal`` does, in words
+CLOSING_ON_DEAL = ("When the player deals ('d'), their gaps close first: the piles after a gap "
+                   "slide toward the first, the gaps at the end; a deal is also allowed, even "
+                   "with an empty stock, when one of them holds a card after a gap.")
 
 #: what ``close_gaps`` does, in words
 CLOSING = ("When one of them is emptied, the gap closes at once: the piles after it slide "
@@ -189,6 +195,8 @@ def _group_lines(variant: Variant, group: Group) -> list[str]:
         lines.append(f"    They stand {where}.")
     if group.close_gaps:
         lines.append(f"    {CLOSING}")
+    if group.close_on_deal:
+        lines.append(f"    {CLOSING_ON_DEAL}")
     if group.place:
         placed = "; ".join(f"{name}: {' '.join(card_code(c) for c in cards)}"
                            for name, cards in zip(group.pile_names, group.place) if cards)
@@ -223,7 +231,8 @@ def _stock_lines(variant: Variant) -> list[str]:
     lines = []
     targets = list(dict.fromkeys(variant.pile_names[i] for i in variant.deal_targets))
     if targets and variant.stock_size:
-        empty = "skipping empty piles" if variant.deal_skips_empty else "empty piles included"
+        empty = "skipping empty piles" if variant.deal_skips_empty else \
+            "to the empty piles alone" if variant.deal_fills_empty else "empty piles included"
         each = "one card" if variant.turn == 1 else f"{variant.turn} cards, one by one,"
         if variant.redeals is None:
             again = "then the waste turns back into the stock as often as you like (a 'd' " \
@@ -234,15 +243,33 @@ def _stock_lines(variant: Variant) -> list[str]:
         else:
             again = "no redeal"
         where = targets[0] if len(targets) == 1 else f"each of {', '.join(targets)} in order"
+        deals = "while the stock lasts" if variant.deal_fills_empty else \
+            f"{variant.deals} deal{'s' if variant.deals != 1 else ''}"
         lines.append(f"Stock: {variant.stock_size} cards. A deal ('d') gives {each} to "
-                     f"{where}, {empty}: {variant.deals} deal{'s' if variant.deals != 1 else ''}"
-                     f"; {again}.")
+                     f"{where}, {empty}: {deals}; {again}.")
         if variant.deal_when.text.strip() != "true":
             lines += _rule("A deal is allowed when", variant.deal_when)
     else:
         lines.append("Stock: none.")
     if variant.gather is not None:
         lines.append(_gather_line(variant))
+        lines += _gather_rules(variant)
+    return lines
+
+
+def _gather_rules(variant: Variant) -> list[str]:
+    """The gathering redeal's ``keep`` and ``gaps`` rules, if any."""
+    lines = []
+    if variant.gather_keep is not None:
+        lines += _rule("A pile keeps its cards (read in that order; a pile gathered before "
+                       "reads as empty) when", variant.gather_keep)
+    if variant.gather_gaps is not None:
+        lines += _rule("A gathered pile is left empty (read once all are gathered) when",
+                       variant.gather_gaps)
+    blanks = variant.gather.blanks if variant.gather is not None else 0
+    if blanks:
+        lines.append(f"    {blanks} gaps are shuffled in among the gathered cards and dealt "
+                     "like them: the piles they fall on stay empty.")
     return lines
 
 

@@ -252,7 +252,7 @@ def _home_refusal(h: GroupDefinition, win: Node, total: int, suits: int) -> str 
 def _group_refusal(g: GroupDefinition, h: GroupDefinition, moves: Node, accepts: Node,
                    names: frozenset[str]) -> str | None:
     """Why the group ``g`` (with its inlined rules) is outside the argument, or None."""
-    if g.close_gaps or (g.layout is not None and g.layout.overlap):
+    if g.close_gaps or g.close_on_deal or (g.layout is not None and g.layout.overlap):
         return f"{g.name} closes its gaps or covers its piles (layout)"
     if g.removal is not Removal.OPTIONAL:
         return f"{g.name} has forced moves (removal: forced)"

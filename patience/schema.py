@@ -174,9 +174,10 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
         "removal": _choice(Removal, "Whether moves here are the player's choice or made at "
                                     "once."),
         "show": _choice(Show, "How the piles are drawn."),
-        "close_gaps": {"type": "boolean", "default": False, "description": (
-            "After a move its non-empty piles slide toward its start, the gaps at the "
-            "end.")},
+        "close_gaps": {"anyOf": [{"type": "boolean"}, {"const": "deal"}], "default": False,
+                       "description": (
+            "After a move (true) or when the player deals (deal) its non-empty piles slide "
+            "toward its start, the gaps at the end.")},
         "layout": {"type": "object", "additionalProperties": False,
                    "description": ("Where its piles stand: rows and columns of a grid "
                                    "(numbered row by row), or overlap: rows of x positions "
@@ -217,6 +218,15 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
                 "redeals": {"anyOf": [{"type": "integer", "minimum": 1, "maximum": 1000},
                                       {"const": "unlimited"}],
                             "description": "How many times (a shuffle needs a number)."},
+                "keep": _rule("A rule on pile, read in gathering order (a pile gathered "
+                              "before reads as empty): the piles it holds for keep their "
+                              "cards: docs/authoring.md, \"Redeals that keep some cards\"."),
+                "gaps": {"anyOf": [
+                    _rule("A rule on pile, read once the cards are gathered: the gathered "
+                          "piles it holds for are left empty by the deal."),
+                    {"type": "integer", "minimum": 1, "maximum": MAX_GROUP_PILES,
+                     "description": "That many gaps shuffled in among the gathered cards "
+                                    "(shuffle: true, deal: 1)."}]},
             },
         },
     },

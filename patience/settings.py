@@ -52,6 +52,7 @@ class EmptyPiles(_Word):
 
     INCLUDE = "include"
     SKIP = "skip"
+    ONLY = "only"  # a deal gives a card to the empty deal targets alone
 
 
 def words(kind: type[enum.Enum]) -> tuple[str, ...]:

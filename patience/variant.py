@@ -96,6 +96,7 @@ class Group:
     layout: Arrangement | None = None
     #: after a move (and each forced step) its non-empty piles slide toward its start
     close_gaps: bool = False
+    close_on_deal: bool = False  # ``close_gaps: deal``: its gaps close when the player deals
 
     @property
     def arrangement(self) -> Arrangement:
@@ -146,7 +147,8 @@ class Variant:
                                 group.to_bottom,
                                 FROM_STOCK if group.fill_from == "stock" else
                                 ranges[group.fill_from] if group.fill_from else None,
-                                group.deal_first, group.layout, group.close_gaps))
+                                group.deal_first, group.layout, group.close_gaps,
+                                group.close_on_deal))
         self.groups: tuple[Group, ...] = tuple(groups)
         self.group_by_name: Mapping[str, Group] = MappingProxyType(
             {group.name: group for group in groups})
@@ -163,6 +165,13 @@ class Variant:
         self.deal_targets: tuple[int, ...] = tuple(
             index for index in self._deal_targets(definition) for _ in range(self.turn))
         self.deal_skips_empty = definition.stock.empty_piles is EmptyPiles.SKIP
+        #: ``empty_piles: only``: a deal gives a card to the empty deal targets alone
+        self.deal_fills_empty = definition.stock.empty_piles is EmptyPiles.ONLY
+        #: the groups whose gaps close when the player deals (``close_gaps: deal``), as
+        #: pile ranges: the deal's first step (docs/authoring.md, "Closing gaps when the
+        #: player deals")
+        self.deal_closing: tuple[range, ...] = tuple(g.indices for g in groups
+                                                     if g.close_on_deal)
         #: the cards put on the piles before the deal, pile by pile (they leave the deck
         #: before it is shuffled: see docs/authoring.md, "Cards placed before the deal")
         self.placed: tuple[tuple[int, int], ...] = tuple(
@@ -211,6 +220,12 @@ class Variant:
         self.gather: Gather | None = self._gather(definition)
         if self.gather is not None:
             self.redeal_counter = self.gather.counter
+        #: the gathering redeal's rules on ``pile``: the piles that keep their cards, and
+        #: the gathered piles the deal leaves empty (docs/authoring.md, "Redeals that keep
+        #: some cards"); None where the file gives none
+        written_gather = definition.stock.gather
+        self.gather_keep: Rule | None = None if written_gather is None else written_gather.keep
+        self.gather_gaps: Rule | None = None if written_gather is None else written_gather.gaps
         #: how many entries ``Game.piles`` has: the piles, then the redeal counter if any,
         #: then the shuffle seed of a gathering redeal if it shuffles
         self.pile_slots = len(self.pile_names) + (self.redeal_counter is not None) + (
@@ -229,6 +244,8 @@ class Variant:
             self.plan, self.id,
             notes={"win": rule_note(self.win), "stock.deal_when": rule_note(self.deal_when),
                    "solver.safe": "" if self.safe is None else rule_note(self.safe),
+                   **{rule.key: rule_note(rule) for rule in (self.gather_keep, self.gather_gaps)
+                      if rule is not None},
                    "title": f"the rules of {self.id} ({Path(self.path).name}) compiled to "
                             "Python by patience.generator (a table named after a predicate "
                             "holds its value for every card or pair)"})
@@ -288,7 +305,8 @@ class Variant:
     @functools.cached_property
     def rule_nodes(self) -> tuple[tuple[str, Node], ...]:
         """Every rule of the variant as ``(key, expression)``: each group's ``moves``,
-        ``accepts``, ``to_bottom`` and ``deal_first``, each discard's ``when``, ``win``,
+        ``accepts``, ``to_bottom`` and ``deal_first``, each discard's ``when``,
+        ``stock.gather``'s ``keep`` and ``gaps``, ``win``,
         ``stock.deal_when``, ``solver.safe`` (what it reads matters too: keys that merged
         cards it tells apart would merge positions whose single safe child differs) and the
         predicates' bodies (``predicates.NAME``)."""
@@ -298,6 +316,8 @@ class Variant:
             rules += [(rule.key, rule.node) for rule in (g.to_bottom, g.deal_first)
                       if rule is not None]
         rules += [(d.when.key, d.when.node) for d in self.discards]
+        rules += [(rule.key, rule.node) for rule in (self.gather_keep, self.gather_gaps)
+                  if rule is not None]
         rules += [("win", self.win.node), ("stock.deal_when", self.deal_when.node)]
         if self.safe is not None:
             rules.append(("solver.safe", self.safe.node))
@@ -356,7 +376,7 @@ class Variant:
         counter = None if written.redeals is None else slot
         seed = (slot + (counter is not None)) if written.shuffle else None
         return Gather(tuple(piles), written.shuffle, written.deal, written.redeals, counter,
-                      seed)
+                      seed, written.blanks)
     @staticmethod
     def _discards(definition: Definition, ranges: Mapping[str, range]) -> tuple[Discard, ...]:
         discards = []

@@ -32,6 +32,8 @@ MECHANISMS = {
                       "deals them again in threes, twice",
     "fourteen": "discards: pairs of top cards leaving together (moves from several piles)",
     "lineup": "a grid of piles (layout) whose rules read a pile's neighbour and column",
+    "monte-carlo": "a deal that closes a grid's gaps up (close_gaps: deal) and fills the empty "
+                   "places alone (empty_piles: only); pairs of neighbours discarded",
 }
 
 #: one game per family, and the mechanisms above
@@ -50,6 +52,10 @@ REPRESENTATIVES = frozenset({
     # covering and closing gaps, have exact tests of their own in test_rules_places.py)
     "three-peaks-open",  # overlapping rows (layout overlap): a covered pile gives no card
     "accordion",  # a row that closes its gaps (close_gaps), a pile onto its neighbours
+    # a shuffled redeal that keeps each row's sequence (stock.gather.keep) and leaves a gap
+    # after it (gaps): its heaviest generator checks and battery run with the slow tests
+    # (the redeal has exact tests of its own in test_gather_keep.py, both engines)
+    "montana",
 })
 
 

@@ -364,7 +364,7 @@ def test_the_core_closes_gaps_as_the_reference(tmp_path):
         random_playout(variant.deal(number), seed=number, length=10)
 
 
-def test_close_gaps_is_true_or_false(tmp_path):
+def test_close_gaps_is_true_false_or_deal(tmp_path):
     error = load_error(tmp_path, CLOSING.replace("CLOSE", "yes please"))
     messages = [e.message for e in getattr(error, "errors", [error])]
-    assert "piles.row.close_gaps must be true or false, not 'yes please'" in messages
+    assert "piles.row.close_gaps must be true, false or deal, not 'yes please'" in messages

@@ -48,6 +48,8 @@ FAMILIES = [
     ("mini-grandfathers-clock", "Grandfather's Clock"),
     ("mini-fourteen", "Fourteen"),
     ("mini-lineup", "Montana"),
+    ("mini-montana", "Montana"),  # a redeal that keeps each row's sequence, gaps after it
+    ("mini-monte-carlo", "Monte Carlo"),  # a deal that closes the gaps up, then fills them
     ("mini-three-peaks", "Golf"),
     ("mini-accordion", "Accordion"),
     ("mini-giza", "Pyramid"),  # covering with discards: a covered pile is never chosen
@@ -102,7 +104,8 @@ def test_every_family_of_classic_games_has_a_reduced_deck():
 QUICK = ["mini-bakers-dozen", "mini-streets-and-alleys", "mini-klondike", "mini-canfield",
          "mini-forty-thieves", "mini-golf", "mini-black-hole", "mini-spider", "mini-scorpion",
          "mini-yukon", "mini-miss-milligan", "mini-penguin", "mini-grandfathers-clock",
-         "mini-la-belle-lucie", "mini-cruel", "mini-fourteen", "mini-lineup",
+         "mini-la-belle-lucie", "mini-cruel", "mini-fourteen", "mini-lineup", "mini-montana",
+         "mini-monte-carlo",
          "mini-three-peaks", "mini-accordion", "mini-calculation", "mini-osmosis",
          "mini-numerica"]
 

@@ -4,6 +4,7 @@
 
 use crate::filter::{row_has, row_union, top_code, Cards, FilterKey, Row, CODES};
 use crate::program::{Discard, Env, Pairing, Program, SourcePlan, FACE_DOWN, MAX_SCREENED, NO_CARD};
+use crate::compile::Code;
 use crate::wire::Gather;
 
 /// The most piles a program has (`Program::from_json` checks it).
@@ -206,6 +207,10 @@ pub const TURNED: i16 = -2;
 /// the error by its type and raises the kernel's `ForcedMovesError`, in Python's words.
 pub const RUNAWAY: &str = "the forced moves after one move went on past the limit";
 
+/// A gap shuffled in among the gathered cards (`stock.gather.gaps: N`,
+/// `patience.moves.BLANK`): no card, sorted after every card, never put down.
+pub const BLANK: u8 = 0xBF;
+
 /// The deal's undo when it gathered piles (`DealUndo::Gathered`).
 const GATHERED: u32 = u32::MAX;
 
@@ -254,21 +259,58 @@ pub fn gather_sizes(mut cards: usize, deal: usize, piles: usize) -> Vec<usize> {
         .collect()
 }
 
-/// Make the gathering redeal (`patience.moves.gather_piles`): the packet cut into parcels
-/// of `deal` cards, each turned over, dealt a card at a time filling each pile from the
-/// bottom; the piles as they were are kept on the gathered stack.
-fn gather_piles(gather: &Gather, pos: &mut Position, stacks: &mut Stacks) {
-    let mut packet: Vec<u8> = Vec::new();
+/// A gathering redeal's rules on a pile (`Program::gather_keep`, `gather_gaps`) and the
+/// place maps they read.
+struct GatherRules<'a> {
+    keep: Option<&'a Code>,
+    gaps: Option<&'a Code>,
+    places: &'a [Vec<usize>],
+}
+
+impl GatherRules<'_> {
+    /// Whether `rule` holds for pile `t` of the position as it is now.
+    fn holds(&self, rule: Option<&Code>, pos: &Position, t: usize) -> bool {
+        rule.is_some_and(|rule| {
+            let mut env = Env::placed(&pos.piles, &pos.stock, self.places);
+            env.t = t;
+            rule.truth(&mut env)
+        })
+    }
+}
+
+/// Make the gathering redeal (`patience.moves.gather_piles`): the piles `keep` holds for,
+/// read in gathering order, stay (each other pile is emptied before the next is read); the
+/// packet cut into parcels of `deal` cards, each turned over, dealt a card at a time
+/// filling each gathered pile but those `gaps` holds for from the bottom; the piles as they
+/// were are kept on the gathered stack.
+fn gather_piles(gather: &Gather, rules: &GatherRules, pos: &mut Position, stacks: &mut Stacks) {
     for &p in &gather.piles {
         let pile = &pos.piles[p];
         stacks.gathered.extend(pile.iter().map(|&c| c as u16));
         stacks.gathered.push(pile.len() as u16);
+    }
+    let mut packet: Vec<u8> = Vec::new();
+    let mut gathered: Vec<usize> = Vec::with_capacity(gather.piles.len());
+    for &p in &gather.piles {
+        if rules.holds(rules.keep, pos, p) {
+            continue;
+        }
+        gathered.push(p);
+        let pile = &mut pos.piles[p];
         if gather.shuffle {
             packet.extend(pile.iter().copied());
         } else {
             packet.extend(pile.iter().rev().map(|&c| c & !FACE_DOWN));
         }
+        pile.clear();
+        stacks.touched.mark(p);
     }
+    if rules.gaps.is_some() {
+        let gaps: Vec<bool> = gathered.iter().map(|&p| rules.holds(rules.gaps, pos, p)).collect();
+        let mut left = gaps.iter();
+        gathered.retain(|_| !left.next().copied().unwrap_or(false));
+    }
+    packet.extend(std::iter::repeat_n(BLANK, gather.blanks));
     if gather.shuffle {
         let seed_pile = &pos.piles[gather.seed.expect("a shuffle seed")];
         let seed = seed_pile.iter().rev().fold(0u64, |seed, &b| seed << 8 | u64::from(b));
@@ -279,10 +321,9 @@ fn gather_piles(gather: &Gather, pos: &mut Position, stacks: &mut Stacks) {
         parcel.reverse();
     }
     let mut start = 0;
-    for (&p, size) in gather.piles.iter().zip(gather_sizes(packet.len(), gather.deal, gather.piles.len())) {
+    for (&p, size) in gathered.iter().zip(gather_sizes(packet.len(), gather.deal, gathered.len())) {
         let pile = &mut pos.piles[p];
-        pile.clear();
-        pile.extend_from_slice(&packet[start..start + size]);
+        pile.extend(packet[start..start + size].iter().filter(|&&c| c != BLANK));
         start += size;
         stacks.touched.mark(p);
     }
@@ -318,7 +359,14 @@ pub enum DealUndo {
     Redealt,
     /// the gathered piles' cards before the redeal are on the gathered stack
     Gathered,
+    /// the deal closed gaps first (`close_gaps: deal`): `slides` pairs (source, gap) on the
+    /// received stack, then the `fed` piles the deal fed
+    Closed { slides: u32, fed: u32 },
 }
+
+/// `Undo::deal`'s bit for a deal that closed gaps first: the slides above bit 16, the piles
+/// fed below (a program has at most `MAX_PILES` piles)
+const CLOSED: u32 = 1 << 31;
 
 /// What taking a move back needs: what the deal did, and how many steps (forced moves and
 /// turn-ups) followed, which are on the step stack. Eight bytes (the search keeps one for
@@ -336,9 +384,13 @@ impl Undo {
             DealUndo::None => 0,
             DealUndo::Redealt => 1,
             DealUndo::Gathered => GATHERED,
+            DealUndo::Closed { slides, fed } => {
+                assert!(slides < 1 << 15 && fed < 1 << 16, "a deal closes and feeds few piles");
+                CLOSED | slides << 16 | fed
+            }
             DealUndo::Received(fed) => {
                 let deal = fed.checked_add(2).expect("a deal feeds fewer than 2^32 - 3 piles");
-                assert!(deal != GATHERED, "a deal feeds fewer than 2^32 - 3 piles");
+                assert!(deal < CLOSED, "a deal feeds fewer than 2^31 - 2 piles");
                 deal
             }
         };
@@ -350,6 +402,7 @@ impl Undo {
             0 => DealUndo::None,
             1 => DealUndo::Redealt,
             GATHERED => DealUndo::Gathered,
+            closed if closed & CLOSED != 0 => DealUndo::Closed { slides: closed >> 16 & 0x7FFF, fed: closed & 0xFFFF },
             fed => DealUndo::Received(fed - 2),
         }
     }
@@ -486,7 +539,10 @@ impl Program {
                 };
             }
         }
-        false
+        // `close_gaps: deal`: the deal would close a gap (a card after an empty pile)
+        self.placing.deal_closing.iter().any(|&(start, stop)| {
+            (start + 1..stop).any(|w| !pos.piles[w].is_empty() && pos.piles[w - 1].is_empty())
+        })
     }
 
     /// Every legal move (the deal last); none in a won position.
@@ -778,9 +834,46 @@ impl Program {
     // -- play and take back --
 
     fn deal_from_stock(&self, pos: &mut Position, stacks: &mut Stacks) -> DealUndo {
+        if self.placing.deal_closing.is_empty() {
+            return self.deal_cards(pos, stacks);
+        }
+        // `close_gaps: deal`: the gaps close first, each slide a pair on the received stack
+        let mut slides = 0;
+        for &(start, stop) in &self.placing.deal_closing {
+            let mut gap = None;
+            for s in start..stop {
+                if pos.piles[s].is_empty() {
+                    gap = gap.or(Some(s));
+                } else if let Some(w) = gap {
+                    let cards = std::mem::take(&mut pos.piles[s]);
+                    pos.piles[w].extend_from_slice(&cards);
+                    pos.piles[s] = cards;
+                    pos.piles[s].clear();
+                    stacks.received.push(s as u16);
+                    stacks.received.push(w as u16);
+                    stacks.touched.mark(s);
+                    stacks.touched.mark(w);
+                    slides += 1;
+                    gap = Some(w + 1);
+                }
+            }
+        }
+        match self.deal_cards(pos, stacks) {
+            DealUndo::Received(fed) if slides > 0 => DealUndo::Closed { slides, fed },
+            dealt => dealt,
+        }
+    }
+
+    /// The deal itself: `deal_from_stock` without the closing of gaps.
+    fn deal_cards(&self, pos: &mut Position, stacks: &mut Stacks) -> DealUndo {
         if pos.stock.is_empty() {
             if let Some(gather) = &self.gather {
-                gather_piles(gather, pos, stacks);
+                let rules = GatherRules {
+                    keep: self.gather_keep.as_ref(),
+                    gaps: self.gather_gaps.as_ref(),
+                    places: &self.placing.maps,
+                };
+                gather_piles(gather, &rules, pos, stacks);
                 return DealUndo::Gathered;
             }
             if let Some(redeal) = &self.redeal {
@@ -799,7 +892,9 @@ impl Program {
         let mut fed = 0;
         for &index in &self.deal_targets {
             let Some(&card) = pos.stock.last() else { break };
-            if self.deal_skips_empty && pos.piles[index].is_empty() {
+            if self.deal_skips_empty && pos.piles[index].is_empty()
+                || self.deal_fills_empty && !pos.piles[index].is_empty()
+            {
                 continue;
             }
             pos.stock.pop();
@@ -814,6 +909,19 @@ impl Program {
     fn undeal(&self, pos: &mut Position, stacks: &mut Stacks, deal: DealUndo) {
         match deal {
             DealUndo::None => {}
+            DealUndo::Closed { slides, fed } => {
+                self.undeal(pos, stacks, DealUndo::Received(fed));
+                for _ in 0..slides {
+                    let w = stacks.received.pop().expect("a slide's gap") as usize;
+                    let s = stacks.received.pop().expect("a slide's source") as usize;
+                    let cards = std::mem::take(&mut pos.piles[w]);
+                    pos.piles[s].extend_from_slice(&cards);
+                    pos.piles[w] = cards;
+                    pos.piles[w].clear();
+                    stacks.touched.mark(s);
+                    stacks.touched.mark(w);
+                }
+            }
             DealUndo::Gathered => {
                 let gather = self.gather.as_ref().expect("a gather");
                 for &p in gather.piles.iter().rev() {

@@ -19,8 +19,8 @@ pub const FACE_DOWN: u8 = 64;
 /// the rule program's version (2: `top_piles`; 3: `safe`, the declared safe moves; 4: the
 /// moves after a deal and the stock as a cycle; 5: `beam`, the layered beam; 6: the typed
 /// wire format, `wire.rs`; 7: the redeal that gathers piles, the discards, and places,
-/// `wire::Places`)
-pub const PROGRAM_VERSION: u64 = 7;
+/// `wire::Places`; 8: the gathering redeal's `keep` and `gaps`)
+pub const PROGRAM_VERSION: u64 = 8;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
 pub const SLOTS: usize = 4;
@@ -298,9 +298,15 @@ pub struct Program {
     pub safe: Option<Code>,
     pub deal_targets: Vec<usize>,
     pub deal_skips_empty: bool,
+    /// `empty_piles: only`: a deal gives a card to the empty deal targets alone
+    pub deal_fills_empty: bool,
     pub redeal: Option<Redeal>,
     /// the redeal that gathers piles and deals them again (`stock.gather`), if any
     pub gather: Option<wire::Gather>,
+    /// the gathering redeal's rules on the pile `t`: the piles that keep their cards
+    /// (`stock.gather.keep`) and the gathered piles left empty (`.gaps`)
+    pub gather_keep: Option<Code>,
+    pub gather_gaps: Option<Code>,
     pub turns_up: Vec<bool>,
     pub has_forced: bool,
     /// whether some pairing of `sources` (of `forced_sources`) has a target filter
@@ -330,6 +336,8 @@ pub struct Placing {
     pub maps: Vec<Vec<usize>>,
     /// the pile ranges of the groups whose gaps close (`close_gaps`)
     pub closing: Vec<(usize, usize)>,
+    /// the pile ranges whose gaps close when the player deals (`close_gaps: deal`)
+    pub deal_closing: Vec<(usize, usize)>,
 }
 
 type Result<T> = std::result::Result<T, String>;
@@ -742,6 +750,7 @@ impl Program {
                 || g.counter.is_some() != g.limit.is_some()
                 || (g.shuffle && g.seed.is_none())
                 || (g.shuffle && g.counter.is_none())
+                || (g.blanks > 0 && (!g.shuffle || g.deal != 1))
                 || value.redeal.is_some()
             {
                 return bad(format!("gather {g:?}"));
@@ -793,7 +802,7 @@ impl Program {
         {
             return bad(format!("search constants {search:?}"));
         }
-        if value.places.closing.iter().any(|&(a, b)| a > b || b > piles) {
+        if value.places.closing.iter().chain(&value.places.deal_closing).any(|&(a, b)| a > b || b > piles) {
             return bad("a closing range out of range".to_string());
         }
         let has_forced = !value.fills.is_empty()
@@ -818,7 +827,10 @@ impl Program {
             turns_up: flags(&value.face_down_piles, piles)?,
             deal_targets: value.deal_targets,
             deal_skips_empty: value.deal_skips_empty,
+            deal_fills_empty: value.deal_fills_empty,
             redeal,
+            gather_keep: gather_rule(&reader, value.gather.as_ref().and_then(|g| g.keep.as_ref()))?,
+            gather_gaps: gather_rule(&reader, value.gather.as_ref().and_then(|g| g.gaps.as_ref()))?,
             gather: value.gather,
             has_forced,
             filtered,
@@ -844,7 +856,11 @@ impl Program {
             groups,
             discards,
             discard_sets,
-            placing: Box::new(Placing { maps: places, closing: value.places.closing }),
+            placing: Box::new(Placing {
+                maps: places,
+                closing: value.places.closing,
+                deal_closing: value.places.deal_closing,
+            }),
         })
     }
 }
@@ -854,6 +870,11 @@ impl Program {
 /// Every set of piles of every discard, by number: (its discard, its first pile in that
 /// discard's `sets`).
 type DiscardSets = Vec<(u16, u32)>;
+
+/// A gathering redeal's rule on a pile (`wire::Gather::keep`, `gaps`), read.
+fn gather_rule(reader: &Reader, rule: Option<&Value>) -> Result<Option<Code>> {
+    rule.map(|expr| reader.code(expr)).transpose()
+}
 
 fn read_discards(wired: &[wire::Discard], reader: &Reader, piles: usize) -> Result<(Vec<Discard>, DiscardSets)> {
     let mut discards = Vec::new();
@@ -1226,8 +1247,11 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         safe: None,
         deal_targets: vec![],
         deal_skips_empty: false,
+        deal_fills_empty: false,
         redeal: None,
         gather: None,
+        gather_keep: None,
+        gather_gaps: None,
         turns_up: vec![false; piles],
         has_forced: false,
         filtered: false,

@@ -91,6 +91,11 @@ pub struct Gather {
     pub limit: Option<usize>,
     pub counter: Option<usize>,
     pub seed: Option<usize>,
+    /// `gaps: N`: gaps shuffled in among the gathered cards (`moves::BLANK`), 0 for none
+    pub blanks: usize,
+    /// `stock.gather.keep` and `.gaps`: rules on the pile `["tgt"]` (None: not given)
+    pub keep: Option<Value>,
+    pub gaps: Option<Value>,
 }
 
 /// Where piles stand: maps from a pile's number, read by `["near", map, pile]` (a
@@ -101,6 +106,8 @@ pub struct Places {
     pub maps: Vec<Vec<i64>>,
     /// the pile ranges of the groups whose gaps close (`close_gaps`): the first forced steps
     pub closing: Vec<(usize, usize)>,
+    /// the pile ranges whose gaps close when the player deals (`close_gaps: deal`)
+    pub deal_closing: Vec<(usize, usize)>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -207,6 +214,7 @@ pub struct Program {
     pub safe: Option<Value>,
     pub deal_targets: Vec<usize>,
     pub deal_skips_empty: bool,
+    pub deal_fills_empty: bool,
     pub redeal: Option<Redeal>,
     pub gather: Option<Gather>,
     pub face_down_piles: Vec<usize>,

@@ -69,7 +69,7 @@ from patience.limits import MAX_FORCED_MOVES
 from patience.native import wire
 from patience.native.wire import Expr
 from patience.places import NO_PILE, PLACE_ATTRIBUTES, compose
-from patience.plan import DiscardPlan, SourcePlan
+from patience.plan import DiscardPlan, RulePlan, SourcePlan
 from patience.solver.constants import SEARCH
 from patience.solver.rules import solver_rules
 from patience.variant import Variant
@@ -435,6 +435,16 @@ def _discard(lowering: _Lowering, discard: DiscardPlan) -> wire.Discard:
                         lowering.scalar(discard.when, names))
 
 
+def _gather(lowering: _Lowering, plan: RulePlan) -> wire.Gather | None:
+    """The gathering redeal, its ``keep`` and ``gaps`` rules over the pile ``["tgt"]``."""
+    if plan.gather is None:
+        return None
+    names = {"pile": _PileValue(["tgt"], None)}
+    keep, gaps = (None if rule is None else lowering.scalar(rule, names)
+                  for rule in (plan.gather_keep, plan.gather_gaps))
+    return wire.Gather(*plan.gather, keep=keep, gaps=gaps)
+
+
 def rule_program(variant: Variant) -> wire.Program:
     """The rule program of ``variant``: its rule plan lowered for the core."""
     plan = variant.tabulated_plan
@@ -459,6 +469,7 @@ def rule_program(variant: Variant) -> wire.Program:
                                (group.fill_from.start, group.fill_from.stop)))
     # lowered before the tables are read: a discard's rule may call a card-only predicate
     discards = tuple(_discard(lowering, d) for d in plan.discards)
+    gather = _gather(lowering, plan)
     rules = solver_rules(variant)
     return wire.Program(
         version=wire.PROGRAM_VERSION,
@@ -475,9 +486,10 @@ def rule_program(variant: Variant) -> wire.Program:
         safe=None if safe is False else safe,
         deal_targets=variant.deal_targets,
         deal_skips_empty=variant.deal_skips_empty,
+        deal_fills_empty=variant.deal_fills_empty,
         redeal=None if variant.redeal_pile is None else wire.Redeal(
             variant.redeal_pile, variant.redeal_counter, variant.redeals or 0),
-        gather=None if plan.gather is None else wire.Gather(*plan.gather),
+        gather=gather,
         face_down_piles=variant.face_down_piles,
         tables=tuple(lowering.tables),
         key=wire.Key(
@@ -501,7 +513,8 @@ def rule_program(variant: Variant) -> wire.Program:
         max_forced_moves=MAX_FORCED_MOVES,
         discards=discards,
         places=wire.Places(tuple(lowering.maps), tuple(
-            (group.indices.start, group.indices.stop) for group in plan.closing)),
+            (group.indices.start, group.indices.stop) for group in plan.closing),
+            tuple((indices.start, indices.stop) for indices in plan.deal_closing)),
     )
 
 

@@ -20,8 +20,10 @@ from patience.solver.constants import SearchConstants
 #: the version of the program's shape: the core refuses a program of another version (2: the
 #: piles keyed by their top, 3: the declared safe moves, 4: the moves allowed after a deal
 #: and the stock as a cycle, 5: the layered beam, 6: the typed wire format and the search
-#: constants, 7: the redeal that gathers piles, the discards, and places, ``Places``)
-PROGRAM_VERSION = 7
+#: constants, 7: the redeal that gathers piles, the discards, and places, ``Places``, 8: the
+#: gathering redeal's ``keep`` and ``gaps``, the gaps that close on the deal and the deal
+#: to empty piles alone)
+PROGRAM_VERSION = 8
 
 Expr = list[Any]  # an expression tree: ["int", 3], ["cmp", "==", a, b], …
 Rule = Expr | bool  # a rule, or the constant it folds to
@@ -103,6 +105,10 @@ class Gather:
     limit: int | None  # None: unlimited
     counter: int | None  # the hidden pile counting the redeals made
     seed: int | None  # the hidden pile holding the shuffle seed (8 bytes, little-endian)
+    blanks: int  # ``gaps: N``: gaps shuffled in among the gathered cards (0: none)
+    #: ``stock.gather.keep`` and ``.gaps``, rules on the pile ``["tgt"]`` (None: not given)
+    keep: Rule | None
+    gaps: Rule | None
 
 
 @attrs.frozen
@@ -162,6 +168,8 @@ class Places:
 
     maps: tuple[tuple[int, ...], ...]
     closing: tuple[tuple[int, int], ...]
+    #: the pile ranges whose gaps close when the player deals (``close_gaps: deal``)
+    deal_closing: tuple[tuple[int, int], ...]
 
 
 @attrs.frozen
@@ -181,6 +189,7 @@ class Program:
     safe: Rule | None  # solver.safe over a move (None: no move is declared safe)
     deal_targets: tuple[int, ...]
     deal_skips_empty: bool
+    deal_fills_empty: bool  # ``empty_piles: only``: a deal feeds the empty targets alone
     redeal: Redeal | None
     gather: Gather | None
     face_down_piles: tuple[int, ...]

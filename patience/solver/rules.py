@@ -26,8 +26,10 @@ The arguments for why each reduction is sound are in ``docs/solver.md``; in shor
   piles are never sorted; shuffled, the packet is put in card order first, so it depends
   only on which cards were gathered and the piles may be sorted as before, but then no card
   attribute is dropped (card order would tell apart cards the rules cannot: a relabelling
-  of suits can change which card lands where). The redeals made and the shuffle seed are
-  hidden piles, part of every key. After a gathering redeal any move may follow.
+  of suits can change which card lands where). A redeal that keeps some piles or leaves
+  some gaps (``keep``, ``gaps``) reads its piles one by one in order: they are never sorted
+  either. The redeals made and the shuffle seed are hidden piles, part of every key. After
+  a gathering redeal any move may follow.
 * Face-down cards are keyed as themselves (marked face down): the solver knows them, as
   published "thoughtful" win rates assume.
 * After a deal, only a deal or a move from the piles it feeds, where the rules make every
@@ -101,7 +103,9 @@ class SolverRules:
         # source piles' order matters, so they are never sorted
         fill_sources = {i for g in variant.groups if g.fill_from is not None
                         for i in g.fill_from if i >= 0}
-        if gather is not None and not gather.shuffle:  # gathered in the piles' order
+        if gather is not None and (not gather.shuffle or variant.gather_keep is not None
+                                   or variant.gather_gaps is not None or gather.blanks):
+            # gathered in the piles' order, or kept and left empty pile by pile in order
             fill_sources.update(gather.piles)
         # a discard chooses its piles in pile order and its rule may tell first from
         # second: the piles it chooses among are never sorted (docs/solver.md, "Discards")
@@ -332,6 +336,8 @@ def top_piles(variant: Variant) -> dict[int, bool]:
     fill_sources = {i for g in groups if g.fill_from is not None for i in g.fill_from if i >= 0}
     if variant.gather is not None:  # a gathering redeal takes every card of its piles
         fill_sources.update(variant.gather.piles)
+    for indices in variant.deal_closing:  # the deal slides whole piles into the gaps
+        fill_sources.update(indices)
     predicates = dict(variant.predicates)
     reads: dict[str, set[str]] = {g.name: set() for g in groups}
 
@@ -350,6 +356,11 @@ def top_piles(variant: Variant) -> dict[int, bool]:
                                                 "run": sources}, reads)
     for node in (variant.win.node, variant.deal_when.node):
         _pile_reads(inline(node), {}, reads)
+    if variant.gather is not None:  # stock.gather's keep and gaps: a rule on a gathered pile
+        gathered = frozenset(variant.group_of_pile[i].name for i in variant.gather.piles)
+        for rule in (variant.gather_keep, variant.gather_gaps):
+            if rule is not None:
+                _pile_reads(inline(rule.node), {"pile": gathered}, reads)
     for discard in variant.discards:  # the chosen piles are in its 'from' groups
         chosen = frozenset(discard.groups)
         _pile_reads(inline(discard.when.node), dict.fromkeys(DISCARD_PILES, chosen), reads)
@@ -429,7 +440,7 @@ def places_matter(variant: Variant) -> frozenset[str]:
                                                and sub.name in PLACE_ATTRIBUTES)
                 for _, node in variant.rule_nodes for sub in walk(node))
     return frozenset(g.name for g in variant.groups
-                     if reads or g.arrangement.overlap or g.close_gaps)
+                     if reads or g.arrangement.overlap or g.close_gaps or g.close_on_deal)
 
 
 def after_deal_sources(variant: Variant) -> frozenset[int] | None:
@@ -450,10 +461,13 @@ def after_deal_sources(variant: Variant) -> frozenset[int] | None:
     (d) ``stock.deal_when`` names no pile or group, so X cannot change whether the deal is
         legal (the deal itself reads only the stock, D and the hidden redeal counter, which
         X leaves alone);
-    (e) no redeal gathers piles (``stock.gather``): that deal reads and rewrites them all.
+    (e) no redeal gathers piles (``stock.gather``): that deal reads and rewrites them all;
+        and the deal neither closes gaps (``close_gaps: deal``) nor reads which targets
+        are empty to feed them alone (``empty_piles: only``).
     """
     targets = frozenset(variant.deal_targets)
-    if not targets or variant.gather is not None or variant.plan.forces or \
+    if not targets or variant.gather is not None or variant.deal_closing or \
+            variant.deal_fills_empty or variant.plan.forces or \
             any(g.fill_from is not None for g in variant.groups):
         return None
     target_groups = {g.name for g in variant.groups if targets.intersection(g.indices)}

@@ -114,7 +114,8 @@ def check_arrivals_obey_rules(game: Game) -> None:
     Along the path to the position, a move changes only its source and target, by exactly
     its run, and the interpreter agrees that the source gives it and the target accepts it;
     each forced removal likewise; a deal puts one card on each of ``stock.deals_to``'s piles
-    (skipping empty ones only under ``empty_piles: skip``) and nothing elsewhere.
+    (skipping empty ones only under ``empty_piles: skip``, the others under ``only``), after
+    the gaps of ``close_gaps: deal`` groups closed up, and nothing elsewhere.
     """
     variant = game.variant
     for position, move in replay(game):
@@ -136,10 +137,15 @@ def check_arrivals_obey_rules(game: Game) -> None:
                 waste.clear()
                 if variant.redeal_counter is not None:
                     expected[variant.redeal_counter].append(0)
+            for indices in variant.deal_closing:  # close_gaps: deal: the piles close up
+                held = [pile for pile in expected[indices.start:indices.stop] if pile]
+                expected[indices.start:indices.stop] = \
+                    held + [[] for _ in range(len(indices) - len(held))]
             for index in variant.deal_targets:
                 if not stock or redealt:
                     break
-                if variant.deal_skips_empty and not before[index]:
+                if variant.deal_skips_empty and not before[index] or \
+                        variant.deal_fills_empty and expected[index]:
                     continue
                 expected[index].append(stock.pop())
             after = _forced_piles(position, expected, position.forced_moves_of_last_move(),
@@ -147,8 +153,10 @@ def check_arrivals_obey_rules(game: Game) -> None:
             if after != position.piles:
                 changed = [variant.pile_names[i] for i, (a, b) in
                            enumerate(zip(after, position.piles)) if a != b]
+                empty = "skip" if variant.deal_skips_empty else \
+                    "only" if variant.deal_fills_empty else "include"
                 _fail(f"the deal did not put one card on each of stock.deals_to's piles "
-                      f"(empty_piles: {'skip' if variant.deal_skips_empty else 'include'}): "
+                      f"(empty_piles: {empty}): "
                       f"{', '.join(changed)} differ from what the file says, after "
                       f"{position.start().text()} and {len(position.move_stack) - 1} moves")
             position.pop()
@@ -337,7 +345,8 @@ def _check_gather(position: Game, before: list[list[int]]) -> None:
     down, one after another, or those cards shuffled by the redeal's seed), cut into
     parcels of ``deal`` cards each turned over, is the gathered piles read from the bottom,
     one after another; each pile holds ``deal`` cards from the first, the last pile dealt
-    fewer, the rest none."""
+    fewer, the rest none. With ``keep`` or ``gaps`` (some piles stay, some stay empty): the
+    gathered piles hold the same cards as before."""
     variant = position.variant
     gather = variant.gather
     assert gather is not None
@@ -361,6 +370,11 @@ def _check_gather(position: Game, before: list[list[int]]) -> None:
         len(sizes) - full - (len(packet) % gather.deal > 0))
     counted = gather.counter is None or len(after[gather.counter]) == \
         len(before[gather.counter]) + 1
+    if variant.gather_keep is not None or variant.gather_gaps is not None:
+        # some piles stay and some are left empty: the same cards, face up where dealt
+        kept_cards = sorted(card & ~FACE_DOWN for card in read)
+        dealt, turned = sorted(card & ~FACE_DOWN for card in dealt), kept_cards
+        shaped = True
     if changed or dealt != turned or not shaped or not counted:
         _fail(f"the redeal did not gather {', '.join(variant.pile_names[i] for i in gather.piles)} "
               f"and deal them again {gather.deal} a pile as stock.gather says"

@@ -170,7 +170,8 @@ def mutants(variant: Variant) -> list[Mutant]:
                                         _origin(merged, path), flat, path):
                 add(mutant)
     where: tuple[str, ...]
-    for where in (("stock", "deal_when"), ("win",)):
+    for where in (("stock", "deal_when"), ("stock", "gather", "keep"),
+                  ("stock", "gather", "gaps"), ("win",)):
         text = _get(flat, where)
         if isinstance(text, str):
             for mutant in _rule_mutants(".".join(where), text, _origin(merged, where), flat,
