@@ -122,6 +122,9 @@ def _group(variant: Variant, group: Group) -> str:
             parts.append(f"(a move here is written '{group.id}'; it goes to the first one "
                          "that takes the cards.)")
     parts.append(f"Cards leave: {_rule_words(words, group.moves)}")
+    if variant.stock_top in group.indices:
+        parts.append("(it holds the stock's top card, face up: when it is empty the stock's "
+                     "next card turns up here at once, and each deal deals this card first.)")
     if group.show is Show.STACK:
         parts.append("(only the top card shows.)")
     return " ".join(parts)

@@ -217,6 +217,9 @@ class RulePlan:
     gather: Gather | None = None
     #: the discards, in file order (docs/authoring.md, "Discarding several cards at once")
     discards: tuple[DiscardPlan, ...] = ()
+    #: the pile holding the stock's next card face up (``stock.top``), if any: the deal is
+    #: legal while it or the stock holds a card, and deals its card first
+    stock_top: int | None = None
 
     @property
     def fills(self) -> tuple[GroupRules, ...]:
@@ -356,4 +359,4 @@ def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
     return RulePlan(compiler, rules, sources, forced_sources, inline(variant.win.node),
                     inline(variant.deal_when.node),
                     None if variant.safe is None else inline(variant.safe.node), redeal,
-                    tabulate, variant.gather, discards)
+                    tabulate, variant.gather, discards, variant.stock_top)

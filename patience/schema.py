@@ -200,6 +200,9 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
                     "description": "Times the waste may turn back into the stock."},
         "empty_piles": _choice(EmptyPiles, "Whether a deal puts cards on empty piles."),
         "deal_when": _rule("When the stock may be dealt."),
+        "top": {"type": "string", "description": (
+            "A group of one pile on which the stock's top card lies face up, in play: "
+            "refilled from the stock at once, dealt first.")},
         "gather": {
             "type": "object", "additionalProperties": False,
             "required": ["from", "deal", "redeals"],

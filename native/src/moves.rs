@@ -462,8 +462,15 @@ impl Program {
         self.win.truth(&mut env)
     }
 
+    /// Whether the stock holds no card (with `stock.top`, none on the top card's pile either).
+    #[inline]
+    fn stock_is_empty(&self, pos: &Position) -> bool {
+        pos.stock.is_empty() && self.stock_top.is_none_or(|t| pos.piles[t].is_empty())
+    }
+
     pub fn can_deal(&self, pos: &Position) -> bool {
-        if !pos.stock.is_empty() {
+        let empty = self.stock_is_empty(pos);
+        if !empty {
             if self.deal_when.is_true() {
                 return true;
             }
@@ -473,13 +480,13 @@ impl Program {
             }
         }
         if let Some(gather) = &self.gather {
-            if pos.stock.is_empty() {
+            if empty {
                 return gather.counter.zip(gather.limit).is_none_or(|(c, limit)| pos.piles[c].len() < limit)
                     && gather.piles.iter().any(|&p| !pos.piles[p].is_empty());
             }
         }
         if let Some(redeal) = &self.redeal {
-            if pos.stock.is_empty() && !pos.piles[redeal.waste].is_empty() {
+            if empty && !pos.piles[redeal.waste].is_empty() {
                 return match redeal.counter {
                     None => true,
                     Some(c) => pos.piles[c].len() < redeal.limit,
@@ -778,6 +785,12 @@ impl Program {
     // -- play and take back --
 
     fn deal_from_stock(&self, pos: &mut Position, stacks: &mut Stacks) -> DealUndo {
+        // `stock.top`: the stock's next card goes back on the stock, to be dealt first (the
+        // top pile's fill takes the stock's next card after the deal)
+        if let Some(card) = self.stock_top.and_then(|t| pos.piles[t].pop()) {
+            pos.stock.push(card);
+            stacks.touched.mark(self.stock_top.expect("a top pile"));
+        }
         if pos.stock.is_empty() {
             if let Some(gather) = &self.gather {
                 gather_piles(gather, pos, stacks);
@@ -847,6 +860,14 @@ impl Program {
                     stacks.touched.mark(index);
                     pos.stock.push(card);
                 }
+                if let Some(t) = self.stock_top {
+                    if pos.piles[t].is_empty() {
+                        // a deal (not a redeal) took the top card: it goes back
+                        let card = pos.stock.pop().expect("the top card");
+                        pos.piles[t].push(card);
+                        stacks.touched.mark(t);
+                    }
+                }
             }
         }
     }
@@ -866,6 +887,31 @@ impl Program {
         0
     }
 
+    /// `face_down: covered`: pile `s` may have emptied; each face-down top card of a pile it
+    /// covered that nothing covers now turns up (a step each). Returns the steps.
+    #[inline]
+    fn uncover(&self, pos: &mut Position, s: usize, stacks: &mut Stacks) -> u32 {
+        let entries = &self.uncovers[s];
+        if entries.is_empty() || !pos.piles[s].is_empty() {
+            return 0;
+        }
+        let mut turned = 0;
+        for (pile, covering) in entries {
+            if covering.iter().any(|&c| !pos.piles[c].is_empty()) {
+                continue;
+            }
+            if let Some(top) = pos.piles[*pile].last_mut() {
+                if *top & FACE_DOWN != 0 {
+                    *top &= !FACE_DOWN;
+                    stacks.touched.mark(*pile);
+                    stacks.steps.push(Move { s: *pile as i16, k: 0, t: TURNED });
+                    turned += 1;
+                }
+            }
+        }
+        turned
+    }
+
     /// Play `mv` and everything that follows from it by the rules.
     pub fn play(&self, pos: &mut Position, mv: Move, stacks: &mut Stacks) -> Undo {
         let mut steps = 0;
@@ -880,6 +926,9 @@ impl Program {
             for &p in self.discard_piles(mv) {
                 steps += self.turn_up(pos, p as usize, stacks);
             }
+            for &p in self.discard_piles(mv) {
+                steps += self.uncover(pos, p as usize, stacks);
+            }
             DealUndo::None
         } else if mv.s < 0 {
             self.deal_from_stock(pos, stacks)
@@ -887,6 +936,7 @@ impl Program {
             let s = mv.s as usize;
             move_cards(&mut pos.piles, s, mv.k as usize, mv.t as usize, &mut stacks.touched);
             steps += self.turn_up(pos, s, stacks);
+            steps += self.uncover(pos, s, stacks);
             DealUndo::None
         };
         if self.has_forced {
@@ -909,6 +959,7 @@ impl Program {
                 let s = forced.s as usize;
                 move_cards(&mut pos.piles, s, forced.k as usize, t, &mut stacks.touched);
                 steps += self.turn_up(pos, s, stacks);
+                steps += self.uncover(pos, s, stacks);
             }
         }
         Undo::new(deal, steps)

@@ -20,7 +20,7 @@ pub const FACE_DOWN: u8 = 64;
 /// moves after a deal and the stock as a cycle; 5: `beam`, the layered beam; 6: the typed
 /// wire format, `wire.rs`; 7: the redeal that gathers piles, the discards, and places,
 /// `wire::Places`)
-pub const PROGRAM_VERSION: u64 = 7;
+pub const PROGRAM_VERSION: u64 = 8;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
 pub const SLOTS: usize = 4;
@@ -301,6 +301,11 @@ pub struct Program {
     pub redeal: Option<Redeal>,
     /// the redeal that gathers piles and deals them again (`stock.gather`), if any
     pub gather: Option<wire::Gather>,
+    /// the pile holding the stock's next card face up (`stock.top`), if any
+    pub stock_top: Option<usize>,
+    /// `face_down: covered`, by covering pile: the face-down piles it covers, each with all
+    /// the piles covering it (empty for a pile that covers none)
+    pub uncovers: Vec<Vec<(usize, Vec<usize>)>>,
     pub turns_up: Vec<bool>,
     pub has_forced: bool,
     /// whether some pairing of `sources` (of `forced_sources`) has a target filter
@@ -722,6 +727,18 @@ impl Program {
         if value.deal_targets.iter().any(|&t| t >= piles) {
             return bad("deal target out of range".to_string());
         }
+        if value.stock_top.is_some_and(|t| t >= piles || value.deal_targets.contains(&t)) {
+            return bad(format!("stock top {:?}", value.stock_top));
+        }
+        let mut uncovers: Vec<Vec<(usize, Vec<usize>)>> = vec![Vec::new(); piles];
+        for (pile, covering) in &value.uncovering {
+            if *pile >= piles || covering.is_empty() || covering.iter().any(|&c| c >= piles || c == *pile) {
+                return bad(format!("uncovering of pile {pile} by {covering:?}"));
+            }
+            for &c in covering {
+                uncovers[c].push((*pile, covering.clone()));
+            }
+        }
         let redeal = match &value.redeal {
             None => None,
             Some(r) => {
@@ -820,6 +837,8 @@ impl Program {
             deal_skips_empty: value.deal_skips_empty,
             redeal,
             gather: value.gather,
+            stock_top: value.stock_top,
+            uncovers,
             has_forced,
             filtered,
             forced_filtered,
@@ -1228,6 +1247,8 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         deal_skips_empty: false,
         redeal: None,
         gather: None,
+        stock_top: None,
+        uncovers: vec![Vec::new(); piles],
         turns_up: vec![false; piles],
         has_forced: false,
         filtered: false,

@@ -502,6 +502,8 @@ def rule_program(variant: Variant) -> wire.Program:
         discards=discards,
         places=wire.Places(tuple(lowering.maps), tuple(
             (group.indices.start, group.indices.stop) for group in plan.closing)),
+        stock_top=plan.stock_top,
+        uncovering=variant.uncovering,
     )
 
 
