@@ -50,6 +50,7 @@ REPRESENTATIVES = frozenset({
     # covering and closing gaps, have exact tests of their own in test_rules_places.py)
     "three-peaks-open",  # overlapping rows (layout overlap): a covered pile gives no card
     "accordion",  # a row that closes its gaps (close_gaps), a pile onto its neighbours
+    "pyramid",  # the stock's top card face up and in play (stock.top), pairs with it
 })
 
 

@@ -137,6 +137,15 @@ def test_random_playouts_with_discards_from_two_groups_agree(name):
         assert native.perft(variant.deal(number), 3) == perft(variant.deal(number), 3)
 
 
+def test_random_playouts_with_the_stocks_top_card_in_play_agree():
+    # Pyramid's stock.top: the deal takes the talon's card first and the fill turns up the
+    # next; the redeals only once both are empty
+    for variant in (patience.find_variant("pyramid"), mini("mini-pyramid")):
+        for number in range(1, 6):
+            random_playout(variant.deal(number), seed=number, length=150)
+            assert native.perft(variant.deal(number), 4) == perft(variant.deal(number), 4)
+
+
 def test_random_playouts_of_the_everything_variant_agree():
     variant = everything()
     for number in range(1, 41):
@@ -301,7 +310,7 @@ def test_prove_mode_is_the_same_search(name, deals, budget):
 @pytest.mark.parametrize("name", ["mini-tight", "mini-tight-autoremove",
                                   pytest.param("mini-tabbycat-autoremove",
                                                marks=pytest.mark.slow), "mini-suited",
-                                  "mini-penguin", "mini-la-belle-lucie",
+                                  "mini-penguin", "mini-la-belle-lucie", "mini-pyramid",
                                   pytest.param("mini-cruel", marks=pytest.mark.slow)])
 def test_verdicts_agree_with_the_exhaustive_reference(name):
     variant = mini(name)

@@ -51,6 +51,7 @@ FAMILIES = [
     ("mini-three-peaks", "Golf"),
     ("mini-accordion", "Accordion"),
     ("mini-giza", "Pyramid"),  # covering with discards: a covered pile is never chosen
+    ("mini-pyramid", "Pyramid"),  # the stock's top card in play (stock.top), two redeals
     ("mini-calculation", "Calculation"),
     ("mini-osmosis", "Osmosis"),
     ("mini-numerica", "Numerica"),
@@ -104,7 +105,7 @@ QUICK = ["mini-bakers-dozen", "mini-streets-and-alleys", "mini-klondike", "mini-
          "mini-yukon", "mini-miss-milligan", "mini-penguin", "mini-grandfathers-clock",
          "mini-la-belle-lucie", "mini-cruel", "mini-fourteen", "mini-lineup",
          "mini-three-peaks", "mini-accordion", "mini-calculation", "mini-osmosis",
-         "mini-numerica"]
+         "mini-numerica", "mini-pyramid"]
 
 
 @pytest.mark.parametrize("name", QUICK)
