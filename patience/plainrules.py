@@ -108,7 +108,10 @@ def _group(variant: Variant, group: Group) -> str:
             + (" each" if group.count > 1 else "") \
             if len(counts) == 1 else "from " + ", ".join(map(str, group.deal)) + " cards"
         down = sum(group.face_down)
-        parts.append(f"dealt {dealt}" + (", the top ones face up." if down else "."))
+        parts.append(f"dealt {dealt}" + (
+            ", face down where a card covers them; a card turns up as soon as nothing "
+            "covers it." if group.face_down_covered else
+            ", the top ones face up." if down else "."))
     words = Words(variant)
     if group.deal_first is not None:
         parts.append("Dealt before the other piles, from the cards that lead the deal: "

@@ -80,6 +80,12 @@ def _dealt(group: Group) -> str:
     def cards(n: int) -> str:
         return f"{n} card{'s' if n != 1 else ''}"
 
+    if group.face_down_covered:
+        each = "each " if group.count > 1 else ""
+        return (f", {each}dealt {cards(group.deal[0])} at the start" if len(set(group.deal)) == 1
+                else f", dealt {', '.join(map(cards, group.deal))} at the start, pile by pile") \
+            + "; the cards of a pile covered at the start lie face down, and its top card " \
+            "turns up as soon as nothing covers it"
     if len(set(group.deal)) == 1 and len(set(group.face_down)) == 1:
         down = group.face_down[0]
         text = f", {'each ' if group.count > 1 else ''}dealt {cards(group.deal[0])}"

@@ -67,8 +67,8 @@ HEAD = "extends: tabbycat\nid: x\nname: X\ndescription: x.\n"
 
 @pytest.mark.parametrize(("text", "where", "message"), [
     ("piles:\n  columns:\n    face_down: covered\n", "7:16",
-     "piles.columns.face_down: covered lays the cards of covered piles face down, but "
-     "piles.columns has no overlapping layout"),
+     ("piles.columns.face_down: covered lays the cards of covered piles face down, but "
+      "piles.columns has no overlapping layout")),
     ("piles:\n  columns:\n    layout: {rows: 2, columns: 2}\n    face_down: covered\n",
      "8:16", "piles.columns has no overlapping layout"),
     ("piles:\n  columns:\n    layout: {overlap: [[2], [1, 3], [2]]}\n    face_down: covred\n",
