@@ -5,25 +5,23 @@ The exact positions come from PySolFC's Three Peaks (pysollib/games/threepeaks.p
 row face up, and ``ThreePeaksExposeFlip.fillStack`` turns up every row stack that is no
 longer blocked), not from running the generator. The turn-up is part of the move and taken
 back with it; a position may hold a face-down card only on a covered pile; the loader
-refuses the word without an overlapping layout; the solver agrees with the plain
-exhaustive search; and a player never receives a face-down card.
+refuses the word without an overlapping layout; and a player never receives a face-down
+card. (The solver against the plain exhaustive search: tests/test_solver_reductions.py,
+mini-three-peaks-covered.)
 """
 
 from __future__ import annotations
 
 import json
-import re
-from pathlib import Path
 
 import pytest
+from test_web_snapshot import CODE
 
 import patience
 from patience.cards import FACE_DOWN, card_code
 from patience.errors import PositionError, VariantError
-from patience.solver import exhaustive_verdict, solve
 from patience.variant import load_variant_text
 
-MINI = Path(__file__).parent / "variants"
 # deal 1 (the numbered deal): the 18 cards of the back rows face down (lower case)
 DEAL_1 = ("p:7d/9c/4d/8h/8d/5s/jd/6d/9s/jc/5d/kd/3c/2d/jh/5h/7h/4h/2C/AD/6S/KC/KH/TH/TS/JS/TD/8S"
           " w:QC s:4S6C7CAS5CAHKS6HQSQHQD9D3D3SAC4C2H8CTC3H2S9H7S")
@@ -87,21 +85,6 @@ def test_only_piles_covered_at_the_start_lie_face_down():
                "    deal: [1, 1, 0, 1]\n    face_down: covered\n", "x.yaml")
     # c1 lies under c2 (dealt) and c3 (not); c3, empty, is not face down; c2 under c4
     assert variant.group_by_name["columns"].face_down == (1, 1, 0, 0)
-
-
-def test_the_solver_agrees_with_exhaustive_search_with_covered_cards_face_down():
-    variant = patience.find_variant(str(MINI / "mini-three-peaks-covered.yaml"))
-    verdicts = set()
-    for number in range(1, 21):
-        game = variant.deal(number)
-        reference = exhaustive_verdict(game, max_positions=200_000)
-        assert reference != "unknown", number
-        assert solve(game, max_positions=200_000, engine="python").verdict == reference
-        verdicts.add(reference)
-    assert verdicts == {"won", "unwinnable"}
-
-
-CODE = re.compile(r'"([A2-9TJQK][CDHS])"')
 
 
 def test_a_player_is_never_sent_a_face_down_card():

@@ -5,24 +5,22 @@ The exact move sets come from PySolFC's Pyramid (pysollib/games/pyramid.py: the 
 waste's top card, and goes alone to the foundation when a King; ``max_rounds=3``), not from
 running the generator. The deal deals the top card first and turns up the next; a redeal
 waits until both are gone; take-back restores both; the loader refuses a group that cannot
-hold the top card, with its place; the solver agrees with the plain exhaustive search; and a
+hold the top card, with its place (the solver against the plain exhaustive search:
+tests/test_solver_reductions.py, mini-pyramid); and a
 player is never sent a card of the stock under the top one.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from pathlib import Path
 
 import pytest
+from test_web_snapshot import CODE
 
 import patience
 from patience.errors import VariantError
-from patience.solver import exhaustive_verdict, solve
 from patience.variant import load_variant_text
 
-MINI = Path(__file__).parent / "variants"
 # KH at the apex under 6C (p2); 7D on p6; the talon shows 8S over AS JD 9C; QD under 5S on
 # the waste; the rest of the deck on the foundation
 REST = ("AC2C3C4C5C7C8CTCJCQCKCAD2D3D4D5D6D8D9DTDKDAH2H3H4H5H6H7H8H9HTHJHQH2S3S4S6S7S9STSJSQS"
@@ -127,25 +125,6 @@ def test_a_talon_any_card_may_leave_plays_in_both_engines():
     assert any(game.notation(m).startswith("u:1-c") for m in game.legal_moves)
     game.push_text("d")  # the talon's card and three of the stock onto the columns
     assert [len(pile) for pile in game.piles[:4]] == [2, 2, 2, 2] and len(game.stock) == 43
-
-
-def mini() -> patience.Variant:
-    return patience.find_variant(str(MINI / "mini-pyramid.yaml"))
-
-
-def test_the_solver_agrees_with_exhaustive_search_on_mini_pyramid():
-    variant = mini()
-    verdicts = set()
-    for number in range(1, 31):
-        game = variant.deal(number)
-        reference = exhaustive_verdict(game, max_positions=200_000)
-        assert reference != "unknown", number
-        assert solve(game, max_positions=200_000, engine="python").verdict == reference
-        verdicts.add(reference)
-    assert verdicts == {"won", "unwinnable"}
-
-
-CODE = re.compile(r'"([A2-9TJQK][CDHS])"')
 
 
 def test_no_card_under_the_stocks_top_card_is_ever_sent_to_the_page():
