@@ -1068,4 +1068,46 @@ mod tests {
         program.take_back(&mut pos, mv, undo, &mut stacks);
         assert_eq!((pos.piles, pos.stock), (before.piles, before.stock));
     }
+
+    #[test]
+    fn the_deal_deals_the_stocks_top_card_first_and_the_fill_turns_up_the_next() {
+        // pile 0 holds the stock's top card (stock.top, filled from the stock), pile 1 is
+        // the waste: the deal puts pile 0's card on the waste and the next card on pile 0
+        let mut program = bare_program(2);
+        program.fills = vec![Fill { start: 0, stop: 1, from_stock: true, sources: (0, 0) }];
+        program.has_forced = true;
+        program.stock_top = Some(0);
+        program.deal_targets = vec![1];
+        program.deal_when = crate::compile::Code::new(&crate::program::Expr::Int(1), &[]);
+        let mut pos = Position { piles: vec![vec![8], vec![]], stock: vec![4] };
+        assert!(program.can_deal(&pos));
+        let before = pos.clone();
+        let mut stacks = Stacks::default();
+        let undo = program.play(&mut pos, DEAL, &mut stacks);
+        assert_eq!((pos.piles.clone(), pos.stock.clone()), (vec![vec![4], vec![8]], vec![]));
+        assert!(program.can_deal(&pos)); // the stock itself is empty, its top card is not
+        let again = program.play(&mut pos, DEAL, &mut stacks);
+        assert_eq!((pos.piles.clone(), pos.stock.clone()), (vec![vec![], vec![8, 4]], vec![]));
+        assert!(!program.can_deal(&pos));
+        program.take_back(&mut pos, DEAL, again, &mut stacks);
+        program.take_back(&mut pos, DEAL, undo, &mut stacks);
+        assert_eq!((pos.piles, pos.stock), (before.piles, before.stock));
+    }
+
+    #[test]
+    fn a_covered_face_down_card_turns_up_once_nothing_covers_it() {
+        // pile 0 (face down) lies under piles 1 and 2; both leave for pile 3
+        let mut program = bare_program(4);
+        program.uncovers = vec![vec![], vec![(0, vec![1, 2])], vec![(0, vec![1, 2])], vec![]];
+        let mut pos = Position { piles: vec![vec![4 | FACE_DOWN], vec![8], vec![12], vec![]], stock: vec![] };
+        let mut stacks = Stacks::default();
+        let first = program.play(&mut pos, Move::new(1, 1, 3), &mut stacks);
+        assert_eq!(pos.piles[0], vec![4 | FACE_DOWN]); // pile 2 still covers it
+        let second = program.play(&mut pos, Move::new(2, 1, 3), &mut stacks);
+        assert_eq!((pos.piles[0].clone(), second.steps), (vec![4], 1));
+        program.take_back(&mut pos, Move::new(2, 1, 3), second, &mut stacks);
+        assert_eq!(pos.piles[0], vec![4 | FACE_DOWN]);
+        program.take_back(&mut pos, Move::new(1, 1, 3), first, &mut stacks);
+        assert_eq!(pos.piles, vec![vec![4 | FACE_DOWN], vec![8], vec![12], vec![]]);
+    }
 }
