@@ -132,6 +132,9 @@ class GroupDefinition:
     #: ``close_gaps: deal``: its gaps close when the player deals, as the deal's first step
     #: (docs/authoring.md, "Closing gaps when the player deals")
     close_on_deal: bool = False
+    #: ``face_down: covered``: the cards of a pile covered at the start lie face down, and a
+    #: face-down top card turns up when nothing covers its pile any more
+    face_down_covered: bool = False
 
 
 @attrs.frozen
@@ -164,6 +167,9 @@ class StockDefinition:
     turn: int = 1  # cards each deal target receives per deal (a waste: draw N)
     redeals: int | None = 0  # times the waste may turn back into the stock; None: unlimited
     gather: GatherDefinition | None = None  # the redeal that gathers piles, if any
+    #: the group of one pile that holds the stock's next card face up (``stock.top``): it
+    #: takes the stock's next card at once when empty, and the deal deals its card first
+    top: str | None = None
 
 
 @attrs.frozen
@@ -510,7 +516,7 @@ SCORE_KEYS = ("start", "home", "unit")
 #: the largest points a ``score:`` entry may give (either way)
 MAX_SCORE_POINTS = 1_000_000
 MAX_SCORE_UNIT = 4  # characters of ``score.unit``
-STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when", "gather")
+STOCK_KEYS = ("deals_to", "turn", "redeals", "empty_piles", "deal_when", "gather", "top")
 GATHER_KEYS = ("from", "shuffle", "deal", "redeals", "keep", "gaps")
 EXPECT_KEYS = ("name", "why", "skip", "deal", "position", "after", "shows", "legal", "illegal",
                "moves", "winnable", "within", "perft", "known", "inherited")
@@ -789,11 +795,13 @@ class _Validator:
         groups = self.groups(groups_item, base) if groups_item else ()
         stock = self.stock(self.mapping(top.items.get("stock"), "stock"), groups, base,
                            group_names)
+        groups = self.stock_top(self.mapping(top.items.get("stock"), "stock"), stock, groups)
         if groups_item is None or len(groups) == len(groups_item.items):
             # (a group that failed to read deals no cards: counting without it would
             # report a shortfall that is not in the file)
             self.check_sizes(top, groups, stock, decks, ranks, suits)
         discards = self.discards(top.items.get("discards"), groups, base, group_names)
+        self.stock_top_fed(top, stock, discards)
         win_text, win_origin = self.expression_text(
             self.required(top, "win", "a variant file"), "win", "false")
         win = self.parse(win_text, win_origin, "win")
@@ -1288,7 +1296,8 @@ class _Validator:
             count = self.integer(self.required(group, "count", where), f"{where}.count", 1,
                                  low=1, high=MAX_GROUP_PILES)
             deal = self.per_pile(group.items.get("deal"), f"{where}.deal", count)
-            face_down = self.per_pile(group.items.get("face_down"), f"{where}.face_down", count)
+            face_down, face_down_covered = self.face_down(group.items.get("face_down"), where,
+                                                          count)
             for index, (dealt, down) in enumerate(zip(deal, face_down)):
                 if down and down >= dealt:
                     self.error(f"{where}.face_down: pile {index + 1} is dealt {dealt} "
@@ -1315,6 +1324,8 @@ class _Validator:
             deal_first = self.deal_first(group, where, base)
             fill_from = self.string(group.items.get("fill_from"), f"{where}.fill_from")
             layout = self.layout(group.items.get("layout"), f"{where}.layout", count)
+            face_down = self.covered_face_down(group.items.get("face_down"), where, deal, place,
+                                               layout, face_down)
             close_gaps, close_on_deal = self.closing(group.items.get("close_gaps"),
                                                      f"{where}.close_gaps")
             target = Target(self.choice(group.items.get("target"), f"{where}.target",
@@ -1338,7 +1349,7 @@ class _Validator:
             groups.append(GroupDefinition(gname, pid, count, deal, moves, accepts, target,
                                           removal, show, face_down, place, to_bottom,
                                           fill_from, deal_first, layout, close_gaps,
-                                          close_on_deal))
+                                          close_on_deal, face_down_covered))
         if not groups and not self.errors:
             self.error("piles must define at least one pile group", item.origin,
                        code="no-piles")
@@ -1364,6 +1375,37 @@ class _Validator:
         if not self.errors:
             self.fill_loops(item, tuple(groups))
         return tuple(groups)
+
+    def face_down(self, item: Item | None, where: str,
+                  count: int) -> tuple[tuple[int, ...], bool]:
+        """A group's ``face_down``: the face-down cards of each pile, and whether it is the
+        word ``covered`` (then worked out by :meth:`covered_face_down`, all 0 until then)."""
+        if isinstance(item, Scalar) and item.tag == "str" and item.value == "covered":
+            return (0,) * count, True
+        return self.per_pile(item, f"{where}.face_down", count), False
+
+    def covered_face_down(self, item: Item | None, where: str, deal: tuple[int, ...],
+                          place: tuple[tuple[int, ...], ...], layout: Arrangement | None,
+                          face_down: tuple[int, ...]) -> tuple[int, ...]:
+        """``face_down: covered``: how many cards lie face down on each pile, all of a pile
+        that a dealt pile covers at the start (docs/authoring.md, "Covered cards face
+        down"); refused without an overlapping layout or with placed cards. Any other
+        ``face_down`` is ``face_down`` as it was read."""
+        if not (isinstance(item, Scalar) and item.tag == "str" and item.value == "covered"):
+            return face_down
+        if layout is None or not layout.overlap:
+            self.error(f"{where}.face_down: covered lays the cards of covered piles face down, "
+                       f"but {where} has no overlapping layout (layout: {{overlap: …}}): "
+                       "give one, or a number of face-down cards", item.origin,
+                       code="face-down")
+            return (0,) * len(deal)
+        if any(place):
+            self.error(f"{where}.face_down: covered lays covered piles face down, but "
+                       f"{where}.place puts cards face up on them: drop one of the two",
+                       item.origin, code="face-down")
+            return (0,) * len(deal)
+        return tuple(dealt if any(deal[other] for other in layout.covering(index)) else 0
+                     for index, dealt in enumerate(deal))
 
     def fill_loops(self, item: Mapping, groups: tuple[GroupDefinition, ...]) -> None:
         """Refuse fills that can pass cards round a loop for ever (docs/authoring.md,
@@ -1611,8 +1653,71 @@ class _Validator:
             self.error("stock.redeals turns the waste back into the stock and stock.gather "
                        "gathers piles to deal them again: a game has one kind of redeal; "
                        "drop one of them", redeals_item.origin, code="gather")
+        top = self.string(item.items.get("top"), "stock.top")
         return StockDefinition(targets, empty, deal_when or Rule(
-            "true", parse_expression("true"), None, "stock.deal_when"), turn, redeals, gather)
+            "true", parse_expression("true"), None, "stock.deal_when"), turn, redeals, gather,
+            top)
+
+    def stock_top(self, item: Mapping | None, stock: StockDefinition,
+                  groups: tuple[GroupDefinition, ...]) -> tuple[GroupDefinition, ...]:
+        """``stock.top``: the group of one pile on which the stock's next card lies face up
+        (docs/authoring.md, "A stock whose top card is in play"). The group is given its
+        fill from the stock here, so every later step sees an ordinary forced fill."""
+        if stock.top is None or item is None:
+            return groups
+        origin = item.items["top"].origin
+        by_name = {g.name: g for g in groups}
+        group = by_name.get(stock.top)
+        if group is None:
+            if stock.top not in self.group_sizes:  # (a group that failed is reported)
+                close = difflib.get_close_matches(stock.top, list(by_name), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                self.error(f"stock.top names {stock.top!r}, which is not a pile group{hint}; "
+                           f"the pile groups are {listing(list(by_name))}", origin,
+                           code="stock-top")
+            return groups
+        wrong = self._stock_top_wrong(group, stock)
+        if wrong is not None:
+            self.error(f"stock.top names {group.name!r}, {wrong}: the stock's top card lies "
+                       "alone on a group of one pile (count: 1) that is dealt nothing, takes "
+                       "no card (accepts: false) and is filled only from the stock", origin,
+                       code="stock-top")
+            return groups
+        return tuple(attrs.evolve(g, fill_from="stock") if g is group else g for g in groups)
+
+    def stock_top_fed(self, top: Mapping, stock: StockDefinition,
+                      discards: tuple[DiscardDefinition, ...]) -> None:
+        """Refuse a discard or a gathering redeal that would put cards on ``stock.top``'s
+        pile: only the stock fills it."""
+        if stock.top is None:
+            return
+        feeders = [f"discards[{n}].to" for n, d in enumerate(discards, start=1)
+                   if d.to == stock.top]
+        if stock.gather is not None and stock.top in stock.gather.sources:
+            feeders.append("stock.gather.from")
+        if feeders:
+            item = top.items["stock"]
+            assert isinstance(item, Mapping)
+            self.error(f"stock.top names {stock.top!r}, which {' and '.join(feeders)} also "
+                       "names: only the stock puts cards on the pile of its top card",
+                       item.items["top"].origin, code="stock-top")
+
+    @staticmethod
+    def _stock_top_wrong(group: GroupDefinition, stock: StockDefinition) -> str | None:
+        """What keeps ``group`` from holding the stock's top card, or None."""
+        if group.count != 1:
+            return f"a group of {group.count} piles"
+        if sum(group.deal) or any(group.place):
+            return "which is dealt cards at the start"
+        if not group.accepts.never:
+            return f"whose accepts rule is {group.accepts.text!r}"
+        if group.fill_from is not None:
+            return f"which fills from {group.fill_from!r}"
+        if group.name in stock.deals_to or group.id in stock.deals_to:
+            return "which the stock deals to"
+        if group.removal is Removal.FORCED:
+            return "whose removal is forced"
+        return None
 
     def gather(self, item: Mapping | None, groups: tuple[GroupDefinition, ...],
                group_names: tuple[str, ...], base: Scope) -> GatherDefinition | None:

@@ -364,7 +364,9 @@ class Game:
     def deals_left(self) -> int:
         """Deals the stock has left before it is empty (redeals not counted)."""
         per_deal = len(self.variant.deal_targets)
-        return -(-len(self.stock) // per_deal) if per_deal else 0
+        top = self.variant.stock_top  # (stock.top: the stock's next card on its own pile)
+        cards = len(self.stock) + (top is not None and bool(self.piles[top]))
+        return -(-cards // per_deal) if per_deal else 0
 
     @property
     def redeals_left(self) -> int | None:
@@ -465,14 +467,18 @@ class Game:
         except DealError as error:
             raise PositionError(f"position {shown!r}: {error}") from None
         face_down_piles = set(variant.face_down_piles)
+        # face_down: covered: a covered pile's top card lies face down until uncovered
+        covering = dict(variant.uncovering)
         for index, pile in enumerate(piles):
             name = variant.pile_names[index]
             if any(c & FACE_DOWN for c in pile) and index not in face_down_piles:
                 raise PositionError(f"position {shown!r}: {name} holds a face-down card, but "
                                     "no card of that pile is ever dealt face down")
-            if pile and pile[-1] & FACE_DOWN:
+            covered = any(piles[other] for other in covering.get(index, ()))
+            if pile and pile[-1] & FACE_DOWN and not covered:
                 raise PositionError(f"position {shown!r}: the top card of {name} is face "
-                                    "down; a pile's top card is always face up")
+                                    "down; a pile's top card is face up (unless a covered "
+                                    "pile's, under face_down: covered)")
             if any(c & FACE_DOWN and not d & FACE_DOWN for d, c in itertools.pairwise(pile)):
                 raise PositionError(f"position {shown!r}: {name} has a face-down card above "
                                     "a face-up one; face-down cards lie at the bottom")

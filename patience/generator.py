@@ -498,15 +498,18 @@ class Generator:
         or, the stock empty, a redeal of the waste or of gathered piles left."""
         plan = self.plan
         deal_expr = self.compiler.expression(plan.deal_when, {})
-        deal_test = "stock" if is_true(deal_expr) else f"stock and ({_source(deal_expr)})"
+        # with stock.top the stock's next card lies on its own pile: the stock holds a card
+        # while that pile or the rest of the stock does
+        held = "stock" if plan.stock_top is None else f"(stock or piles[{plan.stock_top}])"
+        deal_test = held if is_true(deal_expr) else f"{held} and ({_source(deal_expr)})"
         redeal = plan.redeal
         if redeal is not None:  # the deal of an empty stock turns the waste over
-            again = f"not stock and piles[{redeal.waste}]"
+            again = f"not {held} and piles[{redeal.waste}]"
             if redeal.counter is not None:
                 again += f" and len(piles[{redeal.counter}]) < {redeal.limit}"
             deal_test = f"({deal_test}) or ({again})"
         if plan.gather is not None:  # the deal of an empty stock gathers piles again
-            deal_test = f"({deal_test}) or ({_gather_test(plan.gather)})"
+            deal_test = f"({deal_test}) or ({_gather_test(plan.gather, held)})"
         for indices in plan.deal_closing:  # the deal closes a gap: a card after an empty pile
             deal_test = (f"({deal_test}) or any(piles[w] and not piles[w - 1] for w in "
                          f"range({indices.start + 1}, {indices.stop}))")
@@ -697,9 +700,9 @@ def generate(plan: RulePlan, label: str, notes: Mapping[str, str] | None = None)
     return Generator(plan, notes).generate(label)
 
 
-def _gather_test(gather: Gather) -> str:
-    """Whether the gathering redeal is legal: the stock is empty, a redeal is left and a
-    gathered pile holds a card."""
+def _gather_test(gather: Gather, stock: str = "stock") -> str:
+    """Whether the gathering redeal is legal: the stock (``stock``, as Python) is empty, a
+    redeal is left and a gathered pile holds a card."""
     runs: list[list[int]] = []
     for index in gather.piles:
         if runs and runs[-1][1] == index:
@@ -708,7 +711,7 @@ def _gather_test(gather: Gather) -> str:
             runs.append([index, index + 1])
     held = " or ".join(f"piles[{start}]" if stop == start + 1 else f"any(piles[{start}:{stop}])"
                        for start, stop in runs)
-    test = f"not stock and ({held})"
+    test = f"not {stock} and ({held})"
     if gather.counter is not None:
         test += f" and len(piles[{gather.counter}]) < {gather.limit}"
     return test

@@ -228,7 +228,12 @@ def deal_from_stock(variant: Variant, piles: Piles, stock: list[int]) -> Any:
 
 
 def deal_cards(variant: Variant, piles: Piles, stock: list[int]) -> Any:
-    """The deal itself (:func:`deal_from_stock` without the closing of gaps)."""
+    """The deal itself (:func:`deal_from_stock` without the closing of gaps). With
+    ``stock.top`` the stock's next card lies on its own pile: it goes back on the stock
+    first, to be dealt first (the pile's fill takes the stock's next card after the deal)."""
+    top = variant.stock_top
+    if top is not None and piles[top]:
+        stock.append(piles[top].pop())
     if not stock and variant.gather is not None:
         if variant.gather_keep is None and variant.gather_gaps is None:
             return gather_piles(variant.gather, piles)
@@ -279,12 +284,53 @@ def undeal(variant: Variant, piles: Piles, stock: list[int], received: Any) -> N
         return
     for index in reversed(received):
         stock.append(piles[index].pop())
+    top = variant.stock_top
+    if top is not None and not piles[top]:  # a deal (not a redeal) took the top card
+        piles[top].append(stock.pop())
+
+
+#: ``face_down: covered``: for each pile, the face-down piles it covers, each with all the
+#: piles covering it (``Variant.uncovering`` by covering pile)
+Uncovers = dict[int, tuple[tuple[int, tuple[int, ...]], ...]]
+
+
+def uncovers_of(variant: Variant) -> Uncovers:
+    """``variant.uncovering`` by covering pile: what a pile's emptying may turn up."""
+    found: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+    for pile, covering in variant.uncovering:
+        for other in covering:
+            found.setdefault(other, []).append((pile, covering))
+    return {other: tuple(entries) for other, entries in found.items()}
+
+
+def turn_up_uncovered(piles: Piles, emptied: int, uncovers: Uncovers,
+                      steps: list[MoveTuple]) -> None:
+    """Pile ``emptied`` is empty now: each face-down top card of a pile it covered, that
+    nothing covers any more, turns up (a step)."""
+    for index, covering in uncovers.get(emptied, ()):
+        pile = piles[index]
+        if pile and pile[-1] & FACE_DOWN and not any(piles[other] for other in covering):
+            pile[-1] &= ~FACE_DOWN
+            steps.append((index, 0, TURNED))
+
+
+def turn_up_left(piles: Piles, source: int, turns_up: frozenset[int], uncovers: Uncovers,
+                 steps: list[MoveTuple]) -> None:
+    """After cards left pile ``source``: a face-down card left on top turns up, and, the
+    pile empty, so does each covered one nothing covers now (each a step)."""
+    pile = piles[source]
+    if source in turns_up and pile and pile[-1] & FACE_DOWN:
+        pile[-1] &= ~FACE_DOWN
+        steps.append((source, 0, TURNED))
+    if not pile and source in uncovers:
+        turn_up_uncovered(piles, source, uncovers, steps)
 
 
 def discard_cards(piles: Piles, chosen: tuple[int, ...], target: int,
-                  turns_up: frozenset[int], steps: list[MoveTuple]) -> None:
+                  turns_up: frozenset[int], steps: list[MoveTuple],
+                  uncovers: Uncovers | None = None) -> None:
     """The top card of each chosen pile, in pile order, onto pile ``target``; a face-down
-    card that comes to the top turns up (a step)."""
+    card that comes to the top turns up (a step), and so does one nothing covers now."""
     receiving = piles[target]
     for index in chosen:
         receiving.append(piles[index].pop())
@@ -293,6 +339,10 @@ def discard_cards(piles: Piles, chosen: tuple[int, ...], target: int,
         if index in turns_up and pile and pile[-1] & FACE_DOWN:
             pile[-1] &= ~FACE_DOWN
             steps.append((index, 0, TURNED))
+    if uncovers:
+        for index in chosen:
+            if not piles[index]:
+                turn_up_uncovered(piles, index, uncovers, steps)
 
 
 def undiscard(piles: Piles, chosen: tuple[int, ...], target: int) -> None:
@@ -310,6 +360,7 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
     first_forced = variant.first_forced if variant.plan.forces else None
     turns_up = frozenset(variant.face_down_piles)
     sets = variant.discard_sets
+    uncovers = uncovers_of(variant)
 
     if first_forced is None and not turns_up:
         def play(piles: Piles, stock: list[int], move: MoveTuple) -> Undo:
@@ -329,7 +380,7 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
             source, count, target = move
             steps: list[MoveTuple] = []
             if source < -1:
-                discard_cards(piles, sets[-2 - source], target, turns_up, steps)
+                discard_cards(piles, sets[-2 - source], target, turns_up, steps, uncovers)
                 received = None
             elif source < 0:
                 received = deal_from_stock(variant, piles, stock)
@@ -339,9 +390,7 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
                 piles[target] += pile[cut:]
                 del pile[cut:]
                 received = None
-                if source in turns_up and pile and pile[-1] & FACE_DOWN:
-                    pile[-1] &= ~FACE_DOWN
-                    steps.append((source, 0, TURNED))
+                turn_up_left(piles, source, turns_up, uncovers, steps)
             if first_forced is not None:
                 made = 0
                 while (forced := first_forced(piles, stock)) is not None:
@@ -358,9 +407,7 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
                     cut = len(pile) - c
                     piles[t] += pile[cut:]
                     del pile[cut:]
-                    if s in turns_up and pile and pile[-1] & FACE_DOWN:
-                        pile[-1] &= ~FACE_DOWN
-                        steps.append((s, 0, TURNED))
+                    turn_up_left(piles, s, turns_up, uncovers, steps)
             return received, steps
 
     def take_back(piles: Piles, stock: list[int], move: MoveTuple, undo: Undo) -> None:

@@ -110,7 +110,10 @@ def _group(variant: Variant, group: Group) -> str:
             + (" each" if group.count > 1 else "") \
             if len(counts) == 1 else "from " + ", ".join(map(str, group.deal)) + " cards"
         down = sum(group.face_down)
-        parts.append(f"dealt {dealt}" + (", the top ones face up." if down else "."))
+        parts.append(f"dealt {dealt}" + (
+            ", face down where a card covers them; a card turns up as soon as nothing "
+            "covers it." if group.face_down_covered else
+            ", the top ones face up." if down else "."))
     words = Words(variant)
     if group.deal_first is not None:
         parts.append("Dealt before the other piles, from the cards that lead the deal: "
@@ -124,6 +127,9 @@ def _group(variant: Variant, group: Group) -> str:
             parts.append(f"(a move here is written '{group.id}'; it goes to the first one "
                          "that takes the cards.)")
     parts.append(f"Cards leave: {_rule_words(words, group.moves)}")
+    if variant.stock_top in group.indices:
+        parts.append("(it holds the stock's top card, face up: when it is empty the stock's "
+                     "next card turns up here at once, and each deal deals this card first.)")
     if group.show is Show.STACK:
         parts.append("(only the top card shows.)")
     return " ".join(parts)

@@ -225,6 +225,9 @@ class RulePlan:
     #: the pile ranges whose gaps close when the player deals (``close_gaps: deal``): the
     #: deal's first step, and a deal is legal when one of them would move a pile
     deal_closing: tuple[range, ...] = ()
+    #: the pile holding the stock's next card face up (``stock.top``), if any: the deal is
+    #: legal while it or the stock holds a card, and deals its card first
+    stock_top: int | None = None
 
     @property
     def fills(self) -> tuple[GroupRules, ...]:
@@ -369,4 +372,4 @@ def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
                     else inline(variant.gather_keep.node),
                     gather_gaps=None if variant.gather_gaps is None
                     else inline(variant.gather_gaps.node),
-                    deal_closing=variant.deal_closing)
+                    deal_closing=variant.deal_closing, stock_top=variant.stock_top)

@@ -86,6 +86,12 @@ def _dealt(group: Group) -> str:
     def cards(n: int) -> str:
         return f"{n} card{'s' if n != 1 else ''}"
 
+    if group.face_down_covered:
+        each = "each " if group.count > 1 else ""
+        return (f", {each}dealt {cards(group.deal[0])} at the start" if len(set(group.deal)) == 1
+                else f", dealt {', '.join(map(cards, group.deal))} at the start, pile by pile") \
+            + "; the cards of a pile covered at the start lie face down, and its top card " \
+            "turns up as soon as nothing covers it"
     if len(set(group.deal)) == 1 and len(set(group.face_down)) == 1:
         down = group.face_down[0]
         text = f", {'each ' if group.count > 1 else ''}dealt {cards(group.deal[0])}"
@@ -169,6 +175,19 @@ def rules_text(variant: Variant) -> str:
     return "\n".join(lines)
 
 
+#: what a group that holds the stock's top card (``stock.top``) is, in words
+STOCK_TOP = ("It holds the stock's top card, face up and in play: when empty it takes the "
+             "stock's next card at once, and a deal ('d') deals its card first.")
+
+
+def _stock_faces(variant: Variant) -> str:
+    """How the stock lies: face down, or (``stock.top``) face down but for its top card."""
+    if variant.stock_top is None:
+        return " The stock lies face down."
+    return (" The stock lies face down but for its top card, which lies face up on "
+            f"{variant.pile_names[variant.stock_top]}.")
+
+
 def _cards_lines(variant: Variant) -> list[str]:
     ranks = RANK_CHARS[: variant.ranks]
     deck = "one deck" if variant.decks == 1 else f"{variant.decks} decks"
@@ -178,7 +197,7 @@ def _cards_lines(variant: Variant) -> list[str]:
         if variant.face_down_piles else "all face up"
     lines = [f"Cards: {deck}, {len(variant.deck)} cards, ranks {ranks[0]}-{ranks[-1]} "
              f"({values}) in suits {suits}, {faces}."
-             + (" The stock lies face down." if variant.stock_size else "")]
+             + (_stock_faces(variant) if variant.stock_size else "")]
     if variant.parameters:
         shown = ", ".join(f"{k} = {str(v).lower()}" for k, v in variant.parameters.items())
         lines.append(f"Parameters: {shown}")
@@ -212,7 +231,9 @@ def _group_lines(variant: Variant, group: Group) -> list[str]:
     if group.to_bottom is not None:
         lines.append(f"    After the deal, the cards for which '{group.to_bottom.text}' "
                      "holds go to the bottom of their pile, in the order dealt.")
-    if group.fill_from is not None:
+    if variant.stock_top in group.indices:
+        lines.append(f"    {STOCK_TOP}")
+    elif group.fill_from is not None:
         lines.append("    An empty one is filled at once with the top card of "
                      f"{_piles_named(variant, group.fill_from)}, while it has cards.")
     if group.target is Target.FIRST and group.removal is not Removal.FORCED:

@@ -158,8 +158,10 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
                   "description": "How many piles the group has."},
         "deal": {**_PER_PILE, "description": "Cards dealt to each pile (one number, or one "
                                              "per pile)."},
-        "face_down": {**_PER_PILE, "description": "Of each pile's dealt cards, how many lie "
-                                                  "face down."},
+        "face_down": {"anyOf": [*_PER_PILE["anyOf"], {"const": "covered"}],
+                      "description": "Of each pile's dealt cards, how many lie face down; "
+                                     "or covered (an overlap layout): the cards of a pile "
+                                     "covered at the start, until nothing covers it."},
         "place": {"type": "array", "items": {"anyOf": [_CARD, {"type": "array",
                                                                "items": _CARD}]},
                   "description": "Cards put on each pile before the deal, bottom first."},
@@ -201,6 +203,9 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
                     "description": "Times the waste may turn back into the stock."},
         "empty_piles": _choice(EmptyPiles, "Whether a deal puts cards on empty piles."),
         "deal_when": _rule("When the stock may be dealt."),
+        "top": {"type": "string", "description": (
+            "A group of one pile on which the stock's top card lies face up, in play: "
+            "refilled from the stock at once, dealt first.")},
         "gather": {
             "type": "object", "additionalProperties": False,
             "required": ["from", "deal", "redeals"],

@@ -97,6 +97,8 @@ class Group:
     #: after a move (and each forced step) its non-empty piles slide toward its start
     close_gaps: bool = False
     close_on_deal: bool = False  # ``close_gaps: deal``: its gaps close when the player deals
+    #: ``face_down: covered``: a face-down top card turns up once nothing covers its pile
+    face_down_covered: bool = False
 
     @property
     def arrangement(self) -> Arrangement:
@@ -148,7 +150,7 @@ class Variant:
                                 FROM_STOCK if group.fill_from == "stock" else
                                 ranges[group.fill_from] if group.fill_from else None,
                                 group.deal_first, group.layout, group.close_gaps,
-                                group.close_on_deal))
+                                group.close_on_deal, group.face_down_covered))
         self.groups: tuple[Group, ...] = tuple(groups)
         self.group_by_name: Mapping[str, Group] = MappingProxyType(
             {group.name: group for group in groups})
@@ -201,11 +203,21 @@ class Variant:
         if self.safe is not None and isinstance(self.safe.node, Boolean) \
                 and not self.safe.node.value:
             self.safe = None  # 'safe: false' (a child taking back its parent's safe moves)
+        #: the pile on which the stock's next card lies face up (``stock.top``): it takes the
+        #: stock's next card at once when empty (a fill), and the deal deals its card first
+        self.stock_top: int | None = None if definition.stock.top is None else \
+            self.group_by_name[definition.stock.top].indices.start
         self.deal_when = definition.stock.deal_when
         if not self.deal_targets:  # no deal at all, whatever a position's stock holds
             self.deal_when = Rule("false", Boolean((0, 5), False), None, "stock.deal_when")
         self.face_down_piles = tuple(i for g in groups for i, down in zip(g.indices, g.face_down)
                                      if down)
+        #: ``face_down: covered``: each pile dealt face down because it is covered, with the
+        #: piles covering it: its face-down top card turns up once they are all empty
+        covering = self.pile_maps.covering()
+        self.uncovering: tuple[tuple[int, tuple[int, ...]], ...] = tuple(
+            (i, covering[i]) for g in groups if g.face_down_covered
+            for i, down in zip(g.indices, g.face_down) if down)
         #: the redeals allowed (None: unlimited); the waste they turn over; the hidden pile
         #: after the real ones whose length counts the redeals made, when they are limited
         self.redeals: int | None = definition.stock.redeals

@@ -56,6 +56,7 @@ REPRESENTATIVES = frozenset({
     # after it (gaps): its heaviest generator checks and battery run with the slow tests
     # (the redeal has exact tests of its own in test_gather_keep.py, both engines)
     "montana",
+    "pyramid",  # the stock's top card face up and in play (stock.top), pairs with it
 })
 
 

@@ -137,6 +137,17 @@ def test_random_playouts_with_discards_from_two_groups_agree(name):
         assert native.perft(variant.deal(number), 3) == perft(variant.deal(number), 3)
 
 
+def test_random_playouts_with_the_stocks_top_card_in_play_agree():
+    # Pyramid's stock.top: the deal takes the talon's card first and the fill turns up the
+    # next; the redeals only once both are empty. Three Peaks' face_down: covered: a card
+    # turns up once nothing covers it
+    for variant in (patience.find_variant("pyramid"), mini("mini-pyramid"),
+                    patience.find_variant("three-peaks")):
+        for number in range(1, 6):
+            random_playout(variant.deal(number), seed=number, length=150)
+            assert native.perft(variant.deal(number), 4) == perft(variant.deal(number), 4)
+
+
 def test_random_playouts_of_the_everything_variant_agree():
     variant = everything()
     for number in range(1, 41):
@@ -309,7 +320,7 @@ def test_prove_mode_is_the_same_search(name, deals, budget):
                                   pytest.param("mini-tabbycat-autoremove",
                                                marks=pytest.mark.slow), "mini-suited",
                                   "mini-penguin", "mini-la-belle-lucie", "mini-montana",
-                                  "mini-monte-carlo",
+                                  "mini-monte-carlo", "mini-pyramid", "mini-three-peaks-covered",
                                   pytest.param("mini-cruel", marks=pytest.mark.slow)])
 def test_verdicts_agree_with_the_exhaustive_reference(name):
     variant = mini(name)

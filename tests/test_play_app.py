@@ -666,3 +666,16 @@ async def test_a_pyramid_is_played_by_clicks_on_its_rows_and_the_waste_beside_th
         await pilot.click(Board, offset=(stock, at(app, "w")[1]))  # a click there deals
         await pilot.pause()
         assert app.session.game.piles[app.session.variant.pile_index["w"]]
+
+
+@synchronous
+async def test_a_table_taller_than_the_terminal_says_how_many_lines_it_needs():
+    app = PatienceApp(Session(find_variant("double-pyramid").deal(7), record_stats=False))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        last = board(app).render().plain.splitlines()[-1]
+        assert last.startswith("↕ this table needs 21 lines: make the terminal taller")
+    app = PatienceApp(Session(find_variant("double-pyramid").deal(7), record_stats=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "↕" not in board(app).render().plain

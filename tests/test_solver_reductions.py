@@ -53,6 +53,8 @@ FAMILIES = [
     ("mini-three-peaks", "Golf"),
     ("mini-accordion", "Accordion"),
     ("mini-giza", "Pyramid"),  # covering with discards: a covered pile is never chosen
+    ("mini-pyramid", "Pyramid"),  # the stock's top card in play (stock.top), two redeals
+    ("mini-three-peaks-covered", "Golf"),  # covered cards face down until uncovered
     ("mini-calculation", "Calculation"),
     ("mini-osmosis", "Osmosis"),
     ("mini-numerica", "Numerica"),
@@ -107,7 +109,7 @@ QUICK = ["mini-bakers-dozen", "mini-streets-and-alleys", "mini-klondike", "mini-
          "mini-la-belle-lucie", "mini-cruel", "mini-fourteen", "mini-lineup", "mini-montana",
          "mini-monte-carlo",
          "mini-three-peaks", "mini-accordion", "mini-calculation", "mini-osmosis",
-         "mini-numerica"]
+         "mini-numerica", "mini-pyramid", "mini-three-peaks-covered"]
 
 
 @pytest.mark.parametrize("name", QUICK)

@@ -515,8 +515,15 @@ impl Program {
         self.win.truth(&mut env)
     }
 
+    /// Whether the stock holds no card (with `stock.top`, none on the top card's pile either).
+    #[inline]
+    fn stock_is_empty(&self, pos: &Position) -> bool {
+        pos.stock.is_empty() && self.stock_top.is_none_or(|t| pos.piles[t].is_empty())
+    }
+
     pub fn can_deal(&self, pos: &Position) -> bool {
-        if !pos.stock.is_empty() {
+        let empty = self.stock_is_empty(pos);
+        if !empty {
             if self.deal_when.is_true() {
                 return true;
             }
@@ -526,13 +533,13 @@ impl Program {
             }
         }
         if let Some(gather) = &self.gather {
-            if pos.stock.is_empty() {
+            if empty {
                 return gather.counter.zip(gather.limit).is_none_or(|(c, limit)| pos.piles[c].len() < limit)
                     && gather.piles.iter().any(|&p| !pos.piles[p].is_empty());
             }
         }
         if let Some(redeal) = &self.redeal {
-            if pos.stock.is_empty() && !pos.piles[redeal.waste].is_empty() {
+            if empty && !pos.piles[redeal.waste].is_empty() {
                 return match redeal.counter {
                     None => true,
                     Some(c) => pos.piles[c].len() < redeal.limit,
@@ -866,6 +873,12 @@ impl Program {
 
     /// The deal itself: `deal_from_stock` without the closing of gaps.
     fn deal_cards(&self, pos: &mut Position, stacks: &mut Stacks) -> DealUndo {
+        // `stock.top`: the stock's next card goes back on the stock, to be dealt first (the
+        // top pile's fill takes the stock's next card after the deal)
+        if let Some(card) = self.stock_top.and_then(|t| pos.piles[t].pop()) {
+            pos.stock.push(card);
+            stacks.touched.mark(self.stock_top.expect("a top pile"));
+        }
         if pos.stock.is_empty() {
             if let Some(gather) = &self.gather {
                 let rules = GatherRules {
@@ -955,6 +968,14 @@ impl Program {
                     stacks.touched.mark(index);
                     pos.stock.push(card);
                 }
+                if let Some(t) = self.stock_top {
+                    if pos.piles[t].is_empty() {
+                        // a deal (not a redeal) took the top card: it goes back
+                        let card = pos.stock.pop().expect("the top card");
+                        pos.piles[t].push(card);
+                        stacks.touched.mark(t);
+                    }
+                }
             }
         }
     }
@@ -974,6 +995,31 @@ impl Program {
         0
     }
 
+    /// `face_down: covered`: pile `s` may have emptied; each face-down top card of a pile it
+    /// covered that nothing covers now turns up (a step each). Returns the steps.
+    #[inline]
+    fn uncover(&self, pos: &mut Position, s: usize, stacks: &mut Stacks) -> u32 {
+        let entries = &self.uncovers[s];
+        if entries.is_empty() || !pos.piles[s].is_empty() {
+            return 0;
+        }
+        let mut turned = 0;
+        for (pile, covering) in entries {
+            if covering.iter().any(|&c| !pos.piles[c].is_empty()) {
+                continue;
+            }
+            if let Some(top) = pos.piles[*pile].last_mut() {
+                if *top & FACE_DOWN != 0 {
+                    *top &= !FACE_DOWN;
+                    stacks.touched.mark(*pile);
+                    stacks.steps.push(Move { s: *pile as i16, k: 0, t: TURNED });
+                    turned += 1;
+                }
+            }
+        }
+        turned
+    }
+
     /// Play `mv` and everything that follows from it by the rules.
     pub fn play(&self, pos: &mut Position, mv: Move, stacks: &mut Stacks) -> Undo {
         let mut steps = 0;
@@ -988,6 +1034,9 @@ impl Program {
             for &p in self.discard_piles(mv) {
                 steps += self.turn_up(pos, p as usize, stacks);
             }
+            for &p in self.discard_piles(mv) {
+                steps += self.uncover(pos, p as usize, stacks);
+            }
             DealUndo::None
         } else if mv.s < 0 {
             self.deal_from_stock(pos, stacks)
@@ -995,6 +1044,7 @@ impl Program {
             let s = mv.s as usize;
             move_cards(&mut pos.piles, s, mv.k as usize, mv.t as usize, &mut stacks.touched);
             steps += self.turn_up(pos, s, stacks);
+            steps += self.uncover(pos, s, stacks);
             DealUndo::None
         };
         if self.has_forced {
@@ -1017,6 +1067,7 @@ impl Program {
                 let s = forced.s as usize;
                 move_cards(&mut pos.piles, s, forced.k as usize, t, &mut stacks.touched);
                 steps += self.turn_up(pos, s, stacks);
+                steps += self.uncover(pos, s, stacks);
             }
         }
         Undo::new(deal, steps)
@@ -1124,5 +1175,47 @@ mod tests {
         assert_eq!(undo.steps, program.max_forced_moves);
         program.take_back(&mut pos, mv, undo, &mut stacks);
         assert_eq!((pos.piles, pos.stock), (before.piles, before.stock));
+    }
+
+    #[test]
+    fn the_deal_deals_the_stocks_top_card_first_and_the_fill_turns_up_the_next() {
+        // pile 0 holds the stock's top card (stock.top, filled from the stock), pile 1 is
+        // the waste: the deal puts pile 0's card on the waste and the next card on pile 0
+        let mut program = bare_program(2);
+        program.fills = vec![Fill { start: 0, stop: 1, from_stock: true, sources: (0, 0) }];
+        program.has_forced = true;
+        program.stock_top = Some(0);
+        program.deal_targets = vec![1];
+        program.deal_when = crate::compile::Code::new(&crate::program::Expr::Int(1), &[]);
+        let mut pos = Position { piles: vec![vec![8], vec![]], stock: vec![4] };
+        assert!(program.can_deal(&pos));
+        let before = pos.clone();
+        let mut stacks = Stacks::default();
+        let undo = program.play(&mut pos, DEAL, &mut stacks);
+        assert_eq!((pos.piles.clone(), pos.stock.clone()), (vec![vec![4], vec![8]], vec![]));
+        assert!(program.can_deal(&pos)); // the stock itself is empty, its top card is not
+        let again = program.play(&mut pos, DEAL, &mut stacks);
+        assert_eq!((pos.piles.clone(), pos.stock.clone()), (vec![vec![], vec![8, 4]], vec![]));
+        assert!(!program.can_deal(&pos));
+        program.take_back(&mut pos, DEAL, again, &mut stacks);
+        program.take_back(&mut pos, DEAL, undo, &mut stacks);
+        assert_eq!((pos.piles, pos.stock), (before.piles, before.stock));
+    }
+
+    #[test]
+    fn a_covered_face_down_card_turns_up_once_nothing_covers_it() {
+        // pile 0 (face down) lies under piles 1 and 2; both leave for pile 3
+        let mut program = bare_program(4);
+        program.uncovers = vec![vec![], vec![(0, vec![1, 2])], vec![(0, vec![1, 2])], vec![]];
+        let mut pos = Position { piles: vec![vec![4 | FACE_DOWN], vec![8], vec![12], vec![]], stock: vec![] };
+        let mut stacks = Stacks::default();
+        let first = program.play(&mut pos, Move::new(1, 1, 3), &mut stacks);
+        assert_eq!(pos.piles[0], vec![4 | FACE_DOWN]); // pile 2 still covers it
+        let second = program.play(&mut pos, Move::new(2, 1, 3), &mut stacks);
+        assert_eq!((pos.piles[0].clone(), second.steps), (vec![4], 1));
+        program.take_back(&mut pos, Move::new(2, 1, 3), second, &mut stacks);
+        assert_eq!(pos.piles[0], vec![4 | FACE_DOWN]);
+        program.take_back(&mut pos, Move::new(1, 1, 3), first, &mut stacks);
+        assert_eq!(pos.piles, vec![vec![4 | FACE_DOWN], vec![8], vec![12], vec![]]);
     }
 }

@@ -19,7 +19,8 @@ pub const FACE_DOWN: u8 = 64;
 /// the rule program's version (2: `top_piles`; 3: `safe`, the declared safe moves; 4: the
 /// moves after a deal and the stock as a cycle; 5: `beam`, the layered beam; 6: the typed
 /// wire format, `wire.rs`; 7: the redeal that gathers piles, the discards, and places,
-/// `wire::Places`; 8: the gathering redeal's `keep` and `gaps`)
+/// `wire::Places`; 8: the gathering redeal's `keep` and `gaps`, the gaps that close on the
+/// deal, `stock.top` and covered cards face down)
 pub const PROGRAM_VERSION: u64 = 8;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
@@ -307,6 +308,11 @@ pub struct Program {
     /// (`stock.gather.keep`) and the gathered piles left empty (`.gaps`)
     pub gather_keep: Option<Code>,
     pub gather_gaps: Option<Code>,
+    /// the pile holding the stock's next card face up (`stock.top`), if any
+    pub stock_top: Option<usize>,
+    /// `face_down: covered`, by covering pile: the face-down piles it covers, each with all
+    /// the piles covering it (empty for a pile that covers none)
+    pub uncovers: Vec<Vec<(usize, Vec<usize>)>>,
     pub turns_up: Vec<bool>,
     pub has_forced: bool,
     /// whether some pairing of `sources` (of `forced_sources`) has a target filter
@@ -730,6 +736,18 @@ impl Program {
         if value.deal_targets.iter().any(|&t| t >= piles) {
             return bad("deal target out of range".to_string());
         }
+        if value.stock_top.is_some_and(|t| t >= piles || value.deal_targets.contains(&t)) {
+            return bad(format!("stock top {:?}", value.stock_top));
+        }
+        let mut uncovers: Vec<Vec<(usize, Vec<usize>)>> = vec![Vec::new(); piles];
+        for (pile, covering) in &value.uncovering {
+            if *pile >= piles || covering.is_empty() || covering.iter().any(|&c| c >= piles || c == *pile) {
+                return bad(format!("uncovering of pile {pile} by {covering:?}"));
+            }
+            for &c in covering {
+                uncovers[c].push((*pile, covering.clone()));
+            }
+        }
         let redeal = match &value.redeal {
             None => None,
             Some(r) => {
@@ -832,6 +850,8 @@ impl Program {
             gather_keep: gather_rule(&reader, value.gather.as_ref().and_then(|g| g.keep.as_ref()))?,
             gather_gaps: gather_rule(&reader, value.gather.as_ref().and_then(|g| g.gaps.as_ref()))?,
             gather: value.gather,
+            stock_top: value.stock_top,
+            uncovers,
             has_forced,
             filtered,
             forced_filtered,
@@ -1252,6 +1272,8 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         gather: None,
         gather_keep: None,
         gather_gaps: None,
+        stock_top: None,
+        uncovers: vec![Vec::new(); piles],
         turns_up: vec![false; piles],
         has_forced: false,
         filtered: false,

@@ -227,6 +227,12 @@ pub struct Program {
     pub max_forced_moves: u32,
     pub discards: Vec<Discard>,
     pub places: Places,
+    /// the pile holding the stock's next card face up (`stock.top`): the deal is legal while
+    /// it or the stock holds a card, and deals its card first
+    pub stock_top: Option<usize>,
+    /// `face_down: covered`: each pile dealt face down because it is covered, with the piles
+    /// covering it: its face-down top card turns up once they are all empty
+    pub uncovering: Vec<(usize, Vec<usize>)>,
 }
 
 /// Search constants for the core's own unit tests (a program brings the real ones).

@@ -515,6 +515,8 @@ def rule_program(variant: Variant) -> wire.Program:
         places=wire.Places(tuple(lowering.maps), tuple(
             (group.indices.start, group.indices.stop) for group in plan.closing),
             tuple((indices.start, indices.stop) for indices in plan.deal_closing)),
+        stock_top=plan.stock_top,
+        uncovering=variant.uncovering,
     )
 
 

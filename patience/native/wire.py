@@ -22,7 +22,8 @@ from patience.solver.constants import SearchConstants
 #: and the stock as a cycle, 5: the layered beam, 6: the typed wire format and the search
 #: constants, 7: the redeal that gathers piles, the discards, and places, ``Places``, 8: the
 #: gathering redeal's ``keep`` and ``gaps``, the gaps that close on the deal and the deal
-#: to empty piles alone)
+#: to empty piles alone, the stock's top card on a pile (``stock_top``) and covered cards
+#: face down (``uncovering``))
 PROGRAM_VERSION = 8
 
 Expr = list[Any]  # an expression tree: ["int", 3], ["cmp", "==", a, b], …
@@ -202,6 +203,12 @@ class Program:
     max_forced_moves: int  # patience.limits.MAX_FORCED_MOVES: the core keeps no copy
     discards: tuple[Discard, ...]  # in file order
     places: Places
+    #: the pile holding the stock's next card face up (``stock.top``): the deal is legal
+    #: while it or the stock holds a card, and deals its card first
+    stock_top: int | None
+    #: ``face_down: covered``: each pile dealt face down because it is covered, with the
+    #: piles covering it: its face-down top card turns up once they are all empty
+    uncovering: tuple[tuple[int, tuple[int, ...]], ...]
 
 
 def to_json(program: Program) -> str:

@@ -43,7 +43,7 @@ from textual.widgets import Input, Static
 
 from patience.errors import DealError, PatienceError
 from patience.play import palette, saves
-from patience.play.layout import STOCK, BoardLayout, lay_out
+from patience.play.layout import LABEL, STOCK, BoardLayout, Cell, lay_out
 from patience.play.session import HELP, Reply, Session
 from patience.seeds import Seed, deal, parse_seed
 
@@ -158,6 +158,10 @@ class Board(Widget, can_focus=True):
         for cell in board.cells:
             if 0 <= cell.y < board.height:
                 rows[cell.y].append(cell)
+        if board.too_small:  # the last line says so, over whatever it held
+            note = (f"↕ this table needs {board.lines_needed} lines: make the terminal "
+                    "taller to see every card")
+            rows[-1] = [Cell(0, board.height - 1, note[:board.width], LABEL)]
         for number, row in enumerate(rows):
             at = 0
             for cell in sorted(row, key=lambda c: c.x):

@@ -79,6 +79,13 @@ class BoardLayout:
     slot_width: int
     cells: list[Cell]
     slots: list[Slot]
+    #: the lines the board needs to show every pile's top card; more than ``height`` when
+    #: the screen is too small for the table (nine overlapping rows at 60 × 20)
+    lines_needed: int = 0
+
+    @property
+    def too_small(self) -> bool:
+        return self.lines_needed > self.height
 
     def pile_at(self, x: int, y: int) -> int | None:
         """The pile (or STOCK) whose slot holds the point, from its label down to the end of
@@ -340,7 +347,9 @@ def lay_out(game: Game, width: int, height: int, marked: dict[int, int] | None =
         lines = next(shares)
         _draw_fan_row(game, band, 0, y, slot_width, lines, cells, slots, marked, targets)
         y += 1 + lines
-    return BoardLayout(width, height, slot_width, cells, slots)
+    # at least a line of cards under each fan row's label
+    return BoardLayout(width, height, slot_width, cells, slots,
+                       plan.fixed_lines() + len(fan_rows))
 
 
 def _draw_fan_row(game: Game, row: list[int | None], x: int, y: int, slot_width: int,

@@ -30,6 +30,10 @@ The arguments for why each reduction is sound are in ``docs/solver.md``; in shor
   some gaps (``keep``, ``gaps``) reads its piles one by one in order: they are never sorted
   either. The redeals made and the shuffle seed are hidden piles, part of every key. After
   a gathering redeal any move may follow.
+* With ``stock.top`` the stock's next card lies face up on a pile of its own, refilled from
+  the stock at once (a fill): it is keyed as a pile, and the stock still only loses its
+  next card (a deal takes the top card, then the fill the next); since a deal is left
+  while that pile holds a card, the piles the deal feeds are never sorted.
 * Face-down cards are keyed as themselves (marked face down): the solver knows them, as
   published "thoughtful" win rates assume.
 * After a deal, only a deal or a move from the piles it feeds, where the rules make every
@@ -125,7 +129,10 @@ class SolverRules:
                         and requires_empty_pile(group)):
                     continue
                 if any(index in deal_targets for index in group.indices):
-                    stock_empty.append(group.indices)
+                    # with stock.top a deal is left while the top card's pile holds a
+                    # card, the stock itself empty: those piles are never sorted
+                    if variant.stock_top is None:
+                        stock_empty.append(group.indices)
                 else:
                     always.append(group.indices)
         self.always_sorted = tuple((r.start, r.stop) for r in always)

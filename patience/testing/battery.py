@@ -114,8 +114,9 @@ def check_arrivals_obey_rules(game: Game) -> None:
     Along the path to the position, a move changes only its source and target, by exactly
     its run, and the interpreter agrees that the source gives it and the target accepts it;
     each forced removal likewise; a deal puts one card on each of ``stock.deals_to``'s piles
-    (skipping empty ones only under ``empty_piles: skip``, the others under ``only``), after
-    the gaps of ``close_gaps: deal`` groups closed up, and nothing elsewhere.
+    (skipping empty ones only under ``empty_piles: skip``, the others under ``only``; the
+    card on ``stock.top``'s pile first), after the gaps of ``close_gaps: deal`` groups
+    closed up, and nothing elsewhere.
     """
     variant = game.variant
     for position, move in replay(game):
@@ -129,6 +130,9 @@ def check_arrivals_obey_rules(game: Game) -> None:
                 position.pop()
                 continue
             expected = [list(pile) for pile in before]
+            top = variant.stock_top
+            if top is not None and expected[top]:  # the stock's top card is dealt first
+                stock.append(expected[top].pop())
             redealt = not stock and variant.redeal_pile is not None
             if redealt:  # the waste turns over into the stock, and that is the whole move
                 assert variant.redeal_pile is not None
@@ -219,9 +223,18 @@ def _apply(piles: list[list[int]], move: tuple[int, int, int]) -> None:
 
 
 def _turn_up(variant: Any, piles: list[list[int]], index: int) -> None:
-    """What the rules say of a face-down card a move leaves on top: it turns up."""
-    if index in variant.face_down_piles and piles[index] and piles[index][-1] & FACE_DOWN:
+    """What the rules say of a face-down card a move leaves on top: it turns up, unless its
+    pile is covered (``face_down: covered``); and when a move empties a pile, each covered
+    face-down card that nothing covers now turns up too."""
+    covering = dict(variant.uncovering)
+    if index in variant.face_down_piles and piles[index] and piles[index][-1] & FACE_DOWN \
+            and not any(piles[other] for other in covering.get(index, ())):
         piles[index][-1] &= ~FACE_DOWN
+    if not piles[index]:
+        for pile, over in variant.uncovering:
+            if index in over and piles[pile] and piles[pile][-1] & FACE_DOWN and \
+                    not any(piles[other] for other in over):
+                piles[pile][-1] &= ~FACE_DOWN
 
 
 def _forced_piles(position: Game, piles: list[list[int]], forced: list[Move],
