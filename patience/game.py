@@ -34,13 +34,12 @@ from patience.cards import FACE_DOWN, card_code, check_deck, parse_card
 from patience.errors import DealError, MoveError, PositionError
 from patience.explain import Interpreter, explain, explain_move
 from patience.limits import (
-    MAX_FORCED_MOVES,
     MAX_MOVE_COUNT_DIGITS,
     MAX_MOVE_TEXT,
     MAX_POSITION_JSON_DEPTH,
     MAX_POSITION_TEXT,
 )
-from patience.moves import DEAL, Move, MoveTuple, Undo, deal_from_stock, move_cards, runaway
+from patience.moves import DEAL, Move, MoveTuple, Undo, deal_from_stock, runaway, settle_steps
 from patience.seeds import Seed
 from patience.settings import Show, Target
 
@@ -219,16 +218,10 @@ class Game:
         first_forced = self.variant.first_forced
         if first_forced is None:
             return
-        turns_up = self.variant.face_down_piles
-        made = 0
-        while (move := first_forced(self.piles, self.stock)) is not None:
-            if made == MAX_FORCED_MOVES:  # a loop the loader could not see
-                raise runaway("at the start")
-            made += 1
-            move_cards(self.piles, *move, self.stock)
-            pile = self.piles[move[0]] if move[0] >= 0 else None
-            if pile and move[0] in turns_up and pile[-1] & FACE_DOWN:
-                pile[-1] &= ~FACE_DOWN
+        variant = self.variant
+        if not settle_steps(variant, first_forced, self.piles, self.stock, None, [],
+                            variant.face_down_piles, bool(variant.fill_last_piles)):
+            raise runaway("at the start")  # a loop the loader could not see
 
     def forced_moves_of_last_move(self) -> list[Move]:
         """The forced moves the last move (or deal) caused, in order."""

@@ -573,7 +573,9 @@ class Generator:
         plan = self.plan
         has_forced = False
         fills = plan.fills
-        if not (any(group.forced for group in plan.groups) or fills or plan.closing):
+        fills_last = any(group.fill_last for group in plan.groups)
+        if not (any(group.forced for group in plan.groups) or fills or plan.closing
+                or fills_last):
             return False
         out.line("def first_forced(piles, stock):")
         out.indent()
@@ -590,6 +592,8 @@ class Generator:
             assert group.fill_from is not None
             has_forced = True
             self._fill_lines(out, group, group.fill_from)
+        # 'fill_from: last' is the kernel's, after these (patience.moves.turn_from_last)
+        has_forced |= fills_last
         out.line("return None")
         out.dedent()
         out.line("")

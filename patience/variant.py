@@ -46,7 +46,7 @@ from patience.places import Arrangement, PileMaps
 from patience.plan import RulePlan, make_plan, rule_note
 from patience.rulestext import rules_text
 from patience.safe_derivation import Derivation, derive_safe
-from patience.settings import EmptyPiles, Removal, Show, Target
+from patience.settings import EmptyPiles, Lands, Removal, Show, Target
 from patience.source import read_variant_file, variants_directory
 
 
@@ -96,6 +96,11 @@ class Group:
     layout: Arrangement | None = None
     #: after a move (and each forced step) its non-empty piles slide toward its start
     close_gaps: bool = False
+    #: a move's cards land under the cards of its piles (``lands: bottom``)
+    lands: Lands = Lands.TOP
+    #: an empty pile here takes, turned up, the next face-down card of the pile the last
+    #: card went to (``fill_from: last``)
+    fill_last: bool = False
 
     @property
     def arrangement(self) -> Arrangement:
@@ -145,8 +150,10 @@ class Variant:
                                 group.face_down or (0,) * group.count, group.place,
                                 group.to_bottom,
                                 FROM_STOCK if group.fill_from == "stock" else
-                                ranges[group.fill_from] if group.fill_from else None,
-                                group.deal_first, group.layout, group.close_gaps))
+                                None if group.fill_from in (None, "last") else
+                                ranges[group.fill_from],
+                                group.deal_first, group.layout, group.close_gaps,
+                                group.lands, group.fill_from == "last"))
         self.groups: tuple[Group, ...] = tuple(groups)
         self.group_by_name: Mapping[str, Group] = MappingProxyType(
             {group.name: group for group in groups})
@@ -197,6 +204,12 @@ class Variant:
             self.deal_when = Rule("false", Boolean((0, 5), False), None, "stock.deal_when")
         self.face_down_piles = tuple(i for g in groups for i, down in zip(g.indices, g.face_down)
                                      if down)
+        #: the piles whose cards land under them (``lands: bottom``) and those filled from
+        #: the pile the last card went to (``fill_from: last``): docs/authoring.md, "Cards
+        #: put under a pile"
+        self.bottom_piles = frozenset(i for g in groups if g.lands is Lands.BOTTOM
+                                      for i in g.indices)
+        self.fill_last_piles = tuple(i for g in groups if g.fill_last for i in g.indices)
         #: the redeals allowed (None: unlimited); the waste they turn over; the hidden pile
         #: after the real ones whose length counts the redeals made, when they are limited
         self.redeals: int | None = definition.stock.redeals

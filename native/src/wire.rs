@@ -103,6 +103,15 @@ pub struct Places {
     pub closing: Vec<(usize, usize)>,
 }
 
+/// Cards put under a pile (`lands: bottom`) and turned from the pile the last card went
+/// to (`fill_from: last`): `patience.native.wire.Turning`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Turning {
+    pub bottom_piles: Vec<usize>,
+    pub fill_last_piles: Vec<usize>,
+}
+
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct Table {
@@ -219,6 +228,7 @@ pub struct Program {
     pub max_forced_moves: u32,
     pub discards: Vec<Discard>,
     pub places: Places,
+    pub turning: Turning,
 }
 
 /// Search constants for the core's own unit tests (a program brings the real ones).

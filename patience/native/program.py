@@ -500,6 +500,7 @@ def rule_program(variant: Variant) -> wire.Program:
         cards=wire.Cards(FACE_DOWN, 4, tuple(sorted(RED_SUITS))),
         max_forced_moves=MAX_FORCED_MOVES,
         discards=discards,
+        turning=wire.Turning(tuple(sorted(variant.bottom_piles)), variant.fill_last_piles),
         places=wire.Places(tuple(lowering.maps), tuple(
             (group.indices.start, group.indices.stop) for group in plan.closing)),
     )

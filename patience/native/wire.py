@@ -20,8 +20,9 @@ from patience.solver.constants import SearchConstants
 #: the version of the program's shape: the core refuses a program of another version (2: the
 #: piles keyed by their top, 3: the declared safe moves, 4: the moves allowed after a deal
 #: and the stock as a cycle, 5: the layered beam, 6: the typed wire format and the search
-#: constants, 7: the redeal that gathers piles, the discards, and places, ``Places``)
-PROGRAM_VERSION = 7
+#: constants, 7: the redeal that gathers piles, the discards, and places, ``Places``; 8: cards
+#: put under a pile and turned from the pile the last card went to, ``Turning``)
+PROGRAM_VERSION = 8
 
 Expr = list[Any]  # an expression tree: ["int", 3], ["cmp", "==", a, b], …
 Rule = Expr | bool  # a rule, or the constant it folds to
@@ -165,6 +166,16 @@ class Places:
 
 
 @attrs.frozen
+class Turning:
+    """Cards put under a pile (``lands: bottom``: the piles where a move's cards land under
+    the others) and turned from the pile the last card went to (``fill_from: last``: the
+    piles filled so, the last forced step: ``patience.moves.turn_from_last``)."""
+
+    bottom_piles: tuple[int, ...]
+    fill_last_piles: tuple[int, ...]
+
+
+@attrs.frozen
 class Program:
     """A variant's whole rule program."""
 
@@ -193,6 +204,7 @@ class Program:
     max_forced_moves: int  # patience.limits.MAX_FORCED_MOVES: the core keeps no copy
     discards: tuple[Discard, ...]  # in file order
     places: Places
+    turning: Turning
 
 
 def to_json(program: Program) -> str:
