@@ -463,6 +463,12 @@ class Game:
             if any(c & FACE_DOWN for c in pile) and index not in face_down_piles:
                 raise PositionError(f"position {shown!r}: {name} holds a face-down card, but "
                                     "no card of that pile is ever dealt face down")
+            if index in variant.turned_piles:  # face-down cards on top, turned from there
+                if any(d & FACE_DOWN and not c & FACE_DOWN for d, c in itertools.pairwise(pile)):
+                    raise PositionError(f"position {shown!r}: {name} has a face-up card above "
+                                        "a face-down one; its face-down cards lie on top, "
+                                        "the cards turned under them")
+                continue
             if pile and pile[-1] & FACE_DOWN:
                 raise PositionError(f"position {shown!r}: the top card of {name} is face "
                                     "down; a pile's top card is always face up")

@@ -42,7 +42,7 @@ from patience.limits import (
     MAX_PILE_GROUPS,
     MAX_PREDICATES,
 )
-from patience.settings import EmptyPiles, Removal, Show, Target, words
+from patience.settings import EmptyPiles, Lands, Removal, Show, Target, words
 from patience.solvitaire_mapping import DEAL_KEYS
 
 __all__ = ["SCHEMA_FILE", "VALUES", "shipped_schema", "variant_schema"]
@@ -159,7 +159,8 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
         "deal": {**_PER_PILE, "description": "Cards dealt to each pile (one number, or one "
                                              "per pile)."},
         "face_down": {**_PER_PILE, "description": "Of each pile's dealt cards, how many lie "
-                                                  "face down."},
+                                                  "face down (all of them only where no card "
+                                                  "leaves by a move)."},
         "place": {"type": "array", "items": {"anyOf": [_CARD, {"type": "array",
                                                                "items": _CARD}]},
                   "description": "Cards put on each pile before the deal, bottom first."},
@@ -167,13 +168,16 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
         "deal_first": _rule("Cards (card, given first_card, the first card of the shuffled "
                             "deck) that lead the deal; this group is dealt from them first."),
         "fill_from": {"type": "string", "description": (
-            "A group, a pile or 'stock' that fills an empty pile here at once.")},
+            "A group, a pile or 'stock' that fills an empty pile here at once; 'last': the "
+            "next face-down card of the pile the last card went to, turned up.")},
         "moves": _rule("Which runs may leave a pile of the group."),
         "accepts": _rule("Which runs a pile of the group takes."),
         "target": _choice(Target, "How a move names the receiving pile."),
         "removal": _choice(Removal, "Whether moves here are the player's choice or made at "
                                     "once."),
         "show": _choice(Show, "How the piles are drawn."),
+        "lands": _choice(Lands, "Where a move's cards land: on a pile's cards, or under "
+                                "them."),
         "close_gaps": {"type": "boolean", "default": False, "description": (
             "After a move its non-empty piles slide toward its start, the gaps at the "
             "end.")},

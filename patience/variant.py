@@ -210,6 +210,10 @@ class Variant:
         self.bottom_piles = frozenset(i for g in groups if g.lands is Lands.BOTTOM
                                       for i in g.indices)
         self.fill_last_piles = tuple(i for g in groups if g.fill_last for i in g.indices)
+        #: the piles of groups dealt all face down, whose cards are turned from the top and
+        #: whose face-down cards lie on the turned ones
+        self.turned_piles = frozenset(i for g in definition.groups if g.all_face_down
+                                      for i in self.group_by_name[g.name].indices)
         #: the redeals allowed (None: unlimited); the waste they turn over; the hidden pile
         #: after the real ones whose length counts the redeals made, when they are limited
         self.redeals: int | None = definition.stock.redeals

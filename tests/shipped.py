@@ -32,6 +32,8 @@ MECHANISMS = {
                       "deals them again in threes, twice",
     "fourteen": "discards: pairs of top cards leaving together (moves from several piles)",
     "lineup": "a grid of piles (layout) whose rules read a pile's neighbour and column",
+    "clock": "cards put under a pile (lands: bottom), piles dealt all face down and turned "
+             "from the pile the last card went to (fill_from: last)",
 }
 
 #: one game per family, and the mechanisms above

@@ -54,6 +54,7 @@ FAMILIES = [
     ("mini-calculation", "Calculation"),
     ("mini-osmosis", "Osmosis"),
     ("mini-numerica", "Numerica"),
+    ("mini-clock", "Clock"),  # cards put under a pile, turned from the pile the last went to
 ]
 BUDGET = 200_000
 
@@ -104,7 +105,7 @@ QUICK = ["mini-bakers-dozen", "mini-streets-and-alleys", "mini-klondike", "mini-
          "mini-yukon", "mini-miss-milligan", "mini-penguin", "mini-grandfathers-clock",
          "mini-la-belle-lucie", "mini-cruel", "mini-fourteen", "mini-lineup",
          "mini-three-peaks", "mini-accordion", "mini-calculation", "mini-osmosis",
-         "mini-numerica"]
+         "mini-numerica", "mini-clock"]
 
 
 @pytest.mark.parametrize("name", QUICK)
