@@ -131,6 +131,8 @@ class GroupDefinition:
     close_gaps: bool = False  # after a move its non-empty piles slide toward its start
     #: where a move's cards land on its piles: on top, or under the pile's cards
     lands: Lands = Lands.TOP
+    #: the fills (``fill_from``) are made only while it holds (a rule on the table)
+    fill_when: Rule | None = None
 
     @property
     def all_face_down(self) -> bool:
@@ -492,7 +494,7 @@ TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extend
             "pysolfc", "solvitaire", "score")
 GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "deal_first",
               "fill_from", "moves", "accepts", "target", "removal", "show", "layout",
-              "close_gaps", "lands")
+              "close_gaps", "lands", "fill_when")
 LAYOUT_KEYS = ("rows", "columns", "overlap")
 SOLVER_KEYS = ("safe",)
 DISCARD_KEYS = ("cards", "from", "to", "when")
@@ -1306,6 +1308,7 @@ class _Validator:
             layout = self.layout(group.items.get("layout"), f"{where}.layout", count)
             close_gaps = self.truth(group.items.get("close_gaps"), f"{where}.close_gaps")
             lands = Lands(self.choice(group.items.get("lands"), f"{where}.lands", words(Lands)))
+            fill_when = self.fill_when(group, where, base, fill_from)
             target = Target(self.choice(group.items.get("target"), f"{where}.target",
                                         words(Target)))
             removal = Removal(self.choice(group.items.get("removal"), f"{where}.removal",
@@ -1326,7 +1329,8 @@ class _Validator:
                 continue
             defined = GroupDefinition(gname, pid, count, deal, moves, accepts, target,
                                       removal, show, face_down, place, to_bottom,
-                                      fill_from, deal_first, layout, close_gaps, lands)
+                                      fill_from, deal_first, layout, close_gaps, lands,
+                                      fill_when)
             if self.face_down_tops(defined, group, where):
                 groups.append(defined)
         if not groups and not self.errors:
@@ -1336,6 +1340,23 @@ class _Validator:
         if not self.errors:
             self.fill_loops(item, tuple(groups))
         return tuple(groups)
+
+    def fill_when(self, group: Mapping, where: str, base: Scope,
+                  fill_from: str | None) -> Rule | None:
+        """A group's ``fill_when``: a rule on the table (as ``stock.deal_when`` reads it)
+        that must hold for its ``fill_from`` fills to be made."""
+        if "fill_when" not in group.items:
+            return None
+        item = group.items["fill_when"]
+        if fill_from is None:
+            self.error(f"{where}.fill_when says when the group's empty piles are filled, but "
+                       f"the group has no fill_from: give {where}.fill_from", item.origin,
+                       code="fill-from")
+            return None
+        text, origin = self.expression_text(item, f"{where}.fill_when", "true")
+        rule = self.parse(text, origin, f"{where}.fill_when")
+        self.check(rule, base)
+        return rule
 
     def face_down_tops(self, defined: GroupDefinition, group: Mapping, where: str) -> bool:
         """Whether a group dealt with every card of a pile face down may be: only when no

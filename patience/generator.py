@@ -603,6 +603,13 @@ class Generator:
         taken = ("the stock's next card" if fill_from.start < 0 else
                  "the top card of the first source pile that has one")
         self._note(out, f"piles.{group.name}.fill_from: an empty pile here takes {taken}")
+        if group.fill_when is not None:  # fill_when: the fills wait for it
+            self._note(out, f"piles.{group.name}.fill_when: the fills are made while it holds")
+            out.line(f"if {_source(self._expr([group.fill_when], {}))}:")
+            out.indent()
+            self._fill_lines(out, attrs.evolve(group, fill_when=None), fill_from)
+            out.dedent()
+            return
         out.line(f"for t in range({group.indices.start}, {group.indices.stop}):")
         if fill_from.start < 0:  # from the stock
             out.line("    if not piles[t] and stock:")

@@ -113,6 +113,9 @@ def _group(variant: Variant, group: Group) -> str:
         parts.append(f"dealt {dealt}" + (shown if down else "."))
     if group.lands is Lands.BOTTOM:
         parts.append("A card moved here goes under the pile.")
+    if group.fill_when is not None:
+        parts.append("Its gaps are filled at once only when: "
+                     f"{_rule_words(Words(variant), group.fill_when)}")
     if group.fill_last:
         parts.append("When empty, it takes at once the next face-down card of the pile the "
                      "last card went to, turned face up.")

@@ -135,6 +135,8 @@ class GroupRules:
     #: an empty pile here takes, turned up, the next face-down card of the pile the last
     #: card went to (``fill_from: last``): the last forced step, after all the others
     fill_last: bool = False
+    #: the fills are made only while it holds (``fill_when``, inlined; None: always)
+    fill_when: Node | None = None
 
 
 @attrs.frozen
@@ -345,7 +347,8 @@ def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
                              inline(group.accepts.node), group.target is Target.FIRST,
                              group.removal is Removal.FORCED, any(group.face_down),
                              group.fill_from, rule_note(group.moves), rule_note(group.accepts),
-                             group.close_gaps, group.lands is Lands.BOTTOM, group.fill_last)
+                             group.close_gaps, group.lands is Lands.BOTTOM, group.fill_last,
+                             None if group.fill_when is None else inline(group.fill_when.node))
                   for group in groups)
     chosen = [group for group in rules if not group.forced]
     forced = [group for group in rules if group.forced]

@@ -207,6 +207,11 @@ def _group_lines(variant: Variant, group: Group) -> list[str]:
     if group.fill_from is not None:
         lines.append("    An empty one is filled at once with the top card of "
                      f"{_piles_named(variant, group.fill_from)}, while it has cards.")
+    if group.fill_when is not None:
+        lines.append(f"    It is filled only while '{group.fill_when.text}' holds.")
+        words = comment_at(group.fill_when.origin)
+        if words:
+            lines.append(f"      ({words})")
     lines += _turning_lines(variant, group)
     if group.target is Target.FIRST and group.removal is not Removal.FORCED:
         lines.append(f"    A move to them is written '{group.id}' and goes to the first "

@@ -170,6 +170,8 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
         "fill_from": {"type": "string", "description": (
             "A group, a pile or 'stock' that fills an empty pile here at once; 'last': the "
             "next face-down card of the pile the last card went to, turned up.")},
+        "fill_when": _rule("The fills (fill_from) are made only while it holds (a rule on "
+                           "the table, as stock.deal_when)."),
         "moves": _rule("Which runs may leave a pile of the group."),
         "accepts": _rule("Which runs a pile of the group takes."),
         "target": _choice(Target, "How a move names the receiving pile."),

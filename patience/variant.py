@@ -101,6 +101,8 @@ class Group:
     #: an empty pile here takes, turned up, the next face-down card of the pile the last
     #: card went to (``fill_from: last``)
     fill_last: bool = False
+    #: the fills are made only while it holds (``fill_when``; None: always)
+    fill_when: Rule | None = None
 
     @property
     def arrangement(self) -> Arrangement:
@@ -153,7 +155,7 @@ class Variant:
                                 None if group.fill_from in (None, "last") else
                                 ranges[group.fill_from],
                                 group.deal_first, group.layout, group.close_gaps,
-                                group.lands, group.fill_from == "last"))
+                                group.lands, group.fill_from == "last", group.fill_when))
         self.groups: tuple[Group, ...] = tuple(groups)
         self.group_by_name: Mapping[str, Group] = MappingProxyType(
             {group.name: group for group in groups})
@@ -312,7 +314,7 @@ class Variant:
         rules: list[tuple[str, Node]] = []
         for g in self.groups:
             rules += [(g.moves.key, g.moves.node), (g.accepts.key, g.accepts.node)]
-            rules += [(rule.key, rule.node) for rule in (g.to_bottom, g.deal_first)
+            rules += [(rule.key, rule.node) for rule in (g.to_bottom, g.deal_first, g.fill_when)
                       if rule is not None]
         rules += [(d.when.key, d.when.node) for d in self.discards]
         rules += [("win", self.win.node), ("stock.deal_when", self.deal_when.node)]

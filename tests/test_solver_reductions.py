@@ -55,6 +55,7 @@ FAMILIES = [
     ("mini-osmosis", "Osmosis"),
     ("mini-numerica", "Numerica"),
     ("mini-clock", "Clock"),  # cards put under a pile, turned from the pile the last went to
+    ("mini-terrace", "Terrace"),  # fills that wait for the base card (fill_when)
 ]
 BUDGET = 200_000
 
@@ -105,7 +106,7 @@ QUICK = ["mini-bakers-dozen", "mini-streets-and-alleys", "mini-klondike", "mini-
          "mini-yukon", "mini-miss-milligan", "mini-penguin", "mini-grandfathers-clock",
          "mini-la-belle-lucie", "mini-cruel", "mini-fourteen", "mini-lineup",
          "mini-three-peaks", "mini-accordion", "mini-calculation", "mini-osmosis",
-         "mini-numerica", "mini-clock"]
+         "mini-numerica", "mini-clock", "mini-terrace"]
 
 
 @pytest.mark.parametrize("name", QUICK)

@@ -600,7 +600,10 @@ impl Program {
                 }
             }
         }
-        for fill in &self.fills {
+        for (fill, when) in self.fills.iter().zip(&self.fill_when) {
+            if !when.is_true() && !when.truth(&mut env) {
+                continue;
+            }
             for t in fill.start..fill.stop {
                 if pos.piles[t].is_empty() {
                     if fill.from_stock {
@@ -1069,6 +1072,8 @@ impl Program {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compile::Code;
+    use crate::program::Expr;
     use crate::program::bare_program;
     use crate::wire::Fill;
 
@@ -1095,9 +1100,10 @@ mod tests {
         // piles 0 and 1 fill from each other; a move empties pile 0 onto pile 2
         let mut program = bare_program(3);
         program.fills = vec![
-            Fill { start: 0, stop: 1, from_stock: false, sources: (1, 2) },
-            Fill { start: 1, stop: 2, from_stock: false, sources: (0, 1) },
+            Fill { start: 0, stop: 1, from_stock: false, sources: (1, 2), when: serde_json::Value::Bool(true) },
+            Fill { start: 1, stop: 2, from_stock: false, sources: (0, 1), when: serde_json::Value::Bool(true) },
         ];
+        program.fill_when = vec![Code::new(&Expr::Int(1), &[]), Code::new(&Expr::Int(1), &[])];
         program.has_forced = true;
         let mut pos = Position { piles: vec![vec![4], vec![8], vec![]], stock: vec![] };
         let before = pos.clone();

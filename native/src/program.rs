@@ -327,6 +327,8 @@ pub struct Program {
     pub bottom: Vec<bool>,
     /// the piles filled from the pile the last card went to (`fill_from: last`), in order
     pub fill_last: Vec<usize>,
+    /// per fill of `fills`, its `fill_when` (a rule on the table)
+    pub fill_when: Vec<Code>,
 }
 
 /// A program's places (`Program::placing`).
@@ -802,6 +804,7 @@ impl Program {
         if value.places.closing.iter().any(|&(a, b)| a > b || b > piles) {
             return bad("a closing range out of range".to_string());
         }
+        let fill_when = value.fills.iter().map(|fill| reader.code(&fill.when)).collect::<Result<Vec<_>>>()?;
         let turning = &value.turning;
         if turning.fill_last_piles.iter().any(|&p| p >= piles) {
             return bad("a fill_last pile out of range".to_string());
@@ -859,6 +862,7 @@ impl Program {
             placing: Box::new(Placing { maps: places, closing: value.places.closing }),
             bottom,
             fill_last: value.turning.fill_last_piles,
+            fill_when,
         })
     }
 }
@@ -1264,6 +1268,7 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         placing: Box::default(),
         bottom: Vec::new(),
         fill_last: Vec::new(),
+        fill_when: Vec::new(),
     }
 }
 

@@ -57,6 +57,8 @@ pub struct Fill {
     pub stop: usize,
     pub from_stock: bool,
     pub sources: (usize, usize),
+    /// `fill_when`: the fills are made while it holds (`true`: always)
+    pub when: Value,
 }
 
 /// A discard: the top cards of `cards` piles of `sources` (chosen in pile order) onto pile

@@ -456,7 +456,9 @@ def rule_program(variant: Variant) -> wire.Program:
         from_stock = group.fill_from.start < 0
         fills.append(wire.Fill(group.indices.start, group.indices.stop, from_stock,
                                (0, 0) if from_stock else
-                               (group.fill_from.start, group.fill_from.stop)))
+                               (group.fill_from.start, group.fill_from.stop),
+                               True if group.fill_when is None else
+                               lowering.scalar(group.fill_when, {})))
     # lowered before the tables are read: a discard's rule may call a card-only predicate
     discards = tuple(_discard(lowering, d) for d in plan.discards)
     rules = solver_rules(variant)

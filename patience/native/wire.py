@@ -71,6 +71,7 @@ class Fill:
     stop: int
     from_stock: bool
     sources: tuple[int, int]
+    when: Rule  # fill_when: the fills are made while it holds (true: always)
 
 
 @attrs.frozen

@@ -354,7 +354,8 @@ def top_piles(variant: Variant) -> dict[int, bool]:
         every = frozenset(g.name for g in groups)
         _pile_reads(inline(variant.safe.node), {"pile": every, "source": sources,
                                                 "run": sources}, reads)
-    for node in (variant.win.node, variant.deal_when.node):
+    for node in (variant.win.node, variant.deal_when.node,
+                 *(g.fill_when.node for g in groups if g.fill_when is not None)):
         _pile_reads(inline(node), {}, reads)
     for discard in variant.discards:  # the chosen piles are in its 'from' groups
         chosen = frozenset(discard.groups)
