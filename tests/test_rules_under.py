@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rules_helpers import load_error
 
 import patience
 from patience import native
@@ -182,14 +183,6 @@ def test_a_run_lands_under_a_pile_in_its_order_and_comes_back_off_the_bottom(tmp
         (after, _), (back, _) = core.play_and_take_back(piles, stock, move)
         assert after[2] == [parse_card(c) for c in ("AD", "AH", "2D", "2H")]
         assert back == piles
-
-
-def load_error(tmp_path: Path, text: str) -> VariantError:
-    path = tmp_path / "bad.yaml"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(VariantError) as caught:
-        patience.find_variant(str(path))
-    return caught.value
 
 
 def messages(error: VariantError) -> list[str]:
