@@ -72,7 +72,7 @@ from patience.limits import (
     MAX_VARIANT_INLINED_NODES,
 )
 from patience.places import DIRECTIONS, Arrangement
-from patience.settings import EmptyPiles, Removal, Show, Target, words
+from patience.settings import EmptyPiles, Lands, Removal, Show, Target, words
 from patience.solvitaire_mapping import read_solvitaire
 from patience.source import (
     Item,
@@ -135,6 +135,18 @@ class GroupDefinition:
     #: ``face_down: covered``: the cards of a pile covered at the start lie face down, and a
     #: face-down top card turns up when nothing covers its pile any more
     face_down_covered: bool = False
+    #: where a move's cards land on its piles: on top, or under the pile's cards
+    lands: Lands = Lands.TOP
+    #: the fills (``fill_from``) are made only while it holds (a rule on the table)
+    fill_when: Rule | None = None
+
+    @property
+    def all_face_down(self) -> bool:
+        """Whether some pile of the group is dealt with every card face down (a group whose
+        cards leave only when turned: docs/authoring.md, "Cards put under a pile"); not
+        the covered piles of ``face_down: covered``, which turn up when uncovered."""
+        return not self.face_down_covered and any(
+            down and down == dealt for dealt, down in zip(self.deal, self.face_down))
 
 
 @attrs.frozen
@@ -508,7 +520,7 @@ TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extend
             "pysolfc", "solvitaire", "score")
 GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "deal_first",
               "fill_from", "moves", "accepts", "target", "removal", "show", "layout",
-              "close_gaps")
+              "close_gaps", "lands", "fill_when")
 LAYOUT_KEYS = ("rows", "columns", "overlap")
 SOLVER_KEYS = ("safe",)
 DISCARD_KEYS = ("cards", "from", "to", "when")
@@ -884,6 +896,12 @@ class _Validator:
                            f"pile{'s' if piles != 1 else ''}", entry.origin, code="discard")
                 continue
             for name in sources:
+                if by_name[name].all_face_down:
+                    self.error(f"{where}.from names {name!r}, whose cards are dealt all face "
+                               f"down (piles.{name}.face_down): a discard takes top cards, "
+                               "which must lie face up", sources_item.origin if sources_item
+                               else entry.origin, code="discard")
+                    good = False
                 other = taken.get((cards, name))
                 if other is not None:
                     self.error(f"{where} and discards[{other}] both take {cards} cards from "
@@ -1299,7 +1317,7 @@ class _Validator:
             face_down, face_down_covered = self.face_down(group.items.get("face_down"), where,
                                                           count)
             for index, (dealt, down) in enumerate(zip(deal, face_down)):
-                if down and down >= dealt:
+                if down and down > dealt:
                     self.error(f"{where}.face_down: pile {index + 1} is dealt {dealt} "
                                f"card{'s' if dealt != 1 else ''}, so at most {max(dealt - 1, 0)} "
                                f"of them can lie face down (the top card is dealt face up)",
@@ -1328,6 +1346,8 @@ class _Validator:
                                                layout, face_down)
             close_gaps, close_on_deal = self.closing(group.items.get("close_gaps"),
                                                      f"{where}.close_gaps")
+            lands = Lands(self.choice(group.items.get("lands"), f"{where}.lands", words(Lands)))
+            fill_when = self.fill_when(group, where, base, fill_from)
             target = Target(self.choice(group.items.get("target"), f"{where}.target",
                                         words(Target)))
             removal = Removal(self.choice(group.items.get("removal"), f"{where}.removal",
@@ -1346,23 +1366,71 @@ class _Validator:
                 nonempty=frozenset({"source"})))
             if moves is None or accepts is None:
                 continue
-            groups.append(GroupDefinition(gname, pid, count, deal, moves, accepts, target,
-                                          removal, show, face_down, place, to_bottom,
-                                          fill_from, deal_first, layout, close_gaps,
-                                          close_on_deal, face_down_covered))
+            defined = GroupDefinition(gname, pid, count, deal, moves, accepts, target,
+                                      removal, show, face_down, place, to_bottom,
+                                      fill_from, deal_first, layout, close_gaps,
+                                      close_on_deal, face_down_covered, lands, fill_when)
+            if self.face_down_tops(defined, group, where):
+                groups.append(defined)
         if not groups and not self.errors:
             self.error("piles must define at least one pile group", item.origin,
                        code="no-piles")
-        known = {g.name for g in groups} | _pile_ids(tuple(groups))
+        self.fill_sources(item, tuple(groups))
+        if not self.errors:
+            self.fill_loops(item, tuple(groups))
+        return tuple(groups)
+
+    def fill_when(self, group: Mapping, where: str, base: Scope,
+                  fill_from: str | None) -> Rule | None:
+        """A group's ``fill_when``: a rule on the table (as ``stock.deal_when`` reads it)
+        that must hold for its ``fill_from`` fills to be made."""
+        if "fill_when" not in group.items:
+            return None
+        item = group.items["fill_when"]
+        if fill_from is None:
+            self.error(f"{where}.fill_when says when the group's empty piles are filled, but "
+                       f"the group has no fill_from: give {where}.fill_from", item.origin,
+                       code="fill-from")
+            return None
+        text, origin = self.expression_text(item, f"{where}.fill_when", "true")
+        rule = self.parse(text, origin, f"{where}.fill_when")
+        self.check(rule, base)
+        return rule
+
+    def face_down_tops(self, defined: GroupDefinition, group: Mapping, where: str) -> bool:
+        """Whether a group dealt with every card of a pile face down may be: only when no
+        card leaves it by a move (docs/authoring.md, "Cards put under a pile")."""
+        if not defined.all_face_down or defined.moves.never:
+            return True
+        index = next(i for i, (dealt, down) in enumerate(zip(defined.deal, defined.face_down))
+                     if down and down == dealt)
+        dealt = defined.deal[index]
+        self.error(f"{where}.face_down: pile {index + 1} is dealt {dealt} "
+                   f"card{'s' if dealt != 1 else ''}, so at most {max(dealt - 1, 0)} of them "
+                   "can lie face down (the top card is dealt face up), unless the group gives "
+                   "no card by a move (moves: false): then its cards are turned one by one by "
+                   "a 'fill_from: last'", group.items["face_down"].origin, code="face-down")
+        return False
+
+    def fill_sources(self, item: Mapping, groups: tuple[GroupDefinition, ...]) -> None:
+        """Each group's ``fill_from`` names a pile group, a pile, ``stock`` or ``last``."""
+        known = {g.name for g in groups} | _pile_ids(groups)
         for defined in groups:
             if defined.fill_from is None:
                 continue
             written = item.items[defined.name]
             assert isinstance(written, Mapping)  # a group that read is a mapping
             origin = written.items["fill_from"].origin
-            if defined.fill_from == "stock":
+            if defined.fill_from in ("stock", "last"):
                 continue
-            if defined.fill_from not in known:
+            given = next((g for g in groups if defined.fill_from in (g.name, *pile_names(g))),
+                         None)
+            if given is not None and given.all_face_down:
+                self.error(f"piles.{defined.name}.fill_from names {defined.fill_from!r}, "
+                           f"whose cards are dealt all face down (piles.{given.name}.face_down):"
+                           " a fill would take a face-down card; 'fill_from: last' turns "
+                           "them up one by one", origin, code="fill-from")
+            elif defined.fill_from not in known:
                 others = [g for g in groups if g is not defined]
                 self.error(f"piles.{defined.name}.fill_from names {defined.fill_from!r}, which "
                            "is neither a pile group, nor a pile, nor the stock; the other pile "
@@ -1372,9 +1440,6 @@ class _Validator:
             elif defined.fill_from == defined.name or defined.fill_from in pile_names(defined):
                 self.error(f"piles.{defined.name}.fill_from names the group itself", origin,
                            code="fill-from")
-        if not self.errors:
-            self.fill_loops(item, tuple(groups))
-        return tuple(groups)
 
     def face_down(self, item: Item | None, where: str,
                   count: int) -> tuple[tuple[int, ...], bool]:

@@ -34,13 +34,21 @@ from patience.cards import FACE_DOWN, card_code, check_deck, parse_card
 from patience.errors import DealError, MoveError, PositionError
 from patience.explain import Interpreter, explain, explain_move
 from patience.limits import (
-    MAX_FORCED_MOVES,
     MAX_MOVE_COUNT_DIGITS,
     MAX_MOVE_TEXT,
     MAX_POSITION_JSON_DEPTH,
     MAX_POSITION_TEXT,
 )
-from patience.moves import DEAL, Move, MoveTuple, Undo, deal_from_stock, move_cards, runaway
+from patience.moves import (
+    DEAL,
+    Move,
+    MoveTuple,
+    Undo,
+    deal_from_stock,
+    runaway,
+    settle_steps,
+    uncovers_of,
+)
 from patience.seeds import Seed
 from patience.settings import Show, Target
 
@@ -219,16 +227,11 @@ class Game:
         first_forced = self.variant.first_forced
         if first_forced is None:
             return
-        turns_up = self.variant.face_down_piles
-        made = 0
-        while (move := first_forced(self.piles, self.stock)) is not None:
-            if made == MAX_FORCED_MOVES:  # a loop the loader could not see
-                raise runaway("at the start")
-            made += 1
-            move_cards(self.piles, *move, self.stock)
-            pile = self.piles[move[0]] if move[0] >= 0 else None
-            if pile and move[0] in turns_up and pile[-1] & FACE_DOWN:
-                pile[-1] &= ~FACE_DOWN
+        variant = self.variant
+        if not settle_steps(variant, first_forced, self.piles, self.stock, None, [],
+                            variant.face_down_piles, bool(variant.fill_last_piles),
+                            uncovers_of(variant)):
+            raise runaway("at the start")  # a loop the loader could not see
 
     def forced_moves_of_last_move(self) -> list[Move]:
         """The forced moves the last move (or deal) caused, in order."""
@@ -474,6 +477,12 @@ class Game:
             if any(c & FACE_DOWN for c in pile) and index not in face_down_piles:
                 raise PositionError(f"position {shown!r}: {name} holds a face-down card, but "
                                     "no card of that pile is ever dealt face down")
+            if index in variant.turned_piles:  # face-down cards on top, turned from there
+                if any(d & FACE_DOWN and not c & FACE_DOWN for d, c in itertools.pairwise(pile)):
+                    raise PositionError(f"position {shown!r}: {name} has a face-up card above "
+                                        "a face-down one; its face-down cards lie on top, "
+                                        "the cards turned under them")
+                continue
             covered = any(piles[other] for other in covering.get(index, ()))
             if pile and pile[-1] & FACE_DOWN and not covered:
                 raise PositionError(f"position {shown!r}: the top card of {name} is face "

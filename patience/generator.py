@@ -585,7 +585,9 @@ class Generator:
         plan = self.plan
         has_forced = False
         fills = plan.fills
-        if not (any(group.forced for group in plan.groups) or fills or plan.closing):
+        fills_last = any(group.fill_last for group in plan.groups)
+        if not (any(group.forced for group in plan.groups) or fills or plan.closing
+                or fills_last):
             return False
         out.line("def first_forced(piles, stock):")
         out.indent()
@@ -602,6 +604,8 @@ class Generator:
             assert group.fill_from is not None
             has_forced = True
             self._fill_lines(out, group, group.fill_from)
+        # 'fill_from: last' is the kernel's, after these (patience.moves.turn_from_last)
+        has_forced |= fills_last
         out.line("return None")
         out.dedent()
         out.line("")
@@ -611,6 +615,13 @@ class Generator:
         taken = ("the stock's next card" if fill_from.start < 0 else
                  "the top card of the first source pile that has one")
         self._note(out, f"piles.{group.name}.fill_from: an empty pile here takes {taken}")
+        if group.fill_when is not None:  # fill_when: the fills wait for it
+            self._note(out, f"piles.{group.name}.fill_when: the fills are made while it holds")
+            out.line(f"if {_source(self._expr([group.fill_when], {}))}:")
+            out.indent()
+            self._fill_lines(out, attrs.evolve(group, fill_when=None), fill_from)
+            out.dedent()
+            return
         out.line(f"for t in range({group.indices.start}, {group.indices.stop}):")
         if fill_from.start < 0:  # from the stock
             out.line("    if not piles[t] and stock:")

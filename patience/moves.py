@@ -201,17 +201,53 @@ def runaway(when: str = "after one move") -> ForcedMovesError:
 
 
 def move_cards(piles: Piles, source: int, count: int, target: int,
-               stock: list[int] | None = None) -> None:
-    """Move the top ``count`` cards of ``piles[source]`` onto ``piles[target]``, keeping
-    their order; a source of -1 is the stock (one card: a forced fill)."""
+               stock: list[int] | None = None, under: bool = False) -> None:
+    """Move the top ``count`` cards of ``piles[source]`` onto ``piles[target]`` (``under``:
+    under its cards), keeping their order; a source of -1 is the stock (one card: a forced
+    fill)."""
     if source < 0:
         assert stock is not None
         piles[target].append(stock.pop())
         return
     pile = piles[source]
     cut = len(pile) - count
-    piles[target] += pile[cut:]
+    if under:
+        piles[target][:0] = pile[cut:]
+    else:
+        piles[target] += pile[cut:]
     del pile[cut:]
+
+
+def unmove_cards(piles: Piles, source: int, count: int, target: int, under: bool) -> None:
+    """Take back :func:`move_cards` of ``count`` cards from pile ``source`` to ``target``."""
+    pile = piles[target]
+    if under:
+        piles[source] += pile[:count]
+        del pile[:count]
+    else:
+        cut = len(pile) - count
+        piles[source] += pile[cut:]
+        del pile[cut:]
+
+
+def turn_from_last(variant: Variant, piles: Piles, last: int | None,
+                   steps: list[MoveTuple]) -> bool:
+    """``fill_from: last``: the first empty pile of a group that fills from the last pile a
+    card went to takes that pile's top card, when it lies face down, turned up (the steps
+    ``(last, 1, pile)`` and ``(pile, 0, TURNED)``); the card under it stays as it lies.
+    Whether a pile was filled (docs/authoring.md, "Cards put under a pile")."""
+    if last is None:
+        return False
+    source = piles[last]
+    if not source or not source[-1] & FACE_DOWN:
+        return False
+    for index in variant.fill_last_piles:
+        if not piles[index]:
+            piles[index].append(source.pop() & ~FACE_DOWN)
+            steps.append((last, 1, index))
+            steps.append((index, 0, TURNED))
+            return True
+    return False
 
 
 def deal_from_stock(variant: Variant, piles: Piles, stock: list[int]) -> Any:
@@ -314,8 +350,8 @@ def turn_up_uncovered(piles: Piles, emptied: int, uncovers: Uncovers,
             steps.append((index, 0, TURNED))
 
 
-def turn_up_left(piles: Piles, source: int, turns_up: frozenset[int], uncovers: Uncovers,
-                 steps: list[MoveTuple]) -> None:
+def turn_up_left(piles: Piles, source: int, turns_up: frozenset[int] | tuple[int, ...],
+                 uncovers: Uncovers, steps: list[MoveTuple]) -> None:
     """After cards left pile ``source``: a face-down card left on top turns up, and, the
     pile empty, so does each covered one nothing covers now (each a step)."""
     pile = piles[source]
@@ -352,6 +388,37 @@ def undiscard(piles: Piles, chosen: tuple[int, ...], target: int) -> None:
         piles[index].append(receiving.pop())
 
 
+def settle_steps(variant: Variant, first_forced: Callable[[Piles, list[int]], Any],
+                 piles: Piles, stock: list[int], last: int | None, steps: list[MoveTuple],
+                 turns_up: frozenset[int] | tuple[int, ...], fills_last: bool,
+                 uncovers: Uncovers | None = None) -> bool:
+    """Make the forced steps that follow a move (``last``: the pile its cards went to, None
+    for a deal) or a fresh layout, appending them to ``steps``: what ``first_forced``
+    finds (gaps closing, forced removals, fills), and, when it finds nothing, a fill from
+    the pile the last card went to (:func:`turn_from_last`), until nothing is left. False
+    when they went on past ``MAX_FORCED_MOVES``."""
+    bottom = variant.bottom_piles
+    made = 0
+    while True:
+        forced = first_forced(piles, stock)
+        if forced is None:
+            if not (fills_last and turn_from_last(variant, piles, last, steps)):
+                return True
+            last = steps[-1][0]  # the filled pile
+        elif made == MAX_FORCED_MOVES:  # a loop the loader could not see
+            return False
+        else:
+            s, c, t = forced
+            steps.append(forced)
+            if s < 0:  # a fill from the stock
+                piles[t].append(stock.pop())
+            else:
+                move_cards(piles, s, c, t, None, t in bottom)
+                turn_up_left(piles, s, turns_up, uncovers or {}, steps)
+            last = t
+        made += 1
+
+
 def make_player(variant: Variant) -> tuple[Play, TakeBack]:
     """The variant's ``play(piles, stock, move) -> undo`` and
     ``take_back(piles, stock, move, undo)``."""
@@ -361,8 +428,10 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
     turns_up = frozenset(variant.face_down_piles)
     sets = variant.discard_sets
     uncovers = uncovers_of(variant)
+    bottom = variant.bottom_piles
+    fills_last = bool(variant.fill_last_piles)
 
-    if first_forced is None and not turns_up:
+    if first_forced is None and not turns_up and not bottom:
         def play(piles: Piles, stock: list[int], move: MoveTuple) -> Undo:
             source, count, target = move
             if source < 0:
@@ -379,35 +448,29 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
         def play(piles: Piles, stock: list[int], move: MoveTuple) -> Undo:
             source, count, target = move
             steps: list[MoveTuple] = []
+            last: int | None = None  # the pile the last card went to (fill_from: last)
             if source < -1:
                 discard_cards(piles, sets[-2 - source], target, turns_up, steps, uncovers)
                 received = None
+                last = target
             elif source < 0:
                 received = deal_from_stock(variant, piles, stock)
             else:
                 pile = piles[source]
                 cut = len(pile) - count
-                piles[target] += pile[cut:]
+                if bottom and target in bottom:
+                    piles[target][:0] = pile[cut:]
+                else:
+                    piles[target] += pile[cut:]
                 del pile[cut:]
                 received = None
+                last = target
                 turn_up_left(piles, source, turns_up, uncovers, steps)
-            if first_forced is not None:
-                made = 0
-                while (forced := first_forced(piles, stock)) is not None:
-                    if made == MAX_FORCED_MOVES:  # a loop the loader could not see
-                        take_back(piles, stock, move, (received, steps))
-                        raise runaway()
-                    made += 1
-                    s, c, t = forced
-                    steps.append(forced)
-                    if s < 0:  # a fill from the stock
-                        piles[t].append(stock.pop())
-                        continue
-                    pile = piles[s]
-                    cut = len(pile) - c
-                    piles[t] += pile[cut:]
-                    del pile[cut:]
-                    turn_up_left(piles, s, turns_up, uncovers, steps)
+            if first_forced is not None and not settle_steps(
+                    variant, first_forced, piles, stock, last, steps, turns_up, fills_last,
+                    uncovers):
+                take_back(piles, stock, move, (received, steps))
+                raise runaway()
             return received, steps
 
     def take_back(piles: Piles, stock: list[int], move: MoveTuple, undo: Undo) -> None:
@@ -419,19 +482,13 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
             if s < 0:
                 stock.append(piles[t].pop())
                 continue
-            pile = piles[t]
-            cut = len(pile) - c
-            piles[s] += pile[cut:]
-            del pile[cut:]
+            unmove_cards(piles, s, c, t, t in bottom)
         source, count, target = move
         if source < -1:
             undiscard(piles, sets[-2 - source], target)
         elif source < 0:
             undeal(variant, piles, stock, received)
         else:
-            pile = piles[target]
-            cut = len(pile) - count
-            piles[source] += pile[cut:]
-            del pile[cut:]
+            unmove_cards(piles, source, count, target, target in bottom)
 
     return play, take_back

@@ -37,7 +37,7 @@ from patience.language import (
     Visitor,
 )
 from patience.rulestext import CLOSING, CLOSING_ON_DEAL, comment_at, layout_words
-from patience.settings import Removal, Show, Target
+from patience.settings import Lands, Removal, Show, Target
 
 if TYPE_CHECKING:
     from patience.definition import Rule
@@ -110,10 +110,19 @@ def _group(variant: Variant, group: Group) -> str:
             + (" each" if group.count > 1 else "") \
             if len(counts) == 1 else "from " + ", ".join(map(str, group.deal)) + " cards"
         down = sum(group.face_down)
-        parts.append(f"dealt {dealt}" + (
-            ", face down where a card covers them; a card turns up as soon as nothing "
-            "covers it." if group.face_down_covered else
-            ", the top ones face up." if down else "."))
+        shown = (", face down where a card covers them; a card turns up as soon as nothing "
+                 "covers it." if group.face_down_covered else
+                 ", all face down, turned one by one from the top."
+                 if group.indices.start in variant.turned_piles else ", the top ones face up.")
+        parts.append(f"dealt {dealt}" + (shown if down or group.face_down_covered else "."))
+    if group.lands is Lands.BOTTOM:
+        parts.append("A card moved here goes under the pile.")
+    if group.fill_when is not None:
+        parts.append("Its gaps are filled at once only when: "
+                     f"{_rule_words(Words(variant), group.fill_when)}")
+    if group.fill_last:
+        parts.append("When empty, it takes at once the next face-down card of the pile the "
+                     "last card went to, turned face up.")
     words = Words(variant)
     if group.deal_first is not None:
         parts.append("Dealt before the other piles, from the cards that lead the deal: "

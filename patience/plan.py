@@ -57,7 +57,7 @@ from patience.language import (
     walk,
 )
 from patience.moves import Gather
-from patience.settings import Removal, Target
+from patience.settings import Lands, Removal, Target
 
 if TYPE_CHECKING:
     from patience.definition import Rule
@@ -130,6 +130,13 @@ class GroupRules:
     moves_note: str = ""  # the rules as written, for comments in generated code
     accepts_note: str = ""
     close_gaps: bool = False  # its gaps close: the first forced steps (``RulePlan.closing``)
+    #: a move's cards land under its piles' cards (``lands: bottom``)
+    lands_bottom: bool = False
+    #: an empty pile here takes, turned up, the next face-down card of the pile the last
+    #: card went to (``fill_from: last``): the last forced step, after all the others
+    fill_last: bool = False
+    #: the fills are made only while it holds (``fill_when``, inlined; None: always)
+    fill_when: Node | None = None
 
 
 @attrs.frozen
@@ -239,7 +246,8 @@ class RulePlan:
         moves): when not, a fresh layout settles at once, without the generated code being
         asked."""
         return bool(self.closing or self.fills) or \
-            any(plan is not None for plan in self.forced_sources)
+            any(plan is not None for plan in self.forced_sources) or \
+            any(group.fill_last for group in self.groups)
 
     @property
     def closing(self) -> tuple[GroupRules, ...]:
@@ -350,7 +358,8 @@ def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
                              inline(group.accepts.node), group.target is Target.FIRST,
                              group.removal is Removal.FORCED, any(group.face_down),
                              group.fill_from, rule_note(group.moves), rule_note(group.accepts),
-                             group.close_gaps)
+                             group.close_gaps, group.lands is Lands.BOTTOM, group.fill_last,
+                             None if group.fill_when is None else inline(group.fill_when.node))
                   for group in groups)
     chosen = [group for group in rules if not group.forced]
     forced = [group for group in rules if group.forced]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from patience.cards import RANK_CHARS, card_code
-from patience.settings import Removal, Target
+from patience.settings import Lands, Removal, Target
 from patience.source import Origin
 
 if TYPE_CHECKING:
@@ -236,6 +236,12 @@ def _group_lines(variant: Variant, group: Group) -> list[str]:
     elif group.fill_from is not None:
         lines.append("    An empty one is filled at once with the top card of "
                      f"{_piles_named(variant, group.fill_from)}, while it has cards.")
+    if group.fill_when is not None:
+        lines.append(f"    It is filled only while '{group.fill_when.text}' holds.")
+        words = comment_at(group.fill_when.origin)
+        if words:
+            lines.append(f"      ({words})")
+    lines += _turning_lines(variant, group)
     if group.target is Target.FIRST and group.removal is not Removal.FORCED:
         lines.append(f"    A move to them is written '{group.id}' and goes to the first "
                      "one that takes the cards.")
@@ -244,6 +250,22 @@ def _group_lines(variant: Variant, group: Group) -> list[str]:
                      "every deal, pile by pile, until none is left (forced removal).")
     lines += _rule("Cards may leave when", group.moves)
     lines += _rule("Takes cards when", group.accepts)
+    return lines
+
+
+def _turning_lines(variant: Variant, group: Group) -> list[str]:
+    """Cards put under a pile (``lands: bottom``), dealt all face down, turned from the
+    pile the last card went to (``fill_from: last``)."""
+    lines = []
+    if group.indices.start in variant.turned_piles:
+        lines.append("    Their cards stay face down until they are turned, from the top, and "
+                     "the cards turned lie under them.")
+    if group.lands is Lands.BOTTOM:
+        lines.append("    Cards moved to one go under its cards, in their order.")
+    if group.fill_last:
+        lines.append("    An empty one is filled at once with the top card of the pile the "
+                     "last card went to, turned face up, when it lies face down (the next "
+                     "card turned).")
     return lines
 
 

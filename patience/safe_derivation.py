@@ -41,7 +41,7 @@ from patience.language import (
     walk,
 )
 from patience.places import PLACE_ATTRIBUTES
-from patience.settings import Removal
+from patience.settings import Lands, Removal
 
 if TYPE_CHECKING:
     from patience.definition import Definition, GroupDefinition
@@ -258,6 +258,8 @@ def _group_refusal(g: GroupDefinition, h: GroupDefinition, moves: Node, accepts:
         return f"{g.name} has forced moves (removal: forced)"
     if g.fill_from is not None or g.to_bottom is not None:
         return f"{g.name} fills its empty piles or deals cards under others"
+    if g.lands is Lands.BOTTOM:  # (the argument takes a move back off the top)
+        return f"{g.name} puts the cards moved to it under its piles (lands: bottom)"
     if g.deal_first is not None:  # (the argument reads where the deal puts cards)
         return f"{g.name} is dealt the cards its deal_first rule picks"
     if any(g.face_down):

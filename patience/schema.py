@@ -42,7 +42,7 @@ from patience.limits import (
     MAX_PILE_GROUPS,
     MAX_PREDICATES,
 )
-from patience.settings import EmptyPiles, Removal, Show, Target, words
+from patience.settings import EmptyPiles, Lands, Removal, Show, Target, words
 from patience.solvitaire_mapping import DEAL_KEYS
 
 __all__ = ["SCHEMA_FILE", "VALUES", "shipped_schema", "variant_schema"]
@@ -159,8 +159,9 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
         "deal": {**_PER_PILE, "description": "Cards dealt to each pile (one number, or one "
                                              "per pile)."},
         "face_down": {"anyOf": [*_PER_PILE["anyOf"], {"const": "covered"}],
-                      "description": "Of each pile's dealt cards, how many lie face down; "
-                                     "or covered (an overlap layout): the cards of a pile "
+                      "description": "Of each pile's dealt cards, how many lie face down (all "
+                                     "of them only where no card leaves by a move); or "
+                                     "covered (an overlap layout): the cards of a pile "
                                      "covered at the start, until nothing covers it."},
         "place": {"type": "array", "items": {"anyOf": [_CARD, {"type": "array",
                                                                "items": _CARD}]},
@@ -169,13 +170,18 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
         "deal_first": _rule("Cards (card, given first_card, the first card of the shuffled "
                             "deck) that lead the deal; this group is dealt from them first."),
         "fill_from": {"type": "string", "description": (
-            "A group, a pile or 'stock' that fills an empty pile here at once.")},
+            "A group, a pile or 'stock' that fills an empty pile here at once; 'last': the "
+            "next face-down card of the pile the last card went to, turned up.")},
+        "fill_when": _rule("The fills (fill_from) are made only while it holds (a rule on "
+                           "the table, as stock.deal_when)."),
         "moves": _rule("Which runs may leave a pile of the group."),
         "accepts": _rule("Which runs a pile of the group takes."),
         "target": _choice(Target, "How a move names the receiving pile."),
         "removal": _choice(Removal, "Whether moves here are the player's choice or made at "
                                     "once."),
         "show": _choice(Show, "How the piles are drawn."),
+        "lands": _choice(Lands, "Where a move's cards land: on a pile's cards, or under "
+                                "them."),
         "close_gaps": {"anyOf": [{"type": "boolean"}, {"const": "deal"}], "default": False,
                        "description": (
             "After a move (true) or when the player deals (deal) its non-empty piles slide "

@@ -40,6 +40,13 @@ class Removal(_Word):
     FORCED = "forced"  #: made at once after every move and deal, until none is left
 
 
+class Lands(_Word):
+    """Where the cards of a move land on a pile of a group."""
+
+    TOP = "top"  #: on its cards
+    BOTTOM = "bottom"  #: under them (Clock: a card turned goes under the pile its rank names)
+
+
 class Show(_Word):
     """How a pile is drawn."""
 

@@ -46,7 +46,7 @@ from patience.places import Arrangement, PileMaps
 from patience.plan import RulePlan, make_plan, rule_note
 from patience.rulestext import rules_text
 from patience.safe_derivation import Derivation, derive_safe
-from patience.settings import EmptyPiles, Removal, Show, Target
+from patience.settings import EmptyPiles, Lands, Removal, Show, Target
 from patience.source import read_variant_file, variants_directory
 
 
@@ -99,6 +99,13 @@ class Group:
     close_on_deal: bool = False  # ``close_gaps: deal``: its gaps close when the player deals
     #: ``face_down: covered``: a face-down top card turns up once nothing covers its pile
     face_down_covered: bool = False
+    #: a move's cards land under the cards of its piles (``lands: bottom``)
+    lands: Lands = Lands.TOP
+    #: an empty pile here takes, turned up, the next face-down card of the pile the last
+    #: card went to (``fill_from: last``)
+    fill_last: bool = False
+    #: the fills are made only while it holds (``fill_when``; None: always)
+    fill_when: Rule | None = None
 
     @property
     def arrangement(self) -> Arrangement:
@@ -148,9 +155,11 @@ class Variant:
                                 group.face_down or (0,) * group.count, group.place,
                                 group.to_bottom,
                                 FROM_STOCK if group.fill_from == "stock" else
-                                ranges[group.fill_from] if group.fill_from else None,
+                                None if group.fill_from in (None, "last") else
+                                ranges[group.fill_from],
                                 group.deal_first, group.layout, group.close_gaps,
-                                group.close_on_deal, group.face_down_covered))
+                                group.close_on_deal, group.face_down_covered,
+                                group.lands, group.fill_from == "last", group.fill_when))
         self.groups: tuple[Group, ...] = tuple(groups)
         self.group_by_name: Mapping[str, Group] = MappingProxyType(
             {group.name: group for group in groups})
@@ -218,6 +227,16 @@ class Variant:
         self.uncovering: tuple[tuple[int, tuple[int, ...]], ...] = tuple(
             (i, covering[i]) for g in groups if g.face_down_covered
             for i, down in zip(g.indices, g.face_down) if down)
+        #: the piles whose cards land under them (``lands: bottom``) and those filled from
+        #: the pile the last card went to (``fill_from: last``): docs/authoring.md, "Cards
+        #: put under a pile"
+        self.bottom_piles = frozenset(i for g in groups if g.lands is Lands.BOTTOM
+                                      for i in g.indices)
+        self.fill_last_piles = tuple(i for g in groups if g.fill_last for i in g.indices)
+        #: the piles of groups dealt all face down, whose cards are turned from the top and
+        #: whose face-down cards lie on the turned ones
+        self.turned_piles = frozenset(i for g in definition.groups if g.all_face_down
+                                      for i in self.group_by_name[g.name].indices)
         #: the redeals allowed (None: unlimited); the waste they turn over; the hidden pile
         #: after the real ones whose length counts the redeals made, when they are limited
         self.redeals: int | None = definition.stock.redeals
@@ -325,7 +344,7 @@ class Variant:
         rules: list[tuple[str, Node]] = []
         for g in self.groups:
             rules += [(g.moves.key, g.moves.node), (g.accepts.key, g.accepts.node)]
-            rules += [(rule.key, rule.node) for rule in (g.to_bottom, g.deal_first)
+            rules += [(rule.key, rule.node) for rule in (g.to_bottom, g.deal_first, g.fill_when)
                       if rule is not None]
         rules += [(d.when.key, d.when.node) for d in self.discards]
         rules += [(rule.key, rule.node) for rule in (self.gather_keep, self.gather_gaps)

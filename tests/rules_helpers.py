@@ -12,9 +12,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
 
 import patience
 from patience.cards import card_code
+from patience.errors import VariantError
 from patience.game import Game
 
 # A complete King-to-Ace set in mixed suits, and the same cards as a string of codes.
@@ -85,3 +89,12 @@ def expand(*items: str) -> list[str]:
             result.append(item)
     assert len(result) == len(set(result)), "a move written twice"
     return sorted(result)
+
+
+def load_error(tmp_path: Path, text: str) -> VariantError:
+    """The error loading the variant file ``text`` raises (written as ``bad.yaml``)."""
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(VariantError) as caught:
+        patience.find_variant(str(path))
+    return caught.value

@@ -34,6 +34,8 @@ MECHANISMS = {
     "lineup": "a grid of piles (layout) whose rules read a pile's neighbour and column",
     "monte-carlo": "a deal that closes a grid's gaps up (close_gaps: deal) and fills the empty "
                    "places alone (empty_piles: only); pairs of neighbours discarded",
+    "clock": "cards put under a pile (lands: bottom), piles dealt all face down and turned "
+             "from the pile the last card went to (fill_from: last)",
 }
 
 #: one game per family, and the mechanisms above

@@ -156,7 +156,7 @@ def test_random_playouts_of_the_everything_variant_agree():
 
 @pytest.mark.parametrize("name", ["tabbycat", "manx-corner", "klondike-draw3", "freecell",
                                   "spider", "canfield", "fortunes-favor", "golf",
-                                  "la-belle-lucie", "cruel"])
+                                  "la-belle-lucie", "cruel", "clock"])
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_random_positions_agree(name, data):

@@ -18,10 +18,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rules_helpers import load_error
 
 import patience
 from patience import native
-from patience.errors import VariantError
 from patience.places import Arrangement
 
 GRID = """\
@@ -128,14 +128,6 @@ def test_the_rules_of_a_row_without_layout_read_places_too(tmp_path):
 
 
 # --- the loader's errors -----------------------------------------------------------------
-
-
-def load_error(tmp_path: Path, text: str) -> VariantError:
-    path = tmp_path / "bad.yaml"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(VariantError) as caught:
-        patience.find_variant(str(path))
-    return caught.value
 
 
 @pytest.mark.parametrize(("layout", "message", "line"), [

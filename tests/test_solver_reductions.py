@@ -58,6 +58,8 @@ FAMILIES = [
     ("mini-calculation", "Calculation"),
     ("mini-osmosis", "Osmosis"),
     ("mini-numerica", "Numerica"),
+    ("mini-clock", "Clock"),  # cards put under a pile, turned from the pile the last went to
+    ("mini-terrace", "Terrace"),  # fills that wait for the base card (fill_when)
 ]
 BUDGET = 200_000
 
@@ -109,7 +111,8 @@ QUICK = ["mini-bakers-dozen", "mini-streets-and-alleys", "mini-klondike", "mini-
          "mini-la-belle-lucie", "mini-cruel", "mini-fourteen", "mini-lineup", "mini-montana",
          "mini-monte-carlo",
          "mini-three-peaks", "mini-accordion", "mini-calculation", "mini-osmosis",
-         "mini-numerica", "mini-pyramid", "mini-three-peaks-covered"]
+         "mini-numerica", "mini-pyramid", "mini-three-peaks-covered", "mini-clock",
+         "mini-terrace"]
 
 
 @pytest.mark.parametrize("name", QUICK)

@@ -507,6 +507,24 @@ fn move_cards(piles: &mut [Vec<u8>], s: usize, k: usize, t: usize, touched: &mut
     from.truncate(cut);
 }
 
+/// The top `k` cards of pile `s` under the cards of pile `t` (`lands: bottom`), or, taking
+/// it back (`back`), the bottom `k` cards of pile `t` onto pile `s`.
+fn move_under(piles: &mut [Vec<u8>], s: usize, k: usize, t: usize, back: bool, touched: &mut Touched) {
+    if s == t {
+        return;
+    }
+    touched.mark(s);
+    touched.mark(t);
+    if back {
+        let cards: Vec<u8> = piles[t].drain(..k).collect();
+        piles[s].extend_from_slice(&cards);
+    } else {
+        let cut = piles[s].len() - k;
+        let cards: Vec<u8> = piles[s].drain(cut..).collect();
+        piles[t].splice(0..0, cards);
+    }
+}
+
 impl Program {
     // -- questions about a position --
 
@@ -645,7 +663,10 @@ impl Program {
                 }
             }
         }
-        for fill in &self.fills {
+        for (fill, when) in self.fills.iter().zip(&self.fill_when) {
+            if !when.is_true() && !when.truth(&mut env) {
+                continue;
+            }
             for t in fill.start..fill.stop {
                 if pos.piles[t].is_empty() {
                     if fill.from_stock {
@@ -1020,9 +1041,56 @@ impl Program {
         turned
     }
 
+    /// Whether a move's cards land under the cards of pile `t` (`lands: bottom`).
+    #[inline(always)]
+    fn lands_under(&self, t: usize) -> bool {
+        !self.bottom.is_empty() && self.bottom[t]
+    }
+
+    /// `k` cards from pile `s` onto pile `t`, where they land (`lands: bottom`).
+    #[inline]
+    fn land(&self, pos: &mut Position, s: usize, k: usize, t: usize, stacks: &mut Stacks) {
+        if self.lands_under(t) {
+            move_under(&mut pos.piles, s, k, t, false, &mut stacks.touched);
+        } else {
+            move_cards(&mut pos.piles, s, k, t, &mut stacks.touched);
+        }
+    }
+
+    /// Take back `land`.
+    #[inline]
+    fn unland(&self, pos: &mut Position, s: usize, k: usize, t: usize, stacks: &mut Stacks) {
+        if self.lands_under(t) {
+            move_under(&mut pos.piles, s, k, t, true, &mut stacks.touched);
+        } else {
+            move_cards(&mut pos.piles, t, k, s, &mut stacks.touched);
+        }
+    }
+
+    /// `fill_from: last`: the first empty pile filled so takes the top card of pile `last`,
+    /// when it lies face down, turned up (the steps `(last, 1, pile)` and a turn-up of the
+    /// pile); the card under it stays as it lies (`patience.moves.turn_from_last`). The
+    /// filled pile, if any.
+    fn turn_from_last(&self, pos: &mut Position, last: Option<usize>, stacks: &mut Stacks) -> Option<usize> {
+        let last = last?;
+        if pos.piles[last].last().is_none_or(|&top| top & FACE_DOWN == 0) {
+            return None;
+        }
+        let t = *self.fill_last.iter().find(|&&t| pos.piles[t].is_empty())?;
+        let card = pos.piles[last].pop().expect("a face-down card");
+        pos.piles[t].push(card & !FACE_DOWN);
+        stacks.touched.mark(last);
+        stacks.touched.mark(t);
+        stacks.steps.push(Move::new(last, 1, t));
+        stacks.steps.push(Move { s: t as i16, k: 0, t: TURNED });
+        Some(t)
+    }
+
     /// Play `mv` and everything that follows from it by the rules.
     pub fn play(&self, pos: &mut Position, mv: Move, stacks: &mut Stacks) -> Undo {
         let mut steps = 0;
+        // the pile the last card went to (`fill_from: last`): none after a deal
+        let mut last = None;
         let deal = if mv.is_discard() {
             let t = mv.t as usize;
             for &p in self.discard_piles(mv) {
@@ -1037,40 +1105,67 @@ impl Program {
             for &p in self.discard_piles(mv) {
                 steps += self.uncover(pos, p as usize, stacks);
             }
+            last = Some(t);
             DealUndo::None
         } else if mv.s < 0 {
             self.deal_from_stock(pos, stacks)
         } else {
             let s = mv.s as usize;
-            move_cards(&mut pos.piles, s, mv.k as usize, mv.t as usize, &mut stacks.touched);
+            self.land(pos, s, mv.k as usize, mv.t as usize, stacks);
             steps += self.turn_up(pos, s, stacks);
             steps += self.uncover(pos, s, stacks);
+            last = Some(mv.t as usize);
             DealUndo::None
         };
         if self.has_forced {
-            let mut made = 0;
-            while let Some(forced) = self.first_forced(pos) {
-                if made == self.max_forced_moves {
-                    stacks.runaway = true;
-                    break;
-                }
-                made += 1;
-                stacks.steps.push(forced);
-                steps += 1;
-                let t = forced.t as usize;
-                if forced.s < 0 {
-                    let card = pos.stock.pop().expect("a card to fill with");
-                    pos.piles[t].push(card);
-                    stacks.touched.mark(t);
-                    continue;
-                }
-                let s = forced.s as usize;
-                move_cards(&mut pos.piles, s, forced.k as usize, t, &mut stacks.touched);
-                steps += self.turn_up(pos, s, stacks);
-                steps += self.uncover(pos, s, stacks);
-            }
+            steps += self.settle(pos, last, stacks);
         }
         Undo::new(deal, steps)
+    }
+
+    /// The forced steps after a move (`last`: the pile its cards went to) or a fresh
+    /// layout: what `first_forced` finds, and when it finds nothing a fill from the pile
+    /// the last card went to, until nothing is left (past `max_forced_moves` it stops and
+    /// sets `Stacks::runaway`). How many steps it pushed.
+    pub fn settle(&self, pos: &mut Position, mut last: Option<usize>, stacks: &mut Stacks) -> u32 {
+        let mut steps = 0;
+        let mut made = 0;
+        loop {
+            let Some(forced) = self.first_forced(pos) else {
+                if self.fill_last.is_empty() {
+                    break;
+                }
+                match self.turn_from_last(pos, last, stacks) {
+                    Some(t) => {
+                        last = Some(t);
+                        steps += 2;
+                        made += 1;
+                        continue;
+                    }
+                    None => break,
+                }
+            };
+            if made == self.max_forced_moves {
+                stacks.runaway = true;
+                break;
+            }
+            made += 1;
+            stacks.steps.push(forced);
+            steps += 1;
+            let t = forced.t as usize;
+            last = Some(t);
+            if forced.s < 0 {
+                let card = pos.stock.pop().expect("a card to fill with");
+                pos.piles[t].push(card);
+                stacks.touched.mark(t);
+                continue;
+            }
+            let s = forced.s as usize;
+            self.land(pos, s, forced.k as usize, t, stacks);
+            steps += self.turn_up(pos, s, stacks);
+            steps += self.uncover(pos, s, stacks);
+        }
+        steps
     }
 
     /// Take back `mv`, played with `undo`.
@@ -1091,7 +1186,7 @@ impl Program {
                 pos.stock.push(card);
                 continue;
             }
-            move_cards(&mut pos.piles, t, step.k as usize, step.s as usize, &mut stacks.touched);
+            self.unland(pos, step.s as usize, step.k as usize, t, stacks);
         }
         if mv.is_discard() {
             let t = mv.t as usize;
@@ -1104,7 +1199,7 @@ impl Program {
         } else if mv.s < 0 {
             self.undeal(pos, stacks, undo.deal());
         } else {
-            move_cards(&mut pos.piles, mv.t as usize, mv.k as usize, mv.s as usize, &mut stacks.touched);
+            self.unland(pos, mv.s as usize, mv.k as usize, mv.t as usize, stacks);
         }
     }
 
@@ -1136,6 +1231,8 @@ impl Program {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compile::Code;
+    use crate::program::Expr;
     use crate::program::bare_program;
     use crate::wire::Fill;
 
@@ -1162,9 +1259,10 @@ mod tests {
         // piles 0 and 1 fill from each other; a move empties pile 0 onto pile 2
         let mut program = bare_program(3);
         program.fills = vec![
-            Fill { start: 0, stop: 1, from_stock: false, sources: (1, 2) },
-            Fill { start: 1, stop: 2, from_stock: false, sources: (0, 1) },
+            Fill { start: 0, stop: 1, from_stock: false, sources: (1, 2), when: serde_json::Value::Bool(true) },
+            Fill { start: 1, stop: 2, from_stock: false, sources: (0, 1), when: serde_json::Value::Bool(true) },
         ];
+        program.fill_when = vec![Code::new(&Expr::Int(1), &[]), Code::new(&Expr::Int(1), &[])];
         program.has_forced = true;
         let mut pos = Position { piles: vec![vec![4], vec![8], vec![]], stock: vec![] };
         let before = pos.clone();

@@ -20,7 +20,8 @@ pub const FACE_DOWN: u8 = 64;
 /// moves after a deal and the stock as a cycle; 5: `beam`, the layered beam; 6: the typed
 /// wire format, `wire.rs`; 7: the redeal that gathers piles, the discards, and places,
 /// `wire::Places`; 8: the gathering redeal's `keep` and `gaps`, the gaps that close on the
-/// deal, `stock.top` and covered cards face down)
+/// deal, `stock.top` and covered cards face down, cards put under a pile and turned from the
+/// pile the last card went to, `wire::Turning`)
 pub const PROGRAM_VERSION: u64 = 8;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
@@ -333,6 +334,13 @@ pub struct Program {
     /// where piles stand: maps from a pile's number (`wire::Places`; `usize::MAX` for none)
     /// and the closing groups, boxed: the program's hot fields keep their places
     pub placing: Box<Placing>,
+    /// the piles where a move's cards land under the others (`lands: bottom`), a flag a
+    /// pile (empty: no such pile, and nothing to ask)
+    pub bottom: Vec<bool>,
+    /// the piles filled from the pile the last card went to (`fill_from: last`), in order
+    pub fill_last: Vec<usize>,
+    /// per fill of `fills`, its `fill_when` (a rule on the table)
+    pub fill_when: Vec<Code>,
 }
 
 /// A program's places (`Program::placing`).
@@ -823,9 +831,16 @@ impl Program {
         if value.places.closing.iter().chain(&value.places.deal_closing).any(|&(a, b)| a > b || b > piles) {
             return bad("a closing range out of range".to_string());
         }
+        let fill_when = value.fills.iter().map(|fill| reader.code(&fill.when)).collect::<Result<Vec<_>>>()?;
+        let turning = &value.turning;
+        if turning.fill_last_piles.iter().any(|&p| p >= piles) {
+            return bad("a fill_last pile out of range".to_string());
+        }
+        let bottom = if turning.bottom_piles.is_empty() { Vec::new() } else { flags(&turning.bottom_piles, piles)? };
         let has_forced = !value.fills.is_empty()
             || forced_sources.iter().any(Option::is_some)
-            || !value.places.closing.is_empty();
+            || !value.places.closing.is_empty()
+            || !turning.fill_last_piles.is_empty();
         let any_filter = |plans: &[Option<SourcePlan>]| {
             plans.iter().flatten().any(|p| p.pairings.iter().any(|q| q.filter.is_some()))
         };
@@ -881,6 +896,9 @@ impl Program {
                 closing: value.places.closing,
                 deal_closing: value.places.deal_closing,
             }),
+            bottom,
+            fill_last: value.turning.fill_last_piles,
+            fill_when,
         })
     }
 }
@@ -1294,6 +1312,9 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         discards: Vec::new(),
         discard_sets: Vec::new(),
         placing: Box::default(),
+        bottom: Vec::new(),
+        fill_last: Vec::new(),
+        fill_when: Vec::new(),
     }
 }
 

@@ -57,6 +57,8 @@ pub struct Fill {
     pub stop: usize,
     pub from_stock: bool,
     pub sources: (usize, usize),
+    /// `fill_when`: the fills are made while it holds (`true`: always)
+    pub when: Value,
 }
 
 /// A discard: the top cards of `cards` piles of `sources` (chosen in pile order) onto pile
@@ -108,6 +110,15 @@ pub struct Places {
     pub closing: Vec<(usize, usize)>,
     /// the pile ranges whose gaps close when the player deals (`close_gaps: deal`)
     pub deal_closing: Vec<(usize, usize)>,
+}
+
+/// Cards put under a pile (`lands: bottom`) and turned from the pile the last card went
+/// to (`fill_from: last`): `patience.native.wire.Turning`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Turning {
+    pub bottom_piles: Vec<usize>,
+    pub fill_last_piles: Vec<usize>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -233,6 +244,7 @@ pub struct Program {
     /// `face_down: covered`: each pile dealt face down because it is covered, with the piles
     /// covering it: its face-down top card turns up once they are all empty
     pub uncovering: Vec<(usize, Vec<usize>)>,
+    pub turning: Turning,
 }
 
 /// Search constants for the core's own unit tests (a program brings the real ones).

@@ -466,7 +466,9 @@ def rule_program(variant: Variant) -> wire.Program:
         from_stock = group.fill_from.start < 0
         fills.append(wire.Fill(group.indices.start, group.indices.stop, from_stock,
                                (0, 0) if from_stock else
-                               (group.fill_from.start, group.fill_from.stop)))
+                               (group.fill_from.start, group.fill_from.stop),
+                               True if group.fill_when is None else
+                               lowering.scalar(group.fill_when, {})))
     # lowered before the tables are read: a discard's rule may call a card-only predicate
     discards = tuple(_discard(lowering, d) for d in plan.discards)
     gather = _gather(lowering, plan)
@@ -512,6 +514,7 @@ def rule_program(variant: Variant) -> wire.Program:
         cards=wire.Cards(FACE_DOWN, 4, tuple(sorted(RED_SUITS))),
         max_forced_moves=MAX_FORCED_MOVES,
         discards=discards,
+        turning=wire.Turning(tuple(sorted(variant.bottom_piles)), variant.fill_last_piles),
         places=wire.Places(tuple(lowering.maps), tuple(
             (group.indices.start, group.indices.stop) for group in plan.closing),
             tuple((indices.start, indices.stop) for indices in plan.deal_closing)),

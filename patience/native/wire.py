@@ -73,6 +73,7 @@ class Fill:
     stop: int
     from_stock: bool
     sources: tuple[int, int]
+    when: Rule  # fill_when: the fills are made while it holds (true: always)
 
 
 @attrs.frozen
@@ -174,6 +175,16 @@ class Places:
 
 
 @attrs.frozen
+class Turning:
+    """Cards put under a pile (``lands: bottom``: the piles where a move's cards land under
+    the others) and turned from the pile the last card went to (``fill_from: last``: the
+    piles filled so, the last forced step: ``patience.moves.turn_from_last``)."""
+
+    bottom_piles: tuple[int, ...]
+    fill_last_piles: tuple[int, ...]
+
+
+@attrs.frozen
 class Program:
     """A variant's whole rule program."""
 
@@ -209,6 +220,7 @@ class Program:
     #: ``face_down: covered``: each pile dealt face down because it is covered, with the
     #: piles covering it: its face-down top card turns up once they are all empty
     uncovering: tuple[tuple[int, tuple[int, ...]], ...]
+    turning: Turning
 
 
 def to_json(program: Program) -> str:

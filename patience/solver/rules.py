@@ -43,6 +43,11 @@ The arguments for why each reduction is sound are in ``docs/solver.md``; in shor
   through ``top``, ``empty`` and ``size``, is keyed by its top card and size (or its top
   card alone when no rule reads its size): the cards under the top can never matter
   (``top_piles``; Golf's waste, Black Hole's hole, Tabby Cat's foundations).
+* Cards put under a pile (``lands: bottom``) and a fill from the pile the last card went
+  to (``fill_from: last``, which takes that pile's next face-down card): such a pile grows
+  at the bottom and gives from the top, so no pile of a variant that fills from the last
+  pile, nor of a group whose cards land under it, is keyed by its top card; the piles a
+  ``fill_from: last`` fills are taken in order, so they are never sorted.
 * A discard (``discards:``) chooses its piles in pile order, and its rule may tell the
   first from the second: the piles of its ``from`` groups are never sorted, and they count
   as piles moves take cards from. A discard is never restricted after a deal and never
@@ -75,7 +80,7 @@ from patience.language import (
 from patience.places import PLACE_ATTRIBUTES
 from patience.plan import bindings as plan_bindings
 from patience.plan import is_scan
-from patience.settings import Target
+from patience.settings import Lands, Target
 
 if TYPE_CHECKING:
     from patience.compiler import Compiler, Value
@@ -114,6 +119,7 @@ class SolverRules:
         # a discard chooses its piles in pile order and its rule may tell first from
         # second: the piles it chooses among are never sorted (docs/solver.md, "Discards")
         fill_sources |= {i for d in variant.discards for i in d.sources}
+        fill_sources.update(variant.fill_last_piles)  # filled in order (fill_from: last)
         placed = places_matter(variant)
         if self.sortable:
             for group in variant.groups:
@@ -361,7 +367,8 @@ def top_piles(variant: Variant) -> dict[int, bool]:
         every = frozenset(g.name for g in groups)
         _pile_reads(inline(variant.safe.node), {"pile": every, "source": sources,
                                                 "run": sources}, reads)
-    for node in (variant.win.node, variant.deal_when.node):
+    for node in (variant.win.node, variant.deal_when.node,
+                 *(g.fill_when.node for g in groups if g.fill_when is not None)):
         _pile_reads(inline(node), {}, reads)
     if variant.gather is not None:  # stock.gather's keep and gaps: a rule on a gathered pile
         gathered = frozenset(variant.group_of_pile[i].name for i in variant.gather.piles)
@@ -372,8 +379,11 @@ def top_piles(variant: Variant) -> dict[int, bool]:
         chosen = frozenset(discard.groups)
         _pile_reads(inline(discard.when.node), dict.fromkeys(DISCARD_PILES, chosen), reads)
     found: dict[int, bool] = {}
+    if variant.fill_last_piles:  # any pile a card went to may give its next card
+        return found
     for group in groups:
-        if group.name in sources or fill_sources.intersection(group.indices) or \
+        if group.lands is Lands.BOTTOM or group.name in sources or \
+                fill_sources.intersection(group.indices) or \
                 (variant.redeal_pile is not None and variant.redeal_pile in group.indices) \
                 or not reads[group.name] <= VIEWS:
             continue

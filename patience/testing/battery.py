@@ -176,9 +176,9 @@ def check_arrivals_obey_rules(game: Game) -> None:
         stock = list(position.stock)
         position.push_unchecked(move)
         expected = [list(pile) for pile in before]
-        _apply(expected, move)
+        _apply(expected, move, target in variant.bottom_piles)
         _turn_up(variant, expected, source)
-        _expect_piles(position, expected, stock, shown, "move")
+        _expect_piles(position, expected, stock, shown, "move", target)
 
 
 def _check_discard(position: Game, move: Move, before: list[list[int]], shown: str) -> None:
@@ -198,15 +198,17 @@ def _check_discard(position: Game, move: Move, before: list[list[int]], shown: s
         expected[move.target].append(expected[index].pop())
     for index in chosen:
         _turn_up(variant, expected, index)
-    _expect_piles(position, expected, stock, shown, "discard")
+    _expect_piles(position, expected, stock, shown, "discard", move.target)
 
 
 def _expect_piles(position: Game, expected: list[list[int]], stock: list[int], shown: str,
-                  what: str) -> None:
-    """After the move just pushed: the piles are ``expected`` and then what its forced
-    moves did (``stock`` as it was before the move); the move is taken back."""
+                  what: str, last: int) -> None:
+    """After the move just pushed (its cards went to pile ``last``): the piles are
+    ``expected`` and then what its forced moves did (``stock`` as it was before the move);
+    the move is taken back."""
     variant = position.variant
-    after = _forced_piles(position, expected, position.forced_moves_of_last_move(), stock)
+    after = _forced_piles(position, expected, position.forced_moves_of_last_move(), stock,
+                          last)
     if after != position.piles:
         changed = [variant.pile_names[i] for i, (a, b) in
                    enumerate(zip(after, position.piles)) if a != b]
@@ -215,10 +217,14 @@ def _expect_piles(position: Game, expected: list[list[int]], stock: list[int], s
     position.pop()
 
 
-def _apply(piles: list[list[int]], move: tuple[int, int, int]) -> None:
+def _apply(piles: list[list[int]], move: tuple[int, int, int], under: bool = False) -> None:
+    """A move's cards onto its target (``under``: under the target's cards)."""
     source, count, target = move
     cut = len(piles[source]) - count
-    piles[target].extend(piles[source][cut:])
+    if under:
+        piles[target][:0] = piles[source][cut:]
+    else:
+        piles[target].extend(piles[source][cut:])
     del piles[source][cut:]
 
 
@@ -238,14 +244,25 @@ def _turn_up(variant: Any, piles: list[list[int]], index: int) -> None:
 
 
 def _forced_piles(position: Game, piles: list[list[int]], forced: list[Move],
-                  stock: list[int]) -> list[list[int]]:
-    """The piles after ``forced`` moves from ``piles`` (``stock`` as it was before them):
-    removals, each checked against the rules, fills, each checked against the group's
-    ``fill_from``, and closed gaps, each checked against the group's ``close_gaps``."""
+                  stock: list[int], last: int | None = None) -> list[list[int]]:
+    """The piles after ``forced`` moves from ``piles`` (``stock`` as it was before them;
+    ``last`` the pile the move's cards went to): removals, each checked against the rules,
+    fills, each checked against the group's ``fill_from``, closed gaps, each checked
+    against the group's ``close_gaps``, and cards turned from the pile the last card went
+    to (``fill_from: last``)."""
     variant = position.variant
     scratch = Game(variant, [list(p) for p in piles], list(stock))
     for f in forced:
         group = variant.group_of_pile[f.target]
+        previous, last = last, f.target
+        if group.fill_last and f.count == 1 and f.source >= 0 and not scratch.piles[f.target]:
+            giver = scratch.piles[f.source]
+            if f.source != previous or not giver or not giver[-1] & FACE_DOWN:
+                _fail(f"{scratch.notation(f)} is no fill from the pile the last card went to "
+                      f"({'none' if previous is None else variant.pile_names[previous]}), "
+                      f"with its face-down top card, in {scratch.text()}")
+            scratch.piles[f.target].append(giver.pop() & ~FACE_DOWN)
+            continue
         if group.close_gaps and f.source >= 0 and f.source in group.indices:
             # a gap closes: the first pile after the group's first gap moves whole into it
             gap = next((i for i in group.indices if not scratch.piles[i]), None)
@@ -272,7 +289,7 @@ def _forced_piles(position: Game, piles: list[list[int]], forced: list[Move],
         if not _rule_allows(scratch, *f):
             _fail(f"the forced removal {scratch.notation(f)} happened although the rules do "
                   f"not allow it in {scratch.text()}")
-        _apply(scratch.piles, f)
+        _apply(scratch.piles, f, f.target in variant.bottom_piles)
         _turn_up(variant, scratch.piles, f.source)
     return scratch.piles
 

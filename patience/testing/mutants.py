@@ -6,8 +6,8 @@ dropped, a whole number or a rank name changed by one, ``pile.empty`` turned int
 pile.empty`` (and back), a ``source in GROUP`` dropped, a subtraction's operands swapped, a
 ``% 13`` dropped or added, suits compared where colours were (or the other way), a
 predicate call's two arguments swapped, a parameter changed (a number by one, true to
-false), a pile group's ``count``, ``deal``, ``face_down``, ``fill_from`` or ``removal``, or
-the stock's ``turn``, ``redeals`` or ``empty_piles``, changed. For each mutant:
+false), a pile group's ``count``, ``deal``, ``face_down``, ``fill_from``, ``removal`` or
+``lands``, or the stock's ``turn``, ``redeals`` or ``empty_piles``, changed. For each mutant:
 
 1. the loader may refuse it (the change breaks a type or a guard): *caught by the loader*;
 2. if it plays exactly like the variant on the sample — the same start, the same legal
@@ -375,7 +375,8 @@ def _setting_mutants(flat: dict[str, Any], merged: Mapping) -> Iterator[Mutant]:
             continue
         for field, before, after in [*_pile_number_changes(settings),
                                      *_fill_changes(flat, group, settings),
-                                     *_removal_changes(settings)]:
+                                     *_removal_changes(settings),
+                                     *_lands_changes(settings)]:
             yield mutant(("piles", group, field), before, after)
     for path, before, after in [*_stock_changes(flat), *_gather_changes(flat)]:
         yield mutant(path, before, after)
@@ -437,6 +438,14 @@ def _removal_changes(settings: dict[str, Any]) -> Iterator[tuple[str, Any, Any]]
     other = {"optional": "forced", "forced": "optional"}.get(removal)
     if other is not None and "removal" in settings:
         yield "removal", removal, other
+
+
+def _lands_changes(settings: dict[str, Any]) -> Iterator[tuple[str, Any, Any]]:
+    """('lands', value, other): a written ``lands`` turned from top to bottom or back."""
+    lands = settings.get("lands")
+    other = {"top": "bottom", "bottom": "top"}.get(lands) if isinstance(lands, str) else None
+    if other is not None:
+        yield "lands", lands, other
 
 
 def _stock_changes(flat: dict[str, Any]) -> Iterator[tuple[tuple[str, ...], Any, Any]]:
