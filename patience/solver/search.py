@@ -240,13 +240,17 @@ class Search:
                 # lost, and a win ends the run), so this is its number
                 frame[3] = min(frame[3], open_at.get(position, unproven))
                 continue
-            if expanded >= budget:
-                pop(move, undo)
-                self._unwind(line, undos)
-                self.expanded = expanded
-                return BUDGET
+            # a position reached by a deal (moves after it restricted) is a step of a
+            # stock macro move: the turns to the card played next are free of the budget
+            # (docs/solver.md, "Stock macro moves")
+            if not dealt:
+                if expanded >= budget:
+                    pop(move, undo)
+                    self._unwind(line, undos)
+                    self.expanded = expanded
+                    return BUDGET
+                expanded += 1
             add(position)
-            expanded += 1
             moves = generate(piles, stock)
             if not moves:
                 if is_won(piles, stock):
