@@ -243,14 +243,13 @@ class Search:
             # a position reached by a deal (moves after it restricted) is a step of a
             # stock macro move: the turns to the card played next are free of the budget
             # (docs/solver.md, "Stock macro moves")
-            if not dealt:
-                if expanded >= budget:
-                    pop(move, undo)
-                    self._unwind(line, undos)
-                    self.expanded = expanded
-                    return BUDGET
-                expanded += 1
+            if expanded >= budget and not dealt:
+                pop(move, undo)
+                self._unwind(line, undos)
+                self.expanded = expanded
+                return BUDGET
             add(position)
+            expanded += not dealt
             moves = generate(piles, stock)
             if not moves:
                 if is_won(piles, stock):
