@@ -1280,7 +1280,7 @@ mod tests {
         // pile 0 holds the stock's top card (stock.top, filled from the stock), pile 1 is
         // the waste: the deal puts pile 0's card on the waste and the next card on pile 0
         let mut program = bare_program(2);
-        program.fills = vec![Fill { start: 0, stop: 1, from_stock: true, sources: (0, 0) }];
+        program.fills = vec![Fill { start: 0, stop: 1, from_stock: true, sources: (0, 0), when: serde_json::Value::Bool(true) }];
         program.has_forced = true;
         program.stock_top = Some(0);
         program.deal_targets = vec![1];
