@@ -1281,6 +1281,7 @@ mod tests {
         // the waste: the deal puts pile 0's card on the waste and the next card on pile 0
         let mut program = bare_program(2);
         program.fills = vec![Fill { start: 0, stop: 1, from_stock: true, sources: (0, 0), when: serde_json::Value::Bool(true) }];
+        program.fill_when = vec![Code::new(&Expr::Int(1), &[])];
         program.has_forced = true;
         program.stock_top = Some(0);
         program.deal_targets = vec![1];
