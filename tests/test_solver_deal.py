@@ -153,19 +153,3 @@ def test_both_engines_search_alike_with_the_reductions(name, deals):
         core = solve(game, 3_000, engine="native")
         assert (core.verdict, core.positions, core.moves) == \
             (python.verdict, python.positions, python.moves), number
-
-
-@pytest.mark.parametrize("engine", ["python", pytest.param("native", marks=needs_core)])
-def test_positions_reached_by_a_deal_are_steps_of_a_macro_move_and_not_counted(engine):
-    # solver 1.8 (docs/solver.md, "Stock macro moves"): the same search, but the deals
-    # that turn the stock towards the card played next cost nothing. Klondike deal 4 was
-    # won after 1,701 positions counting them (unknown at 400); 148 without them.
-    game = patience.find_variant("klondike").deal(4)
-    result = solve(game, 400, shorten_line=False, engine=engine)
-    assert (result.verdict, result.positions) == ("won", 148)
-    probe = game.copy()
-    for move in result.moves:
-        probe.push(move)
-    assert probe.is_won()
-    # a budget still stops the search: positions never pass it
-    assert solve(game, 100, shorten_line=False, engine=engine).positions <= 100

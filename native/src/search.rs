@@ -584,10 +584,7 @@ impl<'a> Solver<'a> {
                 }
                 Ok(None) => {}
             }
-            // a position reached by a deal (moves after it restricted) is a step of a stock
-            // macro move: the turns to the card played next are free of the budget
-            // (docs/solver.md, "Stock macro moves")
-            if !dealt && expanded >= budget {
+            if expanded >= budget {
                 program.take_back(&mut pos, mv, undo, &mut stacks);
                 self.expanded = expanded;
                 return Outcome::Budget;
@@ -603,7 +600,7 @@ impl<'a> Solver<'a> {
                 return Outcome::Memory;
             }
             let id = self.enter(hash, old, -1);
-            expanded += u64::from(!dealt);
+            expanded += 1;
             if scratch.is_empty() {
                 if program.is_won(&pos) {
                     line.push(mv);

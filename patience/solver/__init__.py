@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.8"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
+SOLVER_VERSION = "1.7"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
 # 1.3: take-backs off the foundations after the deal, turn-ups first; whole lost components
 # proven lost (Tarjan); a pile no card leaves and no rule reads below its top (Golf's waste,
 # Black Hole's hole, one-way foundations) keyed by its top card and size;
@@ -59,8 +59,6 @@ SOLVER_VERSION = "1.8"  # 1.1: won lines shortened; 1.2: proven-lost table, no u
 # no forced move or fill reads its order (FreeCell's cells, the sets' foundations)
 # 1.7: where the stock never comes back, layered beams beside the restarts once these have
 # spent 100,000 positions (patience.solver.beam)
-# 1.8: where moves after a deal are restricted, a position reached by a deal is a step of a
-# stock macro move and is not counted in positions nor charged to the budget (the same search)
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000

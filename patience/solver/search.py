@@ -240,16 +240,13 @@ class Search:
                 # lost, and a win ends the run), so this is its number
                 frame[3] = min(frame[3], open_at.get(position, unproven))
                 continue
-            # a position reached by a deal (moves after it restricted) is a step of a
-            # stock macro move: the turns to the card played next are free of the budget
-            # (docs/solver.md, "Stock macro moves")
-            if expanded >= budget and not dealt:
+            if expanded >= budget:
                 pop(move, undo)
                 self._unwind(line, undos)
                 self.expanded = expanded
                 return BUDGET
             add(position)
-            expanded += not dealt
+            expanded += 1
             moves = generate(piles, stock)
             if not moves:
                 if is_won(piles, stock):
