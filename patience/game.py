@@ -394,9 +394,11 @@ class Game:
         return int.from_bytes(bytes(self.piles[gather.seed]), "little")
 
     def cards_home(self) -> int:
-        """How many cards are home: on the piles of ``Variant.home_piles`` (the foundations,
-        or where the win rule's cards go: Golf's waste), never in a free cell."""
-        return sum(len(self.piles[index]) for index in self.variant.home_piles)
+        """How many cards are home: face up on the piles of ``Variant.home_piles`` (the
+        foundations, or where the win rule's cards go: Golf's waste, Clock's hours, whose
+        cards are home once turned up), never in a free cell."""
+        return sum(1 for index in self.variant.home_piles for card in self.piles[index]
+                   if not card & FACE_DOWN)
 
     def sets_completed(self) -> int:
         """How many piles of groups that only receive whole sets (foundations) are full."""

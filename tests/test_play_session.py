@@ -468,3 +468,7 @@ def test_home_counts_what_the_win_rule_counts_and_a_sends_free_cell_cards_home()
     golf = Session(find_variant("golf").deal(1), record_stats=False)
     golf.apply("d")
     assert "home 2/52" in golf.status()  # Golf's waste is where its cards go home
+    clock = Session(find_variant("clock").deal(2), record_stats=False)
+    assert "home 0/52" in clock.status()  # the hours' cards are home once turned up
+    clock.apply("h:1-c7")
+    assert "home 1/52" in clock.status()
