@@ -55,6 +55,7 @@ def test_every_reporting_command_takes_json(tmp_path):
     assert stats["deals"] == 3 and stats["won"] + stats["unwinnable"] + stats["unknown"] == 3
 
 
+@pytest.mark.slow  # 5 s: a search that runs over a second
 def test_a_search_over_a_second_shows_its_progress_on_stderr():
     done = run_cli(*ENDLESS, "--time-limit", "2.5")
     assert done.returncode == 0
@@ -71,7 +72,7 @@ def test_a_quick_search_prints_no_progress():
 
 
 @pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
-@pytest.mark.parametrize("engine", ["native", "python"])
+@pytest.mark.parametrize("engine", ["native", pytest.param("python", marks=pytest.mark.slow)])
 def test_ctrl_c_on_a_search_prints_the_result_so_far_and_exits_130(engine):
     from patience import native
 

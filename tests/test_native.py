@@ -454,6 +454,7 @@ def test_children_dropped_and_a_path_packed_change_nothing(name):
                 (name, prove, moves_kept, path_kept)
 
 
+@pytest.mark.slow  # 3 s
 def test_a_deep_search_keeps_its_path_small():
     # FreeCell deal 3 is won after 1.8 million positions of one path nearly as deep. With
     # every sibling kept, its stacks held 154 MB after 300,000 positions (600 MB at the

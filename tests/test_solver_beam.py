@@ -123,6 +123,7 @@ def test_the_schedule_shares_the_budget_with_the_restarts():
 # --- what it finds ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # 6 s
 def test_the_beam_wins_what_one_depth_first_search_does_not():
     # tabbycat-nowrap deal 1197: one depth-first search of 30,000,000 positions and the
     # restarts of 30,000,000 left it unknown (solver 1.6); the beam wins it at once
@@ -177,9 +178,9 @@ def same_beam(game: patience.Game, width: int, budget: int) -> dict[str, object]
 
 @needs_native
 @pytest.mark.parametrize(("name", "deals", "width", "budget"), [
-    ("tabbycat-nowrap", (1197, 5359), 50, 50_000),
+    pytest.param("tabbycat-nowrap", (1197, 5359), 50, 50_000, marks=pytest.mark.slow),
     ("mini-tight", range(1, 9), 8, 20_000),
-    ("mini-manx", range(1, 5), 8, 20_000),
+    pytest.param("mini-manx", range(1, 5), 8, 20_000, marks=pytest.mark.slow),
     ("mini-spider", range(1, 4), 8, 20_000),        # face down, sets leave at once
     ("mini-scorpion", range(1, 4), 8, 20_000),
     ("mini-forty-thieves", range(1, 4), 8, 20_000),  # a waste
