@@ -109,6 +109,7 @@ def test_the_core_reads_the_program(program):
     (lambda p: p.update(version=5), "rebuild the native core"),
     (lambda p: p["cards"].update(face_down=128), "card encoding"),
     (lambda p: p["cards"].update(red_suits=[0, 3]), "card encoding"),
+    (lambda p: p["cards"].update(blank=0x3F), "card encoding"),  # a real card as the blank
 ], ids=lambda v: v if isinstance(v, str) else "")
 def test_the_core_refuses_a_program_that_does_not_fit_the_wire(program, change, message):
     change(program)

@@ -814,9 +814,14 @@ impl Program {
             other => other,
         };
         let cards = &value.cards;
-        if cards.face_down != FACE_DOWN as u64 || cards.suits != 4 || cards.red_suits != [1, 2] {
+        if cards.face_down != FACE_DOWN as u64
+            || cards.suits != 4
+            || cards.red_suits != [1, 2]
+            || cards.blank != crate::moves::BLANK as u64
+        {
             return bad(format!(
-                "card encoding {cards:?} is not the core's (face down {FACE_DOWN}, 4 suits, red 1 and 2): rebuild the native core"
+                "card encoding {cards:?} is not the core's (face down {FACE_DOWN}, 4 suits, red 1 and 2, blank {}): rebuild the native core",
+                crate::moves::BLANK
             ));
         }
         if value.max_forced_moves == 0 {

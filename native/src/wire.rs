@@ -206,6 +206,8 @@ pub struct Cards {
     pub face_down: u64,
     pub suits: u64,
     pub red_suits: Vec<u64>,
+    /// `moves::BLANK`: a gap shuffled in by `gaps: N`
+    pub blank: u64,
 }
 
 #[derive(Deserialize, Debug)]

@@ -66,6 +66,7 @@ from patience.language import (
     fold_arithmetic,
 )
 from patience.limits import MAX_FORCED_MOVES
+from patience.moves import BLANK
 from patience.native import wire
 from patience.native.wire import Expr
 from patience.places import NO_PILE, PLACE_ATTRIBUTES, compose
@@ -511,7 +512,7 @@ def rule_program(variant: Variant) -> wire.Program:
         beam=wire.Beam(layers=rules.beam_layers,
                        sequences=tuple(sorted(rules.sequence_rows_of.items()))),
         search=SEARCH,
-        cards=wire.Cards(FACE_DOWN, 4, tuple(sorted(RED_SUITS))),
+        cards=wire.Cards(FACE_DOWN, 4, tuple(sorted(RED_SUITS)), BLANK),
         max_forced_moves=MAX_FORCED_MOVES,
         discards=discards,
         turning=wire.Turning(tuple(sorted(variant.bottom_piles)), variant.fill_last_piles),

@@ -153,12 +153,13 @@ class Beam:
 @attrs.frozen
 class Cards:
     """The card encoding (``patience.cards``): rank × 4 + suit, the face-down bit, the red
-    suits. The core keeps its own as constants (its hot loops test bits) and refuses a
-    program whose encoding differs from them."""
+    suits, the blank of a gathering redeal's gaps. The core keeps its own as constants (its
+    hot loops test bits) and refuses a program whose encoding differs from them."""
 
     face_down: int
     suits: int  # cards of one rank: 4 (the rank is card >> 2)
     red_suits: tuple[int, ...]
+    blank: int  # ``patience.moves.BLANK``: a gap shuffled in by ``gaps: N``, never a card
 
 
 @attrs.frozen
