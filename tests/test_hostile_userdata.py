@@ -448,6 +448,16 @@ def test_a_save_with_an_illegal_move_is_refused_not_replayed(data_directory):
         Session.from_save(saves.read_save())
 
 
+
+def test_a_save_that_does_not_start_as_its_deal_is_named_once(data_directory):
+    path = _made(data_directory / "saves") / "elsewhere.json"
+    path.write_text(json.dumps({**good_save(), "deal_number": 0}))
+    with pytest.raises(saves.SaveError) as refused:
+        Session.from_save(saves.read_save(path), path=path)
+    message = str(refused.value)
+    assert message.count(str(path)) == 1 and message.count("left untouched") == 1
+    assert "does not start as that deal does" in message
+
 # -- saves and statistics: fuzzing ---------------------------------------------------------
 
 ATOMS = st.one_of(
@@ -502,7 +512,7 @@ def test_fuzz_saves(content):
         started = time.monotonic()
         try:
             data = saves.read_save(path)
-            session = Session.from_save(data) if data is not None else None
+            session = Session.from_save(data, path=path) if data is not None else None
         except saves.SaveError as error:
             assert str(path) in str(error) and "\n" not in str(error)
             assert path.read_bytes() == content

@@ -974,6 +974,8 @@ class Session:
                 move = probe.parse_move(text)
                 probe.push(move)
                 replayed.append(move)
+        except SaveError:
+            raise
         except PatienceError as error:
             raise SaveError(f"the saved game {where!r} cannot be replayed: {error}; "
                                   "it was left untouched") from None
