@@ -444,6 +444,23 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
             piles[target] += pile[cut:]
             del pile[cut:]
             return None, ()
+
+        def take_back_plain(piles: Piles, stock: list[int], move: MoveTuple,
+                            undo: Undo) -> None:
+            # nothing is forced, turned or put under: a move's undo holds no steps
+            source, count, target = move
+            if source < 0:
+                if source < -1:
+                    undiscard(piles, sets[-2 - source], target)
+                else:
+                    undeal(variant, piles, stock, undo[0])
+                return
+            pile = piles[target]
+            cut = len(pile) - count
+            piles[source] += pile[cut:]
+            del pile[cut:]
+
+        return play, take_back_plain
     else:
         def play(piles: Piles, stock: list[int], move: MoveTuple) -> Undo:
             source, count, target = move

@@ -7,23 +7,34 @@ pruned (docs/rules.md, "Perft").
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from patience.game import Game
+
+if TYPE_CHECKING:
+    from patience.moves import Piles
+    from patience.variant import Variant
 
 
 def perft(game: Game, depth: int) -> int:
     """The number of leaves of the move tree of ``depth`` plies below ``game``."""
     if depth <= 0:
         return 1
-    generate = game.variant.generate_moves
-    piles, stock = game.piles, game.stock
+    return _perft(game.variant, game.piles, game.stock, depth)
+
+
+def _perft(variant: Variant, piles: Piles, stock: list[int], depth: int) -> int:
+    # the tree walked on the piles themselves, each move taken back at once: the game's
+    # history is not kept (it is as it was when the count returns)
+    generate, play, take_back = variant.generate_moves, variant.play, variant.take_back
+    moves = generate(piles, stock)
     if depth == 1:
-        return len(generate(piles, stock))
+        return len(moves)
     total = 0
-    push, pop = game.push_unchecked, game.pop
-    for move in generate(piles, stock):
-        push(move)
-        total += perft(game, depth - 1)
-        pop()
+    for move in moves:
+        undo = play(piles, stock, move)
+        total += _perft(variant, piles, stock, depth - 1)
+        take_back(piles, stock, move, undo)
     return total
 
 
