@@ -14,6 +14,8 @@ from patience.settings import Lands, Removal, Target
 from patience.source import Origin
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from patience.definition import Rule
     from patience.variant import Group, Variant
 
@@ -44,7 +46,7 @@ def comment_at(origin: Origin | None) -> str:
 
 def _rule(label: str, rule: Rule) -> list[str]:
     words = comment_at(rule.origin)
-    lines = [f"    {label}: {rule.text.strip()}"]
+    lines = [f"    {label}: {' '.join(rule.text.split())}"]
     if words:
         lines.append(f"      ({words})")
     return lines
@@ -101,6 +103,26 @@ def _dealt(group: Group) -> str:
     return f", dealt {', '.join(parts)} at the start, pile by pile"
 
 
+def pile_list(variant: Variant, indices: Sequence[int]) -> str:
+    """Piles named for a reader: a whole group by its name and range, a run of a group's
+    piles as a range, the rest one by one: 'grid (g1-g52)', 'c1-c4, t'."""
+    parts: list[str] = []
+    at = 0
+    while at < len(indices):
+        group = variant.group_of_pile[indices[at]]
+        end = at
+        while (end + 1 < len(indices) and indices[end + 1] == indices[end] + 1
+               and variant.group_of_pile[indices[end + 1]] is group):
+            end += 1
+        first, last = variant.pile_names[indices[at]], variant.pile_names[indices[end]]
+        span = first if end == at else f"{first}-{last}"
+        whole = end - at + 1 == len(group.indices) and end > at
+        parts.append(f"{group.name} ({span})" if whole else
+                     f"{first}, {last}" if end == at + 1 else span)
+        at = end + 1
+    return ", ".join(parts)
+
+
 def _gather_line(variant: Variant) -> str:
     """The redeal that gathers piles (``stock.gather``), in the rules page's terms."""
     gather = variant.gather
@@ -112,7 +134,8 @@ def _gather_line(variant: Variant) -> str:
     times = "as often as you like" if gather.limit is None else \
         f"{gather.limit} time{'s' if gather.limit != 1 else ''}"
     return (f"Redeal ('d' on the empty stock, while a gathered pile has cards): the cards of "
-            f"{', '.join(names)} are gathered, pile by pile, each from its top card down, "
+            f"{pile_list(variant, gather.piles)} are gathered, pile by pile, each from its top "
+            "card down, "
             f"{how}, and dealt again from {names[0]}, {gather.deal} to a pile, the first of "
             f"them on top (the last pile dealt may get fewer, the rest none); {times}.")
 

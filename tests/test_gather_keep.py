@@ -168,6 +168,21 @@ def test_the_rules_say_which_cards_stay_and_where_the_gaps_are():
     assert "a place stays empty when: The first gathered place of each row stays a gap" in plain
 
 
+def test_the_rules_page_names_a_gathered_group_by_its_name_and_range():
+    from patience.rulestext import pile_list, rules_text
+
+    variant = patience.find_variant("montana")
+    text = rules_text(variant)
+    assert "the cards of grid (g1-g52) are gathered" in text and "g2, g3" not in text
+    # a rule written over two lines of the file reads as one line
+    assert "run.bottom.rank == first or not left(pile).empty" in text
+    freecell = patience.find_variant("freecell")
+    index = freecell.pile_index
+    assert pile_list(freecell, [index["c1"], index["c2"], index["c3"]]) == "c1-c3"
+    assert pile_list(freecell, [index["c1"], index["c2"]]) == "c1, c2"
+    assert pile_list(freecell, [index["c8"], index["a1"]]) == "c8, a1"
+
+
 # --- Spaces: gaps at random, shuffled in among the cards ----------------------------------
 
 
