@@ -143,11 +143,12 @@ def test_a_win_says_so_and_is_counted():
     session = Session(position("tabbycat", **WON_BUT_ONE), seconds=185)  # 3:05 played before
     reply = session.apply("c1:13-f")
     assert "You won!" in reply.text
-    assert "games 1, wins 1 (100%), streak 1, best streak 1, best time 3:05, average 3:05" \
-        in reply.text
+    assert ("games 1, wins 1 (100%), streak 1, best streak 1, best time 3:05, average 3:05, "
+            "fewest moves 1") in reply.text
     assert saves.read_stats()["tabbycat"] == {"games": 1, "wins": 1, "streak": 1,
                                               "best_streak": 1, "best_seconds": 185,
-                                              "won_seconds": 185, "timed_wins": 1}
+                                              "won_seconds": 185, "timed_wins": 1,
+                                              "fewest_moves": 1}
     session.apply("u")
     session.apply("c1:13-f")  # the same game is counted once
     assert saves.read_stats()["tabbycat"]["games"] == 1
@@ -355,9 +356,10 @@ def test_statistics_count_games_wins_and_streaks():
         session.apply("c1:13-f" if layout is WON_BUT_ONE else "c4:1-t")
     assert saves.read_stats()["tabbycat"] == {"games": 4, "wins": 3, "streak": 1,
                                               "best_streak": 2, "best_seconds": 60,
-                                              "won_seconds": 360, "timed_wins": 3}
-    assert ("games 4, wins 3 (75%), streak 1, best streak 2, best time 1:00, average 2:00"
-            in session.apply("stats").text)
+                                              "won_seconds": 360, "timed_wins": 3,
+                                              "fewest_moves": 1}
+    assert ("games 4, wins 3 (75%), streak 1, best streak 2, best time 1:00, average 2:00, "
+            "fewest moves 1" in session.apply("stats").text)
 
 
 def test_a_version_1_statistics_file_is_read_its_wins_untimed(tmp_path):
@@ -368,9 +370,30 @@ def test_a_version_1_statistics_file_is_read_its_wins_untimed(tmp_path):
     assert saves.describe_record(record) == "games 2, wins 1 (50%), streak 1, best streak 1"
     record = saves.record_result("tabbycat", True, 75, path)
     assert saves.describe_record(record).endswith("best time 1:15, average 1:15")
-    assert '"version": 2' in path.read_text()
+    assert '"version": 3' in path.read_text()
     path.write_text(path.read_text().replace('"timed_wins": 1', '"timed_wins": 9'))
     with pytest.raises(SaveError, match="timed_wins <= wins"):
+        saves.read_stats(path)
+
+
+def test_statistics_keep_the_fewest_moves_of_a_win(tmp_path):
+    path = tmp_path / "stats.json"
+    saves.record_result("tabbycat", True, 100, path, moves=120)
+    saves.record_result("tabbycat", True, 90, path, moves=97)
+    saves.record_result("tabbycat", True, 80, path, moves=130)
+    record = saves.record_result("tabbycat", False, 10, path, moves=5)  # a loss counts none
+    assert record["fewest_moves"] == 97
+    assert saves.describe_record(record).endswith("best time 1:20, average 1:30, "
+                                                  "fewest moves 97")
+    # a version 2 file (no fewest_moves) reads as "none counted"
+    path.write_text('{"format": "patience-stats", "version": 2, "variants": {"tabbycat": '
+                    '{"games": 1, "wins": 1, "streak": 1, "best_streak": 1, "best_seconds": 5, '
+                    '"won_seconds": 5, "timed_wins": 1}}}')
+    assert saves.read_stats(path)["tabbycat"]["fewest_moves"] == 0
+    path.write_text('{"format": "patience-stats", "version": 3, "variants": {"tabbycat": '
+                    '{"games": 1, "wins": 0, "streak": 0, "best_streak": 0, '
+                    '"fewest_moves": 4}}}')
+    with pytest.raises(SaveError, match="fewest_moves 4 without a win"):
         saves.read_stats(path)
 
 

@@ -804,6 +804,7 @@ def test_the_finish_button_plays_the_rest_out(context_for, server):
     page.wait_for_selector("#stats-dialog[open] #stats-table tr.current")
     row = page.locator("#stats-table tr.current td").all_inner_texts()
     assert row[0] == "FreeCell" and row[3].endswith("%") and re.fullmatch(r"\d+:\d\d", row[6])
+    assert row[8] == "52"  # the fewest moves of a win: this one
     page.locator("#stats-dialog .close").click()
     page.keyboard.press("u")
     page.wait_for_selector("#finish")  # undone: the offer is back

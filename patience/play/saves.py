@@ -6,8 +6,9 @@ set (tests use it). Two files live there:
 - ``saves/ID.json`` — the game in progress of variant ID, one per variant (see
   :func:`save_path`): ``{"format": "patience-save", "version": 2, …}``; ``save.json``, where
   earlier versions kept their one save, is still read and resumed;
-- ``stats.json`` — per-variant ``games``, ``wins``, ``streak`` and ``best_streak``, and the
-  times of the won games: ``best_seconds``, ``won_seconds`` over ``timed_wins``.
+- ``stats.json`` — per-variant ``games``, ``wins``, ``streak`` and ``best_streak``, the
+  times of the won games: ``best_seconds``, ``won_seconds`` over ``timed_wins``, and the
+  fewest moves of a win, ``fewest_moves`` (0: no win counted them).
 
 These files are the user's data, and anything may be found in their place. Reading one
 never changes it, and never hangs or runs out of memory: a file must be a regular file
@@ -56,8 +57,8 @@ SAVE_VERSION = 2
 SAVE_VERSIONS = (1, 2)
 #: the statistics file this version writes; 2 adds the times of won games (version 1 is
 #: still read, its games untimed)
-STATS_VERSION = 2
-STATS_VERSIONS = (1, 2)
+STATS_VERSION = 3
+STATS_VERSIONS = (1, 2, 3)
 VERSION = 1  # the web's game files and the daily deals' cache (the first statistics' version)
 
 #: the largest save or statistics file read (or written): 4 MiB, over a hundred times the
@@ -543,10 +544,12 @@ RECORD_FIELDS = ("games", "wins", "streak", "best_streak")
 #: the times of won games (version 2; 0 in a version 1 file): the fastest, and the sum over
 #: the wins that were timed
 TIME_FIELDS = ("best_seconds", "won_seconds", "timed_wins")
+#: the fewest moves of a won game (version 3; 0 where no win counted them)
+MOVE_FIELDS = ("fewest_moves",)
 
 
 def empty_record() -> dict[str, int]:
-    return dict.fromkeys(RECORD_FIELDS + TIME_FIELDS, 0)
+    return dict.fromkeys(RECORD_FIELDS + TIME_FIELDS + MOVE_FIELDS, 0)
 
 
 def check_stats(data: dict[str, Any], path: Path | str) -> dict[str, dict[str, int]]:
@@ -562,12 +565,13 @@ def check_stats(data: dict[str, Any], path: Path | str) -> dict[str, dict[str, i
         where = f"variants[{name!r}]"
         if not isinstance(record, dict):
             fields.fail(f"is corrupt ({where} is {_short(record)}, not an object)")
-        entry = _Fields(record, path, "statistics file", RECORD_FIELDS + TIME_FIELDS, where)
+        entry = _Fields(record, path, "statistics file",
+                        RECORD_FIELDS + TIME_FIELDS + MOVE_FIELDS, where)
         clean = {field: entry.get(field, _is_integer_in(0, MAX_COUNT),
                                   "a whole number from 0") for field in RECORD_FIELDS}
         clean.update({field: entry.get(field, _is_integer_in(0, MAX_COUNT),
                                        "a whole number from 0", default=0)
-                      for field in TIME_FIELDS})
+                      for field in TIME_FIELDS + MOVE_FIELDS})
         if not clean["streak"] <= clean["best_streak"] <= clean["wins"] <= clean["games"]:
             entry.fail(f"is corrupt ({where} does not hold streak <= best_streak <= wins <= "
                        f"games: {clean})")
@@ -576,6 +580,9 @@ def check_stats(data: dict[str, Any], path: Path | str) -> dict[str, dict[str, i
             entry.fail(f"is corrupt ({where} does not hold timed_wins <= wins and "
                        f"best_seconds <= won_seconds, with no time without a timed win: "
                        f"{clean})")
+        if clean["fewest_moves"] and not clean["wins"]:
+            entry.fail(f"is corrupt ({where} has fewest_moves {clean['fewest_moves']} "
+                       "without a win)")
         records[name] = clean
     return records
 
@@ -588,9 +595,9 @@ def read_stats(path: Path | None = None) -> dict[str, dict[str, int]]:
 
 
 def record_result(variant_id: str, won: bool, seconds: int | None = None,
-                  path: Path | None = None) -> dict[str, int]:
-    """Count one finished game of ``variant_id`` (won in ``seconds``, when timed) and return
-    its updated record.
+                  path: Path | None = None, moves: int | None = None) -> dict[str, int]:
+    """Count one finished game of ``variant_id`` (won in ``seconds``, when timed, and in
+    ``moves`` moves, when counted) and return its updated record.
 
     SaveError, with the file unchanged, when the file cannot be read or written.
     """
@@ -607,6 +614,9 @@ def record_result(variant_id: str, won: bool, seconds: int | None = None,
             record["best_seconds"] = min(record["best_seconds"] or seconds, seconds)
             record["won_seconds"] = min(record["won_seconds"] + seconds, MAX_COUNT)
             record["timed_wins"] += 1
+        if moves is not None:
+            moves = max(1, min(moves, MAX_COUNT))
+            record["fewest_moves"] = min(record["fewest_moves"] or moves, moves)
     else:
         record["streak"] = 0
     body = {"format": STATS_FORMAT, "version": STATS_VERSION, "variants": stats}
@@ -616,7 +626,8 @@ def record_result(variant_id: str, won: bool, seconds: int | None = None,
 
 
 def describe_record(record: dict[str, int]) -> str:
-    """``'games 4, wins 3 (75%), streak 2, best streak 2, best time 3:10, average 4:02'``."""
+    """``'games 4, wins 3 (75%), streak 2, best streak 2, best time 3:10, average 4:02,
+    fewest moves 97'``."""
     games, wins = record["games"], record["wins"]
     share = f" ({win_percent(record)}%)" if games else ""
     text = (f"games {games}, wins {wins}{share}, streak {record['streak']}, "
@@ -625,6 +636,8 @@ def describe_record(record: dict[str, int]) -> str:
     if timed:
         text += (f", best time {clock(record['best_seconds'])}, average "
                  f"{clock(record['won_seconds'] // timed)}")
+    if record.get("fewest_moves"):
+        text += f", fewest moves {record['fewest_moves']}"
     return text
 
 

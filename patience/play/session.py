@@ -657,7 +657,8 @@ class Session:
         if self.recorded or not self.record_stats:
             return ""
         try:
-            record = saves.record_result(self.variant.id, won, self.elapsed())
+            record = saves.record_result(self.variant.id, won, self.elapsed(),
+                                         moves=len(self.game.move_stack))
         except SaveError as error:
             # the game stays unrecorded (and its save kept): the result can still be counted
             return f"(statistics not recorded: {error})"

@@ -999,7 +999,8 @@
         const timed = row.timed_wins || 0;
         const values = [row.name, row.games, row.wins,
           row.games ? `${Math.floor((100 * row.wins) / row.games)}%` : "–", row.streak, row.best_streak,
-          timed ? clockText(row.best_seconds) : "–", timed ? clockText(row.won_seconds / timed) : "–"];
+          timed ? clockText(row.best_seconds) : "–", timed ? clockText(row.won_seconds / timed) : "–",
+          row.fewest_moves || "–"];
         for (const value of values) {
           const cell = document.createElement("td");
           cell.textContent = value;
