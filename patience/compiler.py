@@ -446,7 +446,7 @@ class Compiler(Visitor[Value]):
         if self.tabulate and self._is_tabulable(predicate) and 1 <= len(args) <= 2:
             constants = [arg.value for arg in args if isinstance(arg, Const)]
             if len(constants) == len(args):
-                return Const(self._evaluate(predicate, constants))
+                return Const(self.evaluate_on(predicate, constants))
             table = self.tables.add(("predicate", node.function),
                                     lambda: self.table(predicate), node.function)
             result: ast.expr = name(table)
@@ -568,7 +568,7 @@ class Compiler(Visitor[Value]):
             self._tabulable[key] = ok
         return self._tabulable[key]
 
-    def _evaluate(self, predicate: Predicate, cards: list[int]) -> bool:
+    def evaluate_on(self, predicate: Predicate, cards: list[int]) -> bool:
         """The predicate's value for these cards (remembered: a table of a predicate that
         calls others asks for theirs once per pair, not once per call)."""
         key = (predicate.signature.name, tuple(cards))
@@ -616,7 +616,7 @@ class Compiler(Visitor[Value]):
         function = self.card_function(predicate.body, parameters)
         if function is None:  # reads more than its cards: the checker rules this out
             def function(*cards: int) -> bool:
-                return self._evaluate(predicate, list(cards))
+                return self.evaluate_on(predicate, list(cards))
         cards = frozenset(self.cards)
         if len(parameters) == 1:
             return tuple(c in cards and bool(function(c)) for c in range(size))

@@ -159,3 +159,19 @@ def test_no_import_cycle() -> None:
         if module not in state:
             cycle = visit(module)
             assert cycle is None, "import cycle: " + " -> ".join(f"patience.{m}" for m in cycle)
+
+
+def test_no_module_reaches_into_another_modules_private_names():
+    # issue #30: "No module reaches into another's private helpers": a name another module
+    # needs is public in its home (the generated parser and the native core aside)
+    reached = []
+    root = Path(patience.__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("patience"):
+                reached += [f"{path.relative_to(root)}: {node.module}.{alias.name}"
+                            for alias in node.names
+                            if alias.name.startswith("_") and not alias.name.startswith("__")
+                            and alias.name not in ("_rules_parser", "_native")]
+    assert reached == []

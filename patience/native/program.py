@@ -321,7 +321,7 @@ class _Lowering(Visitor[Value]):
         predicate = self.compiler.predicates[node.function]
         args = [self.lower(arg, bindings, depth) for arg in node.args]
         if all(isinstance(arg, _Const) for arg in args):
-            return _Const(self.compiler._evaluate(
+            return _Const(self.compiler.evaluate_on(
                 predicate, [int(arg.value) for arg in args]))  # type: ignore[union-attr]
         return ["table", self._table(predicate), *(_expr(arg) for arg in args)]
 

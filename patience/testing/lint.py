@@ -31,13 +31,13 @@ from patience.cards import card_code
 from patience.settings import Removal, Target
 from patience.testing.probe import (
     Finding,
-    _bases,
-    _candidate_runs,
-    _cards_text,
-    _holds_one,
-    _negated,
-    _Probe,
-    _sources,
+    Probe,
+    bases,
+    candidate_runs,
+    cards_text,
+    holds_one,
+    negated,
+    sources,
 )
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ def _entered_in_play(variant: Variant, target: Group, deals: int = 6,
 
 def never_entered(variant: Variant) -> list[Finding]:
     """Pile groups that no run of cards can ever enter (nor the deal reach)."""
-    probe = _Probe(variant)
+    probe = Probe(variant)
     findings = []
     dealt = set(variant.deal_targets)
     for target in variant.groups:
@@ -80,9 +80,9 @@ def never_entered(variant: Variant) -> list[Finding]:
                 any(i in dealt for i in target.indices):
             continue
         entered = any(probe.moves(target, base, run, source)
-                      for run in _candidate_runs(variant, variant.ranks)
-                      for base in _bases(run, variant.ranks)
-                      for source in _sources(variant, target))
+                      for run in candidate_runs(variant, variant.ranks)
+                      for base in bases(run, variant.ranks)
+                      for source in sources(variant, target))
         if entered or _entered_in_play(variant, target):
             continue
         needed = target.name in variant.win.text
@@ -94,8 +94,8 @@ def never_entered(variant: Variant) -> list[Finding]:
             message += f"; and 'win: {variant.win.text}' needs the {target.name}, so no game " \
                        "can be won"
         king_to_ace = [rank * 4 for rank in range(variant.ranks, 0, -1)]
-        example = probe.why_not(target, [], king_to_ace, _sources(variant, target)[0])
-        message += f". For example, for {_cards_text(king_to_ace)}: {example}"
+        example = probe.why_not(target, [], king_to_ace, sources(variant, target)[0])
+        message += f". For example, for {cards_text(king_to_ace)}: {example}"
         findings.append(Finding("never-entered", f"piles.{target.name}.accepts", message))
     return findings
 
@@ -152,14 +152,14 @@ COUNT = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|
                    r"[ -](\w+?)s?\b", re.IGNORECASE)
 
 
-def _wrap_allowed(variant: Variant, probe: _Probe) -> str | None:
+def _wrap_allowed(variant: Variant, probe: Probe) -> str | None:
     """How a King goes on an Ace, in the words of the rule that lets it, or None."""
     kings = [variant.ranks * 4 + suit for suit in range(4)]
     aces = [4 + suit for suit in range(4)]
     for target in variant.groups:
         if target.removal is Removal.FORCED:
             continue
-        for source in _sources(variant, target):
+        for source in sources(variant, target):
             for ace in aces:
                 for king in kings:
                     if probe.moves(target, [ace], [king], source):
@@ -184,7 +184,7 @@ class _Reading:
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        self.probe = _Probe(variant)
+        self.probe = Probe(variant)
         self.main = max(variant.groups, key=lambda g: (any(g.deal), g.count))
 
     @functools.cached_property
@@ -206,7 +206,7 @@ def _says_wrap(reading: _Reading, item: _Text) -> Iterator[Finding]:
     """'King on Ace' (the first such phrase not negated) when no rule lets one."""
     text = item.text
     for match in WRAP_YES.finditer(text):
-        if _negated(text, match.start()) or WRAP_NO.search(text):
+        if negated(text, match.start()) or WRAP_NO.search(text):
             continue
         if reading.wrap is None:
             main = reading.main
@@ -223,10 +223,10 @@ def _says_holds_one(reading: _Reading, item: _Text) -> Iterator[Finding]:
     text = item.text
     for match in HOLDS.finditer(text):
         group = _group_named(reading.variant, match.group(1))
-        if group is None or _negated(text, match.start()):
+        if group is None or negated(text, match.start()):
             continue
         what = "run" if match.group(2).lower() == "sequence" else match.group(2).lower()
-        finding = _holds_one(reading.variant, reading.probe, group, what, match.group(0),
+        finding = holds_one(reading.variant, reading.probe, group, what, match.group(0),
                              item.where)
         if finding is not None:
             yield finding
@@ -238,7 +238,7 @@ def _says_deal_empty(reading: _Reading, item: _Text) -> Iterator[Finding]:
     if not variant.deal_targets:
         return
     for match in DEAL_INCLUDE.finditer(text):
-        if not _negated(text, match.start()) and variant.deal_skips_empty:
+        if not negated(text, match.start()) and variant.deal_skips_empty:
             yield Finding("claim-deal-empty", item.where, (
                 f"says {match.group(0)!r}, but stock.empty_piles is 'skip': a deal passes "
                 "over empty piles"))
@@ -253,7 +253,7 @@ def _says_forced(reading: _Reading, item: _Text) -> Iterator[Finding]:
     """'a finished sequence departs at once' when no group has 'removal: forced'."""
     text = item.text
     for match in FORCED.finditer(text):
-        if _negated(text, match.start()):
+        if negated(text, match.start()):
             continue
         if not any(group.removal is Removal.FORCED for group in reading.variant.groups):
             yield Finding("claim-forced", item.where, (
@@ -265,7 +265,7 @@ def _says_any_suit(reading: _Reading, item: _Text) -> Iterator[Finding]:
     """'any suit' when no pile takes a card on a card of another suit."""
     text = item.text
     for match in ANY_SUIT.finditer(text):
-        if _negated(text, match.start()):
+        if negated(text, match.start()):
             continue
         if not _any_suit(reading.variant, reading.probe):
             main = reading.main
@@ -282,7 +282,7 @@ def _says_sets_from(reading: _Reading, item: _Text) -> Iterator[Finding]:
     text = item.text
     for match in SET_FROM.finditer(text):
         group = _group_named(reading.variant, match.group(1) or match.group(2))
-        if group is not None and not _negated(text, match.start()):
+        if group is not None and not negated(text, match.start()):
             yield from _sets_from_elsewhere(reading.variant, reading.probe, group,
                                             match.group(0), item.where)
 
@@ -292,7 +292,7 @@ def _says_count(reading: _Reading, item: _Text) -> Iterator[Finding]:
     text = item.text
     for match in COUNT.finditer(text):
         finding = _count(reading.variant, match, item.where)
-        if finding is not None and not _negated(text, match.start()):
+        if finding is not None and not negated(text, match.start()):
             yield finding
 
 
@@ -309,7 +309,7 @@ def claims(variant: Variant) -> list[Finding]:
             for finding in check(reading, item)]
 
 
-def _sets_from_elsewhere(variant: Variant, probe: _Probe, source: Group, said: str,
+def _sets_from_elsewhere(variant: Variant, probe: Probe, source: Group, said: str,
                          where: str) -> list[Finding]:
     """A claim that complete sets leave only from ``source``: a finding for each other
     group a complete set (King down to Ace of clubs) may go from onto an empty pile."""
@@ -328,17 +328,17 @@ def _sets_from_elsewhere(variant: Variant, probe: _Probe, source: Group, said: s
             rule = target.accepts
             findings.append(Finding("claim-set-source", where, (
                 f"says {said!r}, but piles.{target.name}.accepts '{rule.text}' lets a complete "
-                f"set ({_cards_text(complete)}) go from the {other.name} onto an empty "
+                f"set ({cards_text(complete)}) go from the {other.name} onto an empty "
                 f"{target.name} pile; add 'source in {source.name}' to the rule")))
     return findings
 
 
-def _any_suit(variant: Variant, probe: _Probe) -> bool:
+def _any_suit(variant: Variant, probe: Probe) -> bool:
     ranks = variant.ranks
     for target in variant.groups:
         if target.removal is Removal.FORCED:
             continue
-        for source in _sources(variant, target):
+        for source in sources(variant, target):
             for rank in range(1, ranks + 1):
                 for base_rank in (rank % ranks + 1, (rank - 2) % ranks + 1, rank):
                     for suit in range(4):

@@ -35,7 +35,7 @@ class Finding:
 # --- probing the rules -------------------------------------------------------------------
 
 
-class _Probe:
+class Probe:
     """Evaluates a group's rules for made-up piles, without playing a game."""
 
     def __init__(self, variant: Variant) -> None:
@@ -99,7 +99,7 @@ class _Probe:
             return f"the rules cannot be evaluated ({error})"
 
 
-def _cards_text(cards: Sequence[int]) -> str:
+def cards_text(cards: Sequence[int]) -> str:
     return " ".join(card_code(c) for c in cards) or "nothing"
 
 
@@ -118,13 +118,13 @@ def _rank_runs(ranks: int, longest: int) -> Iterator[list[int]]:
 SUIT_PATTERNS = ((0,), (3,), (0, 1), (1, 3), (0, 1, 2, 3))
 
 
-def _candidate_runs(variant: Variant, longest: int) -> Iterator[list[int]]:
+def candidate_runs(variant: Variant, longest: int) -> Iterator[list[int]]:
     for ranks in _rank_runs(variant.ranks, longest):
         for pattern in SUIT_PATTERNS:
             yield [rank * 4 + pattern[i % len(pattern)] for i, rank in enumerate(ranks)]
 
 
-def _bases(run: Sequence[int], ranks: int) -> Iterator[list[int]]:
+def bases(run: Sequence[int], ranks: int) -> Iterator[list[int]]:
     """Piles to try under ``run``: empty, then one card near the run's bottom card."""
     yield []
     bottom = run[0]
@@ -134,38 +134,38 @@ def _bases(run: Sequence[int], ranks: int) -> Iterator[list[int]]:
             yield [other * 4 + other_suit]
 
 
-def _sources(variant: Variant, target: Group) -> list[Group]:
+def sources(variant: Variant, target: Group) -> list[Group]:
     return [g for g in variant.groups if g is not target or g.count > 1]
 
 
-def _negated(text: str, start: int) -> bool:
+def negated(text: str, start: int) -> bool:
     before = text[max(0, start - 24):start]
     before = re.split(r"[.;:,(]", before)[-1]
     return bool(NEGATION.search(before))
 
 
 
-def _holds_one(variant: Variant, probe: _Probe, group: Group, what: str, said: str,
+def holds_one(variant: Variant, probe: Probe, group: Group, what: str, said: str,
                where: str) -> Finding | None:
-    for run in _candidate_runs(variant, 3):
-        for base in _bases(run, variant.ranks):
+    for run in candidate_runs(variant, 3):
+        for base in bases(run, variant.ranks):
             if not base:
                 continue
-            for source in _sources(variant, group):
+            for source in sources(variant, group):
                 if probe.moves(group, base, run, source):
                     return Finding("claim-capacity", where, (
                         f"says {said!r}, but piles.{group.name}.accepts "
                         f"'{group.accepts.text}' lets a {group.name} pile that already holds "
-                        f"{_cards_text(base)} take {_cards_text(run)} from the "
+                        f"{cards_text(base)} take {cards_text(run)} from the "
                         f"{source.name}; add 'pile.empty' to the rule"))
     if what == "card":
-        for run in _candidate_runs(variant, 3):
+        for run in candidate_runs(variant, 3):
             if len(run) < 2:
                 continue
-            for source in _sources(variant, group):
+            for source in sources(variant, group):
                 if probe.moves(group, [], run, source):
                     return Finding("claim-capacity", where, (
                         f"says {said!r}, but piles.{group.name}.accepts "
                         f"'{group.accepts.text}' lets an empty {group.name} take "
-                        f"{len(run)} cards ({_cards_text(run)}) from the {source.name}"))
+                        f"{len(run)} cards ({cards_text(run)}) from the {source.name}"))
     return None

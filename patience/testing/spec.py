@@ -26,7 +26,7 @@ import attrs
 
 from patience.cards import card_code
 from patience.settings import Removal, Target
-from patience.testing.probe import Finding, _holds_one, _negated, _Probe
+from patience.testing.probe import Finding, Probe, holds_one, negated
 
 if TYPE_CHECKING:
     from patience.definition import Rule
@@ -55,12 +55,12 @@ class SpecReport:
     unchecked: tuple[str, ...]  # phrases of the description no claim reads
 
 
-class _Reader:
+class SpecReader:
     """One description being read: the variant, the probe, and what was found."""
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        self.probe: _Probe = _Probe(variant)
+        self.probe: Probe = Probe(variant)
         self.findings: list[Finding] = []
         self.checked: list[str] = []
         self.where = "description"  # the text being read: the description, or a comment
@@ -197,7 +197,7 @@ class _Reader:
 
 # --- the claims --------------------------------------------------------------------------
 
-Handler = Callable[[_Reader, str, "re.Match[str]", str], None]
+Handler = Callable[[SpecReader, str, "re.Match[str]", str], None]
 #: (name, pattern, handler, what it claims) — the vocabulary, in the order it is read
 VOCABULARY: list[tuple[str, re.Pattern[str], Handler, str]] = []
 
@@ -222,7 +222,7 @@ RELATIONS = {"suit": ("same suit",), "alternate": ("other colour",),
 STEPS = {"down": -1, "up": 1}  # the rank a card one rank down or up is off by
 
 
-def _relation(reader: _Reader, base: int, relation: str) -> list[int]:
+def _relation(reader: SpecReader, base: int, relation: str) -> list[int]:
     """Suits a card may have against ``base``'s suit, in the deck."""
     suit = base & 3
     red = suit in (1, 2)
@@ -240,7 +240,7 @@ def _relation(reader: _Reader, base: int, relation: str) -> list[int]:
        r"(?:\s+or\s+(down|up))?"
        r"|\bone rank (up or down|down or up|up|down)", "the direction a pile builds and the suit"
        " rule (in suit, alternate colours, regardless of suit / any suit, in colour)")
-def _building(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _building(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     words = match.group(0).lower()
     directions = {d for d in ("down", "up") if d in words}
     rule = next((r for pattern, r in SUIT_RULES if pattern.search(phrase)), None)
@@ -263,7 +263,7 @@ def _building(reader: _Reader, phrase: str, match: re.Match[str], sentence: str)
     reader.find("claim-building", phrase.strip(), f"{reader.rule(group.accepts)} {problem}")
 
 
-def _builds(reader: _Reader, group: Group, directions: set[str], rule: str | None,
+def _builds(reader: SpecReader, group: Group, directions: set[str], rule: str | None,
             middle: list[int]) -> str | None:
     """None when ``group`` builds as claimed on made-up piles, else what it does instead."""
     relations = RELATIONS[rule] if rule else ALL_RELATIONS
@@ -278,7 +278,7 @@ def _builds(reader: _Reader, group: Group, directions: set[str], rule: str | Non
     return _builds_other_way(reader, group, directions, relations, middle)
 
 
-def _one_rank_away(reader: _Reader, middle: list[int], direction: str,
+def _one_rank_away(reader: SpecReader, middle: list[int], direction: str,
                    relations: Sequence[str]) -> Iterator[tuple[int, int]]:
     """(base, card): each card of the ``middle`` ranks, and each card one rank
     ``direction`` from it in one of the ``relations`` to its suit."""
@@ -289,7 +289,7 @@ def _one_rank_away(reader: _Reader, middle: list[int], direction: str,
                     yield base, (rank + STEPS[direction]) * 4 + suit
 
 
-def _takes_none(reader: _Reader, group: Group, direction: str, rule: str | None,
+def _takes_none(reader: SpecReader, group: Group, direction: str, rule: str | None,
                 relations: Sequence[str], middle: list[int]) -> str | None:
     """When no card one rank ``direction`` in the claimed relations goes on a card of the
     group: why not, for an example; else None."""
@@ -306,7 +306,7 @@ def _takes_none(reader: _Reader, group: Group, direction: str, rule: str | None,
             + f"on another; for {card_code(card)} onto {card_code(base)}: {why}")
 
 
-def _takes_excluded(reader: _Reader, group: Group, direction: str,
+def _takes_excluded(reader: SpecReader, group: Group, direction: str,
                     relations: Sequence[str], middle: list[int]) -> str | None:
     """The first card one rank ``direction`` in a relation the suit rule excludes that
     goes on a card of the group, in words; else None."""
@@ -321,7 +321,7 @@ def _takes_excluded(reader: _Reader, group: Group, direction: str,
     return None
 
 
-def _never_takes(reader: _Reader, group: Group, direction: str, relations: Sequence[str],
+def _never_takes(reader: SpecReader, group: Group, direction: str, relations: Sequence[str],
                  middle: list[int]) -> str | None:
     """For 'any suit': the first relation the deck has whose cards never go one rank
     ``direction`` on a card of the group, in words; else None."""
@@ -335,7 +335,7 @@ def _never_takes(reader: _Reader, group: Group, direction: str, relations: Seque
     return None
 
 
-def _builds_other_way(reader: _Reader, group: Group, directions: set[str],
+def _builds_other_way(reader: SpecReader, group: Group, directions: set[str],
                       relations: Sequence[str], middle: list[int]) -> str | None:
     """The first card one rank in a direction not claimed that goes on a card of the
     group, in words; else None."""
@@ -352,7 +352,7 @@ def _builds_other_way(reader: _Reader, group: Group, directions: set[str],
 
 @claim("one at a time", r"\bone card at a time\b|\bsingle cards? only\b",
        "only single cards move (or, said of the stock, one card turned a deal)")
-def _one_at_a_time(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _one_at_a_time(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     before = sentence[:sentence.find(phrase) + match.start()]
     last = re.split(r"[,;]", before)[-1] if "," in before or ";" in before else phrase
     if re.search(r"\bstock\b|\bturn", phrase[:match.start()] + last, re.IGNORECASE):
@@ -379,7 +379,7 @@ def _one_at_a_time(reader: _Reader, phrase: str, match: re.Match[str], sentence:
     reader.ok(match.group(0), "one at a time", f"no two-card run leaves the {group.name}")
 
 
-def _turned(reader: _Reader, phrase: str, said: int, words: str) -> None:
+def _turned(reader: SpecReader, phrase: str, said: int, words: str) -> None:
     turn = reader.variant.turn
     if turn != said:
         reader.find("claim-turn", words, (
@@ -391,14 +391,14 @@ def _turned(reader: _Reader, phrase: str, said: int, words: str) -> None:
 
 @claim("cards turned", rf"\b(?:turn(?:s|ed|ing)?|deals?|draw(?:s|ing)?)\b[^,;]{{0,20}}?\b{N} "
        r"(?:cards? )?at a time\b", "how many cards the stock turns ('three at a time')")
-def _turn(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _turn(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     _turned(reader, phrase, _number(match.group(1)), match.group(0))
 
 
 @claim("draw N", rf"\b(?:draw|drawing|draws|turning|turn) {N}\b(?! (?:cards? )?at a time)"
        r"(?! \w+ (?:of|to|cards? at))", "how many cards the stock turns ('draw three', "
        "'drawing one')")
-def _draw(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _draw(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     _turned(reader, phrase, _number(match.group(1)), match.group(0))
 
 
@@ -415,7 +415,7 @@ REDEALS = (
        rf"(once|twice|thrice|{N} times)\b|\b(twice|thrice|{N} times) through\b",
        "the number of redeals: 'no redeal', 'once through', 'two redeals', 'redealt twice', "
        "'three times through', 'as often as you like'")
-def _redeals(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _redeals(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     words = match.group(0).lower()
     said: int | None
     if re.search(REDEALS[0][0], words):
@@ -457,7 +457,7 @@ def _redeals(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) 
        rf"(?: \(the last of {N}\))?", "how many cards each pile of a group is dealt "
        "('columns of four', 'fans of three cards (the last of one)', 'columns of 1 to 7 "
        "cards')")
-def _per_pile(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _per_pile(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     group = reader.group(match.group(2))
     if group is None:
         return
@@ -488,7 +488,7 @@ def _per_pile(reader: _Reader, phrase: str, match: re.Match[str], sentence: str)
        r"\bonly the top card(?: of each)? face[ -]up|\bdealt face[ -]up\b|\ball face[ -]up\b",
        "how many cards lie face down: 'two face down under one face up', 'only the top card "
        "of each face up', 'dealt face up'")
-def _face_down(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _face_down(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     words = match.group(0).lower()
     groups = reader.named(phrase) or [reader.main]
     for group in groups:
@@ -517,7 +517,7 @@ def _face_down(reader: _Reader, phrase: str, match: re.Match[str], sentence: str
 
 @claim("cells", rf"\b{N} (?:free )?cells?\b(?: \({N} dealt an? cards?\))?",
        "the number of cells ('four free cells', 'eight free cells (four dealt a card)')")
-def _cells(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _cells(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     group = reader.group("cells") or reader.group("cell")
     said = _number(match.group(1))
     if group is None:
@@ -540,7 +540,7 @@ def _cells(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) ->
 @claim("cards in a group", rf"\b{N}[ -]card (\w+)\b|\b{N} (\w+) cards\b",
        "how many cards a group is dealt in all ('a 13-card reserve', 'seven reserve cards'), "
        "or the stock's size ('a 24-card stock')")
-def _total(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _total(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     said = _number(match.group(1) or match.group(3))
     word = match.group(2) or match.group(4)
     if word.lower() == "stock":
@@ -557,7 +557,7 @@ def _total(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) ->
 
 
 @claim("stock size", rf"\bstock of {N} cards\b", "the stock's size ('a stock of 24 cards')")
-def _stock(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _stock(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     said, actual = _number(match.group(1)), reader.variant.stock_size
     if said != actual:
         reader.find("claim-deal-count", match.group(0), f"the stock holds {actual} cards")
@@ -573,7 +573,7 @@ GAP = r"(?:gaps?|spaces?|empty (\w+)|an empty (\w+))"
        rf"|\b{GAP} (?:take|takes|for) Kings? only\b",
        "only a King fills a gap ('Kings into gaps', 'Kings fill gaps', 'only a King fills a "
        "gap', 'a King alone fills a gap', 'Kings into empty columns')")
-def _kings(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _kings(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     word = next((w for w in match.groups() if w), None)
     group = (reader.group(word) if word else None) or \
         (reader.named(phrase[:match.start()]) or [reader.main])[-1]
@@ -601,7 +601,7 @@ def _kings(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) ->
 
 @claim("gaps stay empty", rf"\b{GAP} (?:stay|stays|remain|remains) empty\b|\bgaps? are never "
        r"filled\b", "no card may go into a gap ('gaps stay empty')")
-def _gaps_empty(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _gaps_empty(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     word = next((w for w in match.groups() if w), None)
     group = (reader.group(word) if word else None) or reader.main
     if group.fill_from is not None:
@@ -623,7 +623,7 @@ def _gaps_empty(reader: _Reader, phrase: str, match: re.Match[str], sentence: st
 @claim("any card into a gap", rf"\b(?:an? |the )?(?:open )?{GAP} (?:takes?|may take|can take) "
        r"any card\b|\bany card (?:fills|may fill|into) (?:a |the )?gaps?\b",
        "any card may fill a gap ('a gap takes any card')")
-def _any_card(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _any_card(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     word = next((w for w in match.groups() if w), None)
     group = (reader.group(word) if word else None) or reader.main
     for rank in range(1, reader.variant.ranks + 1):
@@ -637,7 +637,7 @@ def _any_card(reader: _Reader, phrase: str, match: re.Match[str], sentence: str)
               "rank")
 
 
-def _fill_source(reader: _Reader, group: Group, word: str, said: str) -> None:
+def _fill_source(reader: SpecReader, group: Group, word: str, said: str) -> None:
     fill = group.fill_from
     if word.lower() == "stock":
         wanted: Sequence[int] | None = None
@@ -668,7 +668,7 @@ def _fill_source(reader: _Reader, group: Group, word: str, said: str) -> None:
        r"fills? (?:the )?gaps\b",
        "where a gap is filled from at once ('gaps fill at once from the waste', 'a reserve "
        "fills gaps')")
-def _fill(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _fill(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     gap_word = match.group(1) or match.group(2)
     if match.group(3):
         group = (reader.group(gap_word) if gap_word else None) or reader.main
@@ -679,14 +679,14 @@ def _fill(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> 
 
 @claim("refill source", r"\b(\w+),? which (?:re)?fills from (?:the )?(\w+)",
        "where a pile is refilled from at once ('the waste, which refills from the stock')")
-def _refill(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _refill(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     group = reader.group(match.group(1))
     if group is not None:
         _fill_source(reader, group, match.group(2), match.group(0))
 
 
 @claim("no stock", r"\bno stock\b", "the game has no stock ('no stock')")
-def _no_stock(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _no_stock(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     if reader.variant.stock_size:
         reader.find("claim-stock", match.group(0), (
             f"the stock holds {reader.variant.stock_size} cards after the deal"))
@@ -699,7 +699,7 @@ def _no_stock(reader: _Reader, phrase: str, match: re.Match[str], sentence: str)
        r"move\b|\ba run of one colou?r\b[^.;]*\bmoves? as a unit\b|\bruns? of one suit moves?\b",
        "which runs may leave a pile: 'any (face-up) card moves (with all the cards on it)', "
        "'only one-suit runs move', 'a run of one colour moves as a unit'")
-def _runs(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _runs(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     words = match.group(0).lower()
     group = (reader.named(phrase) or [reader.main])[0]
     ranks = reader.variant.ranks
@@ -734,7 +734,7 @@ def _runs(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> 
 @claim("cards only onto a group", r"\b(?:clear|play)(?: the| all| every)?(?: \w+)? (\w+) "
        r"(?:onto|into|to) (?:the )?(\w+)\b",
        "the cards of a group go only to another ('clear seven columns onto the waste')")
-def _only_onto(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _only_onto(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     source, target = reader.group(match.group(1)), reader.group(match.group(2))
     if source is None or target is None:
         return
@@ -761,7 +761,7 @@ def _only_onto(reader: _Reader, phrase: str, match: re.Match[str], sentence: str
        r"(?:the )?(\w+)|\bthe aces are dealt with the rest\b|\bstarts? with the (ace|two|"
        r"three|king|queen|jack) of (\w+)", "cards placed before the deal ('the Aces start on "
        "the foundations', 'the Aces are dealt with the rest', 'starts with the Ace of Spades')")
-def _placed(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _placed(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     from patience.cards import RANK_CHARS, SUIT_NAMES
 
     placed = {card for group in reader.variant.groups for pile in group.place for card in pile}
@@ -805,7 +805,7 @@ def _placed(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -
        r"the corner\b|\bace on (?:a |the )?king\b|\bfrom the rank of the first card\b",
        "a King and an Ace are next ranks on a pile ('King and Ace next to each other', "
        "'turning the corner', 'Ace on King', 'up from the rank of the first card dealt')")
-def _corner(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _corner(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     if "round the corner" in match.group(0).lower() and "set" in sentence.lower():
         return  # sets round the corner: the lint's set claims, not a pile's building
     groups = reader.named(phrase) or [g for g in reader.variant.groups
@@ -836,17 +836,17 @@ def _corner(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -
        "a card leaves (is discarded) when another pile shows a higher card of its suit "
        "('Discard any top card beaten by a higher top card of its suit'; with 'Aces high', "
        "an Ace beats every card and is never beaten)")
-def _beaten(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _beaten(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     _beaten_cases(reader, match, aces_only=False)
 
 
 @claim("Aces high", r"\baces (?:are )?high\b", "with a card beaten by a higher one of its suit: "
        "an Ace beats every card and is never beaten ('Aces high')")
-def _aces_high(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _aces_high(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     _beaten_cases(reader, match, aces_only=True)
 
 
-def _beaten_cases(reader: _Reader, match: re.Match[str], aces_only: bool) -> None:
+def _beaten_cases(reader: SpecReader, match: re.Match[str], aces_only: bool) -> None:
     variant = reader.variant
     aces_high = bool(re.search(r"\baces? (?:are )?high\b", variant.description, re.IGNORECASE))
     discards = [g for g in variant.groups if g is not reader.main and g.count == 1]
@@ -890,7 +890,7 @@ def _beaten_cases(reader: _Reader, match: re.Match[str], aces_only: bool) -> Non
 @claim("runs limited by free spaces", r"\bruns? (?:are )?limited by the free (?:spaces|cells)"
        r"\b|\bsupermoves?\b", "a run moves as far as free cells (and, for 'free spaces', empty "
        "columns) allow: (free cells + 1) × 2^(empty columns)")
-def _supermove(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _supermove(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     variant = reader.variant
     cells = reader.group("cells")
     main = reader.main
@@ -941,11 +941,11 @@ def _supermove(reader: _Reader, phrase: str, match: re.Match[str], sentence: str
 
 @claim("one-card pile", r"\b(?:a |the )?one-card (\w+)\b", "a group whose piles hold one card "
        "at most ('a one-card tail')")
-def _one_card(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _one_card(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     group = reader.group(match.group(1))
     if group is None or any(group.deal):
         return
-    finding = _holds_one(reader.variant, reader.probe, group, "card", match.group(0),
+    finding = holds_one(reader.variant, reader.probe, group, "card", match.group(0),
                          "description")
     if finding is not None:
         reader.findings.append(finding)
@@ -957,7 +957,7 @@ def _one_card(reader: _Reader, phrase: str, match: re.Match[str], sentence: str)
 @claim("sets of one suit", r"\bsets? (?:must be |is |are )?(?:all )?(?:of |in )?one suit\b|"
        r"\bsuited sets?\b|\bsets? in suit\b", "a complete set must be of one suit ('a set "
        "must be all one suit')")
-def _suited_sets(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _suited_sets(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     variant = reader.variant
     ranks = variant.ranks
     if len(variant.suits) < 2:
@@ -990,7 +990,7 @@ def _suited_sets(reader: _Reader, phrase: str, match: re.Match[str], sentence: s
 @claim("deck size", rf"\bwith (?!(?:a|an|one|single) ){N} cards\b|\b{N}-card deck\b|"
        rf"\bdeck of {N} cards\b",
        "how many cards the deck has ('with twenty cards', 'a 104-card deck')")
-def _deck_size(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _deck_size(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     said = _number(next(g for g in match.groups() if g))
     actual = len(reader.variant.deck)
     if said != actual:
@@ -1002,7 +1002,7 @@ def _deck_size(reader: _Reader, phrase: str, match: re.Match[str], sentence: str
 
 @claim("ranks", r"\branks A-(\w)\b|\branks? (?:Ace|A) to (\w+)\b", "the highest rank "
        "('ranks A-7')")
-def _ranks(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _ranks(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     from patience.cards import RANK_CHARS
 
     word = (match.group(1) or match.group(2)).upper()
@@ -1020,7 +1020,7 @@ def _ranks(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) ->
 
 @claim("suits", r"\bwith (one|two|three|four) suits?\b(?!-)|\b(one|two|three|four) suits, ",
        "how many suits the deck has ('Spider with two suits')")
-def _suits(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _suits(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     said = _number(match.group(1) or match.group(2))
     actual = len(reader.variant.suits)
     if said != actual:
@@ -1035,7 +1035,7 @@ def _suits(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) ->
 WIN_CLAIMS = ("every card on a group", "clear a group", "only the Aces left")
 
 
-def _group_in(reader: _Reader, words: str) -> Group | None:
+def _group_in(reader: SpecReader, words: str) -> Group | None:
     """The first of a few words that names a group ('Black Hole' names the hole)."""
     for word in words.split():
         group = reader.group(word)
@@ -1054,7 +1054,7 @@ def _group_in(reader: _Reader, words: str) -> Group | None:
        "foundations', 'all 104 cards on the foundations', 'play every card into the Black "
        "Hole', 'won when the foundations are full', 'every foundation holds a finished suit', "
        "'all four suits finished')")
-def _every_card(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _every_card(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     from patience.testing.wins import all_on, home_of
 
     if match.group(1) and int(match.group(1)) != len(reader.variant.deck):
@@ -1074,7 +1074,7 @@ def _every_card(reader: _Reader, phrase: str, match: re.Match[str], sentence: st
        "the game is won when a group is empty, and not before ('clear the columns', 'clear "
        "seven columns onto the waste', 'won when the columns are empty', 'every column "
        "cleared')")
-def _clear(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _clear(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     from patience.testing.wins import cleared
 
     group = reader.group(match.group(2) or match.group(4) or match.group(5))
@@ -1087,7 +1087,7 @@ def _clear(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) ->
        r"(?:left|remain)\b(?:,? one (?:to an?|per|a|on each|in each) (?:pile|column)\b)?",
        "the game is won when the Aces alone are left on the table, one a pile ('until only the "
        "four Aces are left', 'only the four Aces left, one to a pile')")
-def _only_aces(reader: _Reader, phrase: str, match: re.Match[str], sentence: str) -> None:
+def _only_aces(reader: SpecReader, phrase: str, match: re.Match[str], sentence: str) -> None:
     from patience.testing.wins import only_aces
 
     only_aces(reader, _number(match.group(1)) if match.group(1) else None, match.group(0))
@@ -1114,7 +1114,7 @@ def read_description(variant: Variant, lint_patterns: Sequence[re.Pattern[str]] 
     wins, read with the claims of what wins (``WIN_CLAIMS``)."""
     from patience.rulestext import comment_at
 
-    reader = _Reader(variant)
+    reader = SpecReader(variant)
     unchecked = _read(reader, variant.description, VOCABULARY, lint_patterns)
     comment = comment_at(variant.win.origin)
     if comment and variant.win.origin is not None:
@@ -1125,7 +1125,7 @@ def read_description(variant: Variant, lint_patterns: Sequence[re.Pattern[str]] 
     return SpecReport(tuple(reader.findings), tuple(reader.checked), tuple(unchecked))
 
 
-def _read(reader: _Reader, text: str,
+def _read(reader: SpecReader, text: str,
           vocabulary: Sequence[tuple[str, re.Pattern[str], Handler, str]],
           lint_patterns: Sequence[re.Pattern[str]] = ()) -> list[str]:
     """Check every claim of ``text`` in ``vocabulary``; the phrases no claim read."""
@@ -1135,7 +1135,7 @@ def _read(reader: _Reader, text: str,
         offset = sentence_match.start()
         for name, pattern, handler, _words in vocabulary:
             for match in pattern.finditer(sentence):
-                if name not in ("redeals", "no stock") and _negated(sentence, match.start()):
+                if name not in ("redeals", "no stock") and negated(sentence, match.start()):
                     continue  # 'a King may not …': listed as unchecked unless read elsewhere
                 before = len(reader.findings) + len(reader.checked)
                 handler(reader, _phrase_of(sentence, match), match, sentence)

@@ -28,7 +28,7 @@ from patience.cards import card_code
 from patience.settings import Removal, Target
 
 if TYPE_CHECKING:
-    from patience.testing.spec import _Reader
+    from patience.testing.spec import SpecReader
     from patience.variant import Group, Variant
 
 __all__ = ["all_on", "cleared", "home_of", "only_aces"]
@@ -84,14 +84,14 @@ def _why_not(variant: Variant, table: Table) -> str:
         return f"the rule cannot be evaluated ({error})"
 
 
-def _elsewhere(reader: _Reader, group: Group) -> Group | None:
+def _elsewhere(reader: SpecReader, group: Group) -> Group | None:
     """Another group a card could be left on: the tableau, else the first other group."""
     if reader.main is not group:
         return reader.main
     return next((g for g in reader.variant.groups if g is not group), None)
 
 
-def home_of(reader: _Reader, cleared: Group) -> Group | None:
+def home_of(reader: SpecReader, cleared: Group) -> Group | None:
     """Where the cards of a cleared group go when the claim does not say: the foundations
     (a group moves go to the first pile of, or a forced one), else a one-pile group (a
     waste, a hole), else the first other group."""
@@ -104,7 +104,7 @@ def home_of(reader: _Reader, cleared: Group) -> Group | None:
     return None
 
 
-def _won_table(reader: _Reader, group: Group, cards: Sequence[int],
+def _won_table(reader: SpecReader, group: Group, cards: Sequence[int],
                base: Table | None = None) -> Table | None:
     """``cards`` spread on ``group`` (over ``base``) in the first order that wins, or None."""
     variant = reader.variant
@@ -115,7 +115,7 @@ def _won_table(reader: _Reader, group: Group, cards: Sequence[int],
     return None
 
 
-def _one_off(reader: _Reader, table: Table, group: Group) -> tuple[Table, int, int] | None:
+def _one_off(reader: SpecReader, table: Table, group: Group) -> tuple[Table, int, int] | None:
     """The won table with the top card of the group's first pile that has one moved to the
     first pile of another group: (table, card, pile)."""
     source = next((i for i in group.indices if table.get(i)), None)
@@ -129,7 +129,7 @@ def _one_off(reader: _Reader, table: Table, group: Group) -> tuple[Table, int, i
     return moved, card, target
 
 
-def all_on(reader: _Reader, group: Group, said: str) -> None:
+def all_on(reader: SpecReader, group: Group, said: str) -> None:
     """'every card on the foundations': won with every card there, not with one elsewhere."""
     variant = reader.variant
     rule = reader.rule(variant.win)
@@ -159,7 +159,7 @@ def all_on(reader: _Reader, group: Group, said: str) -> None:
               "left elsewhere" + (" or in the stock" if variant.stock_size else ""))
 
 
-def cleared(reader: _Reader, group: Group, onto: Group | None, said: str) -> None:
+def cleared(reader: SpecReader, group: Group, onto: Group | None, said: str) -> None:
     """'clear the columns' (onto the waste): won with the group empty and every card on the
     other group, not with one card left in the group."""
     variant = reader.variant
@@ -188,7 +188,7 @@ def cleared(reader: _Reader, group: Group, onto: Group | None, said: str) -> Non
               f"not won with one card left on {variant.pile_names[group.indices[0]]}")
 
 
-def only_aces(reader: _Reader, said_count: int | None, said: str) -> None:
+def only_aces(reader: SpecReader, said_count: int | None, said: str) -> None:
     """'until only the four Aces are left': won with the Aces alone on the tableau, one a
     pile, and every other card discarded; not won with a Two beside them or in the stock."""
     variant = reader.variant
