@@ -144,7 +144,8 @@ def test_the_issues_low_contrast_pairs_are_gone():
 
 @pytest.mark.parametrize("name", ["patience.refusal", "patience.plainrules",
                                   "patience.play.session", "patience.play.destinations",
-                                  "patience.play.table"])
+                                  "patience.play.table", "patience.play.face",
+                                  "patience.places", "patience.rulestext"])
 def test_docstring_examples(name):
     import doctest
     import importlib
@@ -244,7 +245,9 @@ def assert_clock_face(board, ring: list[int], hours: list[int], centre: list[int
     the centre, three to its right, six below, nine to its left; the hours between them in
     order round it), the centre piles inside, no two boxes on one another."""
     at = {hour % 12: slot_box(board, pile) for pile, hour in zip(ring, hours)}
-    middle = lambda box: ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)  # noqa: E731
+    def middle(box: tuple[int, int, int, int]) -> tuple[float, float]:
+        return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
     for hour in range(12):  # clockwise: right of the hour before it on the way down, ...
         (x, y), (after_x, after_y) = middle(at[hour]), middle(at[(hour + 1) % 12])
         if hour < 6:

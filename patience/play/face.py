@@ -43,8 +43,8 @@ def face(angles: tuple[float, ...], width: int, lines: int, centre: int,
     of those faces, the one whose width is nearest twice its lines (a character is about
     half as wide as it is high), the smaller when two are as round."""
     found = []
-    for down in range(0, most_lines):
-        for across in range(0, most_across):
+    for down in range(most_lines):
+        for across in range(most_across):
             tried = _try(angles, width, lines, centre, across, down)
             if tried is not None:
                 if tried.width <= most_across and tried.lines <= most_lines:

@@ -35,8 +35,7 @@ import attrs
 
 from patience.cards import FACE_DOWN, RED_SUITS, card_symbol
 from patience.play.face import face
-from patience.play.table import (SHORT_FAN, centre_of, in_top_row, is_drawn_round,
-                                 is_waste_like)
+from patience.play.table import SHORT_FAN, centre_of, in_top_row, is_drawn_round, is_waste_like
 from patience.settings import Show
 
 if TYPE_CHECKING:
