@@ -39,12 +39,19 @@ def face(angles: tuple[float, ...], width: int, lines: int, centre: int,
     """The roundest face for piles at ``angles`` (in turns, clockwise from the top), each a
     box ``width`` characters across and ``lines`` lines high, with ``centre`` boxes in a
     row at the middle, in ``most_across`` characters by ``most_lines`` lines (None: none
-    fits). For each radius down, the smallest radius across with which no boxes touch;
-    of those faces, the one whose width is nearest twice its lines (a character is about
-    half as wide as it is high), the smaller when two are as round."""
+    fits). For each radius down, the least radius across with which no boxes touch
+    (:func:`_least_across`, then checked with the boxes where they are drawn); of those
+    faces, the one whose width is nearest twice its lines (a character is about half as
+    wide as it is high), the smaller when two are as round."""
+    points = tuple((math.sin(2 * math.pi * angle), -math.cos(2 * math.pi * angle))
+                   for angle in angles)
     found = []
-    for down in range(most_lines):
-        for across in range(most_across):
+    for down in range(min(most_lines, len(angles) * lines + 1)):
+        least = _least_across(points, width, lines, centre, down)
+        if least is None or least >= most_across:
+            continue
+        # the rounding to whole characters and lines may ask a little more, or less
+        for across in range(max(0, least - 2), min(least + 3, most_across)):
             tried = _try(angles, width, lines, centre, across, down)
             if tried is not None:
                 if tried.width <= most_across and tried.lines <= most_lines:
@@ -52,6 +59,26 @@ def face(angles: tuple[float, ...], width: int, lines: int, centre: int,
                 break
     return min(found, key=lambda f: (abs(math.log(f.width / (2 * f.lines))), f.lines),
                default=None)
+
+
+def _least_across(points: tuple[tuple[float, float], ...], width: int, lines: int,
+                  centre: int, down: int) -> int | None:
+    """The least radius across with which no two boxes touch, their centres on an ellipse
+    of radius ``down`` (lines) and not yet rounded to whole characters and lines: two boxes
+    are apart when they are ``lines`` apart down, else they must be ``width`` apart across
+    (None: two boxes lie one above the other, too close)."""
+    most = 0.0
+    pairs: list[tuple[float, float, float]] = [(x - other_x, y - other_y, width)
+             for number, (x, y) in enumerate(points) for other_x, other_y in points[number + 1:]]
+    if centre:
+        pairs += [(x, y, (width + centre * width) / 2) for x, y in points]
+    for across, down_apart, room in pairs:
+        if down * abs(down_apart) >= lines - 1e-9:
+            continue
+        if abs(across) < 1e-9:
+            return None
+        most = max(most, room / abs(across))
+    return math.ceil(most - 1e-9)
 
 
 def _try(angles: tuple[float, ...], width: int, lines: int, centre: int, across: int,
