@@ -305,3 +305,23 @@ def test_grandfathers_clock_stands_its_foundations_round_a_face_from_five_oclock
         foundations = list(range(8, 20))
         assert_clock_face(board, foundations, [(4 + k) % 12 + 1 for k in range(12)], [])
         assert board.lines()[slot_box(board, 8)[1] + 1].split().count("2♠") == 1
+
+
+def test_a_ring_too_large_for_the_screen_is_laid_out_in_bounded_time(tmp_path):
+    import time
+
+    from patience.play.face import face
+
+    path = tmp_path / "ring-of-52.yaml"
+    path.write_text("id: ring-of-52\nname: Ring of 52\ndescription: A test.\nsources: [test]\n"
+                    "decks: 1\npiles:\n  hours:\n    id: c\n    count: 52\n    deal: 1\n"
+                    "    moves: 'true'\n    layout: {ring: 52, start: 7}\n  middle:\n"
+                    "    id: k\n    count: 3\n    accepts: 'true'\n"
+                    "    layout: {centre: hours}\nwin: 'false'\n")
+    game = find_variant(str(path)).deal(1)
+    face.cache_clear()
+    began = time.perf_counter()
+    small, large = lay_out(game, 80, 21), lay_out(game, 200, 60)
+    assert time.perf_counter() - began < 5  # it took 217 s with an unbounded search
+    assert small.too_small and not large.too_small
+    assert_every_top_card_shows(game, 200, 60)
