@@ -71,7 +71,7 @@ from patience.limits import (
     MAX_QUANTIFIER_NESTING,
     MAX_VARIANT_INLINED_NODES,
 )
-from patience.places import DIRECTIONS, Arrangement
+from patience.places import DIRECTIONS, Arrangement, Ring
 from patience.settings import EmptyPiles, Lands, Removal, Show, Target, words
 from patience.solvitaire_mapping import read_solvitaire
 from patience.source import (
@@ -139,6 +139,11 @@ class GroupDefinition:
     lands: Lands = Lands.TOP
     #: the fills (``fill_from``) are made only while it holds (a rule on the table)
     fill_when: Rule | None = None
+    #: ``layout: {ring: N}``: its piles are drawn round a circle (drawing data only: the
+    #: rules read the group as one row; docs/authoring.md, "Places")
+    ring: Ring | None = None
+    #: ``layout: {centre: GROUP}``: it is drawn at the centre of GROUP's ring
+    centre: str | None = None
 
     @property
     def all_face_down(self) -> bool:
@@ -302,8 +307,20 @@ class Definition:
         rules = {k: v for k, v in self.flat.items()
                  if k not in ("id", "name", "family", "aliases", "description", "sources",
                               "expect", "solver", "pysolfc", "solvitaire", "score")}
+        if isinstance(rules.get("piles"), dict):  # a ring or a centre is drawing data only
+            rules["piles"] = {name: _without_drawing(group)
+                              for name, group in rules["piles"].items()}
         blob = json.dumps(rules, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def _without_drawing(group: Any) -> Any:
+    """A group's plain data without a ``layout`` that only says where it is drawn (a ring,
+    a centre: no rule reads it, so it does not change the rules hash)."""
+    if not isinstance(group, dict) or not isinstance(group.get("layout"), dict) or \
+            not set(group["layout"]) <= set(DRAWING_KEYS):
+        return group
+    return {key: value for key, value in group.items() if key != "layout"}
 
 
 # --- reading and merging ---------------------------------------------------------------
@@ -521,7 +538,10 @@ TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extend
 GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "deal_first",
               "fill_from", "moves", "accepts", "target", "removal", "show", "layout",
               "close_gaps", "lands", "fill_when")
-LAYOUT_KEYS = ("rows", "columns", "overlap")
+LAYOUT_KEYS = ("rows", "columns", "overlap", "ring", "start", "centre")
+#: the keys of a layout that only says where the front ends draw a group: no rule reads
+#: them, so they are not in the rules hash (``Definition.rules_hash``)
+DRAWING_KEYS = ("ring", "start", "centre")
 SOLVER_KEYS = ("safe",)
 DISCARD_KEYS = ("cards", "from", "to", "when")
 SCORE_KEYS = ("start", "home", "unit")
@@ -1342,6 +1362,7 @@ class _Validator:
             deal_first = self.deal_first(group, where, base)
             fill_from = self.string(group.items.get("fill_from"), f"{where}.fill_from")
             layout = self.layout(group.items.get("layout"), f"{where}.layout", count)
+            ring, centre = self.drawing(group.items.get("layout"), f"{where}.layout", count)
             face_down = self.covered_face_down(group.items.get("face_down"), where, deal, place,
                                                layout, face_down)
             close_gaps, close_on_deal = self.closing(group.items.get("close_gaps"),
@@ -1369,13 +1390,15 @@ class _Validator:
             defined = GroupDefinition(gname, pid, count, deal, moves, accepts, target,
                                       removal, show, face_down, place, to_bottom,
                                       fill_from, deal_first, layout, close_gaps,
-                                      close_on_deal, face_down_covered, lands, fill_when)
+                                      close_on_deal, face_down_covered, lands, fill_when,
+                                      ring, centre)
             if self.face_down_tops(defined, group, where):
                 groups.append(defined)
         if not groups and not self.errors:
             self.error("piles must define at least one pile group", item.origin,
                        code="no-piles")
         self.fill_sources(item, tuple(groups))
+        self.centres(item, tuple(groups))
         if not self.errors:
             self.fill_loops(item, tuple(groups))
         return tuple(groups)
@@ -1547,6 +1570,8 @@ class _Validator:
         if layout is None:
             return None
         self.unknown_keys(layout, LAYOUT_KEYS, what)
+        if any(key in layout.items for key in DRAWING_KEYS):
+            return None  # a ring or a centre (:meth:`drawing`): the piles stand in one row
         if "overlap" in layout.items:
             if "rows" in layout.items or "columns" in layout.items:
                 self.error(f"{what} gives overlap and rows/columns: an overlap layout's rows "
@@ -1555,8 +1580,9 @@ class _Validator:
                 return None
             return self.overlap(layout.items["overlap"], f"{what}.overlap", count)
         if "rows" not in layout.items and "columns" not in layout.items:
-            self.error(f"{what} needs rows and columns (a grid) or overlap (rows of x "
-                       "positions)", layout.origin, code="layout")
+            self.error(f"{what} needs rows and columns (a grid), overlap (rows of x "
+                       "positions), ring (piles round a circle) or centre (the middle of a "
+                       "ring)", layout.origin, code="layout")
             return None
         rows = self.integer(self.required(layout, "rows", what), f"{what}.rows", 0,
                             low=1, high=MAX_GROUP_PILES)
@@ -1568,6 +1594,66 @@ class _Validator:
                        "columns must be the group's count", layout.origin, code="layout")
             return None
         return Arrangement.grid(rows, columns) if rows and columns else None
+
+    def drawing(self, item: Item | None, what: str,
+                count: int) -> tuple[Ring | None, str | None]:
+        """A group's ``layout`` when it says only where the group is drawn: ``ring`` (the
+        number of places round the circle: the group's count) with ``start`` (the place of
+        its first pile, from 1; the last place is the top), or ``centre`` (the group whose
+        ring it stands in the middle of, checked by :meth:`centres`). (None, None) for any
+        other layout (docs/authoring.md, "Places")."""
+        if not isinstance(item, Mapping) or not any(key in item.items
+                                                    for key in DRAWING_KEYS):
+            return None, None
+        given = [key for key in item.items if key in LAYOUT_KEYS]
+        kinds = [key for key in given if key != "start"]
+        if "start" in given and "ring" not in given:
+            self.error(f"{what}.start is the place of the first pile of a ring: give "
+                       f"{what}.ring too", item.items["start"].origin, code="layout")
+            return None, None
+        if len([key for key in kinds if key not in ("rows", "columns")]) + \
+                ("rows" in kinds or "columns" in kinds) > 1:
+            self.error(f"{what} gives {' and '.join(kinds)}: a group stands in a grid, "
+                       "overlapping rows, a ring or the centre of a ring, give one",
+                       item.origin, code="layout")
+            return None, None
+        if "centre" in given:
+            return None, self.string(item.items["centre"], f"{what}.centre")
+        places = self.integer(item.items["ring"], f"{what}.ring", 0, low=3,
+                              high=MAX_GROUP_PILES)
+        if places and places != count:
+            self.error(f"{what} has a ring of {places} places for {count} "
+                       f"pile{'s' if count != 1 else ''}: a ring's places are the group's "
+                       "count", item.origin, code="layout")
+            return None, None
+        start = self.integer(item.items.get("start"), f"{what}.start", 1, low=1,
+                             high=max(places, 1))
+        return (Ring(places, start) if places else None), None
+
+    def centres(self, item: Mapping, groups: tuple[GroupDefinition, ...]) -> None:
+        """Each ``layout: {centre: GROUP}`` names another group, one that stands in a
+        ring."""
+        rings = {g.name for g in groups if g.ring is not None}
+        for defined in groups:
+            if defined.centre is None or defined.centre in rings:
+                continue
+            layout = item.items[defined.name]
+            assert isinstance(layout, Mapping)
+            written = layout.items["layout"]
+            assert isinstance(written, Mapping)
+            where = f"piles.{defined.name}.layout.centre"
+            known = [g.name for g in groups]
+            if defined.centre not in known:
+                close = difflib.get_close_matches(defined.centre, known, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                self.error(f"{where} names {defined.centre!r}, which is no pile group"
+                           f"{hint}: give the group whose ring it stands in the middle of",
+                           written.items["centre"].origin, code="layout")
+            else:
+                self.error(f"{where} names {defined.centre!r}, which stands in no ring: "
+                           f"give piles.{defined.centre}.layout a ring (ring: its count), or "
+                           "name a group that has one", written.items["centre"].origin,
+                           code="layout")
 
     def overlap(self, item: Item, what: str, count: int) -> Arrangement | None:
         if not isinstance(item, Sequence) or not item.items or not all(

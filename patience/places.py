@@ -15,6 +15,12 @@ pile of any group (:data:`NO_PILE` in the maps below).
 (2, 3, None)
 >>> Arrangement.overlapping(((2,), (1, 3))).covering(0)
 (1, 2)
+
+A group may also stand in a ring, like the hours of a clock (``layout: {ring: 12}``), and
+another at its centre (``layout: {centre: hours}``): that is where the front ends draw them
+(:class:`Ring`), and nothing else. A rule reads such a group's places as one row, its
+first pile at the left and no neighbour past either end: the ring does not wrap, and a
+ring or a centre changes no rule.
 """
 
 from __future__ import annotations
@@ -100,6 +106,34 @@ class Arrangement:
         x = self.rows[row - 1][column - 1]
         return tuple(self._starts[row] + index for index, other in enumerate(self.rows[row])
                      if abs(other - x) <= 1)
+
+
+@attrs.frozen
+class Ring:
+    """Where a group in a ring is drawn: ``places`` places round a circle, clockwise, the
+    last at the top (twelve o'clock on a clock face), its first pile at place ``start``
+    and each next pile one place clockwise. Drawing data only: the rules read the group as
+    one row (see the module's docstring).
+
+    >>> Ring(12).hours()
+    (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+    >>> Ring(12, start=5).hours()[:3], Ring(12, start=5).angle(7)
+    ((5, 6, 7), 0.0)
+    """
+
+    places: int
+    start: int = 1
+
+    def hours(self) -> tuple[int, ...]:
+        """The place of each pile, in pile order, from 1 (one o'clock) to ``places`` (the
+        top)."""
+        return tuple((self.start - 1 + position) % self.places + 1
+                     for position in range(self.places))
+
+    def angle(self, position: int) -> float:
+        """The angle of the pile at ``position`` (0-based) clockwise from the top, in turns
+        (0 ≤ angle < 1)."""
+        return (self.hours()[position] % self.places) / self.places
 
 
 @attrs.frozen

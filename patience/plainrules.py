@@ -97,7 +97,7 @@ def _group(variant: Variant, group: Group) -> str:
     where = names[0] if len(names) == 1 else f"{names[0]}–{names[-1]}"
     title = group.name[0].upper() + group.name[1:]
     parts = [f"{title} ({where}):"]
-    laid_out = layout_words(group)
+    laid_out = layout_words(group, player=True)
     if laid_out is not None:
         parts.append(f"{laid_out}.")
     if group.close_gaps:

@@ -57,14 +57,46 @@ CLOSING_ON_DEAL = ("When the player deals ('d'), their gaps close first: the pil
                    "slide toward the first, the gaps at the end; a deal is also allowed, even "
                    "with an empty stock, when one of them holds a card after a gap.")
 
+def ring_words(group: Group, player: bool = False) -> str:
+    """Where a group drawn round a clock stands, in words: 'round a circle like the hours
+    of a clock, c1 at one o'clock and the others clockwise, c12 at twelve o'clock (a row,
+    to the rules)'.
+
+    >>> from patience import find_variant
+    >>> [ring_words(g) for g in find_variant("clock").groups][1]
+    "in the middle of the hours' ring"
+    """
+    if group.ring is None:
+        return f"in the middle of the {group.centre}' ring" if str(group.centre).endswith(
+            "s") else f"in the middle of the {group.centre}'s ring"
+    hours = group.ring.hours()
+    names = group.pile_names
+    if group.ring.places == 12:
+        first = f"{names[0]} at {_HOURS[hours[0] - 1]} o'clock"
+        last = f"{names[-1]} at {_HOURS[hours[-1] - 1]} o'clock"
+        where = (f"round a circle like the hours of a clock, {first} and the others "
+                 f"clockwise, {last}")
+    else:
+        where = (f"round a circle of {group.ring.places} places, {names[0]} at place "
+                 f"{hours[0]} (place {group.ring.places} at the top) and the others "
+                 "clockwise")
+    return where if player else f"{where} (to the rules, a row: {names[0]} is its first pile)"
+
+
+_HOURS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+          "eleven", "twelve")
+
 #: what ``close_gaps`` does, in words
 CLOSING = ("When one of them is emptied, the gap closes at once: the piles after it slide "
            "toward the first, the gaps at the end (before forced removals and fills).")
 
 
-def layout_words(group: Group) -> str | None:
+def layout_words(group: Group, player: bool = False) -> str | None:
     """Where a laid-out group's piles stand, in words (None for one plain row):
-    'in 4 rows of 6, numbered row by row (g1-g6 the first row)'."""
+    'in 4 rows of 6, numbered row by row (g1-g6 the first row)'; for a ``player``, a ring
+    without what the rules read of it."""
+    if group.ring is not None or group.centre is not None:
+        return ring_words(group, player)
     layout = group.layout
     if layout is None or len(layout.rows) == 1 and not layout.overlap:
         return None

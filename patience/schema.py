@@ -190,7 +190,10 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
                    "description": ("Where its piles stand: rows and columns of a grid "
                                    "(numbered row by row), or overlap: rows of x positions "
                                    "in half-card units, back row first (a pile is covered "
-                                   "by the next row's piles within 1). Without it: one row."),
+                                   "by the next row's piles within 1). Without it: one row. "
+                                   "Drawn only, read by the rules as one row: ring (its "
+                                   "piles round a circle like the hours of a clock) with "
+                                   "start, or centre (the middle of another group's ring)."),
                    "properties": {
                        "rows": {"type": "integer", "minimum": 1, "maximum": MAX_GROUP_PILES},
                        "columns": {"type": "integer", "minimum": 1,
@@ -198,7 +201,17 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
                        "overlap": {"type": "array", "minItems": 1, "items": {
                            "type": "array", "minItems": 1, "items": {
                                "type": "integer", "minimum": 0,
-                               "maximum": 4 * MAX_GROUP_PILES}}}}},
+                               "maximum": 4 * MAX_GROUP_PILES}}},
+                       "ring": {"type": "integer", "minimum": 3, "maximum": MAX_GROUP_PILES,
+                                "description": (
+                           "The places round the circle (the group's count), the last at "
+                           "the top, like the hours of a clock.")},
+                       "start": {"type": "integer", "minimum": 1, "maximum": MAX_GROUP_PILES,
+                                 "default": 1, "description": (
+                           "The place of the ring's first pile; the others follow "
+                           "clockwise.")},
+                       "centre": {"type": "string", "description": (
+                           "The group in a ring whose middle this group stands in.")}}},
     },
     "stock": {
         "deals_to": {**_TEXTS, "description": "The groups or piles a deal feeds, in order."},

@@ -42,7 +42,7 @@ from patience.language import (
     walk,
 )
 from patience.moves import FROM_STOCK, Gather, Play, TakeBack, make_player
-from patience.places import Arrangement, PileMaps
+from patience.places import Arrangement, PileMaps, Ring
 from patience.plan import RulePlan, make_plan, rule_note
 from patience.rulestext import rules_text
 from patience.safe_derivation import Derivation, derive_safe
@@ -106,6 +106,10 @@ class Group:
     fill_last: bool = False
     #: the fills are made only while it holds (``fill_when``; None: always)
     fill_when: Rule | None = None
+    #: drawn round a circle (``layout: {ring: N}``); the rules read it as one row
+    ring: Ring | None = None
+    #: drawn at the centre of the ring of the group of this name (``layout: {centre: …}``)
+    centre: str | None = None
 
     @property
     def arrangement(self) -> Arrangement:
@@ -159,7 +163,8 @@ class Variant:
                                 ranges[group.fill_from],
                                 group.deal_first, group.layout, group.close_gaps,
                                 group.close_on_deal, group.face_down_covered,
-                                group.lands, group.fill_from == "last", group.fill_when))
+                                group.lands, group.fill_from == "last", group.fill_when,
+                                group.ring, group.centre))
         self.groups: tuple[Group, ...] = tuple(groups)
         self.group_by_name: Mapping[str, Group] = MappingProxyType(
             {group.name: group for group in groups})

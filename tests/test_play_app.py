@@ -97,6 +97,24 @@ async def test_a_click_moves_to_the_same_suit_column_then_undo_and_redo():
 
 
 @synchronous
+async def test_clock_is_played_by_clicks_on_its_face():
+    app = PatienceApp(Session(find_variant("clock").deal(2)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        lines = screen_lines(app)
+        twelve, six = at(app, "c12"), at(app, "c6")
+        hand, middle = at(app, "h"), at(app, "k")
+        assert twelve[1] < hand[1] < six[1] and at(app, "c9")[0] < middle[0] < hand[0] < \
+            at(app, "c3")[0]  # the hand and the middle pile inside the face
+        assert "7♦" in lines[hand[1]]
+        await click(pilot, app, "h")  # the Seven of diamonds under seven o'clock
+        assert app.session.game.text().startswith("c:qh6h8h9c/3sjh3hth/4ctc9d5d/5h9s6dts/"
+                                                  "7hjdjsqs/2d8casks/7Dkh4d5c/")
+        assert "8♠" in screen_lines(app)[hand[1]]
+        assert "7♦" in "".join(line[at(app, "c7")[0] - 2:at(app, "c7")[0] + 4]
+                               for line in screen_lines(app))
+
+
+@synchronous
 async def test_clicks_follow_the_destination_order():
     app = PatienceApp(Session(position("tabbycat", c1="5S", c3="QH", c4="9D")))
     async with app.run_test(size=SIZE) as pilot:

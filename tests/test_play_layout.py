@@ -3,6 +3,8 @@ every pile's top card at 80×24 and 60×20, and every colour pair reads at 4.5:1
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from rich.color import Color, ColorSystem
 
@@ -142,7 +144,8 @@ def test_the_issues_low_contrast_pairs_are_gone():
 
 @pytest.mark.parametrize("name", ["patience.refusal", "patience.plainrules",
                                   "patience.play.session", "patience.play.destinations",
-                                  "patience.play.table"])
+                                  "patience.play.table", "patience.play.face",
+                                  "patience.places", "patience.rulestext"])
 def test_docstring_examples(name):
     import doctest
     import importlib
@@ -228,3 +231,97 @@ def test_many_short_fans_wrap_onto_even_lines_in_their_order(name, width, lines)
         found.setdefault(y, []).append(x)
     assert [len(found[y]) for y in sorted(found)] == lines
     assert places == sorted(places, key=lambda place: (place[1], place[0]))  # row by row
+
+
+def slot_box(board, pile: int) -> tuple[int, int, int, int]:
+    """A pile's box on the board: left, top, right, bottom (from its label to its last
+    line of cards)."""
+    slot = next(s for s in board.slots if s.pile == pile)
+    return slot.x, slot.y, slot.x + board.slot_width, slot.y + slot.lines + 1
+
+
+def assert_clock_face(board, ring: list[int], hours: list[int], centre: list[int]) -> None:
+    """The piles of ``ring`` round a face at their hours, clockwise (twelve o'clock above
+    the centre, three to its right, six below, nine to its left; the hours between them in
+    order round it), the centre piles inside, no two boxes on one another."""
+    at = {hour % 12: slot_box(board, pile) for pile, hour in zip(ring, hours)}
+    def middle(box: tuple[int, int, int, int]) -> tuple[float, float]:
+        return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+    for hour in range(12):  # clockwise: right of the hour before it on the way down, ...
+        (x, y), (after_x, after_y) = middle(at[hour]), middle(at[(hour + 1) % 12])
+        if hour < 6:
+            assert after_y > y or hour in (0, 5) and after_y == y, (hour, at)
+        if hour in (0, 1, 2):
+            assert after_x > x
+        if hour in (6, 7, 8):
+            assert after_x < x
+    assert middle(at[0])[1] < middle(at[3])[1] < middle(at[6])[1]
+    assert middle(at[9])[0] < middle(at[0])[0] < middle(at[3])[0]
+    boxes = [slot_box(board, pile) for pile in ring + centre]
+    for first, second in itertools.combinations(boxes, 2):
+        assert first[2] <= second[0] or second[2] <= first[0] or first[3] <= second[1] or \
+            second[3] <= first[1], (first, second, board.lines())
+    for pile in centre:
+        left, top, right, bottom = slot_box(board, pile)
+        assert at[9][2] <= left and right <= at[3][0] and at[0][3] <= top and \
+            bottom <= at[6][1]
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_clock_is_drawn_as_a_clock_face_with_the_middle_and_the_hand_inside(screen):
+    width, height = SCREENS[screen]
+    game = find_variant("clock").deal(1)
+    for move in ["h:1-c2", "h:1-c3", "h:1-c3", "h:1-c4", "h:1-c1", "h:1-c9"]:
+        game.push(move)
+    board = lay_out(game, width, height)
+    assert not board.too_small
+    assert_clock_face(board, list(range(12)), list(range(1, 13)), [12, 13])
+    assert_every_top_card_shows(game, width, height)
+    # c3's two cards turned under it show under its face-down cards, one line for those
+    texts = [c.text.strip(" ▒") for c in board.cells if c.pile == 2 and c.kind != LABEL]
+    assert texts == ["3♠", "3♦", "×2"]
+    # a click on the hand's card is on it
+    assert board.pile_at(*board.where(13)) == 13 and board.depth_at(*board.where(13)) == 0
+
+
+def test_clock_face_stands_still_from_the_deal_to_the_end():
+    game = find_variant("clock").deal(2)
+    places = [slot_box(lay_out(game, 80, 21), pile) for pile in range(14)]
+    while game.has_moves():  # deal 2 is won: every card turned, four to a pile
+        game.push(game.generate_moves()[0])
+        board = lay_out(game, 80, 21)
+        assert [slot_box(board, pile) for pile in range(14)] == places
+    for pile in range(12):  # its top cards, under a '+N' counting the others
+        cards = [c.text.strip() for c in board.cells if c.pile == pile and c.kind != LABEL]
+        assert cards[-1] == card_symbol(game.piles[pile][-1])
+        assert cards[0] == "+2" and len(cards) == 3
+
+
+def test_grandfathers_clock_stands_its_foundations_round_a_face_from_five_oclock():
+    game = find_variant("grandfathers-clock").deal(1)
+    for width, height in [(80, 21), (60, 17)]:
+        board = lay_out(game, width, height)
+        foundations = list(range(8, 20))
+        assert_clock_face(board, foundations, [(4 + k) % 12 + 1 for k in range(12)], [])
+        assert board.lines()[slot_box(board, 8)[1] + 1].split().count("2♠") == 1
+
+
+def test_a_ring_too_large_for_the_screen_is_laid_out_in_bounded_time(tmp_path):
+    import time
+
+    from patience.play.face import face
+
+    path = tmp_path / "ring-of-52.yaml"
+    path.write_text("id: ring-of-52\nname: Ring of 52\ndescription: A test.\nsources: [test]\n"
+                    "decks: 1\npiles:\n  hours:\n    id: c\n    count: 52\n    deal: 1\n"
+                    "    moves: 'true'\n    layout: {ring: 52, start: 7}\n  middle:\n"
+                    "    id: k\n    count: 3\n    accepts: 'true'\n"
+                    "    layout: {centre: hours}\nwin: 'false'\n")
+    game = find_variant(str(path)).deal(1)
+    face.cache_clear()
+    began = time.perf_counter()
+    small, large = lay_out(game, 80, 21), lay_out(game, 200, 60)
+    assert time.perf_counter() - began < 5  # it took 217 s with an unbounded search
+    assert small.too_small and not large.too_small
+    assert_every_top_card_shows(game, 200, 60)

@@ -141,7 +141,23 @@ def test_the_rules_of_a_row_without_layout_read_places_too(tmp_path):
     ("{overlap: [[1, 1], [0, 2, 4, 6, 8, 10, 12]]}", ("piles.grid.layout.overlap: the x "
      "positions of a row must grow from left to right, not [1, 1]"), 14),
     ("{cols: 3}", ("unknown key 'cols' in piles.grid.layout; did you mean 'columns'? The keys "
-                  "of piles.grid.layout are rows, columns, overlap"), 14),
+                  "of piles.grid.layout are rows, columns, overlap, ring, start, centre"), 14),
+    # a ring and its centre (drawing data: docs/authoring.md, "Places")
+    ("{ring: 8}", ("piles.grid.layout has a ring of 8 places for 9 piles: a ring's places "
+                   "are the group's count"), 14),
+    ("{ring: 2}", "piles.grid.layout.ring must be from 3 to 64, not 2", 14),
+    ("{ring: 9, start: 10}", "piles.grid.layout.start must be from 1 to 9, not 10", 14),
+    ("{start: 3}", ("piles.grid.layout.start is the place of the first pile of a ring: give "
+                    "piles.grid.layout.ring too"), 14),
+    ("{ring: 9, rows: 3, columns: 3}", ("piles.grid.layout gives ring and rows and columns: a "
+     "group stands in a grid, overlapping rows, a ring or the centre of a ring, give one"), 14),
+    ("{centre: gird}", ("piles.grid.layout.centre names 'gird', which is no pile group (did "
+     "you mean 'grid'?): give the group whose ring it stands in the middle of"), 14),
+    ("{centre: grid}", ("piles.grid.layout.centre names 'grid', which stands in no ring: give "
+     "piles.grid.layout a ring (ring: its count), or name a group that has one"), 14),
+    ("{center: grid}", ("unknown key 'center' in piles.grid.layout; did you mean 'centre'? "
+                        "The keys of piles.grid.layout are rows, columns, overlap, ring, "
+                        "start, centre"), 14),
 ])
 def test_a_bad_layout_is_a_located_error(tmp_path, layout, message, line):
     text = GRID.replace("{rows: 3, columns: 3}", layout).replace("ACCEPTS", "false") \
@@ -151,7 +167,7 @@ def test_a_bad_layout_is_a_located_error(tmp_path, layout, message, line):
     assert message in messages
     found = next(e for e in getattr(error, "errors", [error]) if e.message == message)
     assert found.location is not None and found.location.line == line
-    assert found.code in ("layout", "missing-key", "unknown-key")
+    assert found.code in ("layout", "missing-key", "unknown-key", "out-of-range")
 
 
 def test_a_bad_x_position_is_said_once(tmp_path):
@@ -360,3 +376,50 @@ def test_close_gaps_is_true_false_or_deal(tmp_path):
     error = load_error(tmp_path, CLOSING.replace("CLOSE", "yes please"))
     messages = [e.message for e in getattr(error, "errors", [error])]
     assert "piles.row.close_gaps must be true, false or deal, not 'yes please'" in messages
+
+
+# --- a ring and its centre: drawing data, no rule -----------------------------------------
+
+
+def test_a_ring_is_read_by_the_rules_as_one_row_that_does_not_wrap(tmp_path):
+    text = GRID.replace("{rows: 3, columns: 3}", "{ring: 9, start: 4}")
+    ring = tmp_path / "ring.yaml"
+    ring.write_text(text.replace("ACCEPTS", "pile.empty and pile.row == 1 and "
+                                 "pile.column == 5 and right(pile).index == 6 and "
+                                 "left(pile, 4).index == 1 and left(pile, 5).empty and "
+                                 "right(pile, 5).empty").replace("WIN", "false"))
+    variant = patience.find_variant(str(ring))
+    ring_of = variant.groups[0].ring
+    assert (ring_of.places, ring_of.start) == (9, 4) and variant.groups[0].layout is None
+    assert variant.pile_maps.place("row") == (1,) * 9
+    assert variant.pile_maps.place("column") == tuple(range(1, 10))
+    assert moves_at(variant, AROUND) == {f"g{n}:1-g5" for n in (1, 2, 3, 4, 6, 7, 8, 9)}
+
+
+def test_a_ring_or_a_centre_does_not_change_the_rules_hash_and_a_grid_does(tmp_path):
+    def hashed(layout: str, extra: str = "") -> str:
+        path = tmp_path / "hashed.yaml"
+        path.write_text(GRID.replace("    layout: {rows: 3, columns: 3}\n", layout)
+                        .replace("ACCEPTS", "false").replace('win: "WIN"', extra + "win: false"))
+        return patience.find_variant(str(path)).rules_hash
+
+    centre = "  middle:\n    id: m\n    count: 1\n    layout: {centre: grid}\n"
+    plain = hashed("")
+    assert hashed("    layout: {ring: 9, start: 5}\n") == plain
+    assert hashed("    layout: {ring: 9}\n", centre.replace("    layout: {centre: grid}\n", "")) \
+        == hashed("    layout: {ring: 9}\n", centre)
+    assert hashed("    layout: {rows: 3, columns: 3}\n") != plain
+
+
+@pytest.mark.parametrize("name", ["clock", "grandfathers-clock"])
+def test_the_clocks_play_as_they_did_before_they_were_drawn_round(tmp_path, name):
+    shipped = patience.find_variant(name)
+    text = Path(shipped.path).read_text(encoding="utf-8")
+    path = tmp_path / f"{name}.yaml"
+    path.write_text("\n".join(line for line in text.splitlines()
+                              if not line.strip().startswith("layout:")))
+    unlaid = patience.find_variant(str(path))
+    assert all(group.ring is None and group.centre is None for group in unlaid.groups)
+    assert any(group.ring is not None for group in shipped.groups)
+    assert unlaid.rules_hash == shipped.rules_hash
+    assert unlaid.pile_maps == shipped.pile_maps

@@ -6,6 +6,7 @@ phone; the rank of every face-up card readable and never cut off by the card on 
 from __future__ import annotations
 
 import itertools
+import math
 
 import pytest
 
@@ -225,3 +226,65 @@ def test_eight_off_fits_a_phone_with_twelve_top_piles_and_readable_ranks(context
     assert len(ranks) == 52
     for rank in ranks:
         assert rank["height"] >= 11 and rank["bottom"] <= rank["cover"] + 0.5, rank
+
+
+def centre_of_box(pile: dict) -> tuple[float, float]:
+    return (pile["left"] + pile["right"]) / 2, (pile["top"] + pile["bottom"]) / 2
+
+
+def assert_clock_face(piles: dict[int, dict], ring: list[int], hours: list[int],
+                      centre: list[int]) -> None:
+    """The piles of ``ring`` stand round the centre piles at their hours, clockwise, on an
+    ellipse (a circle where it fits), none on another: twelve o'clock straight above the
+    middle, three to its right, six below, nine to its left."""
+    middle_x = sum(centre_of_box(piles[p])[0] for p in centre) / len(centre) if centre else \
+        sum(centre_of_box(piles[p])[0] for p in ring) / len(ring)
+    middle_y = sum(centre_of_box(piles[p])[1] for p in centre) / len(centre) if centre else \
+        sum(centre_of_box(piles[p])[1] for p in ring) / len(ring)
+    at = {hour % 12: centre_of_box(piles[pile]) for pile, hour in zip(ring, hours)}
+    across, down = (at[3][0] - at[9][0]) / 2, (at[6][1] - at[0][1]) / 2  # an ellipse's radii
+    assert across > 0 and down > 0
+    angles = {hour: math.degrees(math.atan2((x - middle_x) / across,
+                                            (middle_y - y) / down)) % 360
+              for hour, (x, y) in at.items()}
+    for hour, angle in angles.items():  # each within a quarter of an hour of its place
+        assert min(abs(angle - 30 * hour), 360 - abs(angle - 30 * hour)) < 8, (hour, angle)
+    boxes = [piles[p] for p in ring + centre]
+    for first, second in itertools.combinations(boxes, 2):  # none on another
+        assert first["right"] <= second["left"] or second["right"] <= first["left"] or \
+            first["bottom"] <= second["top"] or second["bottom"] <= first["top"]
+    for pile in centre:  # the middle of the face: inside the ring on every side
+        assert piles[ring[8]]["right"] <= piles[pile]["left"]    # nine o'clock to its left
+        assert piles[pile]["right"] <= piles[ring[2]]["left"]    # three o'clock to its right
+        assert piles[ring[11]]["bottom"] <= piles[pile]["top"]   # twelve o'clock above
+        assert piles[pile]["bottom"] <= piles[ring[5]]["top"]    # six o'clock below
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_clock_is_drawn_as_a_clock_face_and_still_plays(context_for, server, screen,
+                                                        screenshots):
+    page = open_variant(context_for, server, screen, "clock", number=2)
+    piles = piles_by_number(page)
+    assert len(piles) == 14
+    assert_inside(page, list(piles.values()), screen)
+    assert_clock_face(piles, list(range(12)), list(range(1, 13)), [12, 13])
+    assert min(p["width"] for p in piles.values()) >= (50 if screen == "phone" else 70)
+    page.screenshot(path=str(screenshots / f"clock-{screen}.png"))
+    # the hand's Seven of diamonds goes under seven o'clock: the Eight of spades turns up
+    card(page, "seven of diamonds, hand").click()
+    wait_version(page, 1)
+    assert card(page, "eight of spades, hand").count() == 1
+    assert card(page, "seven of diamonds, hour 7").count() == 1
+    assert_clock_face(piles_by_number(page), list(range(12)), list(range(1, 13)), [12, 13])
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_grandfathers_clock_stands_its_foundations_round_a_face(context_for, server, screen,
+                                                                screenshots):
+    page = open_variant(context_for, server, screen, "grandfathers-clock")
+    piles = piles_by_number(page)
+    assert_inside(page, list(piles.values()), screen)
+    foundations = list(range(8, 20))  # f1 (the Two of spades) at five o'clock, clockwise
+    assert_clock_face(piles, foundations, [(4 + k) % 12 + 1 for k in range(12)], [])
+    assert card(page, "two of spades, foundation 1").count() == 1
+    page.screenshot(path=str(screenshots / f"grandfathers-clock-{screen}.png"))

@@ -34,10 +34,13 @@ from typing import TYPE_CHECKING
 import attrs
 
 from patience.cards import FACE_DOWN, RED_SUITS, card_symbol
-from patience.play.table import in_top_row, is_waste_like
+from patience.play.face import face
+from patience.play.table import SHORT_FAN, centre_of, in_top_row, is_drawn_round, is_waste_like
+from patience.settings import Show
 
 if TYPE_CHECKING:
     from patience.game import Game
+    from patience.variant import Group, Variant
 
 STOCK = -1  # the pile index of the stock in a Cell
 SLOT_WIDTHS = (6, 5, 4)
@@ -206,28 +209,49 @@ class _Overlap:
 
 
 @attrs.define
+class _Ring:
+    """A ring's band (:mod:`patience.play.face`): each pile's box at its place round the
+    face, the piles of the groups at its centre in a row in the middle, each box
+    ``pile_lines`` high (a label and ``pile_lines - 1`` lines of cards; a stack's label,
+    top card and count); fan rows may stand beside it, from column ``side`` on."""
+
+    boxes: list[tuple[int, int, int]]  # (pile, x, y), x and y from the band's corner
+    width: int  # in characters
+    lines: int
+    pile_lines: int
+    side: int = 0
+    beside: list[list[int | None]] = attrs.Factory(list)
+
+
+#: a band that stands whole, in lines of its own (fan rows may stand beside it)
+_Figure = _Overlap | _Ring
+
+
+@attrs.define
 class _Plan:
     """The board at one slot width: the top rows, then bands (a row of fans, or an
-    overlap layout with the fan rows beside it)."""
+    overlap layout or a ring with the fan rows beside it)."""
 
     slot_width: int
     top: list[list[int | None]]
-    bands: list[list[int | None] | _Overlap]
+    bands: list[list[int | None] | _Overlap | _Ring]
 
     def fixed_lines(self) -> int:
-        """Lines taken whatever the piles hold: the top rows, the overlap bands, and the
-        label of each fan row."""
+        """Lines taken whatever the piles hold: the top rows, the overlap and ring bands,
+        and the label of each fan row."""
         return STACK_ROW_LINES * len(self.top) + sum(
-            band.lines if isinstance(band, _Overlap) else 1 for band in self.bands)
+            band.lines if isinstance(band, _Figure) else 1 for band in self.bands)
 
 
 def _fan_need(game: Game, row: Sequence[int | None]) -> int:
     return max([1] + [len(game.piles[p]) for p in row if p is not None])
 
 
-def _plan(game: Game, width: int, slot_width: int) -> _Plan | None:
-    """Where the piles stand at ``slot_width`` characters a pile (None: an overlap layout
-    too wide for the screen at this width)."""
+def _plan(game: Game, width: int, slot_width: int, height: int = 1 << 16,
+          pile_lines: int = 0) -> _Plan | None:
+    """Where the piles stand at ``slot_width`` characters a pile, the piles of a ring
+    ``pile_lines`` high (None: an overlap layout too wide for the screen at this width, or
+    a ring too large for it)."""
     variant = game.variant
     capacity = max(1, width // slot_width)
     # the top row: the stock with a waste beside it, then the foundations and the cells
@@ -240,7 +264,7 @@ def _plan(game: Game, width: int, slot_width: int) -> _Plan | None:
         list(g.indices) for g in variant.groups
         if in_top_row(variant, g) and not is_waste_like(variant, g)]
     top = _rows(top_items, capacity)
-    bands: list[list[int | None] | _Overlap] = []
+    bands: list[list[int | None] | _Overlap | _Ring] = []
     pending: list[list[int]] = []  # fan groups (or parts) waiting to be packed into rows
 
     def flush() -> None:
@@ -248,7 +272,17 @@ def _plan(game: Game, width: int, slot_width: int) -> _Plan | None:
         pending.clear()
 
     for group in variant.groups:
-        if in_top_row(variant, group):
+        if in_top_row(variant, group) or group.centre is not None:
+            continue  # (a ring's centre is drawn with its ring)
+        if group.ring is not None:
+            ring = _ring(game, group, width, slot_width,
+                         height - STACK_ROW_LINES * len(top), pile_lines)
+            if ring is None:
+                return None
+            if not (pending and _beside(game, ring, pending, width, slot_width)):
+                flush()
+            pending.clear()
+            bands.append(ring)
             continue
         arrangement = group.arrangement
         piles = list(group.indices)
@@ -273,7 +307,7 @@ def _plan(game: Game, width: int, slot_width: int) -> _Plan | None:
                 at += len(row)
         else:
             parts = _balanced(piles, capacity) if len(piles) > capacity else [piles]
-            if not pending and bands and isinstance(bands[-1], _Overlap) and \
+            if not pending and bands and isinstance(bands[-1], _Figure) and \
                     _beside(game, bands[-1], parts, width, slot_width):
                 continue
             pending.extend(parts)
@@ -281,7 +315,56 @@ def _plan(game: Game, width: int, slot_width: int) -> _Plan | None:
     return _Plan(slot_width, top, bands)
 
 
-def _beside(game: Game, overlap: _Overlap, parts: list[list[int]], width: int,
+def _ring(game: Game, group: Group, width: int, slot_width: int, height: int,
+          pile_lines: int) -> _Ring | None:
+    """``group``'s ring with its centre, each pile ``pile_lines`` high (a stack's three
+    lines at least), as round as fits ``width`` × ``height`` (None: it does not fit)."""
+    assert group.ring is not None
+    variant = game.variant
+    centre = [pile for other in centre_of(variant, group) for pile in other.indices]
+    found = face(tuple(group.ring.angle(k) for k in range(group.count)), slot_width,
+                 pile_lines, len(centre), width, height)
+    if found is None:
+        return None
+    x, y = found.centre
+    boxes = [(pile, at, down) for pile, (at, down) in zip(group.indices, found.boxes)]
+    boxes += [(pile, x + k * slot_width, y) for k, pile in enumerate(centre)]
+    return _Ring(boxes, found.width, found.lines, pile_lines)
+
+
+def ring_pile_lines(variant: Variant, game: Game | None = None) -> list[int]:
+    """The heights a ring's piles may be drawn at, tallest first: from a label over every
+    card of its longest pile down to a label and one card (a stack's three lines at
+    least); [0] when no group stands in a ring."""
+    drawn = [g for g in variant.groups if is_drawn_round(g)]
+    if not any(g.ring is not None for g in drawn):
+        return [0]
+    least = STACK_ROW_LINES if any(g.show is Show.STACK for g in drawn) else 2
+    fans = [p for g in drawn if g.show is not Show.STACK for p in g.indices]
+    need = max([len(_ring_items(game, p)) for p in fans] if game is not None else [SHORT_FAN],
+               default=0)
+    dealt = max((max(g.deal, default=0) for g in drawn if g.show is not Show.STACK),
+                default=0)
+    most = max(least, 1 + need, 1 + dealt)
+    return list(range(most, least - 1, -1))
+
+
+def _ring_items(game: Game, pile: int) -> list[tuple[int, int, int]]:
+    """The lines of a pile of a ring, bottom first: (card, depth, cards): a face-up card
+    on a line of its own, face-down cards lying together on one line (depth: the topmost
+    of them; cards: how many)."""
+    items: list[tuple[int, int, int]] = []
+    cards = game.piles[pile]
+    for position, card in enumerate(cards):
+        depth = len(cards) - 1 - position
+        if card & FACE_DOWN and items and items[-1][0] & FACE_DOWN:
+            items[-1] = (card, depth, items[-1][2] + 1)
+        else:
+            items.append((card, depth, 1))
+    return items
+
+
+def _beside(game: Game, overlap: _Overlap | _Ring, parts: list[list[int]], width: int,
             slot_width: int) -> bool:
     """Stand the fan rows of ``parts`` beside ``overlap`` when they fit in its lines, in
     the width left of the screen (after one empty slot): whether they do."""
@@ -305,25 +388,28 @@ def lay_out(game: Game, width: int, height: int, marked: dict[int, int] | None =
     the depth of the deepest card drawn highlighted (the top cards down to it); piles in
     ``targets`` have their label highlighted (a hint's destination)."""
     marked = marked or {}
-    plans = [plan for slot_width in SLOT_WIDTHS
-             if (plan := _plan(game, width, slot_width)) is not None]
+    # a ring's piles as tall as fit, then the widest slots
+    plans = [plan for pile_lines in ring_pile_lines(game.variant, game)
+             for slot_width in SLOT_WIDTHS
+             if (plan := _plan(game, width, slot_width, height, pile_lines)) is not None]
     if not plans:  # an overlap layout wider than the screen: the narrowest slots, cut off
-        narrowest = _plan(game, 1 << 16, SLOT_WIDTHS[-1])
+        narrowest = _plan(game, 1 << 16, SLOT_WIDTHS[-1], 1 << 16,
+                          ring_pile_lines(game.variant)[-1])
         assert narrowest is not None
         plans = [narrowest]
 
     def lines_needed(plan: _Plan) -> int:
         return plan.fixed_lines() + sum(_fan_need(game, band) for band in plan.bands
-                                        if not isinstance(band, _Overlap))
+                                        if not isinstance(band, _Figure))
 
     # the widest slots with which every card shows, else those that leave the most lines
     fitting = [plan for plan in plans if lines_needed(plan) + 1 <= height]
     plan = fitting[0] if fitting else min(plans, key=lambda p: (
-        p.fixed_lines() + sum(1 for b in p.bands if not isinstance(b, _Overlap)),
+        p.fixed_lines() + sum(1 for b in p.bands if not isinstance(b, _Figure)),
         -p.slot_width))
     slot_width = plan.slot_width
 
-    fan_rows = [band for band in plan.bands if not isinstance(band, _Overlap)]
+    fan_rows = [band for band in plan.bands if not isinstance(band, _Figure)]
     needs = [_fan_need(game, row) for row in fan_rows]
     available = height - plan.fixed_lines()
     gap = 1 if plan.top and plan.bands and sum(needs) + 1 <= available else 0
@@ -342,6 +428,10 @@ def lay_out(game: Game, width: int, height: int, marked: dict[int, int] | None =
     for band in plan.bands:
         if isinstance(band, _Overlap):
             _draw_overlap(game, band, y, slot_width, cells, slots, marked, targets)
+            y += band.lines
+            continue
+        if isinstance(band, _Ring):
+            _draw_ring(game, band, y, slot_width, cells, slots, marked, targets)
             y += band.lines
             continue
         lines = next(shares)
@@ -369,12 +459,62 @@ def _draw_overlap(game: Game, band: _Overlap, y: int, slot_width: int, cells: li
         for pile, x in row:
             _draw_fan(game, pile, (x - band.left) * slot_width // 2, y + 2 * number,
                       slot_width, 1, cells, slots, marked.get(pile), pile in targets)
+    _draw_beside(game, band, y, slot_width, cells, slots, marked, targets)
+
+
+def _draw_beside(game: Game, band: _Overlap | _Ring, y: int, slot_width: int,
+                 cells: list[Cell], slots: list[Slot], marked: dict[int, int],
+                 targets: frozenset[int]) -> None:
+    """The fan rows standing beside an overlap layout or a ring, sharing its lines."""
     needs = [_fan_need(game, beside) for beside in band.beside]
     line = y
     for beside, lines in zip(band.beside, _share(needs, band.lines - len(band.beside))):
         _draw_fan_row(game, beside, band.side, line, slot_width, lines, cells, slots, marked,
                       targets)
         line += 1 + lines
+
+
+def _draw_ring(game: Game, band: _Ring, y: int, slot_width: int, cells: list[Cell],
+               slots: list[Slot], marked: dict[int, int], targets: frozenset[int]) -> None:
+    """Each pile of a ring at its place round the face, its centre's in the middle: a
+    stack as in the top row, a fan with ``pile_lines - 1`` lines of cards; the fan rows
+    beside it share its lines."""
+    for pile, x, down in band.boxes:
+        if game.variant.group_of_pile[pile].show is Show.STACK:
+            _draw_stack(game, pile, x, y + down, slot_width, cells, slots, pile in marked,
+                        pile in targets)
+        else:
+            _draw_ring_pile(game, pile, x, y + down, slot_width, band.pile_lines - 1, cells,
+                            slots, marked.get(pile), pile in targets)
+    _draw_beside(game, band, y, slot_width, cells, slots, marked, targets)
+
+
+def _draw_ring_pile(game: Game, pile: int, x: int, y: int, width: int, lines: int,
+                    cells: list[Cell], slots: list[Slot], marked: int | None,
+                    target: bool) -> None:
+    """A fan of a ring in ``lines`` lines: face-down cards lying together on one line
+    (``▒×3▒``), and its top lines under a ``+N`` when they do not fit."""
+    inner = width - 1
+    cells.append(_label(game, pile, x, y, width, target))
+    slots.append(Slot(pile, x, y, lines))
+    items = _ring_items(game, pile)
+    if not items:
+        cells.append(Cell(x, y + 1, "···".center(inner), EMPTY, pile, 0, target))
+        return
+    shown = items if len(items) <= lines else items[len(items) - max(1, lines - 1):]
+    line = y + 1
+    if len(shown) < len(items):
+        hidden = sum(cards for _, _, cards in items[:len(items) - len(shown)])
+        cells.append(Cell(x, line, f"+{hidden}".center(inner), MORE, pile,
+                          shown[0][1] + shown[0][2]))
+        line += 1
+    for card, depth, cards in shown:
+        text, kind = card_text(card, width)
+        if cards > 1:
+            text = f"×{cards}".center(inner, text[0])
+        cells.append(Cell(x, line, text, kind, pile, depth,
+                          marked is not None and depth <= marked))
+        line += 1
 
 
 def _label(game: Game, pile: int, x: int, y: int, width: int, target: bool) -> Cell:

@@ -12,7 +12,9 @@ its groups alone, never from its name:
   when it does not fit across, or when its fans are short and many), a ``grid`` (its
   rows, each on a line of its own), or an ``overlap`` layout (each row of piles at its x
   positions in half-card units, back row first, each row lying half over the one before:
-  a pyramid, peaks).
+  a pyramid, peaks), or a ``ring`` (its piles round a circle, like the hours of a clock:
+  ``hours`` gives each pile's place, from 1 to ``places``, the last at the top), with the
+  groups whose kind is ``centre`` (``ring`` names the group) in a row at its middle.
 
 >>> from patience import find_variant
 >>> giza = find_variant("giza")
@@ -22,6 +24,11 @@ its groups alone, never from its name:
 [[6], [5, 7], [4, 6, 8]]
 >>> sorted(covered_piles(giza.deal(1)))[:3], len(covered_piles(giza.deal(1)))
 ([0, 1, 2], 21)
+>>> clock = find_variant("clock")
+>>> [(g.name, layout_facts(g)["kind"]) for g in clock.groups]
+[('hours', 'ring'), ('middle', 'centre'), ('hand', 'centre')]
+>>> layout_facts(clock.groups[0])["hours"][:3], layout_facts(clock.groups[2])["ring"]
+([1, 2, 3], 'hours')
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ if TYPE_CHECKING:
     from patience.variant import Group, Variant
 
 #: what :func:`layout_facts` calls each kind of layout
-ROW, GRID, OVERLAP = "row", "grid", "overlap"
+ROW, GRID, OVERLAP, RING, CENTRE = "row", "grid", "overlap", "ring", "centre"
 #: the most cards dealt to each pile of a group of short fans (:func:`is_short`)
 SHORT_FAN = 3
 
@@ -57,7 +64,7 @@ def holds_one_card(variant: Variant, group: Group) -> bool:
     if any(count > 1 for count in group.deal) or any(group.place) or \
             group.fill_from is not None or group.to_bottom is not None or \
             any(index in variant.deal_targets for index in group.indices) or \
-            group.layout is not None:
+            group.layout is not None or is_drawn_round(group):
         return False
     if group.accepts.never:
         return True
@@ -75,19 +82,38 @@ def _is_attribute(node: object, name: str, attribute: str) -> bool:
 
 def in_top_row(variant: Variant, group: Group) -> bool:
     """Whether ``group`` stands in the top row (stacks, a waste, one-card cells)."""
-    return group.layout is None and (group.show is Show.STACK or is_waste_like(variant, group)
-                                     or holds_one_card(variant, group))
+    return group.layout is None and not is_drawn_round(group) and (
+        group.show is Show.STACK or is_waste_like(variant, group)
+        or holds_one_card(variant, group))
+
+
+def is_drawn_round(group: Group) -> bool:
+    """Whether ``group`` stands in a ring, or at the centre of one."""
+    return group.ring is not None or group.centre is not None
+
+
+def centre_of(variant: Variant, group: Group) -> list[Group]:
+    """The groups standing at the centre of ``group``'s ring, in the file's order."""
+    return [other for other in variant.groups if other.centre == group.name]
 
 
 def layout_facts(group: Group) -> dict[str, Any]:
-    """How ``group``'s piles stand: ``kind`` (``row``, ``grid`` or ``overlap``), ``rows``,
+    """How ``group``'s piles stand: ``kind`` (``row``, ``grid``, ``overlap``, ``ring`` or
+    ``centre``; a ring's ``hours`` and ``places``, a centre's ``ring``), ``rows``,
     the x positions of each row's piles in half-card units (piles numbered row by row, back
     row first), and ``short``: whether its piles are short fans (dealt at most
     :data:`SHORT_FAN` cards each), which a row of many may stand in several lines."""
     layout = group.layout
-    kind = ROW if layout is None else OVERLAP if layout.overlap else GRID
-    return {"kind": kind, "rows": [list(row) for row in group.arrangement.rows],
-            "short": is_short(group)}
+    kind = RING if group.ring is not None else CENTRE if group.centre is not None else \
+        ROW if layout is None else OVERLAP if layout.overlap else GRID
+    facts: dict[str, Any] = {"kind": kind,
+                             "rows": [list(row) for row in group.arrangement.rows],
+                             "short": is_short(group)}
+    if group.ring is not None:
+        facts.update(hours=list(group.ring.hours()), places=group.ring.places)
+    if group.centre is not None:
+        facts["ring"] = group.centre
+    return facts
 
 
 def is_short(group: Group) -> bool:
@@ -104,5 +130,5 @@ def covered_piles(game: Game) -> frozenset[int]:
                      if any(game.piles[other] for other in over))
 
 
-__all__ = ["covered_piles", "holds_one_card", "in_top_row", "is_short", "is_waste_like",
-           "layout_facts"]
+__all__ = ["centre_of", "covered_piles", "holds_one_card", "in_top_row", "is_drawn_round",
+           "is_short", "is_waste_like", "layout_facts"]

@@ -220,9 +220,10 @@
   // from the game's name: the top row (stock, waste, foundations, one-card cells) wraps onto
   // more lines at group boundaries when it does not fit across; below it each other group
   // is a block drawn as its layout says: a row of fans (wrapped onto as many balanced lines
-  // as the width needs), a grid (one line per row), or an overlap layout (each row of piles
+  // as the width needs), a grid (one line per row), an overlap layout (each row of piles
   // at its x positions in half-card units, each row lying OVERLAP_STEP of a card lower
-  // than the one behind it). One card size for the whole table: the largest that fits.
+  // than the one behind it), or a ring with its centre (ringBlock: a clock face). One card
+  // size for the whole table: the largest that fits.
 
   // a fan's height in card heights: the strips of the cards under the top one, and one card
   function fanNeed(cards) {
@@ -264,6 +265,48 @@
     return given;
   }
 
+  // A ring (layout: {ring: N}): each pile at its place round an ellipse (place N at the
+  // top, the others clockwise, as the hours of a clock), the piles of the groups at its
+  // centre in a row in the middle; every box as tall as the tallest fan among them. A
+  // circle when one fits across ``width``, else as wide as ``width`` and as tall as no two
+  // boxes touching asks: two boxes are apart when they are far enough apart across or
+  // down, so each pair of places (and each place with the centre) asks a least radius.
+  function ringBlock(snap, group, w, h, gap, width) {
+    const centre = snap.groups.filter((g) => g.layout.kind === "centre" && g.layout.ring === group.name)
+      .flatMap((g) => g.piles);
+    const stacked = new Set(snap.groups.filter((g) => g.show === "stack").flatMap((g) => g.piles));
+    const room = h * Math.max(...group.piles.concat(centre).map((i) => (stacked.has(i) ? 1 : fanNeed(snap.piles[i].cards))));
+    const across = centre.length ? centre.length * w + (centre.length - 1) * gap : 0;
+    const places = group.layout.places;
+    const points = group.layout.hours.map((hour) => {
+      const angle = (2 * Math.PI * (hour % places)) / places;
+      return [Math.sin(angle), -Math.cos(angle)];
+    });
+    const pairs = [];  // [dx, dy, the room across, the room down] per unit of radius
+    points.forEach((p, i) => {
+      for (const q of points.slice(i + 1)) pairs.push([p[0] - q[0], p[1] - q[1], w + gap, room + gap]);
+      if (across) pairs.push([p[0], p[1], (w + across) / 2 + gap, room + gap]);
+    });
+    const per = (d, apart) => (Math.abs(d) > 1e-9 ? apart / Math.abs(d) : Infinity);
+    let rx = Math.max(0, ...pairs.map(([dx, dy, a, d]) => Math.min(per(dx, a), per(dy, d))));
+    let ry = rx;
+    if (2 * rx + w > width) {
+      rx = Math.max(0, (width - w) / 2);
+      ry = Math.min(1e5, Math.max(0, ...pairs.map(([dx, dy, a, d]) => (rx * Math.abs(dx) >= a - 1e-6 ? 0 : per(dy, d)))));
+    }
+    const boxes = group.piles.map((pile, k) => ({ pile, stack: stacked.has(pile),
+      left: rx * points[k][0] - w / 2, top: ry * points[k][1] - room / 2 }));
+    centre.forEach((pile, k) => boxes.push({ pile, stack: stacked.has(pile),
+      left: -across / 2 + k * (w + gap), top: -room / 2 }));
+    const left = Math.min(...boxes.map((b) => b.left));
+    const top = Math.min(...boxes.map((b) => b.top));
+    for (const box of boxes) { box.left -= left; box.top -= top; }
+    const blockWidth = Math.max(...boxes.map((b) => b.left)) + w;
+    const height = Math.max(...boxes.map((b) => b.top)) + room;
+    return { kind: "ring", boxes, boxHeight: room, width: blockWidth, height, leastHeight: height,
+      readable: (blockWidth * READABLE) / w };
+  }
+
   // the table's plan for cards ``w`` pixels wide in ``width`` pixels: lines of piles
   function plan(snap, w, width, gap) {
     const h = w * RATIO;
@@ -301,8 +344,11 @@
     for (const group of snap.groups) {
       if (group.row === "top") continue;
       const layout = group.layout || { kind: "row", rows: [group.piles.map((_, i) => 2 * i)] };
+      if (layout.kind === "centre") continue;  // drawn with its ring
       let block;
-      if (layout.kind === "overlap") {
+      if (layout.kind === "ring") {
+        block = ringBlock(snap, group, w, h, gap, width);
+      } else if (layout.kind === "overlap") {
         const rows = chunks(group.piles, layout.rows.map((r) => r.length));
         const most = Math.max(...layout.rows.flat());
         const left = Math.min(...layout.rows.flat());
@@ -545,7 +591,21 @@
       for (const block of blocks) {
         const box = document.createElement("div");
         box.className = `block ${block.kind}`;
-        if (block.kind === "overlap") {
+        if (block.kind === "ring") {
+          const ring = document.createElement("div");
+          ring.className = "row ring";
+          ring.style.width = `${block.width}px`;
+          ring.style.height = `${block.height}px`;
+          for (const { pile: index, stack, left, top } of block.boxes) {
+            const pile = stack ? drawStack(snap.piles[index], index, size.w)
+              : drawFan(snap.piles[index], index, size.w, block.boxHeight);
+            pile.style.left = `${left}px`;
+            pile.style.top = `${top}px`;
+            ring.append(pile);
+            order.push(index);
+          }
+          box.append(ring);
+        } else if (block.kind === "overlap") {
           const rows = document.createElement("div");
           rows.className = "row overlap";
           rows.style.width = `${block.width}px`;
