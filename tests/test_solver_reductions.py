@@ -60,6 +60,8 @@ FAMILIES = [
     ("mini-numerica", "Numerica"),
     ("mini-clock", "Clock"),  # cards put under a pile, turned from the pile the last went to
     ("mini-terrace", "Terrace"),  # fills that wait for the base card (fill_when)
+    ("mini-elevens", "Elevens"),  # a court whose three leave by a forced move, gaps filled
+    ("mini-elevens-too", "Elevens"),  # the gaps wait while the court holds a card (fill_when)
 ]
 BUDGET = 200_000
 
@@ -111,7 +113,8 @@ QUICK = ["mini-bakers-dozen", "mini-streets-and-alleys", "mini-klondike", "mini-
          "mini-la-belle-lucie", "mini-cruel", "mini-fourteen", "mini-lineup", "mini-montana",
          "mini-monte-carlo",
          "mini-three-peaks", "mini-accordion", "mini-calculation", "mini-osmosis",
-         "mini-numerica", "mini-pyramid", "mini-three-peaks-covered", "mini-clock"]
+         "mini-numerica", "mini-pyramid", "mini-three-peaks-covered", "mini-clock",
+         "mini-elevens", "mini-elevens-too"]
 # (mini-terrace, 5 s for three deals, runs with the hundred-deal slow test only)
 
 
