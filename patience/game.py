@@ -367,6 +367,8 @@ class Game:
     def deals_left(self) -> int:
         """Deals the stock has left before it is empty (redeals not counted)."""
         per_deal = len(self.variant.deal_targets)
+        if self.variant.plan.never_deals:
+            return 0
         top = self.variant.stock_top  # (stock.top: the stock's next card on its own pile)
         cards = len(self.stock) + (top is not None and bool(self.piles[top]))
         return -(-cards // per_deal) if per_deal else 0
@@ -569,8 +571,9 @@ class Game:
                 lines.append(f"{name:<{width}} | {_pile_text(pile, group.show, reveal)}"
                              .rstrip())
         deals = self.deals_left
-        stock = f"{'s':<{width}} | {len(self.stock)} cards, " \
-            f"{deals} deal{'s' if deals != 1 else ''} left"
+        stock = f"{'s':<{width}} | {len(self.stock)} cards" + (
+            "" if self.variant.plan.never_deals else
+            f", {deals} deal{'s' if deals != 1 else ''} left")
         if self.variant.redeal_limit != 0:
             left = self.redeals_left
             stock += ", redeals unlimited" if left is None else \

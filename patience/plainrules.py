@@ -206,6 +206,9 @@ def _stock(variant: Variant) -> str:
     targets = list(dict.fromkeys(variant.pile_names[i] for i in variant.deal_targets))
     if not (targets and variant.stock_size):
         return _gather(variant)
+    if variant.plan.never_deals:
+        return (f"The stock: {variant.stock_size} cards. It is never dealt: its cards fill "
+                "the gaps, as the piles above say.")
     each = "a card" if variant.turn == 1 else f"{variant.turn} cards"
     where = targets[0] if len(targets) == 1 else f"each of {', '.join(targets)}"
     text = (f"The stock: {variant.stock_size} cards. Each deal (d, or a click on the stock) "

@@ -25,6 +25,7 @@ The generator (``patience.generator``) prints Python from the plan; the native l
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -235,6 +236,13 @@ class RulePlan:
     #: the pile holding the stock's next card face up (``stock.top``), if any: the deal is
     #: legal while it or the stock holds a card, and deals its card first
     stock_top: int | None = None
+
+    @functools.cached_property
+    def never_deals(self) -> bool:
+        """Whether the player never deals: ``stock.deal_when`` folds to false and nothing
+        turns or gathers again (a stock whose cards only fill gaps, as Elevens' does)."""
+        return self.redeal is None and self.gather is None and not self.deal_closing and \
+            is_false(self.compiler.expression(self.deal_when, {}))
 
     @property
     def fills(self) -> tuple[GroupRules, ...]:

@@ -328,7 +328,10 @@ def _stock_lines(variant: Variant) -> list[str]:
     """What a deal gives, how often, and when; the redeal that gathers piles."""
     lines = []
     targets = list(dict.fromkeys(variant.pile_names[i] for i in variant.deal_targets))
-    if targets and variant.stock_size:
+    if variant.stock_size and variant.plan.never_deals:
+        lines.append(f"Stock: {variant.stock_size} cards, never dealt: they fill the gaps the "
+                     "piles say (fill_from: stock).")
+    elif targets and variant.stock_size:
         empty = "skipping empty piles" if variant.deal_skips_empty else \
             "to the empty piles alone" if variant.deal_fills_empty else "empty piles included"
         each = "one card" if variant.turn == 1 else f"{variant.turn} cards, one by one,"
@@ -340,7 +343,8 @@ def _stock_lines(variant: Variant) -> list[str]:
                      f"time{'s' if variant.redeals != 1 else ''} (a 'd' on the empty stock)")
         else:
             again = "no redeal"
-        where = targets[0] if len(targets) == 1 else f"each of {', '.join(targets)} in order"
+        where = targets[0] if len(targets) == 1 else \
+            f"each of {pile_list(variant, list(dict.fromkeys(variant.deal_targets)))} in order"
         deals = "while the stock lasts" if variant.deal_fills_empty else \
             f"{variant.deals} deal{'s' if variant.deals != 1 else ''}"
         lines.append(f"Stock: {variant.stock_size} cards. A deal ('d') gives {each} to "

@@ -495,3 +495,19 @@ def test_home_counts_what_the_win_rule_counts_and_a_sends_free_cell_cards_home()
     assert "home 0/52" in clock.status()  # the hours' cards are home once turned up
     clock.apply("h:1-c7")
     assert "home 1/52" in clock.status()
+
+
+def test_a_stock_that_is_never_dealt_counts_no_deals():
+    # Elevens' stock only fills gaps (stock.deal_when: "false"): no "deals left" anywhere
+    from patience.rulestext import rules_text
+    from patience.web.snapshot import stock_label
+
+    variant = find_variant("elevens")
+    game = variant.deal(1)
+    assert variant.plan.never_deals and game.deals_left == 0
+    assert game.drawing().splitlines()[-1].split("|")[1].strip() == "43 cards"
+    assert "deals left" not in Session(game, record_stats=False).status()
+    assert "Stock: 43 cards, never dealt" in rules_text(variant)
+    assert stock_label(43, 0, 0, 0, dealt=False) == "stock, 43 cards"
+    klondike = find_variant("klondike")
+    assert not klondike.plan.never_deals and klondike.deal(1).deals_left == 24

@@ -220,7 +220,8 @@ class Session:
             home = f"sets {game.sets_completed()}/{total}"
         else:  # foundations built card by card: count the cards home
             home = f"home {game.cards_home()}/{len(self.variant.deck)}"
-        stock = f"deals left {game.deals_left}" if self.variant.deal_targets else ""
+        stock = f"deals left {game.deals_left}" if self.variant.deal_targets and \
+            not self.variant.plan.never_deals else ""
         score = self.score()
         shown = "" if score is None or self.variant.score is None else \
             f"score {self.variant.score.text(score)}"

@@ -162,7 +162,7 @@ def snapshot(session: Session, *, game_id: str = "", version: int = 0,
             "redeals_left": redeals,  # None: unlimited
             "can_deal": game.can_deal(),
             "label": stock_label(len(game.stock), game.deals_left, variant.redeal_limit,
-                                 redeals),
+                                 redeals, dealt=not variant.plan.never_deals),
         },
         "status": session.status(),
         "moves": len(game.move_stack),
@@ -183,10 +183,11 @@ def snapshot(session: Session, *, game_id: str = "", version: int = 0,
 
 
 def stock_label(count: int, deals_left: int, redeals: int | None,
-                redeals_left: int | None) -> str:
-    """``'stock, 44 cards, 11 deals left'``: what the stock button says."""
+                redeals_left: int | None, dealt: bool = True) -> str:
+    """``'stock, 44 cards, 11 deals left'``: what the stock button says (no deals where the
+    player never deals: its cards only fill gaps)."""
     text = f"stock, {count} card{'s' if count != 1 else ''}" if count else "stock, empty"
-    if count:
+    if count and dealt:
         text += f", {deals_left} deal{'s' if deals_left != 1 else ''} left"
     if redeals != 0:
         text += (", redeals unlimited" if redeals_left is None else
