@@ -365,6 +365,23 @@ def test_the_first_hint_of_a_proven_winnable_deal_finds_the_win(data):
     assert re.match(r"Hint from the full deal: .+ — a win in \d+ moves\.", data["message"])
 
 
+def test_a_proven_winnable_deal_stays_proven_when_read_back_from_its_file(data):
+    # a server restart (or a game no longer held in memory) reads the game from its file:
+    # the budget its deal was proven winnable with comes back too, so the first hint at
+    # its start still finds the win
+    app = make_app(data, names=("spider-1suit",), hint_budget=(1, 0.01))
+    with TestClient(app) as client:
+        response = client.post("/api/games", json={"variant": "spider-1suit",
+                                                   "deal": "winnable"})
+        assert response.status_code == 201, response.text
+        snap = response.json()["snapshot"]
+        app.state.server.store.forget_memory()
+        data = client.post(f"/api/games/{snap['game']}/hint",
+                           json={"version": snap["version"]}).json()
+    assert data["hint"] is not None and not data["hint"]["suggestion"], data["message"]
+    assert re.match(r"Hint from the full deal: .+ — a win in \d+ moves\.", data["message"])
+
+
 # -- deals --
 
 def test_the_daily_deal_is_the_terminals_and_is_cached_on_disk(client, data):

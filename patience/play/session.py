@@ -160,7 +160,7 @@ class Session:
     def __init__(self, game: Game, *, redo: list[Move] | None = None, recorded: bool = False,
                  record_stats: bool = True, label: str | None = None,
                  save_file: Path | None = None, seconds: int = 0,
-                 auto_home: bool = True) -> None:
+                 auto_home: bool = True, proven: int | None = None) -> None:
         self.game = game
         #: play the safe moves home by themselves after each move (:meth:`play_safe_moves`)
         self.auto_home = auto_home
@@ -192,8 +192,9 @@ class Session:
         #: the suggestion came from a search with the whole budget (a second hint)
         self.searched_longer = False
         #: the positions budget the solver proved this deal winnable with, from its start
-        #: (a winnable or daily deal): a hint at the start searches with it, and finds the win
-        self.proven: int | None = None
+        #: (a winnable or daily deal): a hint at the start searches with it, and finds the win;
+        #: kept in the save (``to_save``), so a resumed game's hint finds it too
+        self.proven = proven
         # the last hint from what is seen: its move, the position's key, the guesses won
         self._seen: tuple[Move, bytes, ViewHint] | None = None
         self.last_winnable: int | None = None  # moves played at the last winnable position
@@ -855,6 +856,9 @@ class Session:
             "recorded": self.recorded,
             "seconds": self.elapsed(),
             "saved": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            # only when the deal was proven winnable, so that other saves stay readable by
+            # earlier versions
+            **({"proven": self.proven} if self.proven is not None else {}),
         }
 
     def save(self) -> str:
@@ -981,7 +985,7 @@ class Session:
                                   "it was left untouched") from None
         return cls(game, redo=replayed[::-1], recorded=data["recorded"],
                    record_stats=record_stats, label=data["label"], save_file=path,
-                   seconds=data["seconds"])
+                   seconds=data["seconds"], proven=data["proven"])
 
 
 def went_home(moves: list[AutoMove]) -> str:
