@@ -490,6 +490,9 @@ class WebServer:
             label = "Hint from the full deal" if hidden else "Hint"
             message = (f"{label}: {words} ({notation}) — a win in {len(plan)} "
                        f"move{'s' if len(plan) != 1 else ''}.")
+            note = session.take_back_note("Hint again")  # its take-backs, if any
+            if note:
+                message += f" {note[0].upper()}{note[1:]}."
             if hidden:
                 message += " The solver knows the hidden cards; 'Hint (what I see)' does not."
         hint = {"source": move.source, "count": move.count, "target": move.target,
