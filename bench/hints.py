@@ -13,7 +13,8 @@ cards back; Tabby Cat deal 1's hinted card went elsewhere when clicked; Spider O
 deal 4 is proven winnable in 62,274 positions; Klondike deals 4 and 10 got lines that take
 cards back off the foundations (7 and 3). Where the first line takes cards back, a second
 hint at the same place is measured too (``again``): it looks for a line without with the
-whole budget (a line without: 436,957 positions on deal 4, 7,253,955 on deal 10).
+whole budget (a line without took 436,957 positions on deal 4 and 7,253,955 on deal 10
+with the search's own ordering; 13,826 and 11,723 with a move home tried late).
 """
 
 from __future__ import annotations
