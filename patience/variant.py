@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -48,6 +48,9 @@ from patience.rulestext import rules_text
 from patience.safe_derivation import Derivation, derive_safe
 from patience.settings import EmptyPiles, Lands, Removal, Show, Target
 from patience.source import read_variant_file, variants_directory
+
+if TYPE_CHECKING:
+    from patience.solver.constants import Scores
 
 
 @attrs.frozen
@@ -166,6 +169,11 @@ class Variant:
                                 group.lands, group.fill_from == "last", group.fill_when,
                                 group.ring, group.centre))
         self.groups: tuple[Group, ...] = tuple(groups)
+        #: the solver's move ordering scores where they are not the search's own
+        #: (``patience.solver.constants.SEARCH.scores``, read by both engines through
+        #: ``SolverRules.scores``): only a variant a hint derives to look for a line without
+        #: take-backs has its own (``patience.solver.lines.without_take_backs``)
+        self.ordering_scores: Scores | None = None
         self.group_by_name: Mapping[str, Group] = MappingProxyType(
             {group.name: group for group in groups})
         self.pile_names: tuple[str, ...] = tuple(n for g in groups for n in g.pile_names)

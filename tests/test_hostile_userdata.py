@@ -259,6 +259,12 @@ def test_every_statistics_field_is_checked(data_directory, record, words):
     ("moves", ["d"] * (saves.MAX_MOVES + 1), "too long"),
     ("variant_path", "relative/manx.yaml", "absolute path"),
     ("surprise", 1, "does not know ('surprise')"),
+    ("proven", 0, "'proven' is 0, not a positions budget from 1 to 10,000,000"),
+    ("proven", 10_000_001, "not a positions budget"),
+    ("proven", 2**64, "not a positions budget"),
+    ("proven", "1000000", "not a positions budget"),
+    ("proven", True, "not a positions budget"),
+    ("proven", 1e6, "not a positions budget"),
 ])
 def test_every_save_field_is_checked(data_directory, field, value, words):
     path = _made(data_directory) / "save.json"

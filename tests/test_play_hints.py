@@ -9,6 +9,7 @@ import time
 import pytest
 
 from patience import find_variant
+from patience.native import AVAILABLE, REASON
 from patience.play.session import QUICK_HINT_SECONDS, Session
 from patience.solver import hint
 from patience.solver.lines import suggestion, takes_back, without_take_backs
@@ -24,19 +25,24 @@ def line_of(game, result):
     return game.parse_moves(" ".join(result.moves))
 
 
-@pytest.mark.parametrize("number", [1, 2, 3])
-def test_a_freecell_hint_line_takes_no_card_back_off_the_foundations(number):
-    # the first line the solver finds takes cards back (6, 26 and 43 of them: measured)
-    game = find_variant("freecell").deal(number)
+def winning_line_without_take_backs(game):
+    """The line of ``hint(game)``, checked: it wins, with no card taken back off a
+    foundation, each move a legal move of the game itself."""
     move, result = hint(game)
     line = line_of(game, result)
     assert result.verdict == "won" and move == result.moves[0]
     assert not any(takes_back(game.variant, m) for m in line)
     probe = game.copy()
     for m in line:
-        probe.push(m)  # each a legal move of FreeCell itself
+        probe.push(m)
     assert probe.is_won()
-    assert len(line) < 300
+    return line
+
+
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_a_freecell_hint_line_takes_no_card_back_off_the_foundations(number):
+    # the first line the solver finds takes cards back (6, 26 and 43 of them: measured)
+    assert len(winning_line_without_take_backs(find_variant("freecell").deal(number))) < 300
 
 
 def test_a_session_hint_shows_the_line_without_take_backs():
@@ -183,3 +189,67 @@ def test_the_hint_command_shows_a_line_without_take_backs():
     move, found = hint(game)
     assert json.loads(result.output)["move"] == move != "c5:1-a"
     assert not any(takes_back(game.variant, m) for m in line_of(game, found))
+
+
+def test_a_second_hint_at_a_line_that_takes_cards_back_looks_longer_for_one_without(
+        monkeypatch):
+    # Klondike deals 4 and 10 (issue #32): the first line takes cards back and the line
+    # without needs more than the first hint's second search (436,957 positions on deal 4);
+    # FreeCell deal 1 stands in, its second search cut to nothing
+    from patience.solver import lines
+
+    monkeypatch.setattr(lines, "NO_TAKE_BACK_POSITIONS", 1)
+    monkeypatch.setattr(lines, "NO_TAKE_BACK_FACTOR", 0)
+    session = Session(find_variant("freecell").deal(1), record_stats=False)
+    session.quick_seconds = 30.0
+    first = session.hint()
+    taken = session.take_backs()
+    assert taken > 1, first.text  # 3 of them, once the line is cut
+    assert first.text.endswith(f"; it takes {taken} cards back from home; h again looks "
+                               "longer for a line without)"), first.text
+    second = session.hint()
+    plan = session.planned_moves()
+    assert second.text.endswith(", with no card taken back from home)"), second.text
+    assert plan and session.take_backs() == 0 and session.take_back_note() == ""
+    probe = session.game.copy()
+    for move in plan:
+        probe.push(move)
+    assert probe.is_won()
+
+
+def test_a_second_hint_says_when_no_line_without_take_backs_was_found(monkeypatch):
+    from patience.solver import lines
+
+    monkeypatch.setattr(lines, "NO_TAKE_BACK_POSITIONS", 1)
+    monkeypatch.setattr(lines, "NO_TAKE_BACK_FACTOR", 0)
+    session = Session(find_variant("freecell").deal(1), record_stats=False)
+    session.hint_budget = (2_000, 30.0)  # the first line takes 1,569 positions
+    session.quick_seconds = 30.0
+    session.hint()
+    first_plan, taken = session.planned_moves(), session.take_backs()
+    second = session.hint()
+    assert session.planned_moves() == first_plan and taken > 1  # the line stays
+    assert second.text.endswith(f"; it takes {taken} cards back from home: no line without "
+                                "was found within 2,000 positions)"), second.text
+    assert session.hint().text == second.text  # said once searched: no third search
+
+
+@pytest.mark.parametrize("number", [4, 10])
+def test_a_klondike_hint_line_takes_no_card_back_off_the_foundations(number):
+    # issue #32: the first lines take 7 and 3 cards back; with the search's own ordering the
+    # line without took 436,957 and 7,253,955 positions, with a move home tried after the
+    # moves that turn up a card or empty a pile, or after the builds too, 13,826 and 11,723
+    winning_line_without_take_backs(find_variant("klondike").deal(number))
+
+
+@pytest.mark.skipif(not AVAILABLE, reason=str(REASON))
+def test_both_engines_search_alike_for_a_line_without_take_backs():
+    # the orderings of the search without take-backs reach the core in its rule program
+    from patience.solver.lines import search_without_take_backs
+
+    game = find_variant("klondike").deal(10)
+    native = search_without_take_backs(game, 100_000, None, engine="native")
+    python = search_without_take_backs(game, 100_000, None, engine="python")
+    assert native.verdict == python.verdict == "won"
+    assert (native.positions, native.moves) == (python.positions, python.moves)
+    assert native.positions < 20_000

@@ -72,6 +72,20 @@ def test_options_are_checked(data_directory):
     assert result.returncode == 2 and "nosuchcat" in result.stderr
 
 
+def test_a_winnable_deal_stays_proven_through_a_save_and_a_resume(data_directory):
+    # the budget the deal was proven with is saved, so that a resumed game's first hint
+    # at its start searches as the proof did (Session.proven)
+    from patience.play.deals import proof_positions
+
+    result = play(data_directory, "tabbycat", "--winnable", "--plain", commands="q\n")
+    assert result.returncode == 0, result.stderr
+    path = data_directory / "saves" / "tabbycat.json"
+    assert json.loads(path.read_text())["proven"] == proof_positions()
+    resumed = play(data_directory, "tabbycat", "--resume", "--plain", commands="d\nu\nq\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(path.read_text())["proven"] == proof_positions()
+
+
 def test_an_explicit_deal_and_a_variant_file_play(data_directory, tmp_path):
     from patience import find_variant
     from patience.cards import card_code, numbered_deck

@@ -182,6 +182,41 @@ def test_save_and_resume_round_trip():
     assert resumed.apply("r").changed and resumed.apply("r").changed
 
 
+def test_a_proven_deal_is_still_proven_when_resumed():
+    # Spider One Suit deal 4 is proven winnable in 62,274 positions: the resumed game's
+    # first hint at its start searches with the proof's budget, not the quick one, and
+    # finds the win
+    session = Session(find_variant("spider-1suit").deal(4), label="winnable deal 4")
+    session.proven = 200_000
+    session.apply("d")
+    session.save()
+    resumed = Session.from_save(saves.read_save(saves.save_path("spider-1suit")))
+    assert resumed.proven == 200_000
+    resumed.hint_budget = (20_000, 0.05)
+    resumed.undo()
+    assert resumed.hint().text.startswith("hint from the full deal: ")
+    assert replays_to_a_win(resumed.game, tuple(resumed.game.notation(m)
+                                                for m in resumed.planned_moves()))
+
+
+def test_every_budget_a_deal_is_proven_with_fits_in_a_save():
+    from patience.play.deals import proof_positions
+    from patience.web.dealfinder import WINNABLE_POSITIONS
+
+    assert max(proof_positions(), WINNABLE_POSITIONS) <= saves.MAX_PROVEN_POSITIONS
+
+
+def test_a_save_without_proven_resumes_as_not_proven():
+    # a save written before 'proven' was kept (or of a deal not proven winnable) has none
+    session = Session(find_variant("manx").deal(5))
+    session.save()
+    path = saves.save_path("manx")
+    data = json.loads(path.read_text())
+    assert "proven" not in data  # written only for a proven deal: earlier versions read it
+    resumed = Session.from_save(saves.read_save(path))
+    assert resumed.proven is None and saves.read_save(path)["proven"] is None
+
+
 def test_a_game_started_from_a_position_resumes_with_its_shuffle_seed():
     # the position text carries the redeals made (r:) and the seed (z:) of the next shuffle
     variant = find_variant("la-belle-lucie")

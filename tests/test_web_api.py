@@ -352,17 +352,47 @@ def test_a_hint_that_finds_no_win_within_its_budget_gives_a_suggestion(data):
         assert response.json()["snapshot"]["moves"] == 1
 
 
-def test_the_first_hint_of_a_proven_winnable_deal_finds_the_win(data):
+@pytest.mark.parametrize("restart", [False, True])
+def test_the_first_hint_of_a_proven_winnable_deal_finds_the_win(data, restart):
+    # restart: a server restart (or a game no longer held in memory) reads the game from
+    # its file, and the budget its deal was proven winnable with comes back too
     app = make_app(data, names=("spider-1suit",), hint_budget=(1, 0.01))
     with TestClient(app) as client:
         response = client.post("/api/games", json={"variant": "spider-1suit",
                                                    "deal": "winnable"})
         assert response.status_code == 201, response.text
         snap = response.json()["snapshot"]
+        if restart:
+            app.state.server.store.forget_memory()
         data = client.post(f"/api/games/{snap['game']}/hint",
                            json={"version": snap["version"]}).json()
     assert data["hint"] is not None and not data["hint"]["suggestion"]
     assert re.match(r"Hint from the full deal: .+ — a win in \d+ moves\.", data["message"])
+
+
+def test_a_hint_says_its_take_backs_and_hint_again_looks_for_a_line_without(data,
+                                                                             monkeypatch):
+    # FreeCell deal 1's first line takes cards back; the first hint's own search for a
+    # line without is cut to nothing, as Klondike deal 4's needs more than it has
+    from patience.solver import lines
+
+    monkeypatch.setattr(lines, "NO_TAKE_BACK_POSITIONS", 1)
+    monkeypatch.setattr(lines, "NO_TAKE_BACK_FACTOR", 0)
+    app = make_app(data, names=("freecell",))
+    with TestClient(app) as client:
+        snap = new_game(client, "freecell", 1)
+        first = client.post(f"/api/games/{snap['game']}/hint",
+                            json={"version": snap["version"]}).json()
+        assert re.fullmatch(r"Hint: .+ — a win in \d+ moves\. It takes \d+ cards back from "
+                            r"home; Hint again looks longer for a line without\.",
+                            first["message"]), first["message"]
+        second = client.post(f"/api/games/{snap['game']}/hint",
+                             json={"version": snap["version"]}).json()
+        assert re.fullmatch(r"Hint: .+ — a win in \d+ moves\.", second["message"]), \
+            second["message"]
+        session = app.state.server.store.get(snap["game"]).session
+        assert session.take_backs() == 0 and second["moves_to_win"] == \
+            len(session.planned_moves())
 
 
 # -- deals --

@@ -326,7 +326,7 @@ def test_the_limit_is_documented():
     assert "`MAX_WEB_GAMES`" in limits.read_text(encoding="utf-8")
 
 
-# -- a saved game's start and its deal number --
+# -- a saved game's start, its deal number and its proof budget --
 
 def test_a_saved_game_whose_start_is_not_its_deal_is_refused_and_left_alone(served):
     client, _, data = served
@@ -338,7 +338,11 @@ def test_a_saved_game_whose_start_is_not_its_deal_is_refused_and_left_alone(serv
              "says it is deal 1 of 'tabbycat', but it does not start as that deal does"),
             ({"deal_number": -1}, "which is no deal number"),
             ({"deal_number": 2**64}, "which is no deal number"),
-            ({"deal_number": "1"}, "which is no deal number")):
+            ({"deal_number": "1"}, "which is no deal number"),
+            ({"proven": 0}, "which is no budget"),
+            ({"proven": 10**12}, "which is no budget"),
+            ({"proven": "1000000"}, "which is no budget"),
+            ({"proven": True}, "which is no budget")):
         content = json.dumps({**saved, **change})
         path.write_text(content)
         with TestClient(make_app(data)) as again:

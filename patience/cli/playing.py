@@ -101,11 +101,11 @@ def play(variant: str | None, seed: int | None, deal_text: str | None, position:
                              moves_text)
         else:
             game = load_game(rules, seed, deal_text, position, moves_text)
-        session = Session(game, label=label, save_file=save_file)
-        if winnable or daily:
-            from patience.play.deals import proof_positions
+        from patience.play.deals import proof_positions
 
-            session.proven = proof_positions()  # a hint at its start finds the proof's win
+        # proven winnable: a hint at its start finds the proof's win (kept in the save)
+        session = Session(game, label=label, save_file=save_file,
+                          proven=proof_positions() if winnable or daily else None)
     _read_preferences(session)
     if plain:
         from patience.play.plain import run_plain, stop_on_signals

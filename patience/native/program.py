@@ -40,6 +40,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import attrs
+
 from patience.cards import FACE_DOWN, RED_SUITS
 from patience.compiler import Compiler
 from patience.language import (
@@ -511,7 +513,10 @@ def rule_program(variant: Variant) -> wire.Program:
         ),
         beam=wire.Beam(layers=rules.beam_layers,
                        sequences=tuple(sorted(rules.sequence_rows_of.items()))),
-        search=SEARCH,
+        # the search's constants, with the variant's own ordering scores where it has them
+        # (a hint's search for a line without take-backs: SolverRules.scores)
+        search=SEARCH if rules.scores is SEARCH.scores else attrs.evolve(SEARCH,
+                                                                         scores=rules.scores),
         cards=wire.Cards(FACE_DOWN, 4, tuple(sorted(RED_SUITS)), BLANK),
         max_forced_moves=MAX_FORCED_MOVES,
         discards=discards,

@@ -699,13 +699,12 @@ class PatienceApp(App[None]):
         except PatienceError as error:
             self.set_message(str(error))
             return
-        self.session = Session(game, label=label, save_file=old.save_file,
-                               record_stats=old.record_stats, auto_home=old.auto_home)
-        self.session.fallback_file = old.fallback_file
-        if proven:
-            from patience.play.deals import proof_positions
+        from patience.play.deals import proof_positions
 
-            self.session.proven = proof_positions()
+        self.session = Session(game, label=label, save_file=old.save_file,
+                               record_stats=old.record_stats, auto_home=old.auto_home,
+                               proven=proof_positions() if proven else None)
+        self.session.fallback_file = old.fallback_file
         self.hint = None
         self.title = self.session.title()
         self.redraw()

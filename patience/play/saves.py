@@ -428,8 +428,19 @@ def write_fallback(data: dict[str, Any], stem: str, what: str,
 # -- saved game -------------------------------------------------------------------------
 
 MAX_SECONDS = 100 * 365 * 24 * 3600  # the clock of a saved game: a century at most
+#: the largest ``proven`` budget a save may hold: ten times the largest a deal is proven
+#: winnable with (the solver's default, 1,000,000 positions), so that a hand-made save
+#: cannot make a hint at the start search without end
+MAX_PROVEN_POSITIONS = 10_000_000
 SAVE_FIELDS = ("format", "version", "variant", "variant_path", "rules_hash", "label",
-               "deal_number", "seed", "start", "moves", "redo", "recorded", "seconds", "saved")
+               "deal_number", "seed", "start", "moves", "redo", "recorded", "seconds", "saved",
+               "proven")
+
+
+def is_proof_budget(value: Any) -> bool:
+    """Whether ``value`` can be a save's ``proven``: the positions budget its deal was proven
+    winnable with (``Session.proven``), from 1 to :data:`MAX_PROVEN_POSITIONS`."""
+    return type(value) is int and 1 <= value <= MAX_PROVEN_POSITIONS
 
 
 def check_save(data: Any, path: Path | str) -> dict[str, Any]:
@@ -464,6 +475,10 @@ def check_save(data: Any, path: Path | str) -> dict[str, Any]:
         "seconds": fields.get("seconds", _is_integer_in(0, MAX_SECONDS),
                               f"a number of seconds from 0 to {MAX_SECONDS:,}", default=0),
         "saved": fields.get("saved", _is_text, "a time", default=None, allow_none=True),
+        # the deal was proven winnable with this budget (absent: it was not, or the save is
+        # older than this field)
+        "proven": fields.get("proven", is_proof_budget, "a positions budget from 1 to "
+                             f"{MAX_PROVEN_POSITIONS:,}", default=None, allow_none=True),
     }
     moves = len(clean["moves"]) + len(clean["redo"])
     if moves > MAX_MOVES:

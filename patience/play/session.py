@@ -160,7 +160,7 @@ class Session:
     def __init__(self, game: Game, *, redo: list[Move] | None = None, recorded: bool = False,
                  record_stats: bool = True, label: str | None = None,
                  save_file: Path | None = None, seconds: int = 0,
-                 auto_home: bool = True) -> None:
+                 auto_home: bool = True, proven: int | None = None) -> None:
         self.game = game
         #: play the safe moves home by themselves after each move (:meth:`play_safe_moves`)
         self.auto_home = auto_home
@@ -191,9 +191,14 @@ class Session:
         self._suggested: Move | None = None
         #: the suggestion came from a search with the whole budget (a second hint)
         self.searched_longer = False
+        #: where a line without take-backs was last looked for with the whole budget (a
+        #: second hint at a line that takes cards back): the position's key, the verdict and
+        #: the positions searched
+        self._without_take_backs: tuple[bytes, str, int] | None = None
         #: the positions budget the solver proved this deal winnable with, from its start
-        #: (a winnable or daily deal): a hint at the start searches with it, and finds the win
-        self.proven: int | None = None
+        #: (a winnable or daily deal): a hint at the start searches with it, and finds the win;
+        #: kept in the save (``to_save``), so a resumed game's hint finds it too
+        self.proven = proven
         # the last hint from what is seen: its move, the position's key, the guesses won
         self._seen: tuple[Move, bytes, ViewHint] | None = None
         self.last_winnable: int | None = None  # moves played at the last winnable position
@@ -328,6 +333,32 @@ class Session:
         []): followed move by move, or come back to by undo."""
         at = self._line_at.get(self.game.key())
         return [] if at is None else self._line[at:]
+
+    def take_backs(self) -> int:
+        """How many moves of the planned line (:meth:`planned_moves`) take a card back off
+        a home pile (``patience.solver.lines.takes_back``)."""
+        plan = self.planned_moves()
+        if not plan:
+            return 0
+        from patience.solver.lines import takes_back
+
+        return sum(1 for move in plan if takes_back(self.variant, move))
+
+    def take_back_note(self, again: str = "h again") -> str:
+        """What the planned line's take-backs are, in words ('' when it has none): how many
+        cards it takes back from home, and whether ``again`` (a second hint here) looks
+        longer for a line without, or did and found none, or proved there is none."""
+        count = self.take_backs()
+        if not count:
+            return ""
+        cards = f"it takes {count} card{'s' if count != 1 else ''} back from home"
+        searched = self._without_take_backs
+        if searched is None or searched[0] != self.game.key():
+            return f"{cards}; {again} looks longer for a line without"
+        _, verdict, positions = searched
+        if verdict == "unwinnable":
+            return f"{cards}, as every win from here does (the solver proved it)"
+        return f"{cards}: no line without was found within {positions:,} positions"
 
     def hinted_move(self) -> Move | None:
         """The move the last hint gave, of either reading (or its suggestion), when it was
@@ -708,15 +739,20 @@ class Session:
         label = "hint from the full deal" if self.hides_cards() else "hint"
         key = game.key()
         plan = self.planned_moves()
-        if plan:
+        # a second hint at a line that takes cards back: look longer for a line without
+        without = bool(plan) and self._hint_key == key and self.take_backs() > 0 and (
+            self._without_take_backs is None or self._without_take_backs[0] != key)
+        if plan and not without:
             self._hint_key, self._suggested = key, None
-            return Reply(f"{label}: {game.notation(plan[0])} "
-                         f"(a win in {len(plan)} more move{'s' if len(plan) != 1 else ''})")
+            return Reply(f"{label}: {game.notation(plan[0])} (a win in {len(plan)} more "
+                         f"move{'s' if len(plan) != 1 else ''}{self._note()})")
         try:
             load_solver()
             from patience.solver import hint
         except SolverMissing as error:
             return Reply(f"no hint: {error}", error=True)
+        if without:
+            return self._hint_without_take_backs(label, max_positions, seconds, should_stop)
         again = self._hint_key == key and self._suggested is not None
         if self.proven is not None and not game.move_stack:
             max_positions, seconds = self.proven, None  # the proof's search, found again
@@ -733,7 +769,7 @@ class Session:
             knows = " (the solver knows the hidden cards; v: a hint from what you see)" \
                 if self.hides_cards() else ""
             return Reply(f"{label}: {result.moves[0]} (a win in {len(result.moves)} "
-                         f"move{'s' if len(result.moves) != 1 else ''}){knows}")
+                         f"move{'s' if len(result.moves) != 1 else ''}{self._note()}){knows}")
         if result.verdict == "unwinnable":
             return Reply("no move wins from here (the solver proved it): undo, or press w to "
                          "see where the game was lost")
@@ -746,6 +782,35 @@ class Session:
         return Reply(f"suggestion: {game.notation(self._suggested)} (the solver has not "
                      f"decided this position within {result.positions:,} positions, so no "
                      f"win is known{longer})")
+
+    def _note(self) -> str:
+        """:meth:`take_back_note` after a hint's line, or ''."""
+        note = self.take_back_note()
+        return f"; {note}" if note else ""
+
+    def _hint_without_take_backs(self, label: str, max_positions: int, seconds: float | None,
+                                 should_stop: Callable[[int], bool] | None) -> Reply:
+        """The second hint at a line that takes cards back: a line without take-backs
+        searched for with the whole budget (``lines.line_without_take_backs``); where none is
+        found the line stays, and the reply says so."""
+        from patience.solver.lines import line_without_take_backs
+
+        game, key = self.game, self.game.key()
+        result = line_without_take_backs(game.copy(), max_positions, seconds,
+                                         should_stop=should_stop)
+        assert result is not None  # the line takes cards back, so cards can leave home
+        if should_stop is not None and result.verdict == "unknown" \
+                and should_stop(result.positions):
+            return Reply(f"hint cancelled after {result.positions:,} positions")
+        self._hint_key, self._suggested = key, None
+        self._without_take_backs = (key, result.verdict, result.positions)
+        found = result.verdict == "won" and bool(result.moves)
+        if found:
+            self._remember_line(game.parse_moves(" ".join(result.moves)))
+        plan = self.planned_moves()
+        words = ", with no card taken back from home" if found else self._note()
+        return Reply(f"{label}: {game.notation(plan[0])} (a win in {len(plan)} more "
+                     f"move{'s' if len(plan) != 1 else ''}{words})")
 
     def hint_from_view(self, *, should_stop: Callable[[int], bool] | None = None,
                        max_positions: int = VIEW_HINT_POSITIONS) -> Reply:
@@ -857,6 +922,9 @@ class Session:
             "recorded": self.recorded,
             "seconds": self.elapsed(),
             "saved": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            # only when the deal was proven winnable, so that other saves stay readable by
+            # earlier versions
+            **({"proven": self.proven} if self.proven is not None else {}),
         }
 
     def save(self) -> str:
@@ -983,7 +1051,7 @@ class Session:
                                   "it was left untouched") from None
         return cls(game, redo=replayed[::-1], recorded=data["recorded"],
                    record_stats=record_stats, label=data["label"], save_file=path,
-                   seconds=data["seconds"])
+                   seconds=data["seconds"], proven=data["proven"])
 
 
 def went_home(moves: list[AutoMove]) -> str:

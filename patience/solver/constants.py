@@ -4,7 +4,10 @@ Both engines run the same search with these numbers. The pure-Python solver read
 :data:`SEARCH`; the native core gets it inside the rule program (``"search"``,
 ``patience.native.wire``) and keeps no copy of its own, so a change here is a change of
 both engines (and of every golden program in ``tests/programs/``). Why each number is what
-it is: docs/solver.md ("Move ordering", "Restarts", "The layered beam").
+it is: docs/solver.md ("Move ordering", "Restarts", "The layered beam"). A variant a hint
+derives to look for a line without take-backs has ordering scores of its own
+(``Variant.ordering_scores``, ``patience.solver.lines``): both engines read them through
+``SolverRules.scores``, the core in that variant's program.
 """
 
 from __future__ import annotations

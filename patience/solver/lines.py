@@ -35,12 +35,14 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from patience import native
 from patience.definition import Rule
 from patience.errors import PatienceError
 from patience.game import Game, Move
 from patience.language import Boolean
 from patience.moves import MoveTuple
 from patience.native import EngineChoice
+from patience.solver.constants import SEARCH
 from patience.solver.rules import solver_rules
 from patience.solver.search import make_ordering
 
@@ -55,6 +57,17 @@ NO_TAKE_BACK_POSITIONS = 200_000
 NO_TAKE_BACK_FACTOR = 4
 #: the most seconds a hint's line is cut two moves at a time (``shorten``'s ``depth`` 2)
 CUT_SECONDS = 0.5
+#: where a move home goes in the two move orderings of the search for a line without
+#: take-backs (``Scores.home``; the search's own, 1,000, puts it first of all). There a card
+#: sent home stays home, and sending it early is what makes the search long (Klondike deal
+#: 4: 436,957 positions with the search's own ordering): it goes after the moves that turn
+#: up a card or empty a pile (680: below those, 700 and more, above the deal of a stock that
+#: goes round, 650; deal 4: 22,933 positions), or after every build of a whole run onto a
+#: card too (300: below 400; deal 4: 3,826). Neither is best on every deal, so the two take
+#: turns (:func:`search_without_take_backs`); docs/solver.md has the measurements.
+HOME_SCORES_WITHOUT_TAKE_BACKS = (680, 300)
+#: the positions of each ordering's first turn; each round of turns doubles it
+FIRST_TURN_POSITIONS = 10_000
 
 
 def takes_back(variant: Variant, move: MoveTuple) -> bool:
@@ -65,11 +78,12 @@ def takes_back(variant: Variant, move: MoveTuple) -> bool:
 
 
 @functools.lru_cache(maxsize=64)
-def without_take_backs(variant: Variant) -> Variant | None:
+def without_take_backs(variant: Variant, home: int | None = None) -> Variant | None:
     """``variant`` with no card ever leaving a home pile (each home group's ``moves`` made
     ``false``), or None where no card can leave one already (or the rules so changed do not
     compile). Its moves are some of ``variant``'s and its win is the same, so a line that
-    wins it wins ``variant``."""
+    wins it wins ``variant``. With ``home``, the solver orders its moves with that score for
+    a move home (``Variant.ordering_scores``: both engines)."""
     homes = variant.home_piles
     written = variant.definition
     groups = []
@@ -85,9 +99,63 @@ def without_take_backs(variant: Variant) -> Variant | None:
     from patience.variant import Variant
 
     try:
-        return Variant(attrs.evolve(written, groups=tuple(groups)), variant.text)
+        strict = Variant(attrs.evolve(written, groups=tuple(groups)), variant.text)
     except PatienceError:
         return None
+    if home is not None:
+        strict.ordering_scores = attrs.evolve(SEARCH.scores, home=home)
+    return strict
+
+
+def search_without_take_backs(game: Game, max_positions: int, time_limit: float | None, *,
+                              engine: EngineChoice = "auto",
+                              should_stop: Callable[[int], bool] | None = None
+                              ) -> SolveResult | None:
+    """A search of ``game``'s position for a won line with no card ever taken back off a
+    home pile, within ``max_positions`` and ``time_limit`` seconds (``should_stop`` as
+    :func:`solve`'s); None where no card can leave a home pile anyway.
+
+    The orderings of :data:`HOME_SCORES_WITHOUT_TAKE_BACKS` take turns, each turn a whole
+    solve with :data:`FIRST_TURN_POSITIONS` positions, doubled each round, until one
+    decides (``won``, or ``unwinnable``: a proof, whatever the ordering) or the budget or
+    the time runs out (``unknown``). The answer's positions and seconds count every turn."""
+    from patience.solver import solve
+
+    if without_take_backs(game.variant) is None:
+        return None
+    started = time.perf_counter()
+    spent = 0
+    turn = FIRST_TURN_POSITIONS
+    result = None
+    while spent < max_positions:
+        for home in HOME_SCORES_WITHOUT_TAKE_BACKS:
+            strict = without_take_backs(game.variant, home)
+            left = remaining(time_limit, started)
+            if strict is None or spent >= max_positions or left is not None and left <= 0:
+                break
+            stop = None if should_stop is None else functools.partial(_after, should_stop,
+                                                                       spent)
+            result = solve(Game(strict, [list(p) for p in game.piles], list(game.stock)),
+                           min(turn, max_positions - spent), left, engine=engine,
+                           should_stop=stop)
+            spent += result.positions
+            if result.verdict != "unknown" or should_stop is not None and should_stop(spent):
+                break
+        else:
+            turn *= 2
+            continue
+        break
+    seconds = time.perf_counter() - started
+    if result is None:
+        from patience.solver import SolveResult
+
+        return SolveResult("unknown", (), 0, seconds, native.engine(engine))
+    return attrs.evolve(result, positions=spent, seconds=seconds)
+
+
+def _after(should_stop: Callable[[int], bool], spent: int, expanded: int) -> bool:
+    """``should_stop`` asked of the positions of a search after ``spent`` others."""
+    return should_stop(spent + expanded)
 
 
 def playable_line(game: Game, result: SolveResult, max_positions: int,
@@ -97,9 +165,8 @@ def playable_line(game: Game, result: SolveResult, max_positions: int,
     back off a home pile, a won line with no take-back when the solver finds one within
     ``time_limit`` seconds and the larger of ``NO_TAKE_BACK_POSITIONS`` and
     ``NO_TAKE_BACK_FACTOR`` times the positions ``result`` took (at most ``max_positions``).
-    The positions and seconds of the answer count both searches."""
-    from patience.solver import solve
-
+    The positions and seconds of the answer count both searches; the second is
+    :func:`search_without_take_backs`."""
     if result.verdict != "won" or time_limit is not None and time_limit <= 0:
         return result
     line = moves_of(game, result)
@@ -110,13 +177,31 @@ def playable_line(game: Game, result: SolveResult, max_positions: int,
                                     NO_TAKE_BACK_FACTOR * result.positions))
     stop = None if should_stop is None else \
         (lambda expanded: should_stop(result.positions + expanded))
-    again = solve(Game(strict, [list(p) for p in game.piles], list(game.stock)), budget,
-                  time_limit, engine=engine, should_stop=stop)
+    again = search_without_take_backs(game, budget, time_limit, engine=engine,
+                                      should_stop=stop)
+    assert again is not None  # strict is not None
     spent = result.positions + again.positions
     seconds = result.seconds + again.seconds
     if again.verdict != "won":
         return attrs.evolve(result, positions=spent, seconds=seconds)
     return attrs.evolve(again, positions=spent, seconds=seconds)
+
+
+def line_without_take_backs(game: Game, max_positions: int, time_limit: float | None, *,
+                            engine: EngineChoice = "auto",
+                            should_stop: Callable[[int], bool] | None = None
+                            ) -> SolveResult | None:
+    """A won line from ``game``'s position with no card ever taken back off a home pile,
+    searched for with the whole of ``max_positions`` and ``time_limit`` (where a hint's line
+    takes cards back, :func:`playable_line`'s second search had a smaller budget), then cut
+    as a hint's line is (:func:`cut_deeper`). None where no card can leave a home pile
+    anyway. An ``unwinnable`` verdict proves that every win takes a card back."""
+    started = time.perf_counter()
+    result = search_without_take_backs(game, max_positions, time_limit, engine=engine,
+                                       should_stop=should_stop)
+    if result is None:
+        return None
+    return cut_deeper(game, result, remaining(time_limit, started), engine=engine)
 
 
 def moves_of(game: Game, result: SolveResult) -> list[Move]:
@@ -134,8 +219,9 @@ def cut_deeper(game: Game, result: SolveResult, time_limit: float | None, *,
                engine: EngineChoice = "auto") -> SolveResult:
     """``result``'s won line cut two moves at a time too (``shorten`` with ``depth`` 2: a
     card parked and fetched back over several moves), from its start, for at most
-    ``CUT_SECONDS`` (and ``time_limit``); what time leaves uncut stays as it is."""
-    from patience import native
+    ``CUT_SECONDS`` (and ``time_limit``); what time leaves uncut stays as it is. A line
+    that takes no card back off a home pile is cut with the moves of
+    :func:`without_take_backs`, so the cut line takes none either."""
     from patience.solver import shorten
 
     seconds = CUT_SECONDS if time_limit is None else min(CUT_SECONDS, time_limit)
@@ -143,15 +229,20 @@ def cut_deeper(game: Game, result: SolveResult, time_limit: float | None, *,
         return result
     started = time.perf_counter()
     line: list[MoveTuple] = [(m.source, m.count, m.target) for m in moves_of(game, result)]
+    strict = without_take_backs(game.variant)
+    variant = game.variant if strict is None or any(takes_back(game.variant, move)
+                                                    for move in line) else strict
     cut: list[MoveTuple]
     if native.engine(engine) == "native":
         try:
-            cut = native.core(game.variant).shorten(
+            cut = native.core(variant).shorten(
                 [list(p) for p in game.piles], list(game.stock), line, None, 2, seconds)
         except TypeError:  # a core built before it took a depth: the line as it is
             return result
     else:
-        cut = shorten(game, line, 2, seconds)
+        strict_game = game if variant is game.variant else \
+            Game(variant, [list(p) for p in game.piles], list(game.stock))
+        cut = shorten(strict_game, line, 2, seconds)
     probe = game.copy()
     words = []
     for move in cut:

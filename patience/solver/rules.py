@@ -81,6 +81,7 @@ from patience.places import PLACE_ATTRIBUTES
 from patience.plan import bindings as plan_bindings
 from patience.plan import is_scan
 from patience.settings import Lands, Target
+from patience.solver.constants import SEARCH
 
 if TYPE_CHECKING:
     from patience.compiler import Compiler, Value
@@ -95,6 +96,8 @@ class SolverRules:
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
+        #: the move ordering's scores (both engines': the core gets them in its program)
+        self.scores = variant.ordering_scores or SEARCH.scores
         gather = variant.gather
         self.attributes = variant.card_attributes_read if gather is None or \
             not gather.shuffle else frozenset({"rank", "suit", "color"})

@@ -54,7 +54,7 @@ def make_ordering(rules: SolverRules, style: int) -> Ordering:
     # uses nothing up and only deals and moves from the waste may follow it (the moves that
     # commute with it wait: SolverRules.after_deal): it costs little, and comes before the
     # moves into empty piles, after the builds that turn up or empty a pile
-    scores = SEARCH.scores
+    scores = rules.scores  # the search's own (SEARCH.scores) but for a hint's derived rules
     deal_score = scores.deal if rules.pass_merge is None else scores.cheap_deal
     jitter = random.Random(style) if style >= 1 else None
 

@@ -72,7 +72,7 @@ from patience.errors import DealError, MoveError, PatienceError, SaveError
 from patience.game import Move
 from patience.plainrules import plain_rules_text
 from patience.play import saves
-from patience.play.deals import DailyCache
+from patience.play.deals import DailyCache, proof_positions
 from patience.play.session import (
     VIEW_HINT_POSITIONS,
     AutoMove,
@@ -369,7 +369,8 @@ class WebServer:
 
     def _new_game(self, key: str, kind: str, data: dict[str, Any]) -> Response:
         variant = self.variant(key)
-        label = None
+        label: str | None = None
+        proven: int | None = None  # the budget a winnable or daily deal was proven with
         if kind == "number" and isinstance(data.get("number"), str):  # ms:N, pysolfc:N
             try:
                 dealt = deal(variant, parse_seed(text_field(data, "number", longest=40)))
@@ -393,20 +394,17 @@ class WebServer:
             if found.number is None:
                 raise WebError(found.error or "no deal was found", status=422)
             number = found.number
+            # the budget the deal was proven winnable with: a hint at its start finds the win
+            proven = proof_positions() if kind == "daily" else self.finder.positions
             if numbering != OURS:                  # the day's deal in ms: or pysolfc:
                 seed = Seed(number, numbering)
                 game = self.store.create(key, deal(variant, seed),
-                                         f"daily deal {today.isoformat()} (deal {seed})")
+                                         f"daily deal {today.isoformat()} (deal {seed})",
+                                         proven=proven)
                 return game_answer(game, {}, 201)
             label = (f"daily deal {today.isoformat()} (deal {number})" if kind == "daily"
                      else f"winnable deal {number}")
-        game = self.store.create(key, variant.deal(number), label)
-        if kind == "daily":  # the budgets the deal was proven winnable with: its hints find it
-            from patience.play.deals import proof_positions
-
-            game.session.proven = proof_positions()
-        elif kind == "winnable":
-            game.session.proven = self.finder.positions
+        game = self.store.create(key, variant.deal(number), label, proven=proven)
         return game_answer(game, {}, 201)
 
     @staticmethod
@@ -492,6 +490,9 @@ class WebServer:
             label = "Hint from the full deal" if hidden else "Hint"
             message = (f"{label}: {words} ({notation}) — a win in {len(plan)} "
                        f"move{'s' if len(plan) != 1 else ''}.")
+            note = session.take_back_note("Hint again")  # its take-backs, if any
+            if note:
+                message += f" {note[0].upper()}{note[1:]}."
             if hidden:
                 message += " The solver knows the hidden cards; 'Hint (what I see)' does not."
         hint = {"source": move.source, "count": move.count, "target": move.target,

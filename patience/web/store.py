@@ -214,10 +214,12 @@ class GameStore:
 
     # -- games --
 
-    def create(self, key: str, game: Game, label: str | None = None) -> WebGame:
+    def create(self, key: str, game: Game, label: str | None = None, *,
+               proven: int | None = None) -> WebGame:
         """A new game, written; StoreFull (503) when ``keep`` games are kept and every one
-        is in progress."""
-        session = Session(game, label=label, record_stats=self.record_stats)
+        is in progress. ``proven``: the budget the deal was proven winnable with
+        (``Session.proven``), written with it."""
+        session = Session(game, label=label, record_stats=self.record_stats, proven=proven)
         web_game = WebGame(secrets.token_urlsafe(16), key, session)
         with self._lock:
             self._make_room(self.keep - 1)
@@ -328,6 +330,10 @@ def restore(data: dict[str, Any], variants: Mapping[str, Variant], where: str,
     if data.get("rules_hash") != variant.rules_hash:
         raise refuse(f"was played with other rules of {variant.id!r} (the variant file has "
                      "changed since)")
+    proven = data.get("proven")  # absent in a file written before it was kept
+    if proven is not None and not saves.is_proof_budget(proven):
+        raise refuse(f"has the proof budget {proven!r:.40}, which is no budget (a whole "
+                     f"number of positions from 1 to {saves.MAX_PROVEN_POSITIONS:,})")
     number = data.get("deal_number")
     if number is not None and (type(number) is not int or not 0 <= number <= MASK64):
         raise refuse(f"has the deal number {number!r:.40}, which is no deal number (a whole "
@@ -354,5 +360,6 @@ def restore(data: dict[str, Any], variants: Mapping[str, Variant], where: str,
     session = Session(game, redo=replayed[::-1], recorded=data.get("recorded") is True,
                       label=label if isinstance(label, str) else None,
                       record_stats=record_stats,
-                      seconds=seconds if type(seconds) is int and 0 <= seconds <= MASK64 else 0)
+                      seconds=seconds if type(seconds) is int and 0 <= seconds <= MASK64 else 0,
+                      proven=proven)
     return key, session, revision
