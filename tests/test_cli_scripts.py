@@ -162,4 +162,4 @@ def test_a_search_run_from_another_thread_keeps_pythons_ctrl_c():
     run.join(timeout=120)
     result = outcome["result"]
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["verdict"] == "won"
+    assert json.loads(result.stdout)["verdict"] == "won"

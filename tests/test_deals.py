@@ -177,7 +177,7 @@ def test_a_wrong_board_is_refused(board: str, message: str) -> None:
 def test_microsoft_deal_11982_is_unwinnable() -> None:
     result = run("solve", "freecell", "--seed", "ms:11982", "--json")
     assert result.exit_code == 0, result.output
-    answer = json.loads(result.output)
+    answer = json.loads(result.stdout)
     assert answer["verdict"] == "unwinnable" and answer["deal"] == "ms:11982"
 
 
@@ -305,7 +305,7 @@ def replay_standard(game, line: list[str]):
 def test_standard_notation_replays_to_the_win(text: str) -> None:
     result = run("solve", "freecell", "--seed", text, "--notation", "standard", "--json")
     assert result.exit_code == 0, result.output
-    answer = json.loads(result.output)
+    answer = json.loads(result.stdout)
     assert answer["verdict"] == "won"
     line = answer["moves"].split()
     assert all(len(move) == 2 or move[2] == "v" or move.startswith("f") for move in line)
@@ -419,7 +419,7 @@ def test_solvitaire_prints_the_bench_deal_file(name: str, text: str) -> None:
 
     result = run("solvitaire", name, "--seed", text)
     assert result.exit_code == 0, result.output
-    printed = json.loads(result.output)
+    printed = json.loads(result.stdout)
     game = deal(find_variant(name), text)
     assert printed == solvitaire_deal(game, entry_for(find_variant(name)))
     if "tableau piles" in printed:
@@ -505,7 +505,7 @@ def test_the_days_deal_in_microsofts_numbering_is_proven_and_played_as_that_deal
     assert daily_start("freecell", day, "ms") == Seed(1 + h % DAILY_HIGH, "ms")
     result = run("daily", "freecell", "--date", "2026-12-05", "--numbering", "ms", "--json")
     assert result.exit_code == 0, result.output
-    found = json.loads(result.output)
+    found = json.loads(result.stdout)
     assert found["deal"].startswith("ms:")
     number = int(found["deal"][3:])
     assert 1 + h % DAILY_HIGH <= number < 1 + h % DAILY_HIGH + 50

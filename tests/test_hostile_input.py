@@ -1406,7 +1406,7 @@ def test_a_file_shows_at_most_max_file_errors_and_counts_the_rest(tmp_path):
     path = tmp_path / "many.yaml"
     path.write_text(text, encoding="utf-8")
     result = cli("check", "--format", "json", str(path))
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert len(data["errors"]) == limits.MAX_FILE_ERRORS
     assert data["more_errors"] == count - limits.MAX_FILE_ERRORS
 

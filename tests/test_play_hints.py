@@ -170,7 +170,7 @@ def test_the_hint_command_gives_a_suggestion_where_it_decides_nothing():
                              f"suggestion (no win known): {move}\n")
     result = CliRunner().invoke(main, ["hint", "klondike", "--seed", "1",
                                        "--max-positions", "20000", "--json"])
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["move"] is None and data["verdict"] == "unknown"
     assert data["suggestion"] == move
 
@@ -187,7 +187,7 @@ def test_the_hint_command_shows_a_line_without_take_backs():
     result = CliRunner().invoke(main, ["hint", "freecell", "--seed", "2", "--json"])
     game = find_variant("freecell").deal(2)
     move, found = hint(game)
-    assert json.loads(result.output)["move"] == move != "c5:1-a"
+    assert json.loads(result.stdout)["move"] == move != "c5:1-a"
     assert not any(takes_back(game.variant, m) for m in line_of(game, found))
 
 

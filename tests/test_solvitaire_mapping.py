@@ -33,7 +33,7 @@ def test_a_variant_with_the_key_declares_its_own_deal(tmp_path):
                                   "start_empty": ["tail", "foundations"]}
     result = CliRunner().invoke(main, ["solvitaire", str(path), "--seed", "1"])
     assert result.exit_code == 0, result.output
-    deal = json.loads(result.output)
+    deal = json.loads(result.stdout)
     assert deal["tableau piles"] == [["7D"], ["9C"], ["4D"], ["8H"]]
     assert len(deal["stock"]) == 48
     # not part of the rules: the rules hash is tabbycat's

@@ -76,7 +76,7 @@ def database_path(tmp_path):
 def test_report_json_is_one_object_per_variant(database_path):
     result = CliRunner().invoke(main, ["report", "manx", "--db", str(database_path), "--json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert (data["deals"], data["won"], data["unwinnable"], data["unknown"]) == (30, 10, 10, 10)
     assert data["variant"] == "manx" and data["max_positions"] == 400
     every = CliRunner().invoke(main, ["report", "--db", str(database_path), "--json"])
