@@ -196,7 +196,9 @@ def rules_text(variant: Variant) -> str:
     lines += _definition_lines(variant)
     example = f"{variant.pile_names[0]}:1-{variant.pile_names[1]}"
     lines += ["", f"Moves are written 'd' (deal) or SOURCE:N-TARGET, e.g. '{example}'"
-              + (", and discards as their piles joined by '+'." if variant.discards else ".")]
+              + (", and discards as their piles joined by '+'." if variant.discards else ".")
+              + (f" A draw of a buried card is written '{draw_example(variant)}'."
+                 if variant.merci is not None else "")]
     return "\n".join(lines)
 
 
