@@ -221,3 +221,25 @@ def test_the_words_say_what_a_draw_is():
 def test_the_reduced_decks_load():
     for name in ("mini-fan-draw", "mini-three-shuffles-and-a-draw"):
         assert patience.find_variant(str(MINI / f"{name}.yaml")).merci is not None
+
+
+def test_a_click_or_a_drag_on_the_card_under_the_top_card_draws_it():
+    from patience.play.session import Session
+    from patience.web.snapshot import describe_move, drop_targets
+
+    game = draws().deal(1)
+    index = game.variant.pile_index
+    session = Session(game, record_stats=False, auto_home=False)
+    # the page may drag c3's second card (6S) onto c17 alone, and c17's (AH) up or onto 2H
+    drops = drop_targets(session)
+    assert drops[index["c3"]][1] == [index["c17"]]
+    assert drops[index["c17"]][1] == [index["c11"], *game.variant.group_by_name[
+        "foundations"].indices]
+    assert describe_move(game.variant, game.piles, game.parse_move("c3:^-c17")) == \
+        "six of spades drawn from under the top card of fan 3 to fan 17"
+    session.click(index["c3"], 1)
+    assert game.notation(game.move_stack[-1]) == "c3:^-c17"
+    session.undo()
+    session.drop(index["c17"], 1, index["c11"])
+    assert game.notation(game.move_stack[-1]) == "c17:^-c11"
+    assert not any(depth for by_depth in drop_targets(session).values() for depth in by_depth)

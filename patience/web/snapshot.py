@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from patience.cards import FACE_DOWN, SUIT_NAMES
 from patience.game import Move
+from patience.moves import DRAW
 from patience.play.table import covered_piles, in_top_row, is_waste_like, layout_facts
 from patience.settings import Show, Target
 from patience.visibility import seen_cards
@@ -92,7 +93,9 @@ def drop_targets(session: Session) -> dict[int, dict[int, list[int]]]:
             continue
         group = variant.group_of_pile[target]
         targets = group.indices if group.target is Target.FIRST else (target,)
-        depths = (count - 1,) if source in deal_targets else range(count)
+        # a draw (merci) drags the card under the top card alone
+        depths = (1,) if count == DRAW else (count - 1,) if source in deal_targets \
+            else range(count)
         by_depth = found.setdefault(source, {})
         for depth in depths:
             by_depth.setdefault(depth, set()).update(t for t in targets if t != source)
@@ -206,6 +209,11 @@ def describe_move(variant: Variant, piles: Sequence[Sequence[int]], move: Move) 
         return f"{', '.join(names[:-1])} and {names[-1]} to {pile_label(variant, target)}"
     if source < 0:
         return "the deal"
+    if count == DRAW:  # the card under the top card, alone (merci)
+        pile = piles[source]
+        drawn = card_name(pile[-2]) if len(pile) >= 2 else "no card"
+        return (f"{drawn} drawn from under the top card of {pile_label(variant, source)} to "
+                f"{pile_label(variant, target)}")
     cards = piles[source][-count:]
     bottom = card_name(cards[0]) if cards else "no card"
     what = bottom if count == 1 else f"{bottom} with the card on it" if count == 2 else \
