@@ -512,13 +512,7 @@ class Game:
                 raise PositionError(f"position {shown!r}: {name} has a face-down card above "
                                     "a face-up one; face-down cards lie at the bottom")
         if variant.redeal_counter is not None:
-            limit = variant.redeal_limit or 0
-            made = str(redeals)
-            if not (made.isascii() and made.isdigit() and len(made) <= 4
-                    and int(made) <= limit):
-                raise PositionError(f"position {shown!r}: r:{made} is not a number of redeals "
-                                    f"made from 0 to {limit}")
-            piles.append([0] * int(made))
+            piles.append(_counted(shown, "r", redeals, variant.redeal_limit or 0, "redeals"))
         if variant.gather is not None and variant.gather.seed is not None:
             written = str(seed)
             if not (written.isascii() and written.isdigit() and len(written) <= 20
@@ -527,13 +521,8 @@ class Game:
                                     "(a deal number from 0 to 2^64 - 1)")
             piles.append(_seed_pile(int(written)))
         if variant.merci is not None:
-            limit = variant.merci.limit
-            made = str(draws)
-            if not (made.isascii() and made.isdigit() and len(made) <= 4
-                    and int(made) <= limit):
-                raise PositionError(f"position {shown!r}: m:{made} is not a number of draws "
-                                    f"of a buried card made (merci) from 0 to {limit}")
-            piles.append([0] * int(made))
+            piles.append(_counted(shown, "m", draws, variant.merci.limit,
+                                  "draws of a buried card (merci)"))
         game = cls(variant, piles, stock)
         game._settle()  # a complete set on the table under forced removal leaves at once
         game._initial = (tuple(map(tuple, game.piles)), tuple(game.stock))
@@ -642,6 +631,16 @@ class LegalMoves:
     def __repr__(self) -> str:
         moves = ", ".join(self.game.notation(move) for move in self)
         return f"<LegalMoves at {self.game.text()!r} ({moves})>"
+
+
+def _counted(shown: str, field: str, value: object, limit: int, what: str) -> list[int]:
+    """The hidden pile counting what a position's field ``r:`` or ``m:`` says was made (a
+    card each), refused unless it is a number from 0 to ``limit``."""
+    made = str(value)
+    if not (made.isascii() and made.isdigit() and len(made) <= 4 and int(made) <= limit):
+        raise PositionError(f"position {shown!r}: {field}:{made} is not a number of {what} "
+                            f"made from 0 to {limit}")
+    return [0] * int(made)
 
 
 def _seed_pile(seed: int) -> list[int]:

@@ -455,6 +455,7 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
     uncovers = uncovers_of(variant)
     bottom = variant.bottom_piles
     fills_last = bool(variant.fill_last_piles)
+    turning = (turns_up, fills_last, uncovers)
 
     if first_forced is None and not turns_up and not bottom:
         def play(piles: Piles, stock: list[int], move: MoveTuple) -> Undo:
@@ -491,9 +492,7 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
                 received = None
                 last = target
                 turn_up_left(piles, source, turns_up, uncovers, steps)
-            if first_forced is not None and not settle_steps(
-                    variant, first_forced, piles, stock, last, steps, turns_up, fills_last,
-                    uncovers):
+            if not settled(variant, first_forced, piles, stock, last, steps, turning):
                 take_back(piles, stock, move, (received, steps))
                 raise runaway()
             return received, steps
@@ -511,7 +510,24 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
 
     if variant.merci is None:
         return play, take_back
-    return draws_played(variant, play, take_back, first_forced)
+    return draws_played(variant, play, take_back, first_forced, turning)
+
+
+#: what the forced steps after a move need of the variant, read once: the piles whose
+#: face-down top card turns up, whether a pile fills from the last one, what uncovers what
+Turning = tuple[frozenset[int], bool, Uncovers]
+
+
+def settled(variant: Variant, first_forced: Callable[[Piles, list[int]], Any] | None,
+            piles: Piles, stock: list[int], last: int | None, steps: list[MoveTuple],
+            turning: Turning) -> bool:
+    """Make the forced steps after a move (:func:`settle_steps`; none without
+    ``first_forced``); False when they went on past ``MAX_FORCED_MOVES``."""
+    if first_forced is None:
+        return True
+    turns_up, fills_last, uncovers = turning
+    return settle_steps(variant, first_forced, piles, stock, last, steps, turns_up, fills_last,
+                        uncovers)
 
 
 def undo_steps(piles: Piles, stock: list[int], steps: list[MoveTuple] | tuple[()],
@@ -528,7 +544,8 @@ def undo_steps(piles: Piles, stock: list[int], steps: list[MoveTuple] | tuple[()
 
 
 def draws_played(variant: Variant, play: Play, take_back: TakeBack,
-                 first_forced: Callable[[Piles, list[int]], Any] | None) -> tuple[Play, TakeBack]:
+                 first_forced: Callable[[Piles, list[int]], Any] | None,
+                 turning: Turning) -> tuple[Play, TakeBack]:
     """``play`` and ``take_back`` that also make a draw of a buried card ``(s, DRAW, t)``
     (``merci``): the top card of pile ``s`` is lifted, the card under it played onto pile
     ``t`` as a move of one card, the top card put back, one draw counted; then the forced
@@ -537,9 +554,6 @@ def draws_played(variant: Variant, play: Play, take_back: TakeBack,
     assert merci is not None
     counter = merci.counter
     bottom = variant.bottom_piles
-    turns_up = frozenset(variant.face_down_piles)
-    uncovers = uncovers_of(variant)
-    fills_last = bool(variant.fill_last_piles)
 
     def play_draw(piles: Piles, stock: list[int], move: MoveTuple) -> Undo:
         source, count, target = move
@@ -551,9 +565,7 @@ def draws_played(variant: Variant, play: Play, take_back: TakeBack,
         pile.append(top)
         piles[counter].append(0)
         steps: list[MoveTuple] = []
-        if first_forced is not None and not settle_steps(
-                variant, first_forced, piles, stock, target, steps, turns_up, fills_last,
-                uncovers):
+        if not settled(variant, first_forced, piles, stock, target, steps, turning):
             take_back_draw(piles, stock, move, (None, steps))
             raise runaway()
         return None, steps

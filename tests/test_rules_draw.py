@@ -144,11 +144,11 @@ def errors_of(text: str) -> list[str]:
     ("piles:\n  columns:\n    merci: once\n",
      "piles.columns.merci must be a whole number, not 'once'"),
     ("piles:\n  columns:\n    deal: 2\n    face_down: 1\n    merci: 1\n",
-     "piles.columns.merci draws the card under a pile's top card, which must lie face up, "
-     "but piles.columns.face_down deals cards face down there: drop one of the two"),
+     ("piles.columns.merci draws the card under a pile's top card, which must lie face up, "
+     "but piles.columns.face_down deals cards face down there: drop one of the two")),
     ("piles:\n  columns:\n    merci: 1\n  tail:\n    merci: 2\n",
-     "the groups with merci share one count of draws a game, so they give the same number; "
-     "here piles.columns.merci: 1, piles.tail.merci: 2"),
+     ("the groups with merci share one count of draws a game, so they give the same number; "
+     "here piles.columns.merci: 1, piles.tail.merci: 2")),
 ])
 def test_a_bad_merci_is_refused_with_its_place(fragment, message):
     found = errors_of(fragment)

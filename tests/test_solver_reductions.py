@@ -109,7 +109,8 @@ def test_every_family_of_classic_games_has_a_reduced_deck():
 QUICK = ["mini-bakers-dozen", "mini-streets-and-alleys", "mini-klondike", "mini-canfield",
          "mini-forty-thieves", "mini-golf", "mini-black-hole", "mini-spider", "mini-scorpion",
          "mini-yukon", "mini-miss-milligan", "mini-penguin", "mini-grandfathers-clock",
-         "mini-la-belle-lucie", "mini-fan-draw", "mini-three-shuffles-and-a-draw", "mini-cruel", "mini-fourteen", "mini-lineup", "mini-montana",
+         "mini-la-belle-lucie", "mini-fan-draw", "mini-three-shuffles-and-a-draw",
+         "mini-cruel", "mini-fourteen", "mini-lineup", "mini-montana",
          "mini-monte-carlo",
          "mini-three-peaks", "mini-accordion", "mini-calculation", "mini-osmosis",
          "mini-numerica", "mini-pyramid", "mini-three-peaks-covered", "mini-clock"]

@@ -17,10 +17,10 @@ ties broken by pile order, so "the first empty column" is the lowest-numbered on
 candidates are the legal moves the kernel generates, so a pile "accepts" exactly when the
 variant's rules say so.
 
-A click on a card takes that card and every card on it; a click (or a drag) on the card just
-under a top card, where no run moves from it, draws that card alone (``merci``). Where that many cards cannot leave
+A click on a card takes that card and every card on it. Where that many cards cannot leave
 the pile and the pile is not one the stock deals to (a tail whose run leaves whole), the
-click takes the smallest deeper run that can leave instead.
+click takes the smallest deeper run that can leave instead; and a click (or a drag) on the
+card just under a top card, where no run moves from it, draws that card alone (``merci``).
 
 >>> from patience import Game, find_variant
 >>> from patience.cards import parse_cards

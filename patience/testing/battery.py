@@ -185,18 +185,25 @@ def check_arrivals_obey_rules(game: Game) -> None:
         _expect_piles(position, expected, stock, shown, "move", target)
 
 
-def _check_discard(position: Game, move: Move, before: list[list[int]], shown: str) -> None:
-    """A discard: the interpreter lets it be, and it moves the top card of each chosen
-    pile, in pile order, onto its target (face-down cards left on top turning up), then
-    what is forced follows."""
-    variant = position.variant
+def _pushed_if_explained(position: Game, move: Move, before: list[list[int]],
+                         shown: str) -> tuple[list[int], list[list[int]]]:
+    """Push ``move`` once the interpreter lets it be; the stock before it, and a copy of
+    the piles before it to build the expected piles on."""
     reason = position.explain(move)
     if reason is not None:
         _fail(f"{shown} was played although the rules do not allow it: {reason} "
               f"(in {position.text()})")
     stock = list(position.stock)
     position.push_unchecked(move)
-    expected = [list(pile) for pile in before]
+    return stock, [list(pile) for pile in before]
+
+
+def _check_discard(position: Game, move: Move, before: list[list[int]], shown: str) -> None:
+    """A discard: the interpreter lets it be, and it moves the top card of each chosen
+    pile, in pile order, onto its target (face-down cards left on top turning up), then
+    what is forced follows."""
+    variant = position.variant
+    stock, expected = _pushed_if_explained(position, move, before, shown)
     chosen = variant.discard_sets[-2 - move.source]
     for index in chosen:
         expected[move.target].append(expected[index].pop())
@@ -211,13 +218,7 @@ def _check_draw(position: Game, move: Move, before: list[list[int]], shown: str)
     draw counted, then what is forced follows."""
     variant = position.variant
     assert variant.merci is not None
-    reason = position.explain(move)
-    if reason is not None:
-        _fail(f"{shown} was played although the rules do not allow it: {reason} "
-              f"(in {position.text()})")
-    stock = list(position.stock)
-    position.push_unchecked(move)
-    expected = [list(pile) for pile in before]
+    stock, expected = _pushed_if_explained(position, move, before, shown)
     top = expected[move.source].pop()
     _apply(expected, (move.source, 1, move.target), move.target in variant.bottom_piles)
     expected[move.source].append(top)
