@@ -225,7 +225,7 @@ def test_the_reduced_decks_load():
 
 def test_a_click_or_a_drag_on_the_card_under_the_top_card_draws_it():
     from patience.play.session import Session
-    from patience.web.snapshot import describe_move, drop_targets
+    from patience.web.snapshot import describe_move, drop_targets, snapshot
 
     game = draws().deal(1)
     index = game.variant.pile_index
@@ -237,9 +237,15 @@ def test_a_click_or_a_drag_on_the_card_under_the_top_card_draws_it():
         "foundations"].indices]
     assert describe_move(game.variant, game.piles, game.parse_move("c3:^-c17")) == \
         "six of spades drawn from under the top card of fan 3 to fan 17"
+    stock = snapshot(session)["stock"]
+    assert stock["draws_left"] == 1
+    assert stock["label"] == "stock, empty, 2 redeals left, 1 draw of a buried card left"
     session.click(index["c3"], 1)
     assert game.notation(game.move_stack[-1]) == "c3:^-c17"
     session.undo()
     session.drop(index["c17"], 1, index["c11"])
     assert game.notation(game.move_stack[-1]) == "c17:^-c11"
     assert not any(depth for by_depth in drop_targets(session).values() for depth in by_depth)
+    assert snapshot(session)["stock"]["draws_left"] == 0
+    lucie = Session(patience.find_variant("la-belle-lucie").deal(1), record_stats=False)
+    assert "draws_left" not in snapshot(lucie)["stock"]

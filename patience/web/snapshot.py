@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from patience.cards import FACE_DOWN, SUIT_NAMES
-from patience.game import Move
+from patience.game import Game, Move
 from patience.moves import DRAW
 from patience.play.table import covered_piles, in_top_row, is_waste_like, layout_facts
 from patience.settings import Show, Target
@@ -165,7 +165,9 @@ def snapshot(session: Session, *, game_id: str = "", version: int = 0,
             "redeals_left": redeals,  # None: unlimited
             "can_deal": game.can_deal(),
             "label": stock_label(len(game.stock), game.deals_left, variant.redeal_limit,
-                                 redeals),
+                                 redeals) + draws_label(game),
+            # the draws of a buried card left, for a variant with draws (merci)
+            **({} if variant.merci is None else {"draws_left": game.draws_left}),
         },
         "status": session.status(),
         "moves": len(game.move_stack),
@@ -197,6 +199,15 @@ def stock_label(count: int, deals_left: int, redeals: int | None,
     return text
 
 
+def draws_label(game: Game) -> str:
+    """``', 1 draw of a buried card left'`` after the stock's label, for a variant with
+    draws (``merci``); empty for the others."""
+    if game.variant.merci is None:
+        return ""
+    left = game.draws_left
+    return f", {left} draw{'s' if left != 1 else ''} of a buried card left"
+
+
 def describe_move(variant: Variant, piles: Sequence[Sequence[int]], move: Move) -> str:
     """A move in words, read off the position before it: ``'seven of hearts from column 1
     to column 3'``, ``'the deal'``, a discard ``'four of clubs from column 9 and ten of
@@ -221,5 +232,5 @@ def describe_move(variant: Variant, piles: Sequence[Sequence[int]], move: Move) 
     return f"{what} from {pile_label(variant, source)} to {pile_label(variant, target)}"
 
 
-__all__ = ["card_name", "describe_move", "drop_targets", "pile_label",
+__all__ = ["card_name", "describe_move", "draws_label", "drop_targets", "pile_label",
            "snapshot", "stock_label"]
