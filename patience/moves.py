@@ -455,7 +455,6 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
     uncovers = uncovers_of(variant)
     bottom = variant.bottom_piles
     fills_last = bool(variant.fill_last_piles)
-    turning = (turns_up, fills_last, uncovers)
 
     if first_forced is None and not turns_up and not bottom:
         def play(piles: Piles, stock: list[int], move: MoveTuple) -> Undo:
@@ -492,7 +491,9 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
                 received = None
                 last = target
                 turn_up_left(piles, source, turns_up, uncovers, steps)
-            if not settled(variant, first_forced, piles, stock, last, steps, turning):
+            if first_forced is not None and not settle_steps(
+                    variant, first_forced, piles, stock, last, steps, turns_up, fills_last,
+                    uncovers):
                 take_back(piles, stock, move, (received, steps))
                 raise runaway()
             return received, steps
@@ -510,7 +511,7 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
 
     if variant.merci is None:
         return play, take_back
-    return draws_played(variant, play, take_back, first_forced, turning)
+    return draws_played(variant, play, take_back, first_forced, (turns_up, fills_last, uncovers))
 
 
 #: what the forced steps after a move need of the variant, read once: the piles whose
