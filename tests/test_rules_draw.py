@@ -249,3 +249,27 @@ def test_a_click_or_a_drag_on_the_card_under_the_top_card_draws_it():
     assert snapshot(session)["stock"]["draws_left"] == 0
     lucie = Session(patience.find_variant("la-belle-lucie").deal(1), record_stats=False)
     assert "draws_left" not in snapshot(lucie)["stock"]
+
+
+
+def test_the_pages_hint_for_a_draw_points_at_the_card_under_the_top_card(tmp_path,
+                                                                          monkeypatch):
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx2")
+    from starlette.testclient import TestClient
+    from web_helpers import act, make_app, new_game
+
+    monkeypatch.setenv("PATIENCE_DATA_DIR", str(tmp_path / "data"))
+    with TestClient(make_app(tmp_path / "data")) as client:
+        snap = new_game(client, "three-shuffles-and-a-draw", 1)
+        hint = client.post(f"/api/games/{snap['game']}/hint",
+                           json={"version": snap["version"]}).json()["hint"]
+        # the solver's line starts with a draw here (an Ace up from under its fan's top)
+        assert hint["notation"].endswith(":^-f") and (hint["count"], hint["depth"]) == (DRAW, 1)
+        before = snap["piles"][hint["source"]]["cards"]
+        response = act(client, snap, action="drop", pile=hint["source"], depth=1,
+                       target=hint["target"])
+        assert response.status_code == 200, response.text
+        after = response.json()["snapshot"]
+        assert after["stock"]["draws_left"] == 0
+        assert after["piles"][hint["source"]]["cards"] == [*before[:-2], before[-1]]
