@@ -65,6 +65,7 @@ from patience.limits import (
     MAX_INLINED_DEPTH,
     MAX_INLINED_NODES,
     MAX_INTEGER,
+    MAX_MERCI_DRAWS,
     MAX_PARAMETERS,
     MAX_PILE_GROUPS,
     MAX_PREDICATES,
@@ -144,6 +145,9 @@ class GroupDefinition:
     ring: Ring | None = None
     #: ``layout: {centre: GROUP}``: it is drawn at the centre of GROUP's ring
     centre: str | None = None
+    #: ``merci: N``: N times a game a card just under a pile's top card may be drawn out
+    #: and played (docs/authoring.md, "Drawing a buried card"); 0: never
+    merci: int = 0
 
     @property
     def all_face_down(self) -> bool:
@@ -537,7 +541,7 @@ TOP_KEYS = ("id", "name", "family", "aliases", "description", "sources", "extend
             "pysolfc", "solvitaire", "score")
 GROUP_KEYS = ("id", "count", "deal", "face_down", "place", "to_bottom", "deal_first",
               "fill_from", "moves", "accepts", "target", "removal", "show", "layout",
-              "close_gaps", "lands", "fill_when")
+              "close_gaps", "lands", "fill_when", "merci")
 LAYOUT_KEYS = ("rows", "columns", "overlap", "ring", "start", "centre")
 #: the keys of a layout that only says where the front ends draw a group: no rule reads
 #: them, so they are not in the rules hash (``Definition.rules_hash``)
@@ -1387,11 +1391,12 @@ class _Validator:
                 nonempty=frozenset({"source"})))
             if moves is None or accepts is None:
                 continue
+            merci = self.merci(group, where, face_down, face_down_covered)
             defined = GroupDefinition(gname, pid, count, deal, moves, accepts, target,
                                       removal, show, face_down, place, to_bottom,
                                       fill_from, deal_first, layout, close_gaps,
                                       close_on_deal, face_down_covered, lands, fill_when,
-                                      ring, centre)
+                                      ring, centre, merci)
             if self.face_down_tops(defined, group, where):
                 groups.append(defined)
         if not groups and not self.errors:
@@ -1401,7 +1406,33 @@ class _Validator:
         self.centres(item, tuple(groups))
         if not self.errors:
             self.fill_loops(item, tuple(groups))
+        self.merci_counts(item, tuple(groups))
         return tuple(groups)
+
+    def merci(self, group: Mapping, where: str, face_down: tuple[int, ...],
+              covered: bool) -> int:
+        """A group's ``merci: N``: how many times a game the card just under a pile's top
+        card may be drawn out and played (docs/authoring.md, "Drawing a buried card"). A
+        drawn card is shown to the player, so no pile of the group may hold a face-down
+        card: the group deals none face down."""
+        item = group.items.get("merci")
+        if item is None:
+            return 0
+        draws = self.integer(item, f"{where}.merci", 0, low=1, high=MAX_MERCI_DRAWS)
+        if draws and (covered or any(face_down)):
+            self.error(f"{where}.merci draws the card under a pile's top card, which must lie "
+                       f"face up, but {where}.face_down deals cards face down there: drop one "
+                       "of the two", item.origin, code="merci")
+            return 0
+        return draws
+
+    def merci_counts(self, item: Mapping, groups: tuple[GroupDefinition, ...]) -> None:
+        """The groups with ``merci`` share one count of draws a game: they give the same N."""
+        counts = {g.merci for g in groups if g.merci}
+        if len(counts) > 1:
+            named = ", ".join(f"piles.{g.name}.merci: {g.merci}" for g in groups if g.merci)
+            self.error(f"the groups with merci share one count of draws a game, so they give "
+                       f"the same number; here {named}", item.origin, code="merci")
 
     def fill_when(self, group: Mapping, where: str, base: Scope,
                   fill_from: str | None) -> Rule | None:

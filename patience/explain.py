@@ -49,13 +49,13 @@ from patience.language import (
     arithmetic,
     compare,
 )
+from patience.moves import DRAW, Move
 from patience.places import NO_PILE, PLACE_ATTRIBUTES
 from patience.settings import Removal, Target
 
 if TYPE_CHECKING:
     from patience.definition import Rule
     from patience.game import Game
-    from patience.moves import Move
     from patience.variant import Variant
 
 
@@ -374,6 +374,8 @@ def _reason_against(game: Game, move: Move) -> Reason:
         return _deal_against(game, interpreter)
     if not _valid_indices(game, move):
         return f"{shown}: no such pile", None
+    if move.count == DRAW:
+        return _draw_against(game, interpreter, move, shown)
     why = _shape_against(game, interpreter, move, shown)
     if why is not None:
         return why, None
@@ -438,9 +440,46 @@ def _covered_against(game: Game, interpreter: Interpreter, index: int, pile: Pil
             f"no card (piles.{group.name}.layout)")
 
 
-def _rules_against(game: Game, interpreter: Interpreter, move: Move, shown: str) -> Reason:
-    """Which rule refuses the move: the source group's ``moves``, the target group's
-    ``accepts``, or a group whose moves go to the first pile that takes them."""
+def _draw_against(game: Game, interpreter: Interpreter, move: Move, shown: str) -> Reason:
+    """Why the draw of a buried card ``move`` is illegal (``merci``): none in this variant
+    or from this group, none left, no card under the top card, or the target's rules with
+    the top card lifted (the drawn card is the run, the source moves by no ``moves`` rule)."""
+    variant = game.variant
+    merci = variant.merci
+    group = variant.group_of_pile[move.source]
+    if merci is None:
+        return f"{shown}: this variant has no draw of a buried card (no merci)", None
+    if not group.merci:
+        return (f"{shown}: no card is drawn from under the top card of the {group.name} "
+                f"(piles.{group.name} has no merci)"), None
+    key = f"piles.{group.name}.merci"
+    if game.draws_left <= 0:
+        made = "the one draw of a buried card a game is made" if merci.limit == 1 else \
+            f"the {merci.limit} draws of a buried card a game are made"
+        return f"{shown}: {made}; none is left", key
+    pile = interpreter.pile(move.source)
+    if move.source == move.target:
+        return f"{shown}: a pile cannot move onto itself", None
+    if len(pile.cards) < 2:
+        return f"{shown}: {pile.name} has no card under its top card", None
+    target_group = variant.group_of_pile[move.target]
+    if target_group.removal is Removal.FORCED:
+        return (f"{shown}: cards go to the {target_group.name} only by themselves, at once "
+                f"(piles.{target_group.name}.removal: forced); that is not a move to make"), None
+    covered = _covered_against(game, interpreter, move.source, pile, shown)
+    if covered is not None:
+        return covered, None
+    lifted = game.copy()
+    lifted.piles[move.source].pop()
+    return _rules_against(lifted, Interpreter(lifted), Move(move.source, 1, move.target),
+                          shown, gives=False)
+
+
+def _rules_against(game: Game, interpreter: Interpreter, move: Move, shown: str,
+                   gives: bool = True) -> Reason:
+    """Which rule refuses the move: the source group's ``moves`` (unless ``gives`` is
+    false: a drawn card moves by no such rule), the target group's ``accepts``, or a
+    group whose moves go to the first pile that takes them."""
     variant = game.variant
     source_pile = interpreter.pile(move.source)
     target_pile = interpreter.pile(move.target)
@@ -450,11 +489,11 @@ def _rules_against(game: Game, interpreter: Interpreter, move: Move, shown: str)
     cards = " ".join(card_code(c) for c in run.cards)
     what = f"the top {move.count} cards of {source_pile.name} ({cards})" if move.count > 1 \
         else f"{cards} from {source_pile.name}"
-    gives = source_group.moves
+    moves = source_group.moves
     env = {"pile": source_pile, "run": run}
-    if not interpreter.evaluate(gives.node, env):
-        return (f"{shown}: {what} may not move: {_rule_words(gives)} is false: "
-                + interpreter.reason(gives.node, env, gives.text), gives.key)
+    if gives and not interpreter.evaluate(moves.node, env):
+        return (f"{shown}: {what} may not move: {_rule_words(moves)} is false: "
+                + interpreter.reason(moves.node, env, moves.text), moves.key)
     accepts = target_group.accepts
     env = {"pile": target_pile, "run": run, "source": source_pile}
     if not interpreter.evaluate(accepts.node, env):

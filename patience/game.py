@@ -18,7 +18,8 @@ Position text (one line): the pile groups in order, each as ``ID:`` followed by 
 separated by ``/``, each pile its cards from bottom to top as two-character codes run
 together, then ``s:`` and the stock in dealing order (next card first), then ``r:`` and
 the redeals made (when they are counted) and ``z:`` and a gathering redeal's shuffle seed
-(when it shuffles; read as 0 when left out). Reading a position makes any forced removals
+(when it shuffles; read as 0 when left out), then ``m:`` and the draws of a buried card made
+(``merci``; read as 0 when left out). Reading a position makes any forced removals
 it calls for, as a deal would.
 """
 
@@ -41,6 +42,7 @@ from patience.limits import (
 )
 from patience.moves import (
     DEAL,
+    DRAW,
     Move,
     MoveTuple,
     Undo,
@@ -59,7 +61,7 @@ if TYPE_CHECKING:
 
 _COUNT = f"[0-9]{{1,{MAX_MOVE_COUNT_DIGITS}}}"  # ASCII digits only, and few of them
 _PILE = re.compile(r"^[a-z]+[0-9]*$", re.ASCII)  # a pile's name in a discard (c1+c4)
-_MOVE = re.compile(rf"^\s*([a-z]+)([0-9]*):({_COUNT})-([a-z]+)([0-9]*)\s*$", re.ASCII)
+_MOVE = re.compile(rf"^\s*([a-z]+)([0-9]*):({_COUNT}|\^)-([a-z]+)([0-9]*)\s*$", re.ASCII)
 
 
 __all__ = ["DEAL", "Game", "LegalMoves", "Move", "deal_from_stock"]
@@ -251,7 +253,7 @@ class Game:
             return "d"
         target_group = self.variant.group_of_pile[target]
         target_name = target_group.id if target_group.target is Target.FIRST else names[target]
-        return f"{names[source]}:{count}-{target_name}"
+        return f"{names[source]}:{'^' if count == DRAW else count}-{target_name}"
 
     def parse_move(self, text: str) -> Move:
         """The move written ``text`` in this position; MoveError if it cannot be read.
@@ -273,7 +275,7 @@ class Game:
             raise MoveError(f"cannot read move {text!r}: write 'd' to deal or SOURCE:N-TARGET, "
                             "e.g. 'c1:3-c4'", move=text)
         source_name = match.group(1) + match.group(2)
-        count = int(match.group(3))
+        count = DRAW if match.group(3) == "^" else int(match.group(3))
         target_name = match.group(4) + match.group(5)
         variant = self.variant
         if source_name not in variant.pile_index:
@@ -295,7 +297,7 @@ class Game:
         if group.target is Target.FIRST:
             raise MoveError(f"move {text!r}: a move to the {group.name} names the group: "
                             f"write '{group.id}', not {target_name!r}", move=text)
-        if count < 1:
+        if count < 1 and count != DRAW:
             raise MoveError(f"move {text!r}: a move takes at least one card", move=text)
         return Move(source, count, target)
 
@@ -386,6 +388,18 @@ class Game:
         return limit - len(self.piles[variant.redeal_counter])
 
     @property
+    def draws_made(self) -> int:
+        """How many draws of a buried card (``merci``) were made (0 without them)."""
+        merci = self.variant.merci
+        return 0 if merci is None else len(self.piles[merci.counter])
+
+    @property
+    def draws_left(self) -> int:
+        """How many draws of a buried card (``merci``) are left (0 without them)."""
+        merci = self.variant.merci
+        return 0 if merci is None else merci.limit - self.draws_made
+
+    @property
     def shuffle_seed(self) -> int | None:
         """The seed a gathering redeal's shuffle is drawn from (the deal number; 0 for a
         game dealt from cards or a position that gives none), or None when no redeal of
@@ -434,6 +448,8 @@ class Game:
             parts.append(f"r:{len(self.piles[counter])}")
         if self.shuffle_seed is not None:
             parts.append(f"z:{self.shuffle_seed}")
+        if self.variant.merci is not None:
+            parts.append(f"m:{self.draws_made}")
         return " ".join(parts)
 
     @classmethod
@@ -461,13 +477,15 @@ class Game:
         redeals = fields.pop("r", "0") if variant.redeal_counter is not None else "0"
         shuffled = variant.gather is not None and variant.gather.seed is not None
         seed = fields.pop("z", "0") if shuffled else "0"
+        draws = fields.pop("m", "0") if variant.merci is not None else "0"
         if fields:
             raise PositionError(f"position {text!r}: unknown field {next(iter(fields))!r}:")
-        return cls._checked(variant, piles, stock, text, redeals, seed)
+        return cls._checked(variant, piles, stock, text, redeals, seed, draws)
 
     @classmethod
     def _checked(cls, variant: Variant, piles: list[list[int]], stock: list[int],
-                 shown: str, redeals: object = 0, seed: object = 0) -> Game:
+                 shown: str, redeals: object = 0, seed: object = 0,
+                 draws: object = 0) -> Game:
         try:
             check_deck([c & ~FACE_DOWN for pile in piles for c in pile] + stock,
                        variant.decks, variant.ranks, variant.suits)
@@ -496,13 +514,7 @@ class Game:
                 raise PositionError(f"position {shown!r}: {name} has a face-down card above "
                                     "a face-up one; face-down cards lie at the bottom")
         if variant.redeal_counter is not None:
-            limit = variant.redeal_limit or 0
-            made = str(redeals)
-            if not (made.isascii() and made.isdigit() and len(made) <= 4
-                    and int(made) <= limit):
-                raise PositionError(f"position {shown!r}: r:{made} is not a number of redeals "
-                                    f"made from 0 to {limit}")
-            piles.append([0] * int(made))
+            piles.append(_counted(shown, "r", redeals, variant.redeal_limit or 0, "redeals"))
         if variant.gather is not None and variant.gather.seed is not None:
             written = str(seed)
             if not (written.isascii() and written.isdigit() and len(written) <= 20
@@ -510,6 +522,9 @@ class Game:
                 raise PositionError(f"position {shown!r}: z:{written} is not a shuffle seed "
                                     "(a deal number from 0 to 2^64 - 1)")
             piles.append(_seed_pile(int(written)))
+        if variant.merci is not None:
+            piles.append(_counted(shown, "m", draws, variant.merci.limit,
+                                  "draws of a buried card (merci)"))
         game = cls(variant, piles, stock)
         game._settle()  # a complete set on the table under forced removal leaves at once
         game._initial = (tuple(map(tuple, game.piles)), tuple(game.stock))
@@ -527,6 +542,8 @@ class Game:
             data["redeals"] = len(self.piles[self.variant.redeal_counter])
         if self.shuffle_seed is not None:
             data["shuffle_seed"] = self.shuffle_seed
+        if self.variant.merci is not None:
+            data["draws"] = self.draws_made
         return data
 
     @classmethod
@@ -552,7 +569,7 @@ class Game:
         except (DealError, TypeError, AttributeError) as error:
             raise PositionError(f"position JSON: {error}") from None
         return cls._checked(variant, piles, stock, shown, data.get("redeals", 0),
-                            data.get("shuffle_seed", 0))
+                            data.get("shuffle_seed", 0), data.get("draws", 0))
 
     # -- drawing --
 
@@ -578,6 +595,9 @@ class Game:
             left = self.redeals_left
             stock += ", redeals unlimited" if left is None else \
                 f", {left} redeal{'s' if left != 1 else ''} left"
+        if self.variant.merci is not None:
+            draws = self.draws_left
+            stock += f", {draws} draw{'s' if draws != 1 else ''} of a buried card left"
         lines.append(stock)
         return "\n".join(lines)
 
@@ -614,6 +634,16 @@ class LegalMoves:
     def __repr__(self) -> str:
         moves = ", ".join(self.game.notation(move) for move in self)
         return f"<LegalMoves at {self.game.text()!r} ({moves})>"
+
+
+def _counted(shown: str, field: str, value: object, limit: int, what: str) -> list[int]:
+    """The hidden pile counting what a position's field ``r:`` or ``m:`` says was made (a
+    card each), refused unless it is a number from 0 to ``limit``."""
+    made = str(value)
+    if not (made.isascii() and made.isdigit() and len(made) <= 4 and int(made) <= limit):
+        raise PositionError(f"position {shown!r}: {field}:{made} is not a number of {what} "
+                            f"made from 0 to {limit}")
+    return [0] * int(made)
 
 
 def _seed_pile(seed: int) -> list[int]:

@@ -558,6 +558,8 @@ class Generator:
                 out.line("append = moves.append")
             for source in self.plan.sources:
                 self._source_loop(out, source, found, given_source=given)
+            if self.plan.merci is not None:  # the draws of a buried card (merci)
+                self._merci_call(out, listing, given)
             if not given:
                 self._discards(out, add_discard if listing else return_discard)
                 self._note(out, deal_note)
@@ -567,6 +569,8 @@ class Generator:
             out.dedent()
             out.line("")
 
+        if self.plan.merci is not None:
+            self._merci_moves(out)
         if self.plan.discards:  # the legal discards alone: whether a discard move is legal
             out.line("def discard_moves(piles, stock):")
             out.indent()
@@ -578,6 +582,61 @@ class Generator:
             out.line("return moves")
             out.dedent()
             out.line("")
+
+    # -- draws of a buried card (merci) --
+
+    def _merci_call(self, out: _Writer, listing: bool, given: bool) -> None:
+        """The draws in the move functions: all of them, those from pile ``s``, or any."""
+        if not listing:
+            out.line("if merci_moves(piles, stock):")
+            out.line("    return True")
+        elif given:
+            out.line("moves += [m for m in merci_moves(piles, stock) if m[0] == s]")
+        else:
+            out.line("moves += merci_moves(piles, stock)")
+
+    def _merci_moves(self, out: _Writer) -> None:
+        """``merci_moves(piles, stock)``: the draws of a buried card while one is left (the
+        generated functions' win test came first). Each pile of two cards or more has its
+        top card lifted while the card under it is tried as a run of one, then put back:
+        ``(s, -1, t)`` for each pile ``t`` that takes it (patience.moves.DRAW)."""
+        merci = self.plan.merci
+        assert merci is not None
+
+        def add_draw(writer: _Writer, target: GroupRules) -> None:
+            writer.line("append((s, -1, t))")
+            if target.first and len(target.indices) > 1:
+                writer.line("break")
+
+        out.line("def merci_moves(piles, stock):")
+        out.indent()
+        out.line("moves = []")
+        out.line(f"if len(piles[{merci.counter}]) >= {merci.limit}:")
+        out.line("    return moves")
+        out.line("append = moves.append")
+        for plan in merci.sources:
+            source = plan.source
+            self._note(out, source.moves_note)
+            rest = [rename(node, {"pile": SOURCE_PILE}) for node in plan.rest]
+            out.line(f"for s in range({source.indices.start}, {source.indices.stop}):")
+            out.indent()
+            out.line("src = piles[s]")
+            out.line("if len(src) >= 2:")
+            out.indent()
+            out.line("lifted = src.pop()")
+            out.line("n = len(src)")
+            out.line("k0 = 1")
+            for pairing in plan.pairings:
+                if pairing.k_outer:
+                    self._k_outer(out, source, pairing, rest, "n", "k0", add_draw)
+                else:
+                    self._target_outer(out, source, pairing, rest, "n", "k0", add_draw)
+            out.line("src.append(lifted)")
+            out.dedent()
+            out.dedent()
+        out.line("return moves")
+        out.dedent()
+        out.line("")
 
     def _first_forced(self, out: _Writer) -> bool:
         """``first_forced``: gaps closing, forced removals, then fills. Whether any forced
@@ -686,6 +745,8 @@ class Generator:
         module = compile(source_text, filename, "exec")
         functions = {code.co_name: types.FunctionType(code, namespace)
                      for code in module.co_consts if isinstance(code, types.CodeType)}
+        if "merci_moves" in functions:  # the move functions call it
+            namespace["merci_moves"] = functions["merci_moves"]
         return functions, source_text, filename
 
 

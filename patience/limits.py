@@ -45,6 +45,10 @@ MAX_DISCARDS = 16
 MAX_DISCARD_CARDS = 4
 MAX_DISCARD_SETS = 20_000
 
+#: Draws of a buried card a game (a group's ``merci: N``): each is counted by a hidden pile
+#: of that many cards, as the redeals are.
+MAX_MERCI_DRAWS = 1000
+
 #: Errors shown for one variant file: past this many, one line says how many more there
 #: are (``and N more errors``). A file's errors are kept in memory only up to twice this.
 MAX_FILE_ERRORS = 50

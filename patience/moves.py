@@ -21,7 +21,7 @@ waste to redeal) is decided when the player is made: a variant without them pays
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from patience.cards import FACE_DOWN, redeal_shuffle
@@ -63,6 +63,31 @@ class Gather(NamedTuple):
     seed: int | None
     #: ``gaps: N``: N gaps (``BLANK``) shuffled in among the gathered cards, dealt as cards
     blanks: int = 0
+
+
+class Merci(NamedTuple):
+    """The draws of a buried card (groups with ``merci: N``: docs/authoring.md, "Drawing a
+    buried card"): ``limit`` times a game, the card just under the top card of one of
+    ``piles`` is played alone, the top card staying in place: the move ``(s, DRAW, t)``.
+    ``counter`` is the hidden pile whose length counts the draws made."""
+
+    piles: tuple[int, ...]
+    limit: int
+    counter: int
+
+
+#: the count of a draw of a buried card, ``(s, DRAW, t)``: the card under the top card of
+#: pile ``s`` onto pile ``t`` (notation ``c3:^-c5``)
+DRAW = -1
+
+
+def merci_of(groups: Sequence[Any], counter: int) -> Merci | None:
+    """The variant's draws from its groups (each with ``merci``, a count of draws a game
+    shared by all), counted by the hidden pile ``counter``; None when no group has any."""
+    piles = tuple(i for group in groups if group.merci for i in group.indices)
+    if not piles:
+        return None
+    return Merci(piles, max(group.merci for group in groups), counter)
 
 
 #: a gap shuffled in among the gathered cards (``stock.gather.gaps: N``): no card (cards
@@ -460,7 +485,8 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
             piles[source] += pile[cut:]
             del pile[cut:]
 
-        return play, take_back_plain
+        if variant.merci is None:
+            return play, take_back_plain
     else:
         def play(piles: Piles, stock: list[int], move: MoveTuple) -> Undo:
             source, count, target = move
@@ -492,14 +518,7 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
 
     def take_back(piles: Piles, stock: list[int], move: MoveTuple, undo: Undo) -> None:
         received, steps = undo
-        for s, c, t in reversed(steps):
-            if t == TURNED:
-                piles[s][-1] |= FACE_DOWN
-                continue
-            if s < 0:
-                stock.append(piles[t].pop())
-                continue
-            unmove_cards(piles, s, c, t, t in bottom)
+        undo_steps(piles, stock, steps, bottom)
         source, count, target = move
         if source < -1:
             undiscard(piles, sets[-2 - source], target)
@@ -508,4 +527,78 @@ def make_player(variant: Variant) -> tuple[Play, TakeBack]:
         else:
             unmove_cards(piles, source, count, target, target in bottom)
 
-    return play, take_back
+    if variant.merci is None:
+        return play, take_back
+    return draws_played(variant, play, take_back, first_forced, (turns_up, fills_last, uncovers))
+
+
+#: what the forced steps after a move need of the variant, read once: the piles whose
+#: face-down top card turns up, whether a pile fills from the last one, what uncovers what
+Turning = tuple[frozenset[int], bool, Uncovers]
+
+
+def settled(variant: Variant, first_forced: Callable[[Piles, list[int]], Any] | None,
+            piles: Piles, stock: list[int], last: int | None, steps: list[MoveTuple],
+            turning: Turning) -> bool:
+    """Make the forced steps after a move (:func:`settle_steps`; none without
+    ``first_forced``); False when they went on past ``MAX_FORCED_MOVES``."""
+    if first_forced is None:
+        return True
+    turns_up, fills_last, uncovers = turning
+    return settle_steps(variant, first_forced, piles, stock, last, steps, turns_up, fills_last,
+                        uncovers)
+
+
+def undo_steps(piles: Piles, stock: list[int], steps: list[MoveTuple] | tuple[()],
+               bottom: frozenset[int]) -> None:
+    """Take back the steps that followed a move (forced moves, turn-ups), last first."""
+    for s, c, t in reversed(steps):
+        if t == TURNED:
+            piles[s][-1] |= FACE_DOWN
+            continue
+        if s < 0:
+            stock.append(piles[t].pop())
+            continue
+        unmove_cards(piles, s, c, t, t in bottom)
+
+
+def draws_played(variant: Variant, play: Play, take_back: TakeBack,
+                 first_forced: Callable[[Piles, list[int]], Any] | None,
+                 turning: Turning) -> tuple[Play, TakeBack]:
+    """``play`` and ``take_back`` that also make a draw of a buried card ``(s, DRAW, t)``
+    (``merci``): the top card of pile ``s`` is lifted, the card under it played onto pile
+    ``t`` as a move of one card, the top card put back, one draw counted; then the forced
+    steps, as after any move. Only a variant with draws pays for the test."""
+    merci = variant.merci
+    assert merci is not None
+    counter = merci.counter
+    bottom = variant.bottom_piles
+
+    def play_draw(piles: Piles, stock: list[int], move: MoveTuple) -> Undo:
+        source, count, target = move
+        if count != DRAW:
+            return play(piles, stock, move)
+        pile = piles[source]
+        top = pile.pop()
+        move_cards(piles, source, 1, target, None, target in bottom)
+        pile.append(top)
+        piles[counter].append(0)
+        steps: list[MoveTuple] = []
+        if not settled(variant, first_forced, piles, stock, target, steps, turning):
+            take_back_draw(piles, stock, move, (None, steps))
+            raise runaway()
+        return None, steps
+
+    def take_back_draw(piles: Piles, stock: list[int], move: MoveTuple, undo: Undo) -> None:
+        source, count, target = move
+        if count != DRAW:
+            take_back(piles, stock, move, undo)
+            return
+        undo_steps(piles, stock, undo[1], bottom)
+        piles[counter].pop()
+        pile = piles[source]
+        top = pile.pop()
+        unmove_cards(piles, source, 1, target, target in bottom)
+        pile.append(top)
+
+    return play_draw, take_back_draw

@@ -36,7 +36,7 @@ from patience.language import (
     Quantifier,
     Visitor,
 )
-from patience.rulestext import CLOSING, CLOSING_ON_DEAL, comment_at, layout_words
+from patience.rulestext import CLOSING, CLOSING_ON_DEAL, comment_at, draw_example, layout_words
 from patience.settings import Lands, Removal, Show, Target
 
 if TYPE_CHECKING:
@@ -75,6 +75,9 @@ def plain_rules_text(variant: Variant) -> str:
     for group in variant.groups:
         lines.append(_group(variant, group))
     lines += _discards(variant)
+    draws = _draws(variant)
+    if draws:
+        lines.append(draws)
     lines.append("")
     stock = _stock(variant)
     if stock:
@@ -160,6 +163,20 @@ def _discards(variant: Variant) -> list[str]:
                      f"{groups}, to the {target} (a move written with their piles joined by "
                      f"'+', e.g. '{example}'), when: {_rule_words(words, discard.when)}")
     return lines
+
+
+def _draws(variant: Variant) -> str | None:
+    """The draws of a buried card (``merci``), in a player's words."""
+    merci = variant.merci
+    if merci is None:
+        return None
+    named = " or the ".join(g.name for g in variant.groups if g.merci)
+    times = "Once a game" if merci.limit == 1 else "Twice a game" if merci.limit == 2 \
+        else f"{merci.limit} times a game"
+    return (f"The draw: {times}, you may take the card just "
+            f"under the top card of one of the {named} and play it alone wherever it could "
+            "go as a top card; the top card stays where it was (a move written with '^' for "
+            f"the number of cards, e.g. '{draw_example(variant)}').")
 
 
 def _rule_words(words: Words, rule: Rule) -> str:

@@ -49,6 +49,7 @@ from patience.language import (
     Attribute,
     BoolOp,
     Compare,
+    Integer,
     Name,
     Node,
     Not,
@@ -181,6 +182,45 @@ class SourcePlan:
 
 
 @attrs.frozen
+class MerciPlan:
+    """The draws of a buried card (groups with ``merci``: docs/authoring.md, "Drawing a
+    buried card"): while the hidden pile ``counter`` holds fewer than ``limit`` cards, the
+    card just under the top card of a pile of a group of ``sources`` may be played alone.
+    Each source plan is its group's, as a source of one card (``run.size == 1``, a covered
+    pile giving none) whatever its ``moves`` rule, sending to every group of chosen moves
+    whose ``accepts`` holds; both engines test it with the pile's top card lifted, so that
+    ``run`` is the drawn card and ``source`` the pile under the lifted card."""
+
+    sources: tuple[SourcePlan, ...]
+    counter: int
+    limit: int
+
+
+def merci_plan(compiler: Compiler, variant: Variant, rules: Sequence[GroupRules],
+               chosen: Sequence[GroupRules]) -> MerciPlan | None:
+    """The plan of the variant's draws of a buried card; None when it has none."""
+    merci = variant.merci
+    if merci is None:
+        return None
+    sources = []
+    for group, written in zip(rules, variant.groups):
+        if not written.merci:
+            continue
+        span = written.moves.node.span
+        one = Compare(span, "==", Attribute(span, Name(span, "run"), "size"),
+                      Integer(span, 1))
+        drawn = attrs.evolve(group, moves=uncovered_only(one, written.arrangement.overlap),
+                             face_down=False,
+                             moves_note=f"piles.{group.name}.merci: the card under the top "
+                                        "card, drawn out alone")
+        # (the group itself as a target is the same object: a pile never takes its own card)
+        plan = source_plan(compiler, drawn, [drawn if g is group else g for g in chosen])
+        if plan is not None:
+            sources.append(plan)
+    return MerciPlan(tuple(sources), merci.counter, merci.limit)
+
+
+@attrs.frozen
 class DiscardPlan:
     """One discard (``discards:``): its ``when`` rule inlined, its piles, and its sets'
     numbers in ``variant.discard_sets`` (``start`` to ``stop``): the move of set ``i`` is
@@ -236,6 +276,8 @@ class RulePlan:
     #: the pile holding the stock's next card face up (``stock.top``), if any: the deal is
     #: legal while it or the stock holds a card, and deals its card first
     stock_top: int | None = None
+    #: the draws of a buried card (``merci``), if any (:class:`MerciPlan`)
+    merci: MerciPlan | None = None
 
     @functools.cached_property
     def never_deals(self) -> bool:
@@ -389,4 +431,5 @@ def make_plan(variant: Variant, tabulate: bool = True) -> RulePlan:
                     else inline(variant.gather_keep.node),
                     gather_gaps=None if variant.gather_gaps is None
                     else inline(variant.gather_gaps.node),
-                    deal_closing=variant.deal_closing, stock_top=variant.stock_top)
+                    deal_closing=variant.deal_closing, stock_top=variant.stock_top,
+                    merci=merci_plan(compiler, variant, rules, chosen))

@@ -200,6 +200,28 @@ def _discards(variant: Variant) -> list[str]:
     return lines
 
 
+def merci_words(variant: Variant) -> str | None:
+    """The draws of a buried card (``merci``) in words, or None without them."""
+    merci = variant.merci
+    if merci is None:
+        return None
+    groups = [g for g in variant.groups if g.merci]
+    named = " and the ".join(g.name for g in groups)
+    times = "Once a game" if merci.limit == 1 else "Twice a game" if merci.limit == 2 \
+        else f"{merci.limit} times a game"
+    return (f"{times}, the card just under the top card of one of the {named} may be drawn "
+            "out and played alone to any pile that takes it (by that pile's accepts rule, "
+            "the drawn card moving and the pile it lies in its source), the top card "
+            f"staying where it was: written with '^' for the count, e.g. "
+            f"'{draw_example(variant)}'.")
+
+
+def draw_example(variant: Variant) -> str:
+    """A draw of a buried card as notation: from the first pile with draws to another."""
+    pile = next(g for g in variant.groups if g.merci).pile_names[0]
+    return f"{pile}:^-{next(name for name in variant.pile_names if name != pile)}"
+
+
 def rules_text(variant: Variant) -> str:
     """The rules of ``variant`` as ``patience rules`` prints them: the cards, each pile
     group, the discards, the stock, the win, the solver's safe moves and the definitions."""
@@ -210,6 +232,9 @@ def rules_text(variant: Variant) -> str:
     for group in variant.groups:
         lines += _group_lines(variant, group)
     lines += _discards(variant)
+    draws = merci_words(variant)
+    if draws is not None:
+        lines += ["", f"Draws (merci): {draws}"]
     lines.append("")
     lines += _stock_lines(variant)
     lines.append("")
@@ -226,7 +251,9 @@ def rules_text(variant: Variant) -> str:
     lines += _definition_lines(variant)
     example = f"{variant.pile_names[0]}:1-{variant.pile_names[1]}"
     lines += ["", f"Moves are written 'd' (deal) or SOURCE:N-TARGET, e.g. '{example}'"
-              + (", and discards as their piles joined by '+'." if variant.discards else ".")]
+              + (", and discards as their piles joined by '+'." if variant.discards else ".")
+              + (f" A draw of a buried card is written '{draw_example(variant)}'."
+                 if variant.merci is not None else "")]
     return "\n".join(lines)
 
 

@@ -232,6 +232,9 @@ def _variant_refusal(definition: Definition) -> str | None:
     if definition.stock.gather is not None:
         return ("a redeal gathers piles and deals them again (a card sent home earlier "
                 "changes what the redeal deals, and where)")
+    if any(g.merci for g in definition.groups):
+        return ("a group draws buried cards (merci: a card sent home off a pile changes "
+                "which card a draw takes from under it)")
     return None
 
 

@@ -38,6 +38,7 @@ from patience.limits import (
     MAX_DISCARDS,
     MAX_EXPRESSION_LENGTH,
     MAX_GROUP_PILES,
+    MAX_MERCI_DRAWS,
     MAX_PARAMETERS,
     MAX_PILE_GROUPS,
     MAX_PREDICATES,
@@ -182,6 +183,10 @@ VALUES: dict[str, dict[str, dict[str, Any]]] = {
         "show": _choice(Show, "How the piles are drawn."),
         "lands": _choice(Lands, "Where a move's cards land: on a pile's cards, or under "
                                 "them."),
+        "merci": {"type": "integer", "minimum": 1, "maximum": MAX_MERCI_DRAWS,
+                  "description": ("N times a game the card just under the top card of a pile "
+                                  "here may be drawn out and played alone to a pile that "
+                                  "takes it, the top card staying (written c3:^-c7).")},
         "close_gaps": {"anyOf": [{"type": "boolean"}, {"const": "deal"}], "default": False,
                        "description": (
             "After a move (true) or when the player deals (deal) its non-empty piles slide "

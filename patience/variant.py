@@ -41,7 +41,7 @@ from patience.language import (
     parse_expression,
     walk,
 )
-from patience.moves import FROM_STOCK, Gather, Play, TakeBack, make_player
+from patience.moves import FROM_STOCK, Gather, Merci, Play, TakeBack, make_player, merci_of
 from patience.places import Arrangement, PileMaps, Ring
 from patience.plan import RulePlan, make_plan, rule_note
 from patience.rulestext import rules_text
@@ -113,6 +113,9 @@ class Group:
     ring: Ring | None = None
     #: drawn at the centre of the ring of the group of this name (``layout: {centre: …}``)
     centre: str | None = None
+    #: ``merci: N``: the card just under a pile's top card may be drawn out, N times a
+    #: game (``Variant.merci``); 0: never
+    merci: int = 0
 
     @property
     def arrangement(self) -> Arrangement:
@@ -167,7 +170,7 @@ class Variant:
                                 group.deal_first, group.layout, group.close_gaps,
                                 group.close_on_deal, group.face_down_covered,
                                 group.lands, group.fill_from == "last", group.fill_when,
-                                group.ring, group.centre))
+                                group.ring, group.centre, group.merci))
         self.groups: tuple[Group, ...] = tuple(groups)
         #: the solver's move ordering scores where they are not the search's own
         #: (``patience.solver.constants.SEARCH.scores``, read by both engines through
@@ -270,10 +273,15 @@ class Variant:
         written_gather = definition.stock.gather
         self.gather_keep: Rule | None = None if written_gather is None else written_gather.keep
         self.gather_gaps: Rule | None = None if written_gather is None else written_gather.gaps
-        #: how many entries ``Game.piles`` has: the piles, then the redeal counter if any,
-        #: then the shuffle seed of a gathering redeal if it shuffles
-        self.pile_slots = len(self.pile_names) + (self.redeal_counter is not None) + (
+        slots = len(self.pile_names) + (self.redeal_counter is not None) + (
             self.gather is not None and self.gather.seed is not None)
+        #: the draws of a buried card (``merci``: docs/authoring.md, "Drawing a buried
+        #: card"), counted by the hidden pile after the others; None: the variant has none
+        self.merci: Merci | None = merci_of(groups, slots)
+        #: how many entries ``Game.piles`` has: the piles, then the redeal counter if any,
+        #: then the shuffle seed of a gathering redeal if it shuffles, then the count of
+        #: draws made (``merci``) if any
+        self.pile_slots = slots + (self.merci is not None)
         #: the rules analysed once for both engines (patience.plan)
         self.plan: RulePlan = make_plan(self, tabulate)
         self._player: tuple[Play, TakeBack] | None = None

@@ -36,6 +36,8 @@ MECHANISMS = {
                    "places alone (empty_piles: only); pairs of neighbours discarded",
     "clock": "cards put under a pile (lands: bottom), piles dealt all face down and turned "
              "from the pile the last card went to (fill_from: last)",
+    "three-shuffles-and-a-draw": "the draw of a buried card (merci): once a game the card "
+                                 "under a fan's top card is played, the top card staying",
 }
 
 #: one game per family, and the mechanisms above

@@ -16,6 +16,7 @@ from shipped import variant_params
 
 from patience.explain import reason_against
 from patience.game import DEAL, Game, Move
+from patience.moves import DRAW
 from patience.variant import find_variant
 
 VARIANTS = variant_params()
@@ -31,6 +32,10 @@ def candidate_moves(game: Game) -> list[Move]:
     for discard in game.variant.discards:  # every set of piles of every discard
         moves += [Move(-2 - number, discard.cards, discard.target)
                   for number in range(discard.start, discard.stop)]
+    if game.variant.merci is not None:  # every draw of a buried card (merci)
+        real = range(len(game.variant.pile_names))
+        moves += [Move(source, DRAW, target) for source in real for target in real
+                  if target != source]
     return moves
 
 

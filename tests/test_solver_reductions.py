@@ -33,6 +33,7 @@ FAMILIES = [
     ("mini-king-albert", "Raglan"),
     ("mini-fan", "Fan"),
     ("mini-la-belle-lucie", "Fan"),  # a redeal that gathers the fans and shuffles them
+    ("mini-fan-draw", "Fan"),  # the draw of a buried card (merci)
     ("mini-cruel", "Baker's Dozen"),  # a redeal that gathers the columns in order
     ("mini-klondike", "Klondike"),
     ("mini-canfield", "Canfield"),
@@ -110,7 +111,8 @@ def test_every_family_of_classic_games_has_a_reduced_deck():
 QUICK = ["mini-bakers-dozen", "mini-streets-and-alleys", "mini-klondike", "mini-canfield",
          "mini-forty-thieves", "mini-golf", "mini-black-hole", "mini-spider", "mini-scorpion",
          "mini-yukon", "mini-miss-milligan", "mini-penguin", "mini-grandfathers-clock",
-         "mini-la-belle-lucie", "mini-cruel", "mini-fourteen", "mini-lineup", "mini-montana",
+         "mini-la-belle-lucie", "mini-fan-draw", "mini-three-shuffles-and-a-draw",
+         "mini-cruel", "mini-fourteen", "mini-lineup", "mini-montana",
          "mini-monte-carlo",
          "mini-three-peaks", "mini-accordion", "mini-calculation", "mini-osmosis",
          "mini-numerica", "mini-pyramid", "mini-three-peaks-covered", "mini-clock",

@@ -58,6 +58,13 @@ fn check_move(program: &Program, pos: &Position, m: MoveTuple) -> PyResult<Move>
         }
     } else if mv.s < 0 {
         mv == moves::DEAL
+    } else if mv.is_draw() {
+        program.merci.is_some()
+            && (mv.s as usize) < program.piles
+            && mv.t >= 0
+            && (mv.t as usize) < program.piles
+            && mv.s != mv.t
+            && pos.piles[mv.s as usize].len() >= 2
     } else {
         (mv.s as usize) < program.piles
             && mv.t >= 0

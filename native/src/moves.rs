@@ -3,7 +3,7 @@
 //! and of `patience/moves.py` (the deal, the redeal, forced moves, turn-ups).
 
 use crate::filter::{row_has, row_union, top_code, Cards, FilterKey, Row, CODES};
-use crate::program::{Discard, Env, Pairing, Program, SourcePlan, FACE_DOWN, MAX_SCREENED, NO_CARD};
+use crate::program::{Discard, Env, Merci, Pairing, Program, SourcePlan, FACE_DOWN, MAX_SCREENED, NO_CARD};
 use crate::compile::Code;
 use crate::wire::Gather;
 
@@ -200,6 +200,9 @@ pub struct Move {
 }
 
 pub const DEAL: Move = Move { s: -1, k: 0, t: -1 };
+/// the count of a draw of a buried card `(s, DRAW, t)` (`merci`): the card under the top
+/// card of pile `s` onto pile `t`, the top card staying (`patience.moves.DRAW`)
+pub const DRAW: i16 = -1;
 /// a step that turned the top card of pile `s` face up
 pub const TURNED: i16 = -2;
 /// The message of the `RunawayError` Python is given when `play` stopped at the program's
@@ -342,6 +345,12 @@ impl Move {
     #[inline(always)]
     pub fn is_discard(&self) -> bool {
         self.s < -1
+    }
+
+    /// whether the move is a draw of a buried card (`merci`)
+    #[inline(always)]
+    pub fn is_draw(&self) -> bool {
+        self.k == DRAW
     }
 }
 
@@ -592,6 +601,12 @@ impl Program {
                 }
             }
         }
+        if let Some(merci) = &self.merci {
+            self.draws(merci, pos, &mut |m| {
+                out.push(m);
+                false
+            });
+        }
         for discard in &self.discards {
             self.discard(discard, pos, &mut env, &mut |m| {
                 out.push(m);
@@ -617,6 +632,35 @@ impl Program {
             if discard.when.truth(env) {
                 let s = -2 - (discard.start + i) as i16;
                 if emit(Move { s, k: n as i16, t: discard.target as i16 }) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The draws of a buried card (`merci`) while one is left, in the generated code's
+    /// order: each pile of two cards or more with its top card lifted (on a copy of the
+    /// position), the card under it tried as a run of one; `emit` returns true to stop.
+    #[inline(never)]
+    fn draws(&self, merci: &Merci, pos: &Position, emit: &mut dyn FnMut(Move) -> bool) -> bool {
+        if pos.piles[merci.counter].len() >= merci.limit {
+            return false;
+        }
+        let mut lifted: Option<Position> = None;
+        for (start, stop, plan) in &merci.sources {
+            for s in *start..*stop {
+                if pos.piles[s].len() < 2 {
+                    continue;
+                }
+                let probe = lifted.get_or_insert_with(|| pos.clone());
+                let top = probe.piles[s].pop().expect("a top card");
+                let mut env = Env::placed(&probe.piles, &probe.stock, &self.placing.maps);
+                let stopped = self.source_pile(plan, false, s, probe, &mut env, None, &mut |m| {
+                    emit(Move { s: m.s, k: DRAW, t: m.t })
+                });
+                probe.piles[s].push(top);
+                if stopped {
                     return true;
                 }
             }
@@ -693,7 +737,7 @@ impl Program {
         let mut env = Env::placed(&pos.piles, &pos.stock, &self.placing.maps);
         let mut best: Option<Move> = None;
         for &m in moves {
-            if m.s < 0 || best.is_some_and(|b| b <= m) {
+            if m.s < 0 || m.is_draw() || best.is_some_and(|b| b <= m) {
                 continue;
             }
             env.s = m.s as usize;
@@ -1109,6 +1153,10 @@ impl Program {
             DealUndo::None
         } else if mv.s < 0 {
             self.deal_from_stock(pos, stacks)
+        } else if mv.is_draw() {
+            self.draw(pos, mv, stacks);
+            last = Some(mv.t as usize);
+            DealUndo::None
         } else {
             let s = mv.s as usize;
             self.land(pos, s, mv.k as usize, mv.t as usize, stacks);
@@ -1198,9 +1246,38 @@ impl Program {
             stacks.touched.mark(t);
         } else if mv.s < 0 {
             self.undeal(pos, stacks, undo.deal());
+        } else if mv.is_draw() {
+            self.undraw(pos, mv, stacks);
         } else {
             self.unland(pos, mv.s as usize, mv.k as usize, mv.t as usize, stacks);
         }
+    }
+
+    /// The draw of a buried card `mv` (`merci`): the top card of pile `s` lifted, the card
+    /// under it landed on pile `t`, the top card put back, one draw counted.
+    #[inline(never)]
+    fn draw(&self, pos: &mut Position, mv: Move, stacks: &mut Stacks) {
+        let (s, t) = (mv.s as usize, mv.t as usize);
+        let counter = self.merci.as_ref().expect("a variant with draws").counter;
+        let top = pos.piles[s].pop().expect("a top card");
+        self.land(pos, s, 1, t, stacks);
+        pos.piles[s].push(top);
+        pos.piles[counter].push(0);
+        stacks.touched.mark(s);
+        stacks.touched.mark(counter);
+    }
+
+    /// Take back `draw`.
+    #[inline(never)]
+    fn undraw(&self, pos: &mut Position, mv: Move, stacks: &mut Stacks) {
+        let (s, t) = (mv.s as usize, mv.t as usize);
+        let counter = self.merci.as_ref().expect("a variant with draws").counter;
+        pos.piles[counter].pop();
+        let top = pos.piles[s].pop().expect("a top card");
+        self.unland(pos, s, 1, t, stacks);
+        pos.piles[s].push(top);
+        stacks.touched.mark(s);
+        stacks.touched.mark(counter);
     }
 
     /// Perft: the leaves of the move tree `depth` plies below `pos`.
@@ -1298,6 +1375,24 @@ mod tests {
         assert!(!program.can_deal(&pos));
         program.take_back(&mut pos, DEAL, again, &mut stacks);
         program.take_back(&mut pos, DEAL, undo, &mut stacks);
+        assert_eq!((pos.piles, pos.stock), (before.piles, before.stock));
+    }
+
+    #[test]
+    fn a_draw_plays_the_card_under_the_top_card_and_counts_itself() {
+        // pile 0 holds 2C under 3C; the draw puts 2C on pile 1, 3C stays; pile 3 counts
+        let mut program = bare_program(3);
+        program.slots = 4;
+        program.merci = Some(Box::new(crate::program::Merci { sources: vec![], counter: 3, limit: 1 }));
+        let mut pos = Position { piles: vec![vec![8, 12], vec![16], vec![], vec![]], stock: vec![] };
+        let before = pos.clone();
+        let mut stacks = Stacks::default();
+        let mv = Move { s: 0, k: DRAW, t: 1 };
+        let undo = program.play(&mut pos, mv, &mut stacks);
+        assert_eq!(pos.piles, vec![vec![12], vec![16, 8], vec![], vec![0]]);
+        let touched = stacks.take_touched();
+        assert!(touched.has(0) && touched.has(1) && touched.has(3));
+        program.take_back(&mut pos, mv, undo, &mut stacks);
         assert_eq!((pos.piles, pos.stock), (before.piles, before.stock));
     }
 

@@ -128,7 +128,7 @@ impl Cold {
         // the fields read last are written first
         if steps == 0 { flags |= NO_STEPS } else { put_leb(out, steps as u64) }
         if deal == 0 { flags |= NO_DEAL } else { put_leb(out, deal as u64) }
-        if mv.k == 1 { flags |= ONE_CARD } else { put_leb(out, mv.k as u64) }
+        if mv.k == 1 { flags |= ONE_CARD } else { put_leb(out, mv.k as u16 as u64) }
         if frame.children == DROPPED { flags |= CHILDREN_DROPPED } else { put_leb(out, frame.children as u64) }
         if low == 0 { flags |= LOW_IS_NUMBER } else { put_leb(out, low) }
         if gap == 1 { flags |= GAP_ONE } else { put_leb(out, gap) }

@@ -22,7 +22,7 @@ pub const FACE_DOWN: u8 = 64;
 /// `wire::Places`; 8: the gathering redeal's `keep` and `gaps`, the gaps that close on the
 /// deal, `stock.top` and covered cards face down, cards put under a pile and turned from the
 /// pile the last card went to, `wire::Turning`)
-pub const PROGRAM_VERSION: u64 = 8;
+pub const PROGRAM_VERSION: u64 = 9;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
 pub const SLOTS: usize = 4;
@@ -341,6 +341,18 @@ pub struct Program {
     pub fill_last: Vec<usize>,
     /// per fill of `fills`, its `fill_when` (a rule on the table)
     pub fill_when: Vec<Code>,
+    /// the draws of a buried card (`merci`), if any
+    pub merci: Option<Box<Merci>>,
+}
+
+/// The draws of a buried card (`merci`, `patience.plan.MerciPlan`): while the hidden pile
+/// `counter` holds fewer than `limit` cards, the card under the top card of a pile of each
+/// source range is tried as a run of one of its plan, the top card lifted.
+#[derive(Debug)]
+pub struct Merci {
+    pub sources: Vec<(usize, usize, SourcePlan)>,
+    pub counter: usize,
+    pub limit: usize,
 }
 
 /// A program's places (`Program::placing`).
@@ -696,7 +708,7 @@ impl Program {
     /// Check the ranges of a program read from the wire and build it.
     fn from_wire(value: wire::Program, filters: bool) -> Result<Program> {
         let (piles, slots) = (value.piles, value.slots);
-        if piles > 250 || slots < piles || slots > piles + 2 {
+        if piles > 250 || slots < piles || slots > piles + 3 {
             return bad(format!("pile count {piles} with {slots} slots"));
         }
         let mut tables = Vec::new();
@@ -851,6 +863,22 @@ impl Program {
         };
         let (filtered, forced_filtered) = (any_filter(&sources), any_filter(&forced_sources));
         let (discards, discard_sets) = read_discards(&value.discards, &reader, piles)?;
+        let merci = match &value.merci {
+            None => None,
+            Some(m) => {
+                if m.counter < piles || m.counter >= slots || m.limit == 0 {
+                    return bad(format!("merci counted by pile {} up to {}", m.counter, m.limit));
+                }
+                let mut sources = Vec::new();
+                for (group, source) in &m.sources {
+                    let Some(g) = groups.get(*group) else {
+                        return bad(format!("merci of group {group}"));
+                    };
+                    sources.push((g.start, g.stop, reader.plan(source, &groups)?));
+                }
+                Some(Box::new(Merci { sources, counter: m.counter, limit: m.limit }))
+            }
+        };
         let ordering = &value.ordering;
         Ok(Program {
             id: value.id.clone(),
@@ -904,6 +932,7 @@ impl Program {
             bottom,
             fill_last: value.turning.fill_last_piles,
             fill_when,
+            merci,
         })
     }
 }
@@ -1320,6 +1349,7 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         bottom: Vec::new(),
         fill_last: Vec::new(),
         fill_when: Vec::new(),
+        merci: None,
     }
 }
 

@@ -182,6 +182,8 @@ impl Ordering {
                     scores.home
                 } else if rules.first_target[s] {
                     scores.take_back // off a foundation: after the deal
+                } else if m.is_draw() {
+                    scores.split_run_onto + 1.0 // a buried card drawn onto a card (merci)
                 } else {
                     let left = pos.piles[s].len() as i64 - m.k as i64;
                     let onto = !pos.piles[t].is_empty();
@@ -411,7 +413,7 @@ impl<'a> Solver<'a> {
     #[inline]
     fn reverse(&self, line: &[Move], undos: &[Undo]) -> Option<Move> {
         match (line.last(), undos.last()) {
-            (Some(&m), Some(undo)) if m.s >= 0 && undo.is_plain() && !self.exact => {
+            (Some(&m), Some(undo)) if m.s >= 0 && !m.is_draw() && undo.is_plain() && !self.exact => {
                 Some(Move { s: m.t, k: m.k, t: m.s })
             }
             _ => None,

@@ -74,6 +74,18 @@ pub struct Discard {
     pub when: Value,
 }
 
+/// The draws of a buried card (`merci`): while the hidden pile `counter` holds fewer than
+/// `limit` cards, the card under the top card of a pile of each source group (the group's
+/// number, its plan as a source of one card) is tried with the top card lifted: the move
+/// `(s, -1, t)`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Merci {
+    pub sources: Vec<(usize, Source)>,
+    pub counter: usize,
+    pub limit: usize,
+}
+
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct Redeal {
@@ -247,6 +259,8 @@ pub struct Program {
     /// covering it: its face-down top card turns up once they are all empty
     pub uncovering: Vec<(usize, Vec<usize>)>,
     pub turning: Turning,
+    /// the draws of a buried card (`merci`), if any
+    pub merci: Option<Merci>,
 }
 
 /// Search constants for the core's own unit tests (a program brings the real ones).

@@ -448,6 +448,21 @@ def _gather(lowering: _Lowering, plan: RulePlan) -> wire.Gather | None:
     return wire.Gather(*plan.gather, keep=keep, gaps=gaps)
 
 
+def _merci(lowering: _Lowering, plan: RulePlan,
+           numbers: Mapping[str, int]) -> wire.Merci | None:
+    """The draws of a buried card (``patience.plan.MerciPlan``), each group's plan as a
+    source of one card lowered as any source's."""
+    merci = plan.merci
+    if merci is None:
+        return None
+    sources = []
+    for source in merci.sources:
+        lowered = _source(lowering, source, numbers)
+        assert lowered is not None
+        sources.append((numbers[source.source.name], lowered))
+    return wire.Merci(tuple(sources), merci.counter, merci.limit)
+
+
 def rule_program(variant: Variant) -> wire.Program:
     """The rule program of ``variant``: its rule plan lowered for the core."""
     plan = variant.tabulated_plan
@@ -475,6 +490,7 @@ def rule_program(variant: Variant) -> wire.Program:
     # lowered before the tables are read: a discard's rule may call a card-only predicate
     discards = tuple(_discard(lowering, d) for d in plan.discards)
     gather = _gather(lowering, plan)
+    merci = _merci(lowering, plan, numbers)
     rules = solver_rules(variant)
     return wire.Program(
         version=wire.PROGRAM_VERSION,
@@ -526,6 +542,7 @@ def rule_program(variant: Variant) -> wire.Program:
             tuple((indices.start, indices.stop) for indices in plan.deal_closing)),
         stock_top=plan.stock_top,
         uncovering=variant.uncovering,
+        merci=merci,
     )
 
 

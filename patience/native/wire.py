@@ -23,8 +23,8 @@ from patience.solver.constants import SearchConstants
 #: constants, 7: the redeal that gathers piles, the discards, and places, ``Places``, 8: the
 #: gathering redeal's ``keep`` and ``gaps``, the gaps that close on the deal and the deal
 #: to empty piles alone, the stock's top card on a pile (``stock_top``) and covered cards
-#: face down (``uncovering``))
-PROGRAM_VERSION = 8
+#: face down (``uncovering``), 9: the draws of a buried card, ``merci``)
+PROGRAM_VERSION = 9
 
 Expr = list[Any]  # an expression tree: ["int", 3], ["cmp", "==", a, b], …
 Rule = Expr | bool  # a rule, or the constant it folds to
@@ -114,6 +114,17 @@ class Gather:
 
 
 @attrs.frozen
+class Merci:
+    """The draws of a buried card (``patience.plan.MerciPlan``): while the hidden pile
+    ``counter`` holds fewer than ``limit`` cards, the card under the top card of a pile of
+    each source group is tried as a run of one, the top card lifted: the move ``(s, -1, t)``."""
+
+    sources: tuple[tuple[int, Source], ...]  # (the group's number, its plan as a source)
+    counter: int
+    limit: int
+
+
+@attrs.frozen
 class Table:
     """A card-only predicate's value for every card (``shape`` [n]) or pair ([n, n])."""
 
@@ -192,7 +203,9 @@ class Program:
     version: int
     id: str
     piles: int
-    slots: int  # the piles, then the redeal counter if any, then a gathering shuffle's seed
+    #: the piles, then the redeal counter if any, then a gathering shuffle's seed, then the
+    #: count of draws of a buried card made (``merci``)
+    slots: int
     groups: tuple[Group, ...]
     sources: tuple[Source | None, ...]  # per group, as a source of chosen moves
     forced_sources: tuple[Source | None, ...]  # per group, as a source of forced moves
@@ -222,6 +235,7 @@ class Program:
     #: piles covering it: its face-down top card turns up once they are all empty
     uncovering: tuple[tuple[int, tuple[int, ...]], ...]
     turning: Turning
+    merci: Merci | None  # the draws of a buried card (None: the variant has none)
 
 
 def to_json(program: Program) -> str:

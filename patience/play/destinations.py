@@ -19,7 +19,8 @@ variant's rules say so.
 
 A click on a card takes that card and every card on it. Where that many cards cannot leave
 the pile and the pile is not one the stock deals to (a tail whose run leaves whole), the
-click takes the smallest deeper run that can leave instead.
+click takes the smallest deeper run that can leave instead; and a click (or a drag) on the
+card just under a top card, where no run moves from it, draws that card alone (``merci``).
 
 >>> from patience import Game, find_variant
 >>> from patience.cards import parse_cards
@@ -35,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from patience.cards import suit_of
 from patience.game import Move
+from patience.moves import DRAW
 from patience.settings import Target
 
 if TYPE_CHECKING:
@@ -51,7 +53,7 @@ def destination_rank(game: Game, move: tuple[int, int, int]) -> int:
         return FOUNDATION
     pile = game.piles[target]
     if pile:
-        run_bottom = game.piles[source][-count]
+        run_bottom = game.piles[source][-2 if count == DRAW else -count]
         return SAME_SUIT if suit_of(pile[-1]) == suit_of(run_bottom) else BUILD
     return EMPTY_DEALT if target in variant.deal_targets else EMPTY_OTHER
 
@@ -76,6 +78,10 @@ def click_move(game: Game, source: int, depth: int) -> Move | None:
         moves = click_destinations(game, source, candidate)
         if moves:
             return moves[0]
+    if depth == 1:  # the card under the top card, when no run moves from it: a draw (merci)
+        moves = click_destinations(game, source, DRAW)
+        if moves:
+            return moves[0]
     return None
 
 
@@ -92,12 +98,16 @@ def drop_move(game: Game, source: int, depth: int, target: int) -> Move:
         pair = pair_discard(game, source, target)
         if pair is not None:
             return pair
+    legal = set(game.generate_moves())
     if source not in game.variant.deal_targets:
-        legal = set(game.generate_moves())
         for candidate in range(count, len(pile) + 1):
             move = _move_to(game, source, candidate, target)
             if move in legal:
                 return move
+    if depth == 1 and game.variant.merci is not None:  # the card under the top card alone
+        draw = _move_to(game, source, DRAW, target)
+        if draw in legal and _move_to(game, source, count, target) not in legal:
+            return draw
     return _move_to(game, source, count, target)
 
 

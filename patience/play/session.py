@@ -76,6 +76,8 @@ commands:
   SRC:N-DST      a move in notation, e.g. c1:3-c4, c3:13-f, t:2-c1
   SRC-DST        a move without the count, e.g. c2-c4: the one legal move from SRC to
                  DST (when there are several, they are listed)
+  SRC:^-DST      a draw of a buried card, where the game has one (merci): the card under
+                 SRC's top card alone onto DST, e.g. c3:^-c17
   d              deal (also: click the stock)
   u / r          undo / redo
   h              hint from the full deal (the solver knows the stock and face-down cards)

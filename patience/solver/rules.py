@@ -48,6 +48,11 @@ The arguments for why each reduction is sound are in ``docs/solver.md``; in shor
   at the bottom and gives from the top, so no pile of a variant that fills from the last
   pile, nor of a group whose cards land under it, is keyed by its top card; the piles a
   ``fill_from: last`` fills are taken in order, so they are never sorted.
+* A draw of a buried card (``merci``) takes the card under a pile's top card by the
+  targets' ``accepts`` rules alone and treats the piles of its groups alike: its groups
+  count as piles moves take cards from (none is keyed by its top card), and the draws made
+  are a hidden pile, part of every key. A draw is never safe and never the reverse of a
+  move; the deal still commutes with a draw from a pile it does not feed.
 * A discard (``discards:``) chooses its piles in pile order, and its rule may tell the
   first from the second: the piles of its ``from`` groups are never sorted, and they count
   as piles moves take cards from. A discard is never restricted after a deal and never
@@ -347,7 +352,7 @@ def top_piles(variant: Variant) -> dict[int, bool]:
     docs/solver.md ("The position key").
     """
     groups = variant.groups
-    sources = frozenset([g.name for g in groups if not g.moves.never]
+    sources = frozenset([g.name for g in groups if not g.moves.never or g.merci]
                         + [name for d in variant.discards for name in d.groups])
     fill_sources = {i for g in groups if g.fill_from is not None for i in g.fill_from if i >= 0}
     if variant.gather is not None:  # a gathering redeal takes every card of its piles

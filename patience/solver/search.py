@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from patience.cards import FACE_DOWN
-from patience.moves import MoveTuple, Undo
+from patience.moves import DRAW, MoveTuple, Undo
 from patience.solver.constants import SEARCH
 from patience.solver.rules import SolverRules
 
@@ -76,6 +76,8 @@ def make_ordering(rules: SolverRules, style: int) -> Ordering:
                 score = scores.home
             elif source in first_piles:
                 score = scores.take_back  # off a foundation: after the deal
+            elif count == DRAW:  # a buried card drawn onto a card (merci)
+                score = scores.split_run_onto + 1
             else:
                 left = len(piles[source]) - count
                 onto = bool(piles[target])
@@ -262,8 +264,8 @@ class Search:
             open_stack.append(position)
             open_at[position] = number
             source, count, target = move
-            reverse = (target, count, source) if source >= 0 and undo[0] is None \
-                and not undo[1] and not self.exact else None
+            reverse = (target, count, source) if source >= 0 and count > 0 \
+                and undo[0] is None and not undo[1] and not self.exact else None
             frames.append([children_of(moves, order, dealt), 0, position, number, reverse,
                            number])
             if expanded >= check_at:
@@ -322,9 +324,9 @@ def first_safe(is_safe: Callable[[list[list[int]], list[int], int, int, int], bo
                piles: list[list[int]], stock: list[int],
                moves: Sequence[MoveTuple]) -> MoveTuple | None:
     """The first of the legal ``moves``, in sorted order, that ``is_safe`` (the variant's
-    ``solver.safe``) calls safe; None when none is. The deal is never safe."""
+    ``solver.safe``) calls safe; None when none is. The deal and a draw (merci) are never safe."""
     for move in sorted(moves):
         source, count, target = move
-        if source >= 0 and is_safe(piles, stock, source, count, target):
+        if source >= 0 and count > 0 and is_safe(piles, stock, source, count, target):
             return move
     return None

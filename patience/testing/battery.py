@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 
 from patience.cards import FACE_DOWN, card_code, redeal_shuffle
 from patience.game import DEAL, Game, Move
+from patience.moves import DRAW
 from patience.settings import Removal
 from patience.testing.failures import (
     BatteryFailure,
@@ -169,6 +170,9 @@ def check_arrivals_obey_rules(game: Game) -> None:
         if move.is_discard:
             _check_discard(position, move, before, shown)
             continue
+        if count == DRAW:
+            _check_draw(position, move, before, shown)
+            continue
         if not _rule_allows(position, source, count, target):
             _fail(f"{shown} was played although the rules do not allow it: "
                   f"{position.explain(move) or 'the interpreter says no'} "
@@ -181,24 +185,45 @@ def check_arrivals_obey_rules(game: Game) -> None:
         _expect_piles(position, expected, stock, shown, "move", target)
 
 
-def _check_discard(position: Game, move: Move, before: list[list[int]], shown: str) -> None:
-    """A discard: the interpreter lets it be, and it moves the top card of each chosen
-    pile, in pile order, onto its target (face-down cards left on top turning up), then
-    what is forced follows."""
-    variant = position.variant
+def _pushed_if_explained(position: Game, move: Move, before: list[list[int]],
+                         shown: str) -> tuple[list[int], list[list[int]]]:
+    """Push ``move`` once the interpreter lets it be; the stock before it, and a copy of
+    the piles before it to build the expected piles on."""
     reason = position.explain(move)
     if reason is not None:
         _fail(f"{shown} was played although the rules do not allow it: {reason} "
               f"(in {position.text()})")
     stock = list(position.stock)
     position.push_unchecked(move)
-    expected = [list(pile) for pile in before]
+    return stock, [list(pile) for pile in before]
+
+
+def _check_discard(position: Game, move: Move, before: list[list[int]], shown: str) -> None:
+    """A discard: the interpreter lets it be, and it moves the top card of each chosen
+    pile, in pile order, onto its target (face-down cards left on top turning up), then
+    what is forced follows."""
+    variant = position.variant
+    stock, expected = _pushed_if_explained(position, move, before, shown)
     chosen = variant.discard_sets[-2 - move.source]
     for index in chosen:
         expected[move.target].append(expected[index].pop())
     for index in chosen:
         _turn_up(variant, expected, index)
     _expect_piles(position, expected, stock, shown, "discard", move.target)
+
+
+def _check_draw(position: Game, move: Move, before: list[list[int]], shown: str) -> None:
+    """A draw of a buried card (``merci``): the interpreter lets it be, and it moves the
+    card under the source's top card alone onto its target, the top card staying and one
+    draw counted, then what is forced follows."""
+    variant = position.variant
+    assert variant.merci is not None
+    stock, expected = _pushed_if_explained(position, move, before, shown)
+    top = expected[move.source].pop()
+    _apply(expected, (move.source, 1, move.target), move.target in variant.bottom_piles)
+    expected[move.source].append(top)
+    expected[variant.merci.counter].append(0)
+    _expect_piles(position, expected, stock, shown, "draw", move.target)
 
 
 def _expect_piles(position: Game, expected: list[list[int]], stock: list[int], shown: str,
@@ -330,6 +355,10 @@ def check_generated_iff_explained(game: Game) -> None:
     for discard in game.variant.discards:
         candidates.extend((-2 - number, discard.cards, discard.target)
                           for number in range(discard.start, discard.stop))
+    if game.variant.merci is not None:  # every draw of a buried card, from every pile
+        real = len(game.variant.pile_names)
+        candidates.extend((source, DRAW, target) for source in range(real)
+                          for target in range(real))
     for move in candidates:
         why = reason_against(game, Move(*move))
         legal = move in generated

@@ -70,6 +70,7 @@ from patience.arguments import check_budget
 from patience.cards import MASK64
 from patience.errors import DealError, MoveError, PatienceError, SaveError
 from patience.game import Move
+from patience.moves import DRAW
 from patience.plainrules import plain_rules_text
 from patience.play import saves
 from patience.play.deals import DailyCache, proof_positions
@@ -499,6 +500,8 @@ class WebServer:
                 "notation": notation, "suggestion": suggested}
         if move.source < -1:  # a discard: the piles whose top cards leave together
             hint["piles"] = list(session.variant.discard_sets[-2 - move.source])
+        if move.count == DRAW:  # a draw (merci): the card under the top card, alone
+            hint["depth"] = 1
         return False, {"message": message, "moves_to_win": len(plan) or None, "from": reading,
                        "hint": hint}
 

@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from patience.cards import FACE_DOWN, SUIT_NAMES
-from patience.game import Move
+from patience.game import Game, Move
+from patience.moves import DRAW
 from patience.play.table import covered_piles, in_top_row, is_waste_like, layout_facts
 from patience.settings import Show, Target
 from patience.visibility import seen_cards
@@ -92,7 +93,9 @@ def drop_targets(session: Session) -> dict[int, dict[int, list[int]]]:
             continue
         group = variant.group_of_pile[target]
         targets = group.indices if group.target is Target.FIRST else (target,)
-        depths = (count - 1,) if source in deal_targets else range(count)
+        # a draw (merci) drags the card under the top card alone
+        depths = (1,) if count == DRAW else (count - 1,) if source in deal_targets \
+            else range(count)
         by_depth = found.setdefault(source, {})
         for depth in depths:
             by_depth.setdefault(depth, set()).update(t for t in targets if t != source)
@@ -162,7 +165,9 @@ def snapshot(session: Session, *, game_id: str = "", version: int = 0,
             "redeals_left": redeals,  # None: unlimited
             "can_deal": game.can_deal(),
             "label": stock_label(len(game.stock), game.deals_left, variant.redeal_limit,
-                                 redeals, dealt=not variant.plan.never_deals),
+                                 redeals, dealt=not variant.plan.never_deals) + draws_label(game),
+            # the draws of a buried card left, for a variant with draws (merci)
+            **({} if variant.merci is None else {"draws_left": game.draws_left}),
         },
         "status": session.status(),
         "moves": len(game.move_stack),
@@ -195,6 +200,15 @@ def stock_label(count: int, deals_left: int, redeals: int | None,
     return text
 
 
+def draws_label(game: Game) -> str:
+    """``', 1 draw of a buried card left'`` after the stock's label, for a variant with
+    draws (``merci``); empty for the others."""
+    if game.variant.merci is None:
+        return ""
+    left = game.draws_left
+    return f", {left} draw{'s' if left != 1 else ''} of a buried card left"
+
+
 def describe_move(variant: Variant, piles: Sequence[Sequence[int]], move: Move) -> str:
     """A move in words, read off the position before it: ``'seven of hearts from column 1
     to column 3'``, ``'the deal'``, a discard ``'four of clubs from column 9 and ten of
@@ -207,6 +221,11 @@ def describe_move(variant: Variant, piles: Sequence[Sequence[int]], move: Move) 
         return f"{', '.join(names[:-1])} and {names[-1]} to {pile_label(variant, target)}"
     if source < 0:
         return "the deal"
+    if count == DRAW:  # the card under the top card, alone (merci)
+        pile = piles[source]
+        drawn = card_name(pile[-2]) if len(pile) >= 2 else "no card"
+        return (f"{drawn} drawn from under the top card of {pile_label(variant, source)} to "
+                f"{pile_label(variant, target)}")
     cards = piles[source][-count:]
     bottom = card_name(cards[0]) if cards else "no card"
     what = bottom if count == 1 else f"{bottom} with the card on it" if count == 2 else \
@@ -214,5 +233,5 @@ def describe_move(variant: Variant, piles: Sequence[Sequence[int]], move: Move) 
     return f"{what} from {pile_label(variant, source)} to {pile_label(variant, target)}"
 
 
-__all__ = ["card_name", "describe_move", "drop_targets", "pile_label",
+__all__ = ["card_name", "describe_move", "draws_label", "drop_targets", "pile_label",
            "snapshot", "stock_label"]

@@ -746,7 +746,11 @@
         if (stock) stock.querySelector(".stock").classList.add("hint-target");
       } else {
         for (const card of pileElement(hint.source).querySelectorAll(".card")) {
-          if (+card.dataset.depth < hint.count) card.classList.add("hint-source");
+          // a draw (merci) moves the card under the top card alone: hint.depth is 1
+          const depth = +card.dataset.depth;
+          if (hint.depth === undefined ? depth < hint.count : depth === hint.depth) {
+            card.classList.add("hint-source");
+          }
         }
         pileElement(hint.target).classList.add("hint-target");
       }
