@@ -77,8 +77,8 @@ def folded_table(compiler: Compiler, predicate: patience.language.Predicate) -> 
     cards = compiler.cards
     size = max(cards) + 1
     if len(predicate.signature.parameters) == 1:
-        return tuple(c in cards and compiler._evaluate(predicate, [c]) for c in range(size))
-    return tuple(tuple(a in cards and b in cards and compiler._evaluate(predicate, [a, b])
+        return tuple(c in cards and compiler.evaluate_on(predicate, [c]) for c in range(size))
+    return tuple(tuple(a in cards and b in cards and compiler.evaluate_on(predicate, [a, b])
                        for b in range(size)) for a in range(size))
 
 
