@@ -11,9 +11,9 @@ import pytest
 
 import patience
 from patience import native
-from patience.solver import exhaustive_verdict, solve
+from patience.solver import RESTART_UNIT, exhaustive_verdict, luby, solve
 from patience.solver.rules import solver_rules
-from patience.solver.search import AFTER_DEAL, Search
+from patience.solver.search import AFTER_DEAL, UNLIMITED, Search
 
 MINI = Path(__file__).parent / "variants"
 needs_core = pytest.mark.skipif(not native.AVAILABLE, reason=str(native.REASON))
@@ -153,3 +153,44 @@ def test_both_engines_search_alike_with_the_reductions(name, deals):
         core = solve(game, 3_000, engine="native")
         assert (core.verdict, core.positions, core.moves) == \
             (python.verdict, python.positions, python.moves), number
+
+
+@pytest.mark.parametrize("engine", ["python", pytest.param("native", marks=needs_core)])
+def test_positions_reached_by_a_deal_are_steps_of_a_macro_move_and_not_counted(engine):
+    # solver 1.8 (docs/solver.md, "Stock macro moves"): the same search, but the deals
+    # that turn the stock towards the card played next cost nothing. Klondike deal 4 was
+    # won after 1,701 positions counting them (unknown at 400); 148 without them.
+    game = patience.find_variant("klondike").deal(4)
+    result = solve(game, 400, shorten_line=False, engine=engine)
+    assert (result.verdict, result.positions) == ("won", 148)
+    probe = game.copy()
+    for move in result.moves:
+        probe.push(move)
+    assert probe.is_won()
+    # a budget still stops the search: positions never pass it
+    assert solve(game, 100, shorten_line=False, engine=engine).positions <= 100
+
+
+def test_the_restart_schedule_counts_every_position_a_run_expands(monkeypatch):
+    # The restarts come where they came before solver 1.8 (a run's budget is of all the
+    # positions it expands, those reached by a deal too), so the search is the one of 1.7
+    # and only its count is smaller: Klondike's deal 4 is won by the same line, 1,701
+    # positions counting the deals' (1.7's count), 268 without (as Emperor's deal 5, its
+    # example's, is won by 1.7's line in 9,901 positions, not 11,109).
+    runs: list[tuple[int, int, int, str]] = []
+    original = Search.run
+
+    def run(self, order, budget, deadline=None, should_stop=None, cap=UNLIMITED):
+        outcome = original(self, order, budget, deadline, should_stop, cap)
+        runs.append((budget, self.walked, self.expanded, outcome))
+        return outcome
+
+    monkeypatch.setattr(Search, "run", run)
+    game = patience.find_variant("klondike").deal(4)
+    result = solve(game, 30_000, shorten_line=False, engine="python")
+    assert result.verdict == "won" and len(runs) > 2
+    for number, (budget, walked, expanded, outcome) in enumerate(runs[:-1]):
+        assert outcome == "budget" and walked == budget == RESTART_UNIT * luby(number + 1)
+        assert expanded < walked  # some positions of the run were reached by a deal
+    assert result.positions == sum(expanded for _, _, expanded, _ in runs) == 268
+    assert sum(walked for _, walked, _, _ in runs) == 1_701

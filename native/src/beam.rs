@@ -230,8 +230,8 @@ impl<'a> Solver<'a> {
                 self.spent = base + expanded;
                 let mut ordering = Ordering::new(0);
                 let endgame = self.program.search.beam_endgame.min(budget - expanded);
-                let outcome = self.run(&pos, Some(&mut ordering), endgame, limits);
-                expanded += self.expanded;
+                let outcome = self.run(&pos, Some(&mut ordering), endgame, endgame, limits);
+                expanded += self.walked; // a beam counts every position
                 match outcome {
                     Outcome::Won => {
                         let mut line = entries[number].1.clone();

@@ -263,7 +263,11 @@ pub struct Solver<'a> {
     exact: bool,
     run: u32,
     pub line: Vec<Move>,
+    /// positions the last run expanded, less the steps of stock macro moves (positions
+    /// reached by a deal where moves after a deal are restricted: docs/solver.md)
     pub expanded: u64,
+    /// every position the last run expanded (the restart schedule's count)
+    pub walked: u64,
     /// positions expanded by the earlier restarts of this solve (for `should_stop`)
     pub spent: u64,
     buffer: Vec<u8>,
@@ -297,6 +301,7 @@ impl<'a> Solver<'a> {
             run: 0,
             line: Vec::new(),
             expanded: 0,
+            walked: 0,
             spent: 0,
             buffer: Vec::new(),
             candidates: Vec::new(),
@@ -454,16 +459,19 @@ impl<'a> Solver<'a> {
     }
 
     /// One depth-first search from `root` (left as it was), with the ordering given (None:
-    /// the generator's order, as the reference search) and a budget of expanded positions.
+    /// the generator's order, as the reference search), a budget of expanded positions
+    /// (`walked`, all of them) and a cap on those counted (`expanded`: not the steps of
+    /// stock macro moves; `Search.run` in search.py).
     pub fn run(
         &mut self,
         root: &Position,
         ordering: Option<&mut Ordering>,
         budget: u64,
+        cap: u64,
         limits: &Limits,
     ) -> Outcome {
         let mut path = Path::default();
-        let outcome = self.search(root, ordering, budget, limits, &mut path);
+        let outcome = self.search(root, ordering, (budget, cap), limits, &mut path);
         self.stack_bytes = self.stack_bytes.max(path.allocated());
         // the positions left open (a restart's budget spent, a win) close: the store keeps
         // an open position's number in place of the restart that saw it
@@ -478,7 +486,7 @@ impl<'a> Solver<'a> {
         &mut self,
         root: &Position,
         mut ordering: Option<&mut Ordering>,
-        budget: u64,
+        (budget, cap): (u64, u64),
         limits: &Limits,
         path: &mut Path,
     ) -> Outcome {
@@ -502,12 +510,14 @@ impl<'a> Solver<'a> {
         if let Some(id) = old {
             if self.store.is_lost(id) {
                 self.expanded = 1;
+                self.walked = 1;
                 return Outcome::Exhausted;
             }
         }
         let root_id = self.enter(hash, old, 0);
         program.generate(&pos, &mut scratch);
         self.expanded = 1;
+        self.walked = 1;
         if scratch.is_empty() {
             self.store.set_depth(root_id, -1);
             if program.is_won(&pos) {
@@ -522,7 +532,9 @@ impl<'a> Solver<'a> {
         // the positions of the components not closed yet (Tarjan's stack), in order; an
         // open position's entry holds its place here as its depth, a closed one -1
         open.push(root_id);
+        // counted, and all (`run`)
         let mut expanded: u64 = 1;
+        let mut walked: u64 = 1;
         let mut check_at: u64 = 1024;
         while !frames.is_empty() {
             let parent_number = if frames.len() >= 2 { frames[frames.len() - 2].number } else { -1 };
@@ -568,7 +580,7 @@ impl<'a> Solver<'a> {
             let undo = program.play(&mut pos, mv, &mut stacks);
             if stacks.runaway {
                 program.take_back(&mut pos, mv, undo, &mut stacks);
-                self.expanded = expanded;
+                (self.expanded, self.walked) = (expanded, walked);
                 return Outcome::Runaway;
             }
             let dealt = mv == DEAL && self.restricts_after_deal();
@@ -586,9 +598,11 @@ impl<'a> Solver<'a> {
                 }
                 Ok(None) => {}
             }
-            if expanded >= budget {
+            // a position reached by a deal (moves after it restricted) is a step of a stock
+            // macro move: free of the cap (docs/solver.md, "Stock macro moves")
+            if walked >= budget || (expanded >= cap && !dealt) {
                 program.take_back(&mut pos, mv, undo, &mut stacks);
-                self.expanded = expanded;
+                (self.expanded, self.walked) = (expanded, walked);
                 return Outcome::Budget;
             }
             program.generate(&pos, &mut scratch);
@@ -598,16 +612,17 @@ impl<'a> Solver<'a> {
                                     Path::bytes(frames, moves, line, undos, open, cold, Some(scratch.len())))
             {
                 program.take_back(&mut pos, mv, undo, &mut stacks);
-                self.expanded = expanded;
+                (self.expanded, self.walked) = (expanded, walked);
                 return Outcome::Memory;
             }
             let id = self.enter(hash, old, -1);
-            expanded += 1;
+            expanded += u64::from(!dealt);
+            walked += 1;
             if scratch.is_empty() {
                 if program.is_won(&pos) {
                     line.push(mv);
                     self.line = Path::full_line(cold, line);
-                    self.expanded = expanded;
+                    (self.expanded, self.walked) = (expanded, walked);
                     return Outcome::Won;
                 }
                 self.store.set_lost(id);
@@ -633,15 +648,15 @@ impl<'a> Solver<'a> {
             if frames.len() > 2 * path_kept {
                 Path::freeze(frames, line, undos, moves, cold, path_kept, regenerable);
             }
-            if expanded >= check_at {
+            if walked >= check_at {
                 check_at += 1024;
                 if limits.stops(self.spent + expanded) {
-                    self.expanded = expanded;
+                    (self.expanded, self.walked) = (expanded, walked);
                     return Outcome::Timeout;
                 }
             }
         }
-        self.expanded = expanded;
+        (self.expanded, self.walked) = (expanded, walked);
         Outcome::Exhausted
     }
 }
@@ -684,14 +699,17 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
             spent += solver.expanded;
             schedule.beam_spent(solver.expanded);
         } else {
+            // the schedule counts every position a run expands (`walked`), the budget only
+            // those not reached by a deal where moves after one are restricted (steps of a
+            // stock macro move): elsewhere the two are the same
             let mut budget = constants.restart_unit.saturating_mul(luby(run + 1));
             if prove || spent + budget * 2 > max_positions {
-                budget = max_positions - spent;
+                budget = u64::MAX; // too little left for another run: only the cap stops it
             }
             let style = (run % constants.styles as u64) as usize;
-            outcome = solver.run(root, Some(&mut orderings[style]), budget, limits);
+            outcome = solver.run(root, Some(&mut orderings[style]), budget, max_positions - spent, limits);
             spent += solver.expanded;
-            schedule.restart_spent(solver.expanded);
+            schedule.restart_spent(solver.walked);
             run += 1;
         }
         match outcome {
@@ -720,7 +738,7 @@ pub fn beam(program: &Program, root: &Position, width: usize, max_positions: u64
 pub fn exhaustive(program: &Program, root: &Position, max_positions: u64, limits: &Limits) -> Solved {
     let mut solver = Solver::new(program, true);
     solver.store.set_cap(limits.max_memory);
-    let outcome = solver.run(root, None, max_positions, limits);
+    let outcome = solver.run(root, None, max_positions, max_positions, limits);
     let expanded = solver.expanded;
     solver.solved(outcome, expanded)
 }

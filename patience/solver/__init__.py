@@ -35,7 +35,7 @@ from patience.solver.beam import Beam, BeamSchedule
 from patience.solver.beam import applies as beam_applies
 from patience.solver.constants import SEARCH
 from patience.solver.rules import SolverRules, solver_rules
-from patience.solver.search import BUDGET, EXHAUSTED, TIMEOUT, WON, Search, make_ordering
+from patience.solver.search import BUDGET, EXHAUSTED, TIMEOUT, UNLIMITED, WON, Search, make_ordering
 
 if TYPE_CHECKING:
     from patience.game import Game
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.7"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
+SOLVER_VERSION = "1.8"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
 # 1.3: take-backs off the foundations after the deal, turn-ups first; whole lost components
 # proven lost (Tarjan); a pile no card leaves and no rule reads below its top (Golf's waste,
 # Black Hole's hole, one-way foundations) keyed by its top card and size;
@@ -59,6 +59,9 @@ SOLVER_VERSION = "1.7"  # 1.1: won lines shortened; 1.2: proven-lost table, no u
 # no forced move or fill reads its order (FreeCell's cells, the sets' foundations)
 # 1.7: where the stock never comes back, layered beams beside the restarts once these have
 # spent 100,000 positions (patience.solver.beam)
+# 1.8: where moves after a deal are restricted, a position reached by a deal is a step of a
+# stock macro move: not counted in positions nor charged to max_positions (the restart
+# schedule still counts it, so the search is the same)
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000
@@ -173,13 +176,17 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
             if outcome == TIMEOUT or (should_stop is not None and should_stop(spent)):
                 break
             continue
+        # the schedule counts every position a run expands (search.walked), the budget
+        # only those not reached by a deal where moves after one are restricted (steps of a
+        # stock macro move, docs/solver.md): elsewhere the two are the same
         budget = RESTART_UNIT * luby(run + 1)
         if prove or spent + budget * 2 > max_positions:  # too little left for another run
-            budget = max_positions - spent
+            budget = UNLIMITED
         search = Search(rules, game.piles, game.stock, lost=lost)
-        outcome = search.run(orderings[run % STYLES], budget, deadline, stop)
+        outcome = search.run(orderings[run % STYLES], budget, deadline, stop,
+                             cap=max_positions - spent)
         spent += search.expanded
-        schedule.restart_spent(search.expanded)
+        schedule.restart_spent(search.walked)
         run += 1
         if outcome == WON:
             line = shorten(game, search.line) if shorten_line else search.line

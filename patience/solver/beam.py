@@ -211,7 +211,7 @@ class Beam:
                 (lambda more, before=self.expanded: should_stop(before + more))
             outcome = search.run(make_ordering(self.rules, 0),
                                  min(BEAM_ENDGAME, budget - self.expanded), deadline, stop)
-            self.expanded += search.expanded
+            self.expanded += search.walked  # a beam counts every position
             if outcome == WON:
                 self.line = _line(line) + search.line
                 return WON

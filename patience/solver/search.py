@@ -25,6 +25,8 @@ from patience.solver.rules import SolverRules
 Ordering = Callable[[list[MoveTuple], list[list[int]]], list[MoveTuple]]
 
 WON, EXHAUSTED, BUDGET, TIMEOUT = "won", "exhausted", "budget", "timeout"
+#: a run's budget when only the solve's cap stops it (the last run, a proof)
+UNLIMITED = 1 << 62
 
 #: the prefix of the key of a position reached by a deal, when moves after a deal are
 #: restricted (``SolverRules.after_deal``): never the first byte of a key (a card, or the
@@ -137,7 +139,8 @@ class Search:
         self.pass_merge = None if exact else rules.pass_merge
         #: keys of positions proven lost (pass one set to every run of a solve)
         self.lost: set[bytes] = set() if lost is None else lost
-        self.expanded = 0
+        self.expanded = 0  # positions expanded, less the steps of stock macro moves
+        self.walked = 0  # every position expanded (the restart schedule's count)
         self.line: list[MoveTuple] = []
         self._play, self._take_back = self.variant.play, self.variant.take_back
 
@@ -152,10 +155,16 @@ class Search:
     # -- the search --
 
     def run(self, order: Ordering | None, budget: int, deadline: float | None = None,
-            should_stop: Callable[[int], bool] | None = None) -> str:
+            should_stop: Callable[[int], bool] | None = None, cap: int = UNLIMITED) -> str:
         """Search until a win (``self.line`` holds it), the space is exhausted, or the
         budget of expanded positions or the deadline is reached, or ``should_stop`` (called
-        with the positions expanded so far, every 1024 of them) answers true (TIMEOUT).
+        with the positions counted so far, every 1024 expanded) answers true (TIMEOUT).
+
+        Two counts: ``self.walked`` is every position expanded, and ``budget`` caps it (the
+        restart schedule's count); ``self.expanded`` leaves out the positions reached by a
+        deal where moves after a deal are restricted (steps of a stock macro move:
+        docs/solver.md, "Stock macro moves"), and ``cap`` caps it (the
+        solve's ``max_positions``). Elsewhere the two counts are the same.
 
         Positions proven lost go into ``self.lost`` (shared by the runs of one solve, so a
         later run never searches them again), by Tarjan's algorithm for strongly connected
@@ -188,7 +197,7 @@ class Search:
         root = key(piles, stock)
         seen = {root}
         moves = generate(piles, stock)
-        self.expanded = 1
+        self.expanded = self.walked = 1
         if not moves:
             if is_won(piles, stock):
                 return WON
@@ -203,7 +212,7 @@ class Search:
         open_at = {root: 0}  # their numbers: their places on open_stack
         line: list[MoveTuple] = []
         undos: list[Undo] = []
-        expanded = 1
+        expanded = walked = 1  # counted, and all (see above)
         check_at = 1024
         add = seen.add
         unproven = -1
@@ -242,18 +251,21 @@ class Search:
                 # lost, and a win ends the run), so this is its number
                 frame[3] = min(frame[3], open_at.get(position, unproven))
                 continue
-            if expanded >= budget:
+            # a position reached by a deal (moves after it restricted) is a step of a stock
+            # macro move: free of the cap (docs/solver.md, "Stock macro moves")
+            if walked >= budget or (expanded >= cap and not dealt):
                 pop(move, undo)
                 self._unwind(line, undos)
-                self.expanded = expanded
+                self.expanded, self.walked = expanded, walked
                 return BUDGET
             add(position)
-            expanded += 1
+            expanded += not dealt
+            walked += 1
             moves = generate(piles, stock)
             if not moves:
                 if is_won(piles, stock):
                     line.append(move)
-                    self.line, self.expanded = line, expanded
+                    self.line, self.expanded, self.walked = line, expanded, walked
                     return WON
                 lost.add(position)
                 pop(move, undo)
@@ -268,14 +280,14 @@ class Search:
                 and undo[0] is None and not undo[1] and not self.exact else None
             frames.append([children_of(moves, order, dealt), 0, position, number, reverse,
                            number])
-            if expanded >= check_at:
+            if walked >= check_at:
                 check_at += 1024
                 if (deadline is not None and time.perf_counter() > deadline) or \
                         (should_stop is not None and should_stop(expanded)):
                     self._unwind(line, undos)
-                    self.expanded = expanded
+                    self.expanded, self.walked = expanded, walked
                     return TIMEOUT
-        self.expanded = expanded
+        self.expanded, self.walked = expanded, walked
         return EXHAUSTED
 
     def _children(self, moves: list[MoveTuple], order: Ordering | None,
