@@ -60,6 +60,7 @@ FAMILIES = [
     ("mini-numerica", "Numerica"),
     ("mini-clock", "Clock"),  # cards put under a pile, turned from the pile the last went to
     ("mini-terrace", "Terrace"),  # fills that wait for the base card (fill_when)
+    ("mini-napoleon", "Napoleon"),  # cells held back by their own reserve pile (pile.index)
 ]
 BUDGET = 200_000
 
@@ -111,7 +112,8 @@ QUICK = ["mini-bakers-dozen", "mini-streets-and-alleys", "mini-klondike", "mini-
          "mini-la-belle-lucie", "mini-cruel", "mini-fourteen", "mini-lineup", "mini-montana",
          "mini-monte-carlo",
          "mini-three-peaks", "mini-accordion", "mini-calculation", "mini-osmosis",
-         "mini-numerica", "mini-pyramid", "mini-three-peaks-covered", "mini-clock"]
+         "mini-numerica", "mini-pyramid", "mini-three-peaks-covered", "mini-clock",
+         "mini-napoleon"]
 # (mini-terrace, 5 s for three deals, runs with the hundred-deal slow test only)
 
 
