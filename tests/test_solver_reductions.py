@@ -63,6 +63,7 @@ FAMILIES = [
     ("mini-terrace", "Terrace"),  # fills that wait for the base card (fill_when)
     ("mini-elevens", "Elevens"),  # a court whose three leave by a forced move, gaps filled
     ("mini-elevens-too", "Elevens"),  # the gaps wait while the court holds a card (fill_when)
+    ("mini-napoleon", "Napoleon"),  # cells held back by their own reserve pile (pile.index)
 ]
 BUDGET = 200_000
 
@@ -116,7 +117,7 @@ QUICK = ["mini-bakers-dozen", "mini-streets-and-alleys", "mini-klondike", "mini-
          "mini-monte-carlo",
          "mini-three-peaks", "mini-accordion", "mini-calculation", "mini-osmosis",
          "mini-numerica", "mini-pyramid", "mini-three-peaks-covered", "mini-clock",
-         "mini-elevens", "mini-elevens-too"]
+         "mini-elevens", "mini-elevens-too", "mini-napoleon"]
 # (mini-terrace, 5 s for three deals, runs with the hundred-deal slow test only)
 
 
