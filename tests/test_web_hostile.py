@@ -75,8 +75,11 @@ def check_snapshot(snap: dict, game: Game) -> None:
         seen = [None if card & FACE_DOWN else card_code(card) for card in game.piles[index]]
         group = game.variant.group_of_pile[index]
         assert pile["cards"] == (seen[-1:] if group.show is Show.STACK else seen)
+    # the stock's facts are counts, never its cards (and, with draws of a buried card, how
+    # many are left)
     assert set(snap["stock"]) == {"exists", "count", "deals_left", "redeals", "redeals_left",
-                                  "can_deal", "label"}
+                                  "can_deal", "label"} | (
+        set() if game.variant.merci is None else {"draws_left"})
 
 
 def check_answer(response, app, game_id: str) -> None:
