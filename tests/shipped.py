@@ -28,16 +28,17 @@ MECHANISMS = {
     "fortunes-favor": "placed Aces, a waste filled from the stock at once, foundation "
                       "return",
     "golf": "one foundation built up or down from the columns, once through the stock",
-    "la-belle-lucie": "a redeal that gathers the fans, shuffles them by the deal's seed and "
-                      "deals them again in threes, twice",
     "fourteen": "discards: pairs of top cards leaving together (moves from several piles)",
     "lineup": "a grid of piles (layout) whose rules read a pile's neighbour and column",
     "monte-carlo": "a deal that closes a grid's gaps up (close_gaps: deal) and fills the empty "
                    "places alone (empty_piles: only); pairs of neighbours discarded",
     "clock": "cards put under a pile (lands: bottom), piles dealt all face down and turned "
              "from the pile the last card went to (fill_from: last)",
-    "three-shuffles-and-a-draw": "the draw of a buried card (merci): once a game the card "
-                                 "under a fan's top card is played, the top card staying",
+    # La Belle Lucie with a draw: it carries La Belle Lucie's mechanism too
+    "three-shuffles-and-a-draw": "a redeal that gathers the fans, shuffles them by the deal's "
+                                 "seed and deals them again in threes, twice; the draw of a "
+                                 "buried card (merci): once a game the card under a fan's top "
+                                 "card is played, the top card staying",
 }
 
 #: one game per family, and the mechanisms above

@@ -82,6 +82,7 @@ _HEADER = ("deal", "ours", "cpu s", "positions", "line", "ratio cpu ours/peer")
 
 @pytest.mark.skipif(shutil.which("fc-solve") is None,
                     reason="fc-solve not installed (Debian: apt-get install freecell-solver-bin)")
+@pytest.mark.slow  # seconds: a bench run as a whole process
 def test_fcsolve_bench_runs_and_agrees() -> None:
     done = _run("fcsolve.py", "--deals", "1-2", "--budget", "100000", "--cpu-limit", "5")
     assert done.returncode == 0, done.stderr
@@ -93,6 +94,7 @@ def test_fcsolve_bench_runs_and_agrees() -> None:
     assert "agreement 2 of 2 decided by both; disagreements 0" in done.stdout
 
 
+@pytest.mark.slow  # seconds: a bench run as a whole process
 def test_klondike_solver_bench_runs_and_agrees() -> None:
     pytest.importorskip("pyksolve")
     done = _run("klondike_solver.py", "klondike", "--deals", "2", "--method", "fast",

@@ -384,6 +384,7 @@ async def test_v_shows_a_hint_from_what_the_player_sees():
         assert app.hint is not None and app.hint == tuple(app.session.hinted_move())
 
 
+@pytest.mark.slow  # seconds: it waits on a hint that runs long
 @synchronous
 async def test_escape_cancels_a_running_hint_within_a_second():
     session = Session(find_variant("mainecoon").deal(401))  # won only after 17,808,115 positions

@@ -242,6 +242,7 @@ def test_a_klondike_hint_line_takes_no_card_back_off_the_foundations(number):
     winning_line_without_take_backs(find_variant("klondike").deal(number))
 
 
+@pytest.mark.slow  # seconds: two engines, two orderings
 @pytest.mark.skipif(not AVAILABLE, reason=str(REASON))
 def test_both_engines_search_alike_for_a_line_without_take_backs():
     # the orderings of the search without take-backs reach the core in its rule program

@@ -184,6 +184,7 @@ def test_saved_parser_is_the_grammars() -> None:
     assert len(texts) > 300
 
 
+@pytest.mark.slow  # seconds: every rule of every shipped file
 def test_expression_text_is_ast_unparse(monkeypatch: pytest.MonkeyPatch) -> None:
     """The generator writes each compiled expression with ``expression_text``: the text
     ``ast.unparse`` writes, for every expression of every shipped variant."""

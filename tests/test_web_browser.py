@@ -810,6 +810,7 @@ def test_the_finish_button_plays_the_rest_out(context_for, server):
     page.wait_for_selector("#finish")  # undone: the offer is back
 
 
+@pytest.mark.slow  # seconds: it waits for the clock to move
 def test_the_clock_goes_on_after_a_reload(context_for, server):
     game = freecell_position(c1="AS KH", c3="2S")
     web_game = server.app.state.server.store.create("freecell", game)
