@@ -9,6 +9,7 @@ from typing import Any, TypeAlias, TypedDict
 PROGRAM_VERSION: int
 MAX_DISCARD_CARDS: int
 MAX_DISCARD_SETS: int
+DRAW: int
 
 class RunawayError(ValueError):
     """Forced moves went on past the program's max_forced_moves."""

@@ -254,6 +254,12 @@ def test_the_core_bounds_discards_as_the_limits_say():
         limits.MAX_DISCARD_CARDS, limits.MAX_DISCARD_SETS)
 
 
+def test_the_core_marks_a_draw_as_the_kernel_does():
+    """A draw of a buried card is ``(s, DRAW, t)`` on both sides of the wire."""
+    from patience import _native, moves
+    assert _native.DRAW == moves.DRAW
+
+
 def test_the_everything_variant_uses_every_mechanism():
     from patience.native.program import rule_program_text
 

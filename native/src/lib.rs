@@ -405,6 +405,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // the core's own bounds on a program's discards, which tests hold equal to limits.py's
     m.add("MAX_DISCARD_CARDS", program::MAX_DISCARD_CARDS)?;
     m.add("MAX_DISCARD_SETS", program::MAX_DISCARD_SETS)?;
+    // the count that marks a draw of a buried card in a move, which tests hold equal to
+    // patience.moves.DRAW (the core's moves reach Python as tuples)
+    m.add("DRAW", moves::DRAW)?;
     m.add("RunawayError", m.py().get_type::<RunawayError>())?;
     Ok(())
 }
