@@ -29,6 +29,7 @@ False
 from __future__ import annotations
 
 import functools
+import itertools
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -125,26 +126,22 @@ def search_without_take_backs(game: Game, max_positions: int, time_limit: float 
         return None
     started = time.perf_counter()
     spent = 0
-    turn = FIRST_TURN_POSITIONS
     result = None
-    while spent < max_positions:
-        for home in HOME_SCORES_WITHOUT_TAKE_BACKS:
-            strict = without_take_backs(game.variant, home)
-            left = remaining(time_limit, started)
-            if strict is None or spent >= max_positions or left is not None and left <= 0:
-                break
-            stop = None if should_stop is None else functools.partial(_after, should_stop,
-                                                                       spent)
-            result = solve(Game(strict, [list(p) for p in game.piles], list(game.stock)),
-                           min(turn, max_positions - spent), left, engine=engine,
-                           should_stop=stop)
-            spent += result.positions
-            if result.verdict != "unknown" or should_stop is not None and should_stop(spent):
-                break
-        else:
-            turn *= 2
-            continue
-        break
+    # the orderings take turns, each round's turns twice as long as the last round's
+    turns = ((home, FIRST_TURN_POSITIONS << round_) for round_ in itertools.count()
+             for home in HOME_SCORES_WITHOUT_TAKE_BACKS)
+    for home, turn in turns:
+        strict = without_take_backs(game.variant, home)
+        left = remaining(time_limit, started)
+        if strict is None or spent >= max_positions or left is not None and left <= 0:
+            break
+        stop = None if should_stop is None else functools.partial(_after, should_stop, spent)
+        result = solve(Game(strict, [list(p) for p in game.piles], list(game.stock)),
+                       min(turn, max_positions - spent), left, engine=engine,
+                       should_stop=stop)
+        spent += result.positions
+        if result.verdict != "unknown" or should_stop is not None and should_stop(spent):
+            break
     seconds = time.perf_counter() - started
     if result is None:
         from patience.solver import SolveResult
