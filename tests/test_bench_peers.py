@@ -1,9 +1,10 @@
-"""The benches against Freecell Solver and Klondike-Solver (bench/fcsolve.py,
-bench/klondike_solver.py): the deals both sides get, and one short run of each.
+"""The benches against Freecell Solver, Klondike-Solver and black-hole-solver
+(bench/fcsolve.py, bench/klondike_solver.py, bench/black_hole_solver.py): the deals both
+sides get, and one short run of each.
 
-The runs need the peers: ``fc-solve`` (Debian's freecell-solver-bin) and ``pyksolve`` (PyPI);
-without them those tests skip and say so. Each run is whole processes on 1-2 deals, a few
-seconds.
+The runs need the peers: ``fc-solve`` (Debian's freecell-solver-bin), ``pyksolve`` (PyPI) and
+``black-hole-solve`` (built by hand, bench/README.md: ``$BLACK_HOLE_SOLVE`` or PATH); without
+them those tests skip and say so. Each run is whole processes on 1-2 deals, a few seconds.
 """
 
 from __future__ import annotations
@@ -105,3 +106,47 @@ def test_klondike_solver_bench_runs_and_agrees() -> None:
     row = lines[2].split()
     assert row[0] == "2" and row[2] == "won" and row[7] == "won"
     assert "disagreements 0" in done.stdout
+
+
+def test_golf_and_black_hole_boards_are_our_deals() -> None:
+    bhs = _load("black_hole_solver")
+    golf = bhs.our_board("golf", 4).splitlines()   # exits when a card differs
+    assert golf[0].split()[:2] == ["Talon:", "9C"] and len(golf[0].split()) == 17
+    assert golf[1] == "Foundations: 2D" and golf[2].split() == ["7C", "QH", "AS", "QS", "8H"]
+    hole = bhs.our_board("black-hole", 4).splitlines()
+    assert hole[0] == "Foundations: AS" and len(hole) == 18
+    assert all(len(line.split()) == 3 for line in hole[1:])
+
+
+def test_black_hole_solver_output_is_read_and_replayed() -> None:
+    bhs = _load("black_hole_solver")
+    steps = ("Solved!\nDeal talon\n\nInfo: Card moved is 9C\n\n\n====================\n\n"
+             "Move a card from stack 0 to the foundations\n\nInfo: Card moved is 8H\n\n"
+             "\n====================\n\n\n\n--------------------\n"
+             "Total number of states checked is 42.\nThis scan generated 43 states.\n")
+    assert bhs.parse_output(steps) == ("won", 42, [(None, "9C"), (0, "8H")])
+    # golf deal 4: d turns 9C onto 2D, then c1's 8H goes on 9C, and the deal is not won
+    assert bhs.replay("golf", 4, [(None, "9C"), (0, "8H")]).endswith("not won")
+    assert "moved 8H, it says 7H" in bhs.replay("golf", 4, [(None, "9C"), (0, "7H")])
+    assert "illegal" in bhs.replay("golf", 4, [(1, "JH")])
+    lost = "Unsolved!\n\n\n--------------------\nTotal number of states checked is 7070.\n"
+    assert bhs.parse_output(lost) == ("unwinnable", 7070, [])
+    assert bhs.parse_output("Intractable!\n")[0] == "unknown"
+
+
+_BHS = os.environ.get("BLACK_HOLE_SOLVE") or shutil.which("black-hole-solve")
+
+
+@pytest.mark.skipif(_BHS is None, reason="black-hole-solve not built (bench/README.md; "
+                    "set BLACK_HOLE_SOLVE)")
+@pytest.mark.slow  # seconds: a bench run as a whole process
+def test_black_hole_solver_bench_runs_and_agrees() -> None:
+    done = _run("black_hole_solver.py", "golf", "--deals", "5-6", "--cpu-limit", "20",
+                "--black-hole-solve", str(_BHS))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert all(word in lines[1] for word in (*_HEADER, "bhs", "states"))
+    assert [line.split()[2] for line in lines[2:4]] == ["unwinnable", "won"]
+    assert [line.split()[7] for line in lines[2:4]] == ["unwinnable", "won"]
+    assert "agreement 2 of 2 decided by both; disagreements 0" in done.stdout
+    assert "ours: 1 deals searched exhaustively by both, 7,070 positions" in done.stdout
