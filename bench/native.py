@@ -6,6 +6,7 @@
     python bench/native.py --against /tmp/main_native.abi3.so      # two builds, side by side
     python bench/native.py --against OTHER.so --games fan freecell --deals 1-20
     python bench/native.py --against OTHER.so --max-memory 64G   # both capped
+    python bench/native.py --against OTHER.so --games golf black-hole --prove --positions 100000000
 
 Three tables, each printing ratios:
 
@@ -25,6 +26,8 @@ With ``--against PATH`` it compares two builds of the core instead (this checkou
 another ``_native.abi3.so``, say main's copied aside): the same solves, taking turns deal by
 deal in this one process (which build goes first alternates), so load shifts hit both
 alike; the position counts must be equal (a speed change must not change the search).
+``--prove`` makes those solves exhaustive searches (``prove=True``: one search with the main
+ordering, no restarts), the mode the rate target of issue #34 counts.
 ``--max-memory`` gives both builds' solves a memory cap (far above what they need, say
 ``64G``): a capped solve checks the cap before every position it stores, and a build before
 2026-12-04 wrote its keys in another code when capped (its compact code), so this times
@@ -182,11 +185,12 @@ def deal_range(text: str) -> range:
 
 
 def against(path: str, games: list[str], deals: range, budget: int, budget_503: int,
-            max_memory: int | None = None) -> None:
+            max_memory: int | None = None, prove: bool = False) -> None:
     from patience.native.program import rule_program_text
 
     other = load_other(path)
-    print(f"this build against {path}: positions per CPU second, the same solves taking turns")
+    print(f"this build against {path}: positions per CPU second, the same "
+          f"{'exhaustive (prove) ' if prove else ''}solves taking turns")
     print(f"{'game':<22}{'deals':>9}{'positions':>12}{'this':>12}{'other':>12}{'this/other':>11}")
     for name in games:
         variant = patience.find_variant(name)
@@ -201,7 +205,7 @@ def against(path: str, games: list[str], deals: range, budget: int, budget_503: 
             counts = [0, 0]
             for which in ((0, 1) if turn % 2 == 0 else (1, 0)):
                 found, spent = cpu(cores[which].solve, [list(p) for p in game.piles],
-                                   list(game.stock), limit, max_memory=max_memory)
+                                   list(game.stock), limit, max_memory=max_memory, prove=prove)
                 seconds[which] += spent
                 counts[which] = found["positions"]
             assert counts[0] == counts[1], (name, number, counts)
@@ -234,13 +238,16 @@ def main() -> None:
                         help="with --against: budget of each solve (default 100,000)")
     parser.add_argument("--max-memory", type=parse_size, metavar="SIZE",
                         help="with --against: a memory cap for both, e.g. 64G")
+    parser.add_argument("--prove", action="store_true",
+                        help="with --against: exhaustive searches (solve's prove mode: one "
+                             "search, main ordering, no restarts) instead of solve's restarts")
     args = parser.parse_args()
     if not native.AVAILABLE:
         sys.exit(f"bench/native.py: {native.REASON}")
     random.seed(0)
     if args.against:
         against(args.against, args.games, deal_range(args.deals), args.positions,
-                args.max_positions, args.max_memory)
+                args.max_positions, args.max_memory, args.prove)
         return
     if args.only in (None, "perft"):
         perft_table(args.depth)
