@@ -125,7 +125,7 @@ def our_board(variant: str, number: int) -> str:
 
 _STATES = re.compile(r"Total number of states checked is (\d+)\.")
 _STEP = re.compile(r"^(?:Deal talon|Move a card from stack (\d+) to the foundations)\s*\n\s*\n"
-                   r"Info: Card moved is (\S\S)$", re.M)
+                   r"Info: Card moved is (\S\S)$", re.MULTILINE)
 VERDICTS = {"Solved!": "won", "Unsolved!": "unwinnable", "Intractable!": "unknown"}
 
 
@@ -228,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         args.budget, args.cpu_limit))
             rows.append((number, mine, theirs))
     title = (f"{args.variant}, deals {args.deals}: ours (--prove) vs black-hole-solver "
-             f"--game {spec.game} {' '.join(spec.flags)}, budget {args.budget:,} positions / "
+             f"{' '.join(['--game', spec.game, *spec.flags])}, budget {args.budget:,} positions / "
              f"--max-iters, hard CPU limit {args.cpu_limit} s per process, whole processes, "
              f"taking turns")
     disagreements = print_table(title, "bhs", rows, startups)
