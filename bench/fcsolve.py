@@ -56,8 +56,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from peers import (
     Batch,
     Run,
+    add_batch_options,
     alternate,
     batch_cpu_limit,
+    check_repeat,
     ended_early,
     in_turns,
     our_batch_startup,
@@ -233,21 +235,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="fc-solve's -l preset (default lg; '' for its default search)")
     parser.add_argument("--fc-solve", default=shutil.which("fc-solve"),
                         help="the fc-solve binary (default: from PATH)")
-    parser.add_argument("--batch", action="store_true",
-                        help="each side solves the whole range in one process (fc-solve's "
-                        "range solver; ours one python process)")
-    parser.add_argument("--repeat", type=int, default=1,
-                        help="--batch: run both batches K times, taking turns (default 1)")
-    parser.add_argument("--shorten", action="store_true",
-                        help="--batch: ours shortens its won lines (default: not; fc-solve's "
-                        "range solver prints none)")
+    add_batch_options(parser, "fc-solve's range solver prints none")
     parser.add_argument("--range-solver",
                         default=shutil.which("freecell-solver-range-parallel-solve"),
                         help="--batch: fc-solve's range solver (default: from PATH)")
     args = parser.parse_args(argv)
     numbers = parse_deals(args.deals)
-    if args.repeat < 1:
-        parser.error(f"--repeat must be 1 or more, not {args.repeat}")
+    check_repeat(parser, args.repeat)
     if args.batch:
         return main_batch(args, numbers)
     if not args.fc_solve:

@@ -52,8 +52,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from peers import (
     Batch,
     Run,
+    add_batch_options,
     alternate,
     batch_cpu_limit,
+    check_repeat,
     ended_early,
     in_turns,
     our_batch_startup,
@@ -241,19 +243,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="hard CPU seconds of each whole process, both sides (default 10)")
     parser.add_argument("--method", choices=["minimal", "fast"], default="minimal",
                         help="Klondike-Solver's search: solve_minimal (default) or solve_fast")
-    parser.add_argument("--batch", action="store_true",
-                        help="each side solves every deal in one process")
-    parser.add_argument("--repeat", type=int, default=1,
-                        help="--batch: run both batches K times, taking turns (default 1)")
-    parser.add_argument("--shorten", action="store_true",
-                        help="--batch: ours shortens its won lines (default: not)")
+    add_batch_options(parser, "Klondike-Solver's minimal search looks for short lines")
     args = parser.parse_args(argv)
     try:
         import pyksolve  # noqa: F401  (only to fail early, with a clear message)
     except ImportError:
         parser.error("pyksolve is not installed: pip install pyksolve")
-    if args.repeat < 1:
-        parser.error(f"--repeat must be 1 or more, not {args.repeat}")
+    check_repeat(parser, args.repeat)
     numbers = parse_deals(args.deals)
     if args.batch:
         return main_batch(args, numbers)

@@ -17,6 +17,7 @@ process: outside the CPU measured, in both modes.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
@@ -309,6 +310,22 @@ class Batch:
                                             self.note or "not in the batch's output")
 
 
+def add_batch_options(parser: argparse.ArgumentParser, peer_lines: str) -> None:
+    """``--batch``, ``--repeat`` and ``--shorten`` (``peer_lines``: what the peer does with
+    its lines, for the help)."""
+    parser.add_argument("--batch", action="store_true",
+                        help="each side solves every deal in ONE process (start-up once)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="--batch: run both batches K times, taking turns (default 1)")
+    parser.add_argument("--shorten", action="store_true",
+                        help=f"--batch: ours shortens its won lines (default: not; {peer_lines})")
+
+
+def check_repeat(parser: argparse.ArgumentParser, repeat: int) -> None:
+    if repeat < 1:
+        parser.error(f"--repeat must be 1 or more, not {repeat}")
+
+
 def batch_cpu_limit(cpu_limit: int, deals: int) -> int:
     """A batch's hard CPU limit: ``cpu_limit`` seconds a deal, a guard only (the budget
     in positions decides)."""
@@ -405,5 +422,12 @@ def print_batches(title: str, peer_name: str, numbers: Sequence[int],
               f"{ours_start:.3f}, {peer_name} {peer_start:.3f}; CPU less start-up, mean of "
               f"the repeats: ours {ours_less:.2f}, {peer_name} {peer_less:.2f}, ratio "
               + (f"{ours_less / peer_less:.2f}" if peer_less > 0 else "-"))
+        rates = [(name, sum(r.positions or 0 for r in runs), less) for name, runs, less in
+                 (("ours", [row[1] for row in rows], ours_less),
+                  (peer_name, [row[2] for row in rows], peer_less))]
+        if all(positions for _, positions, _ in rates):
+            print("positions per CPU second less start-up: " + ", ".join(
+                f"{name} {positions / less:,.0f}" if less > 0 else f"{name} -"
+                for name, positions, less in rates))
     print(_replayed([row[1] for row in rows]))
     return problems
