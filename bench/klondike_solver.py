@@ -3,6 +3,7 @@
     python bench/klondike_solver.py                          # klondike, deals 1-10
     python bench/klondike_solver.py klondike-draw3 --deals 1-20 --budget 1000000
     python bench/klondike_solver.py klondike --method fast   # its fast, non-minimal search
+    python bench/klondike_solver.py klondike --batch --deals 1-50 --method fast --repeat 2
 
 Klondike-Solver (Mark Woodbury, "ShootMe"; wrapped for Python by Tiziano Bettio as
 ``pyksolve``, MIT) is never part of this repository: ``pip install pyksolve`` brings it. For
@@ -23,6 +24,13 @@ each deal N the bench
      (Klondike-Solver does not print its count), line lengths (ours: moves of the JSON
      line, every ``d`` one move; Klondike-Solver: its ``moves_made_count``), and the ratio.
 
+With ``--batch`` each side solves every deal in ONE process, start-up paid once: ours
+``python -c`` around ``patience.solve`` on each deal (``peers.OURS_BATCH``; the line not
+shortened unless ``--shorten``), Klondike-Solver the same wrapper looping over the deals
+(the deal read back and checked for each). The CPU compared is each batch process's rusage;
+``--repeat K`` runs both K times, taking turns which goes first; our won lines are
+replayed in this process, outside the CPU measured.
+
 Both play Klondike with unlimited passes through the stock, draw 1 (``klondike``) or draw 3
 (``klondike-draw3``, the last deal of a pass turning fewer), any face-up run moving, only a
 King into a gap.
@@ -42,39 +50,55 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from peers import (
+    Batch,
     Run,
+    add_batch_options,
+    alternate,
+    batch_cpu_limit,
+    check_repeat,
+    ended_early,
     in_turns,
+    our_batch_startup,
     our_env,
     our_startup,
     parse_deals,
+    print_batches,
     print_table,
+    replay_won,
     run_child,
+    run_our_batch,
     run_ours,
     startup_cpu,
 )
 
+import patience
 from patience.cards import RANK_CHARS, SUIT_CHARS
 
 DRAW = {"klondike": 1, "klondike-draw3": 3}
 
-#: The peer's side: a whole Python process around pyksolve. Reads {"deal", "draw",
-#: "budget", "method"} on stdin (``deal`` in Klondike-Solver's own format: its
-#: ``load_pysol`` rejects even what its ``get_pysol`` writes), prints {"result", "moves",
-#: "loaded"}, ``loaded`` being the deal it read, written back in the PySol format.
+#: The peer's side: a whole Python process around pyksolve. Reads {"deals", "draw",
+#: "budget", "method"} on stdin (``deals``: one deal, or a batch's every deal, each in
+#: Klondike-Solver's own format: its ``load_pysol`` rejects even what its ``get_pysol``
+#: writes) and prints, deal after deal, one JSON line {"result", "moves", "loaded", "cpu"},
+#: ``loaded`` being the deal it read, written back in the PySol format, ``cpu`` this
+#: process's CPU seconds for loading and solving that deal.
 WRAPPER = """
-import json, sys
+import json, sys, time
 from pyksolve import solver
 job = json.load(sys.stdin)
-game = solver.Solitaire()
-if not game.load_solitaire(job["deal"]):
-    sys.exit("Klondike-Solver did not accept the deal " + job["deal"])
-game.reset_game(job["draw"])
-loaded = game.get_pysol()
-if job["method"] == "fast":
-    result = game.solve_fast(max_closed_count=job["budget"])
-else:
-    result = game.solve_minimal(max_closed_count=job["budget"])
-print(json.dumps({"result": result.name, "moves": game.moves_made_count, "loaded": loaded}))
+for deal in job["deals"]:
+    started = time.process_time()
+    game = solver.Solitaire()
+    if not game.load_solitaire(deal):
+        sys.exit("Klondike-Solver did not accept the deal " + deal)
+    game.reset_game(job["draw"])
+    loaded = game.get_pysol()
+    if job["method"] == "fast":
+        result = game.solve_fast(max_closed_count=job["budget"])
+    else:
+        result = game.solve_minimal(max_closed_count=job["budget"])
+    print(json.dumps({"result": result.name, "moves": game.moves_made_count, "loaded": loaded,
+                      "cpu": time.process_time() - started}), flush=True)
 """
 
 VERDICT = {"SolvedMinimal": "won", "SolvedMayNotBeMinimal": "won", "Impossible": "unwinnable",
@@ -143,21 +167,70 @@ def _layout(pysol: str) -> list[list[str]]:
             if line.strip() and not line.startswith("Foundations")]
 
 
+def _peer_run(record: dict[str, Any], pysol: str, cpu: float) -> Run:
+    """Klondike-Solver's run of one deal from its JSON line, after checking that it read
+    the deal sent (``pysol``, the same deal in PySol text)."""
+    if _layout(record["loaded"]) != _layout(pysol):
+        raise SystemExit(f"Klondike-Solver read another deal:\nsent\n{pysol}\nread\n"
+                         f"{record['loaded']}")
+    verdict = VERDICT[record["result"]]
+    return Run(verdict, cpu, None, record["moves"] if verdict == "won" else None)
+
+
 def run_klondike_solver(pysol: str, deal: str, draw: int, budget: int, method: str,
                         cpu_limit: int) -> Run:
-    job = json.dumps({"deal": deal, "draw": draw, "budget": budget, "method": method})
+    job = json.dumps({"deals": [deal], "draw": draw, "budget": budget, "method": method})
     done = run_child([sys.executable, "-c", WRAPPER], cpu_limit, stdin=job)
     if done.killed_by_cpu_limit:
         return Run("unknown", done.cpu, None, None, f"CPU limit {cpu_limit} s")
     if done.returncode != 0:
         return Run("unknown", done.cpu, None, None,
                    f"exit {done.returncode}: {done.stderr.strip()[-200:]}")
-    record = json.loads(done.stdout)
-    if _layout(record["loaded"]) != _layout(pysol):
-        raise SystemExit(f"Klondike-Solver read another deal:\nsent\n{pysol}\nread\n"
-                         f"{record['loaded']}")
-    verdict = VERDICT[record["result"]]
-    return Run(verdict, done.cpu, None, record["moves"] if verdict == "won" else None)
+    return _peer_run(json.loads(done.stdout), pysol, done.cpu)
+
+
+def run_klondike_solver_batch(deals: dict[int, tuple[str, str]], draw: int, budget: int,
+                              method: str, cpu_limit: int) -> Batch:
+    """Klondike-Solver on every deal of ``deals`` (number -> (PySol text, its own format))
+    in one process."""
+    job = json.dumps({"deals": [deal for _, deal in deals.values()], "draw": draw,
+                      "budget": budget, "method": method})
+    limit = batch_cpu_limit(cpu_limit, len(deals))
+    done = run_child([sys.executable, "-c", WRAPPER], limit, stdin=job)
+    batch = Batch(done.cpu, note=ended_early(done, limit))
+    for (number, (pysol, _)), text in zip(deals.items(), done.stdout.splitlines()):
+        record = json.loads(text)
+        batch.runs[number] = _peer_run(record, pysol, float(record["cpu"]))
+    return batch
+
+
+def main_batch(args: argparse.Namespace, numbers: list[int]) -> int:
+    """``--batch``: each side solves every deal in one process."""
+    deals = {}
+    for number in numbers:
+        position = our_position(args.variant, number)
+        deals[number] = (to_pysol(position), to_solitaire(position))
+    startups = (our_batch_startup(args.variant),
+                startup_cpu([sys.executable, "-c", WRAPPER],
+                            stdin=json.dumps({"deals": [], "draw": 1, "budget": 1,
+                                              "method": args.method})))
+    pairs = alternate(
+        args.repeat,
+        partial(run_our_batch, args.variant, {n: str(n) for n in numbers}, args.budget,
+                args.shorten, args.cpu_limit),
+        partial(run_klondike_solver_batch, deals, DRAW[args.variant], args.budget,
+                args.method, args.cpu_limit))
+    variant = patience.find_variant(args.variant)
+    for number, run in pairs[0][0].runs.items():
+        replay_won(run, partial(variant.deal, number))
+    title = (f"{args.variant} (draw {DRAW[args.variant]}), our deals {args.deals}, batch: "
+             f"ours (one python process, {'shortening' if args.shorten else 'not shortening'}"
+             f" its lines) vs Klondike-Solver solve_{args.method} (one python process around "
+             f"pyksolve), budget {args.budget:,} positions / closed states per deal, "
+             f"{args.repeat} repeat{'s' if args.repeat > 1 else ''} taking turns; seconds "
+             f"per deal: each side's CPU inside its batch")
+    return 1 if print_batches(title, "ksolve", numbers, pairs, ("cpu s", "cpu s"),
+                              startups) else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -170,13 +243,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="hard CPU seconds of each whole process, both sides (default 10)")
     parser.add_argument("--method", choices=["minimal", "fast"], default="minimal",
                         help="Klondike-Solver's search: solve_minimal (default) or solve_fast")
+    add_batch_options(parser, "Klondike-Solver's minimal search looks for short lines")
     args = parser.parse_args(argv)
     try:
         import pyksolve  # noqa: F401  (only to fail early, with a clear message)
     except ImportError:
         parser.error("pyksolve is not installed: pip install pyksolve")
-    rows: list[tuple[int, Run, Run]] = []
+    check_repeat(parser, args.repeat)
     numbers = parse_deals(args.deals)
+    if args.batch:
+        return main_batch(args, numbers)
+    variant = patience.find_variant(args.variant)
+    rows: list[tuple[int, Run, Run]] = []
     startups = (our_startup(args.variant, ["--seed", str(numbers[0])]),
                 startup_cpu([sys.executable, "-c", "from pyksolve import solver"]))
     for number in numbers:
@@ -188,13 +266,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                     args.cpu_limit),
             partial(run_klondike_solver, pysol, deal, DRAW[args.variant], args.budget,
                     args.method, args.cpu_limit))
+        replay_won(mine, partial(variant.deal, number))
         rows.append((number, mine, theirs))
     title = (f"{args.variant} (draw {DRAW[args.variant]}), our deals {args.deals}: ours vs "
              f"Klondike-Solver solve_{args.method}, budget {args.budget:,} positions / closed "
              f"states, hard CPU limit {args.cpu_limit} s per process, whole processes, "
              f"taking turns")
-    disagreements = print_table(title, "ksolve", rows, startups)
-    return 1 if disagreements else 0
+    return 1 if print_table(title, "ksolve", rows, startups) else 0
 
 
 if __name__ == "__main__":

@@ -24,8 +24,8 @@ For each deal N of the range the bench
   4. replays every winning line of ours through ``Game.push`` (checked moves) to the won
      position.
 Then it prints, per game: deals decided by each, agreement on the deals both decided,
-median wall time, median positions, positions per CPU second, and every disagreement with
-its deal number and what the replay showed.
+median CPU and wall time, the CPU totals and their ratio, median positions, positions per
+CPU second, and every disagreement with its deal number and what the replay showed.
 
 Fairness (issue #34): both sides are whole processes, their CPU time the child's rusage
 (``os.wait4``: start-up included on both sides; ours is ``python -c`` around
@@ -34,9 +34,10 @@ seconds: Solvitaire a hard ``RLIMIT_CPU`` of that many seconds (its own ``--time
 measures wall-clock time, which a loaded machine eats: it once got 0.3 s of CPU where ours
 got 1 s, so its timeout is set to ``WALL_SLACK`` times the budget and only guards), ours
 stops itself when its process has used the budget (``should_stop`` reading
-``time.process_time()``) under the same hard limit as a guard. A Solvitaire killed at the
-limit printed no counts: its verdict is unknown and it is left out of the positions per
-CPU second.
+``time.process_time()``), under a hard limit one second higher as a guard; a verdict
+ours reaches after its process has used the budget counts as unknown, as Solvitaire's
+would (killed at the limit). A side killed at its limit printed no counts: its verdict is
+unknown and it is left out of the positions per CPU second.
 
 Positions: ours are ``result.positions`` (distinct positions expanded). Solvitaire prints
 "States Searched" (every node its search entered, cache hits included) and "Unique States
@@ -66,6 +67,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from peers import replay  # the won lines are replayed as the other benches do
 
 import patience
 from patience.errors import UnknownVariantError
@@ -298,11 +302,13 @@ class OurRun:
     cpu: float
     moves: tuple[str, ...]
     replay: str = ""  # for a won line: "won" after Game.push of every move, or the error
+    counted: bool = True  # False: killed at the CPU limit, no counts printed
 
 
 #: Our side as a whole process: reads {"bench", "variant", "variants_dir", "deal", "budget",
 #: "wall", "max_positions", "prove", "engine"} on stdin, deals the deal, solves it (deciding
-#: only) until its process has used ``budget`` CPU seconds, prints the result as JSON.
+#: only) until its process has used ``budget`` CPU seconds, prints the result as JSON
+#: with "cpu", the CPU seconds its process had used when the result was in.
 OURS = """
 import json, sys, time
 job = json.load(sys.stdin)
@@ -314,7 +320,8 @@ result = solve(game, max_positions=job["max_positions"], time_limit=job["wall"],
                shorten_line=False, prove=job["prove"], engine=job["engine"],
                should_stop=lambda positions: time.process_time() >= job["budget"])
 print(json.dumps({"verdict": result.verdict, "positions": result.positions,
-                  "seconds": result.seconds, "moves": list(result.moves)}))
+                  "seconds": result.seconds, "moves": list(result.moves),
+                  "cpu": time.process_time()}))
 """
 
 
@@ -329,27 +336,19 @@ def run_ours(variant: patience.Variant, name: str, number: int, time_limit: floa
            "max_positions": max_positions, "prove": prove, "engine": engine}
     child = run_child([sys.executable, "-c", OURS], budget + 1, json.dumps(job).encode())
     if child.killed_at_cpu_limit:
-        return OurRun("unknown", 0, child.wall, child.cpu, ())
+        return OurRun("unknown", 0, child.wall, child.cpu, (), counted=False)
     if child.returncode != 0:
         raise BenchError(f"our solver failed on {name} deal {number} (exit status "
                          f"{child.returncode}): {child.stderr.strip()[-500:]}")
     result = json.loads(child.stdout)
-    run = OurRun(result["verdict"], result["positions"], child.wall, child.cpu,
-                 tuple(result["moves"]))
+    # the hard limit is a second above the budget, to let ours print: a verdict reached
+    # past the budget is one Solvitaire could not have reached (it is killed there)
+    verdict = result["verdict"] if result["cpu"] <= budget else "unknown"
+    run = OurRun(verdict, result["positions"], child.wall, child.cpu, tuple(result["moves"]))
     if run.verdict == "won":
         run.replay = replay(variant.deal(number), run.moves)
     return run
 
-
-def replay(game: patience.Game, moves: Sequence[str]) -> str:
-    """Push every move with the kernel's checks: "won" when the line ends in a won
-    position, otherwise what went wrong."""
-    for number, move in enumerate(moves, start=1):
-        try:
-            game.push(move)
-        except patience.MoveError as error:
-            return f"move {number} ({move}) is illegal: {error}"
-    return "won" if game.is_won() else f"the {len(moves)} moves end in a position not won"
 
 
 # --- a run ----------------------------------------------------------------------------
@@ -407,8 +406,8 @@ def bench_game(variant: patience.Variant, entry: dict[str, Any], binary: str,
             if not quiet:
                 flag = "" if agree(peer.verdict, ours.verdict) else "   <-- DISAGREE"
                 print(f"  {variant.id} deal {number}: Solvitaire {peer.outcome} "
-                      f"{peer.wall:.2f}s {peer.unique:,} unique states | ours {ours.verdict} "
-                      f"{ours.wall:.2f}s {ours.positions:,} positions"
+                      f"{peer.cpu:.2f} CPU s {peer.unique:,} unique states | ours "
+                      f"{ours.verdict} {ours.cpu:.2f} CPU s {ours.positions:,} positions"
                       f"{' (line replayed: ' + ours.replay + ')' if ours.replay else ''}{flag}",
                       flush=True)
     report.load_after = os.getloadavg()
@@ -432,6 +431,10 @@ def _rate(positions: int, seconds: float) -> str:
     return f"{positions / seconds:,.0f}" if seconds > 0 else "-"
 
 
+def _ratio(ours: float, peer: float) -> str:
+    return f"{ours / peer:.2f}" if peer > 0 else "-"
+
+
 def summary(report: GameReport) -> dict[str, Any]:
     results = report.results
     both = [r for r in results if r.peer.verdict != "unknown" and r.ours.verdict != "unknown"]
@@ -443,10 +446,13 @@ def summary(report: GameReport) -> dict[str, Any]:
         "ours_decided": sum(r.ours.verdict != "unknown" for r in results),
         "peer_median": statistics.median(r.peer.wall for r in results),
         "ours_median": statistics.median(r.ours.wall for r in results),
+        "peer_cpu_median": statistics.median(r.peer.cpu for r in results),
+        "ours_cpu_median": statistics.median(r.ours.cpu for r in results),
+        "cpu_ratio": _ratio(sum(r.ours.cpu for r in results), sum(r.peer.cpu for r in results)),
         "peer_rate": _rate(sum(r.peer.unique for r in results if r.peer.counted),
                            sum(r.peer.cpu for r in results if r.peer.counted)),
-        "ours_rate": _rate(sum(r.ours.positions for r in results),
-                           sum(r.ours.cpu for r in results)),
+        "ours_rate": _rate(sum(r.ours.positions for r in results if r.ours.counted),
+                           sum(r.ours.cpu for r in results if r.ours.counted)),
     }
 
 
@@ -472,14 +478,14 @@ def print_report(report: GameReport) -> None:
         ("median wall time per deal",
          f"{facts['peer_median']:.2f} s", f"{facts['ours_median']:.2f} s"),
         ("median CPU time per deal",
-         f"{statistics.median(r.peer.cpu for r in results):.2f} s",
-         f"{statistics.median(r.ours.cpu for r in results):.2f} s"),
+         f"{facts['peer_cpu_median']:.2f} s", f"{facts['ours_cpu_median']:.2f} s"),
         ("median positions",
          (f"{statistics.median(r.peer.unique for r in results):,.0f} unique "
           f"({statistics.median(r.peer.states for r in results):,.0f} states searched)"),
          f"{statistics.median(r.ours.positions for r in results):,.0f}"),
         ("positions per CPU second", f"{facts['peer_rate']} unique", facts["ours_rate"]),
-        ("CPU time in all", f"{peer_cpu:.1f} s", f"{ours_cpu:.1f} s"),
+        ("CPU time in all", f"{peer_cpu:.1f} s",
+         f"{ours_cpu:.1f} s ({facts['cpu_ratio']} times Solvitaire's)"),
         ("largest memory", f"{max(r.peer.max_rss_mb for r in results):,.0f} MB", ""),
     ]
     print("| | Solvitaire | patience |")
@@ -510,16 +516,16 @@ def print_overview(reports: list[GameReport]) -> None:
     print("### All games")
     print()
     print("| game | deals | decided: Solvitaire / ours | agree (of both decided) | "
-          "median s: Solvitaire / ours | positions per CPU s: Solvitaire / ours | "
-          "disagreements |")
-    print("|---|---|---|---|---|---|---|")
+          "median CPU s: Solvitaire / ours | CPU s in all, ours / Solvitaire | "
+          "positions per CPU s: Solvitaire / ours | disagreements |")
+    print("|---|---|---|---|---|---|---|---|")
     for report in reports:
         f = summary(report)
         disagreements = ", ".join(f"{r.number} ({r.peer.outcome} / {r.ours.verdict})"
                                   for r in f["disagree"]) or "none"
         print(f"| {report.variant.id} | {_ranges([r.number for r in report.results])} | "
               f"{f['peer_decided']} / {f['ours_decided']} | {f['agree']} of {f['both']} | "
-              f"{f['peer_median']:.2f} / {f['ours_median']:.2f} | "
+              f"{f['peer_cpu_median']:.2f} / {f['ours_cpu_median']:.2f} | {f['cpu_ratio']} | "
               f"{f['peer_rate']} / {f['ours_rate']} | {disagreements} |")
 
 

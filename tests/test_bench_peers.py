@@ -4,7 +4,8 @@ sides get, and one short run of each.
 
 The runs need the peers: ``fc-solve`` (Debian's freecell-solver-bin), ``pyksolve`` (PyPI) and
 ``black-hole-solve`` (built by hand, bench/README.md: ``$BLACK_HOLE_SOLVE`` or PATH); without
-them those tests skip and say so. Each run is whole processes on 1-2 deals, a few seconds.
+them those tests skip and say so. Each run is whole processes on 1-2 deals, a few seconds; so
+are the batch runs (``--batch``: each side's deals in one process).
 """
 
 from __future__ import annotations
@@ -150,3 +151,70 @@ def test_black_hole_solver_bench_runs_and_agrees() -> None:
     assert [line.split()[7] for line in lines[2:4]] == ["unwinnable", "won"]
     assert "agreement 2 of 2 decided by both; disagreements 0" in done.stdout
     assert "ours: 1 deals searched exhaustively by both, 7,070 positions" in done.stdout
+
+
+#: freecell-solver-range-parallel-solve 1 3 1 -l lg -mi 100: deal 2 unsolved, 3 intractable
+RANGE_OUTPUT = """Started at 100.000
+Reached Board No. 1 at 100.010 (total_num_iters=96)
+Unsolved Board No. 2 at 100.030
+Reached Board No. 2 at 100.030 (total_num_iters=150)
+Intractable Board No. 3 at 100.040
+Reached Board No. 3 at 100.041 (total_num_iters=250)
+"""
+
+
+def test_the_range_solvers_status_lines_are_read_board_by_board() -> None:
+    runs = _load("fcsolve").parse_range(RANGE_OUTPUT)
+    assert {n: (r.verdict, r.positions, r.line) for n, r in runs.items()} == {
+        1: ("won", 96, None), 2: ("unwinnable", 54, None), 3: ("unknown", 100, None)}
+    assert [round(runs[n].cpu, 3) for n in (1, 2, 3)] == [0.01, 0.02, 0.011]   # wall s
+
+
+_RANGE = shutil.which("freecell-solver-range-parallel-solve")
+_NO_RANGE = "fc-solve not installed (Debian: apt-get install freecell-solver-bin)"
+
+
+@pytest.mark.skipif(_RANGE is None or shutil.which("fc-solve") is None, reason=_NO_RANGE)
+def test_the_range_solver_plays_our_boards(tmp_path: Path) -> None:
+    # the range solver deals Microsoft's deals itself: on deals 1-2 it checks as many
+    # states as fc-solve does on our board of ms:1 and ms:2 (a different deal would not)
+    fcsolve = _load("fcsolve")
+    done = subprocess.run(fcsolve.range_command(_RANGE, "lg", 1, 2, 100000),
+                          capture_output=True, text=True, check=True, timeout=60)
+    ranged = fcsolve.parse_range(done.stdout)
+    for number in (1, 2):
+        board = tmp_path / f"ms{number}.board"
+        board.write_text(fcsolve.our_board(number))
+        alone = fcsolve.run_fcsolve("fc-solve", "lg", board, 100000, 10)
+        assert (ranged[number].verdict, ranged[number].positions) == \
+            (alone.verdict, alone.positions) == ("won", alone.positions)
+
+
+@pytest.mark.skipif(_RANGE is None, reason=_NO_RANGE)
+@pytest.mark.slow  # seconds: a bench run as whole processes
+def test_fcsolve_batch_runs_each_side_once_and_agrees() -> None:
+    done = _run("fcsolve.py", "--batch", "--deals", "1-2", "--budget", "100000", "--repeat",
+                "2")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "batch" in lines[0] and "not shortening" in lines[0] and "2 repeats" in lines[0]
+    assert [line.split()[0] for line in lines[2:4]] == ["1", "2"]
+    assert all(line.split()[2] == "won" and line.split()[7] == "won" for line in lines[2:4])
+    # one whole-process CPU figure per side and repeat
+    ours = next(line for line in lines if line.startswith("| ours |"))
+    assert ours.startswith("| ours | 2 | 2 | 0 | 0 |") and len(ours.split("|")[6].split(",")) == 2
+    assert "| fc-solve | 2 | 2 | 0 | 0 |" in done.stdout
+    assert "over 2 repeats" in done.stdout and "disagreements 0" in done.stdout
+    assert "2 of 2 end won" in done.stdout
+
+
+@pytest.mark.slow  # seconds: a bench run as whole processes
+def test_klondike_solver_batch_runs_and_agrees() -> None:
+    pytest.importorskip("pyksolve")
+    done = _run("klondike_solver.py", "klondike", "--batch", "--deals", "2-3", "--method",
+                "fast")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split()[0] for line in lines[2:4]] == ["2", "3"]
+    assert all(line.split()[2] == "won" and line.split()[7] == "won" for line in lines[2:4])
+    assert "| ksolve | 2 | 2 | 0 | 0 |" in done.stdout and "disagreements 0" in done.stdout

@@ -295,3 +295,46 @@ def test_the_two_sides_take_turns(tmp_path, monkeypatch):
     bench.bench_game(variant, TABLE["games"]["freecell"], "unused", [1, 2, 3, 4], 1.0, 10**6,
                      False, tmp_path, quiet=True)
     assert order == ["ours", "peer", "peer", "ours", "ours", "peer", "peer", "ours"]
+
+
+def _child(stdout, cpu, returncode=0):
+    return bench.Child(stdout, "", returncode, cpu, cpu, 10.0)
+
+
+def test_a_verdict_of_ours_past_the_cpu_budget_is_unknown(monkeypatch):
+    # ours runs under a hard limit a second above the budget (to print its unknown):
+    # a win reached in that extra second is one Solvitaire, killed at the budget, could
+    # not have reached, so it counts as unknown
+    variant = patience.find_variant("freecell")
+    late = json.dumps({"verdict": "won", "positions": 5, "seconds": 1.4, "moves": [],
+                       "cpu": 1.4})
+    monkeypatch.setattr(bench, "run_child", lambda *args: _child(late, 1.5))
+    assert bench.run_ours(variant, "freecell", 1, 1.0, 10**6).verdict == "unknown"
+    in_time = late.replace('"cpu": 1.4', '"cpu": 0.9')
+    monkeypatch.setattr(bench, "run_child", lambda *args: _child(in_time, 1.0))
+    assert bench.run_ours(variant, "freecell", 1, 1.0, 10**6).verdict == "won"
+
+
+def test_a_side_killed_at_its_limit_is_left_out_of_the_rate(monkeypatch):
+    # killed at the hard limit, ours printed no counts: its CPU seconds must not lower its
+    # positions per CPU second, as Solvitaire's do not lower Solvitaire's
+    variant = patience.find_variant("freecell")
+    monkeypatch.setattr(bench, "run_child", lambda *args: _child("", 2.0, -9))
+    killed = bench.run_ours(variant, "freecell", 1, 1.0, 10**6)
+    assert killed.verdict == "unknown" and not killed.counted
+    done = bench.OurRun("won", 1000, 1.0, 1.0, ())
+    peer = bench.PeerRun("won", "solved", 10, 500, 5, 1.0, 1.0, 1.0)
+    report = bench.GameReport(variant, TABLE["games"]["freecell"], 1.0,
+                              [bench.DealResult(1, peer, done), bench.DealResult(2, peer, killed)])
+    assert bench.summary(report)["ours_rate"] == "1,000"
+
+
+def test_the_overview_compares_cpu_not_wall_time(capsys):
+    variant = patience.find_variant("freecell")
+    ours = bench.OurRun("won", 1000, 9.0, 2.0, ())           # wall 9 s, CPU 2 s
+    peer = bench.PeerRun("won", "solved", 10, 500, 5, 0.5, 1.0, 1.0)  # wall 0.5 s, CPU 1 s
+    report = bench.GameReport(variant, TABLE["games"]["freecell"], 1.0,
+                              [bench.DealResult(1, peer, ours)])
+    bench.print_overview([report])
+    row = capsys.readouterr().out.splitlines()[-1]
+    assert "| 1.00 / 2.00 | 2.00 |" in row and "9.00" not in row
