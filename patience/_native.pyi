@@ -55,6 +55,7 @@ class Core:
         byte_keys: bool = False,
         path_kept: int | None = None,
         shorten: bool = False,
+        guides: bool = True,
     ) -> Solved: ...
     def beam(
         self, piles: Piles, stock: list[int], width: int, max_positions: int,

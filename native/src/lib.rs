@@ -12,6 +12,7 @@
 pub mod beam;
 pub mod compile;
 pub mod filter;
+pub mod guided;
 pub mod key;
 pub mod moves;
 pub mod parts;
@@ -254,8 +255,9 @@ impl Core {
     /// `byte_keys` (tests only): keys one byte a card, as Python's key has them, instead of
     /// the numbered code. `path_kept` (tests only): the positions of the path kept plain
     /// before the shallowest are packed (`PATH_KEPT` in search.rs). `shorten`: a won line
-    /// comes back with its detours cut (`shorten.rs`).
-    #[pyo3(signature = (piles, stock, max_positions, time_limit=None, prove=false, max_memory=None, should_stop=None, beams=true, moves_kept=None, byte_keys=false, path_kept=None, shorten=false))]
+    /// comes back with its detours cut (`shorten.rs`). `guides`: the guided search
+    /// runs first where it applies (`guided.rs`).
+    #[pyo3(signature = (piles, stock, max_positions, time_limit=None, prove=false, max_memory=None, should_stop=None, beams=true, moves_kept=None, byte_keys=false, path_kept=None, shorten=false, guides=true))]
     #[allow(clippy::too_many_arguments)]
     fn solve<'py>(
         &self,
@@ -272,6 +274,7 @@ impl Core {
         byte_keys: bool,
         path_kept: Option<usize>,
         shorten: bool,
+        guides: bool,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         guarded(|| {
             let pos = position(&self.program, piles, stock)?;
@@ -295,7 +298,7 @@ impl Core {
                 }));
             }
             let found = py.allow_threads(|| {
-                let mut found = search::solve(program, &pos, max_positions, prove, beams, &limits);
+                let mut found = search::solve(program, &pos, max_positions, prove, beams, guides, &limits);
                 if shorten && found.outcome == search::Outcome::Won {
                     found.line = shorten::shorten(program, &pos, &found.line, limits.max_memory);
                 }

@@ -22,7 +22,7 @@ pub const FACE_DOWN: u8 = 64;
 /// `wire::Places`; 8: the gathering redeal's `keep` and `gaps`, the gaps that close on the
 /// deal, `stock.top` and covered cards face down, cards put under a pile and turned from the
 /// pile the last card went to, `wire::Turning`)
-pub const PROGRAM_VERSION: u64 = 9;
+pub const PROGRAM_VERSION: u64 = 10;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
 pub const SLOTS: usize = 4;
@@ -285,6 +285,18 @@ pub struct BeamRules {
     pub sequences: Vec<Option<[u64; 64]>>,
 }
 
+/// What the guided search (`guided.rs`) reads of the rules (`SolverRules.guided`).
+#[derive(Debug, Clone)]
+pub struct GuidedRules {
+    /// each pile's rows of the adjacent face-up cards that form a run; None: its cards not
+    /// home count as parked
+    pub runs: Vec<Option<[u64; 64]>>,
+    /// the home piles: (pile, the cards it may take empty, per top card the cards it may take)
+    pub homes: Vec<(usize, u64, [u64; 64])>,
+    /// whether a pile is home
+    pub home: Vec<bool>,
+}
+
 #[derive(Debug)]
 pub struct Program {
     pub id: String,
@@ -323,6 +335,8 @@ pub struct Program {
     pub key: KeyRules,
     pub ordering: OrderingRules,
     pub beam: BeamRules,
+    /// the guided search's tables; None where it never runs
+    pub guided: Option<Box<GuidedRules>>,
     /// the search's constants (`patience.solver.constants`)
     pub search: wire::Search,
     /// the most forced moves one move or deal may cause (`MAX_FORCED_MOVES` of
@@ -819,6 +833,31 @@ impl Program {
                 .map_err(|_| format!("bad rule program: {} sequence rows, not 64", rows.len()))?;
             sequences[*pile] = Some(table);
         }
+        let rows64 = |rows: &Vec<u64>, what: &str| -> Result<[u64; 64]> {
+            rows[..].try_into().map_err(|_| format!("bad rule program: {} {what} rows, not 64", rows.len()))
+        };
+        let guided = match &value.guided {
+            None => None,
+            Some(g) => {
+                let mut runs = vec![None; piles];
+                for (pile, rows) in &g.runs {
+                    if *pile >= piles {
+                        return bad(format!("guided run rows of pile {pile} out of range"));
+                    }
+                    runs[*pile] = Some(rows64(rows, "run")?);
+                }
+                let mut homes = Vec::with_capacity(g.homes.len());
+                let mut home = vec![false; piles];
+                for (pile, empty, rows) in &g.homes {
+                    if *pile >= piles || home[*pile] {
+                        return bad(format!("guided home pile {pile} out of range or twice"));
+                    }
+                    home[*pile] = true;
+                    homes.push((*pile, *empty, rows64(rows, "home")?));
+                }
+                Some(Box::new(GuidedRules { runs, homes, home }))
+            }
+        };
         let pass_merge = match value.ordering.pass_merge {
             Some((waste, turn)) if waste >= piles || turn == 0 => {
                 return bad(format!("pass merge ({waste}, {turn})"));
@@ -919,6 +958,7 @@ impl Program {
                 pass_merge,
             },
             beam: BeamRules { layers: value.beam.layers, sequences },
+            guided,
             search,
             max_forced_moves: value.max_forced_moves,
             groups,
@@ -1341,6 +1381,7 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         ordering: OrderingRules { first_target: vec![], parking: vec![], dealt: vec![],
                                   after_deal: None, pass_merge: None },
         beam: BeamRules::default(),
+        guided: None,
         search: crate::wire::test_search(),
         max_forced_moves: 10_000,
         discards: Vec::new(),

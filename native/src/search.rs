@@ -9,6 +9,7 @@
 use std::time::Instant;
 
 use crate::beam::Schedule;
+use crate::guided::Guided;
 use crate::key::KeyMaker;
 use crate::store::{hash_key, Id, Store};
 use crate::moves::{Move, Position, Stacks, Touched, Undo, DEAL};
@@ -275,6 +276,8 @@ pub struct Solver<'a> {
     candidates: Vec<Move>,
     /// the most bytes a search's stacks held (`Path`), over the solve's runs
     stack_bytes: usize,
+    /// the bytes the rest of the solve holds (the guided search's), for the memory cap
+    pub extra_bytes: usize,
 }
 
 impl<'a> Solver<'a> {
@@ -306,6 +309,7 @@ impl<'a> Solver<'a> {
             buffer: Vec::new(),
             candidates: Vec::new(),
             stack_bytes: 0,
+            extra_bytes: 0,
         }
     }
 
@@ -318,7 +322,7 @@ impl<'a> Solver<'a> {
             Some(max) => {
                 // the tables of numbered parts as they may be after the next key
                 self.store.bytes() + key_len.map_or(0, |len| self.store.growth(len))
-                    + self.keys.bytes_after_next_key() + stacks > max
+                    + self.keys.bytes_after_next_key() + stacks + self.extra_bytes > max
             }
         }
     }
@@ -677,11 +681,12 @@ pub struct Solved {
     pub stack_bytes: usize,
 }
 
-/// `solve`'s restart loop: Luby budgets, ordering style `run % styles`, beams on the
+/// `solve`'s guided search where it runs (`guided.rs`, unless `guides` is false), then its
+/// restart loop: Luby budgets, ordering style `run % styles`, beams on the
 /// schedule of `Schedule` (unless `beams` is false); with `prove` one search with the main
 /// ordering and the whole budget.
 pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool, beams: bool,
-             limits: &Limits) -> Solved {
+             guides: bool, limits: &Limits) -> Solved {
     let mut solver = Solver::new(program, false);
     solver.store.set_cap(limits.max_memory);
     let constants = &program.search;
@@ -691,6 +696,9 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
     let mut outcome = Outcome::Budget;
     let mut schedule =
         Schedule::new(beams && !prove && program.beam.layers && !root.stock.is_empty(), constants);
+    // the guided search takes turns with the restarts (`guided.rs`)
+    let mut guided = if guides && !prove && root.stock.is_empty() { Guided::new(program, root, limits) } else { None };
+    let mut guided_left = constants.guided.budget;
     while spent < max_positions {
         solver.spent = spent;
         let width = schedule.next_width();
@@ -699,6 +707,34 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
             spent += solver.expanded;
             schedule.beam_spent(solver.expanded);
         } else {
+            if let Some(g) = guided.as_mut() {
+                // its turn: as many positions as the next restart's
+                let turn = constants.restart_unit.saturating_mul(luby(run + 1))
+                    .min(guided_left).min(max_positions - spent);
+                let others = solver.store.bytes();
+                let outcome = g.run(turn, spent, others, limits);
+                spent += g.solver.expanded;
+                guided_left -= g.solver.expanded;
+                match outcome {
+                    Outcome::Budget => {}
+                    Outcome::Won => {
+                        solver.line = std::mem::take(&mut g.solver.line);
+                        return solver.solved(outcome, spent);
+                    }
+                    _ => return solver.solved(outcome, spent),
+                }
+                if limits.should_stop.as_ref().is_some_and(|stop| stop(spent)) {
+                    return solver.solved(Outcome::Timeout, spent);
+                }
+                if guided_left == 0 {
+                    guided = None; // its share is spent: the restarts go on alone
+                }
+                if spent >= max_positions {
+                    break;
+                }
+                solver.spent = spent;
+                solver.extra_bytes = guided.as_ref().map_or(0, Guided::bytes);
+            }
             // the schedule counts every position a run expands (`walked`), the budget only
             // those not reached by a deal where moves after one are restricted (steps of a
             // stock macro move): elsewhere the two are the same

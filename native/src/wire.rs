@@ -169,6 +169,29 @@ pub struct Beam {
     pub sequences: Vec<(usize, Vec<u64>)>,
 }
 
+/// The guided search's estimate (`patience.solver.guided`, `SolverRules.guided`).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Guided {
+    /// (pile, 64 rows of run pairs)
+    pub runs: Vec<(usize, Vec<u64>)>,
+    /// (pile, the cards an empty pile may take, 64 rows: per top card the cards it may take)
+    pub homes: Vec<(usize, u64, Vec<u64>)>,
+}
+
+/// The guided search's numbers (`patience/solver/constants.py`, `GuidedConstants`).
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct GuidedConstants {
+    pub home_weight: i64,
+    pub run_weight: i64,
+    pub parked_weight: i64,
+    pub empty_weight: i64,
+    pub next_weight: i64,
+    pub depth_weight: i64,
+    pub budget: u64,
+}
+
 /// The move ordering's scores (`patience/solver/constants.py`, `Scores`).
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
@@ -207,6 +230,7 @@ pub struct Search {
     pub break_weight: i64,
     pub empty_weight: i64,
     pub scores: Scores,
+    pub guided: GuidedConstants,
 }
 
 /// The card encoding the program was made with (`patience/cards.py`): the core checks it
@@ -247,6 +271,7 @@ pub struct Program {
     pub key: Key,
     pub ordering: Ordering,
     pub beam: Beam,
+    pub guided: Option<Guided>,
     pub search: Search,
     pub cards: Cards,
     pub max_forced_moves: u32,
@@ -274,7 +299,9 @@ pub fn test_search() -> Search {
             "whole_run_onto": 400, "split_run_onto": 200, "whole_run_to_empty": 100,
             "pile_to_empty": 90, "into_parking_whole": 80, "split_run_to_empty": 40,
             "into_parking": 20, "dealt_pile_to_empty": -500, "deal": -1000,
-            "cheap_deal": 650, "take_back": -1100, "jitter": 60}}"#,
+            "cheap_deal": 650, "take_back": -1100, "jitter": 60},
+            "guided": {"home_weight": 3, "run_weight": 1, "parked_weight": 1,
+            "empty_weight": 2, "next_weight": 1, "depth_weight": 1, "budget": 5000}}"#,
     )
     .expect("the test constants fit the wire")
 }

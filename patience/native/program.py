@@ -74,7 +74,7 @@ from patience.native.wire import Expr
 from patience.places import NO_PILE, PLACE_ATTRIBUTES, compose
 from patience.plan import DiscardPlan, RulePlan, SourcePlan
 from patience.solver.constants import SEARCH
-from patience.solver.rules import solver_rules
+from patience.solver.rules import SolverRules, solver_rules
 from patience.variant import Variant
 
 #: slots for piles and cards bound by quantifiers (the loader bounds their nesting)
@@ -529,6 +529,7 @@ def rule_program(variant: Variant) -> wire.Program:
         ),
         beam=wire.Beam(layers=rules.beam_layers,
                        sequences=tuple(sorted(rules.sequence_rows_of.items()))),
+        guided=_guided(rules),
         # the search's constants, with the variant's own ordering scores where it has them
         # (a hint's search for a line without take-backs: SolverRules.scores)
         search=SEARCH if rules.scores is SEARCH.scores else attrs.evolve(SEARCH,
@@ -549,3 +550,15 @@ def rule_program(variant: Variant) -> wire.Program:
 def rule_program_text(variant: Variant) -> str:
     """The rule program of ``variant`` as the JSON text the core reads."""
     return wire.to_json(rule_program(variant))
+
+
+def _guided(rules: SolverRules) -> wire.Guided | None:
+    """The guided search's tables by pile, where it runs (``SolverRules.guided``)."""
+    guided = rules.guided
+    if guided is None:
+        return None
+    return wire.Guided(
+        runs=tuple((index, rows) for start, stop, rows in guided.runs
+                   for index in range(start, stop)),
+        homes=tuple((index, empty, rows) for start, stop, empty, rows in guided.homes
+                    for index in range(start, stop)))

@@ -23,8 +23,9 @@ from patience.solver.constants import SearchConstants
 #: constants, 7: the redeal that gathers piles, the discards, and places, ``Places``, 8: the
 #: gathering redeal's ``keep`` and ``gaps``, the gaps that close on the deal and the deal
 #: to empty piles alone, the stock's top card on a pile (``stock_top``) and covered cards
-#: face down (``uncovering``), 9: the draws of a buried card, ``merci``)
-PROGRAM_VERSION = 9
+#: face down (``uncovering``), 9: the draws of a buried card, ``merci``, 10: the guided
+#: search, ``guided`` and its constants)
+PROGRAM_VERSION = 10
 
 Expr = list[Any]  # an expression tree: ["int", 3], ["cmp", "==", a, b], …
 Rule = Expr | bool  # a rule, or the constant it folds to
@@ -162,6 +163,15 @@ class Beam:
 
 
 @attrs.frozen
+class Guided:
+    """The guided search's estimate (``patience.solver.guided``, ``SolverRules.guided``)."""
+
+    runs: tuple[tuple[int, tuple[int, ...]], ...]  # (pile, 64 rows of run pairs)
+    #: (pile, the cards an empty pile may take, 64 rows: per top card the cards it may take)
+    homes: tuple[tuple[int, int, tuple[int, ...]], ...]
+
+
+@attrs.frozen
 class Cards:
     """The card encoding (``patience.cards``): rank × 4 + suit, the face-down bit, the red
     suits, the blank of a gathering redeal's gaps. The core keeps its own as constants (its
@@ -223,6 +233,7 @@ class Program:
     key: Key
     ordering: Ordering
     beam: Beam
+    guided: Guided | None  # None: the guided search never runs
     search: SearchConstants  # the search's numbers: the core keeps no copy of its own
     cards: Cards
     max_forced_moves: int  # patience.limits.MAX_FORCED_MOVES: the core keeps no copy

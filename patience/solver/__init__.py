@@ -34,6 +34,8 @@ from patience.native import Engine, EngineChoice
 from patience.solver.beam import Beam, BeamSchedule
 from patience.solver.beam import applies as beam_applies
 from patience.solver.constants import SEARCH
+from patience.solver.guided import Guided
+from patience.solver.guided import applies as guided_applies
 from patience.solver.rules import SolverRules, solver_rules
 from patience.solver.search import BUDGET, EXHAUSTED, TIMEOUT, UNLIMITED, WON, Search, make_ordering
 
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.8"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
+SOLVER_VERSION = "1.9"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
 # 1.3: take-backs off the foundations after the deal, turn-ups first; whole lost components
 # proven lost (Tarjan); a pile no card leaves and no rule reads below its top (Golf's waste,
 # Black Hole's hole, one-way foundations) keyed by its top card and size;
@@ -62,6 +64,8 @@ SOLVER_VERSION = "1.8"  # 1.1: won lines shortened; 1.2: proven-lost table, no u
 # 1.8: where moves after a deal are restricted, a position reached by a deal is a step of a
 # stock macro move: not counted in positions nor charged to max_positions (the restart
 # schedule still counts it, so the search is the same)
+# 1.9: where no stock is ever dealt, a guided search (best first, by an estimate derived
+# from the rules) takes turns with the restarts (patience.solver.guided)
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000
@@ -116,7 +120,7 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
           time_limit: float | None = None, *, shorten_line: bool = True,
           prove: bool = False, should_stop: Callable[[int], bool] | None = None,
           engine: EngineChoice = "auto", max_memory: int | None = None,
-          beams: bool = True) -> SolveResult:
+          beams: bool = True, guides: bool = True) -> SolveResult:
     """Solve the position of ``game`` (which is left unchanged).
 
     A won line is shortened (``shorten``) unless ``shorten_line`` is false: that costs about
@@ -130,9 +134,14 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     budget with the restarts once these have spent ``BEAM_FROM`` positions; ``beams=False``
     leaves them out (the search of solver 1.6, for comparisons). A beam only finds wins.
 
-    With ``prove`` there are no restarts and no beams: one search with the main ordering
-    and the whole budget, which exhausts a deal's reachable space when it fits (the mode
-    for proving deals unwinnable; restarts are better at finding wins).
+    Where no stock is ever dealt, the guided search (:mod:`patience.solver.guided`), best
+    first by an estimate derived from the rules, takes turns with the restarts: before
+    each restart it goes on for as many positions as that restart gets, until it has spent
+    ``SEARCH.guided.budget``. ``guides=False`` leaves it out (the search of solver 1.8).
+
+    With ``prove`` there are no restarts, no beams and no guided search: one search with
+    the main ordering and the whole budget, which exhausts a deal's reachable space when
+    it fits (the mode for proving deals unwinnable; restarts are better at finding wins).
 
     ``should_stop``, when given, is called with the positions expanded so far (every 1024
     of them): a true answer stops the search as the time limit does (``unknown``). Front
@@ -153,7 +162,7 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     started = time.perf_counter()
     if chosen == "native":
         return _solve_native(game, max_positions, time_limit, shorten_line, prove, max_memory,
-                             should_stop, started, beams)
+                             should_stop, started, beams, guides)
     deadline = None if time_limit is None else started + time_limit
     rules = solver_rules(game.variant)
     orderings = [make_ordering(rules, style) for style in range(STYLES)]
@@ -161,6 +170,10 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     run = 0
     lost: set[bytes] = set()  # positions proven lost, kept across restarts
     schedule = BeamSchedule(beams and not prove and beam_applies(rules, game.stock))
+    # the guided search takes turns with the restarts (docs/solver.md, "The guided search")
+    guided = Guided(rules, game.piles) \
+        if guides and not prove and guided_applies(rules, game.stock) else None
+    guided_left = SEARCH.guided.budget
     while spent < max_positions:
         stop = None if should_stop is None else \
             (lambda expanded, spent=spent: should_stop(spent + expanded))
@@ -176,6 +189,24 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
             if outcome == TIMEOUT or (should_stop is not None and should_stop(spent)):
                 break
             continue
+        if guided is not None:  # its turn: as many positions as the next restart's
+            turn = min(RESTART_UNIT * luby(run + 1), guided_left, max_positions - spent)
+            outcome = guided.run(turn, deadline, stop)
+            spent += guided.expanded
+            guided_left -= guided.expanded
+            if outcome == WON:
+                line = shorten(game, guided.line) if shorten_line else guided.line
+                return _result("won", game, line, spent, started)
+            if outcome == EXHAUSTED:
+                return _result("unwinnable", game, [], spent, started)
+            if outcome == TIMEOUT or (should_stop is not None and should_stop(spent)):
+                break
+            if guided_left <= 0:
+                guided = None  # its share is spent: the restarts go on alone
+            if spent >= max_positions:
+                break
+            stop = None if should_stop is None else \
+                (lambda expanded, spent=spent: should_stop(spent + expanded))
         # the schedule counts every position a run expands (search.walked), the budget
         # only those not reached by a deal where moves after one are restricted (steps of a
         # stock macro move, docs/solver.md): elsewhere the two are the same
@@ -202,13 +233,14 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
 def _solve_native(game: Game, max_positions: int, time_limit: float | None,
                   shorten_line: bool, prove: bool, max_memory: int | None,
                   should_stop: Callable[[int], bool] | None, started: float,
-                  beams: bool) -> SolveResult:
-    """:func:`solve` by the native core: the same restarts, beams, orderings and proofs."""
+                  beams: bool, guides: bool) -> SolveResult:
+    """:func:`solve` by the native core: the same guided search, restarts, beams, orderings
+    and proofs."""
     piles = [list(p) for p in game.piles]
     # a won line is cut in the core (`shorten` there), before it becomes Python's tuples
     found = native.core(game.variant).solve(piles, list(game.stock), max_positions,
                                             time_limit, prove, max_memory, should_stop,
-                                            beams, shorten=shorten_line)
+                                            beams, shorten=shorten_line, guides=guides)
     outcome, spent = found["outcome"], found["positions"]
     if outcome == WON:
         line = list(found["line"])  # (s, k, t) tuples already

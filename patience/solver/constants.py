@@ -42,6 +42,20 @@ class Scores:
 
 
 @attrs.frozen
+class GuidedConstants:
+    """The guided search's numbers (``patience.solver.guided``): its estimate's weights
+    and the most positions it expands in a solve, in turns beside the restarts."""
+
+    home_weight: int = 5  # per card home
+    run_weight: int = 2  # per card under the top run of a pile whose runs the rules tell
+    parked_weight: int = 2  # per card of another pile not home (a cell)
+    empty_weight: int = 3  # per empty pile not home
+    next_weight: int = 1  # per card above a card a home pile may take now
+    depth_weight: int = 1  # per move from the root: a position's rank adds it to its estimate
+    budget: int = 200_000  # positions in all its turns of one solve
+
+
+@attrs.frozen
 class SearchConstants:
     #: the restart schedule: run i gets ``restart_unit * luby(i + 1)`` positions, with
     #: ordering style ``i % styles``; the run that would pass the budget gets what is left
@@ -59,6 +73,7 @@ class SearchConstants:
     break_weight: int = 10
     empty_weight: int = 3
     scores: Scores = Scores()
+    guided: GuidedConstants = GuidedConstants()
 
 
 #: the constants both engines search with

@@ -65,6 +65,8 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from patience.cards import FACE_DOWN, RED_SUITS
 from patience.compiler import Const, conjuncts, inline_calls
 from patience.language import (
@@ -85,6 +87,7 @@ from patience.language import (
 from patience.places import PLACE_ATTRIBUTES
 from patience.plan import bindings as plan_bindings
 from patience.plan import is_scan
+from patience.safe_derivation import home_rows as derived_home_rows
 from patience.settings import Lands, Target
 from patience.solver.constants import SEARCH
 
@@ -179,6 +182,33 @@ class SolverRules:
         #: costs the restarts' proofs: Golf and Aces Up, docs/solver.md)
         self.beam_layers = bool(self.sequence_rows_of)
 
+    @functools.cached_property
+    def guided(self) -> GuidedRules | None:
+        """The guided search's tables (``patience.solver.guided``), where it applies: no
+        stock is ever dealt and nothing is gathered or redealt, some group's runs tell
+        order from disorder, and some pile is home (``Variant.home_piles``). None
+        elsewhere. Worked out when first asked for (a solve where it applies)."""
+        variant = self.variant
+        homes = variant.home_piles
+        if variant.deal_targets or variant.gather is not None or not homes:
+            return None
+        runs = tuple((start, stop, rows) for start, stop, rows in sequence_rows(variant))
+        if not runs:
+            return None
+        cards = sorted({card for card in variant.deck if card < FACE_DOWN})
+        home_rows = []
+        for group in variant.groups:
+            if group.indices.start in homes:
+                empty, rows = derived_home_rows(variant.definition, group.name, cards)
+                every = sum(1 << card for card in cards)
+                if empty == every:
+                    empty = 0  # an empty pile that may take any card tells nothing
+                if all(rows[card] == every for card in cards):
+                    rows = []  # nor does a pile that may take any card on any
+                home_rows.append((group.indices.start, group.indices.stop, empty,
+                                  tuple(rows) + (0,) * (FACE_DOWN - len(rows))))
+        return GuidedRules(runs, tuple(home_rows))
+
     def _key_function(self) -> KeyFunction:
         table = self.card_table
         always = self.always_sorted
@@ -245,6 +275,19 @@ class SolverRules:
     def exact_key(self, piles: list[list[int]], stock: list[int]) -> bytes:
         """The position with nothing merged (the reference search's key)."""
         return bytes([SEPARATOR]).join(map(bytes, piles)) + b"\xfe" + bytes(stock)
+
+
+@attrs.frozen
+class GuidedRules:
+    """What the guided search's estimate reads of the rules (``SolverRules.guided``)."""
+
+    #: (first pile, pile after the last, rows): the groups whose runs tell order from
+    #: disorder, as :func:`sequence_rows` gives them
+    runs: tuple[tuple[int, int, tuple[int, ...]], ...]
+    #: (first pile, pile after the last, the cards an empty pile may take as a bit set,
+    #: per top card the cards it may take): each home group (``Variant.home_piles``), from
+    #: its ``accepts`` rule for one card (``patience.safe_derivation.home_rows``)
+    homes: tuple[tuple[int, int, int, tuple[int, ...]], ...]
 
 
 def sequence_rows(variant: Variant) -> tuple[tuple[int, int, tuple[int, ...]], ...]:

@@ -1,0 +1,289 @@
+//! The guided search: `patience/solver/guided.py` ported, position for position.
+//!
+//! Where no stock is ever dealt, the search expands, of all the positions it has reached,
+//! the one of least *estimate* (ties: the one reached first), its children in the order of
+//! their sorted moves, each keyed as the restarts key it (a position seen in the run is
+//! never expanded again), a safe move alone where one is legal. It only finds wins;
+//! `solve` (search.rs) runs it before the depth-first restarts with a share of the budget.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::moves::{Move, Position, Stacks, Touched};
+use crate::program::{GuidedRules, Program, FACE_DOWN};
+use crate::search::{Limits, Outcome, Solver};
+
+
+/// How far `pos` is from won, as the guided search ranks positions (lower is better):
+/// `patience.solver.guided.make_estimate`.
+pub fn estimate(program: &Program, rules: &GuidedRules, pos: &Position) -> i64 {
+    let (mut home, mut under, mut parked, mut empty, mut deep) = (0i64, 0i64, 0i64, 0i64, 0i64);
+    let mut wanted: u64 = 0; // the cards some home pile may take now
+    for (index, on_empty, rows) in &rules.homes {
+        let pile = &pos.piles[*index];
+        home += pile.len() as i64;
+        wanted |= match pile.last() {
+            Some(&top) if top < FACE_DOWN => rows[top as usize],
+            Some(_) => 0,
+            None => *on_empty,
+        };
+    }
+    for index in 0..program.piles {
+        if rules.home[index] {
+            continue;
+        }
+        let pile = &pos.piles[index];
+        if pile.is_empty() {
+            empty += 1;
+            continue;
+        }
+        match &rules.runs[index] {
+            None => parked += pile.len() as i64,
+            Some(rows) => {
+                let mut bottom = pile.len() - 1; // the bottom card of the top run
+                while bottom > 0
+                    && pile[bottom] < FACE_DOWN
+                    && pile[bottom - 1] < FACE_DOWN
+                    && rows[pile[bottom - 1] as usize] >> pile[bottom] & 1 == 1
+                {
+                    bottom -= 1;
+                }
+                under += bottom as i64;
+            }
+        }
+        let mut depth = pile.len() as i64 - 1;
+        for &card in pile {
+            if card < FACE_DOWN && wanted >> card & 1 == 1 {
+                deep += depth;
+            }
+            depth -= 1;
+        }
+    }
+    let c = &program.search.guided;
+    c.run_weight.wrapping_mul(under)
+        .wrapping_add(c.parked_weight.wrapping_mul(parked))
+        .wrapping_add(c.next_weight.wrapping_mul(deep))
+        .wrapping_sub(c.home_weight.wrapping_mul(home))
+        .wrapping_sub(c.empty_weight.wrapping_mul(empty))
+}
+
+/// The pile separator of a stored position (never a card, nor a count the guided
+/// variants keep: no gathering redeal's seed)
+const SEPARATOR: u8 = 0xFF;
+
+fn store_piles(pos: &Position, out: &mut Vec<u8>) {
+    for (number, pile) in pos.piles.iter().enumerate() {
+        if number > 0 {
+            out.push(SEPARATOR);
+        }
+        out.extend_from_slice(pile);
+    }
+}
+
+fn restore_piles(stored: &[u8], pos: &mut Position) {
+    for (pile, cards) in pos.piles.iter_mut().zip(stored.split(|&b| b == SEPARATOR)) {
+        pile.clear();
+        pile.extend_from_slice(cards);
+    }
+}
+
+/// A position the search reached: the move to it, the node it came from (the root's own
+/// is `NO_NODE`), the moves from the root, and once it is expanded where its piles are
+/// kept (`NO_PILES` before: it is made again from the node before when its turn comes).
+struct Node {
+    parent: u32,
+    mv: Move,
+    depth: u32,
+    piles: u32,
+}
+
+const NO_PILES: u32 = u32::MAX;
+
+const NO_NODE: u32 = u32::MAX;
+
+/// One guided search from a root (its stock empty), with a store of its own: it keeps
+/// its state between calls of `run`, so a solve can give it turns beside the restarts
+/// (`Guided` in guided.py).
+pub struct Guided<'a> {
+    pub solver: Solver<'a>,
+    rules: &'a GuidedRules,
+    pos: Position,
+    nodes: Vec<Node>,
+    /// the piles of each node expanded (`store_piles`), its children made from them
+    stored: Vec<Vec<u8>>,
+    stored_bytes: usize,
+    heap: BinaryHeap<Reverse<(i64, u32)>>,
+    stacks: Stacks,
+    moves: Vec<Move>,
+    started: bool,
+}
+
+impl<'a> Guided<'a> {
+    /// None where the program has no guided search.
+    pub fn new(program: &'a Program, root: &Position, limits: &Limits) -> Option<Guided<'a>> {
+        let rules = program.guided.as_deref()?;
+        let mut solver = Solver::new(program, false);
+        solver.store.set_cap(limits.max_memory);
+        Some(Guided {
+            solver,
+            rules,
+            pos: root.clone(),
+            nodes: Vec::new(),
+            stored: Vec::new(),
+            stored_bytes: 0,
+            heap: BinaryHeap::new(),
+            stacks: Stacks::default(),
+            moves: Vec::new(),
+            started: false,
+        })
+    }
+
+    /// The bytes it holds beside its store: the nodes, the piles waiting and the heap.
+    pub fn held(&self) -> usize {
+        self.stored_bytes + self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.heap.capacity() * std::mem::size_of::<(i64, u32)>()
+    }
+
+    /// All the bytes it holds, its store's too.
+    pub fn bytes(&self) -> usize {
+        self.held() + self.solver.store.bytes()
+    }
+
+    /// Keep the piles of `self.pos` (the node `at`'s, expanded now).
+    fn keep(&mut self, at: u32) {
+        let mut kept = Vec::new();
+        store_piles(&self.pos, &mut kept);
+        self.stored_bytes += kept.capacity();
+        self.nodes[at as usize].piles = self.stored.len() as u32;
+        self.stored.push(kept);
+    }
+
+    /// A new node (`self.pos` now), ranked on the heap.
+    fn push(&mut self, parent: u32, mv: Move, depth: u32) {
+        let program = self.solver.program;
+        let number = self.nodes.len() as u32;
+        self.nodes.push(Node { parent, mv, depth, piles: NO_PILES });
+        let rank = estimate(program, self.rules, &self.pos)
+            .wrapping_add(program.search.guided.depth_weight.wrapping_mul(depth as i64));
+        self.heap.push(Reverse((rank, number)));
+    }
+
+    /// Search on until a win (`self.solver.line` holds it), `budget` more positions
+    /// expanded (`self.solver.expanded` says how many), or the limits; `Exhausted` when
+    /// nothing is left to expand: every position reachable was, a proof as a depth-first
+    /// run's is. `base`: the positions the solve spent before (for `should_stop`);
+    /// `others`: the bytes the rest of the solve holds (for the memory cap).
+    pub fn run(&mut self, budget: u64, base: u64, others: usize, limits: &Limits) -> Outcome {
+        let program = self.solver.program;
+        self.solver.expanded = 0;
+        if !self.started {
+            self.started = true;
+            let root = self.pos.clone();
+            self.solver.pack(&root, limits);
+            self.solver.start_run();
+            let (class, hash, old) = self.solver.classify(&mut self.pos, false, Touched::ALL);
+            if class.is_err() {
+                return Outcome::Exhausted; // never: its store proves nothing lost
+            }
+            if old.is_none() && self.solver.over_memory(limits, Some(self.solver.buffer_len()), others) {
+                return Outcome::Memory;
+            }
+            self.solver.enter(hash, old, -1);
+            self.push(NO_NODE, Move { s: 0, k: 0, t: 0 }, 0);
+            self.keep(0);
+        }
+        let mut expanded: u64 = 0;
+        let mut check_at: u64 = 1024;
+        let mut moves = std::mem::take(&mut self.moves);
+        let outcome = loop {
+            if self.heap.is_empty() {
+                break Outcome::Exhausted; // every position reachable was expanded, none won
+            }
+            if expanded >= budget {
+                break Outcome::Budget;
+            }
+            let Some(Reverse((_, at))) = self.heap.pop() else { break Outcome::Exhausted };
+            let parent = self.nodes[at as usize].parent;
+            if parent == NO_NODE {
+                restore_piles(&self.stored[0], &mut self.pos); // the root's, kept at the start
+            } else {
+                let before = self.nodes[parent as usize].piles as usize;
+                restore_piles(&self.stored[before], &mut self.pos);
+                program.play(&mut self.pos, self.nodes[at as usize].mv, &mut self.stacks);
+                self.stacks.forget_undos();
+                self.keep(at);
+            }
+            self.stacks.touched = Touched::ALL; // not the position keyed last
+            expanded += 1;
+            program.generate(&self.pos, &mut moves);
+            if moves.is_empty() {
+                if program.is_won(&self.pos) {
+                    let mut line = Vec::new();
+                    let mut node = at;
+                    while self.nodes[node as usize].parent != NO_NODE {
+                        line.push(self.nodes[node as usize].mv);
+                        node = self.nodes[node as usize].parent;
+                    }
+                    line.reverse();
+                    self.solver.line = line;
+                    break Outcome::Won;
+                }
+                continue;
+            }
+            if let Some(safe) = program.first_safe(&self.pos, &moves) {
+                moves.clear();
+                moves.push(safe);
+            }
+            moves.sort_unstable();
+            let depth = self.nodes[at as usize].depth + 1;
+            let mut stopped = None;
+            for &mv in moves.iter() {
+                let undo = program.play(&mut self.pos, mv, &mut self.stacks);
+                if self.stacks.runaway {
+                    stopped = Some(Outcome::Runaway);
+                    break;
+                }
+                let touched = self.stacks.take_touched();
+                let (class, hash, old) = self.solver.classify(&mut self.pos, false, touched);
+                if class == Ok(None) {
+                    let held = self.held() + others;
+                    if old.is_none() && self.solver.over_memory(limits, Some(self.solver.buffer_len()), held) {
+                        program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
+                        stopped = Some(Outcome::Memory);
+                        break;
+                    }
+                    self.solver.enter(hash, old, -1);
+                    self.push(at, mv, depth);
+                }
+                program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
+            }
+            if let Some(outcome) = stopped {
+                break outcome;
+            }
+            if expanded >= check_at {
+                check_at += 1024;
+                if limits.stops(base + expanded) {
+                    break Outcome::Timeout;
+                }
+            }
+        };
+        self.moves = moves;
+        self.solver.expanded = expanded;
+        outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stored_position_comes_back_whole() {
+        let pos = Position { piles: vec![vec![4, 9], vec![], vec![63, 64 + 5], vec![]], stock: vec![] };
+        let mut stored = Vec::new();
+        store_piles(&pos, &mut stored);
+        let mut back = Position { piles: vec![vec![1]; 4], stock: vec![] };
+        restore_piles(&stored, &mut back);
+        assert_eq!(back.piles, pos.piles);
+    }
+}
