@@ -151,5 +151,5 @@ def test_an_unsafe_safe_declaration_is_caught() -> None:
     assert outcome.status == "failed"
     assert outcome.message == (
         "safe_moves: the solver, playing a move solver.safe calls safe alone wherever one is "
-        "legal, finds c:5S2D/3D/4HAD5C4D/5D4S a:5H f:AH2H3H/AC2C3C4C/AS2S3S/ s: unwinnable, "
+        "legal, finds c:5S2D/3D/4HAD5C4D/5D4S a:5H f:AH2H3H/AS2S3S/AC2C3C4C/ s: unwinnable, "
         "but it is won (exhaustive search)")
