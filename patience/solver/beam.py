@@ -39,7 +39,16 @@ from typing import TYPE_CHECKING
 from patience.cards import FACE_DOWN
 from patience.moves import MoveTuple
 from patience.solver.constants import SEARCH
-from patience.solver.search import BUDGET, TIMEOUT, WON, Search, first_safe, make_ordering
+from patience.solver.search import (
+    BUDGET,
+    TIMEOUT,
+    WON,
+    Line,
+    Search,
+    line_of,
+    make_ordering,
+    moves_to_try,
+)
 
 if TYPE_CHECKING:
     from patience.solver.rules import SolverRules
@@ -51,8 +60,6 @@ BEAM_CAP = SEARCH.beam_cap
 BEAM_ENDGAME = SEARCH.beam_endgame
 MAX_BEAM_WIDTH = SEARCH.max_beam_width
 
-#: a node of the beam's lines: (move, the node before it), None the root
-Line = tuple[MoveTuple, "Line"] | None
 #: a position after a deal, for the next layer: its disorder, its order of arrival, the
 #: piles, the stock and the line that reached it
 Candidate = tuple[int, int, list[list[int]], list[int], Line]
@@ -88,15 +95,6 @@ def disorder(rules: SolverRules, piles: Sequence[Sequence[int]]) -> int:
 def applies(rules: SolverRules, stock: Sequence[int]) -> bool:
     """Whether the beam searches from a position: its stock deals and never comes back."""
     return rules.beam_layers and bool(stock)
-
-
-def _line(node: Line) -> list[MoveTuple]:
-    line = []
-    while node is not None:
-        move, node = node
-        line.append(move)
-    line.reverse()
-    return line
 
 
 class Beam:
@@ -169,14 +167,10 @@ class Beam:
             moves = generate(piles, stock)
             if not moves:
                 if is_won(piles, stock):
-                    self.line, self.expanded = _line(line), expanded
+                    self.line, self.expanded = line_of(line), expanded
                     return WON
                 continue
-            if is_safe is not None:
-                safe = first_safe(is_safe, piles, stock, moves)
-                if safe is not None:
-                    moves = [safe]
-            for move in sorted(moves):
+            for move in moves_to_try(is_safe, piles, stock, moves):
                 undo = play(piles, stock, move)
                 child = key(piles, stock)
                 if child not in lost and child not in seen:
@@ -213,7 +207,7 @@ class Beam:
                                  min(BEAM_ENDGAME, budget - self.expanded), deadline, stop)
             self.expanded += search.walked  # a beam counts every position
             if outcome == WON:
-                self.line = _line(line) + search.line
+                self.line = line_of(line) + search.line
                 return WON
             if outcome == TIMEOUT:
                 return TIMEOUT

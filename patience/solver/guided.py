@@ -38,13 +38,11 @@ from typing import TYPE_CHECKING
 from patience.cards import FACE_DOWN
 from patience.moves import MoveTuple
 from patience.solver.constants import SEARCH
-from patience.solver.search import BUDGET, EXHAUSTED, TIMEOUT, WON, first_safe
+from patience.solver.search import BUDGET, EXHAUSTED, TIMEOUT, WON, Line, line_of, moves_to_try
 
 if TYPE_CHECKING:
     from patience.solver.rules import GuidedRules, SolverRules
 
-#: a node of the search's lines: (move, the node before it), None the root
-Line = tuple[MoveTuple, "Line"] | None
 #: the pile separator of a stored position (never a card: cards are below 0xFD)
 SEPARATOR = b"\xff"
 
@@ -105,15 +103,6 @@ def applies(rules: SolverRules, stock: Sequence[int]) -> bool:
     return not stock and rules.guided is not None
 
 
-def _line(node: Line) -> list[MoveTuple]:
-    line = []
-    while node is not None:
-        move, node = node
-        line.append(move)
-    line.reverse()
-    return line
-
-
 class Guided:
     """One guided search from a position (``piles``; its stock empty). It keeps its state
     between calls of :meth:`run`, so a solve can give it turns beside the restarts."""
@@ -162,14 +151,10 @@ class Guided:
             moves = generate(piles, stock)
             if not moves:
                 if is_won(piles, stock):
-                    self.line, self.expanded = _line(line), expanded
+                    self.line, self.expanded = line_of(line), expanded
                     return WON
                 continue
-            if is_safe is not None:
-                safe = first_safe(is_safe, piles, stock, moves)
-                if safe is not None:
-                    moves = [safe]
-            for move in sorted(moves):
+            for move in moves_to_try(is_safe, piles, stock, moves):
                 undo = play(piles, stock, move)
                 child = key(piles, stock)
                 if child not in seen:

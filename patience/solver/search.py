@@ -332,6 +332,33 @@ class Search:
             self._pop(line.pop(), undos.pop())
 
 
+#: a line kept backwards, as the beam and the guided search keep theirs: (move, the node
+#: before it), None the root
+Line = tuple[MoveTuple, "Line"] | None
+
+
+def line_of(node: Line) -> list[MoveTuple]:
+    """The moves of a line kept backwards (:data:`Line`), first move first."""
+    line = []
+    while node is not None:
+        move, node = node
+        line.append(move)
+    line.reverse()
+    return line
+
+
+def moves_to_try(is_safe: Callable[[list[list[int]], list[int], int, int, int], bool] | None,
+                 piles: list[list[int]], stock: list[int],
+                 moves: list[MoveTuple]) -> list[MoveTuple]:
+    """The legal ``moves`` a beam or the guided search tries from a position, in sorted
+    order: the first safe one alone where ``is_safe`` (``solver.safe``) calls one safe."""
+    if is_safe is not None:
+        safe = first_safe(is_safe, piles, stock, moves)
+        if safe is not None:
+            return [safe]
+    return sorted(moves)
+
+
 def first_safe(is_safe: Callable[[list[list[int]], list[int], int, int, int], bool],
                piles: list[list[int]], stock: list[int],
                moves: Sequence[MoveTuple]) -> MoveTuple | None:
