@@ -179,27 +179,6 @@ def _may_accept(node: Node, card: int, base: int | None,
     return _value(node, env, constants) is not False
 
 
-def home_rows(definition: Definition, group: str, cards: Sequence[int]) -> tuple[int, list[int]]:
-    """Which single cards the ``accepts`` rule of ``group`` may take (three-valued: what a
-    card and the pile's top do not decide counts as "may"): the cards an empty pile may
-    take, as a bit set over ``cards``' codes, and per top card the cards that pile may take.
-    The guided search's estimate of the next cards home (``patience.solver.guided``); an
-    over-estimate only guides less well."""
-    constants: dict[str, object] = {k: v for k, (_, v) in BUILTIN_CONSTANTS.items()}
-    constants.update(definition.parameters)
-    rule = next(g for g in definition.groups if g.name == group).accepts.node
-    rule = inline_calls(rule, definition.predicates, lambda p: False)
-    empty = 0
-    rows = [0] * (max(cards, default=0) + 1)
-    for card in cards:
-        if _may_accept(rule, card, None, constants):
-            empty |= 1 << card
-        for base in cards:
-            if _may_accept(rule, card, base, constants):
-                rows[base] |= 1 << card
-    return empty, rows
-
-
 def derive_safe(definition: Definition, deck: tuple[int, ...]) -> Derivation:
     """The no-take-back derivation for ``definition`` (docs/solver.md, "Derived safe
     moves"): the rule text, or why none is derived. Each test below refuses with the first

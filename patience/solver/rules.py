@@ -71,14 +71,20 @@ from patience.cards import FACE_DOWN, RED_SUITS
 from patience.compiler import Const, conjuncts, inline_calls
 from patience.language import (
     DISCARD_PILES,
+    Arithmetic,
     Attribute,
     Boolean,
     BoolOp,
+    Call,
+    Compare,
     Count,
+    Integer,
     Member,
     Name,
+    Negate,
     Neighbour,
     Node,
+    Not,
     Quantifier,
     Visitor,
     children,
@@ -87,7 +93,6 @@ from patience.language import (
 from patience.places import PLACE_ATTRIBUTES
 from patience.plan import bindings as plan_bindings
 from patience.plan import is_scan
-from patience.safe_derivation import home_rows as derived_home_rows
 from patience.settings import Lands, Target
 from patience.solver.constants import SEARCH
 
@@ -197,9 +202,9 @@ class SolverRules:
             return None
         cards = sorted({card for card in variant.deck if card < FACE_DOWN})
         home_rows = []
-        for group in variant.groups:
+        for group in variant.tabulated_plan.groups:
             if group.indices.start in homes:
-                empty, rows = derived_home_rows(variant.definition, group.name, cards)
+                empty, rows = _home_rows(variant, group.accepts, cards)
                 every = sum(1 << card for card in cards)
                 if empty == every:
                     empty = 0  # an empty pile that may take any card tells nothing
@@ -286,8 +291,86 @@ class GuidedRules:
     runs: tuple[tuple[int, int, tuple[int, ...]], ...]
     #: (first pile, pile after the last, the cards an empty pile may take as a bit set,
     #: per top card the cards it may take): each home group (``Variant.home_piles``), from
-    #: its ``accepts`` rule for one card (``patience.safe_derivation.home_rows``)
+    #: its ``accepts`` rule read for one card (``_home_rows``)
     homes: tuple[tuple[int, int, int, tuple[int, ...]], ...]
+
+
+def _home_rows(variant: Variant, accepts: Node, cards: list[int]) -> tuple[int, list[int]]:
+    """Which single cards a home pile whose ``accepts`` rule (inlined) is given may take:
+    the cards it may take empty, as a bit set, and per top card the cards it may take. The
+    rule is read for one card (``run.top`` and ``run.bottom`` the card, ``run.size`` 1,
+    ``pile.top`` the top card) and compiled into a function of the cards
+    (``Compiler.card_function``), called for every card and pair; whatever else it reads (the
+    source, other piles) is taken to allow the move, so the tables may say "may" where the
+    rule would refuse: an estimate's over-estimate (``patience.solver.guided``)."""
+    compiler = variant.tabulated_plan.compiler
+    rows = [0] * (max(cards, default=0) + 1)
+    on_empty = compiler.card_function(_one_card(accepts, True, True), ["card#"])
+    on_card = compiler.card_function(_one_card(accepts, False, True), ["card#", "base#"])
+    empty = sum(1 << card for card in cards if on_empty is None or on_empty(card))
+    for base in cards:
+        rows[base] = sum(1 << card for card in cards if on_card is None or on_card(card, base))
+    return empty, rows
+
+
+#: what a one-card move onto a home pile reads, as names of the card functions
+_ONE_CARD = {"run.top": "card#", "run.bottom": "card#", "pile.top": "base#"}
+
+
+def _one_card(node: Node, empty: bool, allow: bool) -> Node:
+    """``node`` (a rule, its truth read where ``allow`` says whether true allows the move)
+    read for one card moved onto a pile empty or not: every test that reads more than the
+    card and the pile's top is replaced by the value that allows the move."""
+    if isinstance(node, BoolOp):
+        return BoolOp(node.span, node.op, tuple(_one_card(v, empty, allow) for v in node.values))
+    if isinstance(node, Not):
+        return Not(node.span, _one_card(node.operand, empty, not allow))
+    value = _card_value(node, empty)
+    return Boolean(node.span, allow) if value is None else value
+
+
+def _card_value(node: Node, empty: bool) -> Node | None:
+    """``node`` with the card and the pile's top as names, or None where it reads more."""
+    path = _path_of(node)
+    if path is not None:
+        if path == "run.size":
+            return Integer(node.span, 1)
+        if path == "pile.empty":
+            return Boolean(node.span, empty)
+        if path in _ONE_CARD:
+            return None if empty and path == "pile.top" else Name(node.span, _ONE_CARD[path])
+    if isinstance(node, (Integer, Boolean)):
+        return node
+    if isinstance(node, Name):  # a constant or a parameter, or a pile or run read whole
+        return None if node.id in ("run", "pile", "source") else node
+    parts: list[Node | None]
+    if isinstance(node, Attribute):
+        inner = _card_value(node.value, empty)
+        return None if inner is None else Attribute(node.span, inner, node.name)
+    if isinstance(node, (Compare, Arithmetic)):
+        parts = [_card_value(node.left, empty), _card_value(node.right, empty)]
+        if parts[0] is None or parts[1] is None:
+            return None
+        return type(node)(node.span, node.op, parts[0], parts[1])
+    if isinstance(node, (Not, Negate)):
+        inner = _card_value(node.operand, empty)
+        return None if inner is None else type(node)(node.span, inner)
+    if isinstance(node, BoolOp):
+        parts = [_card_value(v, empty) for v in node.values]
+        return None if None in parts else BoolOp(node.span, node.op, tuple(parts))  # type: ignore[arg-type]
+    if isinstance(node, Call):
+        parts = [_card_value(a, empty) for a in node.args]
+        return None if None in parts else Call(node.span, node.function, tuple(parts))  # type: ignore[arg-type]
+    return None  # a quantifier, a count, a membership, a neighbour: more than the cards
+
+
+def _path_of(node: Node) -> str | None:
+    if isinstance(node, Name):
+        return node.id
+    if isinstance(node, Attribute):
+        inner = _path_of(node.value)
+        return None if inner is None else f"{inner}.{node.name}"
+    return None
 
 
 def sequence_rows(variant: Variant) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
