@@ -117,10 +117,10 @@ class _Values(Visitor[object]):
         return self.constants.get(node.id, UNKNOWN)
 
     def visit_Attribute(self, node: Attribute) -> object:
-        path = _path(node)
+        path = path_of(node)
         if path is not None and path in self.env:
             return self.env[path]
-        inner = _path(node.value)
+        inner = path_of(node.value)
         if inner is not None:
             card = self.env.get(inner)
             if isinstance(card, int) and node.name in ("rank", "suit", "color"):
@@ -159,11 +159,12 @@ def _value(node: Node, env: Env, constants: Mapping[str, object]) -> object:
     return _Values(env, constants).visit(node)
 
 
-def _path(node: Node) -> str | None:
+def path_of(node: Node) -> str | None:
+    """``run.top.rank`` for the node that reads it (names and attributes only), else None."""
     if isinstance(node, Name):
         return node.id
     if isinstance(node, Attribute):
-        inner = _path(node.value)
+        inner = path_of(node.value)
         return None if inner is None else f"{inner}.{node.name}"
     return None
 
@@ -242,7 +243,7 @@ def _home_refusal(h: GroupDefinition, win: Node, total: int, suits: int) -> str 
     """Why the home group ``h`` is not where the game is won, one pile a suit, or None."""
     if not (isinstance(win, Quantifier) and win.kind == "all" and isinstance(win.domain, Name)
             and win.domain.id == h.name and isinstance(win.body, Compare)
-            and win.body.op == "==" and _path(win.body.left) == f"{win.names[0]}.size"
+            and win.body.op == "==" and path_of(win.body.left) == f"{win.names[0]}.size"
             and isinstance(win.body.right, Integer)
             and win.body.right.value * h.count == total):
         return (f"the win is not 'every card on {h.name}' (all f in {h.name}: "

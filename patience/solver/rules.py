@@ -93,6 +93,7 @@ from patience.language import (
 from patience.places import PLACE_ATTRIBUTES
 from patience.plan import bindings as plan_bindings
 from patience.plan import is_scan
+from patience.safe_derivation import path_of
 from patience.settings import Lands, Target
 from patience.solver.constants import SEARCH
 
@@ -331,7 +332,7 @@ def _one_card(node: Node, empty: bool, allow: bool) -> Node:
 
 def _card_value(node: Node, empty: bool) -> Node | None:
     """``node`` with the card and the pile's top as names, or None where it reads more."""
-    path = _path_of(node)
+    path = path_of(node)
     if path is not None:
         if path == "run.size":
             return Integer(node.span, 1)
@@ -362,15 +363,6 @@ def _card_value(node: Node, empty: bool) -> Node | None:
         parts = [_card_value(a, empty) for a in node.args]
         return None if None in parts else Call(node.span, node.function, tuple(parts))  # type: ignore[arg-type]
     return None  # a quantifier, a count, a membership, a neighbour: more than the cards
-
-
-def _path_of(node: Node) -> str | None:
-    if isinstance(node, Name):
-        return node.id
-    if isinstance(node, Attribute):
-        inner = _path_of(node.value)
-        return None if inner is None else f"{inner}.{node.name}"
-    return None
 
 
 def sequence_rows(variant: Variant) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
