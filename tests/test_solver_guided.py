@@ -10,9 +10,10 @@ import pytest
 
 import patience
 from patience import native
-from patience.cards import parse_card
+from patience.cards import FACE_DOWN, parse_card
 from patience.game import Game
 from patience.solver import exhaustive_verdict, solve
+from patience.solver.constants import SEARCH
 from patience.solver.guided import Guided, applies, make_estimate
 from patience.solver.rules import solver_rules
 from patience.solver.search import BUDGET, EXHAUSTED, WON
@@ -52,16 +53,15 @@ def test_the_home_tables_are_the_cards_a_foundation_may_take():
     assert members(rows[parse_card("KH")]) == cards("AH")
 
 
-def test_it_applies_where_no_stock_is_dealt_and_runs_tell_order():
+def test_it_applies_where_runs_tell_order_and_nothing_is_gathered():
     for name, guided in [("freecell", True), ("bakers-game", True), ("seahaven-towers", True),
                          ("simple-simon", True), ("penguin", True), ("free-fan", True),
-                         ("klondike", False), ("spider", False), ("golf", False),
-                         ("black-hole", False), ("fan", False), ("yukon", False),
-                         ("la-belle-lucie", False)]:
+                         ("klondike", True), ("klondike-draw3", True), ("spider", True),
+                         ("golf", False), ("black-hole", False), ("fan", False),
+                         ("yukon", False), ("la-belle-lucie", False)]:
         rules = solver_rules(patience.find_variant(name))
         assert (rules.guided is not None) is guided, name
-    rules = solver_rules(patience.find_variant("freecell"))
-    assert applies(rules, []) and not applies(rules, [parse_card("AS")])
+        assert applies(rules) is guided, name
 
 
 def test_the_estimate_of_a_position_worked_by_hand():
@@ -73,13 +73,27 @@ def test_the_estimate_of_a_position_worked_by_hand():
     # 35 cards home; three empty cells; one card parked (9D); two cards under a top run
     # (KS under TH, QH under TC); the cards the foundations take next (TC, 9D, TH, TS) all
     # lie on top: 2 x 2 + 2 x 1 + 1 x 0 - 5 x 35 - 3 x 3
-    assert estimate(game.piles) == -178
+    assert estimate(game.piles, game.stock) == -178
     # the same cards, the King of Spades on the Ten of Spades: the Ten one card deep
     buried = Game.from_text(variant, "c:KHQSJH/TSKS/KD/QCJD/TH/QHTC/JCTD/KCQDJS a:9D/// "
                             "f:AC2C3C4C5C6C7C8C9C/AD2D3D4D5D6D7D8D/AH2H3H4H5H6H7H8H9H/"
                             "AS2S3S4S5S6S7S8S9S s:")
     # TS under KS (1) and QH under TC (1) under top runs, TS one deep: 4 + 2 + 1 - 175 - 9
-    assert estimate(buried.piles) == -177
+    assert estimate(buried.piles, buried.stock) == -177
+
+
+def test_the_estimate_counts_face_down_cards_and_the_stock():
+    variant = patience.find_variant("klondike")
+    rules = solver_rules(variant)
+    estimate = make_estimate(rules.guided, len(variant.pile_names))
+    # c1 two cards face down under 5H, c2-c7 empty, the waste 9C, the foundations empty,
+    # the stock 7D 8D. The foundations take an Ace: none is in sight. run_weight x 2 (the
+    # two cards under 5H) + parked_weight x 1 (9C) + down_weight x 2 + stock_weight x 2 -
+    # empty_weight x 6 (c2-c7)
+    c1 = [parse_card("KD") | FACE_DOWN, parse_card("KS") | FACE_DOWN, parse_card("5H")]
+    piles = [c1, [], [], [], [], [], [], [parse_card("9C")], [], [], [], []]
+    assert estimate(piles, [parse_card("7D"), parse_card("8D")]) == \
+        2 * 2 + 2 * 1 + 3 * 2 + 1 * 2 - 3 * 6
 
 
 # --- a solve's turns ---------------------------------------------------------------------------
@@ -101,15 +115,22 @@ def test_it_takes_turns_with_the_restarts():
                  engine="python").positions > 500
 
 
-def test_a_guided_search_that_runs_out_of_positions_is_a_proof():
+@pytest.mark.parametrize(("name", "numbers", "lost"), [
+    ("mini-freecell", range(4, 12), 3),  # three lost (4, 8, 10)
+    ("mini-klondike", range(1, 7), 1),  # deal 6 lost; moves after a deal restricted
+    ("mini-klondike-draw3", (1, 2, 20, 22, 24, 82), 4),  # the stock keyed as a cycle too
+    ("mini-spider", range(1, 7), 3),  # 2, 3 and 5 lost; the stock dealt once
+])
+def test_a_guided_search_that_runs_out_of_positions_is_a_proof(name, numbers, lost):
     # run alone to the end on a reduced deck, it wins where the plain exhaustive search
-    # finds a win and is exhausted exactly where that search proves the deal lost
-    variant = mini("mini-freecell")
+    # finds a win and is exhausted exactly where that search proves the deal lost (each
+    # reference search quick)
+    variant = mini(name)
     rules = solver_rules(variant)
     outcomes: dict[tuple[str, str], int] = {}
-    for number in range(4, 12):  # three lost (4, 8, 10), each reference search quick
+    for number in numbers:
         game = variant.deal(number)
-        guided = Guided(rules, game.piles)
+        guided = Guided(rules, game.piles, game.stock)
         outcome = guided.run(10**6)
         reference = exhaustive_verdict(game, max_positions=200_000)
         outcomes[outcome, reference] = outcomes.get((outcome, reference), 0) + 1
@@ -119,15 +140,26 @@ def test_a_guided_search_that_runs_out_of_positions_is_a_proof():
                 probe.push(probe.notation(move))
             assert probe.is_won()
     assert set(outcomes) == {(WON, "won"), (EXHAUSTED, "unwinnable")}
-    assert outcomes[EXHAUSTED, "unwinnable"] >= 3
+    assert outcomes[EXHAUSTED, "unwinnable"] == lost
+
+
+def test_where_a_stock_is_dealt_the_restarts_search_alone_first():
+    # Klondike's deal 4: the restarts win in 268 positions, long before the guided search's
+    # first turn (SEARCH.guided.stock_from), so the solve is the same with it or without it
+    game = patience.find_variant("klondike").deal(4)
+    both = solve(game, 1_000_000, shorten_line=False, engine="python")
+    alone = solve(game, 1_000_000, shorten_line=False, guides=False, engine="python")
+    assert SEARCH.guided.stock_from == 100_000
+    assert (both.verdict, both.positions, both.moves) == ("won", 268, alone.moves)
+    assert alone.positions == 268
 
 
 def test_a_turn_goes_on_where_the_last_stopped():
     game = patience.find_variant("freecell").deal(3)
     rules = solver_rules(game.variant)
-    whole = Guided(rules, game.piles)
+    whole = Guided(rules, game.piles, game.stock)
     assert whole.run(10**6) == WON
-    turns = Guided(rules, game.piles)
+    turns = Guided(rules, game.piles, game.stock)
     spent = 0
     while (outcome := turns.run(7)) == BUDGET:
         spent += turns.expanded
@@ -149,6 +181,24 @@ def test_both_engines_run_the_same_search(name):
         core = solve(game, 5_000, shorten_line=False, engine="native")
         assert (core.verdict, core.positions, core.moves) == \
             (reference.verdict, reference.positions, reference.moves), (name, number)
+
+
+@needs_native
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "number"), [
+    ("whitehead", 45),  # moves after a deal restricted; won by the guided search alone
+    ("klondike-draw3", 34),  # the stock keyed as a cycle too (won after 103,140 positions)
+])
+def test_both_engines_run_the_same_search_with_a_stock(name, number):
+    # where a stock is dealt, the guided search's first turn comes at 100,000 positions
+    game = patience.find_variant(name).deal(number)
+    budget = 200_000
+    reference = solve(game, budget, shorten_line=False, engine="python")
+    core = solve(game, budget, shorten_line=False, engine="native")
+    assert reference.verdict == "won" and reference.positions > 100_000
+    assert (core.verdict, core.positions, core.moves) == \
+        (reference.verdict, reference.positions, reference.moves)
+    assert solve(game, budget, engine="native", guides=False).verdict == "unknown"
 
 
 @needs_native

@@ -1,15 +1,17 @@
 //! The guided search: `patience/solver/guided.py` ported, position for position.
 //!
-//! Where no stock is ever dealt, the search expands, of all the positions it has reached,
+//! The search expands, of all the positions it has reached,
 //! the one of least *estimate* (ties: the one reached first), its children in the order of
 //! their sorted moves, each keyed as the restarts key it (a position seen in the run is
-//! never expanded again), a safe move alone where one is legal. It only finds wins;
-//! `solve` (search.rs) runs it before the depth-first restarts with a share of the budget.
+//! never expanded again), a safe move alone where one is legal; where moves after a deal
+//! are restricted, a position reached by a deal is its own node, its moves restricted and
+//! not counted, as in the restarts (`Solver::children`, `Solver::classify`). `solve`
+//! (search.rs) gives it turns beside the depth-first restarts, with a share of the budget.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::moves::{Move, Position, Stacks, Touched};
+use crate::moves::{Move, Position, Stacks, Touched, DEAL};
 use crate::program::{GuidedRules, Program, FACE_DOWN};
 use crate::search::{Limits, Outcome, Solver};
 
@@ -17,7 +19,7 @@ use crate::search::{Limits, Outcome, Solver};
 /// How far `pos` is from won, as the guided search ranks positions (lower is better):
 /// `patience.solver.guided.make_estimate`.
 pub fn estimate(program: &Program, rules: &GuidedRules, pos: &Position) -> i64 {
-    let (mut home, mut under, mut parked, mut empty, mut deep) = (0i64, 0i64, 0i64, 0i64, 0i64);
+    let (mut home, mut under, mut parked, mut empty, mut deep, mut down) = (0i64, 0i64, 0i64, 0i64, 0i64, 0i64);
     let mut wanted: u64 = 0; // the cards some home pile may take now
     for (index, on_empty, rows) in &rules.homes {
         let pile = &pos.piles[*index];
@@ -53,7 +55,9 @@ pub fn estimate(program: &Program, rules: &GuidedRules, pos: &Position) -> i64 {
         }
         let mut depth = pile.len() as i64 - 1;
         for &card in pile {
-            if card < FACE_DOWN && wanted >> card & 1 == 1 {
+            if card >= FACE_DOWN {
+                down += 1;
+            } else if wanted >> card & 1 == 1 {
                 deep += depth;
             }
             depth -= 1;
@@ -63,6 +67,8 @@ pub fn estimate(program: &Program, rules: &GuidedRules, pos: &Position) -> i64 {
     c.run_weight.wrapping_mul(under)
         .wrapping_add(c.parked_weight.wrapping_mul(parked))
         .wrapping_add(c.next_weight.wrapping_mul(deep))
+        .wrapping_add(c.down_weight.wrapping_mul(down))
+        .wrapping_add(c.stock_weight.wrapping_mul(pos.stock.len() as i64))
         .wrapping_sub(c.home_weight.wrapping_mul(home))
         .wrapping_sub(c.empty_weight.wrapping_mul(empty))
 }
@@ -70,38 +76,48 @@ pub fn estimate(program: &Program, rules: &GuidedRules, pos: &Position) -> i64 {
 /// The pile separator of a stored position (never a card, nor a count the guided
 /// variants keep: no gathering redeal's seed)
 const SEPARATOR: u8 = 0xFF;
+/// Between a stored position's piles and its stock
+const STOCK: u8 = 0xFE;
 
-fn store_piles(pos: &Position, out: &mut Vec<u8>) {
+fn store_position(pos: &Position, out: &mut Vec<u8>) {
     for (number, pile) in pos.piles.iter().enumerate() {
         if number > 0 {
             out.push(SEPARATOR);
         }
         out.extend_from_slice(pile);
     }
+    out.push(STOCK);
+    out.extend_from_slice(&pos.stock);
 }
 
-fn restore_piles(stored: &[u8], pos: &mut Position) {
-    for (pile, cards) in pos.piles.iter_mut().zip(stored.split(|&b| b == SEPARATOR)) {
+fn restore_position(stored: &[u8], pos: &mut Position) {
+    let at = stored.iter().rposition(|&b| b == STOCK).unwrap_or(stored.len());
+    let (piles, stock) = stored.split_at(at);
+    for (pile, cards) in pos.piles.iter_mut().zip(piles.split(|&b| b == SEPARATOR)) {
         pile.clear();
         pile.extend_from_slice(cards);
     }
+    pos.stock.clear();
+    pos.stock.extend_from_slice(stock.get(1..).unwrap_or(&[]));
 }
 
 /// A position the search reached: the move to it, the node it came from (the root's own
-/// is `NO_NODE`), the moves from the root, and once it is expanded where its piles are
-/// kept (`NO_PILES` before: it is made again from the node before when its turn comes).
+/// is `NO_NODE`), the moves from the root, whether a deal reached it where moves after one
+/// are restricted, and once it is expanded where its position is kept (`NO_PILES` before:
+/// it is made again from the node before when its turn comes).
 struct Node {
     parent: u32,
     mv: Move,
     depth: u32,
     piles: u32,
+    dealt: bool,
 }
 
 const NO_PILES: u32 = u32::MAX;
 
 const NO_NODE: u32 = u32::MAX;
 
-/// One guided search from a root (its stock empty), with a store of its own: it keeps
+/// One guided search from a root, with a store of its own: it keeps
 /// its state between calls of `run`, so a solve can give it turns beside the restarts
 /// (`Guided` in guided.py).
 pub struct Guided<'a> {
@@ -149,27 +165,28 @@ impl<'a> Guided<'a> {
         self.held() + self.solver.store.bytes()
     }
 
-    /// Keep the piles of `self.pos` (the node `at`'s, expanded now).
+    /// Keep the position `self.pos` (the node `at`'s, expanded now).
     fn keep(&mut self, at: u32) {
         let mut kept = Vec::new();
-        store_piles(&self.pos, &mut kept);
+        store_position(&self.pos, &mut kept);
         self.stored_bytes += kept.capacity();
         self.nodes[at as usize].piles = self.stored.len() as u32;
         self.stored.push(kept);
     }
 
     /// A new node (`self.pos` now), ranked on the heap.
-    fn push(&mut self, parent: u32, mv: Move, depth: u32) {
+    fn push(&mut self, parent: u32, mv: Move, depth: u32, dealt: bool) {
         let program = self.solver.program;
         let number = self.nodes.len() as u32;
-        self.nodes.push(Node { parent, mv, depth, piles: NO_PILES });
+        self.nodes.push(Node { parent, mv, depth, piles: NO_PILES, dealt });
         let rank = estimate(program, self.rules, &self.pos)
             .wrapping_add(program.search.guided.depth_weight.wrapping_mul(depth as i64));
         self.heap.push(Reverse((rank, number)));
     }
 
     /// Search on until a win (`self.solver.line` holds it), `budget` more positions
-    /// expanded (`self.solver.expanded` says how many), or the limits; `Exhausted` when
+    /// expanded (`self.solver.expanded` says how many, less those reached by a deal where
+    /// moves after one are restricted: `Solver::run`'s count), or the limits; `Exhausted` when
     /// nothing is left to expand: every position reachable was, a proof as a depth-first
     /// run's is. `base`: the positions the solve spent before (for `should_stop`);
     /// `others`: the bytes the rest of the solve holds (for the memory cap).
@@ -189,11 +206,13 @@ impl<'a> Guided<'a> {
                 return Outcome::Memory;
             }
             self.solver.enter(hash, old, -1);
-            self.push(NO_NODE, Move { s: 0, k: 0, t: 0 }, 0);
+            self.push(NO_NODE, Move { s: 0, k: 0, t: 0 }, 0, false);
             self.keep(0);
         }
         let mut expanded: u64 = 0;
+        let mut walked: u64 = 0;
         let mut check_at: u64 = 1024;
+        let restricts = self.solver.restricts_after_deal();
         let mut moves = std::mem::take(&mut self.moves);
         let outcome = loop {
             if self.heap.is_empty() {
@@ -205,16 +224,18 @@ impl<'a> Guided<'a> {
             let Some(Reverse((_, at))) = self.heap.pop() else { break Outcome::Exhausted };
             let parent = self.nodes[at as usize].parent;
             if parent == NO_NODE {
-                restore_piles(&self.stored[0], &mut self.pos); // the root's, kept at the start
+                restore_position(&self.stored[0], &mut self.pos); // the root's, kept at the start
             } else {
                 let before = self.nodes[parent as usize].piles as usize;
-                restore_piles(&self.stored[before], &mut self.pos);
+                restore_position(&self.stored[before], &mut self.pos);
                 program.play(&mut self.pos, self.nodes[at as usize].mv, &mut self.stacks);
                 self.stacks.forget_undos();
                 self.keep(at);
             }
             self.stacks.touched = Touched::ALL; // not the position keyed last
-            expanded += 1;
+            let dealt = self.nodes[at as usize].dealt;
+            expanded += u64::from(!dealt);
+            walked += 1;
             program.generate(&self.pos, &mut moves);
             if moves.is_empty() {
                 if program.is_won(&self.pos) {
@@ -230,10 +251,8 @@ impl<'a> Guided<'a> {
                 }
                 continue;
             }
-            if let Some(safe) = program.first_safe(&self.pos, &moves) {
-                moves.clear();
-                moves.push(safe);
-            }
+            // after a deal only the moves that do not commute with it, then a safe move alone
+            self.solver.children(&mut moves, None, &self.pos, dealt);
             moves.sort_unstable();
             let depth = self.nodes[at as usize].depth + 1;
             let mut stopped = None;
@@ -244,7 +263,8 @@ impl<'a> Guided<'a> {
                     break;
                 }
                 let touched = self.stacks.take_touched();
-                let (class, hash, old) = self.solver.classify(&mut self.pos, false, touched);
+                let deal = restricts && mv == DEAL;
+                let (class, hash, old) = self.solver.classify(&mut self.pos, deal, touched);
                 if class == Ok(None) {
                     let held = self.held() + others;
                     if old.is_none() && self.solver.over_memory(limits, Some(self.solver.buffer_len()), held) {
@@ -253,14 +273,14 @@ impl<'a> Guided<'a> {
                         break;
                     }
                     self.solver.enter(hash, old, -1);
-                    self.push(at, mv, depth);
+                    self.push(at, mv, depth, deal);
                 }
                 program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
             }
             if let Some(outcome) = stopped {
                 break outcome;
             }
-            if expanded >= check_at {
+            if walked >= check_at {
                 check_at += 1024;
                 if limits.stops(base + expanded) {
                     break Outcome::Timeout;
@@ -279,11 +299,14 @@ mod tests {
 
     #[test]
     fn a_stored_position_comes_back_whole() {
-        let pos = Position { piles: vec![vec![4, 9], vec![], vec![63, 64 + 5], vec![]], stock: vec![] };
-        let mut stored = Vec::new();
-        store_piles(&pos, &mut stored);
-        let mut back = Position { piles: vec![vec![1]; 4], stock: vec![] };
-        restore_piles(&stored, &mut back);
-        assert_eq!(back.piles, pos.piles);
+        for stock in [vec![], vec![7, 64 + 3]] {
+            let pos = Position { piles: vec![vec![4, 9], vec![], vec![63, 64 + 5], vec![]], stock };
+            let mut stored = Vec::new();
+            store_position(&pos, &mut stored);
+            let mut back = Position { piles: vec![vec![1]; 4], stock: vec![2] };
+            restore_position(&stored, &mut back);
+            assert_eq!(back.piles, pos.piles);
+            assert_eq!(back.stock, pos.stock);
+        }
     }
 }

@@ -22,7 +22,7 @@ pub const FACE_DOWN: u8 = 64;
 /// `wire::Places`; 8: the gathering redeal's `keep` and `gaps`, the gaps that close on the
 /// deal, `stock.top` and covered cards face down, cards put under a pile and turned from the
 /// pile the last card went to, `wire::Turning`)
-pub const PROGRAM_VERSION: u64 = 10;
+pub const PROGRAM_VERSION: u64 = 11;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
 pub const SLOTS: usize = 4;

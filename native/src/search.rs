@@ -412,7 +412,7 @@ impl<'a> Solver<'a> {
     }
 
     /// Whether moves after a deal are restricted (never in the exact reference search).
-    fn restricts_after_deal(&self) -> bool {
+    pub(crate) fn restricts_after_deal(&self) -> bool {
         !self.exact && self.program.ordering.after_deal.is_some()
     }
 
@@ -434,7 +434,7 @@ impl<'a> Solver<'a> {
     /// with it (`after_deal`); of those, the first safe move (`solver.safe`) in sorted
     /// order alone when one is legal (never in the exact reference search), else all of
     /// them, ordered (`Search._children`).
-    fn children(&mut self, moves: &mut Vec<Move>, ordering: Option<&mut Ordering>, pos: &Position,
+    pub(crate) fn children(&mut self, moves: &mut Vec<Move>, ordering: Option<&mut Ordering>, pos: &Position,
                 dealt: bool) {
         if dealt && !self.exact {
             if let Some(feeds) = &self.program.ordering.after_deal {
@@ -697,8 +697,10 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
     let mut schedule =
         Schedule::new(beams && !prove && program.beam.layers && !root.stock.is_empty(), constants);
     // the guided search takes turns with the restarts (`guided.rs`)
-    let mut guided = if guides && !prove && root.stock.is_empty() { Guided::new(program, root, limits) } else { None };
+    let mut guided = if guides && !prove { Guided::new(program, root, limits) } else { None };
     let mut guided_left = constants.guided.budget;
+    // where a stock is dealt, its first turn waits (`GuidedConstants.stock_from`)
+    let guided_from = if program.deal_targets.is_empty() { 0 } else { constants.guided.stock_from };
     while spent < max_positions {
         solver.spent = spent;
         let width = schedule.next_width();
@@ -707,7 +709,7 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
             spent += solver.expanded;
             schedule.beam_spent(solver.expanded);
         } else {
-            if let Some(g) = guided.as_mut() {
+            if let Some(g) = guided.as_mut().filter(|_| spent >= guided_from) {
                 // its turn: as many positions as the next restart's
                 let turn = constants.restart_unit.saturating_mul(luby(run + 1))
                     .min(guided_left).min(max_positions - spent);

@@ -24,8 +24,8 @@ from patience.solver.constants import SearchConstants
 #: gathering redeal's ``keep`` and ``gaps``, the gaps that close on the deal and the deal
 #: to empty piles alone, the stock's top card on a pile (``stock_top``) and covered cards
 #: face down (``uncovering``), 9: the draws of a buried card, ``merci``, 10: the guided
-#: search, ``guided`` and its constants)
-PROGRAM_VERSION = 10
+#: search, ``guided`` and its constants, 11: its weights of face-down and stock cards)
+PROGRAM_VERSION = 11
 
 Expr = list[Any]  # an expression tree: ["int", 3], ["cmp", "==", a, b], …
 Rule = Expr | bool  # a rule, or the constant it folds to

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.9"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
+SOLVER_VERSION = "1.10"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
 # 1.3: take-backs off the foundations after the deal, turn-ups first; whole lost components
 # proven lost (Tarjan); a pile no card leaves and no rule reads below its top (Golf's waste,
 # Black Hole's hole, one-way foundations) keyed by its top card and size;
@@ -66,6 +66,9 @@ SOLVER_VERSION = "1.9"  # 1.1: won lines shortened; 1.2: proven-lost table, no u
 # schedule still counts it, so the search is the same)
 # 1.9: where no stock is ever dealt, a guided search (best first, by an estimate derived
 # from the rules) takes turns with the restarts (patience.solver.guided)
+# 1.10: the guided search where a stock is dealt too, from 100,000 positions on, its
+# estimate counting face-down cards and the stock; its positions reached by a deal are steps
+# of stock macro moves, as the restarts'
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000
@@ -171,9 +174,10 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     lost: set[bytes] = set()  # positions proven lost, kept across restarts
     schedule = BeamSchedule(beams and not prove and beam_applies(rules, game.stock))
     # the guided search takes turns with the restarts (docs/solver.md, "The guided search")
-    guided = Guided(rules, game.piles) \
-        if guides and not prove and guided_applies(rules, game.stock) else None
+    guided = Guided(rules, game.piles, game.stock) \
+        if guides and not prove and guided_applies(rules) else None
     guided_left = SEARCH.guided.budget
+    guided_from = SEARCH.guided.stock_from if game.variant.deal_targets else 0
     while spent < max_positions:
         stop = None if should_stop is None else \
             (lambda expanded, spent=spent: should_stop(spent + expanded))
@@ -189,7 +193,8 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
             if outcome == TIMEOUT or (should_stop is not None and should_stop(spent)):
                 break
             continue
-        if guided is not None:  # its turn: as many positions as the next restart's
+        if guided is not None and spent >= guided_from:  # its turn: as many positions as
+            # the next restart's
             turn = min(RESTART_UNIT * luby(run + 1), guided_left, max_positions - spent)
             outcome = guided.run(turn, deadline, stop)
             spent += guided.expanded

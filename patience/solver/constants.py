@@ -51,8 +51,14 @@ class GuidedConstants:
     parked_weight: int = 2  # per card of another pile not home (a cell)
     empty_weight: int = 3  # per empty pile not home
     next_weight: int = 1  # per card above a card a home pile may take now
+    down_weight: int = 3  # per face-down card not home
+    stock_weight: int = 1  # per card in the stock
     depth_weight: int = 1  # per move from the root: a position's rank adds it to its estimate
     budget: int = 200_000  # positions in all its turns of one solve
+    #: where a stock is dealt, its first turn comes once a solve has spent this many
+    #: positions (the restarts decide most such deals sooner, the stock macro moves
+    #: walking the stock for them)
+    stock_from: int = 100_000
 
 
 @attrs.frozen

@@ -1,12 +1,14 @@
 """The guided search: best first, by an estimate of how far a position is from won.
 
-Where no stock is ever dealt (the FreeCell family), a depth-first search with a fixed move
-ordering walks far down a bad line before it comes back. The guided search expands, of
-all the positions it has reached, the one whose *estimate* is least, its children keyed
-as the restarts key them (a position seen in the run is never expanded again). It only
-finds wins: it keeps no proof of anything, and :func:`patience.solver.solve` runs it
-first with a share of the budget, then the depth-first restarts with the rest, which
-alone give ``unwinnable`` (docs/solver.md, "The guided search").
+A depth-first search with a fixed move ordering walks far down a bad line before it comes
+back (the FreeCell family's hard deals; a Klondike whose stock must be played early). The
+guided search expands, of all the positions it has reached, the one whose *estimate* is
+least, its children keyed as the restarts key them (a position seen in the run is never
+expanded again). :func:`patience.solver.solve` gives it turns beside the depth-first
+restarts, up to a share of the budget (where a stock is dealt, from
+``SEARCH.guided.stock_from`` positions on); run out of positions, it has searched
+everything and proves ``unwinnable`` as a restart does (docs/solver.md, "The guided
+search").
 
 The estimate is derived from the rules only (``SolverRules.guided``): lower is better,
 
@@ -15,6 +17,8 @@ The estimate is derived from the rules only (``SolverRules.guided``): lower is b
                + parked_weight × cards of other piles not home (cells, a reserve)
                − empty_weight × empty piles not home
                + next_weight × the depth of each card a home pile may take now
+               + down_weight × face-down cards not home
+               + stock_weight × cards in the stock
 
 where a pile group's ``all a, b in pairs(run): …`` conjuncts say which adjacent cards form
 a run (as for the layered beam) and each home group's ``accepts`` rule, read for one card,
@@ -23,7 +27,11 @@ they lie (0 on top). The weights live in ``patience.solver.constants``.
 
 Ties go to the position reached first, children in the order of their sorted moves, and a
 safe move (``solver.safe``) is a position's only child where one is legal, as in the
-restarts. Nothing depends on the clock, so the search gives the same positions and line
+restarts. Where moves after a deal are restricted (``SolverRules.after_deal``), a position
+reached by a deal is its own node, its moves restricted, and not counted (a step of a stock
+macro move), and when the stock is keyed as a cycle (``SolverRules.pass_merge``) the other
+positions are keyed so, both as the restarts do (docs/solver.md, "Stock macro moves").
+Nothing depends on the clock, so the search gives the same positions and line
 every time. This module is the reference; the native core runs the same search
 (``native/src/guided.rs``), position for position.
 """
@@ -38,16 +46,28 @@ from typing import TYPE_CHECKING
 from patience.cards import FACE_DOWN
 from patience.moves import MoveTuple
 from patience.solver.constants import SEARCH
-from patience.solver.search import BUDGET, EXHAUSTED, TIMEOUT, WON, Line, line_of, moves_to_try
+from patience.solver.search import (
+    AFTER_DEAL,
+    BUDGET,
+    EXHAUSTED,
+    TIMEOUT,
+    WON,
+    Line,
+    Search,
+    line_of,
+    moves_to_try,
+)
 
 if TYPE_CHECKING:
     from patience.solver.rules import GuidedRules, SolverRules
 
 #: the pile separator of a stored position (never a card: cards are below 0xFD)
 SEPARATOR = b"\xff"
+#: between a stored position's piles and its stock
+STOCK = b"\xfe"
 
 
-Estimate = Callable[[Sequence[Sequence[int]]], int]
+Estimate = Callable[[Sequence[Sequence[int]], Sequence[int]], int]
 
 
 def make_estimate(guided: GuidedRules, piles: int) -> Estimate:
@@ -60,10 +80,11 @@ def make_estimate(guided: GuidedRules, piles: int) -> Estimate:
     runs_of = {index: rows for start, stop, rows in guided.runs for index in range(start, stop)}
     others = [(index, runs_of.get(index)) for index in range(piles) if index not in home_piles]
     weights = (constants.home_weight, constants.run_weight, constants.parked_weight,
-               constants.empty_weight, constants.next_weight)
+               constants.empty_weight, constants.next_weight, constants.down_weight,
+               constants.stock_weight)
 
-    def estimate(position: Sequence[Sequence[int]]) -> int:
-        home = under = parked = empty = deep = 0
+    def estimate(position: Sequence[Sequence[int]], stock: Sequence[int]) -> int:
+        home = under = parked = empty = deep = down = 0
         wanted = 0  # the cards some home pile may take now
         for index, on_empty, rows in homes:
             pile = position[index]
@@ -87,83 +108,99 @@ def make_estimate(guided: GuidedRules, piles: int) -> Estimate:
                 under += bottom
             depth = len(pile) - 1
             for card in pile:
-                if card < FACE_DOWN and wanted >> card & 1:
+                if card >= FACE_DOWN:
+                    down += 1
+                elif wanted >> card & 1:
                     deep += depth
                 depth -= 1
-        home_weight, run_weight, parked_weight, empty_weight, next_weight = weights
+        home_weight, run_weight, parked_weight, empty_weight, next_weight, down_weight, \
+            stock_weight = weights
         return (run_weight * under + parked_weight * parked + next_weight * deep
+                + down_weight * down + stock_weight * len(stock)
                 - home_weight * home - empty_weight * empty)
 
     return estimate
 
 
-def applies(rules: SolverRules, stock: Sequence[int]) -> bool:
-    """Whether the guided search runs from a position: its variant has the guided rules
-    (``SolverRules.guided``) and the position's stock is empty."""
-    return not stock and rules.guided is not None
+def applies(rules: SolverRules) -> bool:
+    """Whether the guided search runs: its variant has the guided rules
+    (``SolverRules.guided``)."""
+    return rules.guided is not None
 
 
 class Guided:
-    """One guided search from a position (``piles``; its stock empty). It keeps its state
+    """One guided search from a position (``piles`` and ``stock``). It keeps its state
     between calls of :meth:`run`, so a solve can give it turns beside the restarts."""
 
-    def __init__(self, rules: SolverRules, piles: Sequence[Sequence[int]]) -> None:
+    def __init__(self, rules: SolverRules, piles: Sequence[Sequence[int]],
+                 stock: Sequence[int]) -> None:
         assert rules.guided is not None
         self.rules = rules
         self.estimate = make_estimate(rules.guided, len(rules.variant.pile_names))
-        self.expanded = 0  # by the last call of run
+        self.expanded = 0  # by the last call of run, less the positions reached by a deal
         self.line: list[MoveTuple] = []
-        stock: list[int] = []
-        self._seen = {rules.key([list(p) for p in piles], stock)}
-        # (rank, order of arrival, the piles it was reached from joined, the line to it,
-        # its length): a position's rank is its estimate plus depth_weight × the moves to
-        # it; it is made again from the position before when its turn comes (the root from
-        # its own piles, its line None)
-        self._heap: list[tuple[int, int, bytes, Line, int]] = \
-            [(self.estimate(piles), 0, SEPARATOR.join(map(bytes, piles)), None, 0)]
+        #: the key of a position not reached by a deal: the restarts' (Search.run)
+        self._key = rules.key if rules.pass_merge is None else \
+            Search._pass_key(rules.key, *rules.pass_merge)
+        self._seen = {self._key([list(p) for p in piles], list(stock))}
+        # (rank, order of arrival, the position it was reached from stored, the line to it,
+        # its length, whether a deal reached it where moves after one are restricted): a
+        # position's rank is its estimate plus depth_weight × the moves to it; it is made
+        # again from the position before when its turn comes (the root from its own
+        # position, its line None)
+        self._heap: list[tuple[int, int, bytes, Line, int, bool]] = \
+            [(self.estimate(piles, stock), 0, _stored(piles, stock), None, 0, False)]
         self._arrivals = 1
 
     def run(self, budget: int, deadline: float | None = None,
             should_stop: Callable[[int], bool] | None = None) -> str:
         """Search on until a win (``self.line`` holds it), ``budget`` more positions
         expanded or the deadline, or ``should_stop`` (called with the positions this call
-        expanded, every 1024 of them) answers true (TIMEOUT). A search with nothing left to
-        expand has expanded every position reachable from the root: it ends as EXHAUSTED,
-        a proof as a depth-first run's is."""
+        counted, every 1024 expanded) answers true (TIMEOUT). A position reached by a deal
+        where moves after one are restricted is not counted (as in ``Search.run``). A search
+        with nothing left to expand has expanded every position reachable from the root:
+        it ends as EXHAUSTED, a proof as a depth-first run's is."""
         rules, variant, estimate = self.rules, self.rules.variant, self.estimate
-        key, generate, is_won = rules.key, variant.generate_moves, variant.is_won
+        key, dealt_key, generate, is_won = self._key, rules.key, variant.generate_moves, \
+            variant.is_won
         play, take_back, is_safe = variant.play, variant.take_back, variant.is_safe
+        feeds = rules.after_deal
+        waste = None if rules.pass_merge is None else rules.pass_merge[0]
         heap, seen, push, pop = self._heap, self._seen, heapq.heappush, heapq.heappop
-        stock: list[int] = []
         depth_weight = SEARCH.guided.depth_weight
-        expanded = 0
+        expanded = walked = 0
         check_at = 1024
         while heap:
             if expanded >= budget:
                 self.expanded = expanded
                 return BUDGET
-            _, _, before, line, depth = pop(heap)
-            piles = [list(pile) for pile in before.split(SEPARATOR)]
+            _, _, before, line, depth, dealt = pop(heap)
+            piles, stock = _restored(before)
             if line is not None:
                 play(piles, stock, line[0])
-            stored = SEPARATOR.join(map(bytes, piles))  # its children's position before
-            expanded += 1
+            stored = _stored(piles, stock)  # its children's position before
+            expanded += not dealt
+            walked += 1
             moves = generate(piles, stock)
             if not moves:
                 if is_won(piles, stock):
                     self.line, self.expanded = line_of(line), expanded
                     return WON
                 continue
-            for move in moves_to_try(is_safe, piles, stock, moves):
+            if dealt:  # only a deal or a move from the piles it feeds (Search._children)
+                assert feeds is not None
+                moves = [move for move in moves if move[0] < 0 or move[0] in feeds]
+            for move in moves_to_try(is_safe, piles, stock, moves, waste):
                 undo = play(piles, stock, move)
-                child = key(piles, stock)
+                deal = feeds is not None and move[0] == -1
+                child = AFTER_DEAL + dealt_key(piles, stock) if deal else key(piles, stock)
                 if child not in seen:
                     seen.add(child)
-                    push(heap, (estimate(piles) + depth_weight * (depth + 1), self._arrivals,
-                                stored, (move, line), depth + 1))
+                    push(heap, (estimate(piles, stock) + depth_weight * (depth + 1),
+                                self._arrivals, stored, (move, line), depth + 1, deal))
                     self._arrivals += 1
                 take_back(piles, stock, move, undo)
-            if expanded >= check_at:
+            if walked >= check_at:
                 check_at += 1024
                 if (deadline is not None and time.perf_counter() > deadline) or \
                         (should_stop is not None and should_stop(expanded)):
@@ -173,3 +210,14 @@ class Guided:
         # as when a depth-first run ends with nothing more to search
         self.expanded = expanded
         return EXHAUSTED
+
+
+def _stored(piles: Sequence[Sequence[int]], stock: Sequence[int]) -> bytes:
+    """A position as the heap keeps it: the piles joined, then the stock."""
+    return SEPARATOR.join(map(bytes, piles)) + STOCK + bytes(stock)
+
+
+def _restored(stored: bytes) -> tuple[list[list[int]], list[int]]:
+    """The piles and stock of a position kept by :func:`_stored`."""
+    piles, _, stock = stored.partition(STOCK)
+    return [list(pile) for pile in piles.split(SEPARATOR)], list(stock)

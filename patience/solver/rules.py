@@ -190,13 +190,13 @@ class SolverRules:
 
     @functools.cached_property
     def guided(self) -> GuidedRules | None:
-        """The guided search's tables (``patience.solver.guided``), where it applies: no
-        stock is ever dealt and nothing is gathered or redealt, some group's runs tell
+        """The guided search's tables (``patience.solver.guided``), where it applies:
+        nothing is gathered and dealt again (``stock.gather``), some group's runs tell
         order from disorder, and some pile is home (``Variant.home_piles``). None
         elsewhere. Worked out when first asked for (a solve where it applies)."""
         variant = self.variant
         homes = variant.home_piles
-        if variant.deal_targets or variant.gather is not None or not homes:
+        if variant.gather is not None or not homes:
             return None
         runs = tuple((start, stop, rows) for start, stop, rows in sequence_rows(variant))
         if not runs:

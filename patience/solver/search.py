@@ -349,11 +349,13 @@ def line_of(node: Line) -> list[MoveTuple]:
 
 def moves_to_try(is_safe: Callable[[list[list[int]], list[int], int, int, int], bool] | None,
                  piles: list[list[int]], stock: list[int],
-                 moves: list[MoveTuple]) -> list[MoveTuple]:
+                 moves: list[MoveTuple], waste: int | None = None) -> list[MoveTuple]:
     """The legal ``moves`` a beam or the guided search tries from a position, in sorted
-    order: the first safe one alone where ``is_safe`` (``solver.safe``) calls one safe."""
+    order: the first safe one alone where ``is_safe`` (``solver.safe``) calls one safe, not
+    a move from the ``waste`` when the stock is keyed as a cycle (as ``Search._children``)."""
     if is_safe is not None:
-        safe = first_safe(is_safe, piles, stock, moves)
+        candidates = moves if waste is None else [move for move in moves if move[0] != waste]
+        safe = first_safe(is_safe, piles, stock, candidates)
         if safe is not None:
             return [safe]
     return sorted(moves)
