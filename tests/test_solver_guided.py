@@ -93,7 +93,7 @@ def test_the_estimate_counts_face_down_cards_and_the_stock():
     c1 = [parse_card("KD") | FACE_DOWN, parse_card("KS") | FACE_DOWN, parse_card("5H")]
     piles = [c1, [], [], [], [], [], [], [parse_card("9C")], [], [], [], []]
     assert estimate(piles, [parse_card("7D"), parse_card("8D")]) == \
-        2 * 2 + 2 * 1 + 3 * 2 + 1 * 2 - 3 * 6
+        2 * 2 + 2 * 1 + 3 * 2 + 3 * 2 - 3 * 6
 
 
 # --- a solve's turns ---------------------------------------------------------------------------

@@ -52,7 +52,7 @@ class GuidedConstants:
     empty_weight: int = 3  # per empty pile not home
     next_weight: int = 1  # per card above a card a home pile may take now
     down_weight: int = 3  # per face-down card not home
-    stock_weight: int = 1  # per card in the stock
+    stock_weight: int = 3  # per card in the stock (as far from play as a face-down card)
     depth_weight: int = 1  # per move from the root: a position's rank adds it to its estimate
     budget: int = 200_000  # positions in all its turns of one solve
     #: where a stock is dealt, its first turn comes once a solve has spent this many
