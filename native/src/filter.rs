@@ -98,6 +98,20 @@ pub struct TargetFilter {
     /// the rows read the other way: for each target-top code, the key cards 0–127 whose
     /// row has it (a source screen's question, `moves.rs`: may any target take this card?)
     takers: Vec<Cards>,
+    /// for each key card code, the target tops for which the rule is known *true*: the two
+    /// cards decide it, so the generator emits the move without running the rule
+    sure: Vec<Row>,
+}
+
+/// What a filter says of one run (by its key card) and one target (by its top's code).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// the rule is false: no move
+    No,
+    /// the rule is true: a move, whatever else the position holds
+    Yes,
+    /// the rest of the position decides: run the rule
+    Maybe,
 }
 
 impl TargetFilter {
@@ -113,13 +127,26 @@ impl TargetFilter {
         self.listed[card_code(card) as usize].as_ref()
     }
 
+    /// What the rule is for a run keyed by `card` onto a pile whose top has `code`.
+    #[inline(always)]
+    pub fn verdict(&self, card: u8, code: u8) -> Verdict {
+        let at = card_code(card) as usize;
+        if !row_has(&self.rows[at], code) {
+            Verdict::No
+        } else if row_has(&self.sure[at], code) {
+            Verdict::Yes
+        } else {
+            Verdict::Maybe
+        }
+    }
+
     /// The key cards 0–127 whose row has the target-top `code` (the "other" code: all).
     #[inline(always)]
     pub fn takers(&self, code: u8) -> &Cards {
         &self.takers[code as usize]
     }
 
-    fn with_lists(key: FilterKey, rows: Vec<Row>) -> TargetFilter {
+    fn with_lists(key: FilterKey, rows: Vec<Row>, sure: Vec<Row>) -> TargetFilter {
         let listed = rows
             .iter()
             .map(|row| {
@@ -139,7 +166,7 @@ impl TargetFilter {
                 }
             }
         }
-        TargetFilter { key, rows, listed, takers }
+        TargetFilter { key, rows, listed, takers, sure }
     }
 
     /// The filter of a pairing whose whole rule is `rule` (None when it would never skip
@@ -158,10 +185,13 @@ impl TargetFilter {
             FilterKey::Nothing
         };
         let mut rows = vec![[u64::MAX; 3]; CODES];
+        // the "other" codes are never sure: the rule runs for them
+        let mut sure = vec![[0u64; 3]; CODES];
         let mut skips = false;
         let keys: &[u16] = if key == FilterKey::Nothing { &[0] } else { &KEY_CODES };
         for &c in keys {
             let mut row: Row = [0; 3];
+            let mut sure_row: Row = [0; 3];
             for v in 0..CODES as u16 {
                 let known = Known {
                     bottom: if key == FilterKey::RunBottom { Some(c as i64) } else { None },
@@ -177,21 +207,29 @@ impl TargetFilter {
                     },
                     tables,
                 };
-                // passes unless known false (the "other" column always passes)
-                if v as u8 == OTHER_CODE || known.eval(rule) != Some(0) {
+                // passes unless known false (the "other" column always passes); sure when
+                // known true
+                let value = if v as u8 == OTHER_CODE { None } else { known.eval(rule) };
+                if value != Some(0) {
                     row[(v >> 6) as usize] |= 1 << (v & 63);
                 } else {
                     skips = true;
                 }
+                if value.is_some_and(|value| value != 0) {
+                    sure_row[(v >> 6) as usize] |= 1 << (v & 63);
+                }
             }
             if key == FilterKey::Nothing {
                 rows = vec![row; CODES];
+                sure = vec![sure_row; CODES];
+                sure[OTHER_CODE as usize] = [0; 3];
             } else {
                 rows[c as usize] = row;
+                sure[c as usize] = sure_row;
             }
         }
         // the "other" row (a key card outside 0-127) passes everything: left all ones
-        skips.then(|| TargetFilter::with_lists(key, rows))
+        skips.then(|| TargetFilter::with_lists(key, rows, sure))
     }
 }
 

@@ -2,7 +2,7 @@
 //! `patience/generator.py` (what it generates, and for forced moves the order it looks in)
 //! and of `patience/moves.py` (the deal, the redeal, forced moves, turn-ups).
 
-use crate::filter::{row_has, row_union, top_code, Cards, FilterKey, Row, CODES};
+use crate::filter::{row_has, row_union, top_code, Cards, FilterKey, Row, Verdict, CODES};
 use crate::program::{Discard, Env, Merci, Pairing, Program, SourcePlan, FACE_DOWN, MAX_SCREENED, NO_CARD};
 use crate::compile::Code;
 use crate::wire::Gather;
@@ -135,7 +135,7 @@ fn candidates<'t>(
 ) -> Candidates<'t> {
     let skip = if pairing.skip_self { s } else { usize::MAX };
     let (filter, targets) = match (&pairing.filter, targets) {
-        (Some(filter), Some(targets)) => (filter, targets),
+        (Some(filter), Some(targets)) if pairing.indexed => (filter, targets),
         _ => return Candidates::Scan { t: pairing.start, stop: pairing.stop, skip, row: None, tops: &[] },
     };
     let ke = if filter.key == FilterKey::RunBottom { ke } else { ks };
@@ -843,25 +843,39 @@ impl Program {
             }
         };
         let (rest_true, hoisted_true) = (plan.rest.is_true(), pairing.hoisted.is_true());
-        let common = |_program: &Program, env: &mut Env, k: usize| -> bool {
+        let common = |env: &mut Env, k: usize| -> bool {
             env.k = k;
             (rest_true || plan.rest.truth(env))
                 && (hoisted_true || pairing.hoisted.truth(env))
         };
         let (free_true, bound_true) = (pairing.free.is_true(), pairing.bound.is_true());
-        // the same loops over the candidates a filter leaves, or over the whole range
+        // what the filter says of a run of k cards onto pile t (`Verdict`): the rule runs
+        // only where the two cards leave it open (a rule's only effect is its value)
+        let verdict = |k: usize, t: usize| match &pairing.filter {
+            Some(filter) => filter.verdict(key_card(filter.key, src, k), top_code(&env.piles[t])),
+            None => Verdict::Maybe,
+        };
+        // the same loops over the candidates a filter leaves, or over the whole range; the
+        // parts of the rule hoisted out of the inner loop run when a target first needs them
         macro_rules! loops {
             ($targets:expr) => {{
                 if pairing.k_outer {
                     for k in ks..ke + 1 {
-                        if !common(self, env, k) {
-                            continue;
-                        }
+                        let mut common_k = None;
                         for t in $targets((k, k)) {
-                            env.t = t;
-                            if (free_true || pairing.free.truth(env))
-                                && (bound_true || pairing.bound.truth(env))
-                            {
+                            let legal = match verdict(k, t) {
+                                Verdict::No => false,
+                                Verdict::Yes => true,
+                                Verdict::Maybe => {
+                                    if !*common_k.get_or_insert_with(|| common(env, k)) {
+                                        break;
+                                    }
+                                    env.t = t;
+                                    (free_true || pairing.free.truth(env))
+                                        && (bound_true || pairing.bound.truth(env))
+                                }
+                            };
+                            if legal {
                                 if emit(Move::new(s, k, t)) {
                                     return true;
                                 }
@@ -873,24 +887,30 @@ impl Program {
                     }
                 } else {
                     for t in $targets((ks, ke)) {
-                        env.t = t;
-                        if !free_true && !pairing.free.truth(env) {
-                            continue;
-                        }
+                        let mut free_t = None;
                         for k in ks..ke + 1 {
-                            if common(self, env, k) && (bound_true || pairing.bound.truth(env)) {
-                                if emit(Move::new(s, k, t)) {
-                                    return true;
+                            let legal = match verdict(k, t) {
+                                Verdict::No => false,
+                                Verdict::Yes => true,
+                                Verdict::Maybe => {
+                                    env.t = t;
+                                    if !*free_t.get_or_insert_with(|| free_true || pairing.free.truth(env)) {
+                                        break;
+                                    }
+                                    common(env, k) && (bound_true || pairing.bound.truth(env))
                                 }
+                            };
+                            if legal && emit(Move::new(s, k, t)) {
+                                return true;
                             }
                         }
                     }
                 }
             }};
         }
-        if pairing.filter.is_some() {
+        if pairing.indexed {
             // the candidates of all the sizes first: most sources have none for most
-            // pairings, and then no rule runs (a rule's only effect is its value)
+            // pairings, and then no rule runs
             let all = candidates(pairing, s, src, (ks, ke), targets);
             if let Candidates::Bits(0) = all {
                 return false;
