@@ -173,6 +173,15 @@ fn candidates<'t>(
     Candidates::Scan { t: pairing.start, stop: pairing.stop, skip, row: Some(row), tops: &targets.tops }
 }
 
+/// What `pairing`'s filter says of a run of `k` cards of `src` onto `target`.
+#[inline(always)]
+fn verdict(pairing: &Pairing, src: &[u8], k: usize, target: &[u8]) -> Verdict {
+    match &pairing.filter {
+        Some(filter) => filter.verdict(key_card(filter.key, src, k), top_code(target)),
+        None => Verdict::Maybe,
+    }
+}
+
 /// The card a filter's rows are keyed by, for a run of `k` cards of `src`.
 #[inline(always)]
 fn key_card(key: FilterKey, src: &[u8], k: usize) -> u8 {
@@ -689,10 +698,18 @@ impl Program {
             }
         }
         let mut found = None;
-        let targets = self.forced_filtered.then(|| Targets::of(pos));
+        // the position's tops are read once some plan has a pile long enough to give a
+        // move (Spider's runs home are 13 cards: most positions have no such pile)
+        let mut targets: Option<Targets> = None;
         let mut env = Env::placed(&pos.piles, &pos.stock, &self.placing.maps);
         for (group, plan) in self.groups.iter().zip(&self.forced_sources) {
             if let Some(plan) = plan {
+                if pos.piles[group.start..group.stop].iter().all(|pile| pile.len() < plan.floor) {
+                    continue; // `source_pile` gives nothing for a pile shorter than the floor
+                }
+                if self.forced_filtered && targets.is_none() {
+                    targets = Some(Targets::of(pos));
+                }
                 let screen = targets.as_ref().filter(|_| plan.screened).map(|t| Screen::of(plan, t));
                 for s in group.start..group.stop {
                     if screen.as_ref().is_some_and(|screen| !screen.may_move(plan, &pos.piles[s])) {
@@ -851,10 +868,7 @@ impl Program {
         let (free_true, bound_true) = (pairing.free.is_true(), pairing.bound.is_true());
         // what the filter says of a run of k cards onto pile t (`Verdict`): the rule runs
         // only where the two cards leave it open (a rule's only effect is its value)
-        let verdict = |k: usize, t: usize| match &pairing.filter {
-            Some(filter) => filter.verdict(key_card(filter.key, src, k), top_code(&env.piles[t])),
-            None => Verdict::Maybe,
-        };
+        let piles = env.piles;
         // the same loops over the candidates a filter leaves, or over the whole range; the
         // parts of the rule hoisted out of the inner loop run when a target first needs them
         macro_rules! loops {
@@ -863,7 +877,7 @@ impl Program {
                     for k in ks..ke + 1 {
                         let mut common_k = None;
                         for t in $targets((k, k)) {
-                            let legal = match verdict(k, t) {
+                            let legal = match verdict(pairing, src, k, &piles[t]) {
                                 Verdict::No => false,
                                 Verdict::Yes => true,
                                 Verdict::Maybe => {
@@ -889,7 +903,7 @@ impl Program {
                     for t in $targets((ks, ke)) {
                         let mut free_t = None;
                         for k in ks..ke + 1 {
-                            let legal = match verdict(k, t) {
+                            let legal = match verdict(pairing, src, k, &piles[t]) {
                                 Verdict::No => false,
                                 Verdict::Yes => true,
                                 Verdict::Maybe => {
