@@ -407,6 +407,13 @@ mod tests {
         assert_eq!(filter.listed(nine_clubs).expect("sparse").codes(), &[10 << 2, OTHER_CODE]);
         // a key card outside the codes passes everything: not sparse
         assert!(filter.listed(200).is_none() && row_has(filter.row(200), 7 << 2));
+        // the two cards decide this rule: what passes is a move, the rest none
+        assert_eq!(filter.verdict(nine_clubs, 10 << 2), Verdict::Yes);
+        assert_eq!(filter.verdict(nine_clubs, 10 << 2 | 1), Verdict::No);
+        assert_eq!(filter.verdict(king, EMPTY_CODE), Verdict::Yes);
+        assert_eq!(filter.verdict(nine_clubs, EMPTY_CODE), Verdict::No);
+        assert_eq!(filter.verdict(king, OTHER_CODE), Verdict::Maybe); // never sure
+        assert_eq!(filter.verdict(200, 10 << 2), Verdict::Maybe);
     }
 
     #[test]
@@ -425,6 +432,10 @@ mod tests {
         let filter = TargetFilter::new(&rule, &tables, false).expect("it skips");
         let passes: Vec<u8> = (0..=129).filter(|&v| row_has(filter.row(5 << 2), v)).collect();
         assert_eq!(passes, vec![6 << 2, EMPTY_CODE, OTHER_CODE]);
+        // the count decides what the cards pass: the rule runs
+        assert_eq!(filter.verdict(5 << 2, 6 << 2), Verdict::Maybe);
+        assert_eq!(filter.verdict(5 << 2, EMPTY_CODE), Verdict::Maybe);
+        assert_eq!(filter.verdict(5 << 2, 7 << 2), Verdict::No);
         // a rule that reads nothing of the target has no filter
         assert!(TargetFilter::new(&Expr::Compare(Cmp::Le, Box::new(Expr::RunSize), Box::new(Expr::Int(3))), &tables, false).is_none());
         // one whose target part can be true or unknown everywhere has none either
