@@ -98,6 +98,20 @@ pub struct TargetFilter {
     /// the rows read the other way: for each target-top code, the key cards 0–127 whose
     /// row has it (a source screen's question, `moves.rs`: may any target take this card?)
     takers: Vec<Cards>,
+    /// for each key card code, the target tops for which the rule is known *true*: the two
+    /// cards decide it, so the generator emits the move without running the rule
+    sure: Vec<Row>,
+}
+
+/// What a filter says of one run (by its key card) and one target (by its top's code).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// the rule is false: no move
+    No,
+    /// the rule is true: a move, whatever else the position holds
+    Yes,
+    /// the rest of the position decides: run the rule
+    Maybe,
 }
 
 impl TargetFilter {
@@ -113,13 +127,26 @@ impl TargetFilter {
         self.listed[card_code(card) as usize].as_ref()
     }
 
+    /// What the rule is for a run keyed by `card` onto a pile whose top has `code`.
+    #[inline(always)]
+    pub fn verdict(&self, card: u8, code: u8) -> Verdict {
+        let at = card_code(card) as usize;
+        if !row_has(&self.rows[at], code) {
+            Verdict::No
+        } else if row_has(&self.sure[at], code) {
+            Verdict::Yes
+        } else {
+            Verdict::Maybe
+        }
+    }
+
     /// The key cards 0–127 whose row has the target-top `code` (the "other" code: all).
     #[inline(always)]
     pub fn takers(&self, code: u8) -> &Cards {
         &self.takers[code as usize]
     }
 
-    fn with_lists(key: FilterKey, rows: Vec<Row>) -> TargetFilter {
+    fn with_lists(key: FilterKey, rows: Vec<Row>, sure: Vec<Row>) -> TargetFilter {
         let listed = rows
             .iter()
             .map(|row| {
@@ -139,7 +166,7 @@ impl TargetFilter {
                 }
             }
         }
-        TargetFilter { key, rows, listed, takers }
+        TargetFilter { key, rows, listed, takers, sure }
     }
 
     /// The filter of a pairing whose whole rule is `rule` (None when it would never skip
@@ -158,10 +185,13 @@ impl TargetFilter {
             FilterKey::Nothing
         };
         let mut rows = vec![[u64::MAX; 3]; CODES];
+        // the "other" codes are never sure: the rule runs for them
+        let mut sure = vec![[0u64; 3]; CODES];
         let mut skips = false;
         let keys: &[u16] = if key == FilterKey::Nothing { &[0] } else { &KEY_CODES };
         for &c in keys {
             let mut row: Row = [0; 3];
+            let mut sure_row: Row = [0; 3];
             for v in 0..CODES as u16 {
                 let known = Known {
                     bottom: if key == FilterKey::RunBottom { Some(c as i64) } else { None },
@@ -177,21 +207,29 @@ impl TargetFilter {
                     },
                     tables,
                 };
-                // passes unless known false (the "other" column always passes)
-                if v as u8 == OTHER_CODE || known.eval(rule) != Some(0) {
+                // passes unless known false (the "other" column always passes); sure when
+                // known true
+                let value = if v as u8 == OTHER_CODE { None } else { known.eval(rule) };
+                if value != Some(0) {
                     row[(v >> 6) as usize] |= 1 << (v & 63);
                 } else {
                     skips = true;
                 }
+                if value.is_some_and(|value| value != 0) {
+                    sure_row[(v >> 6) as usize] |= 1 << (v & 63);
+                }
             }
             if key == FilterKey::Nothing {
                 rows = vec![row; CODES];
+                sure = vec![sure_row; CODES];
+                sure[OTHER_CODE as usize] = [0; 3];
             } else {
                 rows[c as usize] = row;
+                sure[c as usize] = sure_row;
             }
         }
         // the "other" row (a key card outside 0-127) passes everything: left all ones
-        skips.then(|| TargetFilter::with_lists(key, rows))
+        skips.then(|| TargetFilter::with_lists(key, rows, sure))
     }
 }
 
@@ -369,6 +407,13 @@ mod tests {
         assert_eq!(filter.listed(nine_clubs).expect("sparse").codes(), &[10 << 2, OTHER_CODE]);
         // a key card outside the codes passes everything: not sparse
         assert!(filter.listed(200).is_none() && row_has(filter.row(200), 7 << 2));
+        // the two cards decide this rule: what passes is a move, the rest none
+        assert_eq!(filter.verdict(nine_clubs, 10 << 2), Verdict::Yes);
+        assert_eq!(filter.verdict(nine_clubs, 10 << 2 | 1), Verdict::No);
+        assert_eq!(filter.verdict(king, EMPTY_CODE), Verdict::Yes);
+        assert_eq!(filter.verdict(nine_clubs, EMPTY_CODE), Verdict::No);
+        assert_eq!(filter.verdict(king, OTHER_CODE), Verdict::Maybe); // never sure
+        assert_eq!(filter.verdict(200, 10 << 2), Verdict::Maybe);
     }
 
     #[test]
@@ -387,6 +432,10 @@ mod tests {
         let filter = TargetFilter::new(&rule, &tables, false).expect("it skips");
         let passes: Vec<u8> = (0..=129).filter(|&v| row_has(filter.row(5 << 2), v)).collect();
         assert_eq!(passes, vec![6 << 2, EMPTY_CODE, OTHER_CODE]);
+        // the count decides what the cards pass: the rule runs
+        assert_eq!(filter.verdict(5 << 2, 6 << 2), Verdict::Maybe);
+        assert_eq!(filter.verdict(5 << 2, EMPTY_CODE), Verdict::Maybe);
+        assert_eq!(filter.verdict(5 << 2, 7 << 2), Verdict::No);
         // a rule that reads nothing of the target has no filter
         assert!(TargetFilter::new(&Expr::Compare(Cmp::Le, Box::new(Expr::RunSize), Box::new(Expr::Int(3))), &tables, false).is_none());
         // one whose target part can be true or unknown everywhere has none either

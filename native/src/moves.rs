@@ -2,7 +2,7 @@
 //! `patience/generator.py` (what it generates, and for forced moves the order it looks in)
 //! and of `patience/moves.py` (the deal, the redeal, forced moves, turn-ups).
 
-use crate::filter::{row_has, row_union, top_code, Cards, FilterKey, Row, CODES};
+use crate::filter::{row_has, row_union, top_code, Cards, FilterKey, Row, Verdict, CODES};
 use crate::program::{Discard, Env, Merci, Pairing, Program, SourcePlan, FACE_DOWN, MAX_SCREENED, NO_CARD};
 use crate::compile::Code;
 use crate::wire::Gather;
@@ -135,7 +135,7 @@ fn candidates<'t>(
 ) -> Candidates<'t> {
     let skip = if pairing.skip_self { s } else { usize::MAX };
     let (filter, targets) = match (&pairing.filter, targets) {
-        (Some(filter), Some(targets)) => (filter, targets),
+        (Some(filter), Some(targets)) if pairing.indexed => (filter, targets),
         _ => return Candidates::Scan { t: pairing.start, stop: pairing.stop, skip, row: None, tops: &[] },
     };
     let ke = if filter.key == FilterKey::RunBottom { ke } else { ks };
@@ -171,6 +171,15 @@ fn candidates<'t>(
         row_union(&mut row, filter.row(key_card(filter.key, src, k)));
     }
     Candidates::Scan { t: pairing.start, stop: pairing.stop, skip, row: Some(row), tops: &targets.tops }
+}
+
+/// What `pairing`'s filter says of a run of `k` cards of `src` onto `target`.
+#[inline(always)]
+fn verdict(pairing: &Pairing, src: &[u8], k: usize, target: &[u8]) -> Verdict {
+    match &pairing.filter {
+        Some(filter) => filter.verdict(key_card(filter.key, src, k), top_code(target)),
+        None => Verdict::Maybe,
+    }
 }
 
 /// The card a filter's rows are keyed by, for a run of `k` cards of `src`.
@@ -689,10 +698,18 @@ impl Program {
             }
         }
         let mut found = None;
-        let targets = self.forced_filtered.then(|| Targets::of(pos));
+        // the position's tops are read once some plan has a pile long enough to give a
+        // move (Spider's runs home are 13 cards: most positions have no such pile)
+        let mut targets: Option<Targets> = None;
         let mut env = Env::placed(&pos.piles, &pos.stock, &self.placing.maps);
         for (group, plan) in self.groups.iter().zip(&self.forced_sources) {
             if let Some(plan) = plan {
+                if pos.piles[group.start..group.stop].iter().all(|pile| pile.len() < plan.floor) {
+                    continue; // `source_pile` gives nothing for a pile shorter than the floor
+                }
+                if self.forced_filtered && targets.is_none() {
+                    targets = Some(Targets::of(pos));
+                }
                 let screen = targets.as_ref().filter(|_| plan.screened).map(|t| Screen::of(plan, t));
                 for s in group.start..group.stop {
                     if screen.as_ref().is_some_and(|screen| !screen.may_move(plan, &pos.piles[s])) {
@@ -843,25 +860,36 @@ impl Program {
             }
         };
         let (rest_true, hoisted_true) = (plan.rest.is_true(), pairing.hoisted.is_true());
-        let common = |_program: &Program, env: &mut Env, k: usize| -> bool {
+        let common = |env: &mut Env, k: usize| -> bool {
             env.k = k;
             (rest_true || plan.rest.truth(env))
                 && (hoisted_true || pairing.hoisted.truth(env))
         };
         let (free_true, bound_true) = (pairing.free.is_true(), pairing.bound.is_true());
-        // the same loops over the candidates a filter leaves, or over the whole range
+        // what the filter says of a run of k cards onto pile t (`Verdict`): the rule runs
+        // only where the two cards leave it open (a rule's only effect is its value)
+        let piles = env.piles;
+        // the same loops over the candidates a filter leaves, or over the whole range; the
+        // parts of the rule hoisted out of the inner loop run when a target first needs them
         macro_rules! loops {
             ($targets:expr) => {{
                 if pairing.k_outer {
                     for k in ks..ke + 1 {
-                        if !common(self, env, k) {
-                            continue;
-                        }
+                        let mut common_k = None;
                         for t in $targets((k, k)) {
-                            env.t = t;
-                            if (free_true || pairing.free.truth(env))
-                                && (bound_true || pairing.bound.truth(env))
-                            {
+                            let legal = match verdict(pairing, src, k, &piles[t]) {
+                                Verdict::No => false,
+                                Verdict::Yes => true,
+                                Verdict::Maybe => {
+                                    if !*common_k.get_or_insert_with(|| common(env, k)) {
+                                        break;
+                                    }
+                                    env.t = t;
+                                    (free_true || pairing.free.truth(env))
+                                        && (bound_true || pairing.bound.truth(env))
+                                }
+                            };
+                            if legal {
                                 if emit(Move::new(s, k, t)) {
                                     return true;
                                 }
@@ -873,24 +901,30 @@ impl Program {
                     }
                 } else {
                     for t in $targets((ks, ke)) {
-                        env.t = t;
-                        if !free_true && !pairing.free.truth(env) {
-                            continue;
-                        }
+                        let mut free_t = None;
                         for k in ks..ke + 1 {
-                            if common(self, env, k) && (bound_true || pairing.bound.truth(env)) {
-                                if emit(Move::new(s, k, t)) {
-                                    return true;
+                            let legal = match verdict(pairing, src, k, &piles[t]) {
+                                Verdict::No => false,
+                                Verdict::Yes => true,
+                                Verdict::Maybe => {
+                                    env.t = t;
+                                    if !*free_t.get_or_insert_with(|| free_true || pairing.free.truth(env)) {
+                                        break;
+                                    }
+                                    common(env, k) && (bound_true || pairing.bound.truth(env))
                                 }
+                            };
+                            if legal && emit(Move::new(s, k, t)) {
+                                return true;
                             }
                         }
                     }
                 }
             }};
         }
-        if pairing.filter.is_some() {
+        if pairing.indexed {
             // the candidates of all the sizes first: most sources have none for most
-            // pairings, and then no rule runs (a rule's only effect is its value)
+            // pairings, and then no rule runs
             let all = candidates(pairing, s, src, (ks, ke), targets);
             if let Candidates::Bits(0) = all {
                 return false;

@@ -46,10 +46,10 @@ fn hash_part(part: &[u8]) -> u64 {
     h.wrapping_mul(K) ^ (h >> 29)
 }
 
-/// Whether two parts are the same (a loop, not a call of the C library's `memcmp`: parts
-/// are a few bytes).
+/// Whether two parts (or two keys) are the same (a loop, not a call of the C library's
+/// `memcmp`: parts and keys are a few bytes).
 #[inline(always)]
-fn same(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
@@ -63,6 +63,9 @@ pub struct PartTable {
     /// open addressing: 0 (empty) or a part's number plus one in the low 32 bits and the
     /// high 32 bits of its hash above
     slots: Vec<u64>,
+    /// the parts of at most one byte (a top card, an empty pile): their numbers plus one
+    /// (0: not seen) by the byte plus one (0: the empty part), without hashing
+    short: Vec<u32>,
 }
 
 const TAG: u64 = 0xFFFF_FFFF_0000_0000;
@@ -70,7 +73,7 @@ const FIRST_SLOTS: usize = 16;
 
 impl PartTable {
     pub fn new() -> PartTable {
-        PartTable { parts: Vec::new(), ends: Vec::new(), slots: vec![0; FIRST_SLOTS] }
+        PartTable { parts: Vec::new(), ends: Vec::new(), slots: vec![0; FIRST_SLOTS], short: Vec::new() }
     }
 
     pub fn len(&self) -> usize {
@@ -90,8 +93,28 @@ impl PartTable {
     }
 
     /// The number of `part`, given the next number if the table has not seen it.
-    #[inline(never)]
+    #[inline]
     pub fn number(&mut self, part: &[u8]) -> u32 {
+        if part.len() <= 1 {
+            let at = part.first().map_or(0, |&b| b as usize + 1);
+            if self.short.is_empty() {
+                self.short = vec![0; 257];
+            }
+            return match self.short[at] {
+                0 => {
+                    let n = self.number_long(part);
+                    self.short[at] = n + 1;
+                    n
+                }
+                known => known - 1,
+            };
+        }
+        self.number_long(part)
+    }
+
+    /// `number`, by the part's hash.
+    #[inline(never)]
+    fn number_long(&mut self, part: &[u8]) -> u32 {
         let hash = hash_part(part);
         let tag = hash & TAG;
         let mask = self.slots.len() - 1;
@@ -137,7 +160,7 @@ impl PartTable {
 
     /// The bytes the table holds, as allocated.
     pub fn bytes(&self) -> usize {
-        self.parts.capacity() + self.ends.capacity() * 4 + self.slots.capacity() * 8
+        self.parts.capacity() + self.ends.capacity() * 4 + self.slots.capacity() * 8 + self.short.capacity() * 4
     }
 
     /// At most the bytes the table holds once it has taken parts of `more` bytes in all,
@@ -149,7 +172,7 @@ impl PartTable {
         };
         let slots = if (self.ends.len() + count) * 4 > self.slots.len() * 3 { 2 * self.slots.len() } else { self.slots.len() };
         grown(self.parts.len(), self.parts.capacity(), more) + 4 * grown(self.ends.len(), self.ends.capacity(), count)
-            + 8 * slots
+            + 8 * slots + 4 * 257
     }
 }
 
@@ -329,7 +352,7 @@ impl Parts {
         let len = (stock.len() as u16).to_le_bytes();
         let part: &[u8] = if self.stock_by_cards { stock } else { &len };
         match &self.stock {
-            Some((kept, number)) if kept.as_slice() == part => *number,
+            Some((kept, number)) if same(kept, part) => *number,
             _ => {
                 let number = self.tables.last_mut().expect("the stock's table").number(part);
                 let mut kept = self.stock.take().map(|(kept, _)| kept).unwrap_or_default();

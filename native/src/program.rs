@@ -212,8 +212,12 @@ pub struct Pairing {
     pub hoisted: Code,
     pub free: Code,
     pub bound: Code,
-    /// the targets its rule may accept, by the run's key card (`filter.rs`); None: all
+    /// the targets its rule may accept, and those it surely accepts, by the run's key card
+    /// (`filter.rs`); None: all, and the rule decides each
     pub filter: Option<TargetFilter>,
+    /// whether the generator finds the candidate targets from the filter (an index of the
+    /// position's tops, a screen of the sources), not only checks each target with it
+    pub indexed: bool,
     /// in a screened plan, where the key card of its runs lies: `d` for the `d`-th card
     /// from the top of the source, 0 for the card 0 (a filter keyed by no card)
     pub key_depth: usize,
@@ -644,9 +648,7 @@ impl Reader {
         for item in &source.pairings {
             let group = groups.get(item.target).ok_or("bad rule program: target group")?;
             let (start, stop) = (group.start, group.stop);
-            // a single target pile is tested at once: indexing the position's tops for it
-            // would cost more than it saves (Golf's waste)
-            let filter = if self.filters && stop > start + 1 {
+            let filter = if self.filters {
                 // everything a move of this pairing must pass, tested together
                 let rule = Expr::And(vec![
                     rest.clone(),
@@ -659,8 +661,11 @@ impl Reader {
             } else {
                 None
             };
+            // a single target pile is tested at once: indexing the position's tops for it
+            // would cost more than it saves (Golf's waste); its filter's verdicts still serve
+            let indexed = filter.is_some() && stop > start + 1;
             // the one card every run of the pairing is keyed by, when there is one
-            let key_depth = match filter.as_ref().map(|f| f.key) {
+            let key_depth = match filter.as_ref().filter(|_| indexed).map(|f| f.key) {
                 Some(FilterKey::Nothing) => Some(0),
                 Some(FilterKey::RunTop) => Some(1),
                 Some(FilterKey::RunBottom) => match constant(&item.fixed)?.or(plan_size) {
@@ -673,6 +678,7 @@ impl Reader {
             pairings.push(Pairing {
                 key_depth: key_depth.unwrap_or(0),
                 filter,
+                indexed,
                 start,
                 stop,
                 k_outer: item.k_outer,
@@ -898,7 +904,7 @@ impl Program {
             || !value.places.closing.is_empty()
             || !turning.fill_last_piles.is_empty();
         let any_filter = |plans: &[Option<SourcePlan>]| {
-            plans.iter().flatten().any(|p| p.pairings.iter().any(|q| q.filter.is_some()))
+            plans.iter().flatten().any(|p| p.pairings.iter().any(|q| q.indexed))
         };
         let (filtered, forced_filtered) = (any_filter(&sources), any_filter(&forced_sources));
         let (discards, discard_sets) = read_discards(&value.discards, &reader, piles)?;

@@ -144,8 +144,31 @@ mod jitter_tests {
 /// A move ordering (`make_ordering`): style 0 exactly; styles ≥ 1 add a jitter.
 pub struct Ordering {
     jitter: Option<Jitter>,
-    scored: Vec<(f64, Move)>,
+    /// each move's place: its score (highest first), then the move (in sorted order)
+    scored: Vec<u128>,
     longest: Vec<i16>,
+}
+
+/// A move as a number that sorts as the move does (`s`, then `k`, then `t`).
+#[inline(always)]
+fn move_rank(m: Move) -> u64 {
+    let field = |v: i16| u64::from(v as u16 ^ 0x8000);
+    field(m.s) << 32 | field(m.k) << 16 | field(m.t)
+}
+
+/// The move `move_rank` made.
+#[inline(always)]
+fn ranked_move(rank: u64) -> Move {
+    let field = |shift: u32| ((rank >> shift) as u16 ^ 0x8000) as i16;
+    Move { s: field(32), k: field(16), t: field(0) }
+}
+
+/// A score as a number that sorts the other way (highest first); the two zeros are one.
+#[inline(always)]
+fn score_rank(score: f64) -> u64 {
+    let bits = (score + 0.0).to_bits();
+    let ascending = if bits >> 63 != 0 { !bits } else { bits | 1 << 63 };
+    !ascending
 }
 
 impl Ordering {
@@ -170,7 +193,10 @@ impl Ordering {
                 self.longest[m.s as usize] = m.k;
             }
         }
-        moves.sort_unstable(); // the generator's listing order must not matter
+        if self.jitter.is_some() {
+            // the jitter is drawn move by move in sorted order
+            moves.sort_unstable();
+        }
         self.scored.clear();
         for &m in moves.iter() {
             let mut score: f64 = if m.is_discard() {
@@ -218,12 +244,13 @@ impl Ordering {
             if let Some(j) = &mut self.jitter {
                 score += j.next() * scores.jitter;
             }
-            self.scored.push((score, m));
+            self.scored.push(u128::from(score_rank(score)) << 64 | u128::from(move_rank(m)));
         }
-        // stable, highest first: equal scores keep the sorted order (as Python's sort)
-        self.scored.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
-        for (slot, &(_, m)) in moves.iter_mut().zip(&self.scored) {
-            *slot = m;
+        // highest score first, equal scores in sorted order (Python sorts the moves, then
+        // sorts them stably by score), whatever order the generator listed them in
+        self.scored.sort_unstable();
+        for (slot, &rank) in moves.iter_mut().zip(&self.scored) {
+            *slot = ranked_move(rank as u64);
         }
     }
 }
@@ -784,6 +811,25 @@ pub fn exhaustive(program: &Program, root: &Position, max_positions: u64, limits
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moves_and_scores_rank_as_they_sort() {
+        let moves = [Move { s: -2, k: 4, t: 3 }, DEAL, Move { s: 0, k: -1, t: 5 }, Move::new(0, 1, 2),
+                     Move::new(0, 2, 1), Move::new(3, 1, 0), Move { s: -1, k: 1, t: 2 }];
+        for a in moves {
+            assert_eq!(ranked_move(move_rank(a)), a);
+            for b in moves {
+                assert_eq!(move_rank(a).cmp(&move_rank(b)), a.cmp(&b), "{a:?} {b:?}");
+            }
+        }
+        let scores = [-1e9, -3.5, -0.0, 0.0, 1e-300, 0.25, 7.0, 1e300];
+        for a in scores {
+            for b in scores {
+                // highest first
+                assert_eq!(score_rank(a).cmp(&score_rank(b)), b.partial_cmp(&a).expect("numbers"), "{a} {b}");
+            }
+        }
+    }
 
     #[test]
     fn luby_is_the_luby_sequence() {

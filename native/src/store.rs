@@ -274,7 +274,7 @@ impl Store {
             if slot == 0 {
                 return None;
             }
-            if slot & !ids == tag && self.key_of((slot & ids) - 1) == key {
+            if slot & !ids == tag && crate::parts::same(self.key_of((slot & ids) - 1), key) {
                 return Some((slot & ids) - 1);
             }
             at += 1;
