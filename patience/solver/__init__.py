@@ -137,10 +137,12 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     budget with the restarts once these have spent ``BEAM_FROM`` positions; ``beams=False``
     leaves them out (the search of solver 1.6, for comparisons). A beam only finds wins.
 
-    Where no stock is ever dealt, the guided search (:mod:`patience.solver.guided`), best
-    first by an estimate derived from the rules, takes turns with the restarts: before
-    each restart it goes on for as many positions as that restart gets, until it has spent
-    ``SEARCH.guided.budget``. ``guides=False`` leaves it out (the search of solver 1.8).
+    Where the rules tell runs (``SolverRules.guided``), the guided search
+    (:mod:`patience.solver.guided`), best first by an estimate derived from the rules,
+    takes turns with the restarts: before each restart it goes on for as many positions as
+    that restart gets, until it has spent ``SEARCH.guided.budget``; where a stock is dealt,
+    from ``SEARCH.guided.stock_from`` positions on. ``guides=False`` leaves it out (the
+    search of solver 1.8).
 
     With ``prove`` there are no restarts, no beams and no guided search: one search with
     the main ordering and the whole budget, which exhausts a deal's reachable space when
