@@ -13,7 +13,7 @@ import patience
 from patience import native
 from patience.solver import RESTART_UNIT, exhaustive_verdict, luby, solve
 from patience.solver.rules import solver_rules
-from patience.solver.search import AFTER_DEAL, UNLIMITED, Search
+from patience.solver.search import AFTER_DEAL, UNLIMITED, Search, pass_key
 
 MINI = Path(__file__).parent / "variants"
 needs_core = pytest.mark.skipif(not native.AVAILABLE, reason=str(native.REASON))
@@ -75,9 +75,8 @@ def test_positions_on_one_cycle_share_a_key_unless_reached_by_a_deal():
     variant = patience.find_variant("klondike")
     rules = solver_rules(variant)
     game = variant.deal(1)
-    search = Search(rules, game.piles, game.stock)
     waste, turn = rules.pass_merge or (0, 0)
-    key = search._pass_key(rules.key, waste, turn)
+    key = pass_key(rules.key, waste, turn)
     piles, stock = [list(p) for p in game.piles], list(game.stock)
     start = key(piles, stock)
     for _ in range(5):  # the waste goes round: the same cycle, the same key
@@ -91,7 +90,7 @@ def test_positions_on_one_cycle_share_a_key_unless_reached_by_a_deal():
     # three cards a deal: only waste sizes that are multiples of three merge
     draw3 = solver_rules(patience.find_variant("klondike-draw3"))
     assert draw3.pass_merge == (waste, 3)
-    key3 = search._pass_key(draw3.key, waste, 3)
+    key3 = pass_key(draw3.key, waste, 3)
     piles, stock = [list(p) for p in game.piles], list(game.stock)
     start = key3(piles, stock)
     piles[waste] += [stock.pop(), stock.pop()]

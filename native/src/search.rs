@@ -368,7 +368,7 @@ impl<'a> Solver<'a> {
     ///
     /// When the stock is keyed as a cycle (`pass_merge`), a position not reached by a deal
     /// whose waste holds a multiple of the deal's cards is keyed as if its waste were turned
-    /// back into the stock (`Search._pass_key`).
+    /// back into the stock (`pass_key` in search.py).
     pub(crate) fn classify(&mut self, pos: &mut Position, dealt: bool, mut touched: Touched)
                            -> (Result<Option<i32>, ()>, u64, Option<Id>) {
         match self.pass_merge() {

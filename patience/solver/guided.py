@@ -53,9 +53,9 @@ from patience.solver.search import (
     TIMEOUT,
     WON,
     Line,
-    Search,
     line_of,
     moves_to_try,
+    pass_key,
 )
 
 if TYPE_CHECKING:
@@ -141,7 +141,7 @@ class Guided:
         self.line: list[MoveTuple] = []
         #: the key of a position not reached by a deal: the restarts' (Search.run)
         self._key = rules.key if rules.pass_merge is None else \
-            Search._pass_key(rules.key, *rules.pass_merge)
+            pass_key(rules.key, *rules.pass_merge)
         self._seen = {self._key([list(p) for p in piles], list(stock))}
         # (rank, order of arrival, the position it was reached from stored, the line to it,
         # its length, whether a deal reached it where moves after one are restricted): a

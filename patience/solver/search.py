@@ -182,7 +182,7 @@ class Search:
         """
         piles, stock, key = self.piles, self.stock, self.key
         if self.pass_merge is not None:
-            key = self._pass_key(key, *self.pass_merge)
+            key = pass_key(key, *self.pass_merge)
         generate = self.variant.generate_moves
         is_won = self.variant.is_won
         play, take_back = self._play, self._take_back
@@ -310,23 +310,6 @@ class Search:
                 return [safe]
         return order(moves, self.piles) if order else moves
 
-    @staticmethod
-    def _pass_key(key: Callable[[list[list[int]], list[int]], bytes], waste: int,
-                  turn: int) -> Callable[[list[list[int]], list[int]], bytes]:
-        """The key of a position not reached by a deal when the stock is a cycle: with a
-        multiple of ``turn`` cards on the waste, the key of the position with the waste
-        turned back into the stock (``SolverRules.pass_merge``)."""
-        def pass_key(piles: list[list[int]], stock: list[int]) -> bytes:
-            cards = piles[waste]
-            if not cards or len(cards) % turn:
-                return key(piles, stock)
-            piles[waste] = []
-            try:
-                return key(piles, stock + cards[::-1])
-            finally:
-                piles[waste] = cards
-        return pass_key
-
     def _unwind(self, line: list[MoveTuple], undos: list[Undo]) -> None:
         while line:
             self._pop(line.pop(), undos.pop())
@@ -335,6 +318,23 @@ class Search:
 #: a line kept backwards, as the beam and the guided search keep theirs: (move, the node
 #: before it), None the root
 Line = tuple[MoveTuple, "Line"] | None
+
+
+def pass_key(key: Callable[[list[list[int]], list[int]], bytes], waste: int,
+              turn: int) -> Callable[[list[list[int]], list[int]], bytes]:
+    """The key of a position not reached by a deal when the stock is a cycle: with a
+    multiple of ``turn`` cards on the waste, the key of the position with the waste
+    turned back into the stock (``SolverRules.pass_merge``)."""
+    def keyed(piles: list[list[int]], stock: list[int]) -> bytes:
+        cards = piles[waste]
+        if not cards or len(cards) % turn:
+            return key(piles, stock)
+        piles[waste] = []
+        try:
+            return key(piles, stock + cards[::-1])
+        finally:
+            piles[waste] = cards
+    return keyed
 
 
 def line_of(node: Line) -> list[MoveTuple]:
