@@ -143,6 +143,25 @@ def test_a_guided_search_that_runs_out_of_positions_is_a_proof(name, numbers, lo
     assert outcomes[EXHAUSTED, "unwinnable"] == lost
 
 
+def test_on_a_pile_a_deal_covers_the_estimate_counts_breaks():
+    # Spider deals onto its columns, burying every run: there the breaks count (adjacent
+    # face-up cards that are not a run), not the cards under the top run. c1 a face-down
+    # card, then 9H 8H (a run: one suit), 7S (a break), KC (a break); c2-c10 empty; two
+    # cards in the stock: break_weight x 2 + down_weight x 1 + stock_weight x 2 -
+    # empty_weight x 9
+    variant = patience.find_variant("spider")
+    estimate = make_estimate(solver_rules(variant).guided, len(variant.pile_names),
+                             frozenset(variant.deal_targets))
+    c1 = [parse_card("2D") | FACE_DOWN] + [parse_card(name) for name in ("9H", "8H", "7S", "KC")]
+    piles = [c1] + [[] for _ in range(17)]
+    stock = [parse_card("3D"), parse_card("4D")]
+    assert SEARCH.guided.break_weight == 4
+    assert estimate(piles, stock) == 4 * 2 + 3 * 1 + 3 * 2 - 3 * 9
+    # not covered by a deal, the same column counts the four cards under its top run (KC)
+    uncovered = make_estimate(solver_rules(variant).guided, len(variant.pile_names))
+    assert uncovered(piles, stock) == 2 * 4 + 3 * 1 + 3 * 2 - 3 * 9
+
+
 def test_where_a_stock_is_dealt_the_restarts_search_alone_first():
     # Klondike's deal 4: the restarts win in 268 positions, long before the guided search's
     # first turn (SEARCH.guided.stock_from), so the solve is the same with it or without it
@@ -185,14 +204,14 @@ def test_both_engines_run_the_same_search(name):
 
 @needs_native
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "number"), [
-    ("whitehead", 45),  # moves after a deal restricted; won by the guided search alone
-    ("klondike-draw3", 34),  # the stock keyed as a cycle too (won after 103,140 positions)
+@pytest.mark.parametrize(("name", "number", "budget"), [
+    ("whitehead", 45, 200_000),  # moves after a deal restricted; won by the guided search
+    ("klondike-draw3", 34, 200_000),  # the stock keyed as a cycle too (won at 100,297)
+    ("spider", 1, 310_000),  # four suits, the breaks of the columns (won at 297,799)
 ])
-def test_both_engines_run_the_same_search_with_a_stock(name, number):
+def test_both_engines_run_the_same_search_with_a_stock(name, number, budget):
     # where a stock is dealt, the guided search's first turn comes at 100,000 positions
     game = patience.find_variant(name).deal(number)
-    budget = 200_000
     reference = solve(game, budget, shorten_line=False, engine="python")
     core = solve(game, budget, shorten_line=False, engine="native")
     assert reference.verdict == "won" and reference.positions > 100_000

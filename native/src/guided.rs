@@ -20,6 +20,7 @@ use crate::search::{Limits, Outcome, Solver};
 /// `patience.solver.guided.make_estimate`.
 pub fn estimate(program: &Program, rules: &GuidedRules, pos: &Position) -> i64 {
     let (mut home, mut under, mut parked, mut empty, mut deep, mut down) = (0i64, 0i64, 0i64, 0i64, 0i64, 0i64);
+    let mut breaks = 0i64;
     let mut wanted: u64 = 0; // the cards some home pile may take now
     for (index, on_empty, rows) in &rules.homes {
         let pile = &pos.piles[*index];
@@ -41,6 +42,14 @@ pub fn estimate(program: &Program, rules: &GuidedRules, pos: &Position) -> i64 {
         }
         match &rules.runs[index] {
             None => parked += pile.len() as i64,
+            Some(rows) if rules.covered[index] => {
+                // a deal covers it: its breaks (adjacent face-up cards not a run)
+                for pair in pile.windows(2) {
+                    if pair[0] < FACE_DOWN && pair[1] < FACE_DOWN && rows[pair[0] as usize] >> pair[1] & 1 == 0 {
+                        breaks += 1;
+                    }
+                }
+            }
             Some(rows) => {
                 let mut bottom = pile.len() - 1; // the bottom card of the top run
                 while bottom > 0
@@ -68,6 +77,7 @@ pub fn estimate(program: &Program, rules: &GuidedRules, pos: &Position) -> i64 {
         .wrapping_add(c.parked_weight.wrapping_mul(parked))
         .wrapping_add(c.next_weight.wrapping_mul(deep))
         .wrapping_add(c.down_weight.wrapping_mul(down))
+        .wrapping_add(c.break_weight.wrapping_mul(breaks))
         .wrapping_add(c.stock_weight.wrapping_mul(pos.stock.len() as i64))
         .wrapping_sub(c.home_weight.wrapping_mul(home))
         .wrapping_sub(c.empty_weight.wrapping_mul(empty))

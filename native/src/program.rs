@@ -299,6 +299,9 @@ pub struct GuidedRules {
     pub homes: Vec<(usize, u64, [u64; 64])>,
     /// whether a pile is home
     pub home: Vec<bool>,
+    /// whether the stock deals onto a pile (`deal_targets`): its breaks count, not the
+    /// cards under its top run
+    pub covered: Vec<bool>,
 }
 
 #[derive(Debug)]
@@ -861,7 +864,13 @@ impl Program {
                     home[*pile] = true;
                     homes.push((*pile, *empty, rows64(rows, "home")?));
                 }
-                Some(Box::new(GuidedRules { runs, homes, home }))
+                let mut covered = vec![false; piles];
+                for &pile in &value.deal_targets {
+                    if let Some(flag) = covered.get_mut(pile) {
+                        *flag = true;
+                    }
+                }
+                Some(Box::new(GuidedRules { runs, homes, home, covered }))
             }
         };
         let pass_merge = match value.ordering.pass_merge {

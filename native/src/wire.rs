@@ -190,6 +190,7 @@ pub struct GuidedConstants {
     pub next_weight: i64,
     pub down_weight: i64,
     pub stock_weight: i64,
+    pub break_weight: i64,
     pub depth_weight: i64,
     pub budget: u64,
     pub stock_from: u64,
@@ -304,7 +305,7 @@ pub fn test_search() -> Search {
             "into_parking": 20, "dealt_pile_to_empty": -500, "deal": -1000,
             "cheap_deal": 650, "take_back": -1100, "jitter": 60},
             "guided": {"home_weight": 3, "run_weight": 1, "parked_weight": 1,
-            "empty_weight": 2, "next_weight": 1, "down_weight": 3, "stock_weight": 1,
+            "empty_weight": 2, "next_weight": 1, "down_weight": 3, "stock_weight": 1, "break_weight": 0,
             "depth_weight": 1, "budget": 5000, "stock_from": 0}}"#,
     )
     .expect("the test constants fit the wire")

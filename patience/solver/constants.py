@@ -52,6 +52,9 @@ class GuidedConstants:
     empty_weight: int = 3  # per empty pile not home
     next_weight: int = 1  # per card above a card a home pile may take now
     down_weight: int = 3  # per face-down card not home
+    #: per break (adjacent face-up cards not a run) on a pile a deal covers, where the
+    #: cards under the top run tell nothing: a deal buries every run
+    break_weight: int = 4
     stock_weight: int = 3  # per card in the stock (as far from play as a face-down card)
     depth_weight: int = 1  # per move from the root: a position's rank adds it to its estimate
     budget: int = 200_000  # positions in all its turns of one solve

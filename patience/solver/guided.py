@@ -14,6 +14,9 @@ The estimate is derived from the rules only (``SolverRules.guided``): lower is b
 
     estimate = − home_weight × cards home
                + run_weight × cards under the top run of piles whose runs the rules tell
+                 and no deal covers
+               + break_weight × adjacent face-up cards not a run, on the piles a deal
+                 covers (``Variant.deal_targets``: Spider's columns)
                + parked_weight × cards of other piles not home (cells, a reserve)
                − empty_weight × empty piles not home
                + next_weight × the depth of each card a home pile may take now
@@ -40,7 +43,8 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from patience.cards import FACE_DOWN
@@ -70,21 +74,23 @@ STOCK = b"\xfe"
 Estimate = Callable[[Sequence[Sequence[int]], Sequence[int]], int]
 
 
-def make_estimate(guided: GuidedRules, piles: int) -> Estimate:
-    """The estimate of a variant's positions (``piles`` piles), as the guided search ranks
-    them (lower is better): see the module's docstring."""
+def make_estimate(guided: GuidedRules, piles: int, covered: Collection[int] = ()) -> Estimate:
+    """The estimate of a variant's positions (``piles`` piles; ``covered``: the piles the
+    stock deals onto, ``Variant.deal_targets``), as the guided search ranks them (lower is
+    better): see the module's docstring."""
     constants = SEARCH.guided
     homes = [(index, on_empty, rows) for start, stop, on_empty, rows in guided.homes
              for index in range(start, stop)]
     home_piles = {index for index, _, _ in homes}
     runs_of = {index: rows for start, stop, rows in guided.runs for index in range(start, stop)}
-    others = [(index, runs_of.get(index)) for index in range(piles) if index not in home_piles]
+    others = [(index, runs_of.get(index), index in covered) for index in range(piles)
+              if index not in home_piles]
     weights = (constants.home_weight, constants.run_weight, constants.parked_weight,
                constants.empty_weight, constants.next_weight, constants.down_weight,
-               constants.stock_weight)
+               constants.stock_weight, constants.break_weight)
 
     def estimate(position: Sequence[Sequence[int]], stock: Sequence[int]) -> int:
-        home = under = parked = empty = deep = down = 0
+        home = under = parked = empty = deep = down = breaks = 0
         wanted = 0  # the cards some home pile may take now
         for index, on_empty, rows in homes:
             pile = position[index]
@@ -93,13 +99,17 @@ def make_estimate(guided: GuidedRules, piles: int) -> Estimate:
                 wanted |= on_empty
             elif pile[-1] < FACE_DOWN:
                 wanted |= rows[pile[-1]]
-        for index, runs in others:
+        for index, runs, dealt_onto in others:
             pile = position[index]
             if not pile:
                 empty += 1
                 continue
             if runs is None:
                 parked += len(pile)
+            elif dealt_onto:  # a deal covers it: its breaks count
+                breaks += sum(1 for below, above in pairwise(pile)
+                              if below < FACE_DOWN and above < FACE_DOWN
+                              and not runs[below] >> above & 1)
             else:
                 bottom = len(pile) - 1  # the bottom card of the top run
                 while bottom > 0 and pile[bottom] < FACE_DOWN and pile[bottom - 1] < FACE_DOWN \
@@ -114,9 +124,9 @@ def make_estimate(guided: GuidedRules, piles: int) -> Estimate:
                     deep += depth
                 depth -= 1
         home_weight, run_weight, parked_weight, empty_weight, next_weight, down_weight, \
-            stock_weight = weights
+            stock_weight, break_weight = weights
         return (run_weight * under + parked_weight * parked + next_weight * deep
-                + down_weight * down + stock_weight * len(stock)
+                + down_weight * down + stock_weight * len(stock) + break_weight * breaks
                 - home_weight * home - empty_weight * empty)
 
     return estimate
@@ -136,7 +146,8 @@ class Guided:
                  stock: Sequence[int]) -> None:
         assert rules.guided is not None
         self.rules = rules
-        self.estimate = make_estimate(rules.guided, len(rules.variant.pile_names))
+        self.estimate = make_estimate(rules.guided, len(rules.variant.pile_names),
+                                      frozenset(rules.variant.deal_targets))
         self.expanded = 0  # by the last call of run, less the positions reached by a deal
         self.line: list[MoveTuple] = []
         #: the key of a position not reached by a deal: the restarts' (Search.run)
