@@ -1,8 +1,8 @@
 """Random variant files never make the loader or the kernel raise a traceback.
 
 The full run (10,000 files) is ``python bench/fuzz_variants.py``; this runs a few dozen.
-Kernel bugs the fuzzing finds go in KNOWN_KERNEL_BUGS while open; the minimal files of the
-six it found (all fixed) stay below as regression tests.
+Kernel bugs the fuzzing finds go in KNOWN_KERNEL_BUGS while open (one is); the minimal files
+of the six found before (all fixed) stay below as regression tests.
 """
 
 from __future__ import annotations
@@ -14,7 +14,13 @@ from hypothesis import HealthCheck, given, settings
 import patience
 from patience.testing.fuzz import probe, variant_texts
 
-KNOWN_KERNEL_BUGS: dict[str, re.Pattern[str]] = {}  # none open: the six found are fixed
+KNOWN_KERNEL_BUGS: dict[str, re.Pattern[str]] = {
+    # open (found 2026-12-05, 2 of 3,000 files of `python bench/fuzz_variants.py --examples
+    # 3000 --seed 7`, on main before and after solver 1.10): a forced removal of two cards
+    # onto a waste that the battery finds legal but the kernel leaves undone
+    "forced removal of two cards left undone": re.compile(
+        r"which piles\.\w+\.removal: forced makes happen at once, but they are still there"),
+}
 
 
 def known_bug(detail: str) -> str | None:
