@@ -14,7 +14,7 @@ from patience.cards import FACE_DOWN, parse_card
 from patience.game import Game
 from patience.solver import exhaustive_verdict, solve
 from patience.solver.constants import SEARCH
-from patience.solver.guided import Guided, applies, make_estimate
+from patience.solver.guided import Guided, make_estimate
 from patience.solver.rules import solver_rules
 from patience.solver.search import BUDGET, EXHAUSTED, WON
 
@@ -61,7 +61,6 @@ def test_it_applies_where_runs_tell_order_and_nothing_is_gathered():
                          ("yukon", False), ("la-belle-lucie", False)]:
         rules = solver_rules(patience.find_variant(name))
         assert (rules.guided is not None) is guided, name
-        assert applies(rules) is guided, name
 
 
 def test_the_estimate_of_a_position_worked_by_hand():

@@ -35,7 +35,6 @@ from patience.solver.beam import Beam, BeamSchedule
 from patience.solver.beam import applies as beam_applies
 from patience.solver.constants import SEARCH
 from patience.solver.guided import Guided
-from patience.solver.guided import applies as guided_applies
 from patience.solver.rules import SolverRules, solver_rules
 from patience.solver.search import BUDGET, EXHAUSTED, TIMEOUT, UNLIMITED, WON, Search, make_ordering
 
@@ -177,7 +176,7 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     schedule = BeamSchedule(beams and not prove and beam_applies(rules, game.stock))
     # the guided search takes turns with the restarts (docs/solver.md, "The guided search")
     guided = Guided(rules, game.piles, game.stock) \
-        if guides and not prove and guided_applies(rules) else None
+        if guides and not prove and rules.guided is not None else None
     guided_left = SEARCH.guided.budget
     guided_from = SEARCH.guided.stock_from if game.variant.deal_targets else 0
     while spent < max_positions:

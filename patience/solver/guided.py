@@ -132,12 +132,6 @@ def make_estimate(guided: GuidedRules, piles: int, covered: Collection[int] = ()
     return estimate
 
 
-def applies(rules: SolverRules) -> bool:
-    """Whether the guided search runs: its variant has the guided rules
-    (``SolverRules.guided``)."""
-    return rules.guided is not None
-
-
 class Guided:
     """One guided search from a position (``piles`` and ``stock``). It keeps its state
     between calls of :meth:`run`, so a solve can give it turns beside the restarts."""
@@ -198,10 +192,8 @@ class Guided:
                     self.line, self.expanded = line_of(line), expanded
                     return WON
                 continue
-            if dealt:  # only a deal or a move from the piles it feeds (Search._children)
-                assert feeds is not None
-                moves = [move for move in moves if move[0] < 0 or move[0] in feeds]
-            for move in moves_to_try(is_safe, piles, stock, moves, waste):
+            for move in moves_to_try(is_safe, piles, stock, moves, feeds if dealt else None,
+                                     waste):
                 undo = play(piles, stock, move)
                 deal = feeds is not None and move[0] == -1
                 child = AFTER_DEAL + dealt_key(piles, stock) if deal else key(piles, stock)

@@ -297,17 +297,11 @@ class Search:
         every other move commute with it (``SolverRules.after_deal``); of those, only the
         first safe move (``solver.safe``) in sorted order when one is legal, else all of
         them, ordered."""
-        if dealt and self.after_deal is not None:
-            feeds = self.after_deal
-            moves = [m for m in moves if m[0] < 0 or m[0] in feeds]
-        if self.is_safe is not None:
-            candidates = moves
-            if self.pass_merge is not None:  # the safe move must not depend on the waste
-                waste = self.pass_merge[0]
-                candidates = [m for m in moves if m[0] != waste]
-            safe = first_safe(self.is_safe, self.piles, self.stock, candidates)
-            if safe is not None:
-                return [safe]
+        feeds = self.after_deal if dealt else None
+        waste = None if self.pass_merge is None else self.pass_merge[0]
+        moves, safe = restrict(self.is_safe, self.piles, self.stock, moves, feeds, waste)
+        if safe:
+            return moves
         return order(moves, self.piles) if order else moves
 
     def _unwind(self, line: list[MoveTuple], undos: list[Undo]) -> None:
@@ -347,18 +341,35 @@ def line_of(node: Line) -> list[MoveTuple]:
     return line
 
 
-def moves_to_try(is_safe: Callable[[list[list[int]], list[int], int, int, int], bool] | None,
-                 piles: list[list[int]], stock: list[int],
-                 moves: list[MoveTuple], waste: int | None = None) -> list[MoveTuple]:
-    """The legal ``moves`` a beam or the guided search tries from a position, in sorted
-    order: the first safe one alone where ``is_safe`` (``solver.safe``) calls one safe, not
-    a move from the ``waste`` when the stock is keyed as a cycle (as ``Search._children``)."""
+def restrict(is_safe: Callable[[list[list[int]], list[int], int, int, int], bool] | None,
+             piles: list[list[int]], stock: list[int], moves: list[MoveTuple],
+             feeds: frozenset[int] | None = None,
+             waste: int | None = None) -> tuple[list[MoveTuple], bool]:
+    """The legal ``moves`` a search may try from a position, and whether they are a safe
+    move alone: right after a deal where the rules restrict what follows one (``feeds``:
+    ``SolverRules.after_deal``), only the deal and the moves from the piles it feeds; of
+    those, the first safe one in sorted order alone where ``is_safe`` (``solver.safe``)
+    calls one safe, never a move from the ``waste`` when the stock is keyed as a cycle
+    (``SolverRules.pass_merge``). The restarts, the beams and the guided search all read
+    their moves through it."""
+    if feeds is not None:
+        moves = [move for move in moves if move[0] < 0 or move[0] in feeds]
     if is_safe is not None:
         candidates = moves if waste is None else [move for move in moves if move[0] != waste]
         safe = first_safe(is_safe, piles, stock, candidates)
         if safe is not None:
-            return [safe]
-    return sorted(moves)
+            return [safe], True
+    return moves, False
+
+
+def moves_to_try(is_safe: Callable[[list[list[int]], list[int], int, int, int], bool] | None,
+                 piles: list[list[int]], stock: list[int], moves: list[MoveTuple],
+                 feeds: frozenset[int] | None = None,
+                 waste: int | None = None) -> list[MoveTuple]:
+    """The moves a beam or the guided search tries from a position (:func:`restrict`), in
+    sorted order."""
+    moves, safe = restrict(is_safe, piles, stock, moves, feeds, waste)
+    return moves if safe else sorted(moves)
 
 
 def first_safe(is_safe: Callable[[list[list[int]], list[int], int, int, int], bool],
