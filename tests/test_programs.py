@@ -105,6 +105,8 @@ def test_the_core_reads_the_program(program):
     (lambda p: p.update(win=["pile", 10**6]), "bad rule program"),
     (lambda p: p.update(win=["int"]), "too few"),
     (lambda p: p.update(deal_targets=[10**6]), "deal target out of range"),
+    (lambda p: p.update(guided={"runs": [], "homes": [], "covered": [10**6]}),
+     "guided covered pile 1000000 out of range"),
     (lambda p: p["ordering"].update(pass_merge=[0, 0]), "pass merge"),
     (lambda p: p.update(version=5), "rebuild the native core"),
     (lambda p: p["cards"].update(face_down=128), "card encoding"),

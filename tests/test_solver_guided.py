@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import attrs
 import pytest
 
 import patience
@@ -149,15 +150,16 @@ def test_on_a_pile_a_deal_covers_the_estimate_counts_breaks():
     # cards in the stock: break_weight x 2 + down_weight x 1 + stock_weight x 2 -
     # empty_weight x 9
     variant = patience.find_variant("spider")
-    estimate = make_estimate(solver_rules(variant).guided, len(variant.pile_names),
-                             frozenset(variant.deal_targets))
+    guided = solver_rules(variant).guided
+    assert guided.covered == frozenset(range(10))  # c1-c10
+    estimate = make_estimate(guided, len(variant.pile_names))
     c1 = [parse_card("2D") | FACE_DOWN] + [parse_card(name) for name in ("9H", "8H", "7S", "KC")]
     piles = [c1] + [[] for _ in range(17)]
     stock = [parse_card("3D"), parse_card("4D")]
     assert SEARCH.guided.break_weight == 4
     assert estimate(piles, stock) == 4 * 2 + 3 * 1 + 3 * 2 - 3 * 9
     # not covered by a deal, the same column counts the four cards under its top run (KC)
-    uncovered = make_estimate(solver_rules(variant).guided, len(variant.pile_names))
+    uncovered = make_estimate(attrs.evolve(guided, covered=frozenset()), len(variant.pile_names))
     assert uncovered(piles, stock) == 2 * 4 + 3 * 1 + 3 * 2 - 3 * 9
 
 

@@ -299,8 +299,8 @@ pub struct GuidedRules {
     pub homes: Vec<(usize, u64, [u64; 64])>,
     /// whether a pile is home
     pub home: Vec<bool>,
-    /// whether the stock deals onto a pile (`deal_targets`): its breaks count, not the
-    /// cards under its top run
+    /// whether the stock deals onto a pile (`GuidedRules.covered` in rules.py): its breaks
+    /// count, not the cards under its top run
     pub covered: Vec<bool>,
 }
 
@@ -865,9 +865,10 @@ impl Program {
                     homes.push((*pile, *empty, rows64(rows, "home")?));
                 }
                 let mut covered = vec![false; piles];
-                for &pile in &value.deal_targets {
-                    if let Some(flag) = covered.get_mut(pile) {
-                        *flag = true;
+                for &pile in &g.covered {
+                    match covered.get_mut(pile) {
+                        Some(flag) => *flag = true,
+                        None => return bad(format!("guided covered pile {pile} out of range")),
                     }
                 }
                 Some(Box::new(GuidedRules { runs, homes, home, covered }))

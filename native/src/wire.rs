@@ -177,6 +177,8 @@ pub struct Guided {
     pub runs: Vec<(usize, Vec<u64>)>,
     /// (pile, the cards an empty pile may take, 64 rows: per top card the cards it may take)
     pub homes: Vec<(usize, u64, Vec<u64>)>,
+    /// the piles the stock deals onto (`GuidedRules.covered`)
+    pub covered: Vec<usize>,
 }
 
 /// The guided search's numbers (`patience/solver/constants.py`, `GuidedConstants`).

@@ -561,4 +561,5 @@ def _guided(rules: SolverRules) -> wire.Guided | None:
         runs=tuple((index, rows) for start, stop, rows in guided.runs
                    for index in range(start, stop)),
         homes=tuple((index, empty, rows) for start, stop, empty, rows in guided.homes
-                    for index in range(start, stop)))
+                    for index in range(start, stop)),
+        covered=tuple(sorted(guided.covered)))

@@ -169,6 +169,7 @@ class Guided:
     runs: tuple[tuple[int, tuple[int, ...]], ...]  # (pile, 64 rows of run pairs)
     #: (pile, the cards an empty pile may take, 64 rows: per top card the cards it may take)
     homes: tuple[tuple[int, int, tuple[int, ...]], ...]
+    covered: tuple[int, ...]  # the piles the stock deals onto (``GuidedRules.covered``)
 
 
 @attrs.frozen

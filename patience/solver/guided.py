@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
@@ -74,16 +74,15 @@ STOCK = b"\xfe"
 Estimate = Callable[[Sequence[Sequence[int]], Sequence[int]], int]
 
 
-def make_estimate(guided: GuidedRules, piles: int, covered: Collection[int] = ()) -> Estimate:
-    """The estimate of a variant's positions (``piles`` piles; ``covered``: the piles the
-    stock deals onto, ``Variant.deal_targets``), as the guided search ranks them (lower is
-    better): see the module's docstring."""
+def make_estimate(guided: GuidedRules, piles: int) -> Estimate:
+    """The estimate of a variant's positions (``piles`` piles), as the guided search ranks
+    them (lower is better): see the module's docstring."""
     constants = SEARCH.guided
     homes = [(index, on_empty, rows) for start, stop, on_empty, rows in guided.homes
              for index in range(start, stop)]
     home_piles = {index for index, _, _ in homes}
     runs_of = {index: rows for start, stop, rows in guided.runs for index in range(start, stop)}
-    others = [(index, runs_of.get(index), index in covered) for index in range(piles)
+    others = [(index, runs_of.get(index), index in guided.covered) for index in range(piles)
               if index not in home_piles]
     weights = (constants.home_weight, constants.run_weight, constants.parked_weight,
                constants.empty_weight, constants.next_weight, constants.down_weight,
@@ -140,8 +139,7 @@ class Guided:
                  stock: Sequence[int]) -> None:
         assert rules.guided is not None
         self.rules = rules
-        self.estimate = make_estimate(rules.guided, len(rules.variant.pile_names),
-                                      frozenset(rules.variant.deal_targets))
+        self.estimate = make_estimate(rules.guided, len(rules.variant.pile_names))
         self.expanded = 0  # by the last call of run, less the positions reached by a deal
         self.line: list[MoveTuple] = []
         #: the key of a position not reached by a deal: the restarts' (Search.run)

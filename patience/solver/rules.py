@@ -213,7 +213,7 @@ class SolverRules:
                     rows = []  # nor does a pile that may take any card on any
                 home_rows.append((group.indices.start, group.indices.stop, empty,
                                   tuple(rows) + (0,) * (FACE_DOWN - len(rows))))
-        return GuidedRules(runs, tuple(home_rows))
+        return GuidedRules(runs, tuple(home_rows), frozenset(variant.deal_targets))
 
     def _key_function(self) -> KeyFunction:
         table = self.card_table
@@ -294,6 +294,9 @@ class GuidedRules:
     #: per top card the cards it may take): each home group (``Variant.home_piles``), from
     #: its ``accepts`` rule read for one card (``_home_rows``)
     homes: tuple[tuple[int, int, int, tuple[int, ...]], ...]
+    #: the piles the stock deals onto (``Variant.deal_targets``): on those the estimate
+    #: counts breaks, not the cards under the top run, which a deal buries
+    covered: frozenset[int] = frozenset()
 
 
 def _home_rows(variant: Variant, accepts: Node, cards: list[int]) -> tuple[int, list[int]]:
