@@ -78,7 +78,8 @@ def _interpreter(game: Game) -> Any:
 
 def _rule_allows(game: Game, source: int, count: int, target: int) -> bool:
     """Whether the rules (read by the interpreter, not the generated code) let the top
-    ``count`` cards of ``source`` go onto ``target`` — ignoring 'first' and 'forced'."""
+    ``count`` cards of ``source`` go onto ``target`` — ignoring 'first' and 'forced'. A
+    run never holds a face-down card."""
     from patience.explain import RunValue
 
     interpreter = _interpreter(game)
@@ -86,6 +87,8 @@ def _rule_allows(game: Game, source: int, count: int, target: int) -> bool:
     pile = game.piles[source]
     if source == target or not 1 <= count <= len(pile):
         return False
+    if any(card & FACE_DOWN for card in pile[-count:]):
+        return False  # a run never holds a face-down card (docs/language.md)
     run = RunValue(tuple(pile[-count:]))
     source_pile = interpreter.pile(source)
     if not interpreter.evaluate(variant.group_of_pile[source].moves.node,
