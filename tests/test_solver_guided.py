@@ -16,7 +16,7 @@ from patience.game import Game
 from patience.solver import exhaustive_verdict, solve
 from patience.solver.constants import SEARCH
 from patience.solver.guided import Guided, make_estimate
-from patience.solver.rules import solver_rules
+from patience.solver.rules import home_run_rows, sequence_rows, solver_rules
 from patience.solver.search import BUDGET, EXHAUSTED, WON
 
 MINI = Path(__file__).parent / "variants"
@@ -163,6 +163,32 @@ def test_on_a_pile_a_deal_covers_the_estimate_counts_breaks():
     assert uncovered(piles, stock) == 2 * 4 + 3 * 1 + 3 * 2 - 3 * 9
 
 
+def test_a_run_counts_as_ordered_only_as_far_as_the_home_piles_take_it():
+    # Tarantula moves runs of one colour (9H 8D is a run that moves) but takes home only
+    # finished suits (its foundations' rule: every pair in suit), so the estimate reads
+    # its columns' runs by suit: 9H 8D is a break there, 9H 8H is not. c1: 9H 8D 7D, the
+    # rest empty: break_weight x 1 (9H 8D; 8D 7D is in suit) - empty_weight x 9
+    variant = patience.find_variant("tarantula")
+    (start, stop, moving), = sequence_rows(variant)
+    guided = solver_rules(variant).guided
+    (_, _, ordered), = guided.runs
+    nine, eight_d, eight_h = (parse_card(name) for name in ("9H", "8D", "8H"))
+    assert (start, stop) == (0, 10)
+    assert moving[nine] >> eight_d & 1 and moving[nine] >> eight_h & 1
+    assert not ordered[nine] >> eight_d & 1 and ordered[nine] >> eight_h & 1
+    assert ordered == tuple(m & h for m, h in zip(moving, home_run_rows(variant)))
+    estimate = make_estimate(guided, len(variant.pile_names))
+    piles = [[nine, eight_d, parse_card("7D")]] + [[] for _ in range(17)]
+    assert estimate(piles, []) == 4 * 1 - 3 * 9
+    # Spider's runs move in suit, as its home piles take them: nothing changes
+    spider = patience.find_variant("spider")
+    assert solver_rules(spider).guided.runs == sequence_rows(spider)
+    # where the home piles take single cards, the runs are the moving ones (FreeCell)
+    freecell = patience.find_variant("freecell")
+    assert home_run_rows(freecell) is None
+    assert solver_rules(freecell).guided.runs == sequence_rows(freecell)
+
+
 def test_where_a_stock_is_dealt_the_restarts_search_alone_first():
     # Klondike's deal 4: the restarts win in 268 positions, long before the guided search's
     # first turn (SEARCH.guided.stock_from), so the solve is the same with it or without it
@@ -209,6 +235,7 @@ def test_both_engines_run_the_same_search(name):
     ("whitehead", 45, 200_000),  # moves after a deal restricted; won by the guided search
     ("klondike-draw3", 34, 200_000),  # the stock keyed as a cycle too (won at 100,297)
     ("spider", 1, 310_000),  # four suits, the breaks of the columns (won at 297,799)
+    ("tarantula", 4, 260_000),  # runs read by suit, as its home piles take them (256,320)
 ])
 def test_both_engines_run_the_same_search_with_a_stock(name, number, budget):
     # where a stock is dealt, the guided search's first turn comes at 100,000 positions

@@ -201,6 +201,12 @@ class SolverRules:
         runs = tuple((start, stop, rows) for start, stop, rows in sequence_rows(variant))
         if not runs:
             return None
+        home_runs = home_run_rows(variant)
+        if home_runs is not None:
+            # a run the home piles would not take as one (Tarantula's runs of one colour,
+            # going home by suit) is ordered only as far as they would
+            runs = tuple((start, stop, tuple(a & b for a, b in zip(rows, home_runs)))
+                         for start, stop, rows in runs)
         cards = sorted({card for card in variant.deck if card < FACE_DOWN})
         home_rows = []
         for group in variant.tabulated_plan.groups:
@@ -371,39 +377,61 @@ def _card_value(node: Node, empty: bool) -> Node | None:
 def sequence_rows(variant: Variant) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
     """For each pile group whose ``moves`` rule holds ``all a, b in pairs(run): …``
     conjuncts that read nothing but their two cards: (first pile, pile after the last, the
-    rows of the pairs those conjuncts allow). Groups without such conjuncts are left out
-    (no break is counted on their piles).
+    rows of the pairs those conjuncts allow, ``_scan_rows``). Groups without such
+    conjuncts are left out (no break is counted on their piles)."""
+    plan = variant.tabulated_plan  # its inlined rules, and its compiler for the folding
+    cards = sorted({card for card in variant.deck if card < FACE_DOWN})
+    found = []
+    for group in plan.groups:
+        rows = _scan_rows(plan.compiler, group.name, group.moves, cards)
+        if rows is not None:
+            found.append((group.indices.start, group.indices.stop, tuple(rows)))
+    return tuple(found)
+
+
+def home_run_rows(variant: Variant) -> tuple[int, ...] | None:
+    """The pairs a run must be made of to go home: where some home group's ``accepts`` rule
+    holds ``all a, b in pairs(run): …`` conjuncts that read nothing but their two cards
+    (Spider's finished suit), the rows of the pairs they allow, united over those groups;
+    None where no home group's rule has them (the home piles take single cards)."""
+    plan = variant.tabulated_plan
+    cards = sorted({card for card in variant.deck if card < FACE_DOWN})
+    homes = variant.home_piles
+    united: list[int] | None = None
+    for group in plan.groups:
+        if group.indices.start not in homes:
+            continue
+        rows = _scan_rows(plan.compiler, group.name, group.accepts, cards)
+        if rows is not None:
+            united = rows if united is None else [a | b for a, b in zip(united, rows)]
+    return None if united is None else tuple(united)
+
+
+def _scan_rows(compiler: Compiler, group: str, rule: Node, cards: list[int]) -> list[int] | None:
+    """The rows of the pairs of cards (``rows[below]``: a bit per card ``above``) that the
+    ``all a, b in pairs(run): …`` conjuncts of ``rule`` (a rule of pile group ``group``)
+    allow; None where it has none, or where they read more than their two cards.
 
     Each conjunct is compiled once into a function of its two cards
     (``Compiler.card_function``) and called for every pair; a conjunct that reads more than
     its cards is folded pair by pair with the cards as constants, as the compiler would."""
-    plan = variant.tabulated_plan  # its inlined rules, and its compiler for the folding
-    compiler = plan.compiler
-    cards = sorted({card for card in variant.deck if card < FACE_DOWN})
-    found = []
-    for group in plan.groups:
-        scans: list[Node] = [part for part in conjuncts(group.moves) if is_scan(part)]
-        if not scans:
-            continue
-        bindings: dict[str, Value] = plan_bindings(group.name, None)
-        tests = []
-        for scan in scans:
-            assert isinstance(scan, Quantifier)
-            test = compiler.card_function(scan.body, scan.names, bindings)
-            if test is None:  # reads more than its two cards
-                break
-            tests.append(test)
-        if len(tests) < len(scans):
-            rows = _folded_rows(compiler, scans, bindings, cards)
-        else:
-            rows = [0] * FACE_DOWN
-            for below in cards:
-                for above in cards:
-                    if all(test(below, above) for test in tests):
-                        rows[below] |= 1 << above
-        if rows is not None:
-            found.append((group.indices.start, group.indices.stop, tuple(rows)))
-    return tuple(found)
+    scans: list[Node] = [part for part in conjuncts(rule) if is_scan(part)]
+    if not scans:
+        return None
+    bindings: dict[str, Value] = plan_bindings(group, None)
+    tests = []
+    for scan in scans:
+        assert isinstance(scan, Quantifier)
+        test = compiler.card_function(scan.body, scan.names, bindings)
+        if test is None:  # reads more than its two cards
+            return _folded_rows(compiler, scans, bindings, cards)
+        tests.append(test)
+    rows = [0] * FACE_DOWN
+    for below in cards:
+        for above in cards:
+            if all(test(below, above) for test in tests):
+                rows[below] |= 1 << above
+    return rows
 
 
 def _folded_rows(compiler: Compiler, scans: list[Node], bindings: dict[str, Value],
