@@ -67,6 +67,8 @@ LAYOUTS = {
     "fortunes-favor": {"tableau piles": [1] * 12, "stock": 35, "waste": 1,
                        "aces placed": True},
     # the rule readings of bench/readings/
+    "spider-singles": {"tableau piles": [6, 5, 5, 6, 5, 5, 6, 5, 5, 6],
+                       "face down": [5, 4, 4, 5, 4, 4, 5, 4, 4, 5], "stock": 50},
     "spiderette-singles": {"tableau piles": [1, 2, 3, 4, 5, 6, 7],
                            "face down": [0, 1, 2, 3, 4, 5, 6], "stock": 24},
     "will-o-the-wisp-singles": {"tableau piles": [3] * 7, "stock": 31},
