@@ -55,11 +55,15 @@ def test_the_home_tables_are_the_cards_a_foundation_may_take():
 
 
 def test_it_applies_where_runs_tell_order_and_nothing_is_gathered():
+    # Fan, Yukon and Beleaguered Castle move no runs a pairs rule tells, but their columns
+    # are built by a rule and no stock is dealt (their built rows); Forty Thieves' columns
+    # are built too, but a stock is dealt; Golf's columns take nothing
     for name, guided in [("freecell", True), ("bakers-game", True), ("seahaven-towers", True),
                          ("simple-simon", True), ("penguin", True), ("free-fan", True),
                          ("klondike", True), ("klondike-draw3", True), ("spider", True),
-                         ("golf", False), ("black-hole", False), ("fan", False),
-                         ("yukon", False), ("la-belle-lucie", False)]:
+                         ("fan", True), ("yukon", True), ("beleaguered-castle", True),
+                         ("golf", False), ("black-hole", False), ("forty-thieves", False),
+                         ("la-belle-lucie", False)]:
         rules = solver_rules(patience.find_variant(name))
         assert (rules.guided is not None) is guided, name
 
@@ -189,6 +193,26 @@ def test_a_run_counts_as_ordered_only_as_far_as_the_home_piles_take_it():
     assert solver_rules(freecell).guided.runs == sequence_rows(freecell)
 
 
+def test_a_pile_built_one_card_at_a_time_is_ordered_as_its_rule_builds_it():
+    # Beleaguered Castle moves one card at a time, so no pairs rule tells its runs; its
+    # columns take a card one rank lower, any suit (their accepts rule read for one card),
+    # and no stock is dealt: the guided search reads them by that rule. c1: 9H 8S 2D (2D
+    # does not lie on 8S: two cards under the top run), c2: 7C 6C (none), the other six
+    # columns empty; the foundations hold the Aces, so 2D, which a foundation may take now,
+    # lies on top (depth 0): run_weight x 2 - home_weight x 4 - empty_weight x 6
+    variant = patience.find_variant("beleaguered-castle")
+    assert sequence_rows(variant) == ()
+    guided = solver_rules(variant).guided
+    (start, stop, rows), = guided.runs
+    assert (start, stop) == (0, 8)
+    nine, eight = parse_card("9H"), parse_card("8S")
+    assert rows[nine] >> eight & 1 and not rows[eight] >> parse_card("2D") & 1
+    estimate = make_estimate(guided, len(variant.pile_names))
+    piles = [[nine, eight, parse_card("2D")], [parse_card("7C"), parse_card("6C")]] + \
+        [[] for _ in range(6)] + [[parse_card(ace)] for ace in ("AC", "AD", "AH", "AS")]
+    assert estimate(piles, []) == 2 * 2 - 5 * 4 - 3 * 6
+
+
 def test_where_a_stock_is_dealt_the_restarts_search_alone_first():
     # Klondike's deal 4: the restarts win in 268 positions, long before the guided search's
     # first turn (SEARCH.guided.stock_from), so the solve is the same with it or without it
@@ -218,7 +242,7 @@ def test_a_turn_goes_on_where_the_last_stopped():
 
 @needs_native
 @pytest.mark.parametrize("name", ["freecell", "bakers-game", "seahaven-towers", "penguin",
-                                  "simple-simon", "free-fan"])
+                                  "simple-simon", "free-fan", "king-albert", "bonaparte"])
 def test_both_engines_run_the_same_search(name):
     variant = patience.find_variant(name)
     for number in (1, 2, 3):

@@ -372,7 +372,7 @@ def test_the_first_hint_of_a_proven_winnable_deal_finds_the_win(data, restart):
 
 def test_a_hint_says_its_take_backs_and_hint_again_looks_for_a_line_without(data,
                                                                              monkeypatch):
-    # King Albert deal 3's first line takes cards back; the first hint's own search for a
+    # King Albert deal 5's first line takes cards back; the first hint's own search for a
     # line without is cut to nothing, as Klondike deal 4's needs more than it has
     from patience.solver import lines
 
@@ -380,7 +380,7 @@ def test_a_hint_says_its_take_backs_and_hint_again_looks_for_a_line_without(data
     monkeypatch.setattr(lines, "NO_TAKE_BACK_FACTOR", 0)
     app = make_app(data, names=("king-albert",))
     with TestClient(app) as client:
-        snap = new_game(client, "king-albert", 3)
+        snap = new_game(client, "king-albert", 5)
         first = client.post(f"/api/games/{snap['game']}/hint",
                             json={"version": snap["version"]}).json()
         assert re.fullmatch(r"Hint: .+ — a win in \d+ moves\. It takes \d+ cards back from "

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.11"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
+SOLVER_VERSION = "1.12"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
 # 1.3: take-backs off the foundations after the deal, turn-ups first; whole lost components
 # proven lost (Tarjan); a pile no card leaves and no rule reads below its top (Golf's waste,
 # Black Hole's hole, one-way foundations) keyed by its top card and size;
@@ -70,6 +70,8 @@ SOLVER_VERSION = "1.11"  # 1.1: won lines shortened; 1.2: proven-lost table, no 
 # of stock macro moves, as the restarts'
 # 1.11: the guided search reads a run as ordered only as far as the home piles would take
 # it (Tarantula's and Black Widow's runs by suit, a Tabby Cat run not across King on Ace)
+# 1.12: where no stock is dealt, the guided search reads piles built one card at a time as
+# their accepts rule builds them (25 more games: Beleaguered Castle, King Albert, Fan...)
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000

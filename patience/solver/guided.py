@@ -24,9 +24,11 @@ The estimate is derived from the rules only (``SolverRules.guided``): lower is b
                + stock_weight × cards in the stock
 
 where a pile group's ``all a, b in pairs(run): …`` conjuncts say which adjacent cards form
-a run (as for the layered beam) and each home group's ``accepts`` rule, read for one card,
-says which cards its piles may take: those lying under others in a pile count how deep
-they lie (0 on top). The weights live in ``patience.solver.constants``.
+a run (as for the layered beam; where no stock is dealt, a group whose cards move one at a
+time is read by its ``accepts`` rule for one card), a pair counting only if a home group's
+own such conjuncts allow it where it has them, and each home group's ``accepts`` rule,
+read for one card, says which cards its piles may take: those lying under others in a
+pile count how deep they lie (0 on top). The weights live in ``patience.solver.constants``.
 
 Ties go to the position reached first, children in the order of their sorted moves, and a
 safe move (``solver.safe``) is a position's only child where one is legal, as in the

@@ -192,13 +192,19 @@ class SolverRules:
     def guided(self) -> GuidedRules | None:
         """The guided search's tables (``patience.solver.guided``), where it applies:
         nothing is gathered and dealt again (``stock.gather``), some group's runs tell
-        order from disorder, and some pile is home (``Variant.home_piles``). None
-        elsewhere. Worked out when first asked for (a solve where it applies)."""
+        order from disorder (``sequence_rows``; where no stock is dealt, also the piles
+        built one card at a time, ``built_rows``), and some pile is home
+        (``Variant.home_piles``). A run counts as ordered only as far as the home piles
+        would take it (``home_run_rows``). None elsewhere. Worked out when first asked
+        for (a solve where it applies)."""
         variant = self.variant
         homes = variant.home_piles
         if variant.gather is not None or not homes:
             return None
         runs = tuple((start, stop, rows) for start, stop, rows in sequence_rows(variant))
+        cards = sorted({card for card in variant.deck if card < FACE_DOWN})
+        if not variant.deal_targets:
+            runs += built_rows(variant, {start for start, _, _ in runs}, cards)
         if not runs:
             return None
         home_runs = home_run_rows(variant)
@@ -207,7 +213,6 @@ class SolverRules:
             # going home by suit) is ordered only as far as they would
             runs = tuple((start, stop, tuple(a & b for a, b in zip(rows, home_runs)))
                          for start, stop, rows in runs)
-        cards = sorted({card for card in variant.deck if card < FACE_DOWN})
         home_rows = []
         for group in variant.tabulated_plan.groups:
             if group.indices.start in homes:
@@ -294,7 +299,8 @@ class GuidedRules:
     """What the guided search's estimate reads of the rules (``SolverRules.guided``)."""
 
     #: (first pile, pile after the last, rows): the groups whose runs tell order from
-    #: disorder, as :func:`sequence_rows` gives them
+    #: disorder, as :func:`sequence_rows` and :func:`built_rows` give them, each row
+    #: cut to what :func:`home_run_rows` allows
     runs: tuple[tuple[int, int, tuple[int, ...]], ...]
     #: (first pile, pile after the last, the cards an empty pile may take as a bit set,
     #: per top card the cards it may take): each home group (``Variant.home_piles``), from
@@ -386,6 +392,28 @@ def sequence_rows(variant: Variant) -> tuple[tuple[int, int, tuple[int, ...]], .
         rows = _scan_rows(plan.compiler, group.name, group.moves, cards)
         if rows is not None:
             found.append((group.indices.start, group.indices.stop, tuple(rows)))
+    return tuple(found)
+
+
+def built_rows(variant: Variant, skip: set[int], cards: list[int]
+               ) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """For each pile group not home, not in ``skip`` (its first pile) and whose cards may
+    leave, whose ``accepts`` rule read for one card (``_home_rows``) takes some cards on
+    some and not every card on every: (first pile, pile after the last, those rows). A
+    pile built that way is ordered where each card may lie on the one under it, though
+    its cards move one at a time (Beleaguered Castle's columns)."""
+    homes = variant.home_piles
+    every = sum(1 << card for card in cards)
+    found = []
+    for group in variant.tabulated_plan.groups:
+        start, stop = group.indices.start, group.indices.stop
+        if start in homes or start in skip or start >= stop or (
+                isinstance(group.moves, Boolean) and not group.moves.value):
+            continue
+        _, rows = _home_rows(variant, group.accepts, cards)
+        if all(rows[card] == 0 for card in cards) or all(rows[card] == every for card in cards):
+            continue
+        found.append((start, stop, tuple(rows) + (0,) * (FACE_DOWN - len(rows))))
     return tuple(found)
 
 
