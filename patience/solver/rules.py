@@ -207,7 +207,7 @@ class SolverRules:
             runs += built_rows(variant, {start for start, _, _ in runs}, cards)
         if not runs:
             return None
-        home_runs = home_run_rows(variant)
+        home_runs = home_run_rows(variant, cards)
         if home_runs is not None:
             # a run the home piles would not take as one (Tarantula's runs of one colour,
             # going home by suit) is ordered only as far as they would
@@ -417,13 +417,12 @@ def built_rows(variant: Variant, skip: set[int], cards: list[int]
     return tuple(found)
 
 
-def home_run_rows(variant: Variant) -> tuple[int, ...] | None:
+def home_run_rows(variant: Variant, cards: list[int]) -> tuple[int, ...] | None:
     """The pairs a run must be made of to go home: where some home group's ``accepts`` rule
     holds ``all a, b in pairs(run): …`` conjuncts that read nothing but their two cards
     (Spider's finished suit), the rows of the pairs they allow, united over those groups;
     None where no home group's rule has them (the home piles take single cards)."""
     plan = variant.tabulated_plan
-    cards = sorted({card for card in variant.deck if card < FACE_DOWN})
     homes = variant.home_piles
     united: list[int] | None = None
     for group in plan.groups:
