@@ -238,12 +238,49 @@ def test_a_turn_goes_on_where_the_last_stopped():
     assert turns.line == whole.line
 
 
+def test_a_position_the_restarts_proved_lost_is_never_pushed():
+    # every position one move from FreeCell's deal 1 proven lost: the guided search expands
+    # the deal alone and has nothing left, a proof (each child's own is in the set)
+    game = patience.find_variant("freecell").deal(1)
+    rules = solver_rules(game.variant)
+    lost = set()
+    for move in game.variant.generate_moves(game.piles, game.stock):
+        piles, stock = [list(pile) for pile in game.piles], list(game.stock)
+        game.variant.play(piles, stock, move)
+        lost.add(rules.key(piles, stock))
+    assert len(lost) > 1
+    guided = Guided(rules, game.piles, game.stock, lost)
+    assert guided.run(10) == EXHAUSTED and guided.expanded == 1
+    assert Guided(rules, game.piles, game.stock).run(10) == BUDGET
+
+
+def test_the_guided_turns_build_on_the_restarts_proofs():
+    # Fan's deal 6 at 20,000 positions: the restarts alone prove it lost in 11,427; the
+    # guided turns take half the positions, and skipping what the restarts proved lost
+    # they prove it in 16,268 together (solver 1.12, whose guided search did not skip
+    # them, ran out of positions)
+    game = patience.find_variant("fan").deal(6)
+    alone = solve(game, 20_000, shorten_line=False, guides=False, engine="python")
+    both = solve(game, 20_000, shorten_line=False, engine="python")
+    assert (alone.verdict, alone.positions) == ("unwinnable", 11_427)
+    assert (both.verdict, both.positions) == ("unwinnable", 16_268)
+
+
+@needs_native
+def test_the_core_builds_on_the_restarts_proofs_too():
+    # the core's guided search keys its positions in the restarts' store and skips those
+    # they proved lost: the same proof, position for position
+    game = patience.find_variant("fan").deal(6)
+    core = solve(game, 20_000, shorten_line=False, engine="native")
+    assert (core.verdict, core.positions) == ("unwinnable", 16_268)
+
+
 # --- both engines ------------------------------------------------------------------------------
 
 
 @needs_native
 @pytest.mark.parametrize("name", ["freecell", "bakers-game", "seahaven-towers", "penguin",
-                                  "simple-simon", "free-fan", "king-albert", "bonaparte"])
+                                  "simple-simon", "free-fan", "king-albert", "bonaparte", "fan"])
 def test_both_engines_run_the_same_search(name):
     variant = patience.find_variant(name)
     for number in (1, 2, 3):

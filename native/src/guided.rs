@@ -127,11 +127,12 @@ const NO_PILES: u32 = u32::MAX;
 
 const NO_NODE: u32 = u32::MAX;
 
-/// One guided search from a root, with a store of its own: it keeps
-/// its state between calls of `run`, so a solve can give it turns beside the restarts
-/// (`Guided` in guided.py).
+/// One guided search from a root: it keeps its state between calls of `run`, so a solve
+/// can give it turns beside the restarts (`Guided` in guided.py). It keys its positions in
+/// the restarts' store (each turn borrows their `Solver`), marking those it reaches
+/// (`Store::set_guided`): a position the restarts proved lost is never pushed.
 pub struct Guided<'a> {
-    pub solver: Solver<'a>,
+    program: &'a Program,
     rules: &'a GuidedRules,
     pos: Position,
     nodes: Vec<Node>,
@@ -146,12 +147,10 @@ pub struct Guided<'a> {
 
 impl<'a> Guided<'a> {
     /// None where the program has no guided search.
-    pub fn new(program: &'a Program, root: &Position, limits: &Limits) -> Option<Guided<'a>> {
+    pub fn new(program: &'a Program, root: &Position) -> Option<Guided<'a>> {
         let rules = program.guided.as_deref()?;
-        let mut solver = Solver::new(program, false);
-        solver.store.set_cap(limits.max_memory);
         Some(Guided {
-            solver,
+            program,
             rules,
             pos: root.clone(),
             nodes: Vec::new(),
@@ -164,15 +163,11 @@ impl<'a> Guided<'a> {
         })
     }
 
-    /// The bytes it holds beside its store: the nodes, the piles waiting and the heap.
+    /// The bytes it holds beside the store it shares: the nodes, the piles waiting and
+    /// the heap.
     pub fn held(&self) -> usize {
         self.stored_bytes + self.nodes.capacity() * std::mem::size_of::<Node>()
             + self.heap.capacity() * std::mem::size_of::<(i64, u32)>()
-    }
-
-    /// All the bytes it holds, its store's too.
-    pub fn bytes(&self) -> usize {
-        self.held() + self.solver.store.bytes()
     }
 
     /// Keep the position `self.pos` (the node `at`'s, expanded now).
@@ -186,7 +181,7 @@ impl<'a> Guided<'a> {
 
     /// A new node (`self.pos` now), ranked on the heap.
     fn push(&mut self, parent: u32, mv: Move, depth: u32, dealt: bool) {
-        let program = self.solver.program;
+        let program = self.program;
         let number = self.nodes.len() as u32;
         self.nodes.push(Node { parent, mv, depth, piles: NO_PILES, dealt });
         let rank = estimate(program, self.rules, &self.pos)
@@ -194,35 +189,38 @@ impl<'a> Guided<'a> {
         self.heap.push(Reverse((rank, number)));
     }
 
-    /// Search on until a win (`self.solver.line` holds it), `budget` more positions
-    /// expanded (`self.solver.expanded` says how many, less those reached by a deal where
+    /// Search on until a win (`solver.line` holds it), `budget` more positions
+    /// expanded (`solver.expanded` says how many, less those reached by a deal where
     /// moves after one are restricted: `Solver::run`'s count), or the limits; `Exhausted` when
-    /// nothing is left to expand: every position reachable was, a proof as a depth-first
-    /// run's is. `base`: the positions the solve spent before (for `should_stop`);
-    /// `others`: the bytes the rest of the solve holds (for the memory cap).
-    pub fn run(&mut self, budget: u64, base: u64, others: usize, limits: &Limits) -> Outcome {
-        let program = self.solver.program;
-        self.solver.expanded = 0;
+    /// nothing is left to expand: every position reachable was (or was proven lost by the
+    /// restarts), a proof as a depth-first run's is. `solver`: the restarts', whose store
+    /// it shares, between two of their runs. `base`: the positions the solve spent before
+    /// (for `should_stop`); `others`: the bytes the rest of the solve holds beside the
+    /// store (for the memory cap).
+    pub fn run(&mut self, solver: &mut Solver, budget: u64, base: u64, others: usize,
+               limits: &Limits) -> Outcome {
+        let program = self.program;
+        solver.expanded = 0;
         if !self.started {
             self.started = true;
             let root = self.pos.clone();
-            self.solver.pack(&root, limits);
-            self.solver.start_run();
-            let (class, hash, old) = self.solver.classify(&mut self.pos, false, Touched::ALL);
+            solver.pack(&root, limits);
+            let (class, hash, old) = solver.classify(&mut self.pos, false, Touched::ALL);
             if class.is_err() {
-                return Outcome::Exhausted; // never: its store proves nothing lost
+                return Outcome::Exhausted; // the restarts proved the root lost
             }
-            if old.is_none() && self.solver.over_memory(limits, Some(self.solver.buffer_len()), others) {
+            if old.is_none() && solver.over_memory(limits, Some(solver.buffer_len()), others) {
                 return Outcome::Memory;
             }
-            self.solver.enter(hash, old, -1);
+            let id = solver.enter(hash, old, -1);
+            solver.store.set_guided(id);
             self.push(NO_NODE, Move { s: 0, k: 0, t: 0 }, 0, false);
             self.keep(0);
         }
         let mut expanded: u64 = 0;
         let mut walked: u64 = 0;
         let mut check_at: u64 = 1024;
-        let restricts = self.solver.restricts_after_deal();
+        let restricts = solver.restricts_after_deal();
         let mut moves = std::mem::take(&mut self.moves);
         let outcome = loop {
             if self.heap.is_empty() {
@@ -256,13 +254,13 @@ impl<'a> Guided<'a> {
                         node = self.nodes[node as usize].parent;
                     }
                     line.reverse();
-                    self.solver.line = line;
+                    solver.line = line;
                     break Outcome::Won;
                 }
                 continue;
             }
             // after a deal only the moves that do not commute with it, then a safe move alone
-            self.solver.children(&mut moves, None, &self.pos, dealt);
+            solver.children(&mut moves, None, &self.pos, dealt);
             moves.sort_unstable();
             let depth = self.nodes[at as usize].depth + 1;
             let mut stopped = None;
@@ -274,15 +272,17 @@ impl<'a> Guided<'a> {
                 }
                 let touched = self.stacks.take_touched();
                 let deal = restricts && mv == DEAL;
-                let (class, hash, old) = self.solver.classify(&mut self.pos, deal, touched);
-                if class == Ok(None) {
+                let (class, hash, old) = solver.classify(&mut self.pos, deal, touched);
+                // new to it and not proven lost (a position the restarts saw is new to it)
+                if class.is_ok() && !old.is_some_and(|id| solver.store.is_guided(id)) {
                     let held = self.held() + others;
-                    if old.is_none() && self.solver.over_memory(limits, Some(self.solver.buffer_len()), held) {
+                    if old.is_none() && solver.over_memory(limits, Some(solver.buffer_len()), held) {
                         program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
                         stopped = Some(Outcome::Memory);
                         break;
                     }
-                    self.solver.enter(hash, old, -1);
+                    let id = solver.enter(hash, old, -1);
+                    solver.store.set_guided(id);
                     self.push(at, mv, depth, deal);
                 }
                 program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
@@ -298,7 +298,7 @@ impl<'a> Guided<'a> {
             }
         };
         self.moves = moves;
-        self.solver.expanded = expanded;
+        solver.expanded = expanded;
         outcome
     }
 }

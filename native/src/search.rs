@@ -724,7 +724,7 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
     let mut schedule =
         Schedule::new(beams && !prove && program.beam.layers && !root.stock.is_empty(), constants);
     // the guided search takes turns with the restarts (`guided.rs`)
-    let mut guided = if guides && !prove { Guided::new(program, root, limits) } else { None };
+    let mut guided = if guides && !prove { Guided::new(program, root) } else { None };
     let mut guided_left = constants.guided.budget;
     // where a stock is dealt, its first turn waits (`GuidedConstants.stock_from`)
     let guided_from = if program.deal_targets.is_empty() { 0 } else { constants.guided.stock_from };
@@ -740,16 +740,13 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
                 // its turn: as many positions as the next restart's
                 let turn = constants.restart_unit.saturating_mul(luby(run + 1))
                     .min(guided_left).min(max_positions - spent);
-                let others = solver.store.bytes();
-                let outcome = g.run(turn, spent, others, limits);
-                spent += g.solver.expanded;
-                guided_left -= g.solver.expanded;
+                solver.extra_bytes = 0;
+                // the restarts hold nothing else between their runs
+                let outcome = g.run(&mut solver, turn, spent, 0, limits);
+                spent += solver.expanded;
+                guided_left -= solver.expanded;
                 match outcome {
                     Outcome::Budget => {}
-                    Outcome::Won => {
-                        solver.line = std::mem::take(&mut g.solver.line);
-                        return solver.solved(outcome, spent);
-                    }
                     _ => return solver.solved(outcome, spent),
                 }
                 if limits.should_stop.as_ref().is_some_and(|stop| stop(spent)) {
@@ -762,7 +759,7 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
                     break;
                 }
                 solver.spent = spent;
-                solver.extra_bytes = guided.as_ref().map_or(0, Guided::bytes);
+                solver.extra_bytes = guided.as_ref().map_or(0, Guided::held);
             }
             // the schedule counts every position a run expands (`walked`), the budget only
             // those not reached by a deal where moves after one are restricted (steps of a

@@ -24,8 +24,13 @@ const LOST: u32 = 1 << 31;
 /// number there, not the restart that saw it (the current one, since open positions of
 /// earlier restarts are closed when a restart begins)
 const OPEN: u32 = 1 << 30;
+/// the record's word: the guided search has reached it (`guided.rs`, which shares the
+/// store of its solve's restarts)
+const GUIDED: u32 = 1 << 29;
 /// the low bits of the word: the restart, or the open position's number
-const LOW: u32 = OPEN - 1;
+const LOW: u32 = GUIDED - 1;
+/// the bits of the word a restart's marks keep: proven lost, reached by the guided search
+const KEPT: u32 = LOST | GUIDED;
 const HEADER: usize = 4;
 
 const CHUNK_BITS: u32 = 22;
@@ -187,12 +192,12 @@ impl Store {
     /// open: the search closes the open positions of a restart when it ends).
     pub fn start_run(&mut self) {
         if self.run == LOW {
-            // the counter wraps: forget every record's restart (once per 2^30 - 1)
+            // the counter wraps: forget every record's restart (once per 2^29 - 1)
             for chunk in &mut self.chunks {
                 let mut at = 0;
                 while at < chunk.len() {
                     let word = u32::from_le_bytes(chunk[at..at + HEADER].try_into().expect("a word"));
-                    chunk[at..at + HEADER].copy_from_slice(&(word & LOST).to_le_bytes());
+                    chunk[at..at + HEADER].copy_from_slice(&(word & KEPT).to_le_bytes());
                     at = Self::record(chunk, at).1;
                 }
             }
@@ -223,6 +228,17 @@ impl Store {
         self.set_word(id, word | LOST);
     }
 
+    /// Whether the guided search has reached `id`.
+    #[inline]
+    pub fn is_guided(&self, id: Id) -> bool {
+        self.word_at(id) & GUIDED != 0
+    }
+
+    pub fn set_guided(&mut self, id: Id) {
+        let word = self.word_at(id);
+        self.set_word(id, word | GUIDED);
+    }
+
     /// The depth (number) of `id` among the open positions, or -1 when it is not open.
     #[inline]
     pub fn depth(&self, id: Id) -> i32 {
@@ -236,14 +252,14 @@ impl Store {
 
     /// Open `id` at `depth`, or close it (-1): it stays seen in the current restart.
     pub fn set_depth(&mut self, id: Id, depth: i32) {
-        let lost = self.word_at(id) & LOST;
+        let kept = self.word_at(id) & KEPT;
         let low = if depth < 0 {
             self.run
         } else {
-            assert!((depth as u32) < OPEN, "more than 2^30 open positions");
+            assert!((depth as u32) <= LOW, "more than 2^29 open positions");
             OPEN | depth as u32
         };
-        self.set_word(id, lost | low);
+        self.set_word(id, kept | low);
     }
 
     #[inline]
@@ -552,11 +568,12 @@ mod tests {
         let id = store.insert(b"a", h, -1);
         let other = store.insert(b"b", hash_key(b"b"), -1);
         store.set_lost(other);
+        store.set_guided(other);
         store.run = LOW - 2;
         for _ in 0..5 {
             store.start_run();
             assert!(!store.seen_in_this_run(id));
-            assert!(store.is_lost(other));
+            assert!(store.is_lost(other) && store.is_guided(other) && !store.is_guided(id));
         }
         assert!(store.run < 5);
         store.mark_seen(id, 3);
@@ -565,5 +582,20 @@ mod tests {
         store.set_depth(id, -1);
         assert_eq!(store.depth(id), -1);
         assert!(store.seen_in_this_run(id) && !store.seen_in_this_run(other));
+    }
+
+    #[test]
+    fn the_guided_mark_outlives_a_restart_opening_and_closing_a_position() {
+        let mut store = Store::new();
+        store.start_run();
+        let id = store.insert(b"a", hash_key(b"a"), -1);
+        store.set_guided(id);
+        store.start_run();
+        store.mark_seen(id, LOW as i32); // the deepest number an open position may have
+        assert_eq!(store.depth(id), LOW as i32);
+        assert!(store.is_guided(id) && !store.is_lost(id));
+        store.set_depth(id, -1);
+        store.set_lost(id);
+        assert!(store.is_guided(id) && store.is_lost(id) && store.seen_in_this_run(id));
     }
 }

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.12"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
+SOLVER_VERSION = "1.13"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
 # 1.3: take-backs off the foundations after the deal, turn-ups first; whole lost components
 # proven lost (Tarjan); a pile no card leaves and no rule reads below its top (Golf's waste,
 # Black Hole's hole, one-way foundations) keyed by its top card and size;
@@ -72,6 +72,8 @@ SOLVER_VERSION = "1.12"  # 1.1: won lines shortened; 1.2: proven-lost table, no 
 # it (Tarantula's and Black Widow's runs by suit, a Tabby Cat run not across King on Ace)
 # 1.12: where no stock is dealt, the guided search reads piles built one card at a time as
 # their accepts rule builds them (25 more games: Beleaguered Castle, King Albert, Fan...)
+# 1.13: the guided search never pushes a position the restarts proved lost (their proofs
+# are no longer lost to its turns: Fan)
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000
@@ -179,7 +181,7 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     lost: set[bytes] = set()  # positions proven lost, kept across restarts
     schedule = BeamSchedule(beams and not prove and beam_applies(rules, game.stock))
     # the guided search takes turns with the restarts (docs/solver.md, "The guided search")
-    guided = Guided(rules, game.piles, game.stock) \
+    guided = Guided(rules, game.piles, game.stock, lost) \
         if guides and not prove and rules.guided is not None else None
     guided_left = SEARCH.guided.budget
     guided_from = SEARCH.guided.stock_from if game.variant.deal_targets else 0

@@ -138,9 +138,12 @@ class Guided:
     between calls of :meth:`run`, so a solve can give it turns beside the restarts."""
 
     def __init__(self, rules: SolverRules, piles: Sequence[Sequence[int]],
-                 stock: Sequence[int]) -> None:
+                 stock: Sequence[int], lost: set[bytes] | None = None) -> None:
         assert rules.guided is not None
         self.rules = rules
+        #: keys of positions the restarts proved lost (the solve's set, shared): never
+        #: pushed, as the restarts never enter them
+        self.lost: set[bytes] = set() if lost is None else lost
         self.estimate = make_estimate(rules.guided, len(rules.variant.pile_names))
         self.expanded = 0  # by the last call of run, less the positions reached by a deal
         self.line: list[MoveTuple] = []
@@ -171,7 +174,8 @@ class Guided:
         play, take_back, is_safe = variant.play, variant.take_back, variant.is_safe
         feeds = rules.after_deal
         waste = None if rules.pass_merge is None else rules.pass_merge[0]
-        heap, seen, push, pop = self._heap, self._seen, heapq.heappush, heapq.heappop
+        heap, seen, lost, push, pop = self._heap, self._seen, self.lost, heapq.heappush, \
+            heapq.heappop
         depth_weight = SEARCH.guided.depth_weight
         expanded = walked = 0
         check_at = 1024
@@ -197,7 +201,7 @@ class Guided:
                 undo = play(piles, stock, move)
                 deal = feeds is not None and move[0] == -1
                 child = AFTER_DEAL + dealt_key(piles, stock) if deal else key(piles, stock)
-                if child not in seen:
+                if child not in seen and child not in lost:
                     seen.add(child)
                     push(heap, (estimate(piles, stock) + depth_weight * (depth + 1),
                                 self._arrivals, stored, (move, line), depth + 1, deal))
