@@ -4,7 +4,8 @@ A depth-first search with a fixed move ordering walks far down a bad line before
 back (the FreeCell family's hard deals; a Klondike whose stock must be played early). The
 guided search expands, of all the positions it has reached, the one whose *estimate* is
 least, its children keyed as the restarts key them (a position seen in the run is never
-expanded again). :func:`patience.solver.solve` gives it turns beside the depth-first
+expanded again, nor one the restarts have proven lost: solver 1.13).
+:func:`patience.solver.solve` gives it turns beside the depth-first
 restarts, up to a share of the budget (where a stock is dealt, from
 ``SEARCH.guided.stock_from`` positions on); run out of positions, it has searched
 everything and proves ``unwinnable`` as a restart does (docs/solver.md, "The guided
