@@ -194,11 +194,10 @@ impl<'a> Guided<'a> {
     /// moves after one are restricted: `Solver::run`'s count), or the limits; `Exhausted` when
     /// nothing is left to expand: every position reachable was (or was proven lost by the
     /// restarts), a proof as a depth-first run's is. `solver`: the restarts', whose store
-    /// it shares, between two of their runs. `base`: the positions the solve spent before
-    /// (for `should_stop`); `others`: the bytes the rest of the solve holds beside the
-    /// store (for the memory cap).
-    pub fn run(&mut self, solver: &mut Solver, budget: u64, base: u64, others: usize,
-               limits: &Limits) -> Outcome {
+    /// it shares, between two of their runs (they hold nothing else then: the memory cap
+    /// counts the store and `held`). `base`: the positions the solve spent before (for
+    /// `should_stop`).
+    pub fn run(&mut self, solver: &mut Solver, budget: u64, base: u64, limits: &Limits) -> Outcome {
         let program = self.program;
         solver.expanded = 0;
         if !self.started {
@@ -209,7 +208,7 @@ impl<'a> Guided<'a> {
             if class.is_err() {
                 return Outcome::Exhausted; // the restarts proved the root lost
             }
-            if old.is_none() && solver.over_memory(limits, Some(solver.buffer_len()), others) {
+            if old.is_none() && solver.over_memory(limits, Some(solver.buffer_len()), self.held()) {
                 return Outcome::Memory;
             }
             let id = solver.enter(hash, old, -1);
@@ -275,8 +274,7 @@ impl<'a> Guided<'a> {
                 let (class, hash, old) = solver.classify(&mut self.pos, deal, touched);
                 // new to it and not proven lost (a position the restarts saw is new to it)
                 if class.is_ok() && !old.is_some_and(|id| solver.store.is_guided(id)) {
-                    let held = self.held() + others;
-                    if old.is_none() && solver.over_memory(limits, Some(solver.buffer_len()), held) {
+                    if old.is_none() && solver.over_memory(limits, Some(solver.buffer_len()), self.held()) {
                         program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
                         stopped = Some(Outcome::Memory);
                         break;

@@ -740,9 +740,8 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
                 // its turn: as many positions as the next restart's
                 let turn = constants.restart_unit.saturating_mul(luby(run + 1))
                     .min(guided_left).min(max_positions - spent);
-                solver.extra_bytes = 0;
-                // the restarts hold nothing else between their runs
-                let outcome = g.run(&mut solver, turn, spent, 0, limits);
+                solver.extra_bytes = 0; // in its turn it counts its own bytes (`held`)
+                let outcome = g.run(&mut solver, turn, spent, limits);
                 spent += solver.expanded;
                 guided_left -= solver.expanded;
                 match outcome {
