@@ -20,7 +20,7 @@ use crate::search::{Limits, Outcome, Solver};
 /// `patience.solver.guided.make_estimate`.
 pub fn estimate(program: &Program, rules: &GuidedRules, pos: &Position) -> i64 {
     let (mut home, mut under, mut parked, mut empty, mut deep, mut down) = (0i64, 0i64, 0i64, 0i64, 0i64, 0i64);
-    let mut breaks = 0i64;
+    let (mut breaks, mut built_under, mut narrow_empty) = (0i64, 0i64, 0i64);
     let mut wanted: u64 = 0; // the cards some home pile may take now
     for (index, on_empty, rows) in &rules.homes {
         let pile = &pos.piles[*index];
@@ -37,7 +37,11 @@ pub fn estimate(program: &Program, rules: &GuidedRules, pos: &Position) -> i64 {
         }
         let pile = &pos.piles[index];
         if pile.is_empty() {
-            empty += 1;
+            if rules.narrow[index] {
+                narrow_empty += 1;
+            } else {
+                empty += 1;
+            }
             continue;
         }
         match &rules.runs[index] {
@@ -59,7 +63,11 @@ pub fn estimate(program: &Program, rules: &GuidedRules, pos: &Position) -> i64 {
                 {
                     bottom -= 1;
                 }
-                under += bottom as i64;
+                if rules.built[index] {
+                    built_under += bottom as i64;
+                } else {
+                    under += bottom as i64;
+                }
             }
         }
         let mut depth = pile.len() as i64 - 1;
@@ -74,6 +82,7 @@ pub fn estimate(program: &Program, rules: &GuidedRules, pos: &Position) -> i64 {
     }
     let c = &program.search.guided;
     c.run_weight.wrapping_mul(under)
+        .wrapping_add(c.built_weight.wrapping_mul(built_under))
         .wrapping_add(c.parked_weight.wrapping_mul(parked))
         .wrapping_add(c.next_weight.wrapping_mul(deep))
         .wrapping_add(c.down_weight.wrapping_mul(down))
@@ -81,6 +90,7 @@ pub fn estimate(program: &Program, rules: &GuidedRules, pos: &Position) -> i64 {
         .wrapping_add(c.stock_weight.wrapping_mul(pos.stock.len() as i64))
         .wrapping_sub(c.home_weight.wrapping_mul(home))
         .wrapping_sub(c.empty_weight.wrapping_mul(empty))
+        .wrapping_sub(c.narrow_empty_weight.wrapping_mul(narrow_empty))
 }
 
 /// The pile separator of a stored position (never a card, nor a count the guided

@@ -21,8 +21,9 @@ pub const FACE_DOWN: u8 = 64;
 /// wire format, `wire.rs`; 7: the redeal that gathers piles, the discards, and places,
 /// `wire::Places`; 8: the gathering redeal's `keep` and `gaps`, the gaps that close on the
 /// deal, `stock.top` and covered cards face down, cards put under a pile and turned from the
-/// pile the last card went to, `wire::Turning`)
-pub const PROGRAM_VERSION: u64 = 11;
+/// pile the last card went to, `wire::Turning`; 9-11: the draws of a buried card, the
+/// guided search and its weights; 12: the guided search's built and narrow piles)
+pub const PROGRAM_VERSION: u64 = 12;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
 pub const SLOTS: usize = 4;
@@ -302,6 +303,12 @@ pub struct GuidedRules {
     /// whether the stock deals onto a pile (`GuidedRules.covered` in rules.py): its breaks
     /// count, not the cards under its top run
     pub covered: Vec<bool>,
+    /// whether a pile is built one card at a time (`GuidedRules.built`): the cards under
+    /// its top run weigh `built_weight`
+    pub built: Vec<bool>,
+    /// whether a pile not home takes only some cards when empty (`GuidedRules.narrow`): it
+    /// weighs `narrow_empty_weight` when empty
+    pub narrow: Vec<bool>,
 }
 
 #[derive(Debug)]
@@ -864,14 +871,20 @@ impl Program {
                     home[*pile] = true;
                     homes.push((*pile, *empty, rows64(rows, "home")?));
                 }
-                let mut covered = vec![false; piles];
-                for &pile in &g.covered {
-                    match covered.get_mut(pile) {
-                        Some(flag) => *flag = true,
-                        None => return bad(format!("guided covered pile {pile} out of range")),
+                let flags = |list: &Vec<usize>, what: &str| -> Result<Vec<bool>> {
+                    let mut flags = vec![false; piles];
+                    for &pile in list {
+                        match flags.get_mut(pile) {
+                            Some(flag) => *flag = true,
+                            None => return bad(format!("guided {what} pile {pile} out of range")),
+                        }
                     }
-                }
-                Some(Box::new(GuidedRules { runs, homes, home, covered }))
+                    Ok(flags)
+                };
+                let covered = flags(&g.covered, "covered")?;
+                let built = flags(&g.built, "built")?;
+                let narrow = flags(&g.narrow, "narrow")?;
+                Some(Box::new(GuidedRules { runs, homes, home, covered, built, narrow }))
             }
         };
         let pass_merge = match value.ordering.pass_merge {

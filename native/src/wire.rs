@@ -179,6 +179,10 @@ pub struct Guided {
     pub homes: Vec<(usize, u64, Vec<u64>)>,
     /// the piles the stock deals onto (`GuidedRules.covered`)
     pub covered: Vec<usize>,
+    /// the piles built one card at a time (`GuidedRules.built`)
+    pub built: Vec<usize>,
+    /// the piles not home that only some cards may fill when empty (`GuidedRules.narrow`)
+    pub narrow: Vec<usize>,
 }
 
 /// The guided search's numbers (`patience/solver/constants.py`, `GuidedConstants`).
@@ -187,8 +191,10 @@ pub struct Guided {
 pub struct GuidedConstants {
     pub home_weight: i64,
     pub run_weight: i64,
+    pub built_weight: i64,
     pub parked_weight: i64,
     pub empty_weight: i64,
+    pub narrow_empty_weight: i64,
     pub next_weight: i64,
     pub down_weight: i64,
     pub stock_weight: i64,
@@ -306,8 +312,8 @@ pub fn test_search() -> Search {
             "pile_to_empty": 90, "into_parking_whole": 80, "split_run_to_empty": 40,
             "into_parking": 20, "dealt_pile_to_empty": -500, "deal": -1000,
             "cheap_deal": 650, "take_back": -1100, "jitter": 60},
-            "guided": {"home_weight": 3, "run_weight": 1, "parked_weight": 1,
-            "empty_weight": 2, "next_weight": 1, "down_weight": 3, "stock_weight": 1, "break_weight": 0,
+            "guided": {"home_weight": 3, "run_weight": 1, "built_weight": 1, "parked_weight": 1,
+            "empty_weight": 2, "narrow_empty_weight": 2, "next_weight": 1, "down_weight": 3, "stock_weight": 1, "break_weight": 0,
             "depth_weight": 1, "budget": 5000, "stock_from": 0}}"#,
     )
     .expect("the test constants fit the wire")

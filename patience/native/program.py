@@ -562,4 +562,5 @@ def _guided(rules: SolverRules) -> wire.Guided | None:
                    for index in range(start, stop)),
         homes=tuple((index, empty, rows) for start, stop, empty, rows in guided.homes
                     for index in range(start, stop)),
-        covered=tuple(sorted(guided.covered)))
+        covered=tuple(sorted(guided.covered)), built=tuple(sorted(guided.built)),
+        narrow=tuple(sorted(guided.narrow)))

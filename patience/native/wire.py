@@ -24,8 +24,9 @@ from patience.solver.constants import SearchConstants
 #: gathering redeal's ``keep`` and ``gaps``, the gaps that close on the deal and the deal
 #: to empty piles alone, the stock's top card on a pile (``stock_top``) and covered cards
 #: face down (``uncovering``), 9: the draws of a buried card, ``merci``, 10: the guided
-#: search, ``guided`` and its constants, 11: its weights of face-down and stock cards)
-PROGRAM_VERSION = 11
+#: search, ``guided`` and its constants, 11: its weights of face-down and stock cards, 12:
+#: its built and narrow piles and their weights)
+PROGRAM_VERSION = 12
 
 Expr = list[Any]  # an expression tree: ["int", 3], ["cmp", "==", a, b], …
 Rule = Expr | bool  # a rule, or the constant it folds to
@@ -170,6 +171,9 @@ class Guided:
     #: (pile, the cards an empty pile may take, 64 rows: per top card the cards it may take)
     homes: tuple[tuple[int, int, tuple[int, ...]], ...]
     covered: tuple[int, ...]  # the piles the stock deals onto (``GuidedRules.covered``)
+    built: tuple[int, ...]  # the piles built one card at a time (``GuidedRules.built``)
+    #: the piles not home that only some cards may fill when empty (``GuidedRules.narrow``)
+    narrow: tuple[int, ...]
 
 
 @attrs.frozen

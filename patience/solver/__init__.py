@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.13"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
+SOLVER_VERSION = "1.14"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
 # 1.3: take-backs off the foundations after the deal, turn-ups first; whole lost components
 # proven lost (Tarjan); a pile no card leaves and no rule reads below its top (Golf's waste,
 # Black Hole's hole, one-way foundations) keyed by its top card and size;
@@ -74,6 +74,8 @@ SOLVER_VERSION = "1.13"  # 1.1: won lines shortened; 1.2: proven-lost table, no 
 # their accepts rule builds them (25 more games: Beleaguered Castle, King Albert, Fan...)
 # 1.13: the guided search never pushes a position the restarts proved lost (their proofs
 # are no longer lost to its turns: Fan)
+# 1.14: the guided search's estimate weighs the cards under a built pile's top run 1, not
+# 2, and an empty pile that only some cards may fill (Kings, or none) not at all
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000

@@ -48,8 +48,14 @@ class GuidedConstants:
 
     home_weight: int = 5  # per card home
     run_weight: int = 2  # per card under the top run of a pile whose runs the rules tell
+    #: per card under the top run of a pile built one card at a time (``built_rows``): its
+    #: cards move singly, so a card out of order costs less than under a run that moves whole
+    built_weight: int = 1
     parked_weight: int = 2  # per card of another pile not home (a cell)
-    empty_weight: int = 3  # per empty pile not home
+    empty_weight: int = 3  # per empty pile not home that any card may fill
+    #: per empty pile not home that only some cards may fill (Kings only, or none): such a
+    #: gap frees no card but those, so it does not count
+    narrow_empty_weight: int = 0
     next_weight: int = 1  # per card above a card a home pile may take now
     down_weight: int = 3  # per face-down card not home
     #: per break (adjacent face-up cards not a run) on a pile a deal covers, where the

@@ -85,14 +85,15 @@ def make_estimate(guided: GuidedRules, piles: int) -> Estimate:
              for index in range(start, stop)]
     home_piles = {index for index, _, _ in homes}
     runs_of = {index: rows for start, stop, rows in guided.runs for index in range(start, stop)}
-    others = [(index, runs_of.get(index), index in guided.covered) for index in range(piles)
-              if index not in home_piles]
-    weights = (constants.home_weight, constants.run_weight, constants.parked_weight,
-               constants.empty_weight, constants.next_weight, constants.down_weight,
-               constants.stock_weight, constants.break_weight)
+    others = [(index, runs_of.get(index), index in guided.covered, index in guided.built,
+               index in guided.narrow) for index in range(piles) if index not in home_piles]
+    weights = (constants.home_weight, constants.run_weight, constants.built_weight,
+               constants.parked_weight, constants.empty_weight, constants.narrow_empty_weight,
+               constants.next_weight, constants.down_weight, constants.stock_weight,
+               constants.break_weight)
 
     def estimate(position: Sequence[Sequence[int]], stock: Sequence[int]) -> int:
-        home = under = parked = empty = deep = down = breaks = 0
+        home = under = built_under = parked = empty = narrow_empty = deep = down = breaks = 0
         wanted = 0  # the cards some home pile may take now
         for index, on_empty, rows in homes:
             pile = position[index]
@@ -101,10 +102,13 @@ def make_estimate(guided: GuidedRules, piles: int) -> Estimate:
                 wanted |= on_empty
             elif pile[-1] < FACE_DOWN:
                 wanted |= rows[pile[-1]]
-        for index, runs, dealt_onto in others:
+        for index, runs, dealt_onto, built, narrow in others:
             pile = position[index]
             if not pile:
-                empty += 1
+                if narrow:
+                    narrow_empty += 1
+                else:
+                    empty += 1
                 continue
             if runs is None:
                 parked += len(pile)
@@ -117,7 +121,10 @@ def make_estimate(guided: GuidedRules, piles: int) -> Estimate:
                 while bottom > 0 and pile[bottom] < FACE_DOWN and pile[bottom - 1] < FACE_DOWN \
                         and runs[pile[bottom - 1]] >> pile[bottom] & 1:
                     bottom -= 1
-                under += bottom
+                if built:
+                    built_under += bottom
+                else:
+                    under += bottom
             depth = len(pile) - 1
             for card in pile:
                 if card >= FACE_DOWN:
@@ -125,11 +132,12 @@ def make_estimate(guided: GuidedRules, piles: int) -> Estimate:
                 elif wanted >> card & 1:
                     deep += depth
                 depth -= 1
-        home_weight, run_weight, parked_weight, empty_weight, next_weight, down_weight, \
-            stock_weight, break_weight = weights
-        return (run_weight * under + parked_weight * parked + next_weight * deep
-                + down_weight * down + stock_weight * len(stock) + break_weight * breaks
-                - home_weight * home - empty_weight * empty)
+        home_weight, run_weight, built_weight, parked_weight, empty_weight, \
+            narrow_empty_weight, next_weight, down_weight, stock_weight, break_weight = weights
+        return (run_weight * under + built_weight * built_under + parked_weight * parked
+                + next_weight * deep + down_weight * down + stock_weight * len(stock)
+                + break_weight * breaks - home_weight * home - empty_weight * empty
+                - narrow_empty_weight * narrow_empty)
 
     return estimate
 

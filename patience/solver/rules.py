@@ -203,8 +203,10 @@ class SolverRules:
             return None
         runs = tuple((start, stop, rows) for start, stop, rows in sequence_rows(variant))
         cards = sorted({card for card in variant.deck if card < FACE_DOWN})
+        built: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
         if not variant.deal_targets:
-            runs += built_rows(variant, {start for start, _, _ in runs}, cards)
+            built = built_rows(variant, {start for start, _, _ in runs}, cards)
+            runs += built
         if not runs:
             return None
         home_runs = home_run_rows(variant, cards)
@@ -214,17 +216,23 @@ class SolverRules:
             runs = tuple((start, stop, tuple(a & b for a, b in zip(rows, home_runs)))
                          for start, stop, rows in runs)
         home_rows = []
+        every = sum(1 << card for card in cards)
+        narrow: set[int] = set()
         for group in variant.tabulated_plan.groups:
-            if group.indices.start in homes:
-                empty, rows = _home_rows(variant, group.accepts, cards)
-                every = sum(1 << card for card in cards)
-                if empty == every:
-                    empty = 0  # an empty pile that may take any card tells nothing
-                if all(rows[card] == every for card in cards):
-                    rows = []  # nor does a pile that may take any card on any
-                home_rows.append((group.indices.start, group.indices.stop, empty,
-                                  tuple(rows) + (0,) * (FACE_DOWN - len(rows))))
-        return GuidedRules(runs, tuple(home_rows), frozenset(variant.deal_targets))
+            if group.indices.start not in homes:
+                if _takes_empty(variant, group.accepts, cards) != every:
+                    narrow.update(group.indices)
+                continue
+            empty, rows = _home_rows(variant, group.accepts, cards)
+            if empty == every:
+                empty = 0  # an empty pile that may take any card tells nothing
+            if all(rows[card] == every for card in cards):
+                rows = []  # nor does a pile that may take any card on any
+            home_rows.append((group.indices.start, group.indices.stop, empty,
+                              tuple(rows) + (0,) * (FACE_DOWN - len(rows))))
+        return GuidedRules(runs, tuple(home_rows), frozenset(variant.deal_targets),
+                           frozenset(i for start, stop, _ in built for i in range(start, stop)),
+                           frozenset(narrow))
 
     def _key_function(self) -> KeyFunction:
         table = self.card_table
@@ -309,6 +317,13 @@ class GuidedRules:
     #: the piles the stock deals onto (``Variant.deal_targets``): on those the estimate
     #: counts breaks, not the cards under the top run, which a deal buries
     covered: frozenset[int] = frozenset()
+    #: the piles built one card at a time (:func:`built_rows`): the cards under their top
+    #: run weigh ``built_weight``, not ``run_weight``
+    built: frozenset[int] = frozenset()
+    #: the piles not home that only some cards may fill when empty (an ``accepts`` rule
+    #: read for one card: Klondike's columns take Kings, a waste takes none): an empty one
+    #: weighs ``narrow_empty_weight``, not ``empty_weight``
+    narrow: frozenset[int] = frozenset()
 
 
 def _home_rows(variant: Variant, accepts: Node, cards: list[int]) -> tuple[int, list[int]]:
@@ -321,12 +336,19 @@ def _home_rows(variant: Variant, accepts: Node, cards: list[int]) -> tuple[int, 
     rule would refuse: an estimate's over-estimate (``patience.solver.guided``)."""
     compiler = variant.tabulated_plan.compiler
     rows = [0] * (max(cards, default=0) + 1)
-    on_empty = compiler.card_function(_one_card(accepts, True, True), ["card#"])
     on_card = compiler.card_function(_one_card(accepts, False, True), ["card#", "base#"])
-    empty = sum(1 << card for card in cards if on_empty is None or on_empty(card))
+    empty = _takes_empty(variant, accepts, cards)
     for base in cards:
         rows[base] = sum(1 << card for card in cards if on_card is None or on_card(card, base))
     return empty, rows
+
+
+def _takes_empty(variant: Variant, accepts: Node, cards: list[int]) -> int:
+    """The cards a pile whose ``accepts`` rule (inlined) is given may take when empty, as
+    a bit set, the rule read for one card as in :func:`_home_rows`."""
+    compiler = variant.tabulated_plan.compiler
+    on_empty = compiler.card_function(_one_card(accepts, True, True), ["card#"])
+    return sum(1 << card for card in cards if on_empty is None or on_empty(card))
 
 
 #: what a one-card move onto a home pile reads, as names of the card functions
