@@ -325,6 +325,47 @@ def test_both_engines_run_the_same_search_with_a_stock(name, number, budget):
     assert solve(game, budget, engine="native", guides=False).verdict == "unknown"
 
 
+@pytest.fixture
+def guided_constants():
+    """Set the guided search's constants for a test (both engines read them: the core in
+    the rule program, made again), and put them back after."""
+    saved = SEARCH.guided
+
+    def set_them(**changes: object) -> None:
+        object.__setattr__(SEARCH, "guided", attrs.evolve(saved, **changes))
+        native.core.cache_clear()
+
+    yield set_them
+    object.__setattr__(SEARCH, "guided", saved)
+    native.core.cache_clear()
+
+
+@needs_native
+def test_a_second_guided_search_follows_the_first(guided_constants):
+    # Fan's deal 56 at 5,000 positions, each guided search's budget cut to 300: one guided
+    # search and the restarts leave it unknown; a second from the root, ranking by a depth
+    # weight of 2 once the first has spent its 300, wins it at 1,022, in both engines
+    game = patience.find_variant("fan").deal(56)
+    guided_constants(budget=300, depth_weights=(1,))
+    assert solve(game, 5_000, shorten_line=False, engine="native").verdict == "unknown"
+    assert solve(game, 5_000, shorten_line=False, engine="python").verdict == "unknown"
+    guided_constants(budget=300, depth_weights=(1, 2))
+    reference = solve(game, 5_000, shorten_line=False, engine="python")
+    core = solve(game, 5_000, shorten_line=False, engine="native")
+    assert (reference.verdict, reference.positions) == ("won", 1_022)
+    assert (core.verdict, core.positions, core.moves) == \
+        (reference.verdict, reference.positions, reference.moves)
+    probe = game.copy()
+    for move in core.moves:
+        probe.push(move)  # checked: an illegal move raises
+    assert probe.is_won()
+    # with none, no guided search runs: the restarts' search (guides=False)
+    guided_constants(depth_weights=())
+    for engine in ("python", "native"):
+        assert solve(game, 5_000, shorten_line=False, engine=engine).positions == \
+            solve(game, 5_000, shorten_line=False, engine=engine, guides=False).positions
+
+
 @needs_native
 def test_the_core_keeps_the_guided_search_within_the_memory_cap():
     game = patience.find_variant("freecell").deal(1)

@@ -153,11 +153,13 @@ pub struct Guided<'a> {
     stacks: Stacks,
     moves: Vec<Move>,
     started: bool,
+    /// its rank's weight per move from the root
+    depth_weight: i64,
 }
 
 impl<'a> Guided<'a> {
     /// None where the program has no guided search.
-    pub fn new(program: &'a Program, root: &Position) -> Option<Guided<'a>> {
+    pub fn new(program: &'a Program, root: &Position, depth_weight: i64) -> Option<Guided<'a>> {
         let rules = program.guided.as_deref()?;
         Some(Guided {
             program,
@@ -170,6 +172,7 @@ impl<'a> Guided<'a> {
             stacks: Stacks::default(),
             moves: Vec::new(),
             started: false,
+            depth_weight,
         })
     }
 
@@ -195,7 +198,7 @@ impl<'a> Guided<'a> {
         let number = self.nodes.len() as u32;
         self.nodes.push(Node { parent, mv, depth, piles: NO_PILES, dealt });
         let rank = estimate(program, self.rules, &self.pos)
-            .wrapping_add(program.search.guided.depth_weight.wrapping_mul(depth as i64));
+            .wrapping_add(self.depth_weight.wrapping_mul(depth as i64));
         self.heap.push(Reverse((rank, number)));
     }
 

@@ -724,7 +724,12 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
     let mut schedule =
         Schedule::new(beams && !prove && program.beam.layers && !root.stock.is_empty(), constants);
     // the guided search takes turns with the restarts (`guided.rs`)
-    let mut guided = if guides && !prove { Guided::new(program, root) } else { None };
+    // one guided search after another, each with its own depth weight (`depth_weights`)
+    let mut weights = constants.guided.depth_weights.iter();
+    let mut guided = match weights.next() {
+        Some(&weight) if guides && !prove => Guided::new(program, root, weight),
+        _ => None,
+    };
     let mut guided_left = constants.guided.budget;
     // where a stock is dealt, its first turn waits (`GuidedConstants.stock_from`)
     let guided_from = if program.deal_targets.is_empty() { 0 } else { constants.guided.stock_from };
@@ -752,7 +757,14 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
                     return solver.solved(Outcome::Timeout, spent);
                 }
                 if guided_left == 0 {
-                    guided = None; // its share is spent: the restarts go on alone
+                    // its share is spent: the next guided search from the root, the marks of
+                    // the last forgotten; after the last the restarts go on alone
+                    guided = None;
+                    if let Some(&weight) = weights.next() {
+                        solver.store.clear_guided();
+                        guided = Guided::new(program, root, weight);
+                        guided_left = constants.guided.budget;
+                    }
                 }
                 if spent >= max_positions {
                     break;

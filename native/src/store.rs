@@ -206,6 +206,18 @@ impl Store {
         self.run += 1;
     }
 
+    /// Forget which records the guided search reached (a new guided search begins).
+    pub fn clear_guided(&mut self) {
+        for chunk in &mut self.chunks {
+            let mut at = 0;
+            while at < chunk.len() {
+                let word = u32::from_le_bytes(chunk[at..at + HEADER].try_into().expect("a word"));
+                chunk[at..at + HEADER].copy_from_slice(&(word & !GUIDED).to_le_bytes());
+                at = Self::record(chunk, at).1;
+            }
+        }
+    }
+
     /// Whether `id` was seen in the current restart.
     #[inline]
     pub fn seen_in_this_run(&self, id: Id) -> bool {
@@ -597,5 +609,27 @@ mod tests {
         store.set_depth(id, -1);
         store.set_lost(id);
         assert!(store.is_guided(id) && store.is_lost(id) && store.seen_in_this_run(id));
+    }
+
+    #[test]
+    fn clearing_the_guided_marks_keeps_everything_else() {
+        let mut store = Store::new();
+        store.start_run();
+        let keys: Vec<Vec<u8>> = (0..3000u32).map(|n| n.to_le_bytes().to_vec()).collect();
+        let ids: Vec<Id> = keys.iter().map(|key| store.insert(key, hash_key(key), -1)).collect();
+        for (n, &id) in ids.iter().enumerate() {
+            store.set_guided(id);
+            if n % 3 == 0 {
+                store.set_lost(id);
+            }
+        }
+        store.mark_seen(ids[1], 7);
+        store.clear_guided();
+        for (n, (&id, key)) in ids.iter().zip(&keys).enumerate() {
+            assert!(!store.is_guided(id));
+            assert_eq!(store.is_lost(id), n % 3 == 0);
+            assert_eq!(store.find(key, hash_key(key)), Some(id));
+        }
+        assert!(store.seen_in_this_run(ids[1]) && store.depth(ids[1]) == 7);
     }
 }

@@ -76,6 +76,8 @@ SOLVER_VERSION = "1.14"  # 1.1: won lines shortened; 1.2: proven-lost table, no 
 # are no longer lost to its turns: Fan)
 # 1.14: the guided search's estimate weighs the cards under a built pile's top run 1, not
 # 2, and an empty pile that only some cards may fill (Kings, or none) not at all
+# and once the guided search has spent its budget, a second runs from the root, ranking by
+# a depth weight of 2 (fc-solve's flares)
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000
@@ -147,9 +149,10 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     Where the rules tell runs (``SolverRules.guided``), the guided search
     (:mod:`patience.solver.guided`), best first by an estimate derived from the rules,
     takes turns with the restarts: before each restart it goes on for as many positions as
-    that restart gets, until it has spent ``SEARCH.guided.budget``; where a stock is dealt,
-    from ``SEARCH.guided.stock_from`` positions on. ``guides=False`` leaves it out (the
-    search of solver 1.8).
+    that restart gets, until it has spent ``SEARCH.guided.budget``, then a second from the
+    root ranking by another depth weight (``SEARCH.guided.depth_weights``) as long; where a
+    stock is dealt, from ``SEARCH.guided.stock_from`` positions on. ``guides=False`` leaves
+    it out (the search of solver 1.8).
 
     With ``prove`` there are no restarts, no beams and no guided search: one search with
     the main ordering and the whole budget, which exhausts a deal's reachable space when
@@ -183,8 +186,10 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     lost: set[bytes] = set()  # positions proven lost, kept across restarts
     schedule = BeamSchedule(beams and not prove and beam_applies(rules, game.stock))
     # the guided search takes turns with the restarts (docs/solver.md, "The guided search")
-    guided = Guided(rules, game.piles, game.stock, lost) \
-        if guides and not prove and rules.guided is not None else None
+    weights = iter(SEARCH.guided.depth_weights)  # one guided search after another
+    first = next(weights, None)
+    guided = Guided(rules, game.piles, game.stock, lost, first) \
+        if guides and not prove and rules.guided is not None and first is not None else None
     guided_left = SEARCH.guided.budget
     guided_from = SEARCH.guided.stock_from if game.variant.deal_targets else 0
     while spent < max_positions:
@@ -215,8 +220,12 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
                 return _result("unwinnable", game, [], spent, started)
             if outcome == TIMEOUT or (should_stop is not None and should_stop(spent)):
                 break
-            if guided_left <= 0:
-                guided = None  # its share is spent: the restarts go on alone
+            if guided_left <= 0:  # its share is spent: the next guided search from the
+                # root, ranking by its own depth weight; after the last the restarts alone
+                weight = next(weights, None)
+                guided = None if weight is None else \
+                    Guided(rules, game.piles, game.stock, lost, weight)
+                guided_left = SEARCH.guided.budget
             if spent >= max_positions:
                 break
             stop = None if should_stop is None else \

@@ -62,8 +62,12 @@ class GuidedConstants:
     #: cards under the top run tell nothing: a deal buries every run
     break_weight: int = 4
     stock_weight: int = 3  # per card in the stock (as far from play as a face-down card)
-    depth_weight: int = 1  # per move from the root: a position's rank adds it to its estimate
-    budget: int = 200_000  # positions in all its turns of one solve
+    #: the guided searches of a solve, one after the other, each from the root with its own
+    #: weight per move from the root (a position's rank adds it to its estimate) and
+    #: ``budget`` positions: a second search ranks by another balance of the same estimate
+    #: (fc-solve's flares), the first's marks forgotten
+    depth_weights: tuple[int, ...] = (1, 2)
+    budget: int = 200_000  # positions in all the turns of one guided search
     #: where a stock is dealt, its first turn comes once a solve has spent this many
     #: positions (the restarts decide most such deals sooner, the stock macro moves
     #: walking the stock for them)

@@ -147,9 +147,13 @@ class Guided:
     between calls of :meth:`run`, so a solve can give it turns beside the restarts."""
 
     def __init__(self, rules: SolverRules, piles: Sequence[Sequence[int]],
-                 stock: Sequence[int], lost: set[bytes] | None = None) -> None:
+                 stock: Sequence[int], lost: set[bytes] | None = None,
+                 depth_weight: int | None = None) -> None:
         assert rules.guided is not None
         self.rules = rules
+        #: a position's rank adds this per move from the root (``GuidedConstants``)
+        self.depth_weight = SEARCH.guided.depth_weights[0] if depth_weight is None \
+            else depth_weight
         #: keys of positions the restarts proved lost (the solve's set, shared): never
         #: pushed, as the restarts never enter them
         self.lost: set[bytes] = set() if lost is None else lost
@@ -185,7 +189,7 @@ class Guided:
         waste = None if rules.pass_merge is None else rules.pass_merge[0]
         heap, seen, lost, push, pop = self._heap, self._seen, self.lost, heapq.heappush, \
             heapq.heappop
-        depth_weight = SEARCH.guided.depth_weight
+        depth_weight = self.depth_weight
         expanded = walked = 0
         check_at = 1024
         while heap:
