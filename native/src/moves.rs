@@ -49,11 +49,14 @@ struct Screen {
 impl Screen {
     // kept out of `generate`, whose size decides whether `source_pile` is inlined there
     #[inline(never)]
-    fn of(plan: &SourcePlan, targets: &Targets) -> Screen {
+    fn of(plan: &SourcePlan, targets: Option<&Targets>, pos: &Position) -> Screen {
         let mut accepts = [[0u64; 2]; MAX_SCREENED];
         for (cards, pairing) in accepts.iter_mut().zip(&plan.pairings) {
             let filter = pairing.filter.as_ref().expect("a screened pairing has a filter");
-            for &code in &targets.tops[pairing.start..pairing.stop] {
+            for t in pairing.start..pairing.stop {
+                // the tops read once for the indexed pairings, else read here (a pairing
+                // into a single pile)
+                let code = targets.map_or_else(|| top_code(&pos.piles[t]), |targets| targets.tops[t]);
                 let takers = filter.takers(code);
                 cards[0] |= takers[0];
                 cards[1] |= takers[1];
@@ -598,7 +601,7 @@ impl Program {
         let mut env = Env::placed(&pos.piles, &pos.stock, &self.placing.maps); // one per position: its memo
         for (group, plan) in self.groups.iter().zip(&self.sources) {
             if let Some(plan) = plan {
-                let screen = targets.as_ref().filter(|_| plan.screened).map(|t| Screen::of(plan, t));
+                let screen = plan.screened.then(|| Screen::of(plan, targets.as_ref(), pos));
                 for s in group.start..group.stop {
                     if screen.as_ref().is_some_and(|screen| !screen.may_move(plan, &pos.piles[s])) {
                         continue;
@@ -710,7 +713,7 @@ impl Program {
                 if self.forced_filtered && targets.is_none() {
                     targets = Some(Targets::of(pos));
                 }
-                let screen = targets.as_ref().filter(|_| plan.screened).map(|t| Screen::of(plan, t));
+                let screen = plan.screened.then(|| Screen::of(plan, targets.as_ref(), pos));
                 for s in group.start..group.stop {
                     if screen.as_ref().is_some_and(|screen| !screen.may_move(plan, &pos.piles[s])) {
                         continue;
