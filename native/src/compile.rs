@@ -366,6 +366,17 @@ fn compile_node(expr: &Expr, ctx: &Context) -> Function {
             let (a, b) = (*a, *b);
             Box::new(move |e| (e.pile_number(a) == e.pile_number(b)) as i64)
         }
+        Expr::Quantifier(all, slot, start, stop, body) if matches!(guard(*slot, body), Some(None)) => {
+            // `all x in G: x.empty` (a win: every column cleared) or `any x in G: x.empty`:
+            // the emptiness read straight from the piles, no call a pile
+            let (all, start, stop) = (*all, *start as usize, *stop as usize);
+            let empty = move |e: &Env, i: usize| e.piles.get(i).is_none_or(|p| p.is_empty());
+            if all {
+                Box::new(move |e| (start..stop).all(|i| empty(e, i)) as i64)
+            } else {
+                Box::new(move |e| (start..stop).any(|i| empty(e, i)) as i64)
+            }
+        }
         Expr::Quantifier(all, slot, start, stop, body) => {
             let (all, slot, start, stop, body) =
                 (*all, *slot as usize, *start as usize, *stop as usize, sub(body));

@@ -43,39 +43,49 @@ impl Targets {
 /// candidate target in any of them (`candidates` would find none: the same rows read the
 /// other way), so it has no move and is passed over; nothing else changes.
 struct Screen {
-    accepts: [Cards; MAX_SCREENED],
+    /// for each pairing, where its key card lies (`Pairing::key_depth`) and the key cards
+    /// its targets may take
+    keys: [(usize, Cards); MAX_SCREENED],
+    pairings: usize,
 }
 
 impl Screen {
     // kept out of `generate`, whose size decides whether `source_pile` is inlined there
     #[inline(never)]
-    fn of(plan: &SourcePlan, targets: &Targets) -> Screen {
-        let mut accepts = [[0u64; 2]; MAX_SCREENED];
-        for (cards, pairing) in accepts.iter_mut().zip(&plan.pairings) {
+    fn of(plan: &SourcePlan, targets: Option<&Targets>, pos: &Position) -> Screen {
+        let mut keys = [(0, [0u64; 2]); MAX_SCREENED];
+        for ((depth, cards), pairing) in keys.iter_mut().zip(&plan.pairings) {
             let filter = pairing.filter.as_ref().expect("a screened pairing has a filter");
-            for &code in &targets.tops[pairing.start..pairing.stop] {
+            *depth = pairing.key_depth;
+            for t in pairing.start..pairing.stop {
+                // the tops read once for the indexed pairings, else read here (a pairing
+                // into a single pile)
+                let code = targets.map_or_else(|| top_code(&pos.piles[t]), |targets| targets.tops[t]);
                 let takers = filter.takers(code);
                 cards[0] |= takers[0];
                 cards[1] |= takers[1];
             }
         }
-        Screen { accepts }
+        Screen { keys, pairings: plan.pairings.len().min(MAX_SCREENED) }
     }
 
     /// Whether some pairing may move a run of `src` (false: none has a candidate target).
     #[inline]
-    fn may_move(&self, plan: &SourcePlan, src: &[u8]) -> bool {
-        plan.pairings.iter().zip(&self.accepts).any(|(pairing, cards)| {
-            let d = pairing.key_depth;
+    fn may_move(&self, src: &[u8]) -> bool {
+        let n = src.len();
+        for &(d, cards) in &self.keys[..self.pairings] {
             let card = if d == 0 {
                 0
-            } else if d <= src.len() {
-                src[src.len() - d]
+            } else if d <= n {
+                src[n - d]
             } else {
                 return true; // no such card: the filter's "no card" row passes everything
             };
-            card >= 128 || (cards[(card >> 6) as usize] >> (card & 63)) & 1 != 0
-        })
+            if card >= 128 || (cards[(card >> 6) as usize] >> (card & 63)) & 1 != 0 {
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -591,16 +601,17 @@ impl Program {
     /// Every legal move (the deal last); none in a won position.
     pub fn generate(&self, pos: &Position, out: &mut Vec<Move>) {
         out.clear();
-        if self.is_won(pos) {
+        // one per position: its memo (the win's value too, which reads the position alone)
+        let mut env = Env::placed(&pos.piles, &pos.stock, &self.placing.maps);
+        if self.win.truth(&mut env) {
             return;
         }
         let targets = self.filtered.then(|| Targets::of(pos));
-        let mut env = Env::placed(&pos.piles, &pos.stock, &self.placing.maps); // one per position: its memo
         for (group, plan) in self.groups.iter().zip(&self.sources) {
             if let Some(plan) = plan {
-                let screen = targets.as_ref().filter(|_| plan.screened).map(|t| Screen::of(plan, t));
+                let screen = plan.screened.then(|| Screen::of(plan, targets.as_ref(), pos));
                 for s in group.start..group.stop {
-                    if screen.as_ref().is_some_and(|screen| !screen.may_move(plan, &pos.piles[s])) {
+                    if screen.as_ref().is_some_and(|screen| !screen.may_move(&pos.piles[s])) {
                         continue;
                     }
                     self.source_pile(plan, group.face_down, s, pos, &mut env, targets.as_ref(), &mut |m| {
@@ -710,9 +721,9 @@ impl Program {
                 if self.forced_filtered && targets.is_none() {
                     targets = Some(Targets::of(pos));
                 }
-                let screen = targets.as_ref().filter(|_| plan.screened).map(|t| Screen::of(plan, t));
+                let screen = plan.screened.then(|| Screen::of(plan, targets.as_ref(), pos));
                 for s in group.start..group.stop {
-                    if screen.as_ref().is_some_and(|screen| !screen.may_move(plan, &pos.piles[s])) {
+                    if screen.as_ref().is_some_and(|screen| !screen.may_move(&pos.piles[s])) {
                         continue;
                     }
                     if self.source_pile(plan, group.face_down, s, pos, &mut env, targets.as_ref(), &mut |m| {

@@ -674,8 +674,9 @@ impl Reader {
             // a single target pile is tested at once: indexing the position's tops for it
             // would cost more than it saves (Golf's waste); its filter's verdicts still serve
             let indexed = filter.is_some() && stop > start + 1;
-            // the one card every run of the pairing is keyed by, when there is one
-            let key_depth = match filter.as_ref().filter(|_| indexed).map(|f| f.key) {
+            // the one card every run of the pairing is keyed by, when there is one (a pairing
+            // into a single pile too: the screen passes over most sources at once)
+            let key_depth = match filter.as_ref().map(|f| f.key) {
                 Some(FilterKey::Nothing) => Some(0),
                 Some(FilterKey::RunTop) => Some(1),
                 Some(FilterKey::RunBottom) => match constant(&item.fixed)?.or(plan_size) {

@@ -181,6 +181,9 @@ impl Ordering {
     }
 
     pub fn order(&mut self, program: &Program, moves: &mut [Move], pos: &Position) {
+        if moves.len() < 2 && self.jitter.is_none() {
+            return; // one move is in order (with a jitter, its draw is still made)
+        }
         let rules = &program.ordering;
         // a deal that uses nothing up and whose only followers are deals and moves from the
         // waste costs little: it comes before the moves into empty piles (make_ordering)
