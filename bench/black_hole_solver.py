@@ -54,6 +54,7 @@ from peers import (
     our_startup,
     parse_deals,
     print_table,
+    replay_won,
     run_child,
     run_ours,
     startup_cpu,
@@ -226,6 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         args.budget, args.cpu_limit),
                 partial(run_peer, args.black_hole_solve, args.variant, path, number,
                         args.budget, args.cpu_limit))
+            # our won line through Game.push too, outside the CPU measured
+            replay_won(mine, partial(patience.find_variant(args.variant).deal, number))
             rows.append((number, mine, theirs))
     title = (f"{args.variant}, deals {args.deals}: ours (--prove) vs black-hole-solver "
              f"{' '.join(['--game', spec.game, *spec.flags])}, budget {args.budget:,} positions / "

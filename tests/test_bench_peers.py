@@ -151,6 +151,7 @@ def test_black_hole_solver_bench_runs_and_agrees() -> None:
     assert [line.split()[7] for line in lines[2:4]] == ["unwinnable", "won"]
     assert "agreement 2 of 2 decided by both; disagreements 0" in done.stdout
     assert "ours: 1 deals searched exhaustively by both, 7,070 positions" in done.stdout
+    assert "outside the CPU measured): 1 of 1 end won" in done.stdout  # our line replayed
 
 
 #: freecell-solver-range-parallel-solve 1 3 1 -l lg -mi 100: deal 2 unsolved, 3 intractable
