@@ -2,12 +2,14 @@
 
 A depth-first search with a fixed move ordering walks far down a bad line before it comes
 back (the FreeCell family's hard deals; a Klondike whose stock must be played early). The
-guided search expands, of all the positions it has reached, the one whose *estimate* is
-least, its children keyed as the restarts key them (a position seen in the run is never
-expanded again, nor one the restarts have proven lost: solver 1.13).
-:func:`patience.solver.solve` gives it turns beside the depth-first
-restarts, up to a share of the budget (where a stock is dealt, from
-``SEARCH.guided.stock_from`` positions on); run out of positions, it has searched
+guided search expands, of all the positions it has reached, the one of least *rank*: its
+estimate plus ``depth_weight`` per move from the root, its children keyed as the restarts
+key them (a position seen in the run is never expanded again, nor one the restarts have
+proven lost: solver 1.13). :func:`patience.solver.solve` gives it turns beside the
+depth-first restarts, up to a share of the budget (where a stock is dealt, from
+``SEARCH.guided.stock_from`` positions on), then as much to a second guided search from the
+root with another depth weight (``SEARCH.guided.depth_weights``: solver 1.14); run out of
+positions, a guided search has searched
 everything and proves ``unwinnable`` as a restart does (docs/solver.md, "The guided
 search").
 
@@ -15,11 +17,12 @@ The estimate is derived from the rules only (``SolverRules.guided``): lower is b
 
     estimate = − home_weight × cards home
                + run_weight × cards under the top run of piles whose runs the rules tell
-                 and no deal covers
+                 and no deal covers (built_weight on piles built one card at a time)
                + break_weight × adjacent face-up cards not a run, on the piles a deal
                  covers (``Variant.deal_targets``: Spider's columns)
                + parked_weight × cards of other piles not home (cells, a reserve)
-               − empty_weight × empty piles not home
+               − empty_weight × empty piles not home that any card may fill (one only
+                 some cards may fill, as Klondike's take Kings: narrow_empty_weight)
                + next_weight × the depth of each card a home pile may take now
                + down_weight × face-down cards not home
                + stock_weight × cards in the stock
