@@ -193,14 +193,7 @@ impl Store {
     pub fn start_run(&mut self) {
         if self.run == LOW {
             // the counter wraps: forget every record's restart (once per 2^29 - 1)
-            for chunk in &mut self.chunks {
-                let mut at = 0;
-                while at < chunk.len() {
-                    let word = u32::from_le_bytes(chunk[at..at + HEADER].try_into().expect("a word"));
-                    chunk[at..at + HEADER].copy_from_slice(&(word & KEPT).to_le_bytes());
-                    at = Self::record(chunk, at).1;
-                }
-            }
+            self.keep_bits(KEPT);
             self.run = 0;
         }
         self.run += 1;
@@ -208,11 +201,16 @@ impl Store {
 
     /// Forget which records the guided search reached (a new guided search begins).
     pub fn clear_guided(&mut self) {
+        self.keep_bits(!GUIDED);
+    }
+
+    /// Keep only the bits `mask` of every record's word (one pass over the records).
+    fn keep_bits(&mut self, mask: u32) {
         for chunk in &mut self.chunks {
             let mut at = 0;
             while at < chunk.len() {
                 let word = u32::from_le_bytes(chunk[at..at + HEADER].try_into().expect("a word"));
-                chunk[at..at + HEADER].copy_from_slice(&(word & !GUIDED).to_le_bytes());
+                chunk[at..at + HEADER].copy_from_slice(&(word & mask).to_le_bytes());
                 at = Self::record(chunk, at).1;
             }
         }
