@@ -21,8 +21,9 @@ each deal N the bench
      --json --max-positions BUDGET``, under the same hard CPU limit, taking turns;
   3. prints per deal and in total: verdicts (Klondike-Solver's ``Impossible`` is a proof,
      ``CouldNotComplete`` the budget), CPU seconds of each whole process, our positions
-     (Klondike-Solver does not print its count), line lengths (ours: moves of the JSON
-     line, every ``d`` one move; Klondike-Solver: its ``moves_made_count``), and the ratio.
+     (Klondike-Solver does not print its count), line lengths counted as Klondike-Solver
+     counts its ``moves_made_count`` (``ks_length``: a turn of the stock is part of the
+     waste move it leads to, so ours counts the moves other than ``d``), and the ratio.
 
 With ``--batch`` each side solves every deal in ONE process, start-up paid once: ours
 ``python -c`` around ``patience.solve`` on each deal (``peers.OURS_BATCH``; the line not
@@ -189,6 +190,17 @@ def run_klondike_solver(pysol: str, deal: str, draw: int, budget: int, method: s
     return _peer_run(json.loads(done.stdout), pysol, done.cpu)
 
 
+def ks_length(run: Run) -> Run:
+    """``run`` with its line counted as Klondike-Solver counts its ``moves_made_count``: its
+    moves are macro moves, the draws (``DR#``) and a new round (``NEW``) part of the waste
+    move they lead to, a flip (``F#``) part of the move that uncovers it. Ours shows every
+    turn of the stock as a ``d`` and turns no card by hand, so its count is the moves other
+    than ``d``."""
+    if run.line is not None and run.moves:
+        run.line = sum(1 for move in run.moves if move != "d")
+    return run
+
+
 def run_klondike_solver_batch(deals: dict[int, tuple[str, str]], draw: int, budget: int,
                               method: str, cpu_limit: int) -> Batch:
     """Klondike-Solver on every deal of ``deals`` (number -> (PySol text, its own format))
@@ -223,6 +235,9 @@ def main_batch(args: argparse.Namespace, numbers: list[int]) -> int:
     variant = patience.find_variant(args.variant)
     for number, run in pairs[0][0].runs.items():
         replay_won(run, partial(variant.deal, number))
+    for ours, _ in pairs:
+        for run in ours.runs.values():
+            ks_length(run)
     title = (f"{args.variant} (draw {DRAW[args.variant]}), our deals {args.deals}, batch: "
              f"ours (one python process, {'shortening' if args.shorten else 'not shortening'}"
              f" its lines) vs Klondike-Solver solve_{args.method} (one python process around "
@@ -267,7 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             partial(run_klondike_solver, pysol, deal, DRAW[args.variant], args.budget,
                     args.method, args.cpu_limit))
         replay_won(mine, partial(variant.deal, number))
-        rows.append((number, mine, theirs))
+        rows.append((number, ks_length(mine), theirs))
     title = (f"{args.variant} (draw {DRAW[args.variant]}), our deals {args.deals}: ours vs "
              f"Klondike-Solver solve_{args.method}, budget {args.budget:,} positions / closed "
              f"states, hard CPU limit {args.cpu_limit} s per process, whole processes, "

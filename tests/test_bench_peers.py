@@ -79,6 +79,17 @@ def test_klondike_deal_in_klondike_solvers_format() -> None:
     assert text.splitlines()[7].count("<") == 6                       # column 7: 6 down
 
 
+def test_our_klondike_line_is_counted_as_klondike_solver_counts_its_moves() -> None:
+    klondike = _load("klondike_solver")
+    peers = sys.modules["peers"]  # as the bench imported it
+    # three turns of the stock and the waste card they bring, a column's run, a turn back
+    moves = ("d", "d", "d", "w:1-f", "c2:3-c5", "d", "w:1-c4")
+    run = klondike.ks_length(peers.Run("won", 0.5, 100, len(moves), moves=moves))
+    assert run.line == 3  # its moves: DR3 WF, 2-5 of three cards, DR1 W4
+    lost = klondike.ks_length(peers.Run("unknown", 0.5, 100, None))
+    assert lost.line is None
+
+
 _HEADER = ("deal", "ours", "cpu s", "positions", "line", "ratio cpu ours/peer")
 
 
