@@ -256,7 +256,7 @@ impl<'a> Guided<'a> {
             let dealt = self.nodes[at as usize].dealt;
             expanded += u64::from(!dealt);
             walked += 1;
-            program.generate(&self.pos, &mut moves);
+            program.generate_from(&self.pos, &mut moves, solver.after_deal(dealt));
             if moves.is_empty() {
                 if program.is_won(&self.pos) {
                     let mut line = Vec::new();

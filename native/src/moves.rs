@@ -600,6 +600,13 @@ impl Program {
 
     /// Every legal move (the deal last); none in a won position.
     pub fn generate(&self, pos: &Position, out: &mut Vec<Move>) {
+        self.generate_from(pos, out, None);
+    }
+
+    /// `generate`, the moves from a pile left out unless `sources` (where given) marks it:
+    /// the moves `generate` makes less those `Solver::children` drops after a deal
+    /// (`Ordering::after_deal`), in the same order, without making them first.
+    pub fn generate_from(&self, pos: &Position, out: &mut Vec<Move>, sources: Option<&[bool]>) {
         out.clear();
         // one per position: its memo (the win's value too, which reads the position alone)
         let mut env = Env::placed(&pos.piles, &pos.stock, &self.placing.maps);
@@ -611,7 +618,8 @@ impl Program {
             if let Some(plan) = plan {
                 let screen = plan.screened.then(|| Screen::of(plan, targets.as_ref(), pos));
                 for s in group.start..group.stop {
-                    if screen.as_ref().is_some_and(|screen| !screen.may_move(&pos.piles[s])) {
+                    if sources.is_some_and(|sources| !sources[s])
+                        || screen.as_ref().is_some_and(|screen| !screen.may_move(&pos.piles[s])) {
                         continue;
                     }
                     self.source_pile(plan, group.face_down, s, pos, &mut env, targets.as_ref(), &mut |m| {
@@ -1374,6 +1382,40 @@ mod tests {
         assert_eq!(gather_sizes(52, 3, 18), [vec![3; 17], vec![1]].concat());
         assert_eq!(gather_sizes(7, 3, 4), vec![3, 3, 1, 0]);
         assert_eq!(gather_sizes(50, 4, 12), [vec![5, 5], vec![4; 10]].concat());
+    }
+
+    #[test]
+    fn the_moves_from_some_piles_are_all_the_moves_less_those_from_the_others() {
+        // Klondike by threes' program: a position reached by a deal keeps only the moves
+        // from the waste (`Solver::after_deal`), made by `generate_from` without the rest
+        let program = crate::program::Program::from_json(include_str!("../../tests/programs/klondike-draw3.json"))
+            .expect("the golden program");
+        let mut state = 7u64;
+        let mut next = |below: u64| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) % below
+        };
+        let mut tried = 0;
+        for _ in 0..500 {
+            // the 52 cards (rank * 4 + suit), face up, spread over the piles and the stock
+            let mut pos = Position { piles: vec![Vec::new(); program.piles], stock: Vec::new() };
+            for card in 4u8..56 {
+                let at = next(program.piles as u64 + 1) as usize;
+                match pos.piles.get_mut(at) {
+                    Some(pile) => pile.push(card),
+                    None => pos.stock.push(card),
+                }
+            }
+            let sources: Vec<bool> = (0..program.slots).map(|_| next(2) == 1).collect();
+            let mut all = Vec::new();
+            program.generate(&pos, &mut all);
+            all.retain(|m| m.s < 0 || sources[m.s as usize]);
+            let mut some = Vec::new();
+            program.generate_from(&pos, &mut some, Some(&sources));
+            assert_eq!(some, all);
+            tried += some.len();
+        }
+        assert!(tried > 500, "positions with moves: {tried}");
     }
 
     #[test]

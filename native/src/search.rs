@@ -446,6 +446,12 @@ impl<'a> Solver<'a> {
         !self.exact && self.program.ordering.after_deal.is_some()
     }
 
+    /// The piles whose moves a position reached by a deal keeps (`dealt`: reached so, the
+    /// moves after a deal restricted), for `Program::generate_from`; None: every pile's.
+    pub(crate) fn after_deal(&self, dealt: bool) -> Option<&[bool]> {
+        if dealt && !self.exact { self.program.ordering.after_deal.as_deref() } else { None }
+    }
+
     /// The move that only undoes the one that led to the deepest frame (the line's last,
     /// `undo` its undo): not played (never in the exact reference search). None at the
     /// root, after a deal, and after a move that forced more moves or turned a card.
@@ -576,8 +582,8 @@ impl<'a> Solver<'a> {
                 // the deepest frame again: its children, made as they were made first (the
                 // move that led to it is the line's last: a deal restricts them); the frames
                 // below it hold none, so the move stack is empty
-                program.generate(&pos, &mut scratch);
                 let dealt = line.last().is_some_and(|&m| m == DEAL) && self.restricts_after_deal();
+                program.generate_from(&pos, &mut scratch, self.after_deal(dealt));
                 self.children(&mut scratch, ordering.as_deref_mut(), &pos, dealt);
                 debug_assert!(moves.is_empty());
                 frames.last_mut().expect("a frame").children = moves.len() as u32;
@@ -639,7 +645,7 @@ impl<'a> Solver<'a> {
                 (self.expanded, self.walked) = (expanded, walked);
                 return Outcome::Budget;
             }
-            program.generate(&pos, &mut scratch);
+            program.generate_from(&pos, &mut scratch, self.after_deal(dealt));
             // the store with this position in it, and the stacks with it pushed on them
             if limits.max_memory.is_some()
                 && self.over_memory(limits, old.is_none().then_some(self.buffer.len()),
