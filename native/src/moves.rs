@@ -616,6 +616,9 @@ impl Program {
         let targets = self.filtered.then(|| Targets::of(pos));
         for (group, plan) in self.groups.iter().zip(&self.sources) {
             if let Some(plan) = plan {
+                if sources.is_some_and(|sources| !sources[group.start..group.stop].contains(&true)) {
+                    continue; // none of its piles' moves wanted
+                }
                 let screen = plan.screened.then(|| Screen::of(plan, targets.as_ref(), pos));
                 for s in group.start..group.stop {
                     if sources.is_some_and(|sources| !sources[s])
