@@ -5,7 +5,7 @@
 //! their sorted moves, each keyed as the restarts key it (a position seen in the run is
 //! never expanded again), a safe move alone where one is legal; where moves after a deal
 //! are restricted, a position reached by a deal is its own node, its moves restricted and
-//! not counted, as in the restarts (`Solver::children`, `Solver::classify`). `solve`
+//! not counted, as in the restarts (`Solver::after_deal`, `Solver::classify`). `solve`
 //! (search.rs) gives it turns beside the depth-first restarts, with a share of the budget.
 
 use std::cmp::Reverse;
@@ -271,8 +271,9 @@ impl<'a> Guided<'a> {
                 }
                 continue;
             }
-            // after a deal only the moves that do not commute with it, then a safe move alone
-            solver.children(&mut moves, None, &self.pos, dealt);
+            // a safe move alone (after a deal `generate_from` made only the moves that do not
+            // commute with it)
+            solver.children(&mut moves, None, &self.pos);
             moves.sort_unstable();
             let depth = self.nodes[at as usize].depth + 1;
             let mut stopped = None;

@@ -603,9 +603,9 @@ impl Program {
         self.generate_from(pos, out, None);
     }
 
-    /// `generate`, the moves from a pile left out unless `sources` (where given) marks it:
-    /// the moves `generate` makes less those `Solver::children` drops after a deal
-    /// (`Ordering::after_deal`), in the same order, without making them first.
+    /// `generate`, the moves from a pile left out unless `sources` (where given) marks it,
+    /// in the same order: after a deal, where the rules restrict what follows one, the
+    /// moves a search tries (`Solver::after_deal`), never making the others.
     pub fn generate_from(&self, pos: &Position, out: &mut Vec<Move>, sources: Option<&[bool]>) {
         out.clear();
         // one per position: its memo (the win's value too, which reads the position alone)

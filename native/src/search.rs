@@ -465,18 +465,12 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// The moves to try from `pos`, in order: right after a deal (`dealt`) only the deal
-    /// and the moves from the piles it feeds, when the rules let every other move commute
-    /// with it (`after_deal`); of those, the first safe move (`solver.safe`) in sorted
-    /// order alone when one is legal (never in the exact reference search), else all of
-    /// them, ordered (`Search._children`).
-    pub(crate) fn children(&mut self, moves: &mut Vec<Move>, ordering: Option<&mut Ordering>, pos: &Position,
-                dealt: bool) {
-        if dealt && !self.exact {
-            if let Some(feeds) = &self.program.ordering.after_deal {
-                moves.retain(|m| m.s < 0 || feeds[m.s as usize]);
-            }
-        }
+    /// The moves to try from `pos`, in order, of its `moves` as generated (right after a
+    /// deal, where the rules let every other move commute with it, only the deal and the
+    /// moves from the piles it feeds: `after_deal` for `Program::generate_from`): the first
+    /// safe move (`solver.safe`) in sorted order alone when one is legal (never in the
+    /// exact reference search), else all of them, ordered (`Search._children`).
+    pub(crate) fn children(&mut self, moves: &mut Vec<Move>, ordering: Option<&mut Ordering>, pos: &Position) {
         if !self.exact {
             let safe = match self.pass_merge() {
                 // the safe move must not depend on the waste
@@ -566,7 +560,7 @@ impl<'a> Solver<'a> {
             self.store.set_lost(root_id);
             return Outcome::Exhausted;
         }
-        self.children(&mut scratch, ordering.as_deref_mut(), &pos, false);
+        self.children(&mut scratch, ordering.as_deref_mut(), &pos);
         moves.extend_from_slice(&scratch);
         frames.push(Frame { children: 0, next: 0, low: 0, number: 0 });
         // the positions of the components not closed yet (Tarjan's stack), in order; an
@@ -584,7 +578,7 @@ impl<'a> Solver<'a> {
                 // below it hold none, so the move stack is empty
                 let dealt = line.last().is_some_and(|&m| m == DEAL) && self.restricts_after_deal();
                 program.generate_from(&pos, &mut scratch, self.after_deal(dealt));
-                self.children(&mut scratch, ordering.as_deref_mut(), &pos, dealt);
+                self.children(&mut scratch, ordering.as_deref_mut(), &pos);
                 debug_assert!(moves.is_empty());
                 frames.last_mut().expect("a frame").children = moves.len() as u32;
                 room(moves, scratch.len());
@@ -676,7 +670,7 @@ impl<'a> Solver<'a> {
             room(undos, 1);
             line.push(mv);
             undos.push(undo);
-            self.children(&mut scratch, ordering.as_deref_mut(), &pos, dealt);
+            self.children(&mut scratch, ordering.as_deref_mut(), &pos);
             let start = moves.len() as u32;
             room(moves, scratch.len());
             moves.extend_from_slice(&scratch);
