@@ -272,13 +272,14 @@ def test_a_position_the_restarts_proved_lost_is_never_pushed():
 def test_the_guided_turns_build_on_the_restarts_proofs():
     # Fan's deal 6 at 20,000 positions: the restarts alone prove it lost in 11,427; the
     # guided turns take half the positions, and skipping what the restarts proved lost
-    # they prove it in 13,371 together (a guided search that did not skip them, as in
-    # solver 1.12, runs out of positions)
+    # they prove it in 18,852 together (a guided search that did not skip them, as in
+    # solver 1.12, runs out of positions; one guided search alone, as until solver 1.14,
+    # had all the guided turns and proved it in 13,371)
     game = patience.find_variant("fan").deal(6)
     alone = solve(game, 20_000, shorten_line=False, guides=False, engine="python")
     both = solve(game, 20_000, shorten_line=False, engine="python")
     assert (alone.verdict, alone.positions) == ("unwinnable", 11_427)
-    assert (both.verdict, both.positions) == ("unwinnable", 13_371)
+    assert (both.verdict, both.positions) == ("unwinnable", 18_852)
 
 
 @needs_native
@@ -287,7 +288,7 @@ def test_the_core_builds_on_the_restarts_proofs_too():
     # they proved lost: the same proof, position for position
     game = patience.find_variant("fan").deal(6)
     core = solve(game, 20_000, shorten_line=False, engine="native")
-    assert (core.verdict, core.positions) == ("unwinnable", 13_371)
+    assert (core.verdict, core.positions) == ("unwinnable", 18_852)
 
 
 # --- both engines ------------------------------------------------------------------------------
@@ -341,10 +342,10 @@ def guided_constants():
 
 
 @needs_native
-def test_a_second_guided_search_follows_the_first(guided_constants):
+def test_a_second_guided_search_goes_beside_the_first(guided_constants):
     # Fan's deal 56 at 5,000 positions, each guided search's budget cut to 300: one guided
     # search and the restarts leave it unknown; a second from the root, ranking by a depth
-    # weight of 2 once the first has spent its 300, wins it at 1,022, in both engines
+    # weight of 2 and taking every other guided turn, wins it at 1,022, in both engines
     game = patience.find_variant("fan").deal(56)
     guided_constants(budget=300, depth_weights=(1,))
     assert solve(game, 5_000, shorten_line=False, engine="native").verdict == "unknown"
@@ -364,6 +365,25 @@ def test_a_second_guided_search_follows_the_first(guided_constants):
     for engine in ("python", "native"):
         assert solve(game, 5_000, shorten_line=False, engine=engine).positions == \
             solve(game, 5_000, shorten_line=False, engine=engine, guides=False).positions
+
+
+@needs_native
+def test_the_two_guided_searches_take_their_turns_side_by_side(guided_constants):
+    # FreeCell's deal 11: the guided search ranking by a depth weight of 1, alone beside
+    # the restarts, wins it at 26,013 positions; with the one ranking by 2 beside it,
+    # taking the guided turns in order (solver 1.15), the second wins it at 1,317, the
+    # same line in both engines. One after the other, as in solver 1.14, the second would
+    # not begin before the first had spent its 200,000.
+    game = patience.find_variant("freecell").deal(11)
+    reference = solve(game, 1_000_000, shorten_line=False, engine="python")
+    core = solve(game, 1_000_000, shorten_line=False, engine="native")
+    assert (reference.verdict, reference.positions) == ("won", 1_317)
+    assert (core.verdict, core.positions, core.moves) == \
+        (reference.verdict, reference.positions, reference.moves)
+    guided_constants(depth_weights=(1,))
+    assert solve(game, 1_000_000, shorten_line=False, engine="native").positions == 26_013
+    with pytest.raises(ValueError, match="depth_weights"):
+        guided_constants(depth_weights=(1, 2, 3))  # the core has a mark for two
 
 
 @needs_native

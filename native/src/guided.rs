@@ -138,9 +138,10 @@ const NO_PILES: u32 = u32::MAX;
 const NO_NODE: u32 = u32::MAX;
 
 /// One guided search from a root: it keeps its state between calls of `run`, so a solve
-/// can give it turns beside the restarts (`Guided` in guided.py). It keys its positions in
-/// the restarts' store (each turn borrows their `Solver`), marking those it reaches
-/// (`Store::set_guided`): a position the restarts proved lost is never pushed.
+/// can give it turns beside the restarts and the other guided searches (`Guided` in
+/// guided.py). It keys its positions in the restarts' store (each turn borrows their
+/// `Solver`), marking those it reaches with its own mark (`Store::set_guided`, its
+/// `flare`): a position the restarts proved lost is never pushed.
 pub struct Guided<'a> {
     program: &'a Program,
     rules: &'a GuidedRules,
@@ -155,11 +156,13 @@ pub struct Guided<'a> {
     started: bool,
     /// its rank's weight per move from the root
     depth_weight: i64,
+    /// which of the solve's guided searches it is (below `store::FLARES`): its mark
+    flare: usize,
 }
 
 impl<'a> Guided<'a> {
     /// None where the program has no guided search.
-    pub fn new(program: &'a Program, root: &Position, depth_weight: i64) -> Option<Guided<'a>> {
+    pub fn new(program: &'a Program, root: &Position, depth_weight: i64, flare: usize) -> Option<Guided<'a>> {
         let rules = program.guided.as_deref()?;
         Some(Guided {
             program,
@@ -173,6 +176,7 @@ impl<'a> Guided<'a> {
             moves: Vec::new(),
             started: false,
             depth_weight,
+            flare,
         })
     }
 
@@ -225,7 +229,7 @@ impl<'a> Guided<'a> {
                 return Outcome::Memory;
             }
             let id = solver.enter(hash, old, -1);
-            solver.store.set_guided(id);
+            solver.store.set_guided(id, self.flare);
             self.push(NO_NODE, Move { s: 0, k: 0, t: 0 }, 0, false);
             self.keep(0);
         }
@@ -287,14 +291,14 @@ impl<'a> Guided<'a> {
                 let deal = restricts && mv == DEAL;
                 let (class, hash, old) = solver.classify(&mut self.pos, deal, touched);
                 // new to it and not proven lost (a position the restarts saw is new to it)
-                if class.is_ok() && !old.is_some_and(|id| solver.store.is_guided(id)) {
+                if class.is_ok() && !old.is_some_and(|id| solver.store.is_guided(id, self.flare)) {
                     if old.is_none() && solver.over_memory(limits, Some(solver.buffer_len()), self.held()) {
                         program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
                         stopped = Some(Outcome::Memory);
                         break;
                     }
                     let id = solver.enter(hash, old, -1);
-                    solver.store.set_guided(id);
+                    solver.store.set_guided(id, self.flare);
                     self.push(at, mv, depth, deal);
                 }
                 program.take_back(&mut self.pos, mv, undo, &mut self.stacks);

@@ -11,7 +11,7 @@ use std::time::Instant;
 use crate::beam::Schedule;
 use crate::guided::Guided;
 use crate::key::KeyMaker;
-use crate::store::{hash_key, Id, Store};
+use crate::store::{hash_key, Id, Store, FLARES};
 use crate::moves::{Move, Position, Stacks, Touched, Undo, DEAL};
 use crate::path::{room, Frame, Path, DROPPED, MOVES_KEPT, PATH_KEPT};
 use crate::program::{Program, FACE_DOWN};
@@ -726,15 +726,19 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
     let mut outcome = Outcome::Budget;
     let mut schedule =
         Schedule::new(beams && !prove && program.beam.layers && !root.stock.is_empty(), constants);
-    // the guided search takes turns with the restarts (`guided.rs`)
-    // one guided search after another, each with its own depth weight (`depth_weights`)
-    let mut weights = constants.guided.depth_weights.iter();
-    let mut guided = match weights.next() {
-        Some(&weight) if guides && !prove => Guided::new(program, root, weight),
-        _ => None,
+    // the guided searches take turns with the restarts (`guided.rs`), one turn before each
+    // restart, the searches in turn: one from the root for each depth weight
+    // (`depth_weights`, at most `FLARES`), each until it has spent `budget`
+    let mut flares: Vec<(Guided, u64)> = if guides && !prove {
+        constants.guided.depth_weights.iter().take(FLARES).enumerate()
+            .filter_map(|(flare, &weight)| Guided::new(program, root, weight, flare))
+            .map(|g| (g, constants.guided.budget))
+            .collect()
+    } else {
+        Vec::new()
     };
-    let mut guided_left = constants.guided.budget;
-    // where a stock is dealt, its first turn waits (`GuidedConstants.stock_from`)
+    let mut next_flare = 0;
+    // where a stock is dealt, their first turn waits (`GuidedConstants.stock_from`)
     let guided_from = if program.deal_targets.is_empty() { 0 } else { constants.guided.stock_from };
     while spent < max_positions {
         solver.spent = spent;
@@ -744,14 +748,16 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
             spent += solver.expanded;
             schedule.beam_spent(solver.expanded);
         } else {
-            if let Some(g) = guided.as_mut().filter(|_| spent >= guided_from) {
+            if !flares.is_empty() && spent >= guided_from {
                 // its turn: as many positions as the next restart's
                 let turn = constants.restart_unit.saturating_mul(luby(run + 1))
-                    .min(guided_left).min(max_positions - spent);
-                solver.extra_bytes = 0; // in its turn it counts its own bytes (`held`)
+                    .min(flares[next_flare].1).min(max_positions - spent);
+                // in its turn it counts its own bytes (`held`), the others' beside
+                solver.extra_bytes = held_by_others(&flares, next_flare);
+                let (g, left) = &mut flares[next_flare];
                 let outcome = g.run(&mut solver, turn, spent, limits);
                 spent += solver.expanded;
-                guided_left -= solver.expanded;
+                *left -= solver.expanded;
                 match outcome {
                     Outcome::Budget => {}
                     _ => return solver.solved(outcome, spent),
@@ -759,21 +765,21 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
                 if limits.should_stop.as_ref().is_some_and(|stop| stop(spent)) {
                     return solver.solved(Outcome::Timeout, spent);
                 }
-                if guided_left == 0 {
-                    // its share is spent: the next guided search from the root, the marks of
-                    // the last forgotten; after the last the restarts go on alone
-                    guided = None;
-                    if let Some(&weight) = weights.next() {
-                        solver.store.clear_guided();
-                        guided = Guided::new(program, root, weight);
-                        guided_left = constants.guided.budget;
-                    }
+                if *left == 0 {
+                    // its share is spent: the others go on; after the last the restarts
+                    // go on alone
+                    flares.remove(next_flare);
+                } else {
+                    next_flare += 1;
+                }
+                if next_flare >= flares.len() {
+                    next_flare = 0;
                 }
                 if spent >= max_positions {
                     break;
                 }
                 solver.spent = spent;
-                solver.extra_bytes = guided.as_ref().map_or(0, Guided::held);
+                solver.extra_bytes = held_by_others(&flares, usize::MAX);
             }
             // the schedule counts every position a run expands (`walked`), the budget only
             // those not reached by a deal where moves after one are restricted (steps of a
@@ -799,6 +805,11 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
         }
     }
     solver.solved(outcome, spent)
+}
+
+/// The bytes the guided searches hold but the one numbered `but`.
+fn held_by_others(flares: &[(Guided, u64)], but: usize) -> usize {
+    flares.iter().enumerate().filter(|&(i, _)| i != but).map(|(_, (g, _))| g.held()).sum()
 }
 
 /// One layered beam on its own (`Solver::beam`), as a solve's first beam would run.

@@ -24,12 +24,17 @@ const LOST: u32 = 1 << 31;
 /// number there, not the restart that saw it (the current one, since open positions of
 /// earlier restarts are closed when a restart begins)
 const OPEN: u32 = 1 << 30;
-/// the record's word: the guided search has reached it (`guided.rs`, which shares the
-/// store of its solve's restarts)
-const GUIDED: u32 = 1 << 29;
+/// The guided searches a solve runs side by side (`guided.rs`), each with its mark.
+pub const FLARES: usize = 2;
+/// the record's word: the guided search `f` has reached it, `FIRST_GUIDED << f`
+/// (`guided.rs`; they share the store of their solve's restarts)
+const FIRST_GUIDED: u32 = 1 << 28;
+/// the record's word: the marks of every guided search
+const GUIDED: u32 = OPEN - FIRST_GUIDED;
+const _: () = assert!(FIRST_GUIDED << FLARES == OPEN, "a mark for each guided search");
 /// the low bits of the word: the restart, or the open position's number
-const LOW: u32 = GUIDED - 1;
-/// the bits of the word a restart's marks keep: proven lost, reached by the guided search
+const LOW: u32 = FIRST_GUIDED - 1;
+/// the bits of the word a restart's marks keep: proven lost, reached by a guided search
 const KEPT: u32 = LOST | GUIDED;
 const HEADER: usize = 4;
 
@@ -199,11 +204,6 @@ impl Store {
         self.run += 1;
     }
 
-    /// Forget which records the guided search reached (a new guided search begins).
-    pub fn clear_guided(&mut self) {
-        self.keep_bits(!GUIDED);
-    }
-
     /// Keep only the bits `mask` of every record's word (one pass over the records).
     fn keep_bits(&mut self, mask: u32) {
         for chunk in &mut self.chunks {
@@ -238,15 +238,16 @@ impl Store {
         self.set_word(id, word | LOST);
     }
 
-    /// Whether the guided search has reached `id`.
+    /// Whether the guided search `flare` (below `FLARES`) has reached `id`.
     #[inline]
-    pub fn is_guided(&self, id: Id) -> bool {
-        self.word_at(id) & GUIDED != 0
+    pub fn is_guided(&self, id: Id, flare: usize) -> bool {
+        self.word_at(id) & FIRST_GUIDED << flare != 0
     }
 
-    pub fn set_guided(&mut self, id: Id) {
+    pub fn set_guided(&mut self, id: Id, flare: usize) {
+        debug_assert!(flare < FLARES);
         let word = self.word_at(id);
-        self.set_word(id, word | GUIDED);
+        self.set_word(id, word | FIRST_GUIDED << flare);
     }
 
     /// The depth (number) of `id` among the open positions, or -1 when it is not open.
@@ -266,7 +267,7 @@ impl Store {
         let low = if depth < 0 {
             self.run
         } else {
-            assert!((depth as u32) <= LOW, "more than 2^29 open positions");
+            assert!((depth as u32) <= LOW, "more than 2^28 open positions");
             OPEN | depth as u32
         };
         self.set_word(id, kept | low);
@@ -578,12 +579,13 @@ mod tests {
         let id = store.insert(b"a", h, -1);
         let other = store.insert(b"b", hash_key(b"b"), -1);
         store.set_lost(other);
-        store.set_guided(other);
+        store.set_guided(other, 1);
         store.run = LOW - 2;
         for _ in 0..5 {
             store.start_run();
             assert!(!store.seen_in_this_run(id));
-            assert!(store.is_lost(other) && store.is_guided(other) && !store.is_guided(id));
+            assert!(store.is_lost(other) && store.is_guided(other, 1) && !store.is_guided(other, 0));
+            assert!(!store.is_guided(id, 0) && !store.is_guided(id, 1));
         }
         assert!(store.run < 5);
         store.mark_seen(id, 3);
@@ -599,35 +601,15 @@ mod tests {
         let mut store = Store::new();
         store.start_run();
         let id = store.insert(b"a", hash_key(b"a"), -1);
-        store.set_guided(id);
+        store.set_guided(id, 0);
         store.start_run();
         store.mark_seen(id, LOW as i32); // the deepest number an open position may have
         assert_eq!(store.depth(id), LOW as i32);
-        assert!(store.is_guided(id) && !store.is_lost(id));
+        assert!(store.is_guided(id, 0) && !store.is_guided(id, 1) && !store.is_lost(id));
+        store.set_guided(id, 1);
+        assert_eq!(store.depth(id), LOW as i32);
         store.set_depth(id, -1);
         store.set_lost(id);
-        assert!(store.is_guided(id) && store.is_lost(id) && store.seen_in_this_run(id));
-    }
-
-    #[test]
-    fn clearing_the_guided_marks_keeps_everything_else() {
-        let mut store = Store::new();
-        store.start_run();
-        let keys: Vec<Vec<u8>> = (0..3000u32).map(|n| n.to_le_bytes().to_vec()).collect();
-        let ids: Vec<Id> = keys.iter().map(|key| store.insert(key, hash_key(key), -1)).collect();
-        for (n, &id) in ids.iter().enumerate() {
-            store.set_guided(id);
-            if n % 3 == 0 {
-                store.set_lost(id);
-            }
-        }
-        store.mark_seen(ids[1], 7);
-        store.clear_guided();
-        for (n, (&id, key)) in ids.iter().zip(&keys).enumerate() {
-            assert!(!store.is_guided(id));
-            assert_eq!(store.is_lost(id), n % 3 == 0);
-            assert_eq!(store.find(key, hash_key(key)), Some(id));
-        }
-        assert!(store.seen_in_this_run(ids[1]) && store.depth(ids[1]) == 7);
+        assert!(store.is_guided(id, 0) && store.is_guided(id, 1) && store.is_lost(id) && store.seen_in_this_run(id));
     }
 }

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.14"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
+SOLVER_VERSION = "1.15"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
 # 1.3: take-backs off the foundations after the deal, turn-ups first; whole lost components
 # proven lost (Tarjan); a pile no card leaves and no rule reads below its top (Golf's waste,
 # Black Hole's hole, one-way foundations) keyed by its top card and size;
@@ -78,6 +78,8 @@ SOLVER_VERSION = "1.14"  # 1.1: won lines shortened; 1.2: proven-lost table, no 
 # 2, and an empty pile that only some cards may fill (Kings, or none) not at all
 # and once the guided search has spent its budget, a second runs from the root, ranking by
 # a depth weight of 2 (fc-solve's flares)
+# 1.15: the two guided searches run side by side from the start, taking the guided turns in
+# order, rather than one after the other (FreeCell deals 1-1,000: fewer positions)
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000
@@ -149,9 +151,10 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     Where the rules tell runs (``SolverRules.guided``), the guided search
     (:mod:`patience.solver.guided`), best first by an estimate derived from the rules,
     takes turns with the restarts: before each restart it goes on for as many positions as
-    that restart gets, until it has spent ``SEARCH.guided.budget``, then a second from the
-    root ranking by another depth weight (``SEARCH.guided.depth_weights``) as long; where a
-    stock is dealt, from ``SEARCH.guided.stock_from`` positions on. ``guides=False`` leaves
+    that restart gets, until it has spent ``SEARCH.guided.budget``. There are two, from the
+    root, each ranking by its own depth weight (``SEARCH.guided.depth_weights``), and they
+    take those turns in order (fc-solve's flares); where a stock is dealt, from
+    ``SEARCH.guided.stock_from`` positions on. ``guides=False`` leaves
     it out (the search of solver 1.8).
 
     With ``prove`` there are no restarts, no beams and no guided search: one search with
@@ -186,11 +189,14 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     lost: set[bytes] = set()  # positions proven lost, kept across restarts
     schedule = BeamSchedule(beams and not prove and beam_applies(rules, game.stock))
     # the guided search takes turns with the restarts (docs/solver.md, "The guided search")
-    weights = iter(SEARCH.guided.depth_weights)  # one guided search after another
-    first = next(weights, None)
-    guided = Guided(rules, game.piles, game.stock, lost, first) \
-        if guides and not prove and rules.guided is not None and first is not None else None
-    guided_left = SEARCH.guided.budget
+    # one guided search from the root for each depth weight, each with its own marks of the
+    # positions it reached, and the share of the budget it has left; they take the turns
+    # in order, one before each restart
+    flares = [Guided(rules, game.piles, game.stock, lost, weight)
+              for weight in SEARCH.guided.depth_weights] \
+        if guides and not prove and rules.guided is not None else []
+    flares_left = [SEARCH.guided.budget for _ in flares]
+    next_flare = 0
     guided_from = SEARCH.guided.stock_from if game.variant.deal_targets else 0
     while spent < max_positions:
         stop = None if should_stop is None else \
@@ -207,12 +213,14 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
             if outcome == TIMEOUT or (should_stop is not None and should_stop(spent)):
                 break
             continue
-        if guided is not None and spent >= guided_from:  # its turn: as many positions as
-            # the next restart's
-            turn = min(RESTART_UNIT * luby(run + 1), guided_left, max_positions - spent)
+        if flares and spent >= guided_from:  # its turn: as many positions as the next
+            # restart's
+            guided = flares[next_flare]
+            turn = min(RESTART_UNIT * luby(run + 1), flares_left[next_flare],
+                       max_positions - spent)
             outcome = guided.run(turn, deadline, stop)
             spent += guided.expanded
-            guided_left -= guided.expanded
+            flares_left[next_flare] -= guided.expanded
             if outcome == WON:
                 line = shorten(game, guided.line) if shorten_line else guided.line
                 return _result("won", game, line, spent, started)
@@ -220,12 +228,13 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
                 return _result("unwinnable", game, [], spent, started)
             if outcome == TIMEOUT or (should_stop is not None and should_stop(spent)):
                 break
-            if guided_left <= 0:  # its share is spent: the next guided search from the
-                # root, ranking by its own depth weight; after the last the restarts alone
-                weight = next(weights, None)
-                guided = None if weight is None else \
-                    Guided(rules, game.piles, game.stock, lost, weight)
-                guided_left = SEARCH.guided.budget
+            if flares_left[next_flare] <= 0:  # its share is spent: the others go on; after
+                # the last the restarts alone
+                del flares[next_flare], flares_left[next_flare]
+            else:
+                next_flare += 1
+            if next_flare >= len(flares):
+                next_flare = 0
             if spent >= max_positions:
                 break
             stop = None if should_stop is None else \

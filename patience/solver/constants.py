@@ -41,6 +41,11 @@ class Scores:
     jitter: int = 60  # styles >= 1 add a draw from [0, jitter) to each score
 
 
+#: the most guided searches a solve runs side by side (``GuidedConstants.depth_weights``;
+#: ``store::FLARES`` in the native core)
+FLARES = 2
+
+
 @attrs.frozen
 class GuidedConstants:
     """The guided search's numbers (``patience.solver.guided``): its estimate's weights
@@ -62,11 +67,13 @@ class GuidedConstants:
     #: cards under the top run tell nothing: a deal buries every run
     break_weight: int = 4
     stock_weight: int = 3  # per card in the stock (as far from play as a face-down card)
-    #: the guided searches of a solve, one after the other, each from the root with its own
-    #: weight per move from the root (a position's rank adds it to its estimate) and
-    #: ``budget`` positions: a second search ranks by another balance of the same estimate
-    #: (fc-solve's flares), the first's marks forgotten
-    depth_weights: tuple[int, ...] = (1, 2)
+    #: the guided searches of a solve (at most two: the native store has a mark for each),
+    #: side by side, each from the root with its own weight per move from the root (a
+    #: position's rank adds it to its estimate) and ``budget`` positions, taking the guided
+    #: turns in order: the second ranks by another balance of the same estimate (fc-solve's
+    #: flares), and each wins deals the other is slow on
+    depth_weights: tuple[int, ...] = attrs.field(
+        default=(1, 2), validator=attrs.validators.max_len(FLARES))
     budget: int = 200_000  # positions in all the turns of one guided search
     #: where a stock is dealt, its first turn comes once a solve has spent this many
     #: positions (the restarts decide most such deals sooner, the stock macro moves

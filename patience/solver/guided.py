@@ -7,9 +7,9 @@ estimate plus ``depth_weight`` per move from the root, its children keyed as the
 key them (a position seen in the run is never expanded again, nor one the restarts have
 proven lost: solver 1.13). :func:`patience.solver.solve` gives it turns beside the
 depth-first restarts, up to a share of the budget (where a stock is dealt, from
-``SEARCH.guided.stock_from`` positions on), then as much to a second guided search from the
-root with another depth weight (``SEARCH.guided.depth_weights``: solver 1.14); run out of
-positions, a guided search has searched
+``SEARCH.guided.stock_from`` positions on), and to a second guided search from the root
+with another depth weight beside it (``SEARCH.guided.depth_weights``: the two take the
+turns in order, solver 1.15); run out of positions, a guided search has searched
 everything and proves ``unwinnable`` as a restart does (docs/solver.md, "The guided
 search").
 
