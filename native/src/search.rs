@@ -749,9 +749,13 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
             schedule.beam_spent(solver.expanded);
         } else {
             if !flares.is_empty() && spent >= guided_from {
-                // its turn: as many positions as the next restart's
-                let turn = constants.restart_unit.saturating_mul(luby(run + 1))
-                    .min(flares[next_flare].1).min(max_positions - spent);
+                // its turn: as many positions as the next restart's, and its first at least
+                // `first_turn`
+                let mut turn = constants.restart_unit.saturating_mul(luby(run + 1));
+                if flares[next_flare].1 == constants.guided.budget {
+                    turn = turn.max(constants.guided.first_turn);
+                }
+                let turn = turn.min(flares[next_flare].1).min(max_positions - spent);
                 // in its turn it counts its own bytes (`held`), the others' beside
                 solver.extra_bytes = held_by_others(&flares, next_flare);
                 let (g, left) = &mut flares[next_flare];

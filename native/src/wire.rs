@@ -199,10 +199,12 @@ pub struct GuidedConstants {
     pub down_weight: i64,
     pub stock_weight: i64,
     pub break_weight: i64,
-    /// one guided search after another, each from the root with its own weight per move
+    /// the guided searches side by side, each from the root with its own weight per move
     pub depth_weights: Vec<i64>,
     pub budget: u64,
     pub stock_from: u64,
+    /// the least positions of a guided search's first turn
+    pub first_turn: u64,
 }
 
 /// The move ordering's scores (`patience/solver/constants.py`, `Scores`).
@@ -315,7 +317,7 @@ pub fn test_search() -> Search {
             "cheap_deal": 650, "take_back": -1100, "jitter": 60},
             "guided": {"home_weight": 3, "run_weight": 1, "built_weight": 1, "parked_weight": 1,
             "empty_weight": 2, "narrow_empty_weight": 2, "next_weight": 1, "down_weight": 3, "stock_weight": 1, "break_weight": 0,
-            "depth_weights": [1, 2], "budget": 5000, "stock_from": 0}}"#,
+            "depth_weights": [1, 2], "budget": 5000, "stock_from": 0, "first_turn": 2000}}"#,
     )
     .expect("the test constants fit the wire")
 }

@@ -25,8 +25,8 @@ from patience.solver.constants import SearchConstants
 #: to empty piles alone, the stock's top card on a pile (``stock_top``) and covered cards
 #: face down (``uncovering``), 9: the draws of a buried card, ``merci``, 10: the guided
 #: search, ``guided`` and its constants, 11: its weights of face-down and stock cards, 12:
-#: its built and narrow piles and their weights)
-PROGRAM_VERSION = 12
+#: its built and narrow piles and their weights, 13: its first turn's length)
+PROGRAM_VERSION = 13
 
 Expr = list[Any]  # an expression tree: ["int", 3], ["cmp", "==", a, b], …
 Rule = Expr | bool  # a rule, or the constant it folds to

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.15"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
+SOLVER_VERSION = "1.16"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
 # 1.3: take-backs off the foundations after the deal, turn-ups first; whole lost components
 # proven lost (Tarjan); a pile no card leaves and no rule reads below its top (Golf's waste,
 # Black Hole's hole, one-way foundations) keyed by its top card and size;
@@ -80,6 +80,7 @@ SOLVER_VERSION = "1.15"  # 1.1: won lines shortened; 1.2: proven-lost table, no 
 # a depth weight of 2 (fc-solve's flares)
 # 1.15: the two guided searches run side by side from the start, taking the guided turns in
 # order, rather than one after the other (FreeCell deals 1-1,000: fewer positions)
+# 1.16: a guided search's first turn is at least 2,000 positions (GuidedConstants.first_turn)
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000
@@ -216,8 +217,10 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
         if flares and spent >= guided_from:  # its turn: as many positions as the next
             # restart's
             guided = flares[next_flare]
-            turn = min(RESTART_UNIT * luby(run + 1), flares_left[next_flare],
-                       max_positions - spent)
+            turn = RESTART_UNIT * luby(run + 1)
+            if flares_left[next_flare] == SEARCH.guided.budget:  # its first turn
+                turn = max(turn, SEARCH.guided.first_turn)
+            turn = min(turn, flares_left[next_flare], max_positions - spent)
             outcome = guided.run(turn, deadline, stop)
             spent += guided.expanded
             flares_left[next_flare] -= guided.expanded

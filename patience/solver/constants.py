@@ -79,6 +79,10 @@ class GuidedConstants:
     #: positions (the restarts decide most such deals sooner, the stock macro moves
     #: walking the stock for them)
     stock_from: int = 100_000
+    #: a guided search's first turn is at least this many positions, not the first
+    #: restart's 500: most deals it wins are won in its first positions, and a turn that
+    #: ends just short of the win pays a restart and the other search's turn first
+    first_turn: int = 2_000
 
 
 @attrs.frozen
