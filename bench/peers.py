@@ -237,10 +237,14 @@ def print_table(title: str, peer_name: str, rows: Sequence[tuple[int, Run, Run]]
         ours_start, peer_start = startups
         ours_less = ours_cpu - len(rows) * ours_start
         peer_less = peer_cpu - len(rows) * peer_start
+        # the start-up is measured once, before the deals: where the load fell after it, a
+        # side's processes took less on average and the difference means nothing
+        less = (f"ours {ours_less:.2f}, {peer_name} {peer_less:.2f}, ratio "
+                + f"{ours_less / peer_less:.2f}") if ours_less > 0 and peer_less > 0 else \
+            ("none: a side's processes took less on average than its start-up measured "
+             "before them (the load changed)")
         print(f"start-up CPU s per process (least of 5, no search): ours {ours_start:.3f}, "
-              f"{peer_name} {peer_start:.3f}; CPU totals less start-up: ours "
-              f"{ours_less:.2f}, {peer_name} {peer_less:.2f}, ratio "
-              + (f"{ours_less / peer_less:.2f}" if peer_less > 0 else "-"))
+              f"{peer_name} {peer_start:.3f}; CPU totals less start-up: {less}")
     searches = [r.search for r in sides["ours"] if r.search is not None]
     if searches:
         print(f"ours' searches alone (the JSON's seconds, wall clock inside the process): "

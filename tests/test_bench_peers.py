@@ -90,6 +90,19 @@ def test_our_klondike_line_is_counted_as_klondike_solver_counts_its_moves() -> N
     assert lost.line is None
 
 
+def test_no_cpu_less_start_up_is_printed_where_the_start_up_exceeds_the_runs(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _load("fcsolve")
+    peers = sys.modules["peers"]  # as the bench imported it
+    rows = [(n, peers.Run("won", 0.30, 100, 90), peers.Run("won", 0.004, 50, 110))
+            for n in (1, 2)]
+    peers.print_table("t", "fc-solve", rows, startups=(0.25, 0.002))
+    assert "less start-up: ours 0.10, fc-solve 0.00, ratio 25.00" in capsys.readouterr().out
+    peers.print_table("t", "fc-solve", rows, startups=(0.32, 0.002))  # measured under load
+    out = capsys.readouterr().out
+    assert "less start-up: none: a side's processes took less" in out and "ours -" not in out
+
+
 _HEADER = ("deal", "ours", "cpu s", "positions", "line", "ratio cpu ours/peer")
 
 
