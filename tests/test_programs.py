@@ -112,6 +112,8 @@ def test_the_core_reads_the_program(program):
                                 "narrow": [10**6]}),
      "guided narrow pile 1000000 out of range"),
     (lambda p: p["ordering"].update(pass_merge=[0, 0]), "pass merge"),
+    (lambda p: p["search"]["guided"].update(depth_weights=[1, 2, 3]),
+     "3 guided searches: the store marks at most 2"),
     (lambda p: p.update(version=5), "rebuild the native core"),
     (lambda p: p["cards"].update(face_down=128), "card encoding"),
     (lambda p: p["cards"].update(red_suits=[0, 3]), "card encoding"),

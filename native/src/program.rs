@@ -914,6 +914,10 @@ impl Program {
         {
             return bad(format!("search constants {search:?}"));
         }
+        if search.guided.depth_weights.len() > crate::store::FLARES {
+            return bad(format!("{} guided searches: the store marks at most {}",
+                               search.guided.depth_weights.len(), crate::store::FLARES));
+        }
         if value.places.closing.iter().chain(&value.places.deal_closing).any(|&(a, b)| a > b || b > piles) {
             return bad("a closing range out of range".to_string());
         }

@@ -11,7 +11,7 @@ use std::time::Instant;
 use crate::beam::Schedule;
 use crate::guided::Guided;
 use crate::key::KeyMaker;
-use crate::store::{hash_key, Id, Store, FLARES};
+use crate::store::{hash_key, Id, Store};
 use crate::moves::{Move, Position, Stacks, Touched, Undo, DEAL};
 use crate::path::{room, Frame, Path, DROPPED, MOVES_KEPT, PATH_KEPT};
 use crate::program::{Program, FACE_DOWN};
@@ -728,9 +728,10 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
         Schedule::new(beams && !prove && program.beam.layers && !root.stock.is_empty(), constants);
     // the guided searches take turns with the restarts (`guided.rs`), one turn before each
     // restart, the searches in turn: one from the root for each depth weight
-    // (`depth_weights`, at most `FLARES`), each until it has spent `budget`
+    // (`depth_weights`, at most `FLARES`: `Program::from_wire`), each until it has spent
+    // `budget`
     let mut flares: Vec<(Guided, u64)> = if guides && !prove {
-        constants.guided.depth_weights.iter().take(FLARES).enumerate()
+        constants.guided.depth_weights.iter().enumerate()
             .filter_map(|(flare, &weight)| Guided::new(program, root, weight, flare))
             .map(|g| (g, constants.guided.budget))
             .collect()
