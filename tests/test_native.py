@@ -247,6 +247,49 @@ def test_target_filters_keep_the_moves_they_are_tempted_to_skip(name, position, 
     assert_filters_change_nothing(game, unfiltered(variant))
 
 
+@pytest.mark.parametrize(("name", "moves"), [
+    # Galary's deal 1 (the file's own example): a gap takes the card after its left
+    # neighbour's or before its right neighbour's: g2 (AC, JC) takes 2C or TC, g16 (AS,
+    # 8C) 2S or 7C, g30 (AH, 3H) 2H, g44 (AD, 3C) 2D or 2C
+    ("galary", ["g48:1-g2", "g23:1-g2", "g55:1-g16", "g26:1-g16", "g18:1-g30", "g10:1-g44",
+                "g48:1-g44", "d"]),
+    # Montana's deal 1: g20 after 2C takes 3C, g33 after 7C 8C, g35 after 5C 6C, g44 after
+    # 3S 4S
+    ("montana", ["g13:1-g20", "g47:1-g33", "g31:1-g35", "g30:1-g44", "d"]),
+])
+def test_branch_filters_read_a_gaps_neighbours(name, moves):
+    """A grid's gap takes a card by its neighbours' tops: the core's branch filters
+    (native/src/filter.rs, BranchFilter) find those moves alone, as the rules list them."""
+    variant = patience.find_variant(name)
+    game = variant.deal(1)
+    core = native.core(variant)
+    assert core.branch_pairings > 0  # the branches are in use here
+    piles, stock = core_position(game)
+    legal = core.generate_moves(piles, stock)
+    assert sorted(legal) == sorted(tuple(game.parse_move(text)) for text in moves)
+    plain = unfiltered(variant)
+    assert plain.branch_pairings == 0
+    assert_filters_change_nothing(game, plain)
+
+
+def test_pair_filters_keep_the_discards_the_rules_list():
+    """King Tut's file lists the moves of a position: 6 + 7 twice (p2 with p6 and with the
+    waste's 7S); KH lies under 6C, 7 + 7 and the rest do not add up to thirteen. The
+    core's pair filter (native/src/filter.rs, PairFilter) passes those two sets over none."""
+    variant = patience.find_variant("king-tut")
+    game = variant.position(
+        "p:KH/6C////7D////////////////////// w:QD7S f:AC2C3C4C5C7C8CTCJCQCKCAD2D3D4D5D6D8D9DTD"
+        "KDAH2H3H4H6H7H8H9HTHJHQH2S3S4S5S6S8S9STSJSQSKS s:ASJD9C5H")
+    core = native.core(variant)
+    assert core.pair_discards == 1
+    piles, stock = core_position(game)
+    legal = core.generate_moves(piles, stock)
+    assert sorted(legal) == sorted(tuple(game.parse_move(text)) for text in ("d", "p2+p6", "p2+w"))
+    plain = unfiltered(variant)
+    assert plain.pair_discards == 0
+    assert_filters_change_nothing(game, plain)
+
+
 def test_the_core_bounds_discards_as_the_limits_say():
     """The core refuses a program beyond its own bounds; they are the documented limits."""
     from patience import _native, limits

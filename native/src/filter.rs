@@ -174,16 +174,16 @@ impl TargetFilter {
     pub fn new(rule: &Expr, tables: &[std::sync::Arc<Table>], size_one: bool) -> Option<TargetFilter> {
         let mut reads = Reads::default();
         reads.visit(rule);
-        if !reads.target_top {
-            return None; // nothing about the target is known: no pair can be ruled out
+        if !reads.target_top && reads.key() == FilterKey::Nothing {
+            return None; // neither the target nor the run is known: no pair can be ruled out
         }
-        let key = if reads.run_bottom {
-            FilterKey::RunBottom
-        } else if reads.run_top {
-            FilterKey::RunTop
-        } else {
-            FilterKey::Nothing
-        };
+        let (filter, skips) = TargetFilter::build(rule, tables, size_one, reads.key(), By::Target);
+        skips.then_some(filter)
+    }
+
+    /// The rows of `rule` keyed by `key`, read by the top of the pile `by` (the target's
+    /// own or its neighbour's), and whether some row rules a pair out.
+    fn build(rule: &Expr, tables: &[std::sync::Arc<Table>], size_one: bool, key: FilterKey, by: By) -> (TargetFilter, bool) {
         let mut rows = vec![[u64::MAX; 3]; CODES];
         // the "other" codes are never sure: the rule runs for them
         let mut sure = vec![[0u64; 3]; CODES];
@@ -193,6 +193,11 @@ impl TargetFilter {
             let mut row: Row = [0; 3];
             let mut sure_row: Row = [0; 3];
             for v in 0..CODES as u16 {
+                let other = match v as u8 {
+                    EMPTY_CODE => Some(NO_CARD),
+                    OTHER_CODE => None,
+                    card => Some(card as i64),
+                };
                 let known = Known {
                     bottom: if key == FilterKey::RunBottom { Some(c as i64) } else { None },
                     top: match key {
@@ -200,11 +205,12 @@ impl TargetFilter {
                         FilterKey::RunBottom if size_one => Some(c as i64),
                         _ => None,
                     },
-                    target: match v as u8 {
-                        EMPTY_CODE => Some(NO_CARD),
-                        OTHER_CODE => None,
-                        card => Some(card as i64),
+                    target: if by == By::Target { other } else { None },
+                    near: match by {
+                        By::Near(map) => other.map(|card| (map, card)),
+                        By::Target => None,
                     },
+                    chosen: [None; 2],
                     tables,
                 };
                 // passes unless known false (the "other" column always passes); sure when
@@ -229,7 +235,214 @@ impl TargetFilter {
             }
         }
         // the "other" row (a key card outside 0-127) passes everything: left all ones
-        skips.then(|| TargetFilter::with_lists(key, rows, sure))
+        (TargetFilter::with_lists(key, rows, sure), skips)
+    }
+}
+
+/// The most neighbours of the target that the branch filters of one program read: the
+/// generator keeps the top of each pile's neighbour by each of their maps (`moves.rs`).
+pub const MAX_NEAR: usize = 2;
+/// The most branches a rule is split into for a branch filter.
+const MAX_BRANCHES: usize = 16;
+/// `BranchFilter::slots`' mark for a branch read by the target's own top.
+pub const TARGET_SLOT: u8 = u8::MAX;
+/// `BranchFilter::slots`' mark for a branch whose neighbour has no slot (yet): the
+/// generator reads it as the "other" code, which every row passes
+pub const UNPLACED: u8 = u8::MAX - 1;
+
+/// What a filter's rows are read by: the target's top, or the top of the target's
+/// neighbour by a map of `Program::places` (`PileRef::Near(map, 1)`; a pile past the edge
+/// reads as empty).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum By {
+    Target,
+    Near(u16),
+}
+
+/// A pairing's rule split into branches, an `or` of `and`s (`and` distributed over `or`),
+/// each with rows of its own, read by the key card and the top of one pile: the target's,
+/// or where the branch reads a neighbour of the target (`left(pile)`, a grid's gap after
+/// a card), that neighbour's. A move needs some branch true, so a target for which every
+/// branch is known false given its pile's top has no move. The whole rule's filter reads
+/// the target's top alone and knows nothing of a rule that turns on a neighbour
+/// (Montana's gap takes the card after the one on its left); the branches do.
+#[derive(Debug, Clone)]
+pub struct BranchFilter {
+    pub branches: Vec<(By, TargetFilter)>,
+    /// for each branch, where the generator reads its pile's top: `TARGET_SLOT` for the
+    /// target's, else the program's neighbour slot of its map (`Program::near_maps`)
+    pub slots: Vec<u8>,
+}
+
+impl BranchFilter {
+    /// The branches of a pairing's whole `rule`, keyed by the whole filter's `key`: None
+    /// unless some branch reads a neighbour of the target and every branch rules some pair
+    /// out (a branch that passes everything passes every move), or when the rule splits
+    /// into more than `MAX_BRANCHES`.
+    pub fn new(rule: &Expr, tables: &[std::sync::Arc<Table>], size_one: bool, key: FilterKey) -> Option<BranchFilter> {
+        let split = branches(rule)?;
+        let mut out = Vec::with_capacity(split.len());
+        for atoms in split {
+            let branch = Expr::And(atoms.into_iter().cloned().collect());
+            let mut reads = Reads::default();
+            reads.visit(&branch);
+            let by = reads.near.map_or(By::Target, By::Near);
+            let (filter, skips) = TargetFilter::build(&branch, tables, size_one, key, by);
+            if !skips {
+                return None;
+            }
+            out.push((by, filter));
+        }
+        if !out.iter().any(|(by, _)| *by != By::Target) {
+            return None; // the whole rule's filter already knows all the branches know
+        }
+        let slots = out.iter().map(|(by, _)| if *by == By::Target { TARGET_SLOT } else { UNPLACED }).collect();
+        Some(BranchFilter { branches: out, slots })
+    }
+
+    /// The neighbour maps the branches read.
+    pub fn maps(&self) -> impl Iterator<Item = u16> + '_ {
+        self.branches.iter().filter_map(|(by, _)| match by {
+            By::Near(map) => Some(*map),
+            By::Target => None,
+        })
+    }
+
+    /// What the branches say of a run keyed by `card` onto a target whose piles read by
+    /// slot show `code(slot)`: no branch passes, one is sure, or the rule must run.
+    #[inline]
+    pub fn verdict(&self, card: u8, code: impl Fn(u8) -> u8) -> Verdict {
+        let mut passes = false;
+        for ((_, filter), &slot) in self.branches.iter().zip(&self.slots) {
+            match filter.verdict(card, code(slot)) {
+                Verdict::Yes => return Verdict::Yes,
+                Verdict::Maybe => passes = true,
+                Verdict::No => {}
+            }
+        }
+        if passes {
+            Verdict::Maybe
+        } else {
+            Verdict::No
+        }
+    }
+
+    /// The piles (of the first 64) that some branch may let take a run keyed by `card`:
+    /// for each branch, the piles whose pile read by its slot shows a top its row lists
+    /// (`by_top(slot, code)`), all of them where a row is not sparse.
+    #[inline]
+    pub fn piles(&self, card: u8, by_top: impl Fn(u8, u8) -> u64) -> u64 {
+        let mut bits = 0u64;
+        for ((_, filter), &slot) in self.branches.iter().zip(&self.slots) {
+            match filter.listed(card) {
+                Some(list) => {
+                    for &code in list.codes() {
+                        bits |= by_top(slot, code);
+                    }
+                }
+                None => return u64::MAX,
+            }
+        }
+        bits
+    }
+
+    /// The key cards some branch may let a target take whose piles read by slot show
+    /// `code(slot)`.
+    #[inline]
+    pub fn takers(&self, code: impl Fn(u8) -> u8) -> Cards {
+        let mut cards = [0u64; 2];
+        for ((_, filter), &slot) in self.branches.iter().zip(&self.slots) {
+            let takers = filter.takers(code(slot));
+            cards[0] |= takers[0];
+            cards[1] |= takers[1];
+        }
+        cards
+    }
+}
+
+/// `rule` as an `or` of `and`s of its other parts (None past `MAX_BRANCHES`): `or` of
+/// no part is no branch, `and` of none one empty branch.
+fn branches(rule: &Expr) -> Option<Vec<Vec<&Expr>>> {
+    match rule {
+        Expr::Or(parts) => {
+            let mut out = Vec::new();
+            for part in parts {
+                out.extend(branches(part)?);
+                if out.len() > MAX_BRANCHES {
+                    return None;
+                }
+            }
+            Some(out)
+        }
+        Expr::And(parts) => {
+            let mut out: Vec<Vec<&Expr>> = vec![Vec::new()];
+            for part in parts {
+                let split = branches(part)?;
+                if out.len() * split.len() > MAX_BRANCHES {
+                    return None;
+                }
+                out = out
+                    .iter()
+                    .flat_map(|a| split.iter().map(move |b| a.iter().chain(b).copied().collect()))
+                    .collect();
+            }
+            Some(out)
+        }
+        _ => Some(vec![vec![rule]]),
+    }
+}
+
+/// A discard of two cards' filter: for each pair of top codes of its two chosen piles
+/// (first, second), whether its `when` rule may hold (read three-valued with those two
+/// cards known, as a target filter reads its pair). A set whose tops it rules out has no
+/// discard, so the generator passes it over without running the rule: Pyramid's 435 sets
+/// of two piles a position, of which the tops adding up to thirteen are a few.
+#[derive(Debug, Clone)]
+pub struct PairFilter {
+    /// by the first pile's top code, the second pile's top codes that may pass
+    rows: Vec<Row>,
+}
+
+impl PairFilter {
+    /// The filter of a two-card discard's `when` rule; None when it reads neither chosen
+    /// pile's top or rules no pair out.
+    pub fn new(when: &Expr, tables: &[std::sync::Arc<Table>]) -> Option<PairFilter> {
+        let mut rows = vec![[u64::MAX; 3]; CODES];
+        let mut skips = false;
+        let value = |code: u16| match code as u8 {
+            EMPTY_CODE => Some(NO_CARD),
+            OTHER_CODE => None,
+            card => Some(card as i64),
+        };
+        for a in 0..CODES as u16 {
+            if a as u8 == OTHER_CODE {
+                continue; // the "other" row passes everything
+            }
+            let mut row: Row = [0; 3];
+            for b in 0..CODES as u16 {
+                let known = Known {
+                    bottom: None,
+                    top: None,
+                    target: None,
+                    near: None,
+                    chosen: [value(a), value(b)],
+                    tables,
+                };
+                if b as u8 == OTHER_CODE || known.eval(when) != Some(0) {
+                    row[(b >> 6) as usize] |= 1 << (b & 63);
+                } else {
+                    skips = true;
+                }
+            }
+            rows[a as usize] = row;
+        }
+        skips.then_some(PairFilter { rows })
+    }
+
+    /// Whether a set whose first pile shows `first` and second `second` may be discarded.
+    #[inline(always)]
+    pub fn may(&self, first: u8, second: u8) -> bool {
+        row_has(&self.rows[first as usize], second)
     }
 }
 
@@ -251,14 +464,36 @@ struct Reads {
     run_bottom: bool,
     run_top: bool,
     target_top: bool,
+    /// the first neighbour of the target whose top or size it reads, by its map
+    near: Option<u16>,
 }
 
 impl Reads {
+    fn key(&self) -> FilterKey {
+        if self.run_bottom {
+            FilterKey::RunBottom
+        } else if self.run_top {
+            FilterKey::RunTop
+        } else {
+            FilterKey::Nothing
+        }
+    }
+
+    fn pile(&mut self, p: &PileRef) {
+        match p {
+            PileRef::Target => self.target_top = true,
+            PileRef::Near(map, 1) => {
+                self.near.get_or_insert(*map);
+            }
+            _ => {}
+        }
+    }
+
     fn card(&mut self, c: &CardRef) {
         match c {
             CardRef::RunBottom => self.run_bottom = true,
             CardRef::RunTop | CardRef::Top(PileRef::Source) => self.run_top = true,
-            CardRef::Top(PileRef::Target) => self.target_top = true,
+            CardRef::Top(p) => self.pile(p),
             _ => {}
         }
     }
@@ -273,7 +508,7 @@ impl Reads {
             Expr::Top(p) => self.card(&CardRef::Top(*p)),
             Expr::RunTop => self.run_top = true,
             Expr::RunBottom => self.run_bottom = true,
-            Expr::Empty(PileRef::Target) | Expr::Size(PileRef::Target) => self.target_top = true,
+            Expr::Empty(p) | Expr::Size(p) => self.pile(p),
             Expr::Attr(_, a) | Expr::Neg(a) | Expr::Not(a) | Expr::Table1(_, a) => self.visit(a),
             Expr::Arith(_, a, b) | Expr::Compare(_, a, b) | Expr::Table2(_, a, b) => {
                 self.visit(a);
@@ -293,6 +528,10 @@ struct Known<'t> {
     bottom: Option<i64>,
     top: Option<i64>,
     target: Option<i64>,
+    /// the top card of the target's neighbour by a map (`PileRef::Near(map, 1)`)
+    near: Option<(u16, i64)>,
+    /// the top cards of a discard's first two chosen piles (`PileRef::Chosen`)
+    chosen: [Option<i64>; 2],
     tables: &'t [std::sync::Arc<Table>],
 }
 
@@ -302,9 +541,15 @@ impl Known<'_> {
             CardRef::RunBottom => self.bottom,
             CardRef::RunTop | CardRef::Top(PileRef::Source) => self.top,
             CardRef::Top(PileRef::Target) => self.target,
+            CardRef::Top(PileRef::Near(map, 1)) => self.near_top(*map),
+            CardRef::Top(PileRef::Chosen(j)) => *self.chosen.get(*j as usize)?,
             CardRef::Const(v) => Some(*v),
             _ => None,
         }
+    }
+
+    fn near_top(&self, map: u16) -> Option<i64> {
+        self.near.and_then(|(m, card)| (m == map).then_some(card))
     }
 
     fn eval(&self, e: &Expr) -> Option<i64> {
@@ -321,6 +566,9 @@ impl Known<'_> {
             Expr::RunBottom => self.bottom?,
             Expr::Empty(PileRef::Target) => (self.target? == NO_CARD) as i64,
             Expr::Size(PileRef::Target) if self.target == Some(NO_CARD) => 0,
+            Expr::Empty(PileRef::Near(map, 1)) => (self.near_top(*map)? == NO_CARD) as i64,
+            Expr::Empty(PileRef::Chosen(j)) => ((*self.chosen.get(*j as usize)?)? == NO_CARD) as i64,
+            Expr::Size(PileRef::Near(map, 1)) if self.near_top(*map) == Some(NO_CARD) => 0,
             Expr::Arith(op, a, b) => op.apply(self.eval(a)?, self.eval(b)?),
             Expr::Neg(a) => self.eval(a)?.wrapping_neg(),
             Expr::Not(a) => (self.eval(a)? == 0) as i64,
@@ -367,7 +615,7 @@ impl Known<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::{Attr, Cmp};
+    use crate::program::{Attr, Cmp, Op, CHOSEN_BASE};
     use std::sync::Arc;
 
     fn goes_on_table() -> Arc<Table> {
@@ -436,7 +684,7 @@ mod tests {
         assert_eq!(filter.verdict(5 << 2, 6 << 2), Verdict::Maybe);
         assert_eq!(filter.verdict(5 << 2, EMPTY_CODE), Verdict::Maybe);
         assert_eq!(filter.verdict(5 << 2, 7 << 2), Verdict::No);
-        // a rule that reads nothing of the target has no filter
+        // a rule that reads neither the target nor a card of the run has no filter
         assert!(TargetFilter::new(&Expr::Compare(Cmp::Le, Box::new(Expr::RunSize), Box::new(Expr::Int(3))), &tables, false).is_none());
         // one whose target part can be true or unknown everywhere has none either
         let rule = Expr::Or(vec![Expr::Empty(PileRef::Target), Expr::Compare(Cmp::Le, Box::new(Expr::Size(PileRef::Target)), Box::new(Expr::Int(3)))]);
@@ -446,5 +694,127 @@ mod tests {
         assert_eq!(filter.key, FilterKey::Nothing);
         let passes: Vec<u8> = (0..=129).filter(|&v| row_has(filter.row(17), v)).collect();
         assert_eq!(passes, vec![EMPTY_CODE, OTHER_CODE]);
+    }
+
+    #[test]
+    fn a_rule_that_reads_the_card_alone_keeps_the_cards_it_takes() {
+        // run.size == 1 and run.bottom.rank == A (Montana's Aces out of the grid): the
+        // target is never read, every row is all or nothing
+        let rule = Expr::And(vec![
+            Expr::Compare(Cmp::Eq, Box::new(Expr::RunSize), Box::new(Expr::Int(1))),
+            Expr::Compare(Cmp::Eq, Box::new(Expr::CardAttr(Attr::Rank, CardRef::RunBottom)), Box::new(Expr::Int(1))),
+        ]);
+        let filter = TargetFilter::new(&rule, &[], true).expect("it skips");
+        assert_eq!(filter.key, FilterKey::RunBottom);
+        let (ace, two) = (1 << 2 | 3, 2 << 2 | 3);
+        assert!((0..=129).all(|v| row_has(filter.row(ace), v)));
+        assert_eq!((0..=129).filter(|&v| row_has(filter.row(two), v)).collect::<Vec<u8>>(), vec![OTHER_CODE]);
+        // the run's size decides the Ace's move; no top takes the Two
+        assert_eq!(filter.verdict(ace, EMPTY_CODE), Verdict::Maybe);
+        assert_eq!(filter.verdict(two, EMPTY_CODE), Verdict::No);
+        // read the other way: every card of rank A (the four Aces among the cards of play)
+        let takers = filter.takers(EMPTY_CODE);
+        let aces: Vec<u8> = (4..56).filter(|&c| (takers[0] >> c) & 1 != 0).collect();
+        assert_eq!(aces, vec![4, 5, 6, ace]);
+    }
+
+    /// Montana's gap: `pile.empty and (pile.column == 1 and run.bottom.rank == 2 or
+    /// not left(pile).empty and follows(run.bottom, left(pile).top))`, left by map 1.
+    fn montana_gap() -> (Expr, Vec<Arc<Table>>) {
+        // follows(card, base): the same suit, one rank higher (cards 4..55)
+        let mut bits = vec![false; 56 * 56];
+        for a in 4..56 {
+            for b in 4..56 {
+                bits[a * 56 + b] = (a >> 2) == (b >> 2) + 1 && a & 3 == b & 3;
+            }
+        }
+        let left = PileRef::Near(1, 1);
+        let rule = Expr::And(vec![
+            Expr::Empty(PileRef::Target),
+            Expr::Or(vec![
+                Expr::And(vec![
+                    Expr::Compare(Cmp::Eq, Box::new(Expr::Place(0, PileRef::Target)), Box::new(Expr::Int(1))),
+                    Expr::Compare(Cmp::Eq, Box::new(Expr::CardAttr(Attr::Rank, CardRef::RunBottom)), Box::new(Expr::Int(2))),
+                ]),
+                Expr::And(vec![
+                    Expr::Not(Box::new(Expr::Empty(left))),
+                    Expr::CardTable2(0, CardRef::RunBottom, CardRef::Top(left)),
+                ]),
+            ]),
+        ]);
+        (rule, vec![Arc::new(Table { rows: 56, width: 56, bits })])
+    }
+
+    #[test]
+    fn a_gap_read_by_its_left_neighbour_takes_the_card_after_that_neighbours_top() {
+        let (rule, tables) = montana_gap();
+        // the whole rule's filter knows the gap only: any card may go to any gap
+        let whole = TargetFilter::new(&rule, &tables, true).expect("only gaps take cards");
+        let (two, three, four) = (2 << 2, 3 << 2, 4 << 2); // clubs
+        assert_eq!(whole.verdict(three, EMPTY_CODE), Verdict::Maybe);
+        let mut branches = BranchFilter::new(&rule, &tables, true, whole.key).expect("a branch reads the left");
+        let bys: Vec<By> = branches.branches.iter().map(|(by, _)| *by).collect();
+        assert_eq!(bys, vec![By::Target, By::Near(1)]);
+        // until placed, the neighbour reads as the "other" code: nothing is ruled out
+        assert_eq!(branches.slots, vec![TARGET_SLOT, UNPLACED]);
+        branches.slots = vec![TARGET_SLOT, 0];
+        let read = |left: u8| move |slot: u8| if slot == TARGET_SLOT { EMPTY_CODE } else { left };
+        // 3C after 2C: the left branch's cards allow it, the gap's emptiness is the rule's
+        assert_eq!(branches.verdict(three, read(two)), Verdict::Maybe);
+        // 3C after 3C, after 2D, after a gap or the edge: no branch
+        assert_eq!(branches.verdict(three, read(three)), Verdict::No);
+        assert_eq!(branches.verdict(three, read(2 << 2 | 1)), Verdict::No);
+        assert_eq!(branches.verdict(three, read(EMPTY_CODE)), Verdict::No);
+        // a Two may start a row whatever lies left of the gap: the column decides
+        assert_eq!(branches.verdict(two, read(EMPTY_CODE)), Verdict::Maybe);
+        assert_eq!(branches.verdict(four, read(OTHER_CODE)), Verdict::Maybe);
+        // a gap after 3C takes 4C or a Two, read the other way
+        let takers = branches.takers(read(three));
+        let cards: Vec<u8> = (4..56).filter(|&c| (takers[0] >> c) & 1 != 0).collect();
+        assert_eq!(cards, vec![8, 9, 10, 11, four]);
+        // the gaps whose left neighbour shows 2C, by the index of the position's tops
+        let index = |slot: u8, code: u8| match (slot, code) {
+            (0, c) if c == two => 0b100,
+            (TARGET_SLOT, EMPTY_CODE) => 0b1111,
+            _ => 0,
+        };
+        assert_eq!(branches.piles(three, index), 0b100);
+        // a Two may go to every gap (the column decides)
+        assert_eq!(branches.piles(two, index), 0b1111);
+    }
+
+    #[test]
+    fn a_rule_of_too_many_branches_or_none_reading_a_neighbour_has_no_branch_filter() {
+        let (rule, tables) = montana_gap();
+        let mut atoms = Vec::new();
+        for rank in 1..=17 {
+            atoms.push(Expr::Compare(Cmp::Eq, Box::new(Expr::CardAttr(Attr::Rank, CardRef::RunBottom)), Box::new(Expr::Int(rank))));
+        }
+        let wide = Expr::And(vec![rule.clone(), Expr::Or(atoms)]);
+        assert!(BranchFilter::new(&wide, &tables, true, FilterKey::RunBottom).is_none());
+        let plain = Expr::Or(vec![Expr::Empty(PileRef::Target), Expr::CardTable2(0, CardRef::RunBottom, CardRef::Top(PileRef::Target))]);
+        assert!(BranchFilter::new(&plain, &tables, true, FilterKey::RunBottom).is_none());
+    }
+
+    #[test]
+    fn a_pair_filter_keeps_the_pairs_of_tops_that_add_up_to_thirteen() {
+        // Pyramid's discard: both chosen piles uncovered (their neighbours, unknown here)
+        // and first.top.rank + second.top.rank == 13
+        let rank = |j: u8| Box::new(Expr::CardAttr(Attr::Rank, CardRef::Top(PileRef::Chosen(j))));
+        let uncovered = |j: u8| Expr::Empty(PileRef::Near(0, CHOSEN_BASE + j));
+        let when = Expr::And(vec![
+            uncovered(0),
+            uncovered(1),
+            Expr::Compare(Cmp::Eq, Box::new(Expr::Arith(Op::Add, rank(0), rank(1))), Box::new(Expr::Int(13))),
+        ]);
+        let pair = PairFilter::new(&when, &[]).expect("it skips");
+        let card = |rank: u8, suit: u8| rank << 2 | suit;
+        // 6 + 7 may go (the neighbours decide), 7 + 7 and 6 + 6 never
+        assert!(pair.may(card(6, 0), card(7, 2)) && pair.may(card(7, 3), card(6, 1)));
+        assert!(!pair.may(card(7, 0), card(7, 1)) && !pair.may(card(6, 0), card(6, 2)));
+        // a face-down or unknown card passes; an Ace and a Queen too
+        assert!(pair.may(OTHER_CODE, card(7, 0)) && pair.may(card(1, 0), card(12, 3)));
+        // a rule that reads no chosen top rules nothing out
+        assert!(PairFilter::new(&Expr::And(vec![uncovered(0), uncovered(1)]), &[]).is_none());
     }
 }

@@ -174,6 +174,20 @@ impl Core {
         plans.flatten().map(|p| p.pairings.iter().filter(|q| q.filter.is_some()).count()).sum()
     }
 
+    /// How many pairings have branch filters (their rule split into branches, some read
+    /// by a neighbour of the target: `filter::BranchFilter`).
+    #[getter]
+    fn branch_pairings(&self) -> usize {
+        let plans = self.program.sources.iter().chain(&self.program.forced_sources);
+        plans.flatten().map(|p| p.pairings.iter().filter(|q| q.branches.is_some()).count()).sum()
+    }
+
+    /// How many two-card discards have a pair filter (`filter::PairFilter`).
+    #[getter]
+    fn pair_discards(&self) -> usize {
+        self.program.discards.iter().filter(|d| d.pair.is_some()).count()
+    }
+
     #[getter]
     fn id(&self) -> String {
         self.program.id.clone()

@@ -2,7 +2,10 @@
 //! `patience/generator.py` (what it generates, and for forced moves the order it looks in)
 //! and of `patience/moves.py` (the deal, the redeal, forced moves, turn-ups).
 
-use crate::filter::{row_has, row_union, top_code, Cards, FilterKey, Row, Verdict, CODES};
+use crate::filter::{
+    row_has, row_union, top_code, Cards, FilterKey, Row, Verdict, CODES, EMPTY_CODE, MAX_NEAR, OTHER_CODE, TARGET_SLOT,
+};
+use crate::filter::PairFilter;
 use crate::program::{Discard, Env, Merci, Pairing, Program, SourcePlan, FACE_DOWN, MAX_SCREENED, NO_CARD};
 use crate::compile::Code;
 use crate::wire::Gather;
@@ -12,19 +15,48 @@ pub const MAX_PILES: usize = 256;
 
 /// What the target filters read of a position: each pile's top-card code
 /// (`filter::top_code`) and, when there are at most 64 piles, for each code the piles
-/// showing it (a bit each), so that a sparse row's candidates are a few word operations.
-struct Targets {
+/// showing it (a bit each), so that a sparse row's candidates are a few word operations;
+/// and where branch filters read neighbours of the target, the same of each pile's
+/// neighbour by each of their maps (`Program::near_maps`).
+struct Targets<'n> {
     tops: [u8; MAX_PILES],
     piles_by_top: [u64; CODES],
     indexed: bool,
+    near: Option<&'n Near>,
 }
 
-impl Targets {
-    fn of(pos: &Position) -> Targets {
+/// The tops of each pile's neighbours by the branch filters' maps, slot by slot (made
+/// apart from `Targets`, and only where some pairing has branches).
+struct Near {
+    tops: [[u8; MAX_PILES]; MAX_NEAR],
+    piles_by_top: [[u64; CODES]; MAX_NEAR],
+}
+
+impl Near {
+    fn of(pos: &Position, near_maps: &[u16], maps: &[Vec<usize>]) -> Near {
+        let mut near = Near { tops: [[EMPTY_CODE; MAX_PILES]; MAX_NEAR], piles_by_top: [[0; CODES]; MAX_NEAR] };
+        for (slot, &map) in near_maps.iter().enumerate().take(MAX_NEAR) {
+            let map = maps.get(map as usize).map_or(&[][..], Vec::as_slice);
+            for t in 0..pos.piles.len() {
+                // a pile past the edge (none) reads as an empty pile
+                let code = map.get(t).and_then(|&n| pos.piles.get(n)).map_or(EMPTY_CODE, |pile| top_code(pile));
+                near.tops[slot][t] = code;
+                if t < 64 {
+                    near.piles_by_top[slot][code as usize] |= 1 << t;
+                }
+            }
+        }
+        near
+    }
+}
+
+impl<'n> Targets<'n> {
+    fn of(pos: &Position, near: Option<&'n Near>) -> Targets<'n> {
         let mut targets = Targets {
             tops: [0; MAX_PILES],
             piles_by_top: [0; CODES],
             indexed: pos.piles.len() <= 64,
+            near,
         };
         for (t, (code, pile)) in targets.tops.iter_mut().zip(&pos.piles).enumerate() {
             *code = top_code(pile);
@@ -33,6 +65,30 @@ impl Targets {
             }
         }
         targets
+    }
+
+    /// The top code of the pile a branch's slot reads for the target `t`.
+    #[inline(always)]
+    fn code(&self, slot: u8, t: usize) -> u8 {
+        if slot == TARGET_SLOT {
+            return self.tops[t];
+        }
+        match self.near {
+            Some(near) if (slot as usize) < MAX_NEAR => near.tops[slot as usize][t],
+            _ => OTHER_CODE,
+        }
+    }
+
+    /// The piles (of the first 64) whose pile read by `slot` shows `code`.
+    #[inline(always)]
+    fn piles_by(&self, slot: u8, code: u8) -> u64 {
+        if slot == TARGET_SLOT {
+            return self.piles_by_top[code as usize];
+        }
+        match self.near {
+            Some(near) if (slot as usize) < MAX_NEAR => near.piles_by_top[slot as usize][code as usize],
+            _ => u64::MAX,
+        }
     }
 }
 
@@ -57,14 +113,29 @@ impl Screen {
         for ((depth, cards), pairing) in keys.iter_mut().zip(&plan.pairings) {
             let filter = pairing.filter.as_ref().expect("a screened pairing has a filter");
             *depth = pairing.key_depth;
-            for t in pairing.start..pairing.stop {
-                // the tops read once for the indexed pairings, else read here (a pairing
-                // into a single pile)
-                let code = targets.map_or_else(|| top_code(&pos.piles[t]), |targets| targets.tops[t]);
-                let takers = filter.takers(code);
-                cards[0] |= takers[0];
-                cards[1] |= takers[1];
+            // summed in a local (a register), not through `cards`
+            let mut sum = [0u64; 2];
+            if let (Some(branches), Some(targets)) = (&pairing.branches, targets) {
+                // what some branch may let the target take, of what its top lets it
+                for t in pairing.start..pairing.stop {
+                    let takers = filter.takers(targets.tops[t]);
+                    if *takers != [0, 0] {
+                        let more = branches.takers(|slot| targets.code(slot, t));
+                        sum[0] |= takers[0] & more[0];
+                        sum[1] |= takers[1] & more[1];
+                    }
+                }
+            } else {
+                for t in pairing.start..pairing.stop {
+                    // the tops read once for the indexed pairings, else read here (a
+                    // pairing into a single pile)
+                    let code = targets.map_or_else(|| top_code(&pos.piles[t]), |targets| targets.tops[t]);
+                    let takers = filter.takers(code);
+                    sum[0] |= takers[0];
+                    sum[1] |= takers[1];
+                }
             }
+            *cards = sum;
         }
         Screen { keys, pairings: plan.pairings.len().min(MAX_SCREENED) }
     }
@@ -166,6 +237,14 @@ fn candidates<'t>(
             }
         }
         if listed {
+            if let (Some(branches), Some(_)) = (&pairing.branches, targets.near) {
+                // the piles some branch may let take one of the runs
+                let mut near = 0u64;
+                for k in ks..ke + 1 {
+                    near |= branches.piles(key_card(filter.key, src, k), |slot, code| targets.piles_by(slot, code));
+                }
+                bits &= near;
+            }
             let (start, stop) = (pairing.start, pairing.stop); // stop <= 64 here
             let below = |n: usize| 1u64.checked_shl(n as u32).map_or(u64::MAX, |b| b - 1);
             let range = below(stop) & !below(start);
@@ -183,12 +262,26 @@ fn candidates<'t>(
     Candidates::Scan { t: pairing.start, stop: pairing.stop, skip, row: Some(row), tops: &targets.tops }
 }
 
-/// What `pairing`'s filter says of a run of `k` cards of `src` onto `target`.
+/// What `pairing`'s filter, then its branches, say of a run of `k` cards of `src` onto
+/// pile `t`.
 #[inline(always)]
-fn verdict(pairing: &Pairing, src: &[u8], k: usize, target: &[u8]) -> Verdict {
-    match &pairing.filter {
-        Some(filter) => filter.verdict(key_card(filter.key, src, k), top_code(target)),
-        None => Verdict::Maybe,
+fn verdict(pairing: &Pairing, src: &[u8], k: usize, t: usize, target: &[u8], targets: Option<&Targets>) -> Verdict {
+    let Some(filter) = &pairing.filter else { return Verdict::Maybe };
+    let card = key_card(filter.key, src, k);
+    let verdict = filter.verdict(card, top_code(target));
+    if verdict != Verdict::Maybe || pairing.branches.is_none() {
+        return verdict;
+    }
+    branch_verdict(pairing, card, t, targets)
+}
+
+/// What `pairing`'s branches say of a run keyed by `card` onto pile `t` (Maybe without
+/// the position's tops).
+#[inline(never)]
+fn branch_verdict(pairing: &Pairing, card: u8, t: usize, targets: Option<&Targets>) -> Verdict {
+    match (&pairing.branches, targets) {
+        (Some(branches), Some(targets)) => branches.verdict(card, |slot| targets.code(slot, t)),
+        _ => Verdict::Maybe,
     }
 }
 
@@ -613,7 +706,10 @@ impl Program {
         if self.win.truth(&mut env) {
             return;
         }
-        let targets = self.filtered.then(|| Targets::of(pos));
+        // boxed: kept off this frame where no pairing has branches (nearly every game)
+        let near = (self.filtered && !self.near_maps.is_empty())
+            .then(|| Box::new(Near::of(pos, &self.near_maps, &self.placing.maps)));
+        let targets = self.filtered.then(|| Targets::of(pos, near.as_deref()));
         for (group, plan) in self.groups.iter().zip(&self.sources) {
             if let Some(plan) = plan {
                 if sources.is_some_and(|sources| !sources[group.start..group.stop].contains(&true)) {
@@ -653,6 +749,9 @@ impl Program {
     /// of sets walks them in the same order); `emit` returns true to stop.
     fn discard(&self, discard: &Discard, pos: &Position, env: &mut Env, emit: &mut dyn FnMut(Move) -> bool) -> bool {
         let n = discard.cards;
+        if let Some(pair) = &discard.pair {
+            return self.pair_discard(discard, pair, pos, env, emit);
+        }
         for (i, set) in discard.sets.chunks_exact(n).enumerate() {
             if set.iter().any(|&p| pos.piles[p as usize].is_empty()) {
                 continue;
@@ -663,6 +762,32 @@ impl Program {
             if discard.when.truth(env) {
                 let s = -2 - (discard.start + i) as i16;
                 if emit(Move { s, k: n as i16, t: discard.target as i16 }) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// `discard` of two cards with its pair filter: the piles' top codes read once, and a
+    /// set whose two tops the filter rules out passed over without running the rule (the
+    /// same moves in the same order as `discard` without it).
+    fn pair_discard(&self, discard: &Discard, pair: &PairFilter, pos: &Position, env: &mut Env, emit: &mut dyn FnMut(Move) -> bool) -> bool {
+        debug_assert_eq!(discard.cards, 2, "a pair filter is a two-card discard's");
+        let mut tops = [EMPTY_CODE; MAX_PILES];
+        for (code, pile) in tops.iter_mut().zip(&pos.piles) {
+            *code = top_code(pile);
+        }
+        for (i, set) in discard.sets.chunks_exact(2).enumerate() {
+            let (a, b) = (tops[set[0] as usize], tops[set[1] as usize]);
+            if a == EMPTY_CODE || b == EMPTY_CODE || !pair.may(a, b) {
+                continue;
+            }
+            env.chosen[0] = set[0] as usize;
+            env.chosen[1] = set[1] as usize;
+            if discard.when.truth(env) {
+                let s = -2 - (discard.start + i) as i16;
+                if emit(Move { s, k: 2, t: discard.target as i16 }) {
                     return true;
                 }
             }
@@ -723,6 +848,7 @@ impl Program {
         // the position's tops are read once some plan has a pile long enough to give a
         // move (Spider's runs home are 13 cards: most positions have no such pile)
         let mut targets: Option<Targets> = None;
+        let near = std::cell::OnceCell::new();
         let mut env = Env::placed(&pos.piles, &pos.stock, &self.placing.maps);
         for (group, plan) in self.groups.iter().zip(&self.forced_sources) {
             if let Some(plan) = plan {
@@ -730,7 +856,9 @@ impl Program {
                     continue; // `source_pile` gives nothing for a pile shorter than the floor
                 }
                 if self.forced_filtered && targets.is_none() {
-                    targets = Some(Targets::of(pos));
+                    let near = (!self.near_maps.is_empty())
+                        .then(|| &**near.get_or_init(|| Box::new(Near::of(pos, &self.near_maps, &self.placing.maps))));
+                    targets = Some(Targets::of(pos, near));
                 }
                 let screen = plan.screened.then(|| Screen::of(plan, targets.as_ref(), pos));
                 for s in group.start..group.stop {
@@ -899,7 +1027,7 @@ impl Program {
                     for k in ks..ke + 1 {
                         let mut common_k = None;
                         for t in $targets((k, k)) {
-                            let legal = match verdict(pairing, src, k, &piles[t]) {
+                            let legal = match verdict(pairing, src, k, t, &piles[t], targets) {
                                 Verdict::No => false,
                                 Verdict::Yes => true,
                                 Verdict::Maybe => {
@@ -925,7 +1053,7 @@ impl Program {
                     for t in $targets((ks, ke)) {
                         let mut free_t = None;
                         for k in ks..ke + 1 {
-                            let legal = match verdict(pairing, src, k, &piles[t]) {
+                            let legal = match verdict(pairing, src, k, t, &piles[t], targets) {
                                 Verdict::No => false,
                                 Verdict::Yes => true,
                                 Verdict::Maybe => {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::compile::Code;
-use crate::filter::{FilterKey, TargetFilter};
+use crate::filter::{BranchFilter, By, FilterKey, PairFilter, TargetFilter, MAX_NEAR, TARGET_SLOT};
 use crate::wire;
 
 pub const FACE_DOWN: u8 = 64;
@@ -46,6 +46,9 @@ pub struct Discard {
     pub when: Code,
     /// the sets, `cards` piles each, one after the other
     pub sets: Vec<u16>,
+    /// a discard of two cards: which pairs of top cards its rule may pass
+    /// (`filter::PairFilter`)
+    pub pair: Option<PairFilter>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -216,6 +219,9 @@ pub struct Pairing {
     /// the targets its rule may accept, and those it surely accepts, by the run's key card
     /// (`filter.rs`); None: all, and the rule decides each
     pub filter: Option<TargetFilter>,
+    /// where the whole rule's filter leaves a pair open, its branches read by a neighbour
+    /// of the target (`filter::BranchFilter`); only with an indexed filter
+    pub branches: Option<Box<BranchFilter>>,
     /// whether the generator finds the candidate targets from the filter (an index of the
     /// position's tops, a screen of the sources), not only checks each target with it
     pub indexed: bool,
@@ -345,6 +351,9 @@ pub struct Program {
     /// whether some pairing of `sources` (of `forced_sources`) has a target filter
     pub filtered: bool,
     pub forced_filtered: bool,
+    /// the maps by which the branch filters read a neighbour of the target, in their
+    /// slots' order (`filter::BranchFilter`; at most `filter::MAX_NEAR`)
+    pub near_maps: Vec<u16>,
     pub tables: Vec<Arc<Table>>,
     pub key: KeyRules,
     pub ordering: OrderingRules,
@@ -658,7 +667,7 @@ impl Reader {
         for item in &source.pairings {
             let group = groups.get(item.target).ok_or("bad rule program: target group")?;
             let (start, stop) = (group.start, group.stop);
-            let filter = if self.filters {
+            let (filter, rule) = if self.filters {
                 // everything a move of this pairing must pass, tested together
                 let rule = Expr::And(vec![
                     rest.clone(),
@@ -667,13 +676,19 @@ impl Reader {
                     self.expr(&item.bound)?,
                 ]);
                 let size_one = plan_one || is_one(&item.fixed)?;
-                TargetFilter::new(&rule, &self.tables, size_one)
+                (TargetFilter::new(&rule, &self.tables, size_one), Some((rule, size_one)))
             } else {
-                None
+                (None, None)
             };
             // a single target pile is tested at once: indexing the position's tops for it
             // would cost more than it saves (Golf's waste); its filter's verdicts still serve
             let indexed = filter.is_some() && stop > start + 1;
+            let branches = match (&filter, rule) {
+                (Some(filter), Some((rule, size_one))) if indexed => {
+                    BranchFilter::new(&rule, &self.tables, size_one, filter.key).map(Box::new)
+                }
+                _ => None,
+            };
             // the one card every run of the pairing is keyed by, when there is one (a pairing
             // into a single pile too: the screen passes over most sources at once)
             let key_depth = match filter.as_ref().map(|f| f.key) {
@@ -689,6 +704,7 @@ impl Reader {
             pairings.push(Pairing {
                 key_depth: key_depth.unwrap_or(0),
                 filter,
+                branches,
                 indexed,
                 start,
                 stop,
@@ -711,6 +727,31 @@ impl Reader {
             screened: screened && !pairings.is_empty() && pairings.len() <= MAX_SCREENED,
             pairings,
         })
+    }
+}
+
+/// Give each branch filter of `plans` the slots of the neighbours it reads, adding its maps
+/// to `maps`; a filter whose maps would pass `MAX_NEAR` slots is dropped (its pairing then
+/// tests those targets by its rule, as without it).
+fn place_near(plans: &mut [Option<SourcePlan>], maps: &mut Vec<u16>) {
+    for pairing in plans.iter_mut().flatten().flat_map(|plan| plan.pairings.iter_mut()) {
+        let Some(branches) = pairing.branches.as_mut() else { continue };
+        let mut wanted = maps.clone();
+        for map in branches.maps() {
+            if !wanted.contains(&map) {
+                wanted.push(map);
+            }
+        }
+        if wanted.len() > MAX_NEAR {
+            pairing.branches = None;
+            continue;
+        }
+        *maps = wanted;
+        let slot = |by: &By| match by {
+            By::Target => TARGET_SLOT,
+            By::Near(map) => maps.iter().position(|m| m == map).expect("placed") as u8,
+        };
+        branches.slots = branches.branches.iter().map(|(by, _)| slot(by)).collect();
     }
 }
 
@@ -776,8 +817,12 @@ impl Program {
             }
             plans.iter().map(|p| p.as_ref().map(|p| reader.plan(p, &groups)).transpose()).collect()
         };
-        let sources = read_plans(&value.sources)?;
-        let forced_sources = read_plans(&value.forced_sources)?;
+        let mut sources = read_plans(&value.sources)?;
+        let mut forced_sources = read_plans(&value.forced_sources)?;
+        // the neighbours the branch filters read, each given a slot of the generator's
+        let mut near_maps = Vec::new();
+        place_near(&mut sources, &mut near_maps);
+        place_near(&mut forced_sources, &mut near_maps);
         for f in &value.fills {
             let (a, b) = f.sources;
             if a > b || b > piles || f.start > f.stop || f.stop > piles {
@@ -976,6 +1021,7 @@ impl Program {
             has_forced,
             filtered,
             forced_filtered,
+            near_maps,
             tables,
             key: KeyRules {
                 card_table,
@@ -1051,7 +1097,12 @@ fn read_discards(wired: &[wire::Discard], reader: &Reader, piles: usize) -> Resu
                 at[i] = at[i - 1] + 1;
             }
         }
-        discards.push(Discard { cards: n, target: d.target, start: d.start, when: reader.code(&d.when)?, sets });
+        let pair = if n == 2 && reader.filters {
+            PairFilter::new(&reader.expr(&d.when)?, &reader.tables)
+        } else {
+            None
+        };
+        discards.push(Discard { cards: n, target: d.target, start: d.start, when: reader.code(&d.when)?, sets, pair });
     }
     Ok((discards, numbered))
 }
@@ -1404,6 +1455,7 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         has_forced: false,
         filtered: false,
         forced_filtered: false,
+        near_maps: Vec::new(),
         tables: vec![],
         key: KeyRules {
             card_table: [0; 256],
