@@ -19,9 +19,22 @@ use crate::search::{Limits, Outcome, Solver};
 /// How far `pos` is from won, as the guided search ranks positions (lower is better):
 /// `patience.solver.guided.make_estimate`.
 pub fn estimate(program: &Program, rules: &GuidedRules, pos: &Position) -> i64 {
-    let (mut home, mut under, mut parked, mut empty, mut deep, mut down) = (0i64, 0i64, 0i64, 0i64, 0i64, 0i64);
-    let (mut breaks, mut built_under, mut narrow_empty) = (0i64, 0i64, 0i64);
-    let mut wanted: u64 = 0; // the cards some home pile may take now
+    let (wanted, homes) = wanted(program, rules, pos);
+    let mut sum = homes;
+    for index in 0..program.piles {
+        if !rules.home[index] {
+            sum = sum.wrapping_add(pile_term(program, rules, index, &pos.piles[index], wanted));
+        }
+    }
+    sum
+}
+
+/// The cards some home pile may take now (a bit each), and the estimate's terms of the
+/// home piles and the stock.
+#[inline]
+fn wanted(program: &Program, rules: &GuidedRules, pos: &Position) -> (u64, i64) {
+    let mut home = 0i64;
+    let mut wanted: u64 = 0;
     for (index, on_empty, rows) in &rules.homes {
         let pile = &pos.piles[*index];
         home += pile.len() as i64;
@@ -31,66 +44,106 @@ pub fn estimate(program: &Program, rules: &GuidedRules, pos: &Position) -> i64 {
             None => *on_empty,
         };
     }
-    for index in 0..program.piles {
-        if rules.home[index] {
-            continue;
+    let c = &program.search.guided;
+    let terms = c.stock_weight.wrapping_mul(pos.stock.len() as i64).wrapping_sub(c.home_weight.wrapping_mul(home));
+    (wanted, terms)
+}
+
+/// The estimate's terms of the pile `index` (not a home pile), its cards `pile`.
+#[inline]
+fn pile_term(program: &Program, rules: &GuidedRules, index: usize, pile: &[u8], wanted: u64) -> i64 {
+    let c = &program.search.guided;
+    if pile.is_empty() {
+        return if rules.narrow[index] { c.narrow_empty_weight.wrapping_neg() } else { c.empty_weight.wrapping_neg() };
+    }
+    let (mut under, mut parked, mut deep, mut down) = (0i64, 0i64, 0i64, 0i64);
+    let (mut breaks, mut built_under) = (0i64, 0i64);
+    match &rules.runs[index] {
+        None => parked += pile.len() as i64,
+        Some(rows) if rules.covered[index] => {
+            // a deal covers it: its breaks (adjacent face-up cards not a run)
+            for pair in pile.windows(2) {
+                if pair[0] < FACE_DOWN && pair[1] < FACE_DOWN && rows[pair[0] as usize] >> pair[1] & 1 == 0 {
+                    breaks += 1;
+                }
+            }
         }
-        let pile = &pos.piles[index];
-        if pile.is_empty() {
-            if rules.narrow[index] {
-                narrow_empty += 1;
+        Some(rows) => {
+            let mut bottom = pile.len() - 1; // the bottom card of the top run
+            while bottom > 0
+                && pile[bottom] < FACE_DOWN
+                && pile[bottom - 1] < FACE_DOWN
+                && rows[pile[bottom - 1] as usize] >> pile[bottom] & 1 == 1
+            {
+                bottom -= 1;
+            }
+            if rules.built[index] {
+                built_under += bottom as i64;
             } else {
-                empty += 1;
+                under += bottom as i64;
             }
-            continue;
-        }
-        match &rules.runs[index] {
-            None => parked += pile.len() as i64,
-            Some(rows) if rules.covered[index] => {
-                // a deal covers it: its breaks (adjacent face-up cards not a run)
-                for pair in pile.windows(2) {
-                    if pair[0] < FACE_DOWN && pair[1] < FACE_DOWN && rows[pair[0] as usize] >> pair[1] & 1 == 0 {
-                        breaks += 1;
-                    }
-                }
-            }
-            Some(rows) => {
-                let mut bottom = pile.len() - 1; // the bottom card of the top run
-                while bottom > 0
-                    && pile[bottom] < FACE_DOWN
-                    && pile[bottom - 1] < FACE_DOWN
-                    && rows[pile[bottom - 1] as usize] >> pile[bottom] & 1 == 1
-                {
-                    bottom -= 1;
-                }
-                if rules.built[index] {
-                    built_under += bottom as i64;
-                } else {
-                    under += bottom as i64;
-                }
-            }
-        }
-        let mut depth = pile.len() as i64 - 1;
-        for &card in pile {
-            if card >= FACE_DOWN {
-                down += 1;
-            } else if wanted >> card & 1 == 1 {
-                deep += depth;
-            }
-            depth -= 1;
         }
     }
-    let c = &program.search.guided;
+    let mut depth = pile.len() as i64 - 1;
+    for &card in pile {
+        if card >= FACE_DOWN {
+            down += 1;
+        } else if wanted >> card & 1 == 1 {
+            deep += depth;
+        }
+        depth -= 1;
+    }
     c.run_weight.wrapping_mul(under)
         .wrapping_add(c.built_weight.wrapping_mul(built_under))
         .wrapping_add(c.parked_weight.wrapping_mul(parked))
         .wrapping_add(c.next_weight.wrapping_mul(deep))
         .wrapping_add(c.down_weight.wrapping_mul(down))
         .wrapping_add(c.break_weight.wrapping_mul(breaks))
-        .wrapping_add(c.stock_weight.wrapping_mul(pos.stock.len() as i64))
-        .wrapping_sub(c.home_weight.wrapping_mul(home))
-        .wrapping_sub(c.empty_weight.wrapping_mul(empty))
-        .wrapping_sub(c.narrow_empty_weight.wrapping_mul(narrow_empty))
+}
+
+/// A position's estimate kept pile by pile, so that a child's is its parent's with the
+/// terms of the piles its move changed made again (`Guided::push`): the same value as
+/// `estimate`, the terms summed in another order (wrapping sums: the same).
+struct Terms {
+    piles: Vec<i64>,
+    wanted: u64,
+    sum: i64,
+}
+
+impl Terms {
+    fn of(program: &Program, rules: &GuidedRules, pos: &Position, terms: &mut Terms) {
+        let (wanted, homes) = wanted(program, rules, pos);
+        terms.piles.clear();
+        terms.wanted = wanted;
+        let mut sum = homes;
+        for index in 0..program.piles {
+            let term = if rules.home[index] { 0 } else { pile_term(program, rules, index, &pos.piles[index], wanted) };
+            terms.piles.push(term);
+            sum = sum.wrapping_add(term);
+        }
+        terms.sum = sum;
+    }
+
+    /// The estimate of `pos`, which differs from the position of these terms in the piles
+    /// `touched` at most, its stock and home piles the same.
+    fn child(&self, program: &Program, rules: &GuidedRules, pos: &Position, touched: &Touched) -> i64 {
+        let mut sum = self.sum;
+        for (word, &bits) in touched.0.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let index = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if index >= program.piles {
+                    return sum;
+                }
+                if !rules.home[index] {
+                    let term = pile_term(program, rules, index, &pos.piles[index], self.wanted);
+                    sum = sum.wrapping_sub(self.piles[index]).wrapping_add(term);
+                }
+            }
+        }
+        sum
+    }
 }
 
 /// The pile separator of a stored position (never a card, nor a count the guided
@@ -158,6 +211,8 @@ pub struct Guided<'a> {
     depth_weight: i64,
     /// which of the solve's guided searches it is (below `store::FLARES`): its mark
     flare: usize,
+    /// the estimate's terms of the position expanded now
+    terms: Terms,
 }
 
 impl<'a> Guided<'a> {
@@ -177,6 +232,7 @@ impl<'a> Guided<'a> {
             started: false,
             depth_weight,
             flare,
+            terms: Terms { piles: Vec::new(), wanted: 0, sum: 0 },
         })
     }
 
@@ -196,13 +252,18 @@ impl<'a> Guided<'a> {
         self.stored.push(kept);
     }
 
-    /// A new node (`self.pos` now), ranked on the heap.
-    fn push(&mut self, parent: u32, mv: Move, depth: u32, dealt: bool) {
+    /// A new node (`self.pos` now), ranked on the heap; `from`: the piles in which it
+    /// differs from the position of `self.terms` (its parent), when only those do.
+    fn push(&mut self, parent: u32, mv: Move, depth: u32, dealt: bool, from: Option<&Touched>) {
         let program = self.program;
         let number = self.nodes.len() as u32;
         self.nodes.push(Node { parent, mv, depth, piles: NO_PILES, dealt });
-        let rank = estimate(program, self.rules, &self.pos)
-            .wrapping_add(self.depth_weight.wrapping_mul(depth as i64));
+        let estimate = match from {
+            Some(touched) => self.terms.child(program, self.rules, &self.pos, touched),
+            None => estimate(program, self.rules, &self.pos),
+        };
+        debug_assert_eq!(estimate, self::estimate(program, self.rules, &self.pos));
+        let rank = estimate.wrapping_add(self.depth_weight.wrapping_mul(depth as i64));
         self.heap.push(Reverse((rank, number)));
     }
 
@@ -230,7 +291,7 @@ impl<'a> Guided<'a> {
             }
             let id = solver.enter(hash, old, -1);
             solver.store.set_guided(id, self.flare);
-            self.push(NO_NODE, Move { s: 0, k: 0, t: 0 }, 0, false);
+            self.push(NO_NODE, Move { s: 0, k: 0, t: 0 }, 0, false, None);
             self.keep(0);
         }
         let mut expanded: u64 = 0;
@@ -256,7 +317,10 @@ impl<'a> Guided<'a> {
                 self.stacks.forget_undos();
                 self.keep(at);
             }
-            self.stacks.touched = Touched::ALL; // not the position keyed last
+            // the first child's key reads every pile (this is not the position keyed
+            // last); the piles each child changed are told apart for its estimate
+            self.stacks.take_touched();
+            let mut key_all = true;
             let dealt = self.nodes[at as usize].dealt;
             expanded += u64::from(!dealt);
             walked += 1;
@@ -280,16 +344,25 @@ impl<'a> Guided<'a> {
             solver.children(&mut moves, None, &self.pos);
             moves.sort_unstable();
             let depth = self.nodes[at as usize].depth + 1;
+            Terms::of(program, self.rules, &self.pos, &mut self.terms);
+            let stock = self.pos.stock.len();
             let mut stopped = None;
-            for &mv in moves.iter() {
+            for (i, &mv) in moves.iter().enumerate() {
+                if program.is_twin(&self.pos, &moves[..i], mv) {
+                    continue;
+                }
                 let undo = program.play(&mut self.pos, mv, &mut self.stacks);
                 if self.stacks.runaway {
                     stopped = Some(Outcome::Runaway);
                     break;
                 }
                 let touched = self.stacks.take_touched();
+                // the terms serve where no home pile changed, nor the stock
+                let homes_kept = self.pos.stock.len() == stock
+                    && !self.rules.homes.iter().any(|(index, _, _)| touched.has(*index));
                 let deal = restricts && mv == DEAL;
-                let (class, hash, old) = solver.classify(&mut self.pos, deal, touched);
+                let key_touched = if std::mem::replace(&mut key_all, false) { Touched::ALL } else { touched };
+                let (class, hash, old) = solver.classify(&mut self.pos, deal, key_touched);
                 // new to it and not proven lost (a position the restarts saw is new to it)
                 if class.is_ok() && !old.is_some_and(|id| solver.store.is_guided(id, self.flare)) {
                     if old.is_none() && solver.over_memory(limits, Some(solver.buffer_len()), self.held()) {
@@ -299,7 +372,7 @@ impl<'a> Guided<'a> {
                     }
                     let id = solver.enter(hash, old, -1);
                     solver.store.set_guided(id, self.flare);
-                    self.push(at, mv, depth, deal);
+                    self.push(at, mv, depth, deal, homes_kept.then_some(&touched));
                 }
                 program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
             }

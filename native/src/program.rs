@@ -348,6 +348,10 @@ pub struct Program {
     pub uncovers: Vec<Vec<(usize, Vec<usize>)>>,
     pub turns_up: Vec<bool>,
     pub has_forced: bool,
+    /// for each pile, the always-sorted key group it is in (`KeyRules::always_sorted`),
+    /// where no forced move exists; u32::MAX for none: two empty piles of one such group
+    /// are twins (a move into either gives the same key)
+    pub twin_group: Vec<u32>,
     /// whether some pairing of `sources` (of `forced_sources`) has a target filter
     pub filtered: bool,
     pub forced_filtered: bool,
@@ -756,6 +760,25 @@ fn place_near(plans: &mut [Option<SourcePlan>], maps: &mut Vec<u16>) {
 }
 
 impl Program {
+    /// Whether `mv` moves into an empty pile of an always-sorted group (`twin_group`)
+    /// the same cards from the same pile as one of `earlier` moves into another empty pile
+    /// of it: the two children's keys are the same, so the second is a position seen.
+    #[inline]
+    pub fn is_twin(&self, pos: &crate::moves::Position, earlier: &[crate::moves::Move], mv: crate::moves::Move) -> bool {
+        if mv.s < 0 || mv.k <= 0 || mv.t < 0 {
+            return false;
+        }
+        let t = mv.t as usize;
+        let group = match self.twin_group.get(t) {
+            Some(&g) if g != u32::MAX && pos.piles[t].is_empty() => g,
+            _ => return false,
+        };
+        earlier.iter().any(|m| {
+            m.s == mv.s && m.k == mv.k && m.t >= 0 && self.twin_group[m.t as usize] == group
+                && pos.piles[m.t as usize].is_empty()
+        })
+    }
+
     /// Read a rule program from its JSON text.
     pub fn from_json(text: &str) -> Result<Program> {
         Program::from_json_with(text, true)
@@ -976,6 +999,14 @@ impl Program {
             || forced_sources.iter().any(Option::is_some)
             || !value.places.closing.is_empty()
             || !turning.fill_last_piles.is_empty();
+        let mut twin_group = vec![u32::MAX; piles];
+        if !has_forced {
+            for (number, &(start, stop)) in key.always_sorted.iter().enumerate() {
+                for group in twin_group.iter_mut().take(stop).skip(start) {
+                    *group = number as u32;
+                }
+            }
+        }
         let any_filter = |plans: &[Option<SourcePlan>]| {
             plans.iter().flatten().any(|p| p.pairings.iter().any(|q| q.indexed))
         };
@@ -1019,6 +1050,7 @@ impl Program {
             stock_top: value.stock_top,
             uncovers,
             has_forced,
+            twin_group,
             filtered,
             forced_filtered,
             near_maps,
@@ -1453,6 +1485,7 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         uncovers: vec![Vec::new(); piles],
         turns_up: vec![false; piles],
         has_forced: false,
+        twin_group: vec![],
         filtered: false,
         forced_filtered: false,
         near_maps: Vec::new(),

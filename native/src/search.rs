@@ -605,8 +605,12 @@ impl<'a> Solver<'a> {
                 Path::thaw(frames, line, undos, cold);
                 continue;
             }
-            let mv = moves[(frame.children + frame.next) as usize];
+            let at = (frame.children + frame.next) as usize;
+            let mv = moves[at];
             frame.next += 1;
+            if program.is_twin(&pos, &moves[frame.children as usize..at], mv) {
+                continue; // the key of a move tried before (`Program::is_twin`)
+            }
             if Some(mv) == self.reverse(line, undos) {
                 frame.low = frame.low.min(parent_number);
                 continue;
