@@ -244,6 +244,22 @@ impl TargetFilter {
 pub const MAX_NEAR: usize = 2;
 /// The most branches a rule is split into for a branch filter.
 const MAX_BRANCHES: usize = 16;
+/// The most nodes a branch filter's branches hold in all, or a pair filter's rule: the
+/// rows evaluate them for every pair of codes (130 × 128 or 130 × 130), so a longer rule
+/// gets none and is run as it is (a shipped grid's branches hold a few dozen nodes; a
+/// hostile file's rule, 5,000 nodes at most, would cost a tenth of a second a pairing).
+const MAX_FILTERED_NODES: usize = 2_000;
+
+/// The nodes of an expression (each part counts one).
+fn nodes(e: &Expr) -> usize {
+    1 + match e {
+        Expr::Attr(_, a) | Expr::Neg(a) | Expr::Not(a) | Expr::Table1(_, a) => nodes(a),
+        Expr::Arith(_, a, b) | Expr::Compare(_, a, b) | Expr::Table2(_, a, b) => nodes(a) + nodes(b),
+        Expr::And(parts) | Expr::Or(parts) => parts.iter().map(nodes).sum(),
+        Expr::Quantifier(_, _, _, _, body) | Expr::Count(_, _, _, body) | Expr::Pairs(_, _, _, _, body) => nodes(body),
+        _ => 0,
+    }
+}
 /// `BranchFilter::slots`' mark for a branch read by the target's own top.
 pub const TARGET_SLOT: u8 = u8::MAX;
 /// `BranchFilter::slots`' mark for a branch whose neighbour has no slot (yet): the
@@ -278,9 +294,12 @@ impl BranchFilter {
     /// The branches of a pairing's whole `rule`, keyed by the whole filter's `key`: None
     /// unless some branch reads a neighbour of the target and every branch rules some pair
     /// out (a branch that passes everything passes every move), or when the rule splits
-    /// into more than `MAX_BRANCHES`.
+    /// into more than `MAX_BRANCHES` or its branches hold more than `MAX_FILTERED_NODES`.
     pub fn new(rule: &Expr, tables: &[std::sync::Arc<Table>], size_one: bool, key: FilterKey) -> Option<BranchFilter> {
         let split = branches(rule)?;
+        if split.iter().map(|atoms| atoms.iter().map(|&atom| nodes(atom)).sum::<usize>()).sum::<usize>() > MAX_FILTERED_NODES {
+            return None;
+        }
         let mut out = Vec::with_capacity(split.len());
         for atoms in split {
             let branch = Expr::And(atoms.into_iter().cloned().collect());
@@ -405,8 +424,11 @@ pub struct PairFilter {
 
 impl PairFilter {
     /// The filter of a two-card discard's `when` rule; None when it reads neither chosen
-    /// pile's top or rules no pair out.
+    /// pile's top, rules no pair out, or is longer than `MAX_FILTERED_NODES`.
     pub fn new(when: &Expr, tables: &[std::sync::Arc<Table>]) -> Option<PairFilter> {
+        if nodes(when) > MAX_FILTERED_NODES {
+            return None;
+        }
         let mut rows = vec![[u64::MAX; 3]; CODES];
         let mut skips = false;
         let value = |code: u16| match code as u8 {
@@ -792,6 +814,13 @@ mod tests {
         }
         let wide = Expr::And(vec![rule.clone(), Expr::Or(atoms)]);
         assert!(BranchFilter::new(&wide, &tables, true, FilterKey::RunBottom).is_none());
+        // nor one whose branches hold more than MAX_FILTERED_NODES (a long conjunct)
+        let long = (0..MAX_FILTERED_NODES as i64).fold(Expr::Int(0), |sum, i| {
+            Expr::Arith(Op::Add, Box::new(sum), Box::new(Expr::Int(i)))
+        });
+        let heavy = Expr::And(vec![rule.clone(), Expr::Compare(Cmp::Ge, Box::new(long), Box::new(Expr::RunSize))]);
+        assert!(BranchFilter::new(&heavy, &tables, true, FilterKey::RunBottom).is_none());
+        assert!(BranchFilter::new(&rule, &tables, true, FilterKey::RunBottom).is_some());
         let plain = Expr::Or(vec![Expr::Empty(PileRef::Target), Expr::CardTable2(0, CardRef::RunBottom, CardRef::Top(PileRef::Target))]);
         assert!(BranchFilter::new(&plain, &tables, true, FilterKey::RunBottom).is_none());
     }
