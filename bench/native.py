@@ -7,6 +7,8 @@
     python bench/native.py --against OTHER.so --games fan freecell --deals 1-20
     python bench/native.py --against OTHER.so --max-memory 64G   # both capped
     python bench/native.py --against OTHER.so --games golf black-hole --prove --positions 100000000
+    python bench/native.py --only rates                  # every shipped game's exhaustive rate
+    python bench/native.py --only rates --games montana golf --deals 1-4 --positions 500000
 
 Three tables, each printing ratios:
 
@@ -21,6 +23,12 @@ Three tables, each printing ratios:
   search with the main ordering, so both expand exactly the same positions (checked) and
   the ratio is pure speed: a two-deck dialect (mainecoon), corner dialects
   (tabbycat-corner, manx-corner), Klondike, FreeCell and Spider.
+
+``--only rates`` prints, for every shipped game (or ``--games``), the positions per CPU
+second of the core's exhaustive searches (``prove`` mode) of ``--deals`` (default 1-2) at
+``--positions`` each (default 200,000 here), slowest first, and how many games reach issue
+#34's 1.5 million. A game whose deals take under 0.05 CPU s in all is listed apart: its
+rate is mostly the cost of starting a search.
 
 With ``--against PATH`` it compares two builds of the core instead (this checkout's and
 another ``_native.abi3.so``, say main's copied aside): the same solves, taking turns deal by
@@ -216,9 +224,45 @@ def against(path: str, games: list[str], deals: range, budget: int, budget_503: 
     print()
 
 
+#: issue #34's rate target: positions per CPU second of every game's exhaustive search
+TARGET_RATE = 1_500_000
+
+
+def rates(games: list[str] | None, deals: range, budget: int) -> None:
+    """Each game's exhaustive searches (the core's ``prove`` mode) of ``deals``: positions
+    per CPU second, slowest first."""
+    if not native.AVAILABLE:
+        sys.exit(f"bench/native.py: {native.REASON}")
+    names = games or patience.shipped_variants()
+    rows = []
+    for name in names:
+        variant = patience.find_variant(name)
+        core = native.core(variant)
+        positions, seconds = 0, 0.0
+        for number in deals:
+            game = variant.deal(number)
+            found, spent = cpu(core.solve, [list(p) for p in game.piles], list(game.stock),
+                               budget, prove=True)
+            positions += found["positions"]
+            seconds += spent
+        rows.append((positions / max(seconds, 1e-9), name, positions, seconds))
+    print(f"exhaustive searches, deals {deals[0]}-{deals[-1]} at {budget:,} positions: "
+          f"positions per CPU second, slowest first")
+    print(f"{'game':<28}{'positions':>12}{'CPU s':>9}{'per CPU s':>13}")
+    timed = sorted(row for row in rows if row[3] >= 0.05)
+    for rate, name, positions, seconds in timed:
+        print(f"{name:<28}{positions:>12,}{seconds:>9.2f}{rate:>13,.0f}")
+    quick = sorted(name for _, name, _, seconds in rows if seconds < 0.05)
+    if quick:
+        print(f"under 0.05 CPU s in all (rate not shown): {', '.join(quick)}")
+    reached = sum(1 for row in timed if row[0] >= TARGET_RATE)
+    print(f"{reached} of {len(timed)} timed games at {TARGET_RATE:,} positions per CPU second "
+          f"or more\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", choices=["perft", "503", "hard"])
+    parser.add_argument("--only", choices=["perft", "503", "hard", "rates"])
     parser.add_argument("--depth", type=int, default=5, help="perft depth (default 5)")
     parser.add_argument("--max-positions", type=int, default=1_000_000,
                         help="budget per deal of the 503-deal run (default 1,000,000)")
@@ -231,11 +275,14 @@ def main() -> None:
     parser.add_argument("--against", metavar="PATH",
                         help="compare with another build of the core (a _native.abi3.so)")
     parser.add_argument("--games", nargs="+",
-                        default=["fan", "freecell", "klondike", "tabbycat-autoremove"],
-                        help="with --against: the games (tabbycat-autoremove: all 503 deals)")
-    parser.add_argument("--deals", default="1-20", help="with --against: deals (default 1-20)")
-    parser.add_argument("--positions", type=int, default=100_000,
-                        help="with --against: budget of each solve (default 100,000)")
+                        help="with --against: the games (tabbycat-autoremove: all 503 deals; "
+                             "default fan freecell klondike tabbycat-autoremove); with --only "
+                             "rates: the games (default every shipped game)")
+    parser.add_argument("--deals", help="with --against: deals (default 1-20); with --only "
+                                        "rates: default 1-2")
+    parser.add_argument("--positions", type=int,
+                        help="with --against: budget of each solve (default 100,000); with "
+                             "--only rates: default 200,000")
     parser.add_argument("--max-memory", type=parse_size, metavar="SIZE",
                         help="with --against: a memory cap for both, e.g. 64G")
     parser.add_argument("--prove", action="store_true",
@@ -246,8 +293,12 @@ def main() -> None:
         sys.exit(f"bench/native.py: {native.REASON}")
     random.seed(0)
     if args.against:
-        against(args.against, args.games, deal_range(args.deals), args.positions,
+        against(args.against, args.games or ["fan", "freecell", "klondike", "tabbycat-autoremove"],
+                deal_range(args.deals or "1-20"), args.positions or 100_000,
                 args.max_positions, args.max_memory, args.prove)
+        return
+    if args.only == "rates":
+        rates(args.games, deal_range(args.deals or "1-2"), args.positions or 200_000)
         return
     if args.only in (None, "perft"):
         perft_table(args.depth)
