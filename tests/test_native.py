@@ -290,6 +290,28 @@ def test_pair_filters_keep_the_discards_the_rules_list():
     assert_filters_change_nothing(game, plain)
 
 
+@pytest.mark.parametrize("name", ["pyramid", str(MINI / "wide-fourteen.yaml")])
+def test_pair_filters_skip_only_sets_without_a_discard(name):
+    """Along random playouts, the core's two-card discards with the pair filter are those of
+    the core without it and of the kernel, in order: Pyramid's 30 piles go by the index of
+    their tops, Wide Fourteen's 104 (over 64) set by set."""
+    variant = patience.find_variant(name)
+    plain = unfiltered(variant)
+    assert native.core(variant).pair_discards == 1
+    for number in (1, 2):
+        game = variant.deal(number)
+        chooser = random.Random(number)
+        for _ in range(60):
+            assert_filters_change_nothing(game, plain)
+            piles, stock = core_position(game)
+            assert set(native.core(variant).generate_moves(piles, stock)) == set(
+                game.generate_moves())
+            moves = game.generate_moves()
+            if not moves:
+                break
+            game.push_unchecked(chooser.choice(sorted(moves)))
+
+
 def test_the_core_bounds_discards_as_the_limits_say():
     """The core refuses a program beyond its own bounds; they are the documented limits."""
     from patience import _native, limits

@@ -86,6 +86,20 @@ impl Listed {
     }
 }
 
+/// Each row's codes listed, where it holds at most `SPARSE`.
+fn listed_rows(rows: &[Row]) -> Vec<Option<Listed>> {
+    rows.iter()
+        .map(|row| {
+            let codes: Vec<u8> = (0..CODES as u8).filter(|&v| row_has(row, v)).collect();
+            (codes.len() <= SPARSE).then(|| {
+                let mut out = Listed { codes: [0; SPARSE], len: codes.len() as u8 };
+                out.codes[..codes.len()].copy_from_slice(&codes);
+                out
+            })
+        })
+        .collect()
+}
+
 /// A set of key cards 0–127, one bit each.
 pub type Cards = [u64; 2];
 
@@ -147,17 +161,7 @@ impl TargetFilter {
     }
 
     fn with_lists(key: FilterKey, rows: Vec<Row>, sure: Vec<Row>) -> TargetFilter {
-        let listed = rows
-            .iter()
-            .map(|row| {
-                let codes: Vec<u8> = (0..CODES as u8).filter(|&v| row_has(row, v)).collect();
-                (codes.len() <= SPARSE).then(|| {
-                    let mut out = Listed { codes: [0; SPARSE], len: codes.len() as u8 };
-                    out.codes[..codes.len()].copy_from_slice(&codes);
-                    out
-                })
-            })
-            .collect();
+        let listed = listed_rows(&rows);
         let mut takers = vec![[0u64; 2]; CODES];
         for (c, row) in rows.iter().take(128).enumerate() {
             for (v, cards) in takers.iter_mut().enumerate() {
@@ -420,6 +424,8 @@ fn branches(rule: &Expr) -> Option<Vec<Vec<&Expr>>> {
 pub struct PairFilter {
     /// by the first pile's top code, the second pile's top codes that may pass
     rows: Vec<Row>,
+    /// the same rows listed where they hold at most `SPARSE` codes
+    listed: Vec<Option<Listed>>,
 }
 
 impl PairFilter {
@@ -458,7 +464,14 @@ impl PairFilter {
             }
             rows[a as usize] = row;
         }
-        skips.then_some(PairFilter { rows })
+        let listed = listed_rows(&rows);
+        skips.then_some(PairFilter { rows, listed })
+    }
+
+    /// The second tops a first top `first` may pair with, listed when they are few.
+    #[inline(always)]
+    pub fn listed(&self, first: u8) -> Option<&Listed> {
+        self.listed[first as usize].as_ref()
     }
 
     /// Whether a set whose first pile shows `first` and second `second` may be discarded.

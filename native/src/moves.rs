@@ -771,9 +771,51 @@ impl Program {
 
     /// `discard` of two cards with its pair filter: the piles' top codes read once, and a
     /// set whose two tops the filter rules out passed over without running the rule (the
-    /// same moves in the same order as `discard` without it).
+    /// same moves in the same order as `discard` without it). Where it chooses among at
+    /// most 64 piles, the partners of each first pile are found from an index of the piles
+    /// by their tops (the filter's listed row), not by testing every set.
     fn pair_discard(&self, discard: &Discard, pair: &PairFilter, pos: &Position, env: &mut Env, emit: &mut dyn FnMut(Move) -> bool) -> bool {
         debug_assert_eq!(discard.cards, 2, "a pair filter is a two-card discard's");
+        let m = discard.sources.len();
+        let mut emitted = |i: usize, a: usize, b: usize, env: &mut Env| -> bool {
+            env.chosen[0] = a;
+            env.chosen[1] = b;
+            discard.when.truth(env) && emit(Move { s: -2 - (discard.start + i) as i16, k: 2, t: discard.target as i16 })
+        };
+        if m <= 64 {
+            let mut codes = [EMPTY_CODE; 64];
+            let mut by_code = [0u64; CODES];
+            for (i, &p) in discard.sources.iter().enumerate() {
+                codes[i] = top_code(&pos.piles[p as usize]);
+                by_code[codes[i] as usize] |= 1 << i;
+            }
+            let not_empty = !by_code[EMPTY_CODE as usize];
+            for i in 0..m {
+                let a = codes[i];
+                if a == EMPTY_CODE {
+                    continue;
+                }
+                let mut partners = match pair.listed(a) {
+                    Some(list) => list.codes().iter().fold(0, |bits, &code| bits | by_code[code as usize]),
+                    None => u64::MAX,
+                };
+                // the piles after the first, none empty, whose tops the rule may pair
+                partners &= not_empty & !(u64::MAX >> (63 - i)) & (u64::MAX >> (64 - m));
+                // the set (i, j) is number i·(m − 1) − i·(i − 1)/2 + (j − i − 1)
+                let first = i * (m - 1) - i * i.saturating_sub(1) / 2;
+                while partners != 0 {
+                    let j = partners.trailing_zeros() as usize;
+                    partners &= partners - 1;
+                    if pair.may(a, codes[j]) {
+                        let (p, q) = (discard.sources[i] as usize, discard.sources[j] as usize);
+                        if emitted(first + j - i - 1, p, q, env) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            return false;
+        }
         let mut tops = [EMPTY_CODE; MAX_PILES];
         for (code, pile) in tops.iter_mut().zip(&pos.piles) {
             *code = top_code(pile);
@@ -783,13 +825,8 @@ impl Program {
             if a == EMPTY_CODE || b == EMPTY_CODE || !pair.may(a, b) {
                 continue;
             }
-            env.chosen[0] = set[0] as usize;
-            env.chosen[1] = set[1] as usize;
-            if discard.when.truth(env) {
-                let s = -2 - (discard.start + i) as i16;
-                if emit(Move { s, k: 2, t: discard.target as i16 }) {
-                    return true;
-                }
+            if emitted(i, set[0] as usize, set[1] as usize, env) {
+                return true;
             }
         }
         false

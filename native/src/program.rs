@@ -49,6 +49,9 @@ pub struct Discard {
     /// a discard of two cards: which pairs of top cards its rule may pass
     /// (`filter::PairFilter`)
     pub pair: Option<PairFilter>,
+    /// the piles it chooses among, in order (its sets are their combinations, in
+    /// lexicographic order)
+    pub sources: Vec<u16>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -1134,7 +1137,8 @@ fn read_discards(wired: &[wire::Discard], reader: &Reader, piles: usize) -> Resu
         } else {
             None
         };
-        discards.push(Discard { cards: n, target: d.target, start: d.start, when: reader.code(&d.when)?, sets, pair });
+        discards.push(Discard { cards: n, target: d.target, start: d.start, when: reader.code(&d.when)?, sets, pair,
+                                  sources: d.sources.iter().map(|&p| p as u16).collect() });
     }
     Ok((discards, numbered))
 }
