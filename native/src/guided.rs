@@ -104,6 +104,10 @@ fn pile_term(program: &Program, rules: &GuidedRules, index: usize, pile: &[u8], 
 /// A position's estimate kept pile by pile, so that a child's is its parent's with the
 /// terms of the piles its move changed made again (`Guided::push`): the same value as
 /// `estimate`, the terms summed in another order (wrapping sums: the same).
+/// The fewest moves of a position expanded for which its estimate is kept pile by pile
+/// (`Terms`): below, each child's estimate is made whole, which costs less than the terms.
+const TERMS_FROM: usize = 4;
+
 struct Terms {
     piles: Vec<i64>,
     wanted: u64,
@@ -344,7 +348,11 @@ impl<'a> Guided<'a> {
             solver.children(&mut moves, None, &self.pos);
             moves.sort_unstable();
             let depth = self.nodes[at as usize].depth + 1;
-            Terms::of(program, self.rules, &self.pos, &mut self.terms);
+            // the terms cost an estimate of their own: kept where the children are many
+            let kept = moves.len() >= TERMS_FROM;
+            if kept {
+                Terms::of(program, self.rules, &self.pos, &mut self.terms);
+            }
             let stock = self.pos.stock.len();
             let mut stopped = None;
             for (i, &mv) in moves.iter().enumerate() {
@@ -372,7 +380,7 @@ impl<'a> Guided<'a> {
                     }
                     let id = solver.enter(hash, old, -1);
                     solver.store.set_guided(id, self.flare);
-                    self.push(at, mv, depth, deal, homes_kept.then_some(&touched));
+                    self.push(at, mv, depth, deal, (kept && homes_kept).then_some(&touched));
                 }
                 program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
             }

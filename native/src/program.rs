@@ -355,6 +355,8 @@ pub struct Program {
     /// where no forced move exists; u32::MAX for none: two empty piles of one such group
     /// are twins (a move into either gives the same key)
     pub twin_group: Vec<u32>,
+    /// whether some pile has a twin group
+    pub has_twins: bool,
     /// whether some pairing of `sources` (of `forced_sources`) has a target filter
     pub filtered: bool,
     pub forced_filtered: bool,
@@ -768,7 +770,7 @@ impl Program {
     /// of it: the two children's keys are the same, so the second is a position seen.
     #[inline]
     pub fn is_twin(&self, pos: &crate::moves::Position, earlier: &[crate::moves::Move], mv: crate::moves::Move) -> bool {
-        if mv.s < 0 || mv.k <= 0 || mv.t < 0 {
+        if !self.has_twins || mv.s < 0 || mv.k <= 0 || mv.t < 0 {
             return false;
         }
         let t = mv.t as usize;
@@ -1053,6 +1055,7 @@ impl Program {
             stock_top: value.stock_top,
             uncovers,
             has_forced,
+            has_twins: twin_group.iter().any(|&g| g != u32::MAX),
             twin_group,
             filtered,
             forced_filtered,
@@ -1490,6 +1493,7 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         turns_up: vec![false; piles],
         has_forced: false,
         twin_group: vec![],
+        has_twins: false,
         filtered: false,
         forced_filtered: false,
         near_maps: Vec::new(),
