@@ -125,12 +125,17 @@ impl Screen {
                         sum[1] |= takers[1] & more[1];
                     }
                 }
-            } else {
-                for t in pairing.start..pairing.stop {
-                    // the tops read once for the indexed pairings, else read here (a
-                    // pairing into a single pile)
-                    let code = targets.map_or_else(|| top_code(&pos.piles[t]), |targets| targets.tops[t]);
+            } else if let Some(targets) = targets {
+                // the tops read once for the indexed pairings
+                for &code in &targets.tops[pairing.start..pairing.stop] {
                     let takers = filter.takers(code);
+                    sum[0] |= takers[0];
+                    sum[1] |= takers[1];
+                }
+            } else {
+                // else read here (a pairing into a single pile)
+                for pile in &pos.piles[pairing.start..pairing.stop] {
+                    let takers = filter.takers(top_code(pile));
                     sum[0] |= takers[0];
                     sum[1] |= takers[1];
                 }
