@@ -100,6 +100,16 @@ fn listed_rows(rows: &[Row]) -> Vec<Option<Listed>> {
         .collect()
 }
 
+/// The card a code stands for in a three-valued reading: the empty code reads as
+/// `NO_CARD` (an empty pile's top), the "other" code as unknown.
+fn code_value(code: u8) -> Option<i64> {
+    match code {
+        EMPTY_CODE => Some(NO_CARD),
+        OTHER_CODE => None,
+        card => Some(card as i64),
+    }
+}
+
 /// A set of key cards 0–127, one bit each.
 pub type Cards = [u64; 2];
 
@@ -197,11 +207,7 @@ impl TargetFilter {
             let mut row: Row = [0; 3];
             let mut sure_row: Row = [0; 3];
             for v in 0..CODES as u16 {
-                let other = match v as u8 {
-                    EMPTY_CODE => Some(NO_CARD),
-                    OTHER_CODE => None,
-                    card => Some(card as i64),
-                };
+                let other = code_value(v as u8);
                 let known = Known {
                     bottom: if key == FilterKey::RunBottom { Some(c as i64) } else { None },
                     top: match key {
@@ -254,16 +260,6 @@ const MAX_BRANCHES: usize = 16;
 /// hostile file's rule, 5,000 nodes at most, would cost a tenth of a second a pairing).
 const MAX_FILTERED_NODES: usize = 2_000;
 
-/// The nodes of an expression (each part counts one).
-fn nodes(e: &Expr) -> usize {
-    1 + match e {
-        Expr::Attr(_, a) | Expr::Neg(a) | Expr::Not(a) | Expr::Table1(_, a) => nodes(a),
-        Expr::Arith(_, a, b) | Expr::Compare(_, a, b) | Expr::Table2(_, a, b) => nodes(a) + nodes(b),
-        Expr::And(parts) | Expr::Or(parts) => parts.iter().map(nodes).sum(),
-        Expr::Quantifier(_, _, _, _, body) | Expr::Count(_, _, _, body) | Expr::Pairs(_, _, _, _, body) => nodes(body),
-        _ => 0,
-    }
-}
 /// `BranchFilter::slots`' mark for a branch read by the target's own top.
 pub const TARGET_SLOT: u8 = u8::MAX;
 /// `BranchFilter::slots`' mark for a branch whose neighbour has no slot (yet): the
@@ -383,6 +379,17 @@ impl BranchFilter {
     }
 }
 
+/// The nodes of an expression (each part counts one).
+fn nodes(e: &Expr) -> usize {
+    1 + match e {
+        Expr::Attr(_, a) | Expr::Neg(a) | Expr::Not(a) | Expr::Table1(_, a) => nodes(a),
+        Expr::Arith(_, a, b) | Expr::Compare(_, a, b) | Expr::Table2(_, a, b) => nodes(a) + nodes(b),
+        Expr::And(parts) | Expr::Or(parts) => parts.iter().map(nodes).sum(),
+        Expr::Quantifier(_, _, _, _, body) | Expr::Count(_, _, _, body) | Expr::Pairs(_, _, _, _, body) => nodes(body),
+        _ => 0,
+    }
+}
+
 /// `rule` as an `or` of `and`s of its other parts (None past `MAX_BRANCHES`): `or` of
 /// no part is no branch, `and` of none one empty branch.
 fn branches(rule: &Expr) -> Option<Vec<Vec<&Expr>>> {
@@ -437,11 +444,6 @@ impl PairFilter {
         }
         let mut rows = vec![[u64::MAX; 3]; CODES];
         let mut skips = false;
-        let value = |code: u16| match code as u8 {
-            EMPTY_CODE => Some(NO_CARD),
-            OTHER_CODE => None,
-            card => Some(card as i64),
-        };
         for a in 0..CODES as u16 {
             if a as u8 == OTHER_CODE {
                 continue; // the "other" row passes everything
@@ -453,7 +455,7 @@ impl PairFilter {
                     top: None,
                     target: None,
                     near: None,
-                    chosen: [value(a), value(b)],
+                    chosen: [code_value(a as u8), code_value(b as u8)],
                     tables,
                 };
                 if b as u8 == OTHER_CODE || known.eval(when) != Some(0) {

@@ -20,13 +20,16 @@ use crate::search::{Limits, Outcome, Solver};
 /// `patience.solver.guided.make_estimate`.
 pub fn estimate(program: &Program, rules: &GuidedRules, pos: &Position) -> i64 {
     let (wanted, homes) = wanted(program, rules, pos);
-    let mut sum = homes;
-    for index in 0..program.piles {
-        if !rules.home[index] {
-            sum = sum.wrapping_add(pile_term(program, rules, index, &pos.piles[index], wanted));
-        }
-    }
-    sum
+    pile_terms(program, rules, pos, wanted).fold(homes, i64::wrapping_add)
+}
+
+/// Each pile's terms of the estimate, in pile order (0 for a home pile: its terms are
+/// `wanted`'s).
+fn pile_terms<'p>(program: &'p Program, rules: &'p GuidedRules, pos: &'p Position, wanted: u64)
+                  -> impl Iterator<Item = i64> + 'p {
+    (0..program.piles).map(move |index| {
+        if rules.home[index] { 0 } else { pile_term(program, rules, index, &pos.piles[index], wanted) }
+    })
 }
 
 /// The cards some home pile may take now (a bit each), and the estimate's terms of the
@@ -101,13 +104,13 @@ fn pile_term(program: &Program, rules: &GuidedRules, index: usize, pile: &[u8], 
         .wrapping_add(c.break_weight.wrapping_mul(breaks))
 }
 
-/// A position's estimate kept pile by pile, so that a child's is its parent's with the
-/// terms of the piles its move changed made again (`Guided::push`): the same value as
-/// `estimate`, the terms summed in another order (wrapping sums: the same).
 /// The fewest moves of a position expanded for which its estimate is kept pile by pile
 /// (`Terms`): below, each child's estimate is made whole, which costs less than the terms.
 const TERMS_FROM: usize = 4;
 
+/// A position's estimate kept pile by pile, so that a child's is its parent's with the
+/// terms of the piles its move changed made again (`Guided::push`): the same value as
+/// `estimate`, the terms summed in another order (wrapping sums: the same).
 struct Terms {
     piles: Vec<i64>,
     wanted: u64,
@@ -118,14 +121,9 @@ impl Terms {
     fn of(program: &Program, rules: &GuidedRules, pos: &Position, terms: &mut Terms) {
         let (wanted, homes) = wanted(program, rules, pos);
         terms.piles.clear();
+        terms.piles.extend(pile_terms(program, rules, pos, wanted));
         terms.wanted = wanted;
-        let mut sum = homes;
-        for index in 0..program.piles {
-            let term = if rules.home[index] { 0 } else { pile_term(program, rules, index, &pos.piles[index], wanted) };
-            terms.piles.push(term);
-            sum = sum.wrapping_add(term);
-        }
-        terms.sum = sum;
+        terms.sum = terms.piles.iter().copied().fold(homes, i64::wrapping_add);
     }
 
     /// The estimate of `pos`, which differs from the position of these terms in the piles
@@ -366,7 +364,8 @@ impl<'a> Guided<'a> {
                 }
                 let touched = self.stacks.take_touched();
                 // the terms serve where no home pile changed, nor the stock
-                let homes_kept = self.pos.stock.len() == stock
+                let terms_serve = kept
+                    && self.pos.stock.len() == stock
                     && !self.rules.homes.iter().any(|(index, _, _)| touched.has(*index));
                 let deal = restricts && mv == DEAL;
                 let key_touched = if std::mem::replace(&mut key_all, false) { Touched::ALL } else { touched };
@@ -380,7 +379,7 @@ impl<'a> Guided<'a> {
                     }
                     let id = solver.enter(hash, old, -1);
                     solver.store.set_guided(id, self.flare);
-                    self.push(at, mv, depth, deal, (kept && homes_kept).then_some(&touched));
+                    self.push(at, mv, depth, deal, terms_serve.then_some(&touched));
                 }
                 program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
             }
