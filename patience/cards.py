@@ -77,6 +77,9 @@ def parse_card(code: str) -> int:
     >>> parse_card("10S") == parse_card("TS")
     True
     """
+    card = _PARSED.get(code)
+    if card is not None:
+        return card
     text = code.strip()
     if len(text) == 3 and text[:2] == "10":
         text = "T" + text[2]
@@ -89,6 +92,15 @@ def parse_card(code: str) -> int:
         f"unknown card {code!r}: a card is a rank from {RANK_CHARS} and a suit from "
         f"{SUIT_CHARS}, e.g. 'TS'", token=code)
 
+
+#: every code parse_card reads as written, in either case, a ten also as ``10``: a deal's
+#: board reads a card a look-up each
+_PARSED: dict[str, int] = {
+    text: make_card(rank, suit)
+    for rank, rank_char in enumerate(RANK_CHARS, start=1)
+    for written in ((rank_char, "10") if rank_char == "T" else (rank_char,))
+    for suit, suit_char in enumerate(SUIT_CHARS)
+    for text in (written + suit_char, (written + suit_char).lower())}
 
 ALL_SUITS = (0, 1, 2, 3)
 

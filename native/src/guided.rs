@@ -1,15 +1,15 @@
 //! The guided search: `patience/solver/guided.py` ported, position for position.
 //!
 //! The search expands, of all the positions it has reached,
-//! the one of least *estimate* (ties: the one reached first), its children in the order of
-//! their sorted moves, each keyed as the restarts key it (a position seen in the run is
-//! never expanded again), a safe move alone where one is legal; where moves after a deal
+//! the one of least *estimate* (ties: the one reached first), its children ranked in the
+//! order of their sorted moves, a safe move alone where one is legal, each keyed as the
+//! restarts key it when its turn comes (a position seen in the run, or proven lost by
+//! the restarts, is then passed over and never expanded again); where moves after a deal
 //! are restricted, a position reached by a deal is its own node, its moves restricted and
 //! not counted, as in the restarts (`Solver::after_deal`, `Solver::classify`). `solve`
 //! (search.rs) gives it turns beside the depth-first restarts, with a share of the budget.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BTreeMap, VecDeque};
 
 use crate::moves::{Move, Position, Stacks, Touched, DEAL};
 use crate::program::{GuidedRules, Program, FACE_DOWN};
@@ -192,6 +192,49 @@ const NO_PILES: u32 = u32::MAX;
 
 const NO_NODE: u32 = u32::MAX;
 
+/// The nodes waiting, the least rank first and, of one rank, the node reached first (as a
+/// heap of (rank, arrival) pops them, guided.py's): a list a rank, first in first out, the
+/// ranks in a B-tree. A search meets a few hundred ranks, so a push or a pop reads a few
+/// tree nodes and a list's end, where a binary heap of millions of nodes missed the cache
+/// at every level of a pop.
+#[derive(Default)]
+struct Queue {
+    ranks: BTreeMap<i64, VecDeque<u32>>,
+    len: usize,
+    /// the lists' room, in nodes
+    room: usize,
+}
+
+impl Queue {
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn push(&mut self, rank: i64, node: u32) {
+        let list = self.ranks.entry(rank).or_default();
+        let before = list.capacity();
+        list.push_back(node);
+        self.room += list.capacity() - before;
+        self.len += 1;
+    }
+
+    fn pop(&mut self) -> Option<u32> {
+        let mut first = self.ranks.first_entry()?;
+        let node = first.get_mut().pop_front();
+        if first.get().is_empty() {
+            self.room -= first.remove().capacity();
+        }
+        self.len -= 1;
+        node
+    }
+
+    /// What it holds, as allocated (a tree entry counted as its key and list).
+    fn bytes(&self) -> usize {
+        self.room * std::mem::size_of::<u32>()
+            + self.ranks.len() * (std::mem::size_of::<i64>() + std::mem::size_of::<VecDeque<u32>>())
+    }
+}
+
 /// One guided search from a root: it keeps its state between calls of `run`, so a solve
 /// can give it turns beside the restarts and the other guided searches (`Guided` in
 /// guided.py). It keys its positions in the restarts' store (each turn borrows their
@@ -205,7 +248,16 @@ pub struct Guided<'a> {
     /// the piles of each node expanded (`store_piles`), its children made from them
     stored: Vec<Vec<u8>>,
     stored_bytes: usize,
-    heap: BinaryHeap<Reverse<(i64, u32)>>,
+    /// the numbers of the parts of each node expanded, as its key left them, and its stale
+    /// piles (`Solver::key_numbers`), a child's key read against them: `stride` numbers a
+    /// node, in `stored`'s order (none where keys are not numbered)
+    numbers: Vec<u32>,
+    stride: usize,
+    stale: Vec<Touched>,
+    /// the kept position `pos` is, and the restarts' key maker read last, within a turn
+    /// (None at a turn's start: the restarts and the other guided search key between)
+    current: Option<usize>,
+    queue: Queue,
     stacks: Stacks,
     moves: Vec<Move>,
     started: bool,
@@ -228,7 +280,11 @@ impl<'a> Guided<'a> {
             nodes: Vec::new(),
             stored: Vec::new(),
             stored_bytes: 0,
-            heap: BinaryHeap::new(),
+            numbers: Vec::new(),
+            stride: 0,
+            stale: Vec::new(),
+            current: None,
+            queue: Queue::default(),
             stacks: Stacks::default(),
             moves: Vec::new(),
             started: false,
@@ -239,22 +295,44 @@ impl<'a> Guided<'a> {
     }
 
     /// The bytes it holds beside the store it shares: the nodes, the piles waiting and
-    /// the heap.
+    /// the queue.
     pub fn held(&self) -> usize {
         self.stored_bytes + self.nodes.capacity() * std::mem::size_of::<Node>()
-            + self.heap.capacity() * std::mem::size_of::<(i64, u32)>()
+            + self.numbers.capacity() * std::mem::size_of::<u32>()
+            + self.stale.capacity() * std::mem::size_of::<Touched>()
+            + self.queue.bytes()
     }
 
-    /// Keep the position `self.pos` (the node `at`'s, expanded now).
-    fn keep(&mut self, at: u32) {
+    /// Keep the position `self.pos` (the node `at`'s, expanded now, keyed last by
+    /// `solver`) and its key's numbers.
+    fn keep(&mut self, at: u32, solver: &Solver) {
         let mut kept = Vec::new();
         store_position(&self.pos, &mut kept);
         self.stored_bytes += kept.capacity();
         self.nodes[at as usize].piles = self.stored.len() as u32;
         self.stored.push(kept);
+        if let Some((numbers, stale)) = solver.key_numbers() {
+            self.stride = numbers.len();
+            self.numbers.extend_from_slice(numbers);
+            self.stale.push(stale);
+        }
+        self.current = Some(self.stored.len() - 1);
     }
 
-    /// A new node (`self.pos` now), ranked on the heap; `from`: the piles in which it
+    /// Read the next key against the kept position `kept` (`pos` now): its key's numbers
+    /// back in `solver`'s key maker, or every pile (the return) where keys are not
+    /// numbered.
+    fn load_numbers(&mut self, kept: usize, solver: &mut Solver) -> Touched {
+        self.current = Some(kept);
+        if self.stale.is_empty() {
+            return Touched::ALL;
+        }
+        let stride = self.stride;
+        solver.load_key_numbers(&self.numbers[kept * stride..(kept + 1) * stride], self.stale[kept]);
+        Touched::NONE
+    }
+
+    /// A new node (`self.pos` now), ranked in the queue; `from`: the piles in which it
     /// differs from the position of `self.terms` (its parent), when only those do.
     fn push(&mut self, parent: u32, mv: Move, depth: u32, dealt: bool, from: Option<&Touched>) {
         let program = self.program;
@@ -266,7 +344,7 @@ impl<'a> Guided<'a> {
         };
         debug_assert_eq!(estimate, self::estimate(program, self.rules, &self.pos));
         let rank = estimate.wrapping_add(self.depth_weight.wrapping_mul(depth as i64));
-        self.heap.push(Reverse((rank, number)));
+        self.queue.push(rank, number);
     }
 
     /// Search on until a win (`solver.line` holds it), `budget` more positions
@@ -294,36 +372,59 @@ impl<'a> Guided<'a> {
             let id = solver.enter(hash, old, -1);
             solver.store.set_guided(id, self.flare);
             self.push(NO_NODE, Move { s: 0, k: 0, t: 0 }, 0, false, None);
-            self.keep(0);
+            self.keep(0, solver);
         }
+        self.current = None; // others keyed since the last turn
         let mut expanded: u64 = 0;
         let mut walked: u64 = 0;
         let mut check_at: u64 = 1024;
         let restricts = solver.restricts_after_deal();
         let mut moves = std::mem::take(&mut self.moves);
         let outcome = loop {
-            if self.heap.is_empty() {
+            if self.queue.is_empty() {
                 break Outcome::Exhausted; // every position reachable was expanded, none won
             }
             if expanded >= budget {
                 break Outcome::Budget;
             }
-            let Some(Reverse((_, at))) = self.heap.pop() else { break Outcome::Exhausted };
+            let Some(at) = self.queue.pop() else { break Outcome::Exhausted };
             let parent = self.nodes[at as usize].parent;
+            let dealt = self.nodes[at as usize].dealt;
             if parent == NO_NODE {
                 restore_position(&self.stored[0], &mut self.pos); // the root's, kept at the start
+                self.load_numbers(0, solver);
             } else {
                 let before = self.nodes[parent as usize].piles as usize;
-                restore_position(&self.stored[before], &mut self.pos);
-                program.play(&mut self.pos, self.nodes[at as usize].mv, &mut self.stacks);
+                // its key read against its parent's: only the piles the move changed
+                let mut read = Touched::NONE;
+                if self.current != Some(before) {
+                    restore_position(&self.stored[before], &mut self.pos);
+                    read = self.load_numbers(before, solver);
+                    self.stacks.take_touched();
+                }
+                let mv = self.nodes[at as usize].mv;
+                let undo = program.play(&mut self.pos, mv, &mut self.stacks);
+                let mut touched = self.stacks.take_touched();
+                touched.add(read);
+                // keyed now, not when pushed: a position reached before (by this search,
+                // or proven lost by the restarts) is passed over, not counted, and the
+                // parent is the position again
+                let (class, hash, old) = solver.classify(&mut self.pos, dealt, touched);
+                if class.is_err() || old.is_some_and(|id| solver.store.is_guided(id, self.flare)) {
+                    program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
+                    self.current = Some(before);
+                    continue;
+                }
                 self.stacks.forget_undos();
-                self.keep(at);
+                if old.is_none() && solver.over_memory(limits, Some(solver.buffer_len()), self.held()) {
+                    break Outcome::Memory;
+                }
+                let id = solver.enter(hash, old, -1);
+                solver.store.set_guided(id, self.flare);
+                self.keep(at, solver);
             }
-            // the first child's key reads every pile (this is not the position keyed
-            // last); the piles each child changed are told apart for its estimate
+            // the piles each child changes are told apart for its estimate
             self.stacks.take_touched();
-            let mut key_all = true;
-            let dealt = self.nodes[at as usize].dealt;
             expanded += u64::from(!dealt);
             walked += 1;
             program.generate_from(&self.pos, &mut moves, solver.after_deal(dealt));
@@ -368,19 +469,7 @@ impl<'a> Guided<'a> {
                     && self.pos.stock.len() == stock
                     && !self.rules.homes.iter().any(|(index, _, _)| touched.has(*index));
                 let deal = restricts && mv == DEAL;
-                let key_touched = if std::mem::replace(&mut key_all, false) { Touched::ALL } else { touched };
-                let (class, hash, old) = solver.classify(&mut self.pos, deal, key_touched);
-                // new to it and not proven lost (a position the restarts saw is new to it)
-                if class.is_ok() && !old.is_some_and(|id| solver.store.is_guided(id, self.flare)) {
-                    if old.is_none() && solver.over_memory(limits, Some(solver.buffer_len()), self.held()) {
-                        program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
-                        stopped = Some(Outcome::Memory);
-                        break;
-                    }
-                    let id = solver.enter(hash, old, -1);
-                    solver.store.set_guided(id, self.flare);
-                    self.push(at, mv, depth, deal, terms_serve.then_some(&touched));
-                }
+                self.push(at, mv, depth, deal, terms_serve.then_some(&touched));
                 program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
             }
             if let Some(outcome) = stopped {
@@ -402,6 +491,30 @@ impl<'a> Guided<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_queue_pops_as_a_heap_of_rank_and_arrival() {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let (mut queue, mut heap) = (Queue::default(), BinaryHeap::new());
+        let mut state = 7u64;
+        let mut next = || {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            state >> 33
+        };
+        for node in 0..20_000u32 {
+            let rank = (next() % 40) as i64 - 20;
+            queue.push(rank, node);
+            heap.push(Reverse((rank, node)));
+            if next() % 3 == 0 {
+                assert_eq!(queue.pop(), heap.pop().map(|Reverse((_, node))| node));
+            }
+        }
+        while let Some(Reverse((_, node))) = heap.pop() {
+            assert_eq!(queue.pop(), Some(node));
+        }
+        assert!(queue.is_empty() && queue.pop().is_none() && queue.bytes() == 0);
+    }
 
     #[test]
     fn a_stored_position_comes_back_whole() {

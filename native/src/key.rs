@@ -146,6 +146,21 @@ impl<'a> KeyMaker<'a> {
         self.stale.mark(pile);
     }
 
+    /// The numbers of the parts of the position keyed last, and the piles whose numbers
+    /// are out of date (None where keys are not numbered): `load` takes them back.
+    pub fn numbers(&self) -> Option<(&[u32], Touched)> {
+        self.numbered.as_ref().map(|parts| (&parts.numbers[..], self.stale))
+    }
+
+    /// Read the next key against a position keyed before, not the last one: the numbers
+    /// and stale piles `numbers` gave for it.
+    pub fn load(&mut self, numbers: &[u32], stale: Touched) {
+        if let Some(parts) = self.numbered.as_mut() {
+            parts.load(numbers);
+            self.stale = stale;
+        }
+    }
+
     /// The key of `pos`, written into `out` (cleared first).
     pub fn key(&mut self, pos: &Position, out: &mut Vec<u8>) {
         self.key_touched(pos, Touched::ALL, out);
@@ -494,6 +509,81 @@ mod tests {
         assert!(maker.parts() > 1_000);
     }
 
+
+    #[test]
+    fn a_key_read_against_numbers_loaded_back_is_the_key_made_afresh() {
+        // the guided search keys a child against its parent's numbers, kept when the
+        // parent was keyed and loaded back after other positions were keyed: sorted groups,
+        // piles of every view, a pile changed behind the maker's back (`forget`)
+        let mut identity = [0u8; 256];
+        for (i, t) in identity.iter_mut().enumerate() {
+            *t = i as u8;
+        }
+        let mut views = vec![VIEW_ALL; 10];
+        views.extend_from_slice(&[VIEW_TOP, VIEW_TOP, VIEW_TOP_AND_SIZE, VIEW_TOP_AND_SIZE]);
+        let rules = KeyRules {
+            card_table: identity,
+            always_sorted: vec![(0, 6)],
+            sorted_when_stock_empty: vec![(12, 14)],
+            stock_by_cards: false,
+            views: views.clone(),
+        };
+        let mut piles: Vec<Vec<u8>> = vec![Vec::new(); views.len()];
+        for card in 0..52u8 {
+            piles[card as usize % views.len()].push(4 + card);
+        }
+        let mut pos = Position { piles, stock: vec![1, 2, 3] };
+        let mut maker = KeyMaker::new(&rules, false);
+        maker.pack_for(&pos.clone());
+        let (mut key, mut fresh) = (Vec::new(), Vec::new());
+        maker.key(&pos, &mut key);
+        let mut kept: Vec<(Position, Vec<u32>, Touched)> = Vec::new();
+        let mut state = 29u64;
+        let mut loaded = 0;
+        for round in 0..20_000 {
+            if !kept.is_empty() && next(&mut state).is_multiple_of(2) {
+                let (from, numbers, stale) = kept[next(&mut state) as usize % kept.len()].clone();
+                maker.load(&numbers, stale);
+                pos = from;
+                loaded += 1;
+            }
+            let mut touched = Touched::NONE;
+            let n = views.len() as u64;
+            let (s, t) = ((next(&mut state) % n) as usize, (next(&mut state) % n) as usize);
+            let k = 1 + (next(&mut state) % 2) as usize;
+            if s != t && pos.piles[s].len() >= k {
+                let cut = pos.piles[s].len() - k;
+                let run: Vec<u8> = pos.piles[s].drain(cut..).collect();
+                pos.piles[t].extend(run);
+                touched.mark(s);
+                touched.mark(t);
+            }
+            if next(&mut state).is_multiple_of(20) {
+                pos.stock = if pos.stock.is_empty() { vec![1, 2, 3] } else { vec![] };
+            }
+            maker.key_touched(&pos, touched, &mut key);
+            if next(&mut state).is_multiple_of(5) {
+                let (numbers, stale) = maker.numbers().expect("numbered");
+                kept.push((pos.clone(), numbers.to_vec(), stale));
+            }
+            if next(&mut state).is_multiple_of(11) {
+                // a pile changed and the maker told after its key, as the waste of a
+                // stock keyed as a cycle
+                let pile = (next(&mut state) % n) as usize;
+                if let Some(card) = pos.piles[pile].pop() {
+                    pos.piles[(pile + 1) % views.len()].push(card);
+                    maker.forget(pile);
+                    maker.forget((pile + 1) % views.len());
+                }
+                let (numbers, stale) = maker.numbers().expect("numbered");
+                kept.push((pos.clone(), numbers.to_vec(), stale));
+            }
+            maker.key_touched(&pos, Touched::NONE, &mut key);
+            maker.key(&pos, &mut fresh);
+            assert_eq!(key, fresh, "round {round}");
+        }
+        assert!(loaded > 5_000, "{loaded}");
+    }
 
     #[test]
     fn a_pile_keyed_by_its_top_forgets_what_lies_below() {

@@ -315,6 +315,25 @@ impl Parts {
         }
     }
 
+    /// Take `numbers` as the piles' parts' numbers: those a key left (`numbers`) for a
+    /// position keyed before, whose piles the next key's touched piles are read against.
+    /// Each sorted group's order is made again from them.
+    pub fn load(&mut self, numbers: &[u32]) {
+        self.numbers.copy_from_slice(numbers);
+        for group in &self.groups {
+            if !group.sorts() {
+                continue;
+            }
+            let (start, stop) = (group.start, group.stop);
+            self.order[start..stop].sort_unstable_by_key(|&pile| numbers[pile]);
+            for at in start..stop {
+                let pile = self.order[at];
+                self.sorted[at] = numbers[pile];
+                self.slot[pile] = at;
+            }
+        }
+    }
+
     /// Move pile `pile`'s slot in its sorted group to where its new number belongs: a move
     /// changes a pile or two, each by a few places, where sorting the group again would
     /// compare every pile (equal numbers may stand in any order: a key writes numbers).

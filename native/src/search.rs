@@ -430,6 +430,16 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// The numbers of the parts of the position keyed last (`KeyMaker::numbers`).
+    pub(crate) fn key_numbers(&self) -> Option<(&[u32], Touched)> {
+        self.keys.numbers()
+    }
+
+    /// Key the next position against one keyed before (`KeyMaker::load`).
+    pub(crate) fn load_key_numbers(&mut self, numbers: &[u32], stale: Touched) {
+        self.keys.load(numbers, stale);
+    }
+
     /// The length of the key `classify` made last.
     pub(crate) fn buffer_len(&self) -> usize {
         self.buffer.len()

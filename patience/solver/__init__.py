@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.16"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
+SOLVER_VERSION = "1.17"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
 # 1.3: take-backs off the foundations after the deal, turn-ups first; whole lost components
 # proven lost (Tarjan); a pile no card leaves and no rule reads below its top (Golf's waste,
 # Black Hole's hole, one-way foundations) keyed by its top card and size;
@@ -81,6 +81,8 @@ SOLVER_VERSION = "1.16"  # 1.1: won lines shortened; 1.2: proven-lost table, no 
 # 1.15: the two guided searches run side by side from the start, taking the guided turns in
 # order, rather than one after the other (FreeCell deals 1-1,000: fewer positions)
 # 1.16: a guided search's first turn is at least 2,000 positions (GuidedConstants.first_turn)
+# 1.17: the guided search keys a position when its turn comes, not when it is reached (of
+# the copies reached, the least rank is expanded: FreeCell 1.3 times as fast)
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000

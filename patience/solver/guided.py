@@ -3,9 +3,10 @@
 A depth-first search with a fixed move ordering walks far down a bad line before it comes
 back (the FreeCell family's hard deals; a Klondike whose stock must be played early). The
 guided search expands, of all the positions it has reached, the one of least *rank*: its
-estimate plus ``depth_weight`` per move from the root, its children keyed as the restarts
-key them (a position seen in the run is never expanded again, nor one the restarts have
-proven lost: solver 1.13). :func:`patience.solver.solve` gives it turns beside the
+estimate plus ``depth_weight`` per move from the root, each keyed as the restarts key it
+when its turn comes (a position seen in the run is never expanded again, nor one the
+restarts have proven lost: solver 1.13; keyed when its turn comes, not when it is reached:
+1.17). :func:`patience.solver.solve` gives it turns beside the
 depth-first restarts, up to a share of the budget (where a stock is dealt, from
 ``SEARCH.guided.stock_from`` positions on), and to a second guided search from the root
 with another depth weight beside it (``SEARCH.guided.depth_weights``: the two take the
@@ -203,6 +204,12 @@ class Guided:
             piles, stock = _restored(before)
             if line is not None:
                 play(piles, stock, line[0])
+                # keyed now, not when pushed: a position reached before (by this search,
+                # or proven lost by the restarts) is passed over, not counted
+                reached = AFTER_DEAL + dealt_key(piles, stock) if dealt else key(piles, stock)
+                if reached in seen or reached in lost:
+                    continue
+                seen.add(reached)
             stored = _stored(piles, stock)  # its children's position before
             expanded += not dealt
             walked += 1
@@ -216,12 +223,9 @@ class Guided:
                                      waste):
                 undo = play(piles, stock, move)
                 deal = feeds is not None and move[0] == -1
-                child = AFTER_DEAL + dealt_key(piles, stock) if deal else key(piles, stock)
-                if child not in seen and child not in lost:
-                    seen.add(child)
-                    push(heap, (estimate(piles, stock) + depth_weight * (depth + 1),
-                                self._arrivals, stored, (move, line), depth + 1, deal))
-                    self._arrivals += 1
+                push(heap, (estimate(piles, stock) + depth_weight * (depth + 1),
+                            self._arrivals, stored, (move, line), depth + 1, deal))
+                self._arrivals += 1
                 take_back(piles, stock, move, undo)
             if walked >= check_at:
                 check_at += 1024
