@@ -165,6 +165,11 @@ fn store_position(pos: &Position, out: &mut Vec<u8>) {
     out.extend_from_slice(&pos.stock);
 }
 
+/// The piles of the `index`th node kept (`Guided::keep`).
+fn kept<'s>(stored: &'s [u8], starts: &[usize], index: usize) -> &'s [u8] {
+    &stored[starts[index]..starts.get(index + 1).copied().unwrap_or(stored.len())]
+}
+
 fn restore_position(stored: &[u8], pos: &mut Position) {
     let at = stored.iter().rposition(|&b| b == STOCK).unwrap_or(stored.len());
     let (piles, stock) = stored.split_at(at);
@@ -245,9 +250,11 @@ pub struct Guided<'a> {
     rules: &'a GuidedRules,
     pos: Position,
     nodes: Vec<Node>,
-    /// the piles of each node expanded (`store_piles`), its children made from them
-    stored: Vec<Vec<u8>>,
-    stored_bytes: usize,
+    /// the piles of each node expanded (`store_position`), one after another: its children
+    /// are made from them
+    stored: Vec<u8>,
+    /// where each node's piles begin in `stored`
+    starts: Vec<usize>,
     /// the numbers of the parts of each node expanded, as its key left them, and its stale
     /// piles (`Solver::key_numbers`), a child's key read against them: `stride` numbers a
     /// node, in `stored`'s order (none where keys are not numbered)
@@ -279,7 +286,7 @@ impl<'a> Guided<'a> {
             pos: root.clone(),
             nodes: Vec::new(),
             stored: Vec::new(),
-            stored_bytes: 0,
+            starts: Vec::new(),
             numbers: Vec::new(),
             stride: 0,
             stale: Vec::new(),
@@ -297,7 +304,8 @@ impl<'a> Guided<'a> {
     /// The bytes it holds beside the store it shares: the nodes, the piles waiting and
     /// the queue.
     pub fn held(&self) -> usize {
-        self.stored_bytes + self.nodes.capacity() * std::mem::size_of::<Node>()
+        self.stored.capacity() + self.starts.capacity() * std::mem::size_of::<usize>()
+            + self.nodes.capacity() * std::mem::size_of::<Node>()
             + self.numbers.capacity() * std::mem::size_of::<u32>()
             + self.stale.capacity() * std::mem::size_of::<Touched>()
             + self.queue.bytes()
@@ -306,17 +314,15 @@ impl<'a> Guided<'a> {
     /// Keep the position `self.pos` (the node `at`'s, expanded now, keyed last by
     /// `solver`) and its key's numbers.
     fn keep(&mut self, at: u32, solver: &Solver) {
-        let mut kept = Vec::new();
-        store_position(&self.pos, &mut kept);
-        self.stored_bytes += kept.capacity();
-        self.nodes[at as usize].piles = self.stored.len() as u32;
-        self.stored.push(kept);
+        self.nodes[at as usize].piles = self.starts.len() as u32;
+        self.starts.push(self.stored.len());
+        store_position(&self.pos, &mut self.stored);
         if let Some((numbers, stale)) = solver.key_numbers() {
             self.stride = numbers.len();
             self.numbers.extend_from_slice(numbers);
             self.stale.push(stale);
         }
-        self.current = Some(self.stored.len() - 1);
+        self.current = Some(self.starts.len() - 1);
     }
 
     /// Read the next key against the kept position `kept` (`pos` now): its key's numbers
@@ -391,14 +397,14 @@ impl<'a> Guided<'a> {
             let parent = self.nodes[at as usize].parent;
             let dealt = self.nodes[at as usize].dealt;
             if parent == NO_NODE {
-                restore_position(&self.stored[0], &mut self.pos); // the root's, kept at the start
+                restore_position(kept(&self.stored, &self.starts, 0), &mut self.pos); // the root's, kept at the start
                 self.load_numbers(0, solver);
             } else {
                 let before = self.nodes[parent as usize].piles as usize;
                 // its key read against its parent's: only the piles the move changed
                 let mut read = Touched::NONE;
                 if self.current != Some(before) {
-                    restore_position(&self.stored[before], &mut self.pos);
+                    restore_position(kept(&self.stored, &self.starts, before), &mut self.pos);
                     read = self.load_numbers(before, solver);
                     self.stacks.take_touched();
                 }
@@ -454,8 +460,14 @@ impl<'a> Guided<'a> {
             }
             let stock = self.pos.stock.len();
             let mut stopped = None;
+            // the moves are sorted: those of a source and run size stand together, and a
+            // twin's earlier move is among them
+            let mut same = 0;
             for (i, &mv) in moves.iter().enumerate() {
-                if program.is_twin(&self.pos, &moves[..i], mv) {
+                if i > 0 && (moves[i - 1].s, moves[i - 1].k) != (mv.s, mv.k) {
+                    same = i;
+                }
+                if program.is_twin(&self.pos, &moves[same..i], mv) {
                     continue;
                 }
                 let undo = program.play(&mut self.pos, mv, &mut self.stacks);
