@@ -82,7 +82,8 @@ SOLVER_VERSION = "1.17"  # 1.1: won lines shortened; 1.2: proven-lost table, no 
 # order, rather than one after the other (FreeCell deals 1-1,000: fewer positions)
 # 1.16: a guided search's first turn is at least 2,000 positions (GuidedConstants.first_turn)
 # 1.17: the guided search keys a position when its turn comes, not when it is reached (of
-# the copies reached, the least rank is expanded: FreeCell 1.3 times as fast)
+# the copies reached, the least rank is expanded: FreeCell 1.3 times as fast), except where
+# its estimate counts breaks (the Spiders, Gypsy, the Tabby Cat dialects: as in 1.16)
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000
