@@ -458,50 +458,73 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_numbered_key_remade_for_the_touched_piles_is_the_key_made_afresh() {
-        // the numbers kept for the piles not touched, a group always sorted (its order kept
-        // from key to key) and one sorted once the stock is out, piles of every view
+    /// Fourteen piles of every view (each card its own key), a group always sorted and one
+    /// sorted once the stock is out, and a deck dealt round them.
+    fn mixed_views() -> (KeyRules, Position) {
         let mut identity = [0u8; 256];
         for (i, t) in identity.iter_mut().enumerate() {
             *t = i as u8;
         }
         let mut views = vec![VIEW_ALL; 10];
         views.extend_from_slice(&[VIEW_TOP, VIEW_TOP, VIEW_TOP_AND_SIZE, VIEW_TOP_AND_SIZE]);
+        let mut piles: Vec<Vec<u8>> = vec![Vec::new(); views.len()];
+        for card in 0..52u8 {
+            piles[card as usize % views.len()].push(4 + card);
+        }
         let rules = KeyRules {
             card_table: identity,
             always_sorted: vec![(0, 6)],
             sorted_when_stock_empty: vec![(12, 14)],
             stock_by_cards: false,
-            views: views.clone(),
+            views,
         };
-        let mut piles: Vec<Vec<u8>> = vec![Vec::new(); views.len()];
-        for card in 0..52u8 {
-            piles[card as usize % views.len()].push(4 + card);
+        (rules, Position { piles, stock: vec![1, 2, 3] })
+    }
+
+    /// Move up to two cards from a pile to another, both chosen at random, marking them.
+    fn move_a_run(pos: &mut Position, state: &mut u64, touched: &mut Touched) {
+        let n = pos.piles.len() as u64;
+        let (s, t) = ((next(state) % n) as usize, (next(state) % n) as usize);
+        let k = (next(state) % 3) as usize % (pos.piles[s].len() + 1);
+        if s != t && k > 0 {
+            let cut = pos.piles[s].len() - k;
+            let run: Vec<u8> = pos.piles[s].drain(cut..).collect();
+            pos.piles[t].extend(run);
+            touched.mark(s);
+            touched.mark(t);
         }
-        let mut pos = Position { piles, stock: vec![1, 2, 3] };
-        let mut maker = KeyMaker::new(&rules, false);
-        maker.pack_for(&pos.clone());
-        let (mut key, mut fresh) = (Vec::new(), Vec::new());
-        maker.key(&pos, &mut key);
+    }
+
+    /// Empty the stock, or fill it again, one time in twenty.
+    fn toggle_the_stock_now_and_then(pos: &mut Position, state: &mut u64) {
+        if next(state).is_multiple_of(20) {
+            pos.stock = if pos.stock.is_empty() { vec![1, 2, 3] } else { vec![] };
+        }
+    }
+
+    /// A maker of numbered keys packed for `pos`, and its key of `pos`.
+    fn packed<'r>(rules: &'r KeyRules, pos: &Position) -> (KeyMaker<'r>, Vec<u8>) {
+        let mut maker = KeyMaker::new(rules, false);
+        maker.pack_for(pos);
+        let mut key = Vec::new();
+        maker.key(pos, &mut key);
+        (maker, key)
+    }
+
+    #[test]
+    fn a_numbered_key_remade_for_the_touched_piles_is_the_key_made_afresh() {
+        // the numbers kept for the piles not touched, a group always sorted (its order kept
+        // from key to key) and one sorted once the stock is out, piles of every view
+        let (rules, mut pos) = mixed_views();
+        let (mut maker, mut key) = packed(&rules, &pos);
+        let mut fresh = Vec::new();
         let mut state = 13u64;
         for round in 0..20_000 {
             let mut touched = Touched::NONE;
             for _ in 0..1 + next(&mut state) % 3 {
-                let n = views.len() as u64;
-                let (s, t) = ((next(&mut state) % n) as usize, (next(&mut state) % n) as usize);
-                let k = (next(&mut state) % 3) as usize % (pos.piles[s].len() + 1);
-                if s != t && k > 0 {
-                    let cut = pos.piles[s].len() - k;
-                    let run: Vec<u8> = pos.piles[s].drain(cut..).collect();
-                    pos.piles[t].extend(run);
-                    touched.mark(s);
-                    touched.mark(t);
-                }
+                move_a_run(&mut pos, &mut state, &mut touched);
             }
-            if next(&mut state).is_multiple_of(20) {
-                pos.stock = if pos.stock.is_empty() { vec![1, 2, 3] } else { vec![] };
-            }
+            toggle_the_stock_now_and_then(&mut pos, &mut state);
             maker.key_touched(&pos, touched, &mut key);
             maker.key(&pos, &mut fresh);
             assert_eq!(key, fresh, "round {round}");
@@ -515,28 +538,10 @@ mod tests {
         // the guided search keys a child against its parent's numbers, kept when the
         // parent was keyed and loaded back after other positions were keyed: sorted groups,
         // piles of every view, a pile changed behind the maker's back (`forget`)
-        let mut identity = [0u8; 256];
-        for (i, t) in identity.iter_mut().enumerate() {
-            *t = i as u8;
-        }
-        let mut views = vec![VIEW_ALL; 10];
-        views.extend_from_slice(&[VIEW_TOP, VIEW_TOP, VIEW_TOP_AND_SIZE, VIEW_TOP_AND_SIZE]);
-        let rules = KeyRules {
-            card_table: identity,
-            always_sorted: vec![(0, 6)],
-            sorted_when_stock_empty: vec![(12, 14)],
-            stock_by_cards: false,
-            views: views.clone(),
-        };
-        let mut piles: Vec<Vec<u8>> = vec![Vec::new(); views.len()];
-        for card in 0..52u8 {
-            piles[card as usize % views.len()].push(4 + card);
-        }
-        let mut pos = Position { piles, stock: vec![1, 2, 3] };
-        let mut maker = KeyMaker::new(&rules, false);
-        maker.pack_for(&pos.clone());
-        let (mut key, mut fresh) = (Vec::new(), Vec::new());
-        maker.key(&pos, &mut key);
+        let (rules, mut pos) = mixed_views();
+        let views = rules.views.clone();
+        let (mut maker, mut key) = packed(&rules, &pos);
+        let mut fresh = Vec::new();
         let mut kept: Vec<(Position, Vec<u32>, Touched)> = Vec::new();
         let mut state = 29u64;
         let mut loaded = 0;
@@ -548,19 +553,8 @@ mod tests {
                 loaded += 1;
             }
             let mut touched = Touched::NONE;
-            let n = views.len() as u64;
-            let (s, t) = ((next(&mut state) % n) as usize, (next(&mut state) % n) as usize);
-            let k = 1 + (next(&mut state) % 2) as usize;
-            if s != t && pos.piles[s].len() >= k {
-                let cut = pos.piles[s].len() - k;
-                let run: Vec<u8> = pos.piles[s].drain(cut..).collect();
-                pos.piles[t].extend(run);
-                touched.mark(s);
-                touched.mark(t);
-            }
-            if next(&mut state).is_multiple_of(20) {
-                pos.stock = if pos.stock.is_empty() { vec![1, 2, 3] } else { vec![] };
-            }
+            move_a_run(&mut pos, &mut state, &mut touched);
+            toggle_the_stock_now_and_then(&mut pos, &mut state);
             maker.key_touched(&pos, touched, &mut key);
             if next(&mut state).is_multiple_of(5) {
                 let (numbers, stale) = maker.numbers().expect("numbered");
@@ -569,7 +563,7 @@ mod tests {
             if next(&mut state).is_multiple_of(11) {
                 // a pile changed and the maker told after its key, as the waste of a
                 // stock keyed as a cycle
-                let pile = (next(&mut state) % n) as usize;
+                let pile = (next(&mut state) % views.len() as u64) as usize;
                 if let Some(card) = pos.piles[pile].pop() {
                     pos.piles[(pile + 1) % views.len()].push(card);
                     maker.forget(pile);
