@@ -15,7 +15,7 @@ from patience.cards import FACE_DOWN, parse_card
 from patience.game import Game
 from patience.solver import exhaustive_verdict, solve
 from patience.solver.constants import SEARCH
-from patience.solver.guided import Guided, keyed_when_reached, make_estimate
+from patience.solver.guided import Guided, make_estimate
 from patience.solver.rules import home_run_rows, sequence_rows, solver_rules
 from patience.solver.search import BUDGET, EXHAUSTED, WON
 
@@ -405,7 +405,7 @@ def test_where_the_estimate_counts_breaks_a_child_is_keyed_when_reached(guided_c
                                ("freecell", False), ("klondike", False), ("mrs-mop", False),
                                ("fan", False)]:
         guided = solver_rules(patience.find_variant(name)).guided
-        assert keyed_when_reached(guided) is when_reached, name
+        assert guided.keyed_when_reached is when_reached, name
     # both engines alike, the guided search from the start
     guided_constants(stock_from=0)
     variant = patience.find_variant("spider-1suit")

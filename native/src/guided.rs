@@ -5,7 +5,7 @@
 //! order of their sorted moves, a safe move alone where one is legal, each keyed as the
 //! restarts key it when its turn comes (a position seen in the run, or proven lost by
 //! the restarts, is then passed over and never expanded again; where the estimate counts
-//! breaks, when it is reached: `keys_when_reached`); where moves after a deal
+//! breaks, when it is reached: `GuidedRules::keyed_when_reached`); where moves after a deal
 //! are restricted, a position reached by a deal is its own node, its moves restricted and
 //! not counted, as in the restarts (`Solver::after_deal`, `Solver::classify`). `solve`
 //! (search.rs) gives it turns beside the depth-first restarts, with a share of the budget.
@@ -241,16 +241,6 @@ impl Queue {
     }
 }
 
-/// Whether the search keys a child when it reaches it (solver 1.16's way) rather than when
-/// its turn comes: where the estimate counts breaks (a pile both dealt onto and read for
-/// runs: the Spiders, Gypsy, the Tabby Cat dialects), as `keyed_when_reached` in
-/// guided.py. There the first copy of a position reached keeps its rank; keyed when its
-/// turn comes, the copy of least rank, often reached by a shorter line, is expanded
-/// instead, and Spider's deals 1–100 at 1,000,000 positions were won 56 times against 61.
-fn keys_when_reached(program: &Program, rules: &GuidedRules) -> bool {
-    (0..program.piles).any(|index| rules.covered[index] && rules.runs[index].is_some())
-}
-
 /// One guided search from a root: it keeps its state between calls of `run`, so a solve
 /// can give it turns beside the restarts and the other guided searches (`Guided` in
 /// guided.py). It keys its positions in the restarts' store (each turn borrows their
@@ -272,10 +262,12 @@ pub struct Guided<'a> {
     numbers: Vec<u32>,
     stride: usize,
     stale: Vec<Touched>,
-    /// a child is keyed when it is reached, not when its turn comes (`keys_when_reached`)
+    /// a child is keyed when it is reached, not when its turn comes
+    /// (`GuidedRules::keyed_when_reached`)
     key_when_reached: bool,
-    /// the kept position `pos` is, and the restarts' key maker read last, within a turn
-    /// (None at a turn's start: the restarts and the other guided search key between)
+    /// the kept position `pos` is, within a turn (None at a turn's start: the restarts and
+    /// the other guided search key between); where a child is keyed when its turn comes,
+    /// the key maker's numbers are that position's, with the piles touched since
     current: Option<usize>,
     queue: Queue,
     stacks: Stacks,
@@ -303,7 +295,7 @@ impl<'a> Guided<'a> {
             numbers: Vec::new(),
             stride: 0,
             stale: Vec::new(),
-            key_when_reached: keys_when_reached(program, rules),
+            key_when_reached: rules.keyed_when_reached,
             current: None,
             queue: Queue::default(),
             stacks: Stacks::default(),
@@ -331,6 +323,7 @@ impl<'a> Guided<'a> {
         self.nodes[at as usize].piles = self.starts.len() as u32;
         self.starts.push(self.stored.len());
         store_position(&self.pos, &mut self.stored);
+        self.current = Some(self.starts.len() - 1);
         if self.key_when_reached {
             return; // its children are keyed as they are reached, the first every pile
         }
@@ -339,7 +332,6 @@ impl<'a> Guided<'a> {
             self.numbers.extend_from_slice(numbers);
             self.stale.push(stale);
         }
-        self.current = Some(self.starts.len() - 1);
     }
 
     /// Read the next key against the kept position `kept` (`pos` now): its key's numbers
@@ -353,6 +345,24 @@ impl<'a> Guided<'a> {
         let stride = self.stride;
         solver.load_key_numbers(&self.numbers[kept * stride..(kept + 1) * stride], self.stale[kept]);
         Touched::NONE
+    }
+
+    /// Key `self.pos` (reached by a deal where moves after one are restricted: `dealt`),
+    /// whose piles `touched` changed since the last key: whether it is new to this search
+    /// and not proven lost (a position the restarts saw is new to it). A new one is
+    /// entered in the store with this search's mark, unless that would pass the memory cap
+    /// (`Err`).
+    fn reach(&mut self, solver: &mut Solver, limits: &Limits, dealt: bool, touched: Touched) -> Result<bool, ()> {
+        let (class, hash, old) = solver.classify(&mut self.pos, dealt, touched);
+        if class.is_err() || old.is_some_and(|id| solver.store.is_guided(id, self.flare)) {
+            return Ok(false);
+        }
+        if old.is_none() && solver.over_memory(limits, Some(solver.buffer_len()), self.held()) {
+            return Err(());
+        }
+        let id = solver.enter(hash, old, -1);
+        solver.store.set_guided(id, self.flare);
+        Ok(true)
     }
 
     /// A new node (`self.pos` now), ranked in the queue; `from`: the piles in which it
@@ -385,15 +395,11 @@ impl<'a> Guided<'a> {
             self.started = true;
             let root = self.pos.clone();
             solver.pack(&root, limits);
-            let (class, hash, old) = solver.classify(&mut self.pos, false, Touched::ALL);
-            if class.is_err() {
-                return Outcome::Exhausted; // the restarts proved the root lost
+            match self.reach(solver, limits, false, Touched::ALL) {
+                Ok(true) => {}
+                Ok(false) => return Outcome::Exhausted, // the restarts proved the root lost
+                Err(()) => return Outcome::Memory,
             }
-            if old.is_none() && solver.over_memory(limits, Some(solver.buffer_len()), self.held()) {
-                return Outcome::Memory;
-            }
-            let id = solver.enter(hash, old, -1);
-            solver.store.set_guided(id, self.flare);
             self.push(NO_NODE, Move { s: 0, k: 0, t: 0 }, 0, false, None);
             self.keep(0, solver);
         }
@@ -415,19 +421,11 @@ impl<'a> Guided<'a> {
             let dealt = self.nodes[at as usize].dealt;
             if parent == NO_NODE {
                 restore_position(kept(&self.stored, &self.starts, 0), &mut self.pos); // the root's, kept at the start
-                if !self.key_when_reached {
-                    self.load_numbers(0, solver);
-                }
-            } else if self.key_when_reached {
-                // keyed when it was reached
-                let before = self.nodes[parent as usize].piles as usize;
-                restore_position(kept(&self.stored, &self.starts, before), &mut self.pos);
-                program.play(&mut self.pos, self.nodes[at as usize].mv, &mut self.stacks);
-                self.stacks.forget_undos();
-                self.keep(at, solver);
+                self.load_numbers(0, solver);
             } else {
+                // made from its parent, unless that is the position in hand (its move taken
+                // back, or its children's moves)
                 let before = self.nodes[parent as usize].piles as usize;
-                // its key read against its parent's: only the piles the move changed
                 let mut read = Touched::NONE;
                 if self.current != Some(before) {
                     restore_position(kept(&self.stored, &self.starts, before), &mut self.pos);
@@ -436,23 +434,23 @@ impl<'a> Guided<'a> {
                 }
                 let mv = self.nodes[at as usize].mv;
                 let undo = program.play(&mut self.pos, mv, &mut self.stacks);
-                let mut touched = self.stacks.take_touched();
-                touched.add(read);
-                // keyed now, not when pushed: a position reached before (by this search,
-                // or proven lost by the restarts) is passed over, not counted, and the
-                // parent is the position again
-                let (class, hash, old) = solver.classify(&mut self.pos, dealt, touched);
-                if class.is_err() || old.is_some_and(|id| solver.store.is_guided(id, self.flare)) {
-                    program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
-                    self.current = Some(before);
-                    continue;
+                if !self.key_when_reached {
+                    // keyed now, not when reached, its key read against its parent's (only
+                    // the piles the move changed): a position reached before (by this
+                    // search, or proven lost by the restarts) is passed over, not counted
+                    let mut touched = self.stacks.take_touched();
+                    touched.add(read);
+                    match self.reach(solver, limits, dealt, touched) {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
+                            self.current = Some(before);
+                            continue;
+                        }
+                        Err(()) => break Outcome::Memory,
+                    }
                 }
                 self.stacks.forget_undos();
-                if old.is_none() && solver.over_memory(limits, Some(solver.buffer_len()), self.held()) {
-                    break Outcome::Memory;
-                }
-                let id = solver.enter(hash, old, -1);
-                solver.store.set_guided(id, self.flare);
                 self.keep(at, solver);
             }
             // the piles each child changes are told apart for its estimate
@@ -508,24 +506,22 @@ impl<'a> Guided<'a> {
                     && self.pos.stock.len() == stock
                     && !self.rules.homes.iter().any(|(index, _, _)| touched.has(*index));
                 let deal = restricts && mv == DEAL;
-                if self.key_when_reached {
-                    // the first child's key reads every pile (the position keyed last is
-                    // not its parent)
+                // where a child is keyed when reached, the first one's key reads every pile
+                // (the position keyed last is not its parent)
+                let reached = if self.key_when_reached {
                     let read = if std::mem::replace(&mut key_all, false) { Touched::ALL } else { touched };
-                    let (class, hash, old) = solver.classify(&mut self.pos, deal, read);
-                    // new to it and not proven lost (a position the restarts saw is new to it)
-                    if class.is_ok() && !old.is_some_and(|id| solver.store.is_guided(id, self.flare)) {
-                        if old.is_none() && solver.over_memory(limits, Some(solver.buffer_len()), self.held()) {
-                            program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
-                            stopped = Some(Outcome::Memory);
-                            break;
-                        }
-                        let id = solver.enter(hash, old, -1);
-                        solver.store.set_guided(id, self.flare);
-                        self.push(at, mv, depth, deal, terms_serve.then_some(&touched));
-                    }
+                    self.reach(solver, limits, deal, read)
                 } else {
-                    self.push(at, mv, depth, deal, terms_serve.then_some(&touched));
+                    Ok(true)
+                };
+                match reached {
+                    Ok(true) => self.push(at, mv, depth, deal, terms_serve.then_some(&touched)),
+                    Ok(false) => {}
+                    Err(()) => {
+                        program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
+                        stopped = Some(Outcome::Memory);
+                        break;
+                    }
                 }
                 program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
             }

@@ -315,9 +315,9 @@ impl Parts {
         }
     }
 
-    /// Take `numbers` as the piles' parts' numbers: those a key left (`numbers`) for a
-    /// position keyed before, whose piles the next key's touched piles are read against.
-    /// Each sorted group's order is made again from them.
+    /// Take `numbers`, the piles' parts' numbers a key of a position keyed before left
+    /// (`KeyMaker::numbers`), as the ones the next key's untouched piles keep. Each sorted
+    /// group's order is made again from them.
     pub fn load(&mut self, numbers: &[u32]) {
         self.numbers.copy_from_slice(numbers);
         for group in &self.groups {

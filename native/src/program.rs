@@ -23,7 +23,7 @@ pub const FACE_DOWN: u8 = 64;
 /// deal, `stock.top` and covered cards face down, cards put under a pile and turned from the
 /// pile the last card went to, `wire::Turning`; 9-11: the draws of a buried card, the
 /// guided search and its weights; 12: the guided search's built and narrow piles)
-pub const PROGRAM_VERSION: u64 = 13;
+pub const PROGRAM_VERSION: u64 = 14;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
 pub const SLOTS: usize = 4;
@@ -318,6 +318,9 @@ pub struct GuidedRules {
     /// whether a pile not home takes only some cards when empty (`GuidedRules.narrow`): it
     /// weighs `narrow_empty_weight` when empty
     pub narrow: Vec<bool>,
+    /// a child keyed when the search reaches it, not when its turn comes
+    /// (`GuidedRules.keyed_when_reached` in rules.py)
+    pub keyed_when_reached: bool,
 }
 
 #[derive(Debug)]
@@ -958,7 +961,8 @@ impl Program {
                 let covered = flags(&g.covered, "covered")?;
                 let built = flags(&g.built, "built")?;
                 let narrow = flags(&g.narrow, "narrow")?;
-                Some(Box::new(GuidedRules { runs, homes, home, covered, built, narrow }))
+                let keyed_when_reached = g.keyed_when_reached;
+                Some(Box::new(GuidedRules { runs, homes, home, covered, built, narrow, keyed_when_reached }))
             }
         };
         let pass_merge = match value.ordering.pass_merge {

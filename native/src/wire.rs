@@ -183,6 +183,8 @@ pub struct Guided {
     pub built: Vec<usize>,
     /// the piles not home that only some cards may fill when empty (`GuidedRules.narrow`)
     pub narrow: Vec<usize>,
+    /// a child keyed when it is reached (`GuidedRules.keyed_when_reached`)
+    pub keyed_when_reached: bool,
 }
 
 /// The guided search's numbers (`patience/solver/constants.py`, `GuidedConstants`).

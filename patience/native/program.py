@@ -563,4 +563,4 @@ def _guided(rules: SolverRules) -> wire.Guided | None:
         homes=tuple((index, empty, rows) for start, stop, empty, rows in guided.homes
                     for index in range(start, stop)),
         covered=tuple(sorted(guided.covered)), built=tuple(sorted(guided.built)),
-        narrow=tuple(sorted(guided.narrow)))
+        narrow=tuple(sorted(guided.narrow)), keyed_when_reached=guided.keyed_when_reached)

@@ -26,7 +26,7 @@ from patience.solver.constants import SearchConstants
 #: face down (``uncovering``), 9: the draws of a buried card, ``merci``, 10: the guided
 #: search, ``guided`` and its constants, 11: its weights of face-down and stock cards, 12:
 #: its built and narrow piles and their weights, 13: its first turn's length)
-PROGRAM_VERSION = 13
+PROGRAM_VERSION = 14
 
 Expr = list[Any]  # an expression tree: ["int", 3], ["cmp", "==", a, b], …
 Rule = Expr | bool  # a rule, or the constant it folds to
@@ -174,6 +174,8 @@ class Guided:
     built: tuple[int, ...]  # the piles built one card at a time (``GuidedRules.built``)
     #: the piles not home that only some cards may fill when empty (``GuidedRules.narrow``)
     narrow: tuple[int, ...]
+    #: a child keyed when it is reached (``GuidedRules.keyed_when_reached``)
+    keyed_when_reached: bool
 
 
 @attrs.frozen

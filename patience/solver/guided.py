@@ -6,7 +6,7 @@ guided search expands, of all the positions it has reached, the one of least *ra
 estimate plus ``depth_weight`` per move from the root, each keyed as the restarts key it
 when its turn comes (a position seen in the run is never expanded again, nor one the
 restarts have proven lost: solver 1.13; keyed when its turn comes, not when it is reached:
-1.17, but where the estimate counts breaks, :func:`keyed_when_reached`).
+1.17, but where the estimate counts breaks: ``GuidedRules.keyed_when_reached``).
 :func:`patience.solver.solve` gives it turns beside the depth-first restarts, up to a
 share of the budget (where a stock is dealt, from ``SEARCH.guided.stock_from`` positions
 on), and to a second guided search from the root with another depth weight beside it
@@ -162,15 +162,14 @@ class Guided:
         #: pushed, as the restarts never enter them
         self.lost: set[bytes] = set() if lost is None else lost
         self.estimate = make_estimate(rules.guided, len(rules.variant.pile_names))
+        #: a child keyed when it is reached, not when its turn comes (the rules decide)
+        self._key_when_reached = rules.guided.keyed_when_reached
         self.expanded = 0  # by the last call of run, less the positions reached by a deal
         self.line: list[MoveTuple] = []
         #: the key of a position not reached by a deal: the restarts' (Search.run)
         self._key = rules.key if rules.pass_merge is None else \
             pass_key(rules.key, *rules.pass_merge)
         self._seen = {self._key([list(p) for p in piles], list(stock))}
-        #: where the estimate counts breaks, a child is keyed when it is reached (solver
-        #: 1.16's way): :func:`keyed_when_reached`
-        self._key_when_reached = keyed_when_reached(rules.guided)
         # (rank, order of arrival, the position it was reached from stored, the line to it,
         # its length, whether a deal reached it where moves after one are restricted): a
         # position's rank is its estimate plus depth_weight × the moves to it; it is made
@@ -197,6 +196,16 @@ class Guided:
         heap, seen, lost, push, pop = self._heap, self._seen, self.lost, heapq.heappush, \
             heapq.heappop
         depth_weight, key_when_reached = self.depth_weight, self._key_when_reached
+
+        def reached(piles: list[list[int]], stock: list[int], deal: bool) -> bool:
+            """Whether the position is new to this search and not proven lost (``deal``:
+            reached by a deal where moves after one are restricted); seen from now on."""
+            found = AFTER_DEAL + dealt_key(piles, stock) if deal else key(piles, stock)
+            if found in seen or found in lost:
+                return False
+            seen.add(found)
+            return True
+
         expanded = walked = 0
         check_at = 1024
         while heap:
@@ -207,14 +216,10 @@ class Guided:
             piles, stock = _restored(before)
             if line is not None:
                 play(piles, stock, line[0])
-                if not key_when_reached:
-                    # keyed now, not when pushed: a position reached before (by this
-                    # search, or proven lost by the restarts) is passed over, not counted
-                    reached = AFTER_DEAL + dealt_key(piles, stock) if dealt else \
-                        key(piles, stock)
-                    if reached in seen or reached in lost:
-                        continue
-                    seen.add(reached)
+                # keyed now, not when pushed: a position reached before (by this search,
+                # or proven lost by the restarts) is passed over, not counted
+                if not key_when_reached and not reached(piles, stock, dealt):
+                    continue
             stored = _stored(piles, stock)  # its children's position before
             expanded += not dealt
             walked += 1
@@ -228,15 +233,10 @@ class Guided:
                                      waste):
                 undo = play(piles, stock, move)
                 deal = feeds is not None and move[0] == -1
-                if key_when_reached:
-                    child = AFTER_DEAL + dealt_key(piles, stock) if deal else key(piles, stock)
-                    if child in seen or child in lost:
-                        take_back(piles, stock, move, undo)
-                        continue
-                    seen.add(child)
-                push(heap, (estimate(piles, stock) + depth_weight * (depth + 1),
-                            self._arrivals, stored, (move, line), depth + 1, deal))
-                self._arrivals += 1
+                if not key_when_reached or reached(piles, stock, deal):
+                    push(heap, (estimate(piles, stock) + depth_weight * (depth + 1),
+                                self._arrivals, stored, (move, line), depth + 1, deal))
+                    self._arrivals += 1
                 take_back(piles, stock, move, undo)
             if walked >= check_at:
                 check_at += 1024
@@ -248,17 +248,6 @@ class Guided:
         # as when a depth-first run ends with nothing more to search
         self.expanded = expanded
         return EXHAUSTED
-
-
-def keyed_when_reached(guided: GuidedRules) -> bool:
-    """Whether the guided search keys a child when it reaches it (solver 1.16's way)
-    rather than when its turn comes: where the estimate counts breaks (a pile both dealt
-    onto and read for runs: the Spiders, Gypsy, the Tabby Cat dialects). There the first
-    copy of a position reached keeps its rank; keyed when its turn comes, the copy of least
-    rank, often reached by a shorter line, is expanded instead, and Spider's deals 1-100 at
-    1,000,000 positions were won 56 times against 61 (docs/solver.md)."""
-    runs = {index for start, stop, _ in guided.runs for index in range(start, stop)}
-    return bool(guided.covered & runs)
 
 
 def _stored(piles: Sequence[Sequence[int]], stock: Sequence[int]) -> bytes:
