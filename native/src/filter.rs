@@ -15,7 +15,7 @@
 //! the full test would have said no). Where the result is true or unknown the full rule
 //! still decides. No variant is named: the filter is whatever the compiled rule implies.
 
-use crate::program::{attribute, lookup1, lookup2, CardRef, Expr, PileRef, Table, NO_CARD};
+use crate::program::{attribute, lookup1, lookup2, CardRef, Cmp, Expr, Op, PileRef, Table, NO_CARD};
 
 /// Card codes: a card value 0–127 is itself; 128 is "no card" (an empty pile); 129 stands
 /// for any value outside those (none occurs in play), for which the filter always passes.
@@ -125,6 +125,9 @@ pub struct TargetFilter {
     /// for each key card code, the target tops for which the rule is known *true*: the two
     /// cards decide it, so the generator emits the move without running the rule
     sure: Vec<Row>,
+    /// the same for a run of one card (`Known::size`): where a rule bounds the run's size
+    /// by counts of the position (FreeCell's free spaces), one card always fits
+    sure_one: Vec<Row>,
 }
 
 /// What a filter says of one run (by its key card) and one target (by its top's code).
@@ -154,10 +157,16 @@ impl TargetFilter {
     /// What the rule is for a run keyed by `card` onto a pile whose top has `code`.
     #[inline(always)]
     pub fn verdict(&self, card: u8, code: u8) -> Verdict {
+        self.verdict_of(card, code, false)
+    }
+
+    /// `verdict`, for a run of one card when `one`.
+    #[inline(always)]
+    pub fn verdict_of(&self, card: u8, code: u8, one: bool) -> Verdict {
         let at = card_code(card) as usize;
         if !row_has(&self.rows[at], code) {
             Verdict::No
-        } else if row_has(&self.sure[at], code) {
+        } else if row_has(if one { &self.sure_one[at] } else { &self.sure[at] }, code) {
             Verdict::Yes
         } else {
             Verdict::Maybe
@@ -170,7 +179,7 @@ impl TargetFilter {
         &self.takers[code as usize]
     }
 
-    fn with_lists(key: FilterKey, rows: Vec<Row>, sure: Vec<Row>) -> TargetFilter {
+    fn with_lists(key: FilterKey, rows: Vec<Row>, sure: Vec<Row>, sure_one: Vec<Row>) -> TargetFilter {
         let listed = listed_rows(&rows);
         let mut takers = vec![[0u64; 2]; CODES];
         for (c, row) in rows.iter().take(128).enumerate() {
@@ -180,7 +189,7 @@ impl TargetFilter {
                 }
             }
         }
-        TargetFilter { key, rows, listed, takers, sure }
+        TargetFilter { key, rows, listed, takers, sure, sure_one }
     }
 
     /// The filter of a pairing whose whole rule is `rule` (None when it would never skip
@@ -201,31 +210,38 @@ impl TargetFilter {
         let mut rows = vec![[u64::MAX; 3]; CODES];
         // the "other" codes are never sure: the rule runs for them
         let mut sure = vec![[0u64; 3]; CODES];
+        let mut sure_one = vec![[0u64; 3]; CODES];
         let mut skips = false;
         let keys: &[u16] = if key == FilterKey::Nothing { &[0] } else { &KEY_CODES };
+        // what is known of a run keyed by `c` onto a pile read as showing `v`; `one`: the
+        // run is one card (its bottom is its top)
+        let known = |c: u16, v: u16, one: bool| {
+            let card = (key != FilterKey::Nothing).then_some(c as i64);
+            let other = code_value(v as u8);
+            Known {
+                bottom: if key == FilterKey::RunBottom || one { card } else { None },
+                top: if key == FilterKey::RunTop || one { card } else { None },
+                size: one.then_some(1),
+                target: if by == By::Target { other } else { None },
+                near: match by {
+                    By::Near(map) => other.map(|card| (map, card)),
+                    By::Target => None,
+                },
+                chosen: [None; 2],
+                tables,
+            }
+        };
         for &c in keys {
             let mut row: Row = [0; 3];
             let mut sure_row: Row = [0; 3];
+            let mut sure_one_row: Row = [0; 3];
             for v in 0..CODES as u16 {
-                let other = code_value(v as u8);
-                let known = Known {
-                    bottom: if key == FilterKey::RunBottom { Some(c as i64) } else { None },
-                    top: match key {
-                        FilterKey::RunTop => Some(c as i64),
-                        FilterKey::RunBottom if size_one => Some(c as i64),
-                        _ => None,
-                    },
-                    target: if by == By::Target { other } else { None },
-                    near: match by {
-                        By::Near(map) => other.map(|card| (map, card)),
-                        By::Target => None,
-                    },
-                    chosen: [None; 2],
-                    tables,
-                };
-                // passes unless known false (the "other" column always passes); sure when
-                // known true
-                let value = if v as u8 == OTHER_CODE { None } else { known.eval(rule) };
+                if v as u8 == OTHER_CODE {
+                    row[(v >> 6) as usize] |= 1 << (v & 63); // passes, never sure
+                    continue;
+                }
+                // passes unless known false; sure when known true
+                let value = known(c, v, size_one).eval(rule);
                 if value != Some(0) {
                     row[(v >> 6) as usize] |= 1 << (v & 63);
                 } else {
@@ -234,18 +250,26 @@ impl TargetFilter {
                 if value.is_some_and(|value| value != 0) {
                     sure_row[(v >> 6) as usize] |= 1 << (v & 63);
                 }
+                // and for a run of one card, where the pairing's runs are not all one
+                let one = if size_one { value } else { known(c, v, true).eval(rule) };
+                if one.is_some_and(|value| value != 0) {
+                    sure_one_row[(v >> 6) as usize] |= 1 << (v & 63);
+                }
             }
             if key == FilterKey::Nothing {
                 rows = vec![row; CODES];
                 sure = vec![sure_row; CODES];
+                sure_one = vec![sure_one_row; CODES];
                 sure[OTHER_CODE as usize] = [0; 3];
+                sure_one[OTHER_CODE as usize] = [0; 3];
             } else {
                 rows[c as usize] = row;
                 sure[c as usize] = sure_row;
+                sure_one[c as usize] = sure_one_row;
             }
         }
         // the "other" row (a key card outside 0-127) passes everything: left all ones
-        (TargetFilter::with_lists(key, rows, sure), skips)
+        (TargetFilter::with_lists(key, rows, sure, sure_one), skips)
     }
 }
 
@@ -453,6 +477,7 @@ impl PairFilter {
                 let known = Known {
                     bottom: None,
                     top: None,
+                    size: None,
                     target: None,
                     near: None,
                     chosen: [code_value(a as u8), code_value(b as u8)],
@@ -561,9 +586,13 @@ impl Reads {
 }
 
 /// The three-valued evaluation: `Some(value)` when the fixed cards decide it, else None.
+/// A comparison the values do not fix may still be decided by their bounds (`bounds`): a
+/// count over piles lies between 0 and their number, a run holds one card or more.
 struct Known<'t> {
     bottom: Option<i64>,
     top: Option<i64>,
+    /// the run's size, where it is fixed
+    size: Option<i64>,
     target: Option<i64>,
     /// the top card of the target's neighbour by a map (`PileRef::Near(map, 1)`)
     near: Option<(u16, i64)>,
@@ -601,6 +630,7 @@ impl Known<'_> {
             Expr::Top(p) => self.card(&CardRef::Top(*p))?,
             Expr::RunTop => self.top?,
             Expr::RunBottom => self.bottom?,
+            Expr::RunSize => self.size?,
             Expr::Empty(PileRef::Target) => (self.target? == NO_CARD) as i64,
             Expr::Size(PileRef::Target) if self.target == Some(NO_CARD) => 0,
             Expr::Empty(PileRef::Near(map, 1)) => (self.near_top(*map)? == NO_CARD) as i64,
@@ -609,7 +639,10 @@ impl Known<'_> {
             Expr::Arith(op, a, b) => op.apply(self.eval(a)?, self.eval(b)?),
             Expr::Neg(a) => self.eval(a)?.wrapping_neg(),
             Expr::Not(a) => (self.eval(a)? == 0) as i64,
-            Expr::Compare(op, a, b) => op.holds(self.eval(a)?, self.eval(b)?) as i64,
+            Expr::Compare(op, a, b) => match (self.eval(a), self.eval(b)) {
+                (Some(a), Some(b)) => op.holds(a, b) as i64,
+                _ => compare_bounds(*op, self.bounds(a)?, self.bounds(b)?)? as i64,
+            },
             Expr::And(parts) => {
                 let mut unknown = false;
                 for part in parts {
@@ -646,6 +679,58 @@ impl Known<'_> {
             // sizes, other piles, bound names, pile numbers, loops: not fixed by two cards
             _ => return None,
         })
+    }
+
+    /// The least and the most `e` may be (None: anything), for the comparisons: exact
+    /// where `eval` knows it; sums, products and powers of bounds that cannot be negative,
+    /// where no bound overflows (the rule's arithmetic wraps, and a wrapped value is
+    /// nowhere near its bounds: then nothing is known).
+    fn bounds(&self, e: &Expr) -> Option<(i64, i64)> {
+        if let Some(v) = self.eval(e) {
+            return Some((v, v));
+        }
+        match e {
+            Expr::RunSize => Some((1, i64::MAX)),
+            Expr::Count(_, start, stop, _) => Some((0, i64::from(stop.saturating_sub(*start)))),
+            Expr::Arith(op, a, b) => {
+                let ((alo, ahi), (blo, bhi)) = (self.bounds(a)?, self.bounds(b)?);
+                if alo < 0 || blo < 0 {
+                    return None;
+                }
+                match op {
+                    Op::Add => Some((alo.checked_add(blo)?, ahi.checked_add(bhi)?)),
+                    Op::Mul => Some((alo.checked_mul(blo)?, ahi.checked_mul(bhi)?)),
+                    Op::Pow => {
+                        let (elo, ehi) = (u32::try_from(blo).ok()?, u32::try_from(bhi).ok()?);
+                        // 0 ** 0 is 1: a base that may be 0 is left unknown
+                        (alo >= 1).then_some(())?;
+                        Some((alo.checked_pow(elo)?, ahi.checked_pow(ehi)?))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Whether `a op b` holds for every value of `a` and `b` within their bounds (Some(true)),
+/// for none (Some(false)), or it depends (None).
+fn compare_bounds(op: Cmp, (alo, ahi): (i64, i64), (blo, bhi): (i64, i64)) -> Option<bool> {
+    let (always, never) = match op {
+        Cmp::Lt => (ahi < blo, alo >= bhi),
+        Cmp::Le => (ahi <= blo, alo > bhi),
+        Cmp::Gt => (alo > bhi, ahi <= blo),
+        Cmp::Ge => (alo >= bhi, ahi < blo),
+        Cmp::Eq => (alo == ahi && blo == bhi && alo == blo, ahi < blo || bhi < alo),
+        Cmp::Ne => (ahi < blo || bhi < alo, alo == ahi && blo == bhi && alo == blo),
+    };
+    if always {
+        Some(true)
+    } else if never {
+        Some(false)
+    } else {
+        None
     }
 }
 
@@ -746,13 +831,61 @@ mod tests {
         let (ace, two) = (1 << 2 | 3, 2 << 2 | 3);
         assert!((0..=129).all(|v| row_has(filter.row(ace), v)));
         assert_eq!((0..=129).filter(|&v| row_has(filter.row(two), v)).collect::<Vec<u8>>(), vec![OTHER_CODE]);
-        // the run's size decides the Ace's move; no top takes the Two
-        assert_eq!(filter.verdict(ace, EMPTY_CODE), Verdict::Maybe);
+        // every run of the pairing is one card: the Ace's move is sure; no top takes the Two
+        assert_eq!(filter.verdict(ace, EMPTY_CODE), Verdict::Yes);
         assert_eq!(filter.verdict(two, EMPTY_CODE), Verdict::No);
+        // where runs may be longer, the run's size decides the Ace's move, but a run of
+        // one card is sure
+        let longer = TargetFilter::new(&rule, &[], false).expect("it skips");
+        assert_eq!(longer.verdict(ace, EMPTY_CODE), Verdict::Maybe);
+        assert_eq!(longer.verdict_of(ace, EMPTY_CODE, true), Verdict::Yes);
+        assert_eq!(longer.verdict_of(two, EMPTY_CODE, true), Verdict::No);
         // read the other way: every card of rank A (the four Aces among the cards of play)
         let takers = filter.takers(EMPTY_CODE);
         let aces: Vec<u8> = (4..56).filter(|&c| (takers[0] >> c) & 1 != 0).collect();
         assert_eq!(aces, vec![4, 5, 6, ace]);
+    }
+
+    #[test]
+    fn one_card_always_fits_a_bound_of_free_spaces_and_nothing_else_is_assumed() {
+        // FreeCell's `run.size <= (1 + count(cells empty)) * 2 ** count(columns empty)`:
+        // at least 1 whatever the counts, so one card is sure and a longer run is not
+        let cells = || Box::new(Expr::Count(0, 8, 12, Box::new(Expr::Empty(PileRef::Var(0)))));
+        let columns = || Box::new(Expr::Count(0, 0, 8, Box::new(Expr::Empty(PileRef::Var(0)))));
+        let spaces = Expr::Arith(
+            Op::Mul,
+            Box::new(Expr::Arith(Op::Add, Box::new(Expr::Int(1)), cells())),
+            Box::new(Expr::Arith(Op::Pow, Box::new(Expr::Int(2)), columns())),
+        );
+        let rule = |bound: Expr| Expr::And(vec![
+            Expr::CardTable2(0, CardRef::RunBottom, CardRef::Top(PileRef::Target)),
+            Expr::Compare(Cmp::Le, Box::new(Expr::RunSize), Box::new(bound)),
+        ]);
+        let tables = vec![goes_on_table()];
+        let (five, six) = (5 << 2, 6 << 2);
+        let filter = TargetFilter::new(&rule(spaces.clone()), &tables, false).expect("it skips");
+        assert_eq!(filter.verdict_of(five, six, true), Verdict::Yes);
+        assert_eq!(filter.verdict_of(five, six, false), Verdict::Maybe);
+        assert_eq!(filter.verdict_of(five, 7 << 2, true), Verdict::No);
+        // each of these may be below 1, or is past what the bounds tell: one card runs the rule
+        let unsure = [
+            *cells(),                                                               // no free cell
+            Expr::Arith(Op::Sub, Box::new(spaces.clone()), Box::new(Expr::Int(1))), // a difference
+            Expr::Arith(Op::Pow, Box::new(Expr::Int(0)), columns()),                // 0 ** 0 is 1
+            Expr::Arith(Op::Pow, Box::new(Expr::Int(2)),                            // 2 ** 100 wraps
+                        Box::new(Expr::Count(0, 0, 100, Box::new(Expr::Empty(PileRef::Var(0)))))),
+            Expr::Size(PileRef::Source),                                            // no bound
+        ];
+        for bound in unsure {
+            let filter = TargetFilter::new(&rule(bound.clone()), &tables, false).expect("it skips");
+            assert_eq!(filter.verdict_of(five, six, true), Verdict::Maybe, "{bound:?}");
+        }
+        // bounds decide it the other way too: one card is never more than 4 + the free cells
+        let filter = TargetFilter::new(&Expr::And(vec![
+            Expr::CardTable2(0, CardRef::RunBottom, CardRef::Top(PileRef::Target)),
+            Expr::Compare(Cmp::Gt, Box::new(Expr::RunSize), Box::new(Expr::Arith(Op::Add, Box::new(Expr::Int(4)), cells()))),
+        ]), &tables, true).expect("it skips");
+        assert_eq!(filter.verdict(five, six), Verdict::No);
     }
 
     /// Montana's gap: `pile.empty and (pile.column == 1 and run.bottom.rank == 2 or

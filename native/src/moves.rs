@@ -273,7 +273,7 @@ fn candidates<'t>(
 fn verdict(pairing: &Pairing, src: &[u8], k: usize, t: usize, target: &[u8], targets: Option<&Targets>) -> Verdict {
     let Some(filter) = &pairing.filter else { return Verdict::Maybe };
     let card = key_card(filter.key, src, k);
-    let verdict = filter.verdict(card, top_code(target));
+    let verdict = filter.verdict_of(card, top_code(target), k == 1);
     if verdict != Verdict::Maybe || pairing.branches.is_none() {
         return verdict;
     }
