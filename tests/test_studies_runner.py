@@ -157,10 +157,14 @@ def test_a_failing_deal_stops_the_run_but_keeps_the_finished_chunks(tmp_path):
 
 def test_a_run_on_worker_processes(tmp_path):
     plan = study("manx")
-    with ResultsDatabase(tmp_path / "r.sqlite") as database:
-        summary = run_study(plan, range(1, 13), database, workers=Workers(2), chunk_size=3)
-        assert summary.solved == 12
-        assert database.finished_deals(plan.key) == set(range(1, 13))
+    pool = Workers(2)  # given, so closed here
+    try:
+        with ResultsDatabase(tmp_path / "r.sqlite") as database:
+            summary = run_study(plan, range(1, 13), database, workers=pool, chunk_size=3)
+            assert summary.solved == 12
+            assert database.finished_deals(plan.key) == set(range(1, 13))
+    finally:
+        pool.close(wait=True)
 
 
 def test_chunks_are_small_enough_to_lose_and_to_spread():
@@ -191,3 +195,24 @@ def test_a_killed_worker_process_ends_in_one_line_and_a_rerun_goes_on(tmp_path, 
     again = CliRunner().invoke(main, arguments)
     assert again.exit_code == 0, again.output
     assert "12 deals (6 already stored, 6 solved" in again.output
+
+
+def test_a_finished_run_leaves_no_worker_behind(tmp_path):
+    # a study that ends normally waits for its idle worker processes to leave: a pool shut
+    # down without waiting left them (and its threads) to close at interpreter exit, where
+    # Python 3.11's executor could print "Exception ignored ... Bad file descriptor"
+    import multiprocessing
+
+    from click.testing import CliRunner
+
+    from patience.cli.main import main
+
+    arguments = ["stats", "manx", "--deals", "1-4", "--db", str(tmp_path / "r.sqlite"),
+                 "--workers", "2", "--chunk-size", "1", "--solver", STANDIN, "--quiet"]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 0, result.output
+    assert multiprocessing.active_children() == []
+    plan = study("manx")
+    with ResultsDatabase(tmp_path / "r2.sqlite") as database:
+        assert run_study(plan, range(1, 5), database, chunk_size=1).solved == 4
+    assert multiprocessing.active_children() == []

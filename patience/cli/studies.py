@@ -128,6 +128,7 @@ def stats(variant: str, deals_text: str, max_positions: int, workers: int | None
     task = progress.add_task(compiled.id, total=deals.count, won=0, unwinnable=0, unknown=0)
 
     pool = Workers(workers, scheduler)  # a bad --scheduler fails before the file is made
+    finished = False
     try:
         with ResultsDatabase(path) as database:
             counts.update(database.counts(study.key, deals))
@@ -161,8 +162,9 @@ def stats(variant: str, deals_text: str, max_positions: int, workers: int | None
                            f"{path}: run the same command again to go on", err=True)
                 sys.exit(STOPPED)
             counts = database.counts(study.key, deals)
+            finished = True
     finally:
-        pool.close()
+        pool.close(wait=finished)
     if as_json:
         print_json({"variant": compiled.id, "deals": summary.requested,
                     "skipped": summary.skipped, "solved": summary.solved,

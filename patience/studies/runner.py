@@ -277,7 +277,7 @@ class Workers:
     """An executor plus its number of slots: local processes or a Dask cluster."""
 
     def __init__(self, workers: int | None = None, scheduler: str | None = None) -> None:
-        self._close: Callable[[], None]
+        self._close: Callable[[bool], None]
         #: how many workers the cluster has now (None: local processes, whose loss breaks
         #: the pool at once)
         self.count_workers: Callable[[], int] | None = None
@@ -301,7 +301,7 @@ class Workers:
             self.description = f"Dask cluster {scheduler} ({self.slots} threads)"
             self.count_workers = lambda: len(client.nthreads())  # type: ignore[no-untyped-call]
 
-            def close() -> None:
+            def close(wait: bool) -> None:
                 self.executor.shutdown(wait=False)
                 client.close()  # type: ignore[no-untyped-call]
             self._close = close
@@ -316,7 +316,7 @@ class Workers:
                                        initializer=_leave_with_parent, initargs=(os.getpid(),))
             self.executor = pool
             self.description = f"{self.slots} worker process{'es' if self.slots > 1 else ''}"
-            self._close = lambda: pool.shutdown(wait=False, cancel_futures=True)
+            self._close = lambda wait: pool.shutdown(wait=wait, cancel_futures=True)
 
     @classmethod
     def using(cls, executor: Executor, slots: int, description: str = "") -> Workers:
@@ -324,12 +324,16 @@ class Workers:
         workers = cls.__new__(cls)
         workers.executor, workers.slots = executor, slots
         workers.description = description or type(executor).__name__
-        workers._close = lambda: None
+        workers._close = lambda wait: None
         workers.count_workers = None
         return workers
 
-    def close(self) -> None:
-        self._close()
+    def close(self, wait: bool = False) -> None:
+        """Shut the workers down; ``wait``: until the local processes have left (after a
+        finished run, when they are idle), else at once (an interrupted or failed run).
+        Not waiting leaves them and the pool's threads to end at interpreter exit, where
+        Python 3.11's executor may print "Exception ignored ... Bad file descriptor"."""
+        self._close(wait)
 
 
 def _check_workers(pool: Workers, since: float | None) -> float | None:
@@ -453,7 +457,7 @@ def run_study(study: Study, deals: Iterable[int] | DealRanges, database: Results
         for future in in_flight:
             future.cancel()
         if owned:
-            pool.close()
+            pool.close(wait=not in_flight)
     return RunSummary(requested.count, skipped, solved, time.perf_counter() - started)
 
 
