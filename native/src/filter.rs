@@ -213,6 +213,11 @@ impl TargetFilter {
         let mut sure_one = vec![[0u64; 3]; CODES];
         let mut skips = false;
         let keys: &[u16] = if key == FilterKey::Nothing { &[0] } else { &KEY_CODES };
+        // one card's rows can differ only where the rule reads the run's size, or both its
+        // ends (one card is both); elsewhere they are the rows of every run
+        let mut reads = Reads::default();
+        reads.visit(rule);
+        let one_apart = !size_one && (reads.run_size || (reads.run_top && reads.run_bottom));
         // what is known of a run keyed by `c` onto a pile read as showing `v`; `one`: the
         // run is one card (its bottom is its top)
         let known = |c: u16, v: u16, one: bool| {
@@ -251,7 +256,7 @@ impl TargetFilter {
                     sure_row[(v >> 6) as usize] |= 1 << (v & 63);
                 }
                 // and for a run of one card, where the pairing's runs are not all one
-                let one = if size_one { value } else { known(c, v, true).eval(rule) };
+                let one = if one_apart { known(c, v, true).eval(rule) } else { value };
                 if one.is_some_and(|value| value != 0) {
                     sure_one_row[(v >> 6) as usize] |= 1 << (v & 63);
                 }
@@ -525,6 +530,8 @@ const KEY_CODES: [u16; 128] = {
 struct Reads {
     run_bottom: bool,
     run_top: bool,
+    /// whether the rule reads the run's size (only then are one card's sure rows apart)
+    run_size: bool,
     target_top: bool,
     /// the first neighbour of the target whose top or size it reads, by its map
     near: Option<u16>,
@@ -570,6 +577,7 @@ impl Reads {
             Expr::Top(p) => self.card(&CardRef::Top(*p)),
             Expr::RunTop => self.run_top = true,
             Expr::RunBottom => self.run_bottom = true,
+            Expr::RunSize => self.run_size = true,
             Expr::Empty(p) | Expr::Size(p) => self.pile(p),
             Expr::Attr(_, a) | Expr::Neg(a) | Expr::Not(a) | Expr::Table1(_, a) => self.visit(a),
             Expr::Arith(_, a, b) | Expr::Compare(_, a, b) | Expr::Table2(_, a, b) => {
@@ -639,10 +647,7 @@ impl Known<'_> {
             Expr::Arith(op, a, b) => op.apply(self.eval(a)?, self.eval(b)?),
             Expr::Neg(a) => self.eval(a)?.wrapping_neg(),
             Expr::Not(a) => (self.eval(a)? == 0) as i64,
-            Expr::Compare(op, a, b) => match (self.eval(a), self.eval(b)) {
-                (Some(a), Some(b)) => op.holds(a, b) as i64,
-                _ => compare_bounds(*op, self.bounds(a)?, self.bounds(b)?)? as i64,
-            },
+            Expr::Compare(op, a, b) => compare_bounds(*op, self.bounds(a)?, self.bounds(b)?)? as i64,
             Expr::And(parts) => {
                 let mut unknown = false;
                 for part in parts {
@@ -682,18 +687,20 @@ impl Known<'_> {
     }
 
     /// The least and the most `e` may be (None: anything), for the comparisons: exact
-    /// where `eval` knows it; sums, products and powers of bounds that cannot be negative,
-    /// where no bound overflows (the rule's arithmetic wraps, and a wrapped value is
-    /// nowhere near its bounds: then nothing is known).
+    /// where `eval` knows it; a count over piles lies between 0 and their number, a run
+    /// holds one card or more; sums, products and powers of bounds that cannot be
+    /// negative, where no bound overflows (the rule's arithmetic wraps, and a wrapped
+    /// value is nowhere near its bounds: then nothing is known). Each node is read once.
     fn bounds(&self, e: &Expr) -> Option<(i64, i64)> {
-        if let Some(v) = self.eval(e) {
-            return Some((v, v));
-        }
         match e {
-            Expr::RunSize => Some((1, i64::MAX)),
+            Expr::RunSize if self.size.is_none() => Some((1, i64::MAX)),
             Expr::Count(_, start, stop, _) => Some((0, i64::from(stop.saturating_sub(*start)))),
             Expr::Arith(op, a, b) => {
                 let ((alo, ahi), (blo, bhi)) = (self.bounds(a)?, self.bounds(b)?);
+                if alo == ahi && blo == bhi {
+                    let v = op.apply(alo, blo);
+                    return Some((v, v));
+                }
                 if alo < 0 || blo < 0 {
                     return None;
                 }
@@ -709,7 +716,7 @@ impl Known<'_> {
                     _ => None,
                 }
             }
-            _ => None,
+            _ => self.eval(e).map(|v| (v, v)),
         }
     }
 }
