@@ -360,12 +360,9 @@ def _cuts_more(reached: int, moves: list[MoveTuple], best: int,
 
 def _result(verdict: Verdict, game: Game, line: list[MoveTuple], positions: int, started: float,
             engine: Engine = "python") -> SolveResult:
-    probe = game.copy()
-    words = []
-    for move in line:
-        words.append(probe.notation(move))
-        probe.push_unchecked(move)
-    return SolveResult(verdict, tuple(words), positions, time.perf_counter() - started, engine)
+    # a move's notation reads the variant's pile names alone, not the position
+    words = tuple(game.notation(move) for move in line)
+    return SolveResult(verdict, words, positions, time.perf_counter() - started, engine)
 
 
 def exhaustive_verdict(game: Game, max_positions: int | None = None, *,
