@@ -21,11 +21,9 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import attrs
-import lark
-from lark import Token, Transformer, v_args
 
 from patience.limits import (
     MAX_EXPRESSION_DEPTH,
@@ -35,6 +33,10 @@ from patience.limits import (
     MAX_INTEGER_TEXT,
 )
 from patience.places import DIRECTIONS, PLACE_ATTRIBUTES
+
+if TYPE_CHECKING:  # lark is imported where text is parsed: a solve never needs it
+    import lark
+    from lark import Token
 
 # --- the AST ---------------------------------------------------------------------------
 
@@ -288,6 +290,8 @@ def _grammar() -> str:
 
 
 def _build_parser(grammar: str) -> lark.Lark:
+    import lark
+
     return lark.Lark(grammar, parser="lalr", start=["start", "signature"],
                      propagate_positions=True, maybe_placeholders=False)
 
@@ -298,6 +302,8 @@ def _parser() -> lark.Lark:
     signatures (``signature``). Building it from the grammar was most of what a command
     spent parsing, so it is loaded from the tables saved in ``patience._rules_parser``
     when they were made from this grammar by this version of lark, and built otherwise."""
+    import lark
+
     from patience import _rules_parser
 
     grammar = _grammar()
@@ -312,6 +318,8 @@ def saved_parser_text() -> str:
     import io
     import pickle
     import pprint
+
+    import lark
 
     grammar = _grammar()
     saved = io.BytesIO()
@@ -347,8 +355,12 @@ def _token_span(token: Token) -> Span:
     return (start, start + len(token))
 
 
-@v_args(meta=True)
-class _ToAst(Transformer[Any, Any]):
+
+
+class _AstRules:
+    """The builder of patience's AST from lark's tree, one method a grammar rule: the body
+    of a lark ``Transformer`` made when text is first parsed (``_to_ast``)."""
+
     def integer(self, meta: Any, children: list[Any]) -> Any:
         token = children[0]
         if len(token) > MAX_INTEGER_TEXT or int(token) > MAX_INTEGER:
@@ -467,6 +479,18 @@ class _ToAst(Transformer[Any, Any]):
         return Signature(str(name), tuple(parameters), _span(meta))
 
 
+@cache
+def _to_ast() -> Any:
+    """``_AstRules`` as a lark ``Transformer`` class, made when text is first parsed: lark is
+    imported then, and never by a command that parses nothing (a shipped variant's rules
+    come from the definitions' cache)."""
+    from lark import Transformer, v_args
+
+    methods = {name: value for name, value in vars(_AstRules).items()
+               if not name.startswith("__")}
+    return v_args(meta=True)(type("ToAst", (Transformer,), methods))
+
+
 _EXPECTED_WORDS = {
     "RPAR": "')'", "LPAR": "'('", "NAME": "a name", "INT": "a number", "COLON": "':'",
     "COMMA": "','", "DOT": "'.'", "COMPARE": "a comparison", "$END": "the end",
@@ -495,12 +519,14 @@ def _parse(text: str, start: str) -> object:
         raise ParseError(f"the text is {len(text):_} characters long; a rule expression or "
                          f"predicate signature has at most {MAX_EXPRESSION_LENGTH:_}", (0, 1),
                          code="expression-too-long")
+    import lark
+
     try:
         tree = _parser().parse(text, start=start)
         deep = _too_deep_tree(tree)
         if deep is not None:
             raise ParseError(_TOO_DEEP, _span(deep.meta), code="expression-too-deep")
-        return _ToAst().transform(tree)
+        return _to_ast()().transform(tree)
     except lark.exceptions.VisitError as error:
         if isinstance(error.orig_exc, ParseError):
             raise error.orig_exc from None
@@ -531,6 +557,8 @@ _TOO_DEEP = (f"the expression nests more than {MAX_EXPRESSION_DEPTH} levels deep
 
 def _too_deep_tree(tree: lark.Tree[Any]) -> lark.Tree[Any] | None:
     """The first parse-tree node deeper than the limit (measured without recursing)."""
+    import lark
+
     stack = [(tree, 1)]
     while stack:
         current, depth = stack.pop()
