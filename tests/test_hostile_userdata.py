@@ -464,6 +464,26 @@ def test_a_save_that_does_not_start_as_its_deal_is_named_once(data_directory):
     assert message.count(str(path)) == 1 and message.count("left untouched") == 1
     assert "does not start as that deal does" in message
 
+@pytest.mark.parametrize("field, value", [
+    ("deal_number", 0),  # does not start as that deal does
+    ("rules_hash", "0" * 16),  # its variant changed
+    ("moves", ["c1:13-f"]),  # cannot be replayed
+])
+def test_a_save_that_reads_but_cannot_be_resumed_is_never_replaced(data_directory, field,
+                                                                    value):
+    # read as a save, but no game can be made of it: another game saved there would lose it
+    content = json.dumps({**good_save(), field: value}).encode()
+    path = _made(data_directory / "saves") / "tabbycat.json"  # this variant's own save
+    path.write_bytes(content)
+    result = CliRunner().invoke(main, ["play", "tabbycat", "--seed", "3", "--plain"],
+                                input="d\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "note: the saved game" in result.output and "saved to a new file" in result.output
+    assert path.read_bytes() == content  # never replaced
+    (fallback,) = [p for p in data_directory.iterdir() if p.is_file()]
+    assert f"the game was saved to {fallback} instead" in result.output
+
+
 # -- saves and statistics: fuzzing ---------------------------------------------------------
 
 ATOMS = st.one_of(

@@ -938,11 +938,7 @@ class Session:
         (:func:`saves.write_fallback_save`) and the message says where.
         """
         path = self.save_path
-        try:
-            existing = saves.read_save(path)
-            problem = None
-        except SaveError as error:
-            existing, problem = None, str(error)
+        existing, problem = self._existing_save(path)
         if self.recorded and self.is_over():
             if existing is not None and self.is_saved_in(existing):
                 saves.remove_save(path)  # this game's save; another game's stays
@@ -983,15 +979,27 @@ class Session:
         return (data.get("variant") == self.variant.id and data.get("label") == self.label
                 and data.get("start") == self.game.start().text())
 
+    def _existing_save(self, path: Path) -> tuple[dict[str, Any] | None, str | None]:
+        """The save at ``path`` (None: there is none) and None; or None and why it is not
+        ours to replace: it cannot be read, or it is another game's that cannot be resumed
+        (its variant changed or gone, its start not its deal's), which is the player's to
+        keep as much as a corrupt file is."""
+        try:
+            data = saves.read_save(path)
+            if data is not None and not self.is_saved_in(data):
+                Session.from_save(data, record_stats=False, path=path)
+        except SaveError as error:
+            return None, str(error)
+        return data, None
+
     def replacing_note(self) -> tuple[str, bool]:
         """Before the first save: what saving this game will do to the save there is ('' when
         there is none, or it is this game's), and whether that save is another game's (one
         that saving this game would replace)."""
         path = self.save_path
-        try:
-            data = saves.read_save(path)
-        except SaveError as error:
-            return (f"{error}; this game will be saved to a new file instead (its name is "
+        data, problem = self._existing_save(path)
+        if problem is not None:
+            return (f"{problem}; this game will be saved to a new file instead (its name is "
                     "shown when it is saved)"), False
         if data is None or self.is_saved_in(data):
             return "", False
