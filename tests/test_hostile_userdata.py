@@ -183,11 +183,10 @@ def test_a_hostile_save_is_one_line_on_resume_and_left_untouched(data_directory,
     assert path.read_bytes() == content
 
 
-@pytest.mark.parametrize("name", ["100,000 brackets", "an integer over 4,300 digits",
-                                  "redo holding null"])
-def test_a_new_game_with_a_hostile_save_plays_and_goes_to_a_fallback_file(data_directory,
-                                                                          name):
-    content = hostile(name)
+def played_beside_a_kept_save(data_directory: Path, content: bytes) -> tuple[str, Path]:
+    """A new game of Tabby Cat played (one deal) and quit with ``content`` as the variant's
+    own save: the save is never replaced, and the game goes to a fallback file, which the
+    note and the message name. The output, and that file."""
     path = _made(data_directory / "saves") / "tabbycat.json"  # this variant's own save
     path.write_bytes(content)
     result = CliRunner().invoke(main, ["play", "tabbycat", "--seed", "3", "--plain"],
@@ -198,6 +197,16 @@ def test_a_new_game_with_a_hostile_save_plays_and_goes_to_a_fallback_file(data_d
     assert path.read_bytes() == content  # never replaced
     (fallback,) = [p for p in data_directory.iterdir() if p.is_file()]
     assert f"the game was saved to {fallback} instead" in result.output
+    return result.output, fallback
+
+
+@pytest.mark.parametrize("name", ["100,000 brackets", "an integer over 4,300 digits",
+                                  "redo holding null"])
+def test_a_new_game_with_a_hostile_save_plays_and_goes_to_a_fallback_file(data_directory,
+                                                                          name):
+    content = hostile(name)
+    path = data_directory / "saves" / "tabbycat.json"
+    _, fallback = played_beside_a_kept_save(data_directory, content)
     # and it resumes from there
     resumed = CliRunner().invoke(main, ["play", "--resume", "--save-file", str(fallback),
                                         "--plain"], input="u\nq\n")
@@ -464,6 +473,7 @@ def test_a_save_that_does_not_start_as_its_deal_is_named_once(data_directory):
     assert message.count(str(path)) == 1 and message.count("left untouched") == 1
     assert "does not start as that deal does" in message
 
+
 @pytest.mark.parametrize("field, value", [
     ("deal_number", 0),  # does not start as that deal does
     ("rules_hash", "0" * 16),  # its variant changed
@@ -472,16 +482,7 @@ def test_a_save_that_does_not_start_as_its_deal_is_named_once(data_directory):
 def test_a_save_that_reads_but_cannot_be_resumed_is_never_replaced(data_directory, field,
                                                                     value):
     # read as a save, but no game can be made of it: another game saved there would lose it
-    content = json.dumps({**good_save(), field: value}).encode()
-    path = _made(data_directory / "saves") / "tabbycat.json"  # this variant's own save
-    path.write_bytes(content)
-    result = CliRunner().invoke(main, ["play", "tabbycat", "--seed", "3", "--plain"],
-                                input="d\nq\n")
-    assert result.exit_code == 0, result.output
-    assert "note: the saved game" in result.output and "saved to a new file" in result.output
-    assert path.read_bytes() == content  # never replaced
-    (fallback,) = [p for p in data_directory.iterdir() if p.is_file()]
-    assert f"the game was saved to {fallback} instead" in result.output
+    played_beside_a_kept_save(data_directory, json.dumps({**good_save(), field: value}).encode())
 
 
 # -- saves and statistics: fuzzing ---------------------------------------------------------
