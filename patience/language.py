@@ -355,8 +355,6 @@ def _token_span(token: Token) -> Span:
     return (start, start + len(token))
 
 
-
-
 class _AstRules:
     """The builder of patience's AST from lark's tree, one method a grammar rule: the body
     of a lark ``Transformer`` made when text is first parsed (``_to_ast``)."""
