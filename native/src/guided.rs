@@ -109,43 +109,103 @@ fn pile_term(program: &Program, rules: &GuidedRules, index: usize, pile: &[u8], 
 /// (`Terms`): below, each child's estimate is made whole, which costs less than the terms.
 const TERMS_FROM: usize = 4;
 
+/// No pile: a card not face up on a pile that is not home (`Terms::at`).
+const NOWHERE: u16 = u16::MAX;
+
 /// A position's estimate kept pile by pile, so that a child's is its parent's with the
 /// terms of the piles its move changed made again (`Guided::push`): the same value as
 /// `estimate`, the terms summed in another order (wrapping sums: the same).
+///
+/// A move that changes a home pile changes the cards wanted (`wanted`), and with them the
+/// `next_weight` term of every pile: each face-up card of a pile not home is kept with its
+/// pile and depth (`at`), so that only the cards whose wanted bit changed are counted again
+/// on the piles the move left alone. A card face up twice there (two decks) cannot be told
+/// apart: a change of its bit makes the estimate whole.
 struct Terms {
     piles: Vec<i64>,
     wanted: u64,
+    /// the terms of the home piles and the stock (`wanted`'s second value)
+    homes: i64,
     sum: i64,
+    /// each face-up card's pile (`NOWHERE`: none not home) and depth under its top
+    at: [(u16, u16); 64],
+    /// the cards face up twice on piles not home
+    twice: u64,
 }
 
 impl Terms {
+    fn new() -> Terms {
+        Terms { piles: Vec::new(), wanted: 0, homes: 0, sum: 0, at: [(NOWHERE, 0); 64], twice: 0 }
+    }
+
     fn of(program: &Program, rules: &GuidedRules, pos: &Position, terms: &mut Terms) {
         let (wanted, homes) = wanted(program, rules, pos);
         terms.piles.clear();
         terms.piles.extend(pile_terms(program, rules, pos, wanted));
         terms.wanted = wanted;
+        terms.homes = homes;
         terms.sum = terms.piles.iter().copied().fold(homes, i64::wrapping_add);
+        terms.at = [(NOWHERE, 0); 64];
+        terms.twice = 0;
+        // the piles of the game, not the counts kept after them (`Program::piles`)
+        for (index, pile) in pos.piles[..program.piles].iter().enumerate() {
+            if rules.home[index] {
+                continue;
+            }
+            for (i, &card) in pile.iter().enumerate() {
+                if card < FACE_DOWN {
+                    if terms.at[card as usize].0 != NOWHERE {
+                        terms.twice |= 1 << card;
+                    }
+                    terms.at[card as usize] = (index as u16, (pile.len() - 1 - i) as u16);
+                }
+            }
+        }
     }
 
     /// The estimate of `pos`, which differs from the position of these terms in the piles
-    /// `touched` at most, its stock and home piles the same.
-    fn child(&self, program: &Program, rules: &GuidedRules, pos: &Position, touched: &Touched) -> i64 {
+    /// `touched` at most, its stock the same; None where a card face up twice changed its
+    /// wanted bit (then `estimate` makes it whole).
+    fn child(&self, program: &Program, rules: &GuidedRules, pos: &Position, touched: &Touched,
+             home_touched: bool) -> Option<i64> {
         let mut sum = self.sum;
+        let mut wanted_now = self.wanted;
+        if home_touched {
+            let homes;
+            (wanted_now, homes) = wanted(program, rules, pos);
+            let changed = wanted_now ^ self.wanted;
+            if changed & self.twice != 0 {
+                return None;
+            }
+            sum = sum.wrapping_sub(self.homes).wrapping_add(homes);
+            // the cards wanted now or no more, on the piles the move left alone
+            let next = program.search.guided.next_weight;
+            let mut bits = changed;
+            while bits != 0 {
+                let card = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (pile, depth) = self.at[card];
+                if pile != NOWHERE && !touched.has(pile as usize) {
+                    let term = next.wrapping_mul(depth as i64);
+                    sum = if wanted_now >> card & 1 == 1 { sum.wrapping_add(term) } else { sum.wrapping_sub(term) };
+                }
+            }
+        }
         for (word, &bits) in touched.0.iter().enumerate() {
             let mut bits = bits;
             while bits != 0 {
                 let index = word * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 if index >= program.piles {
-                    return sum;
+                    return Some(sum);
                 }
                 if !rules.home[index] {
-                    let term = pile_term(program, rules, index, &pos.piles[index], self.wanted);
+                    let term = pile_term(program, rules, index, &pos.piles[index], wanted_now);
                     sum = sum.wrapping_sub(self.piles[index]).wrapping_add(term);
                 }
             }
         }
-        sum
+        Some(sum)
     }
 }
 
@@ -303,7 +363,7 @@ impl<'a> Guided<'a> {
             started: false,
             depth_weight,
             flare,
-            terms: Terms { piles: Vec::new(), wanted: 0, sum: 0 },
+            terms: Terms::new(),
         })
     }
 
@@ -366,15 +426,15 @@ impl<'a> Guided<'a> {
     }
 
     /// A new node (`self.pos` now), ranked in the queue; `from`: the piles in which it
-    /// differs from the position of `self.terms` (its parent), when only those do.
-    fn push(&mut self, parent: u32, mv: Move, depth: u32, dealt: bool, from: Option<&Touched>) {
+    /// differs from the position of `self.terms` (its parent), when only those and the home
+    /// piles do, and whether a home pile is among them.
+    fn push(&mut self, parent: u32, mv: Move, depth: u32, dealt: bool, from: Option<(&Touched, bool)>) {
         let program = self.program;
         let number = self.nodes.len() as u32;
         self.nodes.push(Node { parent, mv, depth, piles: NO_PILES, dealt });
-        let estimate = match from {
-            Some(touched) => self.terms.child(program, self.rules, &self.pos, touched),
-            None => estimate(program, self.rules, &self.pos),
-        };
+        let estimate = from
+            .and_then(|(touched, home)| self.terms.child(program, self.rules, &self.pos, touched, home))
+            .unwrap_or_else(|| estimate(program, self.rules, &self.pos));
         debug_assert_eq!(estimate, self::estimate(program, self.rules, &self.pos));
         let rank = estimate.wrapping_add(self.depth_weight.wrapping_mul(depth as i64));
         self.queue.push(rank, number);
@@ -501,10 +561,9 @@ impl<'a> Guided<'a> {
                     break;
                 }
                 let touched = self.stacks.take_touched();
-                // the terms serve where no home pile changed, nor the stock
-                let terms_serve = kept
-                    && self.pos.stock.len() == stock
-                    && !self.rules.homes.iter().any(|(index, _, _)| touched.has(*index));
+                // the terms serve where the stock is the same
+                let terms_serve = kept && self.pos.stock.len() == stock;
+                let home_touched = terms_serve && self.rules.homes.iter().any(|(index, _, _)| touched.has(*index));
                 let deal = restricts && mv == DEAL;
                 // where a child is keyed when reached, the first one's key reads every pile
                 // (the position keyed last is not its parent)
@@ -515,7 +574,7 @@ impl<'a> Guided<'a> {
                     Ok(true)
                 };
                 match reached {
-                    Ok(true) => self.push(at, mv, depth, deal, terms_serve.then_some(&touched)),
+                    Ok(true) => self.push(at, mv, depth, deal, terms_serve.then_some((&touched, home_touched))),
                     Ok(false) => {}
                     Err(()) => {
                         program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
@@ -567,6 +626,59 @@ mod tests {
             assert_eq!(queue.pop(), Some(node));
         }
         assert!(queue.is_empty() && queue.pop().is_none() && queue.bytes() == 0);
+    }
+
+    #[test]
+    fn a_childs_estimate_from_its_parents_terms_is_its_estimate() {
+        // FreeCell (one deck) and Double FreeCell (two: a card may lie face up twice), cards
+        // spread at random over every pile, home piles too; each legal move's child
+        // estimated from the parent's terms, the home piles' moves among them
+        for text in [include_str!("../../tests/programs/freecell.json"),
+                     include_str!("../../tests/programs/double-freecell.json")] {
+            let program = Program::from_json(text).expect("the golden program");
+            let rules = program.guided.as_deref().expect("guided rules");
+            let decks = if program.piles > 16 { 2 } else { 1 };
+            let mut state = 11u64;
+            let mut next = |below: u64| {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                (state >> 33) % below
+            };
+            let (mut homes, mut whole) = (0, 0);
+            let mut terms = Terms::new();
+            let mut stacks = Stacks::default();
+            let mut moves = Vec::new();
+            for _ in 0..300 {
+                let mut pos = Position { piles: vec![Vec::new(); program.piles], stock: Vec::new() };
+                for _ in 0..decks {
+                    for card in 4u8..56 {
+                        pos.piles[next(program.piles as u64) as usize].push(card);
+                    }
+                }
+                Terms::of(&program, rules, &pos, &mut terms);
+                assert_eq!(terms.sum, estimate(&program, rules, &pos));
+                program.generate(&pos, &mut moves);
+                for &mv in &moves {
+                    stacks.take_touched();
+                    let undo = program.play(&mut pos, mv, &mut stacks);
+                    let touched = stacks.take_touched();
+                    let home = rules.homes.iter().any(|(index, _, _)| touched.has(*index));
+                    match terms.child(&program, rules, &pos, &touched, home) {
+                        Some(value) => {
+                            assert_eq!(value, estimate(&program, rules, &pos), "{mv:?}");
+                            homes += usize::from(home);
+                        }
+                        None => whole += 1,
+                    }
+                    program.take_back(&mut pos, mv, undo, &mut stacks);
+                }
+            }
+            assert!(homes > 100, "children of home moves from the terms: {homes}");
+            if decks == 2 {
+                assert!(whole > 0, "no child made whole for a card face up twice");
+            } else {
+                assert_eq!(whole, 0);
+            }
+        }
     }
 
     #[test]
