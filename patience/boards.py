@@ -215,10 +215,15 @@ def read_board(variant: Variant, text: str) -> Game:
                 piles[mapping.foundation][0] = _beneath(variant, piles, stock, top) + [top]
         else:
             raise PositionError(f"board: {variant.id} has no foundations (Foundations:)")
-    fields = [f"{g.id}:" + "/".join("".join(_written(c) for c in pile)
-                                    for pile in piles[g.name]) for g in variant.groups]
-    fields.append("s:" + "".join(card_code(c & ~FACE_DOWN) for c in stock))
-    return variant.position(" ".join(fields))
+    try:
+        return variant.from_piles([pile for g in variant.groups for pile in piles[g.name]],
+                                  [c & ~FACE_DOWN for c in reversed(stock)], "board")
+    except PositionError:
+        # refused: the same checks on the position's text, which the message then shows
+        fields = [f"{g.id}:" + "/".join("".join(_written(c) for c in pile)
+                                        for pile in piles[g.name]) for g in variant.groups]
+        fields.append("s:" + "".join(card_code(c & ~FACE_DOWN) for c in stock))
+        return variant.position(" ".join(fields))
 
 
 def _fill(variant: Variant, piles: dict[str, list[list[int]]], group: str,

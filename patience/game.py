@@ -483,6 +483,14 @@ class Game:
         return cls._checked(variant, piles, stock, text, redeals, seed, draws)
 
     @classmethod
+    def from_piles(cls, variant: Variant, piles: list[list[int]], stock: list[int],
+                   shown: str) -> Game:
+        """The game at a position given pile by pile (the variant's piles in order, face-down
+        cards marked; the stock's next card last), checked as ``from_text`` checks a text;
+        ``shown`` names the position in an error."""
+        return cls._checked(variant, piles, stock, shown)
+
+    @classmethod
     def _checked(cls, variant: Variant, piles: list[list[int]], stock: list[int],
                  shown: str, redeals: object = 0, seed: object = 0,
                  draws: object = 0) -> Game:

@@ -509,6 +509,10 @@ class Variant:
         """The game at a position written in the one-line text form (see ``Game.text``)."""
         return Game.from_text(self, text)
 
+    def from_piles(self, piles: list[list[int]], stock: list[int], shown: str) -> Game:
+        """The game at a position given pile by pile (``Game.from_piles``)."""
+        return Game.from_piles(self, piles, stock, shown)
+
     def from_json(self, data: dict[str, Any] | str) -> Game:
         return Game.from_json(self, data)
 

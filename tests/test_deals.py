@@ -165,6 +165,8 @@ def test_freecell_solvers_own_board_is_read() -> None:
     ("Foundations: X-3\n" + "KS\n" * 8, "foundation 'X-3' is not SUIT-RANK"),
     ("Talon: AS\n" + "KS\n" * 8, "freecell has no talon"),
     ("Freecells: ZZ\n" + "KS\n" * 8, "unknown card 'ZZ'"),
+    # read, but not a deal: the message shows the position read
+    ("KS\n" * 8, "position 'c:KS/KS/KS/KS/KS/KS/KS/KS a:/// f:/// s:': a deal has 52 cards"),
 ])
 def test_a_wrong_board_is_refused(board: str, message: str) -> None:
     with pytest.raises(PositionError, match=message):
