@@ -26,7 +26,8 @@ def child(body: str, parent: str = "freecell") -> patience.Variant:
 def test_the_declaration_is_a_rule_over_a_move() -> None:
     variant = patience.find_variant("freecell")
     assert variant.safe is not None
-    assert variant.safe.text == "pile in foundations and run.top.rank <= 2"
+    assert variant.safe.text == ("pile in foundations and (run.top.rank <= 2 or "
+                                 "(all f in foundations: f.size >= run.top.rank - 1))")
     game = variant.position("c:KHQHJHTH9H8H7H6H5H4H3HAS/KSQSJSTS9S8S7S6S5S4S3S2S/2H/AH//// a:/// "
                             "f:AC2C3C4C5C6C7C8C9CTCJCQCKC/AD2D3D4D5D6D7D8D9DTDJDQDKD// s:")
     moves = game.generate_moves()
@@ -34,6 +35,23 @@ def test_the_declaration_is_a_rule_over_a_move() -> None:
     assert sorted(game.notation(m) for m in safe) == ["c1:1-f", "c4:1-f"]  # 2H: no AH home
     # the first in sorted order (source, count, target): the AS of c1 is the one played
     assert game.notation(first_safe(variant.is_safe, game.piles, game.stock, moves)) == "c1:1-f"
+
+
+def test_freecell_sends_a_card_home_once_every_lower_card_is_home() -> None:
+    # every Ace and Two home: a Three is safe, a Four only once every Three is home
+    variant = patience.find_variant("freecell")
+    game = variant.position("c:KHQHJHTH9H8H7H6H5H4H3H/KSQSJSTS9S8S7S6S5S4S3S////// a:/// "
+                            "f:AC2C3C4C5C6C7C8C9CTCJCQCKC/AD2D3D4D5D6D7D8D9DTDJDQDKD/AH2H/AS2S s:")
+
+    def safe_moves() -> list[str]:
+        return sorted(game.notation(m) for m in game.generate_moves()
+                      if m[0] >= 0 and variant.is_safe(game.piles, game.stock, *m))
+
+    assert safe_moves() == ["c1:1-f", "c2:1-f"]  # 3H and 3S
+    game.push(game.parse_move("c1:1-f"))
+    assert safe_moves() == ["c2:1-f"]  # 4H waits for 3S: the spades' foundation holds 2
+    game.push(game.parse_move("c2:1-f"))
+    assert safe_moves() == ["c1:1-f", "c2:1-f"]  # 4H and 4S
 
 
 def test_a_child_inherits_or_drops_the_declaration() -> None:
