@@ -10,7 +10,7 @@
 //! finds them: a record's id plus one in the low `id_bits` bits (as few as the arena's ids
 //! need, 24 at first, more as it grows: the table is then filled again) and the rest, 16
 //! bits at first and fewer as the arena grows, from its key's hash; 0 is an empty slot.
-//! The table is at most three quarters full and grows by half, from 2^20 slots by a
+//! The table is at most three quarters full and doubles, from 2^20 slots grows by a
 //! quarter, or with a memory cap (`set_cap`) fills up to 95% where growing it would pass
 //! the cap.
 
@@ -47,7 +47,7 @@ const SLOT: usize = 5;
 const SLOT_MASK: u64 = (1 << (8 * SLOT)) - 1;
 /// the bits of a slot that hold an id at first (ids below 16 MiB)
 const FIRST_ID_BITS: u32 = 24;
-/// a table of fewer slots grows by half, a bigger one by a quarter (`grown_slots`)
+/// a table of fewer slots doubles, a bigger one grows by a quarter (`grown_slots`)
 const SMALL: usize = 1 << 20;
 
 #[inline]
@@ -311,15 +311,15 @@ impl Store {
         }
     }
 
-    /// The slots of the table once grown: half more while it is small (below `SMALL`
-    /// slots), then a quarter more, so that a big table is three fifths to three quarters
-    /// full (6.7–8.3 bytes a position; growing by half, one half to three quarters,
-    /// 6.7–10), for twice the refilling (each position placed about four times over a
-    /// big search, not two; small searches, where the bytes matter little, refill as
-    /// before).
+    /// The slots of the table once grown: twice as many while it is small (below `SMALL`
+    /// slots: each position placed about twice over the growth, not three times, where the
+    /// bytes matter little), then a quarter more, so that a big table is three fifths to
+    /// three quarters full (6.7–8.3 bytes a position; growing by half, one half to three
+    /// quarters, 6.7–10), for twice the refilling (each position placed about four times
+    /// over a big search, not two).
     fn grown_slots(&self) -> usize {
         if self.slots < SMALL {
-            self.slots + self.slots / 2
+            self.slots * 2
         } else {
             self.slots + self.slots / 4
         }
