@@ -465,6 +465,18 @@ struct Reader {
     memo: crate::compile::Memo,
     /// whether pairings get target filters (off only to test the filters against the rules)
     filters: bool,
+    /// the filters made so far, by their rule (written out) and whether its runs are one
+    /// card: pairings of several sources often share a rule (FreeCell's moves onto a column
+    /// from a cell or a foundation), and a filter costs a read of the rule for every pair
+    /// of codes
+    made: std::cell::RefCell<std::collections::HashMap<String, Made>>,
+}
+
+/// A pairing's filters, as `Reader::plan` makes them.
+#[derive(Clone)]
+struct Made {
+    filter: Option<TargetFilter>,
+    branches: Option<Option<Box<BranchFilter>>>,
 }
 
 impl Reader {
@@ -688,7 +700,14 @@ impl Reader {
                     self.expr(&item.bound)?,
                 ]);
                 let size_one = plan_one || is_one(&item.fixed)?;
-                (TargetFilter::new(&rule, &self.tables, size_one), Some((rule, size_one)))
+                let named = format!("{size_one} {rule:?}");
+                let filter = self.made.borrow().get(&named).map(|made| made.filter.clone());
+                let filter = filter.unwrap_or_else(|| {
+                    let filter = TargetFilter::new(&rule, &self.tables, size_one);
+                    self.made.borrow_mut().insert(named.clone(), Made { filter: filter.clone(), branches: None });
+                    filter
+                });
+                (filter, Some((rule, size_one, named)))
             } else {
                 (None, None)
             };
@@ -696,8 +715,15 @@ impl Reader {
             // would cost more than it saves (Golf's waste); its filter's verdicts still serve
             let indexed = filter.is_some() && stop > start + 1;
             let branches = match (&filter, rule) {
-                (Some(filter), Some((rule, size_one))) if indexed => {
-                    BranchFilter::new(&rule, &self.tables, size_one, filter.key).map(Box::new)
+                (Some(filter), Some((rule, size_one, named))) if indexed => {
+                    let made = self.made.borrow().get(&named).and_then(|made| made.branches.clone());
+                    made.unwrap_or_else(|| {
+                        let branches = BranchFilter::new(&rule, &self.tables, size_one, filter.key).map(Box::new);
+                        if let Some(made) = self.made.borrow_mut().get_mut(&named) {
+                            made.branches = Some(branches.clone());
+                        }
+                        branches
+                    })
                 }
                 _ => None,
             };
@@ -834,7 +860,7 @@ impl Program {
             }
             places.push(map.iter().map(|&v| if v < 0 { usize::MAX } else { v as usize }).collect());
         }
-        let reader = Reader { slots, maps: places.len(), tables: tables.clone(), memo: Default::default(), filters };
+        let reader = Reader { slots, maps: places.len(), tables: tables.clone(), memo: Default::default(), filters, made: Default::default() };
         let mut groups = Vec::new();
         for g in &value.groups {
             if g.start > g.stop || g.stop > piles {
