@@ -94,7 +94,7 @@ def test_the_reference_search_never_uses_it() -> None:
 
 @needs_native
 @pytest.mark.parametrize("name", ["freecell", "fan", "bakers-dozen", "king-albert",
-                                  "klondike"])
+                                  "klondike", "whitehead", "portuguese-solitaire"])
 def test_both_engines_run_the_same_search_with_safe_moves(name: str) -> None:
     variant = patience.find_variant(name)
     for number in (1, 2):
