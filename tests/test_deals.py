@@ -149,6 +149,17 @@ def test_a_board_of_a_game_under_way_reads_back() -> None:
     assert read_board(variant, written).text() == game.text()
 
 
+def test_a_game_made_from_its_piles_is_checked_as_its_text_is() -> None:
+    variant = find_variant("freecell")
+    game = variant.deal(1)
+    assert variant.from_piles([list(p) for p in game.piles], list(game.stock), "deal 1").text() \
+        == game.text()
+    with pytest.raises(PositionError, match="'mine': 1 piles; freecell has 16"):
+        variant.from_piles([[4]], [], "mine")
+    with pytest.raises(PositionError, match="'mine': a deal has 52 cards"):
+        variant.from_piles([[4]] + [[] for _ in game.piles[1:]], [], "mine")
+
+
 def test_freecell_solvers_own_board_is_read() -> None:
     """Freecell Solver writes every foundation (H-0 for none) and puts ':' before a column."""
     board = ("Foundations: H-0 C-0 D-0 S-A\nFreecells:  JD - 8H\n"
