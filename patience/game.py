@@ -488,10 +488,9 @@ class Game:
         """The game at a position given pile by pile (the variant's piles in order, face-down
         cards marked; the stock's next card last), checked as ``from_text`` checks a text;
         ``shown`` names the position in an error."""
-        count = sum(group.count for group in variant.groups)
-        if len(piles) != count:
+        if len(piles) != len(variant.pile_names):
             raise PositionError(f"position {shown!r}: {len(piles)} piles; {variant.id} has "
-                                f"{count}")
+                                f"{len(variant.pile_names)}")
         return cls._checked(variant, piles, stock, shown)
 
     @classmethod

@@ -105,6 +105,12 @@ fn pile_term(program: &Program, rules: &GuidedRules, index: usize, pile: &[u8], 
         .wrapping_add(c.break_weight.wrapping_mul(breaks))
 }
 
+/// Whether a move that changed the piles `touched` changed a home pile.
+#[inline]
+fn home_touched(rules: &GuidedRules, touched: &Touched) -> bool {
+    rules.homes.iter().any(|(index, _, _)| touched.has(*index))
+}
+
 /// The fewest moves of a position expanded for which its estimate is kept pile by pile
 /// (`Terms`): below, each child's estimate is made whole, which costs less than the terms.
 const TERMS_FROM: usize = 4;
@@ -563,7 +569,7 @@ impl<'a> Guided<'a> {
                 let touched = self.stacks.take_touched();
                 // the terms serve where the stock is the same
                 let terms_serve = kept && self.pos.stock.len() == stock;
-                let home_touched = terms_serve && self.rules.homes.iter().any(|(index, _, _)| touched.has(*index));
+                let home_touched = terms_serve && home_touched(self.rules, &touched);
                 let deal = restricts && mv == DEAL;
                 // where a child is keyed when reached, the first one's key reads every pile
                 // (the position keyed last is not its parent)
@@ -661,7 +667,7 @@ mod tests {
                     stacks.take_touched();
                     let undo = program.play(&mut pos, mv, &mut stacks);
                     let touched = stacks.take_touched();
-                    let home = rules.homes.iter().any(|(index, _, _)| touched.has(*index));
+                    let home = home_touched(rules, &touched);
                     match terms.child(&program, rules, &pos, &touched, home) {
                         Some(value) => {
                             assert_eq!(value, estimate(&program, rules, &pos), "{mv:?}");

@@ -472,8 +472,8 @@ struct Reader {
     made: std::cell::RefCell<std::collections::HashMap<String, Made>>,
 }
 
-/// A pairing's filters, as `Reader::plan` makes them.
-#[derive(Clone)]
+/// The filters of one rule (`Reader::filters_of`): the branch filter once a pairing with
+/// several targets asks for it.
 struct Made {
     filter: Option<TargetFilter>,
     branches: Option<Option<Box<BranchFilter>>>,
@@ -519,6 +519,22 @@ impl Reader {
             return err("unknown place map", value);
         }
         Ok(map as u16)
+    }
+
+    /// The target filter of a pairing whose whole rule is `rule` (`size_one`: its runs are
+    /// one card), and its branch filter where it has `several` target piles: each made once
+    /// for a rule (`made`), since pairings of several sources often share one.
+    fn filters_of(&self, rule: &Expr, size_one: bool, several: bool) -> (Option<TargetFilter>, Option<Box<BranchFilter>>) {
+        let mut made = self.made.borrow_mut();
+        let made = made.entry(format!("{size_one} {rule:?}"))
+            .or_insert_with(|| Made { filter: TargetFilter::new(rule, &self.tables, size_one), branches: None });
+        let branches = match &made.filter {
+            Some(filter) if several => made.branches
+                .get_or_insert_with(|| BranchFilter::new(rule, &self.tables, size_one, filter.key).map(Box::new))
+                .clone(),
+            _ => None,
+        };
+        (made.filter.clone(), branches)
     }
 
     fn code(&self, value: &Value) -> Result<Code> {
@@ -691,7 +707,10 @@ impl Reader {
         for item in &source.pairings {
             let group = groups.get(item.target).ok_or("bad rule program: target group")?;
             let (start, stop) = (group.start, group.stop);
-            let (filter, rule) = if self.filters {
+            // a single target pile is tested at once: indexing the position's tops for it
+            // would cost more than it saves (Golf's waste); its filter's verdicts still serve
+            let several = stop > start + 1;
+            let (filter, branches) = if self.filters {
                 // everything a move of this pairing must pass, tested together
                 let rule = Expr::And(vec![
                     rest.clone(),
@@ -699,34 +718,11 @@ impl Reader {
                     self.expr(&item.free)?,
                     self.expr(&item.bound)?,
                 ]);
-                let size_one = plan_one || is_one(&item.fixed)?;
-                let named = format!("{size_one} {rule:?}");
-                let filter = self.made.borrow().get(&named).map(|made| made.filter.clone());
-                let filter = filter.unwrap_or_else(|| {
-                    let filter = TargetFilter::new(&rule, &self.tables, size_one);
-                    self.made.borrow_mut().insert(named.clone(), Made { filter: filter.clone(), branches: None });
-                    filter
-                });
-                (filter, Some((rule, size_one, named)))
+                self.filters_of(&rule, plan_one || is_one(&item.fixed)?, several)
             } else {
                 (None, None)
             };
-            // a single target pile is tested at once: indexing the position's tops for it
-            // would cost more than it saves (Golf's waste); its filter's verdicts still serve
-            let indexed = filter.is_some() && stop > start + 1;
-            let branches = match (&filter, rule) {
-                (Some(filter), Some((rule, size_one, named))) if indexed => {
-                    let made = self.made.borrow().get(&named).and_then(|made| made.branches.clone());
-                    made.unwrap_or_else(|| {
-                        let branches = BranchFilter::new(&rule, &self.tables, size_one, filter.key).map(Box::new);
-                        if let Some(made) = self.made.borrow_mut().get_mut(&named) {
-                            made.branches = Some(branches.clone());
-                        }
-                        branches
-                    })
-                }
-                _ => None,
-            };
+            let indexed = filter.is_some() && several;
             // the one card every run of the pairing is keyed by, when there is one (a pairing
             // into a single pile too: the screen passes over most sources at once)
             let key_depth = match filter.as_ref().map(|f| f.key) {
