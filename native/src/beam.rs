@@ -11,7 +11,7 @@
 
 use std::collections::VecDeque;
 
-use crate::moves::{Move, Position, Stacks, Touched, DEAL};
+use crate::moves::{Move, Position, Touched, DEAL};
 use crate::program::{Program, FACE_DOWN};
 use crate::wire::Search;
 use crate::search::{Limits, Ordering, Outcome, Solver};
@@ -135,7 +135,7 @@ impl<'a> Solver<'a> {
         let mut entries: Vec<(Position, Vec<Move>)> = vec![(root.clone(), Vec::new())];
         let mut expanded: u64 = 0;
         let mut check_at: u64 = 1024;
-        let mut stacks = Stacks::default();
+        let mut stacks = program.stacks_from(root);
         let mut moves: Vec<Move> = Vec::new();
         let outcome = 'layers: loop {
             if entries.is_empty() {

@@ -364,7 +364,7 @@ impl<'a> Guided<'a> {
             key_when_reached: rules.keyed_when_reached,
             current: None,
             queue: Queue::default(),
-            stacks: Stacks::default(),
+            stacks: program.stacks_from(root),
             moves: Vec::new(),
             started: false,
             depth_weight,

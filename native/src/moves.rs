@@ -569,6 +569,29 @@ impl Touched {
         self.0[pile >> 6] >> (pile & 63) & 1 != 0
     }
 
+    /// Its piles from `start` up to `stop` (at most `MAX_PILES`), in order.
+    #[inline]
+    pub fn within(&self, start: usize, stop: usize) -> impl Iterator<Item = usize> + Clone + '_ {
+        let below = |n: usize| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+        (start >> 6..stop.div_ceil(64).max(start >> 6)).flat_map(move |w| {
+            let base = w * 64;
+            let mut bits = self.0[w] & below(stop.saturating_sub(base)) & !below(start.saturating_sub(base));
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let at = base + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    at
+                })
+            })
+        })
+    }
+
+    /// Whether some pile is in both.
+    #[inline(always)]
+    pub fn meets(&self, other: &Touched) -> bool {
+        self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
+    }
+
     #[inline(always)]
     pub fn add(&mut self, other: Touched) {
         for (word, more) in self.0.iter_mut().zip(other.0) {
@@ -596,6 +619,10 @@ pub struct Stacks {
     /// set when a move's forced moves went on past `MAX_FORCED_MOVES` (`play` stopped them
     /// there): whoever plays moves checks it and stops with `RUNAWAY`
     pub runaway: bool,
+    /// whether every position moves are played from has no forced move left: set by
+    /// `Program::stacks_from` where the first position has none (then `settle` looks for
+    /// forced moves among the piles a move changed, where it can)
+    pub from_settled: bool,
 }
 
 impl Stacks {
@@ -875,6 +902,18 @@ impl Program {
 
     /// The first forced move in the generated code's order, if any.
     pub fn first_forced(&self, pos: &Position) -> Option<Move> {
+        self.first_forced_of(pos, None)
+    }
+
+    /// Stacks to play moves from `root` with: `from_settled` where `root` has no forced
+    /// move left (every position a move reaches is then settled too, or `runaway` is set).
+    pub fn stacks_from(&self, root: &Position) -> Stacks {
+        Stacks { from_settled: self.first_forced(root).is_none(), ..Stacks::default() }
+    }
+
+    /// `first_forced`, its plans' moves taken from the piles `only` alone when given (the
+    /// moves of the other piles are known not to be legal).
+    fn first_forced_of(&self, pos: &Position, only: Option<&Touched>) -> Option<Move> {
         if !self.has_forced {
             return None;
         }
@@ -888,26 +927,29 @@ impl Program {
         }
         let mut found = None;
         // the position's tops are read once some plan has a pile long enough to give a
-        // move (Spider's runs home are 13 cards: most positions have no such pile)
+        // move (Spider's runs home are 13 cards: most positions have no such pile), and
+        // not for the few piles of `only` (each pairing's targets are then tried in turn)
         let mut targets: Option<Targets> = None;
         let near = std::cell::OnceCell::new();
-        let mut env = Env::placed(&pos.piles, &pos.stock, &self.placing.maps);
+        let mut env = None;
+        let looked_at = only.unwrap_or(&Touched::ALL);
         for (group, plan) in self.groups.iter().zip(&self.forced_sources) {
             if let Some(plan) = plan {
-                if pos.piles[group.start..group.stop].iter().all(|pile| pile.len() < plan.floor) {
+                if looked_at.within(group.start, group.stop).all(|s| pos.piles[s].len() < plan.floor) {
                     continue; // `source_pile` gives nothing for a pile shorter than the floor
                 }
-                if self.forced_filtered && targets.is_none() {
+                if self.forced_filtered && targets.is_none() && only.is_none() {
                     let near = (!self.near_maps.is_empty())
                         .then(|| &**near.get_or_init(|| Box::new(Near::of(pos, &self.near_maps, &self.placing.maps))));
                     targets = Some(Targets::of(pos, near));
                 }
-                let screen = plan.screened.then(|| Screen::of(plan, targets.as_ref(), pos));
-                for s in group.start..group.stop {
+                let screen = (plan.screened && only.is_none()).then(|| Screen::of(plan, targets.as_ref(), pos));
+                let env = env.get_or_insert_with(|| Env::placed(&pos.piles, &pos.stock, &self.placing.maps));
+                for s in looked_at.within(group.start, group.stop) {
                     if screen.as_ref().is_some_and(|screen| !screen.may_move(&pos.piles[s])) {
                         continue;
                     }
-                    if self.source_pile(plan, group.face_down, s, pos, &mut env, targets.as_ref(), &mut |m| {
+                    if self.source_pile(plan, group.face_down, s, pos, env, targets.as_ref(), &mut |m| {
                         found = Some(m);
                         true
                     }) {
@@ -917,7 +959,9 @@ impl Program {
             }
         }
         for (fill, when) in self.fills.iter().zip(&self.fill_when) {
-            if !when.is_true() && !when.truth(&mut env) {
+            if !when.is_true()
+                && !when.truth(env.get_or_insert_with(|| Env::placed(&pos.piles, &pos.stock, &self.placing.maps)))
+            {
                 continue;
             }
             for t in fill.start..fill.stop {
@@ -1405,7 +1449,15 @@ impl Program {
         let mut steps = 0;
         let mut made = 0;
         loop {
-            let Some(forced) = self.first_forced(pos) else {
+            // from a settled position, a forced move now legal takes cards from a pile the
+            // moves since changed, or goes to one (`Program::forced_targets`)
+            let only = match &self.forced_targets {
+                Some(targets) if stacks.from_settled && !stacks.touched.meets(targets) => Some(stacks.touched),
+                _ => None,
+            };
+            let forced = self.first_forced_of(pos, only.as_ref());
+            debug_assert_eq!(forced, self.first_forced(pos), "a forced move outside the piles changed");
+            let Some(forced) = forced else {
                 if self.fill_last.is_empty() {
                     break;
                 }
@@ -1589,6 +1641,82 @@ mod tests {
             tried += some.len();
         }
         assert!(tried > 500, "positions with moves: {tried}");
+    }
+
+    #[test]
+    fn a_set_of_piles_lists_those_in_a_range_in_order() {
+        let mut piles = Touched::NONE;
+        for p in [0, 5, 63, 64, 100, 200, 255] {
+            piles.mark(p);
+        }
+        let within = |start, stop| piles.within(start, stop).collect::<Vec<_>>();
+        assert_eq!(within(0, 256), vec![0, 5, 63, 64, 100, 200, 255]);
+        assert_eq!(within(5, 64), vec![5, 63]);
+        assert_eq!(within(6, 63), Vec::<usize>::new());
+        assert_eq!(within(64, 201), vec![64, 100, 200]);
+        assert_eq!(within(100, 100), Vec::<usize>::new());
+        assert_eq!(Touched::ALL.within(62, 66).collect::<Vec<_>>(), vec![62, 63, 64, 65]);
+    }
+
+    #[test]
+    fn forced_moves_are_found_among_the_piles_a_move_changed() {
+        // every shipped program whose forced rules read only their two piles: random walks
+        // from random layouts, each move's forced moves sought among the piles it changed
+        // (in a debug build `settle` checks each answer against a look at every pile)
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
+        let mut names: Vec<_> = std::fs::read_dir(&dir).expect("the golden programs").map(|e| e.expect("a file").path()).collect();
+        names.sort();
+        let (mut local, mut forced) = (Vec::new(), 0);
+        let mut state = 5u64;
+        let mut next = |below: u64| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) % below
+        };
+        for path in names {
+            let program = crate::program::Program::from_json(&std::fs::read_to_string(&path).expect("a program"))
+                .expect("the golden program");
+            if program.forced_targets.is_none() {
+                continue;
+            }
+            local.push(path.file_stem().expect("a name").to_string_lossy().into_owned());
+            let decks = if program.piles > 16 { 2 } else { 1 };
+            for _ in 0..60 {
+                // each suit King to Ace, in stretches of a few cards spread over the piles and
+                // the stock (runs a move or two from complete); the counters (piles past
+                // `piles`) empty
+                let mut pos = Position { piles: vec![Vec::new(); program.slots], stock: Vec::new() };
+                let cards: Vec<u8> = (0..decks).flat_map(|_| (0..4u8).flat_map(|suit| (1..14u8).rev().map(move |rank| rank * 4 + suit))).collect();
+                let mut at = 0;
+                while at < cards.len() {
+                    let stretch = (1 + next(8) as usize).min(cards.len() - at);
+                    let to = next(program.piles as u64 + 1) as usize;
+                    let pile = if to < program.piles { &mut pos.piles[to] } else { &mut pos.stock };
+                    pile.extend_from_slice(&cards[at..at + stretch]);
+                    at += stretch;
+                }
+                let mut stacks = program.stacks_from(&pos);
+                if !stacks.from_settled {
+                    continue;
+                }
+                let mut moves = Vec::new();
+                for _ in 0..300 {
+                    moves.clear();
+                    program.generate(&pos, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mv = moves[next(moves.len() as u64) as usize];
+                    let undo = program.play(&mut pos, mv, &mut stacks);
+                    if stacks.runaway {
+                        break;
+                    }
+                    forced += (undo.steps > 0) as usize;
+                    assert_eq!(program.first_forced(&pos), None, "{}: a forced move left after {mv:?}", path.display());
+                }
+            }
+        }
+        assert!(local.iter().any(|n| n == "spider") && local.iter().any(|n| n == "scorpion"), "{local:?}");
+        assert!(forced > 100, "moves with forced moves after them: {forced}");
     }
 
     #[test]

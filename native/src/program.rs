@@ -251,6 +251,10 @@ pub struct SourcePlan {
     /// and its runs one known key card (a constant run size, or a rule that reads no
     /// card of the run below its top)
     pub screened: bool,
+    /// whether every rule of the plan reads only its source pile, its target pile and the
+    /// run (`reads_only_ends`): then a move of it becomes legal only where one of those two
+    /// piles changed
+    pub local: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -354,6 +358,11 @@ pub struct Program {
     pub uncovers: Vec<Vec<(usize, Vec<usize>)>>,
     pub turns_up: Vec<bool>,
     pub has_forced: bool,
+    /// where there are forced plans and every one is `local`: the piles their moves may go to. After a move from
+    /// a position with no forced move left, a forced move then takes cards from a pile the
+    /// move changed, or goes to a pile of these the move changed (`Program::settle` looks
+    /// at every source only then); None: it always looks at every source
+    pub forced_targets: Option<crate::moves::Touched>,
     /// for each pile, the always-sorted key group it is in (`KeyRules::always_sorted`),
     /// where no forced move exists; u32::MAX for none: two empty piles of one such group
     /// are twins (a move into either gives the same key)
@@ -703,8 +712,16 @@ impl Reader {
         };
         let plan_size = constant(&source.fixed)?;
         let mut screened = true;
+        let read = |v: &Option<Value>| -> Result<bool> {
+            Ok(v.as_ref().map(|v| self.expr(v)).transpose()?.is_none_or(|e| reads_only_ends(&e)))
+        };
+        let mut local = reads_only_ends(&rest) && read(&source.scan)? && read(&source.fixed)?;
         let mut pairings = Vec::new();
         for item in &source.pairings {
+            local &= read(&item.fixed)?;
+            for rule in [&item.hoisted, &item.free, &item.bound] {
+                local &= reads_only_ends(&self.expr(rule)?);
+            }
             let group = groups.get(item.target).ok_or("bad rule program: target group")?;
             let (start, stop) = (group.start, group.stop);
             // a single target pile is tested at once: indexing the position's tops for it
@@ -760,7 +777,36 @@ impl Reader {
             rest: self.code(&source.rest)?,
             screened: screened && !pairings.is_empty() && pairings.len() <= MAX_SCREENED,
             pairings,
+            local,
         })
+    }
+}
+
+/// Whether `e` reads nothing of the position but the source pile, the target pile and the
+/// run (cards bound by a pair of the run, constants, tables of cards): not another pile, a
+/// neighbour, the stock, or a count or quantifier over piles.
+fn reads_only_ends(e: &Expr) -> bool {
+    let pile = |p: &PileRef| matches!(p, PileRef::Source | PileRef::Target);
+    let card = |c: &CardRef| match c {
+        CardRef::Top(p) | CardRef::Bottom(p) => pile(p),
+        CardRef::RunTop | CardRef::RunBottom | CardRef::Card(_) | CardRef::Const(_) => true,
+    };
+    match e {
+        Expr::Int(_) | Expr::RunTop | Expr::RunBottom | Expr::RunSize | Expr::Card(_) => true,
+        Expr::CardAttr(_, c) | Expr::CardTable1(_, c) => card(c),
+        Expr::CardTable2(_, a, b) => card(a) && card(b),
+        Expr::Top(p) | Expr::Bottom(p) | Expr::Empty(p) | Expr::Size(p) | Expr::Member(p, _, _)
+        | Expr::Place(_, p) => pile(p),
+        Expr::Same(a, b) => pile(a) && pile(b),
+        Expr::Attr(_, a) | Expr::Neg(a) | Expr::Not(a) | Expr::Table1(_, a) => reads_only_ends(a),
+        Expr::Arith(_, a, b) | Expr::Compare(_, a, b) | Expr::Table2(_, a, b) => {
+            reads_only_ends(a) && reads_only_ends(b)
+        }
+        Expr::And(parts) | Expr::Or(parts) => parts.iter().all(reads_only_ends),
+        Expr::Pairs(_, run, _, _, body) => {
+            matches!(run, RunRef::Run | RunRef::Pile(PileRef::Source | PileRef::Target)) && reads_only_ends(body)
+        }
+        Expr::Quantifier(..) | Expr::Count(..) => false,
     }
 }
 
@@ -1030,6 +1076,15 @@ impl Program {
             || forced_sources.iter().any(Option::is_some)
             || !value.places.closing.is_empty()
             || !turning.fill_last_piles.is_empty();
+        let mut forced_plans = forced_sources.iter().flatten().peekable();
+        let some_forced_plan = forced_plans.peek().is_some();
+        let forced_targets = (some_forced_plan && forced_plans.all(|plan| plan.local)).then(|| {
+            let mut targets = crate::moves::Touched::NONE;
+            for pairing in forced_sources.iter().flatten().flat_map(|plan| &plan.pairings) {
+                (pairing.start..pairing.stop).for_each(|t| targets.mark(t));
+            }
+            targets
+        });
         let mut twin_group = vec![u32::MAX; piles];
         if !has_forced {
             for (number, &(start, stop)) in key.always_sorted.iter().enumerate() {
@@ -1081,6 +1136,7 @@ impl Program {
             stock_top: value.stock_top,
             uncovers,
             has_forced,
+            forced_targets,
             has_twins: twin_group.iter().any(|&g| g != u32::MAX),
             twin_group,
             filtered,
@@ -1518,6 +1574,7 @@ pub(crate) fn bare_program(piles: usize) -> Program {
         uncovers: vec![Vec::new(); piles],
         turns_up: vec![false; piles],
         has_forced: false,
+        forced_targets: None,
         twin_group: vec![],
         has_twins: false,
         filtered: false,

@@ -12,7 +12,7 @@ use crate::beam::Schedule;
 use crate::guided::Guided;
 use crate::key::KeyMaker;
 use crate::store::{hash_key, Id, Store};
-use crate::moves::{Move, Position, Stacks, Touched, Undo, DEAL};
+use crate::moves::{Move, Position, Touched, Undo, DEAL};
 use crate::path::{room, Frame, Path, DROPPED, MOVES_KEPT, PATH_KEPT};
 use crate::program::{Program, FACE_DOWN};
 
@@ -545,7 +545,7 @@ impl<'a> Solver<'a> {
         self.line.clear();
         let program = self.program;
         let mut pos = root.clone();
-        let mut stacks = Stacks::default();
+        let mut stacks = program.stacks_from(root);
         let mut scratch: Vec<Move> = Vec::new();
         let (_, hash, old) = self.classify(&mut pos, false, Touched::ALL);
         if old.is_none() && self.over_memory(limits, Some(self.buffer.len()), 0) {

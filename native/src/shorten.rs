@@ -13,7 +13,7 @@
 use std::time::Instant;
 
 use crate::key::{KeyMaker, VIEW_ALL};
-use crate::moves::{Move, Position, Stacks, Touched};
+use crate::moves::{Move, Position, Touched};
 use crate::program::{KeyRules, Program};
 use crate::store::{hash_key, Store};
 
@@ -71,7 +71,7 @@ fn cut(program: &Program, root: &Position, line: &[Move], rules: &KeyRules, max_
     store.start_run();
     let mut key = Vec::new();
     let mut pos = root.clone();
-    let mut stacks = Stacks::default();
+    let mut stacks = program.stacks_from(root);
     // each position of the line with the number of the line's last visit to it
     keys.key_touched(&pos, Touched::ALL, &mut key);
     store.insert(&key, hash_key(&key), 0);
