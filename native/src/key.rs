@@ -213,7 +213,7 @@ impl<'a> KeyMaker<'a> {
     fn number_parts(&mut self, pos: &Position, touched: Touched) {
         let (table, views) = (&self.translate, &self.rules.views);
         let parts = self.numbered.as_mut().expect("parts");
-        parts.refresh(pos, touched, |i, pile, part| write_part(views, table, i, pile, part));
+        parts.refresh(pos, touched, table, |i, pile, part| write_part(views, table, i, pile, part));
     }
 
     /// The key in the numbered code (compact keys; `parts.rs`): group by group in the
@@ -377,7 +377,7 @@ mod tests {
             numbers.iter().map(|&x| {
                 // a sorted group: the first number, then the gaps
                 at = if sorted { at + x } else { x };
-                parts.tables[g].part(at).to_vec()
+                parts.part(g, at)
             }).collect()
         }).collect();
         (groups, stock)
@@ -411,6 +411,7 @@ mod tests {
             let mut plain = KeyMaker::new(&rules, false); // one byte a translated card
             let mut state = 5u64;
             let mut seen: FxHashMap<Vec<u8>, Vec<u8>> = FxHashMap::default();
+            let mut numbered: std::collections::HashSet<(usize, Vec<u8>)> = std::collections::HashSet::new();
             let (mut key, mut bytes) = (Vec::new(), Vec::new());
             for _ in 0..20_000 {
                 // short piles of few cards (parts shown again and again, ties in the
@@ -430,10 +431,17 @@ mod tests {
                 let (groups, stock_part) = read_numbered(&maker, &key);
                 plain.split(&pos);
                 let parts = maker.numbered.as_ref().expect("numbered");
-                for (group, got) in parts.groups.iter().zip(groups) {
+                for (g, (group, got)) in parts.groups.iter().zip(groups).enumerate() {
                     let mut want: Vec<Vec<u8>> = plain.order[group.start..group.stop].iter()
                         .map(|&i| { let (start, len) = plain.parts[i]; plain.cards[start..start + len].to_vec() })
                         .collect();
+                    // what a table numbers: each part shown; a trie, each beginning of one
+                    for part in &want {
+                        let firsts = if parts.has_trie(g) { 0 } else { part.len() };
+                        for end in firsts..=part.len() {
+                            numbered.insert((g, part[..end].to_vec()));
+                        }
+                    }
                     let mut got = got;
                     if Parts::sorts_now(group, stock_by_cards, &pos.stock) {
                         want.sort();
@@ -443,6 +451,7 @@ mod tests {
                 }
                 let stock_want = if stock_by_cards { pos.stock.clone() } else { (pos.stock.len() as u16).to_le_bytes().to_vec() };
                 assert_eq!(stock_part, stock_want);
+                numbered.insert((parts.groups.len(), stock_want));
                 plain.key(&pos, &mut bytes);
                 if let Some(before) = seen.insert(key.clone(), bytes.clone()) {
                     assert_eq!(before, bytes, "two byte keys numbered alike");
@@ -452,7 +461,9 @@ mod tests {
             let distinct: std::collections::HashSet<&Vec<u8>> = seen.values().collect();
             assert_eq!(distinct.len(), seen.len());
             assert!(seen.len() > 10_000, "{}", seen.len());
-            assert!(maker.parts() < 12 * 20_000 / 2, "{}", maker.parts());
+            // each numbered once, and parts shown again
+            assert_eq!(maker.parts(), numbered.len());
+            assert!(maker.parts() < 12 * 20_000 * 4, "{}", maker.parts());
         }
         }
         }

@@ -22,8 +22,14 @@
 //! group as its first number and then the gaps between neighbours (most of its piles keep
 //! their parts from position to position, so the gaps are small: an empty pile twice is a
 //! gap of 0, a bit).
+//!
+//! A group whose piles show all their cards numbers its parts in a trie instead
+//! (`PartTrie`): a part's number is the node its cards reach one at a time, and each pile
+//! keeps the nodes of its cards' beginnings, so a pile that changed at its top is numbered
+//! from the cards it kept and a step a card it gained.
 
 use crate::moves::{Position, Touched};
+use crate::key::VIEW_ALL;
 use crate::program::KeyRules;
 
 /// A part's hash: its bytes eight at a time (the last word padded with zeros, the length
@@ -51,6 +57,23 @@ fn hash_part(part: &[u8]) -> u64 {
 #[inline(always)]
 pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// How many cards `a` and `b` share from their bottoms.
+#[inline]
+fn shared(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut at = 0;
+    while at + 8 <= n {
+        let (x, y) = (u64::from_le_bytes(a[at..at + 8].try_into().expect("8 bytes")),
+                      u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes")));
+        if x != y {
+            return at + ((x ^ y).trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    at + a[at..].iter().zip(&b[at..]).take_while(|(x, y)| x == y).count()
 }
 
 /// A table of parts, numbered in the order they were first shown.
@@ -176,6 +199,139 @@ impl PartTable {
     }
 }
 
+/// The parts of a group whose piles show all their cards, as a trie: a part's number is
+/// its node, reached from the empty part (node 0) one card at a time. A pile changes at
+/// its top, so its part's number comes from the number of the cards it kept
+/// (`Parts::refresh`) and a step for each card it gained, without reading the part whole.
+/// The node of a sequence of cards is the same whoever reaches it, so a number is still a
+/// function of the part. Every node is numbered, shown as a part or not (the cards a run
+/// moved together passed through).
+pub struct PartTrie {
+    /// open addressing: 0 (empty), or an edge's node plus one above its card's 8 bits
+    edges: Vec<u64>,
+    /// the node each edge leads to
+    heads: Vec<u32>,
+    /// log2 of the slots
+    bits: u32,
+    nodes: u32,
+    /// each node's parent and card (the tests read parts back)
+    #[cfg(test)]
+    parents: Vec<(u32, u8)>,
+}
+
+const FIRST_EDGE_BITS: u32 = 4;
+
+impl PartTrie {
+    pub fn new() -> PartTrie {
+        let slots = 1 << FIRST_EDGE_BITS;
+        PartTrie {
+            edges: vec![0; slots],
+            heads: vec![0; slots],
+            bits: FIRST_EDGE_BITS,
+            nodes: 1,
+            #[cfg(test)]
+            parents: vec![(0, 0)],
+        }
+    }
+
+    /// The cards of node `n`'s part.
+    #[cfg(test)]
+    pub fn part(&self, mut n: u32) -> Vec<u8> {
+        let mut cards = Vec::new();
+        while n != 0 {
+            let (parent, card) = self.parents[n as usize];
+            cards.push(card);
+            n = parent;
+        }
+        cards.reverse();
+        cards
+    }
+
+    /// Its nodes (the parts it numbers).
+    pub fn nodes(&self) -> usize {
+        self.nodes as usize
+    }
+
+    #[inline(always)]
+    fn home(edge: u64, bits: u32) -> usize {
+        (edge.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+    }
+
+    /// The node of `node`'s cards and then `card`, numbered now if new.
+    #[inline]
+    pub fn child(&mut self, node: u32, card: u8) -> u32 {
+        let edge = (node as u64 + 1) << 8 | card as u64;
+        let mask = self.edges.len() - 1;
+        let mut at = PartTrie::home(edge, self.bits);
+        loop {
+            match self.edges[at] {
+                0 => break,
+                e if e == edge => return self.heads[at],
+                _ => at = (at + 1) & mask,
+            }
+        }
+        // a number below 2^32 - 1, so that its code (`put_number`) has at most 63 bits
+        assert!(self.nodes < u32::MAX - 1, "a part trie past 2^32 nodes");
+        let n = self.nodes;
+        self.nodes += 1;
+        self.edges[at] = edge;
+        self.heads[at] = n;
+        #[cfg(test)]
+        self.parents.push((node, card));
+        if (self.nodes as usize) * 4 > self.edges.len() * 3 {
+            self.grow();
+        }
+        n
+    }
+
+    /// Twice the slots, filled again from the edges.
+    fn grow(&mut self) {
+        let bits = self.bits + 1;
+        let (edges, heads) = (std::mem::take(&mut self.edges), std::mem::take(&mut self.heads));
+        self.edges = vec![0; 1 << bits];
+        self.heads = vec![0; 1 << bits];
+        self.bits = bits;
+        let mask = self.edges.len() - 1;
+        for (&edge, &head) in edges.iter().zip(&heads) {
+            if edge != 0 {
+                let mut at = PartTrie::home(edge, bits);
+                while self.edges[at] != 0 {
+                    at = (at + 1) & mask;
+                }
+                self.edges[at] = edge;
+                self.heads[at] = head;
+            }
+        }
+    }
+
+    /// The bytes the trie holds, as allocated.
+    pub fn bytes(&self) -> usize {
+        self.edges.capacity() * 8 + self.heads.capacity() * 4
+    }
+
+    /// At most the bytes it holds once it has taken `count` nodes more: the slots doubled
+    /// where they would pass three quarters full (the old ones freed after the new are
+    /// made, so both counted).
+    pub fn bytes_after(&self, count: usize) -> usize {
+        if (self.nodes as usize + count) * 4 > self.edges.len() * 3 {
+            let mut slots = self.edges.len();
+            while (self.nodes as usize + count) * 4 > slots * 3 {
+                slots *= 2;
+            }
+            // the last doubling's old slots beside the new
+            slots / 2 * 12 + slots * 12
+        } else {
+            self.bytes()
+        }
+    }
+}
+
+impl Default for PartTrie {
+    fn default() -> PartTrie {
+        PartTrie::new()
+    }
+}
+
 /// How a group of piles is ordered in a key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Order {
@@ -208,6 +364,13 @@ pub struct Parts {
     pub groups: Vec<Group>,
     /// a table a group, in `groups`' order, and the stock's last
     pub tables: Vec<PartTable>,
+    /// a trie a group whose piles show all their cards (`PartTrie`; their table stays
+    /// empty), in `groups`' order
+    tries: Vec<Option<PartTrie>>,
+    /// each pile of such a group: its cards as its number was last made, and the node of
+    /// each of their beginnings (`path[i]`: of the first `i` cards)
+    seen: Vec<Vec<u8>>,
+    path: Vec<Vec<u32>>,
     /// each pile's group
     group_of: Vec<usize>,
     /// each pile's part's number, as the last key read it, and the number it had before
@@ -263,10 +426,19 @@ impl Parts {
             per_key[g] += 1;
         }
         per_key[groups.len()] = 1;
+        let shows_all = |pile: usize| rules.views.get(pile).is_none_or(|&view| view == VIEW_ALL);
+        let tries: Vec<Option<PartTrie>> = groups.iter()
+            .map(|group| (group.start..group.stop).all(shows_all).then(PartTrie::new))
+            .collect();
+        let most_part = cards.max(2);
+        let in_trie = |pile: usize| tries[group_of[pile]].is_some();
         Parts {
+            seen: (0..piles).map(|p| if in_trie(p) { Vec::with_capacity(most_part) } else { Vec::new() }).collect(),
+            path: (0..piles).map(|p| if in_trie(p) { let mut path = Vec::with_capacity(most_part + 1); path.push(0); path } else { Vec::new() }).collect(),
+            tries,
             tables: (0..=groups.len()).map(|_| PartTable::new()).collect(),
             per_key,
-            most_part: cards.max(2),
+            most_part,
             bound: std::cell::Cell::new((usize::MAX, 0)),
             sorted: vec![u32::MAX; piles],
             order: (0..piles).collect(),
@@ -284,8 +456,12 @@ impl Parts {
 
     /// Number the parts of the piles `touched` (their parts made by `part`, which writes
     /// a pile's part into the buffer given).
+    /// A pile whose group has a trie keeps the nodes of its cards' beginnings: its number
+    /// is the node of the cards it still shares with its cards of before (`card_table`
+    /// translating each card), then a step a card.
     #[inline]
-    pub fn refresh(&mut self, pos: &Position, touched: Touched, part: impl Fn(usize, &[u8], &mut Vec<u8>)) {
+    pub fn refresh(&mut self, pos: &Position, touched: Touched, card_table: &[u8; 256],
+                   part: impl Fn(usize, &[u8], &mut Vec<u8>)) {
         let n = pos.piles.len().min(self.numbers.len());
         for (word, &bits) in touched.0.iter().enumerate() {
             let mut bits = bits;
@@ -295,6 +471,25 @@ impl Parts {
                     return;
                 }
                 bits &= bits - 1;
+                if let Some(trie) = &mut self.tries[self.group_of[i]] {
+                    let (pile, seen, path) = (&pos.piles[i], &mut self.seen[i], &mut self.path[i]);
+                    let kept = shared(seen, pile);
+                    seen.truncate(kept);
+                    path.truncate(kept + 1);
+                    let mut node = path[kept];
+                    for &card in &pile[kept..] {
+                        node = trie.child(node, card_table[card as usize]);
+                        seen.push(card);
+                        path.push(node);
+                    }
+                    if node != self.numbers[i] {
+                        self.numbers[i] = node;
+                        if self.in_sorted_group[i] {
+                            self.resort(i);
+                        }
+                    }
+                    continue;
+                }
                 self.scratch.clear();
                 part(i, &pos.piles[i], &mut self.scratch);
                 let table = &mut self.tables[self.group_of[i]];
@@ -395,9 +590,27 @@ impl Parts {
         }
     }
 
+    /// Whether group `g`'s parts are numbered in a trie.
+    #[cfg(test)]
+    pub fn has_trie(&self, g: usize) -> bool {
+        self.tries[g].is_some()
+    }
+
+    /// The part numbered `n` in group `g`'s table or trie.
+    #[cfg(test)]
+    pub fn part(&self, g: usize, n: u32) -> Vec<u8> {
+        match &self.tries[g] {
+            Some(trie) => trie.part(n),
+            None => self.tables[g].part(n).to_vec(),
+        }
+    }
+
     /// The bytes the tables hold, as allocated.
     pub fn bytes(&self) -> usize {
-        self.tables.iter().map(PartTable::bytes).sum()
+        self.tables.iter().map(PartTable::bytes).sum::<usize>()
+            + self.tries.iter().flatten().map(PartTrie::bytes).sum::<usize>()
+            + self.seen.iter().map(Vec::capacity).sum::<usize>()
+            + self.path.iter().map(|path| path.capacity() * 4).sum::<usize>()
     }
 
     /// At most the bytes the tables hold after the next key, which may number a new part
@@ -408,8 +621,16 @@ impl Parts {
         match self.bound.get() {
             (counted, bound) if counted == count => bound,
             _ => {
-                let bound = self.tables.iter().zip(&self.per_key)
-                    .map(|(t, &c)| t.bytes_after(c, c * self.most_part)).sum();
+                // a trie takes at most a node a card of each of its piles (their `seen` and
+                // `path` made with room for every card)
+                let bound = self.tables.iter().zip(&self.per_key).zip(self.tries.iter().chain([&None]))
+                    .map(|((t, &c), trie)| match trie {
+                        Some(trie) => trie.bytes_after(c * self.most_part) + t.bytes(),
+                        None => t.bytes_after(c, c * self.most_part),
+                    })
+                    .sum::<usize>()
+                    + self.seen.iter().map(Vec::capacity).sum::<usize>()
+                    + self.path.iter().map(|path| path.capacity() * 4).sum::<usize>();
                 self.bound.set((count, bound));
                 bound
             }
@@ -418,7 +639,7 @@ impl Parts {
 
     /// The parts the tables hold.
     pub fn count(&self) -> usize {
-        self.tables.iter().map(PartTable::len).sum()
+        self.tables.iter().map(PartTable::len).sum::<usize>() + self.tries.iter().flatten().map(PartTrie::nodes).sum::<usize>()
     }
 }
 
