@@ -380,6 +380,9 @@ pub struct Parts {
     before: Vec<u32>,
     /// the stock's part as the last key read it, and its number (None: not read yet)
     stock: Option<(Vec<u8>, u32)>,
+    /// where the stock shows its length: the number of each length seen (u32::MAX: none
+    /// yet), without hashing the part
+    stock_lengths: Vec<u32>,
     pub stock_by_cards: bool,
     /// a part being made
     scratch: Vec<u8>,
@@ -449,6 +452,7 @@ impl Parts {
             numbers: vec![u32::MAX; piles],
             before: vec![u32::MAX; piles],
             stock: None,
+            stock_lengths: if rules.stock_by_cards { Vec::new() } else { vec![u32::MAX; most_part + 1] },
             stock_by_cards: rules.stock_by_cards,
             scratch: Vec::new(),
         }
@@ -563,12 +567,23 @@ impl Parts {
     /// The number of the stock's part (its length, or its cards).
     #[inline]
     pub fn stock_number(&mut self, stock: &[u8]) -> u32 {
+        if !self.stock_by_cards {
+            if let Some(&number) = self.stock_lengths.get(stock.len()).filter(|&&n| n != u32::MAX) {
+                return number;
+            }
+        }
         let len = (stock.len() as u16).to_le_bytes();
         let part: &[u8] = if self.stock_by_cards { stock } else { &len };
         match &self.stock {
             Some((kept, number)) if same(kept, part) => *number,
             _ => {
                 let number = self.tables.last_mut().expect("the stock's table").number(part);
+                if !self.stock_by_cards {
+                    if self.stock_lengths.len() <= stock.len() {
+                        self.stock_lengths.resize(stock.len() + 1, u32::MAX);
+                    }
+                    self.stock_lengths[stock.len()] = number;
+                }
                 let mut kept = self.stock.take().map(|(kept, _)| kept).unwrap_or_default();
                 kept.clear();
                 kept.extend_from_slice(part);
@@ -611,6 +626,7 @@ impl Parts {
             + self.tries.iter().flatten().map(PartTrie::bytes).sum::<usize>()
             + self.seen.iter().map(Vec::capacity).sum::<usize>()
             + self.path.iter().map(|path| path.capacity() * 4).sum::<usize>()
+            + self.stock_lengths.capacity() * 4
     }
 
     /// At most the bytes the tables hold after the next key, which may number a new part
@@ -630,7 +646,8 @@ impl Parts {
                     })
                     .sum::<usize>()
                     + self.seen.iter().map(Vec::capacity).sum::<usize>()
-                    + self.path.iter().map(|path| path.capacity() * 4).sum::<usize>();
+                    + self.path.iter().map(|path| path.capacity() * 4).sum::<usize>()
+                    + self.stock_lengths.capacity() * 4;
                 self.bound.set((count, bound));
                 bound
             }
