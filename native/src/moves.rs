@@ -6,7 +6,7 @@ use crate::filter::{
     row_has, row_union, top_code, Cards, FilterKey, Row, Verdict, CODES, EMPTY_CODE, MAX_NEAR, OTHER_CODE, TARGET_SLOT,
 };
 use crate::filter::PairFilter;
-use crate::program::{Discard, Env, Merci, Pairing, Program, SourcePlan, FACE_DOWN, MAX_SCREENED, NO_CARD};
+use crate::program::{lookup2, Discard, Env, Merci, Pairing, Program, SourcePlan, FACE_DOWN, MAX_SCREENED, NO_CARD};
 use crate::compile::Code;
 use crate::wire::Gather;
 
@@ -1027,9 +1027,22 @@ impl Program {
             n
         };
         env.s = s;
-        let whole = match &plan.scan {
-            None => up,
-            Some(scan) => {
+        let whole = match (&plan.scan_table, &plan.scan) {
+            (Some((table, above_first)), _) => {
+                // the same scan, its one table read directly
+                let mut m = 1;
+                while m < up && m < plan.cap {
+                    let (below, above) = (src[n - m - 1] as i64, src[n - m] as i64);
+                    let (a, b) = if *above_first { (above, below) } else { (below, above) };
+                    if lookup2(table, a, b) == 0 {
+                        break;
+                    }
+                    m += 1;
+                }
+                m
+            }
+            (None, None) => up,
+            (None, Some(scan)) => {
                 let mut m = 1;
                 while m < up && m < plan.cap {
                     env.cards[0] = src[n - m - 1] as i64;
@@ -1641,6 +1654,56 @@ mod tests {
             tried += some.len();
         }
         assert!(tried > 500, "positions with moves: {tried}");
+    }
+
+    #[test]
+    fn a_scan_read_from_its_table_gives_the_moves_of_the_rule() {
+        // every shipped program whose scans are one table lookup: the same moves, in order,
+        // from random positions of runs in suit and out, with the scans run as rules
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
+        let mut names: Vec<_> = std::fs::read_dir(&dir).expect("the golden programs").map(|e| e.expect("a file").path()).collect();
+        names.sort();
+        let (mut tabled, mut moves_seen) = (Vec::new(), 0);
+        let mut state = 9u64;
+        let mut next = |below: u64| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) % below
+        };
+        for path in names {
+            let text = std::fs::read_to_string(&path).expect("a program");
+            let program = crate::program::Program::from_json(&text).expect("the golden program");
+            let mut plain = crate::program::Program::from_json(&text).expect("the golden program");
+            let plans = plain.sources.iter_mut().chain(plain.forced_sources.iter_mut()).flatten();
+            let mut any = false;
+            for plan in plans {
+                any |= plan.scan_table.take().is_some();
+            }
+            if !any {
+                continue;
+            }
+            tabled.push(path.file_stem().expect("a name").to_string_lossy().into_owned());
+            let decks = if program.piles > 16 { 2 } else { 1 };
+            for _ in 0..100 {
+                let mut pos = Position { piles: vec![Vec::new(); program.slots], stock: Vec::new() };
+                let cards: Vec<u8> = (0..decks).flat_map(|_| (0..4u8).flat_map(|suit| (1..14u8).rev().map(move |rank| rank * 4 + suit))).collect();
+                let mut at = 0;
+                while at < cards.len() {
+                    let stretch = (1 + next(6) as usize).min(cards.len() - at);
+                    let to = next(program.piles as u64 + 1) as usize;
+                    let pile = if to < program.piles { &mut pos.piles[to] } else { &mut pos.stock };
+                    pile.extend_from_slice(&cards[at..at + stretch]);
+                    at += stretch;
+                }
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                program.generate(&pos, &mut a);
+                plain.generate(&pos, &mut b);
+                assert_eq!(a, b, "{}", path.display());
+                assert_eq!(program.first_forced(&pos), plain.first_forced(&pos), "{}", path.display());
+                moves_seen += a.iter().filter(|m| m.k > 1).count();
+            }
+        }
+        assert!(tabled.iter().any(|n| n == "freecell") && tabled.iter().any(|n| n == "spider"), "{tabled:?}");
+        assert!(moves_seen > 1000, "runs of two cards or more moved: {moves_seen}");
     }
 
     #[test]

@@ -243,6 +243,9 @@ pub struct SourcePlan {
     /// the scan stops at this run size
     pub cap: usize,
     pub scan: Option<Code>,
+    /// the scan when it is one lookup in a table of two neighbouring cards (the card below,
+    /// the card above): the table, and whether it reads the card above first
+    pub scan_table: Option<(Arc<Table>, bool)>,
     pub fixed: Option<Code>,
     pub rest: Code,
     pub pairings: Vec<Pairing>,
@@ -773,6 +776,12 @@ impl Reader {
             floor: size(source.floor, 1).max(1),
             cap: size(source.cap, usize::MAX),
             scan: optional(&source.scan)?,
+            scan_table: match source.scan.as_ref().map(|v| self.expr(v)).transpose()? {
+                Some(Expr::CardTable2(id, CardRef::Card(a), CardRef::Card(b))) if a != b && a < 2 && b < 2 => {
+                    Some((self.tables.get(id as usize).ok_or("bad rule program: table")?.clone(), a == 1))
+                }
+                _ => None,
+            },
             fixed: optional(&source.fixed)?,
             rest: self.code(&source.rest)?,
             screened: screened && !pairings.is_empty() && pairings.len() <= MAX_SCREENED,
