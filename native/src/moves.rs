@@ -1656,21 +1656,51 @@ mod tests {
         assert!(tried > 500, "positions with moves: {tried}");
     }
 
+    /// Every shipped program's golden file (`tests/programs/`), by name, in order.
+    fn golden_programs() -> Vec<(String, String)> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
+        let mut paths: Vec<_> = std::fs::read_dir(&dir).expect("the golden programs").map(|e| e.expect("a file").path()).collect();
+        paths.sort();
+        paths.iter().map(|path| {
+            let name = path.file_stem().expect("a name").to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(path).expect("a program"))
+        }).collect()
+    }
+
+    /// Numbers below the bound asked, from a generator seeded with `seed`.
+    fn numbers(seed: u64) -> impl FnMut(u64) -> u64 {
+        let mut state = seed;
+        move |below| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) % below
+        }
+    }
+
+    /// Each suit King to Ace (twice for a program of more than 16 piles), in stretches of
+    /// one to `longest` cards spread over the piles and the stock; the counters (piles past
+    /// `piles`) empty.
+    fn stretched_layout(program: &Program, longest: u64, next: &mut impl FnMut(u64) -> u64) -> Position {
+        let decks = if program.piles > 16 { 2 } else { 1 };
+        let mut pos = Position { piles: vec![Vec::new(); program.slots], stock: Vec::new() };
+        let cards: Vec<u8> = (0..decks).flat_map(|_| (0..4u8).flat_map(|suit| (1..14u8).rev().map(move |rank| rank * 4 + suit))).collect();
+        let mut at = 0;
+        while at < cards.len() {
+            let stretch = (1 + next(longest) as usize).min(cards.len() - at);
+            let to = next(program.piles as u64 + 1) as usize;
+            let pile = if to < program.piles { &mut pos.piles[to] } else { &mut pos.stock };
+            pile.extend_from_slice(&cards[at..at + stretch]);
+            at += stretch;
+        }
+        pos
+    }
+
     #[test]
     fn a_scan_read_from_its_table_gives_the_moves_of_the_rule() {
         // every shipped program whose scans are one table lookup: the same moves, in order,
         // from random positions of runs in suit and out, with the scans run as rules
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
-        let mut names: Vec<_> = std::fs::read_dir(&dir).expect("the golden programs").map(|e| e.expect("a file").path()).collect();
-        names.sort();
         let (mut tabled, mut moves_seen) = (Vec::new(), 0);
-        let mut state = 9u64;
-        let mut next = |below: u64| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (state >> 33) % below
-        };
-        for path in names {
-            let text = std::fs::read_to_string(&path).expect("a program");
+        let mut next = numbers(9);
+        for (name, text) in golden_programs() {
             let program = crate::program::Program::from_json(&text).expect("the golden program");
             let mut plain = crate::program::Program::from_json(&text).expect("the golden program");
             let plans = plain.sources.iter_mut().chain(plain.forced_sources.iter_mut()).flatten();
@@ -1681,26 +1711,16 @@ mod tests {
             if !any {
                 continue;
             }
-            tabled.push(path.file_stem().expect("a name").to_string_lossy().into_owned());
-            let decks = if program.piles > 16 { 2 } else { 1 };
             for _ in 0..100 {
-                let mut pos = Position { piles: vec![Vec::new(); program.slots], stock: Vec::new() };
-                let cards: Vec<u8> = (0..decks).flat_map(|_| (0..4u8).flat_map(|suit| (1..14u8).rev().map(move |rank| rank * 4 + suit))).collect();
-                let mut at = 0;
-                while at < cards.len() {
-                    let stretch = (1 + next(6) as usize).min(cards.len() - at);
-                    let to = next(program.piles as u64 + 1) as usize;
-                    let pile = if to < program.piles { &mut pos.piles[to] } else { &mut pos.stock };
-                    pile.extend_from_slice(&cards[at..at + stretch]);
-                    at += stretch;
-                }
+                let pos = stretched_layout(&program, 6, &mut next);
                 let (mut a, mut b) = (Vec::new(), Vec::new());
                 program.generate(&pos, &mut a);
                 plain.generate(&pos, &mut b);
-                assert_eq!(a, b, "{}", path.display());
-                assert_eq!(program.first_forced(&pos), plain.first_forced(&pos), "{}", path.display());
+                assert_eq!(a, b, "{name}");
+                assert_eq!(program.first_forced(&pos), plain.first_forced(&pos), "{name}");
                 moves_seen += a.iter().filter(|m| m.k > 1).count();
             }
+            tabled.push(name);
         }
         assert!(tabled.iter().any(|n| n == "freecell") && tabled.iter().any(|n| n == "spider"), "{tabled:?}");
         assert!(moves_seen > 1000, "runs of two cards or more moved: {moves_seen}");
@@ -1726,37 +1746,16 @@ mod tests {
         // every shipped program whose forced rules read only their two piles: random walks
         // from random layouts, each move's forced moves sought among the piles it changed
         // (in a debug build `settle` checks each answer against a look at every pile)
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
-        let mut names: Vec<_> = std::fs::read_dir(&dir).expect("the golden programs").map(|e| e.expect("a file").path()).collect();
-        names.sort();
         let (mut local, mut forced) = (Vec::new(), 0);
-        let mut state = 5u64;
-        let mut next = |below: u64| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (state >> 33) % below
-        };
-        for path in names {
-            let program = crate::program::Program::from_json(&std::fs::read_to_string(&path).expect("a program"))
-                .expect("the golden program");
+        let mut next = numbers(5);
+        for (name, text) in golden_programs() {
+            let program = crate::program::Program::from_json(&text).expect("the golden program");
             if program.forced_targets.is_none() {
                 continue;
             }
-            local.push(path.file_stem().expect("a name").to_string_lossy().into_owned());
-            let decks = if program.piles > 16 { 2 } else { 1 };
             for _ in 0..60 {
-                // each suit King to Ace, in stretches of a few cards spread over the piles and
-                // the stock (runs a move or two from complete); the counters (piles past
-                // `piles`) empty
-                let mut pos = Position { piles: vec![Vec::new(); program.slots], stock: Vec::new() };
-                let cards: Vec<u8> = (0..decks).flat_map(|_| (0..4u8).flat_map(|suit| (1..14u8).rev().map(move |rank| rank * 4 + suit))).collect();
-                let mut at = 0;
-                while at < cards.len() {
-                    let stretch = (1 + next(8) as usize).min(cards.len() - at);
-                    let to = next(program.piles as u64 + 1) as usize;
-                    let pile = if to < program.piles { &mut pos.piles[to] } else { &mut pos.stock };
-                    pile.extend_from_slice(&cards[at..at + stretch]);
-                    at += stretch;
-                }
+                // runs a move or two from complete
+                let mut pos = stretched_layout(&program, 8, &mut next);
                 let mut stacks = program.stacks_from(&pos);
                 if !stacks.from_settled {
                     continue;
@@ -1774,9 +1773,10 @@ mod tests {
                         break;
                     }
                     forced += (undo.steps > 0) as usize;
-                    assert_eq!(program.first_forced(&pos), None, "{}: a forced move left after {mv:?}", path.display());
+                    assert_eq!(program.first_forced(&pos), None, "{name}: a forced move left after {mv:?}");
                 }
             }
+            local.push(name);
         }
         assert!(local.iter().any(|n| n == "spider") && local.iter().any(|n| n == "scorpion"), "{local:?}");
         assert!(forced > 100, "moves with forced moves after them: {forced}");
