@@ -144,6 +144,8 @@ impl<'a> Solver<'a> {
             self.pack(root, limits);
             self.start_run();
             let mut steps: Vec<Step> = Vec::new();
+            // positions done with, their room reused for the next ones queued
+            let mut spare: Vec<Position> = Vec::new();
             let mut candidates: Vec<(i64, u32, u32)> = Vec::new();
             let mut endgames: Vec<usize> = Vec::new();
             for (number, (entry, _)) in entries.iter().enumerate() {
@@ -206,11 +208,14 @@ impl<'a> Solver<'a> {
                                 // the deal: a candidate for the next layer
                                 candidates.push((disorder(program, &pos), candidates.len() as u32, at));
                             } else {
-                                queue.push_back((pos.clone(), at));
+                                let mut child = spare.pop().unwrap_or_default();
+                                child.copy_from(&pos);
+                                queue.push_back((child, at));
                             }
                         }
                         program.take_back(&mut pos, mv, undo, &mut stacks);
                     }
+                    spare.push(pos);
                     if expanded >= check_at {
                         check_at += 1024;
                         if limits.stops(base + expanded) {
@@ -218,6 +223,7 @@ impl<'a> Solver<'a> {
                         }
                     }
                 }
+                spare.extend(queue.into_iter().map(|(pos, _)| pos));
             }
             for number in endgames {
                 if expanded >= budget {

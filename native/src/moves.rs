@@ -477,6 +477,15 @@ pub struct Position {
     pub stock: Vec<u8>,
 }
 
+impl Position {
+    /// Become a copy of `other`, in the room this one already has (no allocation where it
+    /// suffices: `clone` allocates every pile).
+    pub fn copy_from(&mut self, other: &Position) {
+        self.piles.clone_from(&other.piles);
+        self.stock.clone_from(&other.stock);
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum DealUndo {
     None,
