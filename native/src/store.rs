@@ -47,8 +47,9 @@ const SLOT: usize = 5;
 const SLOT_MASK: u64 = (1 << (8 * SLOT)) - 1;
 /// the bits of a slot that hold an id at first (ids below 16 MiB)
 const FIRST_ID_BITS: u32 = 24;
-/// a table of fewer slots doubles, a bigger one grows by a quarter (`grown_slots`)
-const SMALL: usize = 1 << 20;
+/// a table of fewer slots doubles, a bigger one grows by a quarter (`grown_slots`): 20 MiB
+/// of slots, about three million positions
+const SMALL: usize = 1 << 22;
 
 #[inline]
 pub fn hash_key(key: &[u8]) -> u64 {
