@@ -139,28 +139,31 @@ struct Context<'c> {
 
 /// What an expression reads, a bit each: the source pile, the target pile (`SOURCE`,
 /// `TARGET`: their numbers, cards or sizes), the run's size or its bottom card (`RUN`), a pile or card slot
-/// not bound inside it (`FREE`); and whether it has a loop (`LOOP`).
+/// not bound inside it (`FREE`), a pile of the position other than the source and the
+/// target (`OTHER`: bound by a loop, named, a neighbour, the stock); and whether it has a
+/// loop (`LOOP`).
 const SOURCE: u8 = 1;
 const TARGET: u8 = 16;
 const PILES: u8 = SOURCE | TARGET;
 const RUN: u8 = 2;
 const FREE: u8 = 4;
 const LOOP: u8 = 8;
+const OTHER: u8 = 32;
 
 /// `reads` of `expr`, the slots bound around it so far a bit each (`piles`, `cards`).
 fn reads(expr: &Expr, piles: u32, cards: u32) -> u8 {
     let pile = |p: &PileRef| match p {
         PileRef::Source => SOURCE,
         PileRef::Target => TARGET,
-        PileRef::Var(slot) if piles & (1 << slot) == 0 => FREE,
-        PileRef::Var(_) | PileRef::Index(_) | PileRef::Stock => 0,
-        PileRef::Chosen(_) => FREE, // bound for each set of piles: never remembered
+        PileRef::Var(slot) if piles & (1 << slot) == 0 => FREE | OTHER,
+        PileRef::Var(_) | PileRef::Index(_) | PileRef::Stock => OTHER,
+        PileRef::Chosen(_) => FREE | OTHER, // bound for each set of piles: never remembered
         // a neighbour reads its base pile's number (and the neighbour: a pile of the position)
-        PileRef::Near(_, 0) => SOURCE,
-        PileRef::Near(_, 1) => TARGET,
-        PileRef::Near(_, base) if *base >= CHOSEN_BASE => FREE, // a chosen pile, as above
-        PileRef::Near(_, base) if piles & (1 << (base - 2)) == 0 => FREE,
-        PileRef::Near(..) => 0,
+        PileRef::Near(_, 0) => SOURCE | OTHER,
+        PileRef::Near(_, 1) => TARGET | OTHER,
+        PileRef::Near(_, base) if *base >= CHOSEN_BASE => FREE | OTHER, // a chosen pile, as above
+        PileRef::Near(_, base) if piles & (1 << (base - 2)) == 0 => FREE | OTHER,
+        PileRef::Near(..) => OTHER,
     };
     let card = |c: &CardRef| match c {
         CardRef::Top(p) | CardRef::Bottom(p) => pile(p),
@@ -194,6 +197,12 @@ fn reads(expr: &Expr, piles: u32, cards: u32) -> u8 {
             LOOP | over | reads(body, piles, cards | 1 << below | 1 << above)
         }
     }
+}
+
+/// Whether `expr` reads nothing of the position but the source pile, the target pile and
+/// the run (`OTHER`): its value changes only where one of those two piles does.
+pub(crate) fn reads_only_ends(expr: &Expr) -> bool {
+    reads(expr, 0, 0) & OTHER == 0
 }
 
 /// Whether `expr` reads anything of the move or of a name bound outside it.

@@ -460,6 +460,7 @@ impl Parts {
 
     /// Number the parts of the piles `touched` (their parts made by `part`, which writes
     /// a pile's part into the buffer given).
+    ///
     /// A pile whose group has a trie keeps the nodes of its cards' beginnings: its number
     /// is the node of the cards it still shares with its cards of before (`card_table`
     /// translating each card), then a step a card.

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::compile::Code;
+use crate::compile::{reads_only_ends, Code};
 use crate::filter::{BranchFilter, By, FilterKey, PairFilter, TargetFilter, MAX_NEAR, TARGET_SLOT};
 use crate::wire;
 
@@ -255,8 +255,8 @@ pub struct SourcePlan {
     /// card of the run below its top)
     pub screened: bool,
     /// whether every rule of the plan reads only its source pile, its target pile and the
-    /// run (`reads_only_ends`): then a move of it becomes legal only where one of those two
-    /// piles changed
+    /// run (`compile::reads_only_ends`): then a move of it becomes legal only where one of
+    /// those two piles changed
     pub local: bool,
 }
 
@@ -361,10 +361,11 @@ pub struct Program {
     pub uncovers: Vec<Vec<(usize, Vec<usize>)>>,
     pub turns_up: Vec<bool>,
     pub has_forced: bool,
-    /// where there are forced plans and every one is `local`: the piles their moves may go to. After a move from
-    /// a position with no forced move left, a forced move then takes cards from a pile the
-    /// move changed, or goes to a pile of these the move changed (`Program::settle` looks
-    /// at every source only then); None: it always looks at every source
+    /// where there are forced plans and every one is `local`: the piles their moves may go
+    /// to. After a move from a position with no forced move left, a forced move then takes
+    /// cards from a pile the move changed, or goes to a pile of these the move changed
+    /// (`Program::settle` looks at every source only then); None: it always looks at every
+    /// source
     pub forced_targets: Option<crate::moves::Touched>,
     /// for each pile, the always-sorted key group it is in (`KeyRules::always_sorted`),
     /// where no forced move exists; u32::MAX for none: two empty piles of one such group
@@ -791,34 +792,6 @@ impl Reader {
     }
 }
 
-/// Whether `e` reads nothing of the position but the source pile, the target pile and the
-/// run (cards bound by a pair of the run, constants, tables of cards): not another pile, a
-/// neighbour, the stock, or a count or quantifier over piles.
-fn reads_only_ends(e: &Expr) -> bool {
-    let pile = |p: &PileRef| matches!(p, PileRef::Source | PileRef::Target);
-    let card = |c: &CardRef| match c {
-        CardRef::Top(p) | CardRef::Bottom(p) => pile(p),
-        CardRef::RunTop | CardRef::RunBottom | CardRef::Card(_) | CardRef::Const(_) => true,
-    };
-    match e {
-        Expr::Int(_) | Expr::RunTop | Expr::RunBottom | Expr::RunSize | Expr::Card(_) => true,
-        Expr::CardAttr(_, c) | Expr::CardTable1(_, c) => card(c),
-        Expr::CardTable2(_, a, b) => card(a) && card(b),
-        Expr::Top(p) | Expr::Bottom(p) | Expr::Empty(p) | Expr::Size(p) | Expr::Member(p, _, _)
-        | Expr::Place(_, p) => pile(p),
-        Expr::Same(a, b) => pile(a) && pile(b),
-        Expr::Attr(_, a) | Expr::Neg(a) | Expr::Not(a) | Expr::Table1(_, a) => reads_only_ends(a),
-        Expr::Arith(_, a, b) | Expr::Compare(_, a, b) | Expr::Table2(_, a, b) => {
-            reads_only_ends(a) && reads_only_ends(b)
-        }
-        Expr::And(parts) | Expr::Or(parts) => parts.iter().all(reads_only_ends),
-        Expr::Pairs(_, run, _, _, body) => {
-            matches!(run, RunRef::Run | RunRef::Pile(PileRef::Source | PileRef::Target)) && reads_only_ends(body)
-        }
-        Expr::Quantifier(..) | Expr::Count(..) => false,
-    }
-}
-
 /// Give each branch filter of `plans` the slots of the neighbours it reads, adding its maps
 /// to `maps`; a filter whose maps would pass `MAX_NEAR` slots is dropped (its pairing then
 /// tests those targets by its rule, as without it).
@@ -1085,11 +1058,10 @@ impl Program {
             || forced_sources.iter().any(Option::is_some)
             || !value.places.closing.is_empty()
             || !turning.fill_last_piles.is_empty();
-        let mut forced_plans = forced_sources.iter().flatten().peekable();
-        let some_forced_plan = forced_plans.peek().is_some();
-        let forced_targets = (some_forced_plan && forced_plans.all(|plan| plan.local)).then(|| {
+        let forced_plans: Vec<&SourcePlan> = forced_sources.iter().flatten().collect();
+        let forced_targets = (!forced_plans.is_empty() && forced_plans.iter().all(|plan| plan.local)).then(|| {
             let mut targets = crate::moves::Touched::NONE;
-            for pairing in forced_sources.iter().flatten().flat_map(|plan| &plan.pairings) {
+            for pairing in forced_plans.iter().flat_map(|plan| &plan.pairings) {
                 (pairing.start..pairing.stop).for_each(|t| targets.mark(t));
             }
             targets
