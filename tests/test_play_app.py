@@ -167,13 +167,17 @@ async def test_help_typed_in_full_gives_the_help_text_and_fires_no_key():
     app = PatienceApp(Session(find_variant("tabbycat").deal(1)))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press(":", *"help", "enter")
+        await pilot.pause()
         assert isinstance(app.screen, TextScreen) and app.screen.title_text == "Commands"
         assert "SRC-DST        a move without the count" in app.screen.body
         assert not app.thinking  # the h of help was text, not the hint key
         await pilot.press("escape")
+        await pilot.pause()
         await pilot.press(":", *"undo", "enter")
+        await pilot.pause()
         assert message(app) == "nothing to undo"  # undo, not 'ndo'
         await pilot.press("?")
+        await pilot.pause()
         assert isinstance(app.screen, TextScreen) and app.screen.title_text == "Keys"
         flowing = " ".join(app.screen.body.split())
         for key, (words, _) in KEYS.items():
