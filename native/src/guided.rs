@@ -10,6 +10,7 @@
 //! not counted, as in the restarts (`Solver::after_deal`, `Solver::classify`). `solve`
 //! (search.rs) gives it turns beside the depth-first restarts, with a share of the budget.
 
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, VecDeque};
 
 use crate::moves::{Move, Position, Stacks, Touched, DEAL};
@@ -272,10 +273,16 @@ const NO_NODE: u32 = u32::MAX;
 #[derive(Default)]
 struct Queue {
     ranks: BTreeMap<i64, VecDeque<u32>>,
+    /// lists emptied, kept for the ranks to come: a search moves on to new ranks all the
+    /// time, and each would allocate its list again (`SPARE_LISTS` at most)
+    spare: Vec<VecDeque<u32>>,
     len: usize,
-    /// the lists' room, in nodes
+    /// the lists' room, in nodes (the spare lists' too)
     room: usize,
 }
+
+/// the most emptied lists a queue keeps for reuse
+const SPARE_LISTS: usize = 16;
 
 impl Queue {
     fn is_empty(&self) -> bool {
@@ -283,7 +290,10 @@ impl Queue {
     }
 
     fn push(&mut self, rank: i64, node: u32) {
-        let list = self.ranks.entry(rank).or_default();
+        let list = match self.ranks.entry(rank) {
+            Entry::Occupied(entry) => entry.into_mut(),
+            Entry::Vacant(entry) => entry.insert(self.spare.pop().unwrap_or_default()),
+        };
         let before = list.capacity();
         list.push_back(node);
         self.room += list.capacity() - before;
@@ -294,7 +304,12 @@ impl Queue {
         let mut first = self.ranks.first_entry()?;
         let node = first.get_mut().pop_front();
         if first.get().is_empty() {
-            self.room -= first.remove().capacity();
+            let list = first.remove();
+            if self.spare.len() < SPARE_LISTS {
+                self.spare.push(list);
+            } else {
+                self.room -= list.capacity();
+            }
         }
         self.len -= 1;
         node
@@ -303,7 +318,8 @@ impl Queue {
     /// What it holds, as allocated (a tree entry counted as its key and list).
     fn bytes(&self) -> usize {
         self.room * std::mem::size_of::<u32>()
-            + self.ranks.len() * (std::mem::size_of::<i64>() + std::mem::size_of::<VecDeque<u32>>())
+            + (self.ranks.len() + self.spare.len())
+                * (std::mem::size_of::<i64>() + std::mem::size_of::<VecDeque<u32>>())
     }
 }
 
@@ -485,6 +501,10 @@ impl<'a> Guided<'a> {
             let Some(at) = self.queue.pop() else { break Outcome::Exhausted };
             let parent = self.nodes[at as usize].parent;
             let dealt = self.nodes[at as usize].dealt;
+            // the move that only undoes the one that led here (`Solver::reverse`), where
+            // the parent was not reached by a deal (its key then says so): its child is the
+            // parent, reached by this search, so it would be passed over when its turn came
+            let mut reverse = None;
             if parent == NO_NODE {
                 restore_position(kept(&self.stored, &self.starts, 0), &mut self.pos); // the root's, kept at the start
                 self.load_numbers(0, solver);
@@ -500,6 +520,9 @@ impl<'a> Guided<'a> {
                 }
                 let mv = self.nodes[at as usize].mv;
                 let undo = program.play(&mut self.pos, mv, &mut self.stacks);
+                if mv.s >= 0 && !mv.is_draw() && undo.is_plain() && !self.nodes[parent as usize].dealt {
+                    reverse = Some(Move { s: mv.t, k: mv.k, t: mv.s });
+                }
                 if !self.key_when_reached {
                     // keyed now, not when reached, its key read against its parent's (only
                     // the piles the move changed): a position reached before (by this
@@ -558,7 +581,7 @@ impl<'a> Guided<'a> {
                 if i > 0 && (moves[i - 1].s, moves[i - 1].k) != (mv.s, mv.k) {
                     same = i;
                 }
-                if program.is_twin(&self.pos, &moves[same..i], mv) {
+                if program.is_twin(&self.pos, &moves[same..i], mv) || Some(mv) == reverse {
                     continue;
                 }
                 let undo = program.play(&mut self.pos, mv, &mut self.stacks);
@@ -628,10 +651,16 @@ mod tests {
                 assert_eq!(queue.pop(), heap.pop().map(|Reverse((_, node))| node));
             }
         }
+        // the room counted is the room the lists hold, spare lists too
+        let held = |queue: &Queue| {
+            queue.ranks.values().chain(&queue.spare).map(VecDeque::capacity).sum::<usize>()
+        };
+        assert_eq!(queue.room, held(&queue));
         while let Some(Reverse((_, node))) = heap.pop() {
             assert_eq!(queue.pop(), Some(node));
         }
-        assert!(queue.is_empty() && queue.pop().is_none() && queue.bytes() == 0);
+        assert!(queue.is_empty() && queue.pop().is_none() && queue.ranks.is_empty());
+        assert!(queue.spare.len() == SPARE_LISTS && queue.room == held(&queue));
     }
 
     #[test]
