@@ -999,13 +999,13 @@ impl Program {
         let mut env = Env::placed(&pos.piles, &pos.stock, &self.placing.maps);
         let mut best: Option<Move> = None;
         for &m in moves {
-            if m.s < 0 || m.is_draw() || best.is_some_and(|b| b <= m) {
+            if m.s < 0 || m.is_draw() || best.is_some_and(|b| b <= m) || !safe.may_hold(m.s as usize, m.t as usize) {
                 continue;
             }
             env.s = m.s as usize;
             env.k = m.k as usize;
             env.t = m.t as usize;
-            if safe.truth(&mut env) {
+            if safe.code.truth(&mut env) {
                 best = Some(m);
             }
         }
@@ -1733,6 +1733,34 @@ mod tests {
         }
         assert!(tabled.iter().any(|n| n == "freecell") && tabled.iter().any(|n| n == "spider"), "{tabled:?}");
         assert!(moves_seen > 1000, "runs of two cards or more moved: {moves_seen}");
+    }
+
+    #[test]
+    fn a_safe_move_is_sought_only_among_the_piles_its_rule_names() {
+        // every shipped program with a safe rule: the first safe move with the rule's pile
+        // ranges the same as with the rule asked of every move, from random layouts
+        let (mut ranged, mut safe_seen) = (Vec::new(), 0);
+        let mut next = numbers(11);
+        for (name, text) in golden_programs() {
+            let program = crate::program::Program::from_json(&text).expect("the golden program");
+            let mut plain = crate::program::Program::from_json(&text).expect("the golden program");
+            let Some(safe) = plain.safe.as_mut() else { continue };
+            if (safe.sources, safe.targets) == ((0, usize::MAX), (0, usize::MAX)) {
+                continue;
+            }
+            (safe.sources, safe.targets) = ((0, usize::MAX), (0, usize::MAX));
+            for _ in 0..200 {
+                let pos = stretched_layout(&program, 4, &mut next);
+                let mut moves = Vec::new();
+                program.generate(&pos, &mut moves);
+                let found = program.first_safe(&pos, &moves);
+                assert_eq!(found, plain.first_safe(&pos, &moves), "{name}");
+                safe_seen += usize::from(found.is_some());
+            }
+            ranged.push(name);
+        }
+        assert!(ranged.iter().any(|n| n == "freecell"), "{ranged:?}");
+        assert!(safe_seen > 100, "positions with a safe move: {safe_seen}");
     }
 
     #[test]

@@ -330,6 +330,42 @@ pub struct GuidedRules {
     pub keyed_when_reached: bool,
 }
 
+/// `solver.safe` and the piles its moves may go from and to: a rule `pile in G and …`
+/// (`source in G`) holds of no move to (from) a pile outside `G`, so those are not asked.
+#[derive(Debug)]
+pub struct Safe {
+    pub code: Code,
+    /// the piles `start..stop` a safe move's source (target) is among
+    pub sources: (usize, usize),
+    pub targets: (usize, usize),
+}
+
+impl Safe {
+    /// The piles `pile` (the source or the target) is among where `expr` holds: the
+    /// intersection of the ranges of its conjuncts `pile in G` (every pile where none).
+    fn range(expr: &Expr, pile: PileRef) -> (usize, usize) {
+        let mut range = (0, usize::MAX);
+        let parts = match expr {
+            Expr::And(parts) => parts.as_slice(),
+            other => std::slice::from_ref(other),
+        };
+        for part in parts {
+            if let Expr::Member(p, start, stop) = part {
+                if *p == pile {
+                    range = (range.0.max(*start as usize), range.1.min(*stop as usize));
+                }
+            }
+        }
+        range
+    }
+
+    /// Whether the move from `s` to `t` may be safe (the rule is asked only then).
+    #[inline]
+    pub fn may_hold(&self, s: usize, t: usize) -> bool {
+        (self.sources.0..self.sources.1).contains(&s) && (self.targets.0..self.targets.1).contains(&t)
+    }
+}
+
 #[derive(Debug)]
 pub struct Program {
     pub id: String,
@@ -342,7 +378,7 @@ pub struct Program {
     pub win: Code,
     pub deal_when: Code,
     /// `solver.safe` over a legal move (`s`, `k`, `t`); None when no move is declared safe
-    pub safe: Option<Code>,
+    pub safe: Option<Safe>,
     pub deal_targets: Vec<usize>,
     pub deal_skips_empty: bool,
     /// `empty_piles: only`: a deal gives a card to the empty deal targets alone
@@ -552,6 +588,12 @@ impl Reader {
 
     fn code(&self, value: &Value) -> Result<Code> {
         Ok(Code::with_memo(&self.expr(value)?, &self.tables, &self.memo))
+    }
+
+    fn safe(&self, value: &Value) -> Result<Safe> {
+        let expr = self.expr(value)?;
+        Ok(Safe { sources: Safe::range(&expr, PileRef::Source), targets: Safe::range(&expr, PileRef::Target),
+                  code: Code::with_memo(&expr, &self.tables, &self.memo) })
     }
 
     fn boxed(&self, value: &Value) -> Result<Box<Expr>> {
@@ -1105,7 +1147,7 @@ impl Program {
             fills: value.fills,
             win: reader.code(&value.win)?,
             deal_when: reader.code(&value.deal_when)?,
-            safe: value.safe.as_ref().map(|expr| reader.code(expr)).transpose()?,
+            safe: value.safe.as_ref().map(|expr| reader.safe(expr)).transpose()?,
             turns_up: flags(&value.face_down_piles, piles)?,
             deal_targets: value.deal_targets,
             deal_skips_empty: value.deal_skips_empty,
