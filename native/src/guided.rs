@@ -10,8 +10,7 @@
 //! not counted, as in the restarts (`Solver::after_deal`, `Solver::classify`). `solve`
 //! (search.rs) gives it turns beside the depth-first restarts, with a share of the budget.
 
-use std::collections::btree_map::Entry;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 use crate::moves::{Move, Position, Stacks, Touched, DEAL};
 use crate::program::{GuidedRules, Program, FACE_DOWN};
@@ -267,22 +266,25 @@ const NO_NODE: u32 = u32::MAX;
 
 /// The nodes waiting, the least rank first and, of one rank, the node reached first (as a
 /// heap of (rank, arrival) pops them, guided.py's): a list a rank, first in first out, the
-/// ranks in a B-tree. A search meets a few hundred ranks, so a push or a pop reads a few
-/// tree nodes and a list's end, where a binary heap of millions of nodes missed the cache
-/// at every level of a pop.
+/// lists in a window of consecutive ranks from `base` on. A search meets a few hundred
+/// ranks, so a push or a pop reads a list's end (and a pop skips the emptied lists below
+/// it), where a binary heap of millions of nodes missed the cache at every level of a pop,
+/// and a B-tree of the ranks cost a search of its nodes at every push.
 #[derive(Default)]
 struct Queue {
-    ranks: BTreeMap<i64, VecDeque<u32>>,
-    /// lists emptied, kept for the ranks to come: a search moves on to new ranks all the
-    /// time, and each would allocate its list again (`SPARE_LISTS` at most)
-    spare: Vec<VecDeque<u32>>,
+    /// the list of rank `base + i` at `i`
+    lists: VecDeque<VecDeque<u32>>,
+    base: i64,
+    /// the lowest list that holds a node (while any does)
+    low: usize,
     len: usize,
-    /// the lists' room, in nodes (the spare lists' too)
+    /// the lists' room, in nodes
     room: usize,
 }
 
-/// the most emptied lists a queue keeps for reuse
-const SPARE_LISTS: usize = 16;
+/// the emptied lists below the lowest that a queue keeps (their room reused as the
+/// estimates fall back) before it lets them go
+const BELOW_KEPT: usize = 64;
 
 impl Queue {
     fn is_empty(&self) -> bool {
@@ -290,36 +292,53 @@ impl Queue {
     }
 
     fn push(&mut self, rank: i64, node: u32) {
-        let list = match self.ranks.entry(rank) {
-            Entry::Occupied(entry) => entry.into_mut(),
-            Entry::Vacant(entry) => entry.insert(self.spare.pop().unwrap_or_default()),
-        };
+        if self.lists.is_empty() {
+            self.base = rank;
+        }
+        if rank < self.base {
+            let more = usize::try_from(self.base - rank).expect("ranks within the window");
+            for _ in 0..more {
+                self.lists.push_front(VecDeque::new());
+            }
+            self.base = rank;
+            self.low += more;
+        }
+        let at = usize::try_from(rank - self.base).expect("ranks within the window");
+        if at >= self.lists.len() {
+            self.lists.resize_with(at + 1, VecDeque::new);
+        }
+        let list = &mut self.lists[at];
         let before = list.capacity();
         list.push_back(node);
         self.room += list.capacity() - before;
+        self.low = if self.len == 0 { at } else { self.low.min(at) };
         self.len += 1;
     }
 
     fn pop(&mut self) -> Option<u32> {
-        let mut first = self.ranks.first_entry()?;
-        let node = first.get_mut().pop_front();
-        if first.get().is_empty() {
-            let list = first.remove();
-            if self.spare.len() < SPARE_LISTS {
-                self.spare.push(list);
-            } else {
+        if self.len == 0 {
+            return None;
+        }
+        let node = self.lists[self.low].pop_front();
+        self.len -= 1;
+        while self.len > 0 && self.lists[self.low].is_empty() {
+            self.low += 1;
+        }
+        if self.low > BELOW_KEPT {
+            // the lists far below the lowest go, their room with them
+            let gone = self.low - BELOW_KEPT / 2;
+            for list in self.lists.drain(..gone) {
                 self.room -= list.capacity();
             }
+            self.base += gone as i64;
+            self.low -= gone;
         }
-        self.len -= 1;
         node
     }
 
-    /// What it holds, as allocated (a tree entry counted as its key and list).
+    /// What it holds, as allocated (a list counted as its header and its room).
     fn bytes(&self) -> usize {
-        self.room * std::mem::size_of::<u32>()
-            + (self.ranks.len() + self.spare.len())
-                * (std::mem::size_of::<i64>() + std::mem::size_of::<VecDeque<u32>>())
+        self.room * std::mem::size_of::<u32>() + self.lists.capacity() * std::mem::size_of::<VecDeque<u32>>()
     }
 }
 
@@ -651,16 +670,45 @@ mod tests {
                 assert_eq!(queue.pop(), heap.pop().map(|Reverse((_, node))| node));
             }
         }
-        // the room counted is the room the lists hold, spare lists too
-        let held = |queue: &Queue| {
-            queue.ranks.values().chain(&queue.spare).map(VecDeque::capacity).sum::<usize>()
-        };
+        // the room counted is the room the lists hold
+        let held = |queue: &Queue| queue.lists.iter().map(VecDeque::capacity).sum::<usize>();
         assert_eq!(queue.room, held(&queue));
         while let Some(Reverse((_, node))) = heap.pop() {
             assert_eq!(queue.pop(), Some(node));
         }
-        assert!(queue.is_empty() && queue.pop().is_none() && queue.ranks.is_empty());
-        assert!(queue.spare.len() == SPARE_LISTS && queue.room == held(&queue));
+        assert!(queue.is_empty() && queue.pop().is_none() && queue.room == held(&queue));
+    }
+
+    #[test]
+    fn a_queue_of_ranks_far_apart_pops_as_a_heap_and_lets_the_lists_below_go() {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        // ranks that climb as a search's do, with falls below the lowest, far and near
+        let (mut queue, mut heap) = (Queue::default(), BinaryHeap::new());
+        let mut state = 3u64;
+        let mut next = |below: u64| {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) % below
+        };
+        let mut highest = i64::MIN;
+        for node in 0..50_000u32 {
+            let rank = node as i64 / 10 + (next(400) as i64) - 300;
+            queue.push(rank, node);
+            heap.push(Reverse((rank, node)));
+            highest = highest.max(rank);
+            if next(2) == 0 {
+                assert_eq!(queue.pop(), heap.pop().map(|Reverse((_, node))| node));
+            }
+            // the window reaches from at most BELOW_KEPT lists below the lowest rank
+            // queued to the highest rank pushed
+            let lowest = heap.peek().map_or(highest, |Reverse((rank, _))| *rank);
+            assert!(queue.low <= BELOW_KEPT);
+            assert!(queue.lists.len() as i64 <= highest - lowest + 1 + BELOW_KEPT as i64);
+        }
+        while let Some(Reverse((_, node))) = heap.pop() {
+            assert_eq!(queue.pop(), Some(node));
+        }
+        assert_eq!(queue.room, queue.lists.iter().map(VecDeque::capacity).sum::<usize>());
     }
 
     #[test]
