@@ -631,6 +631,12 @@ impl<'a> Guided<'a> {
                     }
                 }
                 program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
+                if !self.key_when_reached {
+                    // the position is the one the children's estimates read against again: the
+                    // next child's terms are those of the piles its own move changes (keys are
+                    // made when a child's turn comes, from the piles its move changes)
+                    self.stacks.take_touched();
+                }
             }
             if let Some(outcome) = stopped {
                 break outcome;
