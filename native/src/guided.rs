@@ -37,19 +37,30 @@ fn pile_terms<'p>(program: &'p Program, rules: &'p GuidedRules, pos: &'p Positio
 /// home piles and the stock.
 #[inline]
 fn wanted(program: &Program, rules: &GuidedRules, pos: &Position) -> (u64, i64) {
-    let mut home = 0i64;
+    wanted_of(program, rules, pos.stock.len(), |index| {
+        let pile = &pos.piles[index];
+        (pile.len(), pile.last().copied())
+    })
+}
+
+/// `wanted`, each home pile's size and top card read by `home(index)`, the stock's size
+/// `stock`.
+#[inline]
+fn wanted_of(program: &Program, rules: &GuidedRules, stock: usize, home: impl Fn(usize) -> (usize, Option<u8>))
+             -> (u64, i64) {
+    let mut cards = 0i64;
     let mut wanted: u64 = 0;
     for (index, on_empty, rows) in &rules.homes {
-        let pile = &pos.piles[*index];
-        home += pile.len() as i64;
-        wanted |= match pile.last() {
-            Some(&top) if top < FACE_DOWN => rows[top as usize],
+        let (size, top) = home(*index);
+        cards += size as i64;
+        wanted |= match top {
+            Some(top) if top < FACE_DOWN => rows[top as usize],
             Some(_) => 0,
             None => *on_empty,
         };
     }
     let c = &program.search.guided;
-    let terms = c.stock_weight.wrapping_mul(pos.stock.len() as i64).wrapping_sub(c.home_weight.wrapping_mul(home));
+    let terms = c.stock_weight.wrapping_mul(stock as i64).wrapping_sub(c.home_weight.wrapping_mul(cards));
     (wanted, terms)
 }
 
@@ -210,6 +221,62 @@ impl Terms {
                     sum = sum.wrapping_sub(self.piles[index]).wrapping_add(term);
                 }
             }
+        }
+        Some(sum)
+    }
+
+    /// `child`'s estimate of the position the move `mv` leads to from `pos` (the position
+    /// of these terms), where the move only moves its cards (`Program::moves_cards_only`),
+    /// without playing it: the source's cards but the run, the target's with the run on
+    /// them (made in `scratch`). None as `child` says.
+    fn child_by(&self, program: &Program, rules: &GuidedRules, pos: &Position, mv: Move,
+                scratch: &mut Vec<u8>) -> Option<i64> {
+        let (s, k, t) = (mv.s as usize, mv.k as usize, mv.t as usize);
+        if s >= program.piles || t >= program.piles {
+            return None;
+        }
+        let (rest, run) = pos.piles[s].split_at(pos.piles[s].len() - k);
+        let mut sum = self.sum;
+        let mut wanted_now = self.wanted;
+        if rules.home[s] || rules.home[t] {
+            let homes;
+            (wanted_now, homes) = wanted_of(program, rules, pos.stock.len(), |index| {
+                let pile = &pos.piles[index];
+                if index == s {
+                    (rest.len(), rest.last().copied())
+                } else if index == t {
+                    (pile.len() + k, run.last().copied())
+                } else {
+                    (pile.len(), pile.last().copied())
+                }
+            });
+            let changed = wanted_now ^ self.wanted;
+            if changed & self.twice != 0 {
+                return None;
+            }
+            sum = sum.wrapping_sub(self.homes).wrapping_add(homes);
+            let next = program.search.guided.next_weight;
+            let mut bits = changed;
+            while bits != 0 {
+                let card = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (pile, depth) = self.at[card];
+                if pile != NOWHERE && pile as usize != s && pile as usize != t {
+                    let term = next.wrapping_mul(depth as i64);
+                    sum = if wanted_now >> card & 1 == 1 { sum.wrapping_add(term) } else { sum.wrapping_sub(term) };
+                }
+            }
+        }
+        if !rules.home[s] {
+            let term = pile_term(program, rules, s, rest, wanted_now);
+            sum = sum.wrapping_sub(self.piles[s]).wrapping_add(term);
+        }
+        if !rules.home[t] {
+            scratch.clear();
+            scratch.extend_from_slice(&pos.piles[t]);
+            scratch.extend_from_slice(run);
+            let term = pile_term(program, rules, t, scratch, wanted_now);
+            sum = sum.wrapping_sub(self.piles[t]).wrapping_add(term);
         }
         Some(sum)
     }
@@ -380,6 +447,8 @@ pub struct Guided<'a> {
     flare: usize,
     /// the estimate's terms of the position expanded now
     terms: Terms,
+    /// a pile's cards as a move not played would leave them (`Terms::child_by`)
+    scratch: Vec<u8>,
 }
 
 impl<'a> Guided<'a> {
@@ -405,6 +474,7 @@ impl<'a> Guided<'a> {
             depth_weight,
             flare,
             terms: Terms::new(),
+            scratch: Vec::new(),
         })
     }
 
@@ -471,14 +541,35 @@ impl<'a> Guided<'a> {
     /// piles do, and whether a home pile is among them.
     fn push(&mut self, parent: u32, mv: Move, depth: u32, dealt: bool, from: Option<(&Touched, bool)>) {
         let program = self.program;
-        let number = self.nodes.len() as u32;
-        self.nodes.push(Node { parent, mv, depth, piles: NO_PILES, dealt });
         let estimate = from
             .and_then(|(touched, home)| self.terms.child(program, self.rules, &self.pos, touched, home))
             .unwrap_or_else(|| estimate(program, self.rules, &self.pos));
         debug_assert_eq!(estimate, self::estimate(program, self.rules, &self.pos));
+        self.push_estimated(parent, mv, depth, dealt, estimate);
+    }
+
+    /// A new node, its position's estimate `estimate`, ranked in the queue.
+    fn push_estimated(&mut self, parent: u32, mv: Move, depth: u32, dealt: bool, estimate: i64) {
+        let number = self.nodes.len() as u32;
+        self.nodes.push(Node { parent, mv, depth, piles: NO_PILES, dealt });
         let rank = estimate.wrapping_add(self.depth_weight.wrapping_mul(depth as i64));
         self.queue.push(rank, number);
+    }
+
+    /// In a debug build: the estimate made without playing `mv` (`Terms::child_by`) is the
+    /// estimate of the position it leads to, which it changes in its two piles alone.
+    #[cfg(debug_assertions)]
+    fn check_unplayed(&mut self, mv: Move, estimate: i64) {
+        let program = self.program;
+        let undo = program.play(&mut self.pos, mv, &mut self.stacks);
+        let touched = self.stacks.take_touched();
+        let mut two = Touched::NONE;
+        two.mark(mv.s as usize);
+        two.mark(mv.t as usize);
+        assert!(undo.is_plain() && touched == two, "a move that only moves its cards: {mv:?}");
+        assert_eq!(estimate, self::estimate(program, self.rules, &self.pos), "{mv:?}");
+        program.take_back(&mut self.pos, mv, undo, &mut self.stacks);
+        self.stacks.take_touched();
     }
 
     /// Search on until a win (`solver.line` holds it), `budget` more positions
@@ -603,6 +694,17 @@ impl<'a> Guided<'a> {
                 if program.is_twin(&self.pos, &moves[same..i], mv) || Some(mv) == reverse {
                     continue;
                 }
+                // a child keyed when its turn comes, whose move only moves its cards, is
+                // estimated from the terms without being played
+                if kept && !self.key_when_reached && program.moves_cards_only(&self.pos, mv) {
+                    let unplayed = self.terms.child_by(program, self.rules, &self.pos, mv, &mut self.scratch);
+                    if let Some(estimate) = unplayed {
+                        #[cfg(debug_assertions)]
+                        self.check_unplayed(mv, estimate);
+                        self.push_estimated(at, mv, depth, false, estimate);
+                        continue;
+                    }
+                }
                 let undo = program.play(&mut self.pos, mv, &mut self.stacks);
                 if self.stacks.runaway {
                     stopped = Some(Outcome::Runaway);
@@ -721,7 +823,8 @@ mod tests {
     fn a_childs_estimate_from_its_parents_terms_is_its_estimate() {
         // FreeCell (one deck) and Double FreeCell (two: a card may lie face up twice), cards
         // spread at random over every pile, home piles too; each legal move's child
-        // estimated from the parent's terms, the home piles' moves among them
+        // estimated from the parent's terms, played and not, the home piles' moves among
+        // them
         for text in [include_str!("../../tests/programs/freecell.json"),
                      include_str!("../../tests/programs/double-freecell.json")] {
             let program = Program::from_json(text).expect("the golden program");
@@ -735,7 +838,7 @@ mod tests {
             let (mut homes, mut whole) = (0, 0);
             let mut terms = Terms::new();
             let mut stacks = Stacks::default();
-            let mut moves = Vec::new();
+            let (mut moves, mut scratch) = (Vec::new(), Vec::new());
             for _ in 0..300 {
                 let mut pos = Position { piles: vec![Vec::new(); program.piles], stock: Vec::new() };
                 for _ in 0..decks {
@@ -747,11 +850,16 @@ mod tests {
                 assert_eq!(terms.sum, estimate(&program, rules, &pos));
                 program.generate(&pos, &mut moves);
                 for &mv in &moves {
+                    // estimated without playing it: the same, or None where `child` says so
+                    let unplayed = program.moves_cards_only(&pos, mv)
+                        .then(|| terms.child_by(&program, rules, &pos, mv, &mut scratch));
                     stacks.take_touched();
                     let undo = program.play(&mut pos, mv, &mut stacks);
                     let touched = stacks.take_touched();
                     let home = home_touched(rules, &touched);
-                    match terms.child(&program, rules, &pos, &touched, home) {
+                    let from_terms = terms.child(&program, rules, &pos, &touched, home);
+                    assert_eq!(unplayed.expect("FreeCell's moves only move their cards"), from_terms, "{mv:?}");
+                    match from_terms {
                         Some(value) => {
                             assert_eq!(value, estimate(&program, rules, &pos), "{mv:?}");
                             homes += usize::from(home);

@@ -1468,6 +1468,26 @@ impl Program {
         Undo::new(deal, steps)
     }
 
+    /// Whether `play` would only move the cards of `mv` from its source onto the top of
+    /// its target (and mark the two piles changed): a move of cards between two piles, not
+    /// landing under, the source's new top not turned up nor a covered pile uncovered, no
+    /// forced moves after. The guided search estimates such a child without playing it
+    /// (in a debug build it checks this against `play`).
+    pub fn moves_cards_only(&self, pos: &Position, mv: Move) -> bool {
+        if mv.s < 0 || mv.is_draw() || self.has_forced || mv.s == mv.t {
+            return false;
+        }
+        let (s, k, t) = (mv.s as usize, mv.k as usize, mv.t as usize);
+        let src = &pos.piles[s];
+        if self.lands_under(t) || k == 0 || k > src.len() {
+            return false;
+        }
+        let left = src.len() - k;
+        let turns = self.turns_up[s] && left > 0 && src[left - 1] & FACE_DOWN != 0;
+        let uncovers = left == 0 && !self.uncovers[s].is_empty();
+        !turns && !uncovers
+    }
+
     /// The forced steps after a move (`last`: the pile its cards went to) or a fresh
     /// layout: what `first_forced` finds, and when it finds nothing a fill from the pile
     /// the last card went to, until nothing is left (past `max_forced_moves` it stops and
@@ -1766,6 +1786,52 @@ mod tests {
         }
         assert!(ranged.iter().any(|n| n == "freecell"), "{ranged:?}");
         assert!(safe_seen > 100, "positions with a safe move: {safe_seen}");
+    }
+
+    #[test]
+    fn a_move_said_to_move_only_its_cards_does_so() {
+        // every shipped program, random layouts with face-down cards under the face-up ones:
+        // a move `moves_cards_only` accepts changes its two piles alone and forces nothing;
+        // among those it refuses, some turn a card up when played
+        let (mut accepted, mut turning) = (0, 0);
+        let mut next = numbers(13);
+        for (name, text) in golden_programs() {
+            let program = crate::program::Program::from_json(&text).expect("the golden program");
+            for _ in 0..40 {
+                let mut pos = stretched_layout(&program, 3, &mut next);
+                for pile in pos.piles.iter_mut().take(program.piles) {
+                    let down = next(pile.len() as u64 + 1) as usize;
+                    for card in pile.iter_mut().take(down) {
+                        *card |= FACE_DOWN;
+                    }
+                }
+                let mut moves = Vec::new();
+                program.generate(&pos, &mut moves);
+                for mv in moves {
+                    let only = program.moves_cards_only(&pos, mv);
+                    let mut stacks = Stacks::default();
+                    let undo = program.play(&mut pos, mv, &mut stacks);
+                    if stacks.runaway {
+                        assert!(!only, "{name} {mv:?}");
+                    } else {
+                        let touched = stacks.take_touched();
+                        let mut two = Touched::NONE;
+                        if mv.s >= 0 && mv.t >= 0 {
+                            two.mark(mv.s as usize);
+                            two.mark(mv.t as usize);
+                        }
+                        if only {
+                            assert!(undo.is_plain() && touched == two, "{name} {mv:?}");
+                            accepted += 1;
+                        } else if mv.s >= 0 && !mv.is_draw() && !undo.is_plain() {
+                            turning += 1;
+                        }
+                    }
+                    program.take_back(&mut pos, mv, undo, &mut stacks);
+                }
+            }
+        }
+        assert!(accepted > 1000 && turning > 100, "accepted {accepted}, refused and turning {turning}");
     }
 
     #[test]
