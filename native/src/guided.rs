@@ -180,6 +180,31 @@ impl Terms {
         }
     }
 
+    /// `sum` with the home piles' terms `homes` in place of these terms', and the
+    /// `next_weight` term of each card whose wanted bit `wanted_now` changed counted again
+    /// where it lies on a pile the move left alone (`left_alone`); None where a card face
+    /// up twice changed its bit (then `estimate` makes it whole).
+    fn rehomed(&self, program: &Program, mut sum: i64, wanted_now: u64, homes: i64,
+               left_alone: impl Fn(usize) -> bool) -> Option<i64> {
+        let changed = wanted_now ^ self.wanted;
+        if changed & self.twice != 0 {
+            return None;
+        }
+        sum = sum.wrapping_sub(self.homes).wrapping_add(homes);
+        let next = program.search.guided.next_weight;
+        let mut bits = changed;
+        while bits != 0 {
+            let card = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let (pile, depth) = self.at[card];
+            if pile != NOWHERE && left_alone(pile as usize) {
+                let term = next.wrapping_mul(depth as i64);
+                sum = if wanted_now >> card & 1 == 1 { sum.wrapping_add(term) } else { sum.wrapping_sub(term) };
+            }
+        }
+        Some(sum)
+    }
+
     /// The estimate of `pos`, which differs from the position of these terms in the piles
     /// `touched` at most, its stock the same; None where a card face up twice changed its
     /// wanted bit (then `estimate` makes it whole).
@@ -190,23 +215,7 @@ impl Terms {
         if home_touched {
             let homes;
             (wanted_now, homes) = wanted(program, rules, pos);
-            let changed = wanted_now ^ self.wanted;
-            if changed & self.twice != 0 {
-                return None;
-            }
-            sum = sum.wrapping_sub(self.homes).wrapping_add(homes);
-            // the cards wanted now or no more, on the piles the move left alone
-            let next = program.search.guided.next_weight;
-            let mut bits = changed;
-            while bits != 0 {
-                let card = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let (pile, depth) = self.at[card];
-                if pile != NOWHERE && !touched.has(pile as usize) {
-                    let term = next.wrapping_mul(depth as i64);
-                    sum = if wanted_now >> card & 1 == 1 { sum.wrapping_add(term) } else { sum.wrapping_sub(term) };
-                }
-            }
+            sum = self.rehomed(program, sum, wanted_now, homes, |pile| !touched.has(pile))?;
         }
         for (word, &bits) in touched.0.iter().enumerate() {
             let mut bits = bits;
@@ -250,22 +259,7 @@ impl Terms {
                     (pile.len(), pile.last().copied())
                 }
             });
-            let changed = wanted_now ^ self.wanted;
-            if changed & self.twice != 0 {
-                return None;
-            }
-            sum = sum.wrapping_sub(self.homes).wrapping_add(homes);
-            let next = program.search.guided.next_weight;
-            let mut bits = changed;
-            while bits != 0 {
-                let card = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let (pile, depth) = self.at[card];
-                if pile != NOWHERE && pile as usize != s && pile as usize != t {
-                    let term = next.wrapping_mul(depth as i64);
-                    sum = if wanted_now >> card & 1 == 1 { sum.wrapping_add(term) } else { sum.wrapping_sub(term) };
-                }
-            }
+            sum = self.rehomed(program, sum, wanted_now, homes, |pile| pile != s && pile != t)?;
         }
         if !rules.home[s] {
             let term = pile_term(program, rules, s, rest, wanted_now);
