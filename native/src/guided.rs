@@ -605,8 +605,8 @@ impl<'a> Guided<'a> {
             let Some(at) = self.queue.pop() else { break Outcome::Exhausted };
             let parent = self.nodes[at as usize].parent;
             let dealt = self.nodes[at as usize].dealt;
-            // the move that only undoes the one that led here (`Solver::reverse`), where
-            // the parent was not reached by a deal (its key then says so): its child is the
+            // the move that only undoes the one that led here (`Move::reversed`), where the
+            // parent was not reached by a deal (its key then says so): its child is the
             // parent, reached by this search, so it would be passed over when its turn came
             let mut reverse = None;
             if parent == NO_NODE {
@@ -624,8 +624,8 @@ impl<'a> Guided<'a> {
                 }
                 let mv = self.nodes[at as usize].mv;
                 let undo = program.play(&mut self.pos, mv, &mut self.stacks);
-                if mv.s >= 0 && !mv.is_draw() && undo.is_plain() && !self.nodes[parent as usize].dealt {
-                    reverse = Some(Move { s: mv.t, k: mv.k, t: mv.s });
+                if !self.nodes[parent as usize].dealt {
+                    reverse = mv.reversed(&undo);
                 }
                 if !self.key_when_reached {
                     // keyed now, not when reached, its key read against its parent's (only
@@ -685,7 +685,7 @@ impl<'a> Guided<'a> {
                 if i > 0 && (moves[i - 1].s, moves[i - 1].k) != (mv.s, mv.k) {
                     same = i;
                 }
-                if program.is_twin(&self.pos, &moves[same..i], mv) || Some(mv) == reverse {
+                if Some(mv) == reverse || program.is_twin(&self.pos, &moves[same..i], mv) {
                     continue;
                 }
                 // a child keyed when its turn comes, whose move only moves its cards, is
@@ -754,21 +754,26 @@ impl<'a> Guided<'a> {
 mod tests {
     use super::*;
 
+    /// Numbers below the bound asked, from a generator seeded with `seed`.
+    fn numbers(seed: u64) -> impl FnMut(u64) -> u64 {
+        let mut state = seed;
+        move |below| {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) % below
+        }
+    }
+
     #[test]
     fn the_queue_pops_as_a_heap_of_rank_and_arrival() {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
         let (mut queue, mut heap) = (Queue::default(), BinaryHeap::new());
-        let mut state = 7u64;
-        let mut next = || {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            state >> 33
-        };
+        let mut next = numbers(7);
         for node in 0..20_000u32 {
-            let rank = (next() % 40) as i64 - 20;
+            let rank = next(40) as i64 - 20;
             queue.push(rank, node);
             heap.push(Reverse((rank, node)));
-            if next() % 3 == 0 {
+            if next(3) == 0 {
                 assert_eq!(queue.pop(), heap.pop().map(|Reverse((_, node))| node));
             }
         }
@@ -787,11 +792,7 @@ mod tests {
         use std::collections::BinaryHeap;
         // ranks that climb as a search's do, with falls below the lowest, far and near
         let (mut queue, mut heap) = (Queue::default(), BinaryHeap::new());
-        let mut state = 3u64;
-        let mut next = |below: u64| {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (state >> 33) % below
-        };
+        let mut next = numbers(3);
         let mut highest = i64::MIN;
         for node in 0..50_000u32 {
             let rank = node as i64 / 10 + (next(400) as i64) - 300;
@@ -824,11 +825,7 @@ mod tests {
             let program = Program::from_json(text).expect("the golden program");
             let rules = program.guided.as_deref().expect("guided rules");
             let decks = if program.piles > 16 { 2 } else { 1 };
-            let mut state = 11u64;
-            let mut next = |below: u64| {
-                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                (state >> 33) % below
-            };
+            let mut next = numbers(11);
             let (mut homes, mut whole) = (0, 0);
             let mut terms = Terms::new();
             let mut stacks = Stacks::default();

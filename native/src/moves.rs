@@ -458,6 +458,14 @@ impl Move {
         Move { s: s as i16, k: k as i16, t: t as i16 }
     }
 
+    /// The move that only undoes this one, played with the undo `undo`: its cards back.
+    /// None for a deal, a discard or a draw, and after a move that forced more moves or
+    /// turned a card (its reverse would not lead back).
+    #[inline]
+    pub fn reversed(self, undo: &Undo) -> Option<Move> {
+        (self.s >= 0 && !self.is_draw() && undo.is_plain()).then_some(Move { s: self.t, k: self.k, t: self.s })
+    }
+
     /// whether the move is a discard (of set `-2 - s`)
     #[inline(always)]
     pub fn is_discard(&self) -> bool {
@@ -1344,29 +1352,40 @@ impl Program {
 
     #[inline]
     fn turn_up(&self, pos: &mut Position, s: usize, stacks: &mut Stacks) -> u32 {
-        if self.turns_up[s] {
-            if let Some(top) = pos.piles[s].last_mut() {
-                if *top & FACE_DOWN != 0 {
-                    *top &= !FACE_DOWN;
-                    stacks.touched.mark(s);
-                    stacks.steps.push(Move { s: s as i16, k: 0, t: TURNED });
-                    return 1;
-                }
+        match pos.piles[s].last_mut() {
+            Some(top) if self.turns_up_top(s, Some(*top)) => {
+                *top &= !FACE_DOWN;
+                stacks.touched.mark(s);
+                stacks.steps.push(Move { s: s as i16, k: 0, t: TURNED });
+                1
             }
+            _ => 0,
         }
-        0
+    }
+
+    /// Whether `turn_up` turns pile `s`'s top card `top` up (a face-down top of a pile
+    /// that turns up).
+    #[inline(always)]
+    fn turns_up_top(&self, s: usize, top: Option<u8>) -> bool {
+        self.turns_up[s] && top.is_some_and(|top| top & FACE_DOWN != 0)
+    }
+
+    /// Whether `uncover` may turn a card after a move from pile `s`: `emptied`, and it
+    /// covers piles (`face_down: covered`).
+    #[inline(always)]
+    fn may_uncover(&self, s: usize, emptied: bool) -> bool {
+        emptied && !self.uncovers[s].is_empty()
     }
 
     /// `face_down: covered`: pile `s` may have emptied; each face-down top card of a pile it
     /// covered that nothing covers now turns up (a step each). Returns the steps.
     #[inline]
     fn uncover(&self, pos: &mut Position, s: usize, stacks: &mut Stacks) -> u32 {
-        let entries = &self.uncovers[s];
-        if entries.is_empty() || !pos.piles[s].is_empty() {
+        if !self.may_uncover(s, pos.piles[s].is_empty()) {
             return 0;
         }
         let mut turned = 0;
-        for (pile, covering) in entries {
+        for (pile, covering) in &self.uncovers[s] {
             if covering.iter().any(|&c| !pos.piles[c].is_empty()) {
                 continue;
             }
@@ -1483,9 +1502,7 @@ impl Program {
             return false;
         }
         let left = src.len() - k;
-        let turns = self.turns_up[s] && left > 0 && src[left - 1] & FACE_DOWN != 0;
-        let uncovers = left == 0 && !self.uncovers[s].is_empty();
-        !turns && !uncovers
+        !self.turns_up_top(s, left.checked_sub(1).map(|i| src[i])) && !self.may_uncover(s, left == 0)
     }
 
     /// The forced steps after a move (`last`: the pile its cards went to) or a fresh
@@ -1728,23 +1745,31 @@ mod tests {
         pos
     }
 
+    /// Every shipped program that has a shortcut `strip` takes out of it (saying whether
+    /// it had one), by name: the program as read, and read again without the shortcut.
+    fn without_shortcut(strip: impl Fn(&mut Program) -> bool) -> Vec<(String, Program, Program)> {
+        golden_programs().into_iter().filter_map(|(name, text)| {
+            let program = Program::from_json(&text).expect("the golden program");
+            let mut plain = Program::from_json(&text).expect("the golden program");
+            strip(&mut plain).then_some((name, program, plain))
+        }).collect()
+    }
+
     #[test]
     fn a_scan_read_from_its_table_gives_the_moves_of_the_rule() {
         // every shipped program whose scans are one table lookup: the same moves, in order,
         // from random positions of runs in suit and out, with the scans run as rules
         let (mut tabled, mut moves_seen) = (Vec::new(), 0);
         let mut next = numbers(9);
-        for (name, text) in golden_programs() {
-            let program = crate::program::Program::from_json(&text).expect("the golden program");
-            let mut plain = crate::program::Program::from_json(&text).expect("the golden program");
+        let stripped = without_shortcut(|plain| {
             let plans = plain.sources.iter_mut().chain(plain.forced_sources.iter_mut()).flatten();
             let mut any = false;
             for plan in plans {
-                any |= plan.scan_table.take().is_some();
+                any |= plan.scan_table.take().is_some(); // every plan's, not the first's alone
             }
-            if !any {
-                continue;
-            }
+            any
+        });
+        for (name, program, plain) in stripped {
             for _ in 0..100 {
                 let pos = stretched_layout(&program, 6, &mut next);
                 let (mut a, mut b) = (Vec::new(), Vec::new());
@@ -1766,14 +1791,15 @@ mod tests {
         // ranges the same as with the rule asked of every move, from random layouts
         let (mut ranged, mut safe_seen) = (Vec::new(), 0);
         let mut next = numbers(11);
-        for (name, text) in golden_programs() {
-            let program = crate::program::Program::from_json(&text).expect("the golden program");
-            let mut plain = crate::program::Program::from_json(&text).expect("the golden program");
-            let Some(safe) = plain.safe.as_mut() else { continue };
-            if (safe.sources, safe.targets) == ((0, usize::MAX), (0, usize::MAX)) {
-                continue;
+        let everywhere = ((0, usize::MAX), (0, usize::MAX));
+        let stripped = without_shortcut(|plain| match plain.safe.as_mut() {
+            Some(safe) if (safe.sources, safe.targets) != everywhere => {
+                (safe.sources, safe.targets) = everywhere;
+                true
             }
-            (safe.sources, safe.targets) = ((0, usize::MAX), (0, usize::MAX));
+            _ => false,
+        });
+        for (name, program, plain) in stripped {
             for _ in 0..200 {
                 let pos = stretched_layout(&program, 4, &mut next);
                 let mut moves = Vec::new();

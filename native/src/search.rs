@@ -468,9 +468,7 @@ impl<'a> Solver<'a> {
     #[inline]
     fn reverse(&self, line: &[Move], undos: &[Undo]) -> Option<Move> {
         match (line.last(), undos.last()) {
-            (Some(&m), Some(undo)) if m.s >= 0 && !m.is_draw() && undo.is_plain() && !self.exact => {
-                Some(Move { s: m.t, k: m.k, t: m.s })
-            }
+            (Some(&m), Some(undo)) if !self.exact => m.reversed(undo),
             _ => None,
         }
     }
