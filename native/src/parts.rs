@@ -29,7 +29,7 @@
 //! from the cards it kept and a step a card it gained.
 
 use crate::moves::{Position, Touched};
-use crate::key::VIEW_ALL;
+use crate::key::{VIEW_ALL, VIEW_TOP};
 use crate::program::KeyRules;
 
 /// A part's hash: its bytes eight at a time (the last word padded with zeros, the length
@@ -394,6 +394,11 @@ pub struct Parts {
     slot: Vec<usize>,
     /// whether each pile's group is sorted in some keys (a group of two piles or more)
     in_sorted_group: Vec<bool>,
+    /// whether each pile shows only its top card (outside a trie): its part is at most a
+    /// byte, numbered by `PartTable::number`'s table of short parts without being made
+    top_only: Vec<bool>,
+    /// the words of a `Touched` that name piles (the others are never read)
+    words: usize,
     /// for each table, the parts a key may number in it at most (a pile each, the stock's
     /// one), and the most bytes a part has (`bytes_after_next_key`)
     per_key: Vec<usize>,
@@ -435,6 +440,7 @@ impl Parts {
             .collect();
         let most_part = cards.max(2);
         let in_trie = |pile: usize| tries[group_of[pile]].is_some();
+        let top_only = (0..piles).map(|p| !in_trie(p) && rules.views.get(p) == Some(&VIEW_TOP)).collect();
         Parts {
             seen: (0..piles).map(|p| if in_trie(p) { Vec::with_capacity(most_part) } else { Vec::new() }).collect(),
             path: (0..piles).map(|p| if in_trie(p) { let mut path = Vec::with_capacity(most_part + 1); path.push(0); path } else { Vec::new() }).collect(),
@@ -447,6 +453,8 @@ impl Parts {
             order: (0..piles).collect(),
             slot: (0..piles).collect(),
             in_sorted_group: group_of.iter().map(|&g| groups[g].sorts()).collect(),
+            top_only,
+            words: piles.div_ceil(64),
             groups,
             group_of,
             numbers: vec![u32::MAX; piles],
@@ -468,7 +476,7 @@ impl Parts {
     pub fn refresh(&mut self, pos: &Position, touched: Touched, card_table: &[u8; 256],
                    part: impl Fn(usize, &[u8], &mut Vec<u8>)) {
         let n = pos.piles.len().min(self.numbers.len());
-        for (word, &bits) in touched.0.iter().enumerate() {
+        for (word, &bits) in touched.0.iter().take(self.words).enumerate() {
             let mut bits = bits;
             while bits != 0 {
                 let i = word * 64 + bits.trailing_zeros() as usize;
@@ -492,6 +500,19 @@ impl Parts {
                         if self.in_sorted_group[i] {
                             self.resort(i);
                         }
+                    }
+                    continue;
+                }
+                if self.top_only[i] {
+                    // the part `part` makes, a byte or none, looked up without being made
+                    let byte = pos.piles[i].last().map(|&card| [card_table[card as usize]]);
+                    let number = self.tables[self.group_of[i]].number(byte.as_ref().map_or(&[], |b| &b[..]));
+                    if number == self.numbers[i] {
+                        continue;
+                    }
+                    self.numbers[i] = number;
+                    if self.in_sorted_group[i] {
+                        self.resort(i);
                     }
                     continue;
                 }
