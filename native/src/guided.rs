@@ -112,7 +112,7 @@ fn pile_term(program: &Program, rules: &GuidedRules, index: usize, pile: &[u8], 
         .wrapping_add(c.built_weight.wrapping_mul(built_under))
         .wrapping_add(c.parked_weight.wrapping_mul(parked))
         .wrapping_add(c.next_weight.wrapping_mul(deep))
-        .wrapping_add(c.down_weight.wrapping_mul(down))
+        .wrapping_add(if rules.covered[index] { c.covered_down_weight } else { c.down_weight }.wrapping_mul(down))
         .wrapping_add(c.break_weight.wrapping_mul(breaks))
 }
 

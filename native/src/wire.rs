@@ -201,6 +201,8 @@ pub struct GuidedConstants {
     pub down_weight: i64,
     pub stock_weight: i64,
     pub break_weight: i64,
+    /// per face-down card on a pile a deal covers (`down_weight` elsewhere)
+    pub covered_down_weight: i64,
     /// the guided searches side by side, each from the root with its own weight per move
     pub depth_weights: Vec<i64>,
     pub budget: u64,
@@ -318,7 +320,7 @@ pub fn test_search() -> Search {
             "into_parking": 20, "dealt_pile_to_empty": -500, "deal": -1000,
             "cheap_deal": 650, "take_back": -1100, "jitter": 60},
             "guided": {"home_weight": 3, "run_weight": 1, "built_weight": 1, "parked_weight": 1,
-            "empty_weight": 2, "narrow_empty_weight": 2, "next_weight": 1, "down_weight": 3, "stock_weight": 1, "break_weight": 0,
+            "empty_weight": 2, "narrow_empty_weight": 2, "next_weight": 1, "down_weight": 3, "stock_weight": 1, "break_weight": 0, "covered_down_weight": 3,
             "depth_weights": [1, 2], "budget": 5000, "stock_from": 0, "first_turn": 2000}}"#,
     )
     .expect("the test constants fit the wire")

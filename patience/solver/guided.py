@@ -25,7 +25,8 @@ The estimate is derived from the rules only (``SolverRules.guided``): lower is b
                − empty_weight × empty piles not home that any card may fill (one only
                  some cards may fill, as Klondike's take Kings: narrow_empty_weight)
                + next_weight × the depth of each card a home pile may take now
-               + down_weight × face-down cards not home
+               + down_weight × face-down cards not home (covered_down_weight on the
+                 piles a deal covers)
                + stock_weight × cards in the stock
 
 where a pile group's ``all a, b in pairs(run): …`` conjuncts say which adjacent cards form
@@ -94,10 +95,11 @@ def make_estimate(guided: GuidedRules, piles: int) -> Estimate:
     weights = (constants.home_weight, constants.run_weight, constants.built_weight,
                constants.parked_weight, constants.empty_weight, constants.narrow_empty_weight,
                constants.next_weight, constants.down_weight, constants.stock_weight,
-               constants.break_weight)
+               constants.break_weight, constants.covered_down_weight)
 
     def estimate(position: Sequence[Sequence[int]], stock: Sequence[int]) -> int:
         home = under = built_under = parked = empty = narrow_empty = deep = down = breaks = 0
+        covered_down = 0  # face-down cards of the piles a deal covers
         wanted = 0  # the cards some home pile may take now
         for index, on_empty, rows in homes:
             pile = position[index]
@@ -130,16 +132,23 @@ def make_estimate(guided: GuidedRules, piles: int) -> Estimate:
                 else:
                     under += bottom
             depth = len(pile) - 1
+            faces_down = 0
             for card in pile:
                 if card >= FACE_DOWN:
-                    down += 1
+                    faces_down += 1
                 elif wanted >> card & 1:
                     deep += depth
                 depth -= 1
+            if dealt_onto:
+                covered_down += faces_down
+            else:
+                down += faces_down
         home_weight, run_weight, built_weight, parked_weight, empty_weight, \
-            narrow_empty_weight, next_weight, down_weight, stock_weight, break_weight = weights
+            narrow_empty_weight, next_weight, down_weight, stock_weight, break_weight, \
+            covered_down_weight = weights
         return (run_weight * under + built_weight * built_under + parked_weight * parked
                 + next_weight * deep + down_weight * down + stock_weight * len(stock)
+                + covered_down_weight * covered_down
                 + break_weight * breaks - home_weight * home - empty_weight * empty
                 - narrow_empty_weight * narrow_empty)
 
