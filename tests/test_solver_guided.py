@@ -344,15 +344,32 @@ def guided_constants():
 
 
 @needs_native
+def test_a_guided_search_gets_its_share_of_a_large_budget(guided_constants):
+    # FreeCell's deal 4 at 5,000 positions, one guided search: its budget cut to 300, the
+    # restarts leave the deal unknown; where a quarter of the solve's budget (1,250) is
+    # more than that, the guided search has it and wins at 468 positions, in both engines
+    game = patience.find_variant("freecell").deal(4)
+    guided_constants(budget=300, depth_weights=(1,), budget_share=1_000_000)
+    assert solve(game, 5_000, engine="native").verdict == "unknown"
+    assert solve(game, 5_000, engine="python").verdict == "unknown"
+    guided_constants(budget=300, depth_weights=(1,), budget_share=4)
+    reference = solve(game, 5_000, shorten_line=False, engine="python")
+    core = solve(game, 5_000, shorten_line=False, engine="native")
+    assert (reference.verdict, reference.positions) == ("won", 468)
+    assert (core.verdict, core.positions, core.moves) == \
+        (reference.verdict, reference.positions, reference.moves)
+
+
+@needs_native
 def test_a_second_guided_search_goes_beside_the_first(guided_constants):
     # Fan's deal 56 at 5,000 positions, each guided search's budget cut to 300: one guided
     # search and the restarts leave it unknown; a second from the root, ranking by a depth
     # weight of 2 and taking every other guided turn, wins it at 1,022, in both engines
     game = patience.find_variant("fan").deal(56)
-    guided_constants(budget=300, depth_weights=(1,))
+    guided_constants(budget=300, depth_weights=(1,), budget_share=1_000_000)
     assert solve(game, 5_000, shorten_line=False, engine="native").verdict == "unknown"
     assert solve(game, 5_000, shorten_line=False, engine="python").verdict == "unknown"
-    guided_constants(budget=300, depth_weights=(1, 2))
+    guided_constants(budget=300, depth_weights=(1, 2), budget_share=1_000_000)
     reference = solve(game, 5_000, shorten_line=False, engine="python")
     core = solve(game, 5_000, shorten_line=False, engine="native")
     assert (reference.verdict, reference.positions) == ("won", 1_022)

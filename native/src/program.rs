@@ -22,10 +22,10 @@ pub const FACE_DOWN: u8 = 64;
 /// `wire::Places`; 8: the gathering redeal's `keep` and `gaps`, the gaps that close on the
 /// deal, `stock.top` and covered cards face down, cards put under a pile and turned from the
 /// pile the last card went to, `wire::Turning`; 9-11: the draws of a buried card, the
-/// guided search and its weights; 12: the guided search's built and narrow piles; 13-15:
+/// guided search and its weights; 12: the guided search's built and narrow piles; 13-16:
 /// its first turn, whether it keys a child when reached, the weight of face-down cards on
-/// the piles a deal covers)
-pub const PROGRAM_VERSION: u64 = 15;
+/// the piles a deal covers, its budget's share of the solve's)
+pub const PROGRAM_VERSION: u64 = 16;
 /// the card read from an empty pile: no table holds it, no rank or suit matches it
 pub const NO_CARD: i64 = 255;
 pub const SLOTS: usize = 4;

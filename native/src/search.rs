@@ -742,10 +742,12 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
     // restart, the searches in turn: one from the root for each depth weight
     // (`depth_weights`, at most `FLARES`: `Program::from_wire`), each until it has spent
     // `budget`
+    // each one's budget: its own, or its share of the solve's where that is more
+    let flare_budget = constants.guided.budget.max(max_positions / constants.guided.budget_share.max(1));
     let mut flares: Vec<(Guided, u64)> = if guides && !prove {
         constants.guided.depth_weights.iter().enumerate()
             .filter_map(|(flare, &weight)| Guided::new(program, root, weight, flare))
-            .map(|g| (g, constants.guided.budget))
+            .map(|g| (g, flare_budget))
             .collect()
     } else {
         Vec::new()
@@ -765,7 +767,7 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
                 // its turn: as many positions as the next restart's, and its first at least
                 // `first_turn`
                 let mut turn = constants.restart_unit.saturating_mul(luby(run + 1));
-                if flares[next_flare].1 == constants.guided.budget {
+                if flares[next_flare].1 == flare_budget {
                     turn = turn.max(constants.guided.first_turn);
                 }
                 let turn = turn.min(flares[next_flare].1).min(max_positions - spent);

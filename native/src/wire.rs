@@ -206,6 +206,8 @@ pub struct GuidedConstants {
     /// the guided searches side by side, each from the root with its own weight per move
     pub depth_weights: Vec<i64>,
     pub budget: u64,
+    /// a guided search's budget is at least the solve's divided by this
+    pub budget_share: u64,
     pub stock_from: u64,
     /// the least positions of a guided search's first turn
     pub first_turn: u64,
@@ -321,7 +323,7 @@ pub fn test_search() -> Search {
             "cheap_deal": 650, "take_back": -1100, "jitter": 60},
             "guided": {"home_weight": 3, "run_weight": 1, "built_weight": 1, "parked_weight": 1,
             "empty_weight": 2, "narrow_empty_weight": 2, "next_weight": 1, "down_weight": 3, "stock_weight": 1, "break_weight": 0, "covered_down_weight": 3,
-            "depth_weights": [1, 2], "budget": 5000, "stock_from": 0, "first_turn": 2000}}"#,
+            "depth_weights": [1, 2], "budget": 5000, "budget_share": 5, "stock_from": 0, "first_turn": 2000}}"#,
     )
     .expect("the test constants fit the wire")
 }

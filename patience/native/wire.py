@@ -26,8 +26,9 @@ from patience.solver.constants import SearchConstants
 #: face down (``uncovering``), 9: the draws of a buried card, ``merci``, 10: the guided
 #: search, ``guided`` and its constants, 11: its weights of face-down and stock cards, 12:
 #: its built and narrow piles and their weights, 13: its first turn's length, 14: whether it
-#: keys a child when reached, 15: the weight of face-down cards on the piles a deal covers)
-PROGRAM_VERSION = 15
+#: keys a child when reached, 15: the weight of face-down cards on the piles a deal covers,
+#: 16: its budget's share of the solve's)
+PROGRAM_VERSION = 16
 
 Expr = list[Any]  # an expression tree: ["int", 3], ["cmp", "==", a, b], …
 Rule = Expr | bool  # a rule, or the constant it folds to

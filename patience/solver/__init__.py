@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 #: Changes whenever a change to the search could change a verdict, a line or a count: batch
 #: studies store results per solver version (``patience stats``).
-SOLVER_VERSION = "1.19"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
+SOLVER_VERSION = "1.20"  # 1.1: won lines shortened; 1.2: proven-lost table, no undo move
 # 1.3: take-backs off the foundations after the deal, turn-ups first; whole lost components
 # proven lost (Tarjan); a pile no card leaves and no rule reads below its top (Golf's waste,
 # Black Hole's hole, one-way foundations) keyed by its top card and size;
@@ -90,6 +90,8 @@ SOLVER_VERSION = "1.19"  # 1.1: won lines shortened; 1.2: proven-lost table, no 
 # 1.19: the guided search's estimate weighs a face-down card on a pile a deal covers 4, not
 # 3 (GuidedConstants.covered_down_weight: the Spiders, Gypsy; Spider's deals 1-60 at 10^6
 # positions, 48 won against 36)
+# 1.20: a guided search's budget is a fifth of the solve's where that is more than 200,000
+# (GuidedConstants.budget_share; a solve of 1,000,000 positions or fewer is as before)
 #: the verdicts, one vocabulary everywhere (results, studies, the CLI's JSON)
 VERDICTS: tuple[Verdict, ...] = ("won", "unwinnable", "unknown")
 DEFAULT_MAX_POSITIONS = 1_000_000
@@ -161,7 +163,8 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     Where the rules tell runs (``SolverRules.guided``), the guided search
     (:mod:`patience.solver.guided`), best first by an estimate derived from the rules,
     takes turns with the restarts: before each restart it goes on for as many positions as
-    that restart gets, until it has spent ``SEARCH.guided.budget``. There are two, from the
+    that restart gets, until it has spent ``SEARCH.guided.budget`` or, where that is more,
+    ``max_positions // SEARCH.guided.budget_share``. There are two, from the
     root, each ranking by its own depth weight (``SEARCH.guided.depth_weights``), and they
     take those turns in order (fc-solve's flares); where a stock is dealt, from
     ``SEARCH.guided.stock_from`` positions on. ``guides=False`` leaves
@@ -205,7 +208,9 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     flares = [Guided(rules, game.piles, game.stock, lost, weight)
               for weight in SEARCH.guided.depth_weights] \
         if guides and not prove and rules.guided is not None else []
-    flares_left = [SEARCH.guided.budget for _ in flares]
+    # each guided search's budget: its own, or its share of the solve's where that is more
+    flare_budget = max(SEARCH.guided.budget, max_positions // SEARCH.guided.budget_share)
+    flares_left = [flare_budget for _ in flares]
     next_flare = 0
     guided_from = SEARCH.guided.stock_from if game.variant.deal_targets else 0
     while spent < max_positions:
@@ -227,7 +232,7 @@ def solve(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
             # restart's
             guided = flares[next_flare]
             turn = RESTART_UNIT * luby(run + 1)
-            if flares_left[next_flare] == SEARCH.guided.budget:  # its first turn
+            if flares_left[next_flare] == flare_budget:  # its first turn
                 turn = max(turn, SEARCH.guided.first_turn)
             turn = min(turn, flares_left[next_flare], max_positions - spent)
             outcome = guided.run(turn, deadline, stop)

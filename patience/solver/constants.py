@@ -79,6 +79,10 @@ class GuidedConstants:
     depth_weights: tuple[int, ...] = attrs.field(
         default=(1, 2), validator=attrs.validators.max_len(FLARES))
     budget: int = 200_000  # positions in all the turns of one guided search
+    #: ... or this share of the solve's budget where that is more (solver 1.20): at
+    #: 10,000,000 positions each guided search gets 2,000,000, not 200,000, and a solve of
+    #: 1,000,000 positions or fewer is as before
+    budget_share: int = attrs.field(default=5, validator=attrs.validators.ge(1))
     #: where a stock is dealt, its first turn comes once a solve has spent this many
     #: positions (the restarts decide most such deals sooner, the stock macro moves
     #: walking the stock for them)
