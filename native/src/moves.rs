@@ -6,7 +6,7 @@ use crate::filter::{
     row_has, row_union, top_code, Cards, FilterKey, Row, Verdict, CODES, EMPTY_CODE, MAX_NEAR, OTHER_CODE, TARGET_SLOT,
 };
 use crate::filter::PairFilter;
-use crate::program::{lookup2, Discard, Env, Merci, Pairing, Program, SourcePlan, FACE_DOWN, MAX_SCREENED, NO_CARD};
+use crate::program::{Discard, Env, Merci, Pairing, Program, SourcePlan, FACE_DOWN, MAX_SCREENED, NO_CARD};
 use crate::compile::Code;
 use crate::wire::Gather;
 
@@ -1050,13 +1050,11 @@ impl Program {
         };
         env.s = s;
         let whole = match (&plan.scan_table, &plan.scan) {
-            (Some((table, above_first)), _) => {
+            (Some(table), _) => {
                 // the same scan, its one table read directly
                 let mut m = 1;
                 while m < up && m < plan.cap {
-                    let (below, above) = (src[n - m - 1] as i64, src[n - m] as i64);
-                    let (a, b) = if *above_first { (above, below) } else { (below, above) };
-                    if lookup2(table, a, b) == 0 {
+                    if !table.continues(src[n - m - 1], src[n - m]) {
                         break;
                     }
                     m += 1;

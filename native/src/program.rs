@@ -235,6 +235,36 @@ pub struct Pairing {
     pub key_depth: usize,
 }
 
+/// A scan's table of two neighbouring cards read out for every pair of bytes: `continues(below,
+/// above)` is the table's entry (`lookup2`, 0 off the table) for the card below and the card
+/// above, in the order the rule reads them. A byte indexes it whole, so a step of the scan is
+/// a load and a bit test, with no bounds to check.
+#[derive(Debug)]
+pub struct ScanTable {
+    bits: Box<[[u64; 4]; 256]>,
+}
+
+impl ScanTable {
+    fn new(table: &Table, above_first: bool) -> ScanTable {
+        let mut bits = Box::new([[0u64; 4]; 256]);
+        for (below, row) in bits.iter_mut().enumerate() {
+            for above in 0..256usize {
+                let (a, b) = if above_first { (above, below) } else { (below, above) };
+                if lookup2(table, a as i64, b as i64) != 0 {
+                    row[above >> 6] |= 1 << (above & 63);
+                }
+            }
+        }
+        ScanTable { bits }
+    }
+
+    /// Whether the run goes on from the card `above` down to the card `below` it.
+    #[inline(always)]
+    pub fn continues(&self, below: u8, above: u8) -> bool {
+        (self.bits[below as usize][(above >> 6) as usize] >> (above & 63)) & 1 != 0
+    }
+}
+
 /// The most pairings a screened plan has (a screen keeps a card set for each).
 pub const MAX_SCREENED: usize = 8;
 
@@ -245,9 +275,9 @@ pub struct SourcePlan {
     /// the scan stops at this run size
     pub cap: usize,
     pub scan: Option<Code>,
-    /// the scan when it is one lookup in a table of two neighbouring cards (the card below,
-    /// the card above): the table, and whether it reads the card above first
-    pub scan_table: Option<(Arc<Table>, bool)>,
+    /// the scan when it is one lookup in a table of two neighbouring cards: the table read
+    /// out once for every pair of bytes (`ScanTable`)
+    pub scan_table: Option<ScanTable>,
     pub fixed: Option<Code>,
     pub rest: Code,
     pub pairings: Vec<Pairing>,
@@ -823,7 +853,7 @@ impl Reader {
             scan: optional(&source.scan)?,
             scan_table: match source.scan.as_ref().map(|v| self.expr(v)).transpose()? {
                 Some(Expr::CardTable2(id, CardRef::Card(a), CardRef::Card(b))) if a != b && a < 2 && b < 2 => {
-                    Some((self.tables.get(id as usize).ok_or("bad rule program: table")?.clone(), a == 1))
+                    Some(ScanTable::new(self.tables.get(id as usize).ok_or("bad rule program: table")?, a == 1))
                 }
                 _ => None,
             },
