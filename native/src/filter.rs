@@ -121,7 +121,7 @@ pub struct TargetFilter {
     listed: Vec<Option<Listed>>,
     /// the rows read the other way: for each target-top code, the key cards 0–127 whose
     /// row has it (a source screen's question, `moves.rs`: may any target take this card?)
-    takers: Vec<Cards>,
+    takers: Box<[Cards; 256]>,
     /// for each key card code, the target tops for which the rule is known *true*: the two
     /// cards decide it, so the generator emits the move without running the rule
     sure: Vec<Row>,
@@ -176,14 +176,17 @@ impl TargetFilter {
     /// The key cards 0–127 whose row has the target-top `code` (the "other" code: all).
     #[inline(always)]
     pub fn takers(&self, code: u8) -> &Cards {
+        // one entry for every byte: no bounds check
         &self.takers[code as usize]
     }
 
     fn with_lists(key: FilterKey, rows: Vec<Row>, sure: Vec<Row>, sure_one: Vec<Row>) -> TargetFilter {
         let listed = listed_rows(&rows);
-        let mut takers = vec![[0u64; 2]; CODES];
+        // the codes past `CODES` never occur: as the "other" code, they pass every card
+        let mut takers = Box::new([[u64::MAX; 2]; 256]);
+        takers[..CODES].fill([0; 2]);
         for (c, row) in rows.iter().take(128).enumerate() {
-            for (v, cards) in takers.iter_mut().enumerate() {
+            for (v, cards) in takers.iter_mut().take(CODES).enumerate() {
                 if row_has(row, v as u8) {
                     cards[c >> 6] |= 1 << (c & 63);
                 }

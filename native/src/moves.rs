@@ -6,7 +6,9 @@ use crate::filter::{
     row_has, row_union, top_code, Cards, FilterKey, Row, Verdict, CODES, EMPTY_CODE, MAX_NEAR, OTHER_CODE, TARGET_SLOT,
 };
 use crate::filter::PairFilter;
-use crate::program::{Discard, Env, Merci, Pairing, Program, SourcePlan, FACE_DOWN, MAX_SCREENED, NO_CARD};
+use crate::program::{
+    Discard, Env, Merci, Pairing, Program, SourcePlan, FACE_DOWN, MAX_SCREENED, MAX_SCREEN_KEYS, NO_CARD,
+};
 use crate::compile::Code;
 use crate::wire::Gather;
 
@@ -92,27 +94,42 @@ impl<'n> Targets<'n> {
     }
 }
 
-/// A screened plan's question for one position, asked before any pairing is set up: may
-/// some target take this source's key card? For each pairing, the key cards that a target
-/// of its range may accept by its filter (the union of `TargetFilter::takers` of the
-/// targets' tops). A source whose key card is outside that set for every pairing has no
-/// candidate target in any of them (`candidates` would find none: the same rows read the
-/// other way), so it has no move and is passed over; nothing else changes.
+/// A plan's questions for one position, asked before a pairing is set up: may some target
+/// of this pairing take a run's key card? For each pairing with a target filter, the key
+/// cards that a target of its range may accept by its filter (the union of
+/// `TargetFilter::takers` of the targets' tops, less what its branches rule out). A run
+/// whose key card is outside that set has no candidate target (`candidates` would find
+/// none, and `verdict` says No for every target: the same rows read the other way), so a
+/// pairing none of whose runs' key cards is in it has no move and is passed over; nothing
+/// else changes. In a screened plan (`SourcePlan::screened`), the sets of the pairings
+/// whose key cards lie at one depth are also joined, and a source pile whose key cards are
+/// in none of them is passed over before any pairing is set up.
 struct Screen {
-    /// for each pairing, where its key card lies (`Pairing::key_depth`) and the key cards
-    /// its targets may take
-    keys: [(usize, Cards); MAX_SCREENED],
-    pairings: usize,
+    /// for each pairing, the key cards its targets may take (all, for a pairing without a
+    /// filter)
+    takes: [Cards; MAX_SCREENED],
+    /// in a screened plan, for each of its key depths (`SourcePlan::key_depths`) the union
+    /// of the sets of its pairings whose key cards lie there
+    keys: [(usize, Cards); MAX_SCREEN_KEYS],
+    depths: usize,
 }
 
 impl Screen {
+    const ALL: Cards = [u64::MAX; 2];
+
+    fn new() -> Screen {
+        Screen { takes: [[0; 2]; MAX_SCREENED], keys: [(0, [0; 2]); MAX_SCREEN_KEYS], depths: 0 }
+    }
+
+    /// Read the sets of `plan`'s pairings (`plan.screen`) in this position.
     // kept out of `generate`, whose size decides whether `source_pile` is inlined there
     #[inline(never)]
-    fn of(plan: &SourcePlan, targets: Option<&Targets>, pos: &Position) -> Screen {
-        let mut keys = [(0, [0u64; 2]); MAX_SCREENED];
-        for ((depth, cards), pairing) in keys.iter_mut().zip(&plan.pairings) {
-            let filter = pairing.filter.as_ref().expect("a screened pairing has a filter");
-            *depth = pairing.key_depth;
+    fn read(&mut self, plan: &SourcePlan, targets: Option<&Targets>, pos: &Position) {
+        for (cards, pairing) in self.takes.iter_mut().zip(&plan.pairings) {
+            let Some(filter) = pairing.filter.as_ref() else {
+                *cards = Screen::ALL;
+                continue;
+            };
             // summed in a local (a register), not through `cards`
             let mut sum = [0u64; 2];
             if let (Some(branches), Some(targets)) = (&pairing.branches, targets) {
@@ -142,14 +159,26 @@ impl Screen {
             }
             *cards = sum;
         }
-        Screen { keys, pairings: plan.pairings.len().min(MAX_SCREENED) }
+        self.depths = 0;
+        if plan.screened {
+            for (key, &depth) in self.keys.iter_mut().zip(&plan.key_depths) {
+                *key = (depth, [0; 2]);
+            }
+            for (cards, pairing) in self.takes.iter().zip(&plan.pairings) {
+                let key = &mut self.keys[pairing.depth_slot].1;
+                key[0] |= cards[0];
+                key[1] |= cards[1];
+            }
+            self.depths = plan.key_depths.len();
+        }
     }
 
-    /// Whether some pairing may move a run of `src` (false: none has a candidate target).
+    /// Whether some pairing of a screened plan may move a run of `src` (false: none has a
+    /// candidate target).
     #[inline]
     fn may_move(&self, src: &[u8]) -> bool {
         let n = src.len();
-        for &(d, cards) in &self.keys[..self.pairings] {
+        for &(d, cards) in &self.keys[..self.depths] {
             let card = if d == 0 {
                 0
             } else if d <= n {
@@ -157,12 +186,62 @@ impl Screen {
             } else {
                 return true; // no such card: the filter's "no card" row passes everything
             };
-            if card >= 128 || (cards[(card >> 6) as usize] >> (card & 63)) & 1 != 0 {
+            if has_card(&cards, card) {
                 return true;
             }
         }
         false
     }
+
+    /// Whether some run of `ks..=ke` cards of `src` under the pairing numbered `i` has a key
+    /// card its targets may take (false: the pairing has no move).
+    #[inline(always)]
+    fn may_take(&self, i: usize, pairing: &Pairing, src: &[u8], (ks, ke): (usize, usize)) -> bool {
+        let (Some(filter), Some(cards)) = (&pairing.filter, self.takes.get(i)) else { return true };
+        let ke = if filter.key == FilterKey::RunBottom { ke } else { ks };
+        (ks..ke + 1).any(|k| has_card(cards, key_card(filter.key, src, k)))
+    }
+}
+
+/// The piles `start..stop` (at most 64) that may give a move under `plan`, a bit each from
+/// `start`: those as long as its floor (`source_pile` gives nothing for a shorter pile)
+/// and, in a screened plan, whose key cards some pairing's targets may take.
+#[inline(never)]
+fn movers(plan: &SourcePlan, start: usize, stop: usize, screen: Option<&Screen>, piles: &[Vec<u8>]) -> u64 {
+    let mut bits = 0u64;
+    let piles = &piles[start..stop];
+    let floor = plan.floor;
+    match screen {
+        Some(screen) if plan.screened && screen.depths == 1 && screen.keys[0].0 >= 1 => {
+            // one key card, at a depth from the top: the common case, in a few instructions
+            let (depth, cards) = screen.keys[0];
+            for (i, pile) in piles.iter().enumerate() {
+                let n = pile.len();
+                let may = n >= floor && (depth > n || has_card(&cards, pile[n - depth]));
+                bits |= u64::from(may) << i;
+            }
+        }
+        Some(screen) if plan.screened => {
+            for (i, pile) in piles.iter().enumerate() {
+                bits |= u64::from(pile.len() >= floor && screen.may_move(pile)) << i;
+            }
+        }
+        _ => {
+            for (i, pile) in piles.iter().enumerate() {
+                bits |= u64::from(pile.len() >= floor) << i;
+            }
+        }
+    }
+    bits
+}
+
+/// Whether `card` is in `cards`; a card past 127 always is (the filters' "other" row passes
+/// every target).
+#[inline(always)]
+fn has_card(cards: &Cards, card: u8) -> bool {
+    // the word chosen by a select, not an index (which would put `cards` in memory)
+    let word = if card & 64 == 0 { cards[0] } else { cards[1] };
+    card >= 128 || (word >> (card & 63)) & 1 != 0
 }
 
 /// The targets of one pairing to test, in increasing order: the piles of a bit set, or a
@@ -764,21 +843,42 @@ impl Program {
         let near = (self.filtered && !self.near_maps.is_empty())
             .then(|| Box::new(Near::of(pos, &self.near_maps, &self.placing.maps)));
         let targets = self.filtered.then(|| Targets::of(pos, near.as_deref()));
+        let mut read = Screen::new();
         for (group, plan) in self.groups.iter().zip(&self.sources) {
             if let Some(plan) = plan {
                 if sources.is_some_and(|sources| !sources[group.start..group.stop].contains(&true)) {
                     continue; // none of its piles' moves wanted
                 }
-                let screen = plan.screened.then(|| Screen::of(plan, targets.as_ref(), pos));
+                let screen = if plan.screen {
+                    read.read(plan, targets.as_ref(), pos);
+                    Some(&read)
+                } else {
+                    None
+                };
+                let mut emit = |m| {
+                    out.push(m);
+                    false
+                };
+                if plan.screened && group.stop - group.start <= 64 {
+                    // the piles that may give a move, found in one tight loop first
+                    let mut movers = movers(plan, group.start, group.stop, screen, &pos.piles);
+                    while movers != 0 {
+                        let s = group.start + movers.trailing_zeros() as usize;
+                        movers &= movers - 1;
+                        if sources.is_none_or(|sources| sources[s]) {
+                            self.source_pile(plan, group.face_down, s, pos, &mut env, targets.as_ref(), screen, &mut emit);
+                        }
+                    }
+                    continue;
+                }
                 for s in group.start..group.stop {
-                    if sources.is_some_and(|sources| !sources[s])
-                        || screen.as_ref().is_some_and(|screen| !screen.may_move(&pos.piles[s])) {
+                    // `source_pile` gives nothing for a pile shorter than the floor
+                    if pos.piles[s].len() < plan.floor
+                        || sources.is_some_and(|sources| !sources[s])
+                        || (plan.screened && screen.is_some_and(|screen| !screen.may_move(&pos.piles[s]))) {
                         continue;
                     }
-                    self.source_pile(plan, group.face_down, s, pos, &mut env, targets.as_ref(), &mut |m| {
-                        out.push(m);
-                        false
-                    });
+                    self.source_pile(plan, group.face_down, s, pos, &mut env, targets.as_ref(), screen, &mut emit);
                 }
             }
         }
@@ -903,7 +1003,7 @@ impl Program {
                 let probe = lifted.get_or_insert_with(|| pos.clone());
                 let top = probe.piles[s].pop().expect("a top card");
                 let mut env = Env::placed(&probe.piles, &probe.stock, &self.placing.maps);
-                let stopped = self.source_pile(plan, false, s, probe, &mut env, None, &mut |m| {
+                let stopped = self.source_pile(plan, false, s, probe, &mut env, None, None, &mut |m| {
                     emit(Move { s: m.s, k: DRAW, t: m.t })
                 });
                 probe.piles[s].push(top);
@@ -954,6 +1054,7 @@ impl Program {
         let mut targets: Option<Targets> = None;
         let near = std::cell::OnceCell::new();
         let mut env = None;
+        let mut read: Option<Screen> = None;
         let looked_at = only.unwrap_or(&Touched::ALL);
         for (group, plan) in self.groups.iter().zip(&self.forced_sources) {
             if let Some(plan) = plan {
@@ -965,13 +1066,19 @@ impl Program {
                         .then(|| &**near.get_or_init(|| Box::new(Near::of(pos, &self.near_maps, &self.placing.maps))));
                     targets = Some(Targets::of(pos, near));
                 }
-                let screen = (plan.screened && only.is_none()).then(|| Screen::of(plan, targets.as_ref(), pos));
+                let screen = if plan.screen && only.is_none() {
+                    let read = read.get_or_insert_with(Screen::new);
+                    read.read(plan, targets.as_ref(), pos);
+                    Some(&*read)
+                } else {
+                    None
+                };
                 let env = env.get_or_insert_with(|| Env::placed(&pos.piles, &pos.stock, &self.placing.maps));
                 for s in looked_at.within(group.start, group.stop) {
-                    if screen.as_ref().is_some_and(|screen| !screen.may_move(&pos.piles[s])) {
+                    if plan.screened && screen.is_some_and(|screen| !screen.may_move(&pos.piles[s])) {
                         continue;
                     }
-                    if self.source_pile(plan, group.face_down, s, pos, env, targets.as_ref(), &mut |m| {
+                    if self.source_pile(plan, group.face_down, s, pos, env, targets.as_ref(), screen, &mut |m| {
                         found = Some(m);
                         true
                     }) {
@@ -1036,6 +1143,7 @@ impl Program {
         pos: &Position,
         env: &mut Env,
         targets: Option<&Targets>,
+        screen: Option<&Screen>,
         emit: &mut dyn FnMut(Move) -> bool,
     ) -> bool {
         let src = &pos.piles[s];
@@ -1085,49 +1193,65 @@ impl Program {
                 Some(k0 as usize)
             }
         };
-        for pairing in &plan.pairings {
-            if self.pairing(plan, pairing, s, whole, single, env, targets, emit) {
+        let src = env.piles[s].as_slice();
+        for (i, pairing) in plan.pairings.iter().enumerate() {
+            let sizes = match &pairing.fixed {
+                Some(fixed) => {
+                    let size = fixed.value(env);
+                    match single {
+                        Some(k0) if k0 as i64 == size => (k0, k0),
+                        None if size >= 1 && size <= whole as i64 => (size as usize, size as usize),
+                        _ => continue,
+                    }
+                }
+                None => match single {
+                    Some(k0) => (k0, k0),
+                    None => (1, whole),
+                },
+            };
+            if screen.is_some_and(|screen| !screen.may_take(i, pairing, src, sizes)) {
+                continue; // no target takes a key card of these runs
+            }
+            if sizes.0 == sizes.1 && pairing.stop == pairing.start + 1 && pairing.filter.is_some() {
+                // one run onto one pile (a card onto a single waste pile): `pairing`'s loops
+                // would test this one pair, and where the filter's verdict is No or Yes
+                // decide it without running the rule; only Maybe needs them
+                let (k, t) = (sizes.0, pairing.start);
+                if pairing.skip_self && t == s {
+                    continue;
+                }
+                match verdict(pairing, src, k, t, &env.piles[t], targets) {
+                    Verdict::No => continue,
+                    Verdict::Yes => {
+                        if emit(Move::new(s, k, t)) {
+                            return true;
+                        }
+                        continue;
+                    }
+                    Verdict::Maybe => {}
+                }
+            }
+            if self.pairing(plan, pairing, s, sizes, env, targets, emit) {
                 return true;
             }
         }
         false
     }
 
+    /// The moves of the runs of `ks..=ke` cards of pile `s` under `pairing`, in the
+    /// generated code's order; `emit` returns true to stop (then this returns true).
     #[allow(clippy::too_many_arguments)]
     fn pairing(
         &self,
         plan: &SourcePlan,
         pairing: &Pairing,
         s: usize,
-        whole: usize,
-        single: Option<usize>,
+        (ks, ke): (usize, usize),
         env: &mut Env,
         targets: Option<&Targets>,
         emit: &mut dyn FnMut(Move) -> bool,
     ) -> bool {
         let src = env.piles[s].as_slice();
-        let (ks, ke) = if let Some(fixed) = &pairing.fixed {
-            let size = fixed.value(env);
-            match single {
-                Some(k0) => {
-                    if k0 as i64 != size {
-                        return false;
-                    }
-                    (k0, k0)
-                }
-                None => {
-                    if size < 1 || size > whole as i64 {
-                        return false;
-                    }
-                    (size as usize, size as usize)
-                }
-            }
-        } else {
-            match single {
-                Some(k0) => (k0, k0),
-                None => (1, whole),
-            }
-        };
         let (rest_true, hoisted_true) = (plan.rest.is_true(), pairing.hoisted.is_true());
         let common = |env: &mut Env, k: usize| -> bool {
             env.k = k;

@@ -233,6 +233,8 @@ pub struct Pairing {
     /// in a screened plan, where the key card of its runs lies: `d` for the `d`-th card
     /// from the top of the source, 0 for the card 0 (a filter keyed by no card)
     pub key_depth: usize,
+    /// in a screened plan, the place of `key_depth` among the plan's `key_depths`
+    pub depth_slot: usize,
 }
 
 /// A scan's table of two neighbouring cards read out for every pair of bytes: `continues(below,
@@ -265,8 +267,11 @@ impl ScanTable {
     }
 }
 
-/// The most pairings a screened plan has (a screen keeps a card set for each).
+/// The most pairings a plan with a screen has (a screen keeps a card set for each).
 pub const MAX_SCREENED: usize = 8;
+/// The most distinct key depths a screened plan's pairings have (the screen keeps one card
+/// set for each: the union of its pairings' sets).
+pub const MAX_SCREEN_KEYS: usize = 2;
 
 #[derive(Debug)]
 pub struct SourcePlan {
@@ -286,6 +291,12 @@ pub struct SourcePlan {
     /// and its runs one known key card (a constant run size, or a rule that reads no
     /// card of the run below its top)
     pub screened: bool,
+    /// in a screened plan, the distinct depths of its pairings' key cards, in order
+    pub key_depths: Vec<usize>,
+    /// whether the generator reads, once a position, the key cards each pairing's targets
+    /// may take (`moves.rs`, `Screen`), to pass over a pairing before setting it up: some
+    /// pairing has a target filter, and there are at most `MAX_SCREENED`
+    pub screen: bool,
     /// whether every rule of the plan reads only its source pile, its target pile and the
     /// run (`compile::reads_only_ends`): then a move of it becomes legal only where one of
     /// those two piles changed
@@ -795,6 +806,7 @@ impl Reader {
         };
         let mut local = reads_only_ends(&rest) && read(&source.scan)? && read(&source.fixed)?;
         let mut pairings = Vec::new();
+        let mut key_depths = Vec::new();
         for item in &source.pairings {
             local &= read(&item.fixed)?;
             for rule in [&item.hoisted, &item.free, &item.bound] {
@@ -830,8 +842,17 @@ impl Reader {
                 None => None,
             };
             screened &= key_depth.is_some();
+            let key_depth = key_depth.unwrap_or(0);
+            let depth_slot = match key_depths.iter().position(|&d| d == key_depth) {
+                Some(slot) => slot,
+                None => {
+                    key_depths.push(key_depth);
+                    key_depths.len() - 1
+                }
+            };
             pairings.push(Pairing {
-                key_depth: key_depth.unwrap_or(0),
+                key_depth,
+                depth_slot,
                 filter,
                 branches,
                 indexed,
@@ -859,7 +880,12 @@ impl Reader {
             },
             fixed: optional(&source.fixed)?,
             rest: self.code(&source.rest)?,
-            screened: screened && !pairings.is_empty() && pairings.len() <= MAX_SCREENED,
+            screened: screened
+                && !pairings.is_empty()
+                && pairings.len() <= MAX_SCREENED
+                && key_depths.len() <= MAX_SCREEN_KEYS,
+            key_depths,
+            screen: pairings.iter().any(|pairing| pairing.filter.is_some()) && pairings.len() <= MAX_SCREENED,
             pairings,
             local,
         })
