@@ -73,9 +73,10 @@ fn pile_term(program: &Program, rules: &GuidedRules, index: usize, pile: &[u8], 
     }
     let (mut under, mut parked, mut deep, mut down) = (0i64, 0i64, 0i64, 0i64);
     let (mut breaks, mut built_under) = (0i64, 0i64);
+    let covered = rules.covered[index];
     match &rules.runs[index] {
         None => parked += pile.len() as i64,
-        Some(rows) if rules.covered[index] => {
+        Some(rows) if covered => {
             // a deal covers it: its breaks (adjacent face-up cards not a run)
             for pair in pile.windows(2) {
                 if pair[0] < FACE_DOWN && pair[1] < FACE_DOWN && rows[pair[0] as usize] >> pair[1] & 1 == 0 {
@@ -112,7 +113,7 @@ fn pile_term(program: &Program, rules: &GuidedRules, index: usize, pile: &[u8], 
         .wrapping_add(c.built_weight.wrapping_mul(built_under))
         .wrapping_add(c.parked_weight.wrapping_mul(parked))
         .wrapping_add(c.next_weight.wrapping_mul(deep))
-        .wrapping_add(if rules.covered[index] { c.covered_down_weight } else { c.down_weight }.wrapping_mul(down))
+        .wrapping_add(if covered { c.covered_down_weight } else { c.down_weight }.wrapping_mul(down))
         .wrapping_add(c.break_weight.wrapping_mul(breaks))
 }
 
