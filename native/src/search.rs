@@ -741,8 +741,7 @@ pub fn solve(program: &Program, root: &Position, max_positions: u64, prove: bool
     // the guided searches take turns with the restarts (`guided.rs`), one turn before each
     // restart, the searches in turn: one from the root for each depth weight
     // (`depth_weights`, at most `FLARES`: `Program::from_wire`), each until it has spent
-    // `budget`
-    // each one's budget: its own, or its share of the solve's where that is more
+    // its budget: `budget`, or its share of the solve's where that is more (`budget_share`)
     let flare_budget = constants.guided.budget.max(max_positions / constants.guided.budget_share.max(1));
     let mut flares: Vec<(Guided, u64)> = if guides && !prove {
         constants.guided.depth_weights.iter().enumerate()
