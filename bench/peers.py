@@ -66,15 +66,29 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def child_env() -> dict[str, str]:
+    """The environment for a side's process: this one's, less PYTHONDONTWRITEBYTECODE.
+
+    A Python side runs as an installed package does, from its bytecode cache (pip writes
+    it at install; an editable checkout writes it on first import). With the variable set,
+    as on the project's machine, every process compiled our 49 modules again: 0.18 of its
+    0.33 CPU seconds of start-up."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def run_child(command: Sequence[str], cpu_limit: int, stdin: str | None = None,
               env: dict[str, str] | None = None) -> Completed:
-    """Run ``command`` to its end under a hard CPU limit of ``cpu_limit`` seconds."""
+    """Run ``command`` to its end under a hard CPU limit of ``cpu_limit`` seconds, in
+    ``env`` (default `child_env`)."""
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 1))
 
     before = _children_cpu()
     process = subprocess.run(list(command), input=stdin, capture_output=True, text=True,
-                             preexec_fn=limit, env=env, check=False)
+                             preexec_fn=limit, env=child_env() if env is None else env,
+                             check=False)
     cpu = _children_cpu() - before
     killed = process.returncode in (-9, -24)  # SIGKILL at the hard limit, SIGXCPU at the soft
     return Completed(process.stdout, process.stderr, process.returncode, cpu, killed)
@@ -89,7 +103,7 @@ def ours_command(variant: str, start: Sequence[str], max_positions: int) -> list
 def our_env() -> dict[str, str]:
     """The environment for our child: this checkout first on the import path."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = dict(os.environ)
+    env = child_env()
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
     return env
 

@@ -69,7 +69,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from peers import replay  # the won lines are replayed as the other benches do
+from peers import child_env, replay  # the won lines are replayed as the other benches do
 
 import patience
 from patience.errors import UnknownVariantError
@@ -253,7 +253,8 @@ def run_child(command: Sequence[str], budget: int, stdin: bytes = b"") -> Child:
         given.seek(0)
         started = time.perf_counter()
         process = subprocess.Popen(list(command), stdin=given, stdout=out, stderr=err,
-                                   preexec_fn=limit)  # noqa: PLW1509 (no thread yet)
+                                   preexec_fn=limit,  # noqa: PLW1509 (no thread yet)
+                                   env=child_env())
         # a safety net only: the CPU limit or the solver's own limit ends it first
         guard = threading.Timer(budget * WALL_SLACK * 3 + 30, process.kill)
         guard.start()
