@@ -112,6 +112,36 @@ fn all_but(slot: u8, rest: &Expr) -> Option<PileRef> {
     }
 }
 
+/// The most piles `skips` passes over by number (`x != P`) in one loop.
+const MOST_SKIPPED: usize = 4;
+
+/// An `any` body whose conjunction passes over piles: `x != P` (`not same(x, P)`, at most
+/// `MOST_SKIPPED` of them) and `not x.empty`, `x` the pile bound to `slot`: the piles `P`,
+/// whether empty piles are passed over, and the rest of the conjunction in its order (None:
+/// nothing else). None where the body tests neither.
+fn skips(slot: u8, body: &Expr) -> Option<(Vec<PileRef>, bool, Option<Expr>)> {
+    let Expr::And(parts) = body else { return None };
+    let (mut others, mut nonempty, mut rest) = (Vec::new(), false, Vec::new());
+    for part in parts {
+        if let Some(p) = all_but(slot, part) {
+            others.push(p);
+        } else if matches!(part, Expr::Not(inner) if matches!(inner.as_ref(), Expr::Empty(PileRef::Var(s)) if *s == slot)) {
+            nonempty = true;
+        } else {
+            rest.push(part.clone());
+        }
+    }
+    if (others.is_empty() && !nonempty) || others.len() > MOST_SKIPPED {
+        return None;
+    }
+    let rest = match rest.len() {
+        0 => None,
+        1 => rest.pop(),
+        _ => Some(Expr::And(rest)),
+    };
+    Some((others, nonempty, rest))
+}
+
 /// The memo slots of one program: the next free one, and the slot of each expression
 /// remembered, by its text (so that its copies in several rules share one).
 #[derive(Default)]
@@ -386,6 +416,38 @@ fn compile_node(expr: &Expr, ctx: &Context) -> Function {
                 Box::new(move |e| (start..stop).any(|i| empty(e, i)) as i64)
             }
         }
+        Expr::Quantifier(false, slot, start, stop, body) if skips(*slot, body).is_some() => {
+            // `any x in G: x != P and not x.empty and …` (Aces Up's discard): the piles
+            // passed over are found by number and size before the rest is asked, whose
+            // conjuncts read nothing but the position (no side effect: the order is free)
+            let (others, nonempty, rest) = skips(*slot, body).expect("skips");
+            let (slot, start, stop) = (*slot as usize, *start as usize, *stop as usize);
+            let rest = rest.map(|r| sub(&r));
+            Box::new(move |e| {
+                let mut skipped = [usize::MAX; MOST_SKIPPED];
+                for (number, &p) in skipped.iter_mut().zip(&others) {
+                    *number = e.pile_number(p);
+                }
+                let saved = e.pile_vars[slot];
+                let mut found = false;
+                for i in start..stop {
+                    if (nonempty && e.piles.get(i).is_none_or(|p| p.is_empty())) || skipped.contains(&i) {
+                        continue;
+                    }
+                    let Some(rest) = &rest else {
+                        found = true;
+                        break;
+                    };
+                    e.pile_vars[slot] = i;
+                    if rest(e) != 0 {
+                        found = true;
+                        break;
+                    }
+                }
+                e.pile_vars[slot] = saved;
+                found as i64
+            })
+        }
         Expr::Quantifier(all, slot, start, stop, body) => {
             let (all, slot, start, stop, body) =
                 (*all, *slot as usize, *start as usize, *stop as usize, sub(body));
@@ -551,6 +613,49 @@ mod tests {
             }
         }
         assert!(guard(0, &bodies[3]).is_none());
+    }
+
+    #[test]
+    fn an_any_that_passes_over_piles_is_the_plain_one() {
+        // piles 0-5; bodies with `x != P` and
+        // `not x.empty` in any place of the conjunction, asked as `any` (passed over by
+        // number) and as `count(...) > 0` (the plain loop: its body is not guarded)
+        let piles = vec![vec![], vec![5u8], vec![], vec![9, 10], vec![8], vec![7, 3]];
+        let stock = vec![];
+        let not_empty = || Expr::Not(Box::new(Expr::Empty(PileRef::Var(0))));
+        let not_same = |p| Expr::Not(Box::new(Expr::Same(PileRef::Var(0), p)));
+        let same_not = |p| Expr::Not(Box::new(Expr::Same(p, PileRef::Var(0))));
+        let big = || Expr::Compare(Cmp::Ge, Box::new(Expr::Size(PileRef::Var(0))), Box::new(Expr::Int(2)));
+        let top_over = |v| Expr::Compare(Cmp::Gt, Box::new(Expr::Top(PileRef::Var(0))), Box::new(Expr::Int(v)));
+        let bodies = [
+            Expr::And(vec![not_same(PileRef::Source), not_empty(), top_over(6)]),
+            Expr::And(vec![not_empty(), top_over(6), same_not(PileRef::Target)]),
+            Expr::And(vec![not_same(PileRef::Source), not_empty()]),
+            Expr::And(vec![not_same(PileRef::Source), same_not(PileRef::Target), not_same(PileRef::Index(5))]),
+            Expr::And(vec![big(), not_empty(), not_same(PileRef::Var(1))]),
+            Expr::And(vec![not_empty(), top_over(4), big()]),
+            Expr::And(vec![not_same(PileRef::Stock), not_empty(), top_over(9)]),
+        ];
+        for body in &bodies {
+            assert!(skips(0, body).is_some(), "{body:?}");
+            for (s, t, var) in [(1, 3, 0), (3, 5, 4), (5, 4, 3), (4, 1, 6), (0, 2, 1)] {
+                let mut env = Env::new(&piles, &stock);
+                (env.s, env.t, env.pile_vars[0], env.pile_vars[1]) = (s, t, 2, var);
+                let any = Code::new(&Expr::Quantifier(false, 0, 0, 6, Box::new(body.clone())), &[]).eval(&mut env);
+                assert_eq!(env.pile_vars[0], 2, "the bound pile is restored");
+                let count = Code::new(&Expr::Count(0, 0, 6, Box::new(body.clone())), &[]).eval(&mut env);
+                assert_eq!(any, (count > 0) as i64, "{body:?} s {s} t {t} var {var}");
+            }
+        }
+        // x != x passes nothing over; nor does a body with neither test, or too many
+        let itself = Expr::And(vec![not_same(PileRef::Var(0)), top_over(6)]);
+        assert!(skips(0, &itself).is_none());
+        assert!(skips(0, &Expr::And(vec![big(), top_over(6)])).is_none());
+        let many = Expr::And((0..=MOST_SKIPPED as u16).map(|i| not_same(PileRef::Index(i))).collect());
+        assert!(skips(0, &many).is_none());
+        let mut env = Env::new(&piles, &stock);
+        let code = Code::new(&Expr::Quantifier(false, 0, 0, 6, Box::new(many.clone())), &[]);
+        assert_eq!(code.eval(&mut env), 1, "pile 5 is left");
     }
 
     #[test]
