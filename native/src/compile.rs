@@ -617,9 +617,9 @@ mod tests {
 
     #[test]
     fn an_any_that_passes_over_piles_is_the_plain_one() {
-        // piles 0-5; bodies with `x != P` and
-        // `not x.empty` in any place of the conjunction, asked as `any` (passed over by
-        // number) and as `count(...) > 0` (the plain loop: its body is not guarded)
+        // piles 0-5; bodies with `x != P` and `not x.empty` in any place of the
+        // conjunction, asked as `any` (passed over by number) and as `count(...) > 0` (the
+        // plain loop: its body is not guarded)
         let piles = vec![vec![], vec![5u8], vec![], vec![9, 10], vec![8], vec![7, 3]];
         let stock = vec![];
         let not_empty = || Expr::Not(Box::new(Expr::Empty(PileRef::Var(0))));
